@@ -1,0 +1,27 @@
+import { defineConfig } from 'vitest/config';
+
+// One command runs every unit and integration test (README: `npm test`).
+// Workspace sources are used directly through the "@mailroom/source" export condition.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'protocol', include: ['packages/*/src/**/*.test.ts'], environment: 'node' },
+        resolve: { conditions: ['@mailroom/source'] },
+        ssr: { resolve: { conditions: ['@mailroom/source'] } },
+      },
+      {
+        test: {
+          name: 'server',
+          include: ['apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+        resolve: { conditions: ['@mailroom/source'] },
+        ssr: { resolve: { conditions: ['@mailroom/source'] } },
+      },
+      'apps/web/vitest.config.ts',
+    ],
+  },
+});
