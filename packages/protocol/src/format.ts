@@ -1,1 +1,213 @@
-export {};
+/** Pure formatting helpers (SPEC §3, §9): sizes, dates, avatars, attachment kinds, quota, folder names. */
+
+const sizeUnits = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+
+/**
+ * A size in base 1024 with at most one decimal; a trailing '.0' is dropped and bytes are whole:
+ * 0 → '0 Bytes', 1023 → '1023 Bytes', 1024 → '1 KB', 1536 → '1.5 KB', 1048575 → '1 MB'.
+ * Negative, NaN or infinite sizes read as 0; beyond 1024 TB the unit stays TB.
+ */
+export function formatFileSize(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  let unit = 0;
+  let value = bytes;
+  while (value >= 1024 && unit < sizeUnits.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  let rounded = unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
+  // 1023.96 KB rounds to 1024 KB, which reads better as the next unit.
+  if (rounded >= 1024 && unit < sizeUnits.length - 1) {
+    rounded = Math.round((rounded / 1024) * 10) / 10;
+    unit++;
+  }
+  return `${rounded} ${sizeUnits[unit]}`;
+}
+
+export type DateInput = Date | string | number;
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(locale: string, timeZone: string | undefined, options: Intl.DateTimeFormatOptions) {
+  const key = JSON.stringify([locale, timeZone ?? null, options]);
+  let cached = formatters.get(key);
+  if (!cached) {
+    cached = new Intl.DateTimeFormat(locale, { ...options, timeZone, numberingSystem: 'latn' });
+    formatters.set(key, cached);
+  }
+  return cached;
+}
+
+type Parts = Partial<Record<Intl.DateTimeFormatPartTypes, string>>;
+
+function parts(
+  date: Date,
+  locale: string,
+  timeZone: string | undefined,
+  options: Intl.DateTimeFormatOptions,
+) {
+  const result: Parts = {};
+  for (const part of formatter(locale, timeZone, options).formatToParts(date)) result[part.type] = part.value;
+  return result;
+}
+
+interface CalendarDay {
+  year: string;
+  month: string;
+  day: string;
+}
+
+const numericDay = { year: 'numeric', month: '2-digit', day: '2-digit' } as const;
+
+function calendarDay(date: Date, timeZone: string | undefined): CalendarDay {
+  const { year = '', month = '', day = '' } = parts(date, 'en-US', timeZone, numericDay);
+  return { year, month, day };
+}
+
+function toDate(input: DateInput): Date | null {
+  const date = input instanceof Date ? input : new Date(input);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+function time(date: Date, locale: string, timeZone: string | undefined, withSeconds: boolean): string {
+  const { hour, minute, second } = parts(date, locale, timeZone, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: withSeconds ? '2-digit' : undefined,
+    hourCycle: 'h23',
+  });
+  return withSeconds ? `${hour}:${minute}:${second}` : `${hour}:${minute}`;
+}
+
+/** Day then month name in the locale's form for a date ('5 Mar', '5 мар.', '5 марта'). */
+function dayAndMonth(date: Date, locale: string, timeZone: string | undefined, month: 'short' | 'long') {
+  const { day, month: monthName } = parts(date, locale, timeZone, { day: 'numeric', month });
+  return `${day} ${monthName}`;
+}
+
+/**
+ * The date of a mail list row (SPEC §9), in the given time zone (the runtime's when omitted):
+ * another year → '05/03/2024'; another day this year → '5 Mar' / '5 мар.'; today → '09:07' (24-hour).
+ * An invalid date gives ''.
+ */
+export function formatListDate(date: DateInput, now: DateInput, locale: string, timeZone?: string): string {
+  const when = toDate(date);
+  const today = toDate(now);
+  if (!when || !today) return '';
+  const day = calendarDay(when, timeZone);
+  const current = calendarDay(today, timeZone);
+  if (day.year !== current.year) return `${day.day}/${day.month}/${day.year}`;
+  if (day.month !== current.month || day.day !== current.day)
+    return dayAndMonth(when, locale, timeZone, 'short');
+  return time(when, locale, timeZone, false);
+}
+
+/**
+ * The date of an opened message: this year → '5 March, 09:07' / '5 марта, 09:07'; another year adds
+ * the year and the seconds (SPEC §9) → '5 March 2024, 09:07:03'. An invalid date gives ''.
+ */
+export function formatFullDate(date: DateInput, now: DateInput, locale: string, timeZone?: string): string {
+  const when = toDate(date);
+  const today = toDate(now);
+  if (!when || !today) return '';
+  const { year } = calendarDay(when, timeZone);
+  const dayMonth = dayAndMonth(when, locale, timeZone, 'long');
+  if (year === calendarDay(today, timeZone).year)
+    return `${dayMonth}, ${time(when, locale, timeZone, false)}`;
+  return `${dayMonth} ${year}, ${time(when, locale, timeZone, true)}`;
+}
+
+const letterOrDigit = /[\p{L}\p{N}]/u;
+
+function initialsOf(words: string[]): string | null {
+  const cleaned = words.map((word) => [...word].filter((c) => letterOrDigit.test(c))).filter((w) => w.length);
+  const first = cleaned[0];
+  const last = cleaned[cleaned.length - 1];
+  if (!first || !last) return null;
+  if (cleaned.length > 1) return `${first[0]}${last[0]}`.toUpperCase();
+  return first.length > 1 ? `${first[0]}${first[1]}`.toUpperCase() : null;
+}
+
+/**
+ * Two uppercase letters for an avatar: the first letters of the first and last words of the name,
+ * or the first two letters of a one-word name; failing that, the same taken from the email's local part
+ * (words split on '.', '_', '-', '+'); failing that, 'NN'.
+ */
+export function avatarInitials(name: string | null | undefined, email: string | null | undefined): string {
+  const trimmedName = (name ?? '').trim();
+  const fromName = trimmedName.includes('@') ? null : initialsOf(trimmedName.split(/\s+/u));
+  if (fromName) return fromName;
+  const address = email?.trim() || (trimmedName.includes('@') ? trimmedName : '');
+  const local = address.split('@')[0] ?? '';
+  return initialsOf(local.split(/[._+\-\s]+/u)) ?? 'NN';
+}
+
+/** Avatar backgrounds; each gives white text a contrast of at least 4.5:1 (WCAG AA). */
+export const AVATAR_COLORS = [
+  '#c62828',
+  '#ad1457',
+  '#6a1b9a',
+  '#4527a0',
+  '#283593',
+  '#1565c0',
+  '#00695c',
+  '#2e7d32',
+  '#33691e',
+  '#bf360c',
+  '#4e342e',
+  '#37474f',
+] as const;
+
+/** A colour from AVATAR_COLORS chosen by an FNV-1a hash of the trimmed, lowercased name or email. */
+export function avatarColor(nameOrEmail: string): string {
+  let hash = 0x811c9dc5;
+  for (const char of nameOrEmail.trim().toLowerCase()) {
+    hash ^= char.codePointAt(0) ?? 0;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return AVATAR_COLORS[hash % AVATAR_COLORS.length] ?? AVATAR_COLORS[0];
+}
+
+export type AttachmentKind = 'pdf' | 'doc' | 'audio' | 'xls' | 'video' | 'archive' | 'img' | 'other';
+
+// SPEC §3 lists; 'doc' and 'xls' themselves are read as extensions of their kinds, as 'pdf' is.
+const attachmentExtensions: Record<Exclude<AttachmentKind, 'other'>, readonly string[]> = {
+  pdf: ['pdf'],
+  doc: ['doc', 'docx', 'txt', 'odt', 'tex', 'rtf'],
+  audio: ['mp3', 'wav', 'flac', 'aac', 'aa'],
+  xls: ['xls', 'xlsx', 'xlsm', 'xlsb'],
+  video: ['mkv', 'flv', 'avi', 'mp4'],
+  archive: ['zip', 'zipx', 'rar', '7z', 'tar'],
+  img: ['jpg', 'png', 'apng', 'avif', 'gif', 'jpeg', 'jfif', 'pjpeg', 'pjp', 'svg', 'webp'],
+};
+
+const kindByExtension = new Map<string, AttachmentKind>(
+  Object.entries(attachmentExtensions).flatMap(([kind, extensions]) =>
+    extensions.map((extension) => [extension, kind as AttachmentKind] as const),
+  ),
+);
+
+/** The icon kind of an attachment by the extension after its last dot, case-insensitive. */
+export function attachmentKind(filename: string): AttachmentKind {
+  const name = filename.trim();
+  const dot = name.lastIndexOf('.');
+  if (dot < 0) return 'other';
+  return kindByExtension.get(name.slice(dot + 1).toLowerCase()) ?? 'other';
+}
+
+/** The quota bar width: used / limit in percent, clamped to 0..100 (0 for a missing or zero limit). */
+export function quotaPercent(used: number, limit: number): number {
+  if (!Number.isFinite(used) || !Number.isFinite(limit) || limit <= 0) return 0;
+  return Math.min(100, Math.max(0, (used / limit) * 100));
+}
+
+/** The display name of a dotted folder path: its last non-empty segment ('INBOX.Work.2024' → '2024'). */
+export function folderDisplayName(dottedName: string): string {
+  const segments = dottedName.split('.').filter((segment) => segment !== '');
+  return segments[segments.length - 1] ?? dottedName;
+}
+
+/** A folder whose dotted name contains '.import.' holds mail fetched by a collector (SPEC §3). */
+export function isCollectorFolderName(name: string): boolean {
+  return name.includes('.import.');
+}

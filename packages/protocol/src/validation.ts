@@ -1,1 +1,189 @@
-export {};
+/** Pure validation rules of SPEC §5, shared by the server and the web client. */
+import {
+  ALIAS_NAME_MAX_LENGTH,
+  ALIAS_NAME_MIN_LENGTH,
+  ENCRYPTION_PASSWORD_GENERATED_LENGTH,
+  ENCRYPTION_PASSWORD_MAX_LENGTH,
+  ENCRYPTION_PASSWORD_MIN_LENGTH,
+} from './constants.js';
+import type { ErrorCode } from './errors.js';
+
+const memberIdPattern = /^\d{12}$/;
+
+/**
+ * A member ID is exactly 12 ASCII digits. The is* checks return plain booleans, not type predicates:
+ * a predicate on a string argument would narrow it to never where the check fails.
+ */
+export function isMemberId(value: unknown): boolean {
+  return typeof value === 'string' && memberIdPattern.test(value);
+}
+
+// RFC 5321 limits: 254 for a whole forward path, 64 for the local part, 63 for a domain label.
+const EMAIL_MAX_LENGTH = 254;
+const LOCAL_PART_MAX_LENGTH = 64;
+// Printable characters that need quoting in a local part are refused rather than supported.
+const localPartPattern = /^[^\s\p{Cc}@<>()[\]\\,;:"]+$/u;
+const domainLabelPattern = /^[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?$/u;
+const topLevelLabelPattern = /^(?:\p{L}{2,63}|xn--[a-z0-9-]{1,59})$/iu;
+
+/** An address with one '@', a local part and a domain of at least two labels (IDN letters allowed). */
+export function isEmail(value: unknown): boolean {
+  if (typeof value !== 'string' || value.length > EMAIL_MAX_LENGTH) return false;
+  const at = value.indexOf('@');
+  if (at <= 0 || at !== value.lastIndexOf('@')) return false;
+  const local = value.slice(0, at);
+  const domain = value.slice(at + 1);
+  if (local.length > LOCAL_PART_MAX_LENGTH || !localPartPattern.test(local)) return false;
+  if (local.startsWith('.') || local.endsWith('.') || local.includes('..')) return false;
+  const labels = domain.split('.');
+  if (labels.length < 2) return false;
+  const topLevel = labels[labels.length - 1] ?? '';
+  return labels.every((label) => domainLabelPattern.test(label)) && topLevelLabelPattern.test(topLevel);
+}
+
+/** Names no one may take as an alias: mail-system and role addresses users would trust. */
+export const ALIAS_STOPLIST = [
+  'abuse',
+  'admin',
+  'administrator',
+  'billing',
+  'hostmaster',
+  'info',
+  'mailer-daemon',
+  'no-reply',
+  'noreply',
+  'postmaster',
+  'root',
+  'security',
+  'support',
+  'webmaster',
+] as const;
+
+export type AliasNameError = Extract<
+  ErrorCode,
+  'specify_3_30' | 'invalid_alias_member_id' | 'invalid_alias_purse' | 'alias_stoplist' | 'invalid_alias'
+>;
+
+const aliasCharactersPattern = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
+
+/**
+ * Checks the local part of a new alias (no '@domain'); null when it may be created.
+ * Checked in order: length, a bare member ID, a purse number (one letter and 12 digits), the stop list
+ * (case-insensitive), then the characters an address may carry (latin letters, digits, '.', '_', '-',
+ * starting and ending with a letter or digit, no '..').
+ */
+export function validateAliasName(name: string): AliasNameError | null {
+  const length = [...name].length;
+  if (length < ALIAS_NAME_MIN_LENGTH || length > ALIAS_NAME_MAX_LENGTH) return 'specify_3_30';
+  if (memberIdPattern.test(name)) return 'invalid_alias_member_id';
+  if (/^[a-z]\d{12}$/i.test(name)) return 'invalid_alias_purse';
+  if ((ALIAS_STOPLIST as readonly string[]).includes(name.toLowerCase())) return 'alias_stoplist';
+  if (!aliasCharactersPattern.test(name) || name.includes('..')) return 'invalid_alias';
+  return null;
+}
+
+export interface SplitRecipients {
+  valid: string[];
+  invalid: string[];
+}
+
+/**
+ * Splits typed recipient text on whitespace, commas and semicolons (SPEC §5). A piece wrapped in
+ * angle brackets is unwrapped. Valid addresses are kept once each (compared case-insensitively),
+ * in the order typed; invalid pieces are kept as typed so the field can flag them.
+ */
+export function splitRecipients(text: string): SplitRecipients {
+  const valid: string[] = [];
+  const invalid: string[] = [];
+  const seen = new Set<string>();
+  for (const piece of text.split(/[\s,;]+/u)) {
+    if (piece === '') continue;
+    const address = /^<[^<>]*>$/.test(piece) ? piece.slice(1, -1) : piece;
+    if (!isEmail(address)) {
+      invalid.push(piece);
+      continue;
+    }
+    const key = address.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    valid.push(address);
+  }
+  return { valid, invalid };
+}
+
+/** True when the message-encryption password has 3 to 20 characters (counted as code points). */
+export function validateEncryptionPassword(password: string): boolean {
+  const length = [...password].length;
+  return length >= ENCRYPTION_PASSWORD_MIN_LENGTH && length <= ENCRYPTION_PASSWORD_MAX_LENGTH;
+}
+
+const passwordAlphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** The random password prefilled in the encryption dialog: uniform over letters and digits. */
+export function generateEncryptionPassword(length: number = ENCRYPTION_PASSWORD_GENERATED_LENGTH): string {
+  // Bytes at or above the largest multiple of the alphabet size are dropped, so no character is favoured.
+  const limit = 256 - (256 % passwordAlphabet.length);
+  let password = '';
+  while (password.length < length) {
+    for (const byte of globalThis.crypto.getRandomValues(new Uint8Array(length * 2))) {
+      if (byte >= limit) continue;
+      password += passwordAlphabet[byte % passwordAlphabet.length];
+      if (password.length === length) break;
+    }
+  }
+  return password;
+}
+
+const REDIRECT_PATH_MAX_LENGTH = 2000;
+// Enough for any sane path; something still changing after this many rounds is refused.
+const MAX_DECODE_ROUNDS = 5;
+const redirectBase = 'https://mailroom.invalid';
+
+/** Decodes %XX escapes; runs that are not valid UTF-8 are decoded byte by byte, a stray '%' stays. */
+function decodeOnce(text: string): string {
+  return text.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+    try {
+      return decodeURIComponent(run);
+    } catch {
+      return run.replace(/%([0-9a-f]{2})/gi, (_escape, hex: string) =>
+        String.fromCharCode(parseInt(hex, 16)),
+      );
+    }
+  });
+}
+
+/** A path-absolute reference: one '/' not followed by another '/' or '\', which browsers read as a host. */
+function isPathAbsolute(text: string): boolean {
+  if (!/^\/(?![/\\])/.test(text) || /[\p{Cc}\p{Zl}\p{Zp}\\]/u.test(text)) return false;
+  let url: URL;
+  try {
+    url = new URL(text, redirectBase);
+  } catch {
+    return false;
+  }
+  return url.origin === redirectBase && !url.pathname.startsWith('//');
+}
+
+/**
+ * True only for a same-origin relative path such as '/mail/inbox?page=2'. The text is decoded repeatedly
+ * and every form must be a plain path, so '/%2F%2Fevil.example' or '/%5Cevil.example' are refused even
+ * if some layer (a cookie parser, a proxy) decodes it once more before it reaches a Location header.
+ * Whitespace anywhere in the raw text is refused: browsers drop tabs and newlines, which turns '/\t/x' into '//x'.
+ */
+export function isSafeRedirectPath(path: unknown): boolean {
+  if (typeof path !== 'string' || path.length > REDIRECT_PATH_MAX_LENGTH) return false;
+  if (/[\s\p{Cc}]/u.test(path)) return false;
+  let current = path;
+  for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
+    if (!isPathAbsolute(current)) return false;
+    const decoded = decodeOnce(current);
+    if (decoded === current) return true;
+    current = decoded;
+  }
+  return false;
+}
+
+/** The path itself when it is a safe redirect target, else the fallback. */
+export function safeRedirectPath(path: unknown, fallback = '/mail'): string {
+  return typeof path === 'string' && isSafeRedirectPath(path) ? path : fallback;
+}
