@@ -17,6 +17,7 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          globalSetup: ['apps/server/test/global-setup.ts'],
         },
         resolve: { conditions: ['@mailroom/source'] },
         ssr: { resolve: { conditions: ['@mailroom/source'] } },

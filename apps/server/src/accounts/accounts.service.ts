@@ -1,0 +1,109 @@
+import {
+  MAIL_QUOTA_BYTES,
+  defaultSettings,
+  type Account,
+  type Settings,
+  type SettingsUpdate,
+  type UserInfo,
+} from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+import { DomainError } from '../http/errors.js';
+import { createSystemFolders } from '../mail/index.js';
+import {
+  findAccountById,
+  findAccountByMemberId,
+  insertAccount,
+  insertProfile,
+  listAliases,
+  listProfiles,
+  updateAccountSettings,
+  type AccountRow,
+} from './accounts.repository.js';
+
+export type { AccountRow } from './accounts.repository.js';
+
+/** Who is asking: the account, and the address when signed in by password access to one address. */
+export interface Principal {
+  accountId: number;
+  aliasEmail: string | null;
+}
+
+export function primaryAddress(memberId: string, mailDomain: string): string {
+  return `${memberId}@${mailDomain}`;
+}
+
+/**
+ * Returns the member's account, provisioning the mailbox on first sign-in: primary address,
+ * system folders, 1 GB quota, default settings and a default profile, all in one transaction.
+ * Safe when two sign-ins race: the loser finds the winner's account.
+ */
+export async function ensureAccount(
+  db: Db,
+  input: { memberId: string; name: string; mailDomain: string },
+): Promise<{ account: AccountRow; created: boolean }> {
+  const existing = await findAccountByMemberId(db, input.memberId);
+  if (existing) return { account: existing, created: false };
+  const email = primaryAddress(input.memberId, input.mailDomain);
+  const created = await db.transaction().execute(async (trx) => {
+    const id = await insertAccount(trx, {
+      memberId: input.memberId,
+      name: input.name,
+      email,
+      settings: defaultSettings,
+      quotaLimitBytes: MAIL_QUOTA_BYTES,
+    });
+    if (id === undefined) return false;
+    await createSystemFolders(trx, id);
+    await insertProfile(trx, { accountId: id, name: input.name, email, isDefault: true });
+    return true;
+  });
+  const account = await findAccountByMemberId(db, input.memberId);
+  if (!account) throw new DomainError('user_create_error');
+  return { account, created };
+}
+
+export async function requireAccount(db: Db, accountId: number): Promise<AccountRow> {
+  const account = await findAccountById(db, accountId);
+  if (!account) throw new DomainError('invalid_auth_cookie');
+  return account;
+}
+
+export async function getUserInfo(db: Db, principal: Principal): Promise<UserInfo> {
+  const account = await requireAccount(db, principal.accountId);
+  if (principal.aliasEmail) {
+    return { email: principal.aliasEmail, member_id: null, name: principal.aliasEmail, info: { alias: principal.aliasEmail } };
+  }
+  return { email: account.email, member_id: account.member_id, name: account.name, info: { alias: null } };
+}
+
+const kb = (bytes: number) => Math.ceil(bytes / 1024);
+
+export async function getAccountView(db: Db, principal: Principal): Promise<Account> {
+  const account = await requireAccount(db, principal.accountId);
+  const [aliases, profiles] = await Promise.all([listAliases(db, account.id), listProfiles(db, account.id)]);
+  const asAlias = principal.aliasEmail;
+  return {
+    email: asAlias ?? account.email,
+    // An alias-only session sees only its own address, never the owner's other identities.
+    aliases: asAlias ? aliases.filter((a) => a.email === asAlias) : aliases,
+    profiles: profiles
+      .filter((p) => !asAlias || p.email === asAlias)
+      .map((p) => ({ id: p.id, name: p.name, email: p.email, signature: p.signature, default: p.is_default })),
+    settings: account.settings,
+    quota: { size: kb(account.quota_used_bytes), limit: kb(account.quota_limit_bytes) },
+    // Delegated addresses this account may act as; delegation lands with the domains issue.
+    alias_accesses: [],
+  };
+}
+
+export async function getSettings(db: Db, accountId: number): Promise<Settings> {
+  return (await requireAccount(db, accountId)).settings;
+}
+
+export async function changeSettings(db: Db, accountId: number, update: SettingsUpdate): Promise<Settings> {
+  return db.transaction().execute(async (trx) => {
+    const settings = { ...defaultSettings, ...(await requireAccount(trx, accountId)).settings, ...update };
+    await updateAccountSettings(trx, accountId, settings);
+    return settings;
+  });
+}

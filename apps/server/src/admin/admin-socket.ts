@@ -1,0 +1,97 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import { DomainError } from '../http/errors.js';
+import { adminCommandSchema, runAdminCommand, type AdminCommand, type UserAddResult } from './commands.js';
+
+/**
+ * PGlite allows one process per data folder, so while the server runs the CLI asks it over
+ * a Unix socket under DATA_DIR (owner-only permissions) instead of opening the database.
+ * Protocol: one JSON line each way.
+ */
+export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
+
+type Reply = { ok: true; result: UserAddResult } | { ok: false; code: string; message: string };
+
+export async function startAdminSocket(db: Db, config: Config): Promise<{ close(): Promise<void> }> {
+  const socketPath = adminSocketPath(config.dataDir);
+  await fs.mkdir(config.dataDir, { recursive: true });
+  // A socket file left by a killed server would block listen(); one that answers means another server runs.
+  if (await isAnswering(socketPath)) throw new Error(`Another Mailroom server is using ${config.dataDir}`);
+  await fs.rm(socketPath, { force: true });
+
+  const server = net.createServer((socket) => {
+    let buffer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', async (chunk) => {
+      buffer += chunk;
+      if (buffer.length > 64 * 1024) return socket.destroy();
+      const newline = buffer.indexOf('\n');
+      if (newline < 0) return;
+      const reply = await handle(buffer.slice(0, newline));
+      socket.end(JSON.stringify(reply) + '\n');
+    });
+    socket.on('error', () => socket.destroy());
+  });
+
+  async function handle(line: string): Promise<Reply> {
+    try {
+      const parsed = adminCommandSchema.safeParse(JSON.parse(line));
+      if (!parsed.success) return { ok: false, code: 'invalid_request_params', message: parsed.error.message };
+      return { ok: true, result: await runAdminCommand(db, config, parsed.data) };
+    } catch (err) {
+      if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message };
+      return { ok: false, code: 'internal_error', message: err instanceof Error ? err.message : String(err) };
+    }
+  }
+
+  const oldMask = process.umask(0o177);
+  try {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socketPath, resolve));
+  } finally {
+    process.umask(oldMask);
+  }
+  return {
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        void fs.rm(socketPath, { force: true });
+      }),
+  };
+}
+
+function isAnswering(socketPath: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(socketPath);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** Sends one command to a running server; undefined when no server listens. */
+export function sendAdminCommand(dataDir: string, command: AdminCommand): Promise<Reply | undefined> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(adminSocketPath(dataDir));
+    let data = '';
+    let connected = false;
+    socket.setEncoding('utf8');
+    socket.once('connect', () => {
+      connected = true;
+      socket.write(JSON.stringify(command) + '\n');
+    });
+    socket.on('data', (chunk) => (data += chunk));
+    socket.once('end', () => {
+      try {
+        resolve(JSON.parse(data) as Reply);
+      } catch (err) {
+        reject(err);
+      }
+    });
+    socket.once('error', (err) => (connected ? reject(err) : resolve(undefined)));
+  });
+}

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import { ensureAccount } from '../accounts/index.js';
+import { createIdpUser } from '../auth/dev-idp/idp-users.js';
+
+/** Operator commands, run by the CLI directly or by the server on the CLI's behalf (admin socket). */
+export const adminCommandSchema = z.discriminatedUnion('command', [
+  z.object({
+    command: z.literal('user.add'),
+    name: z.string().trim().min(1).max(100),
+    password: z.string().min(1).max(200),
+    memberId: z.string().optional(),
+  }),
+]);
+export type AdminCommand = z.infer<typeof adminCommandSchema>;
+
+export interface UserAddResult {
+  memberId: string;
+  email: string;
+}
+
+export async function runAdminCommand(db: Db, config: Config, command: AdminCommand): Promise<UserAddResult> {
+  switch (command.command) {
+    case 'user.add': {
+      const user = await createIdpUser(db, { name: command.name, password: command.password, memberId: command.memberId });
+      const { account } = await ensureAccount(db, { memberId: user.memberId, name: user.name, mailDomain: config.mailDomain });
+      return { memberId: user.memberId, email: account.email };
+    }
+  }
+}

@@ -1,0 +1,161 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import cookie from '@fastify/cookie';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import fastifyStatic from '@fastify/static';
+import {
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { errorBody } from '@mailroom/protocol';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import type { Secrets } from './secrets.js';
+import { accountRoutes } from './accounts/index.js';
+import { authRoutes } from './auth/auth.routes.js';
+import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
+import { OidcClient } from './auth/oidc-client.js';
+import { mailRoutes } from './mail/index.js';
+import { csrfPlugin } from './http/csrf.js';
+import { toApiError } from './http/errors.js';
+import { metricsPlugin } from './http/metrics.js';
+import { securityHeadersPlugin } from './http/security-headers.js';
+import { sessionPlugin } from './http/session.js';
+import { inProcessFetch } from './http/in-process-fetch.js';
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  secrets: Secrets;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyContextConfig {
+    /** Reachable without a session. */
+    public?: boolean;
+  }
+}
+
+/** Paths the single-page app never owns; everything else GET falls back to index.html. */
+const serverPaths = /^\/(api|auth|oidc|idp|ws|metrics|healthz)(\/|$|\?)/;
+
+export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}) {
+  const { config } = deps;
+  const app = Fastify({
+    logger: options.logger ?? { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Requests carry ids for log correlation; generated, never taken from the client.
+    genReqId: () => crypto.randomUUID(),
+  }).withTypeProvider<ZodTypeProvider>();
+  app.decorate('deps', deps);
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.setErrorHandler((err, request, reply) => {
+    const { status, body } = toApiError(err);
+    if (status >= 500) request.log.error({ err }, 'request failed');
+    else request.log.info({ code: body.error.meta.i8s, err: err instanceof Error ? err.message : err }, 'request refused');
+    return reply.status(status).header('cache-control', 'no-store').send(body);
+  });
+
+  await app.register(cookie, { secret: deps.secrets.cookieSecret });
+  await app.register(securityHeadersPlugin, { frameAncestors: config.frameAncestors });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
+  });
+  await app.register(metricsPlugin);
+  await app.register(sessionPlugin);
+  await app.register(csrfPlugin, { publicOrigin: new URL(config.publicUrl).origin });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Mailroom API', version: '1' },
+      servers: [{ url: config.publicUrl }],
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'mr_sid' } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await deps.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
+    return { status: 'ok' };
+  });
+
+  const embeddedIdp = !config.oidc.issuer;
+  const redirectUri = `${config.publicUrl}/auth/wm/callback`;
+  const oidc = new OidcClient({
+    issuer: config.oidc.issuer ?? `${config.publicUrl}${DEV_IDP_PATH}`,
+    clientId: config.oidc.clientId,
+    clientSecret: config.oidc.clientSecret ?? deps.secrets.idpClientSecret,
+    redirectUri,
+    memberIdClaim: config.oidc.memberIdClaim,
+    scopes: config.oidc.scopes,
+    ...(embeddedIdp ? { fetch: inProcessFetch(app, config.publicUrl) } : {}),
+  });
+  if (embeddedIdp) {
+    await devIdpRoutes(app, {
+      db: deps.db,
+      issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
+      clientId: config.oidc.clientId,
+      clientSecret: deps.secrets.idpClientSecret,
+      redirectUri,
+      cookieKeys: deps.secrets.idpCookieKeys,
+      signingKey: deps.secrets.idpSigningKey,
+      rateLimit: config.authRateLimit,
+      trustProxy: config.trustProxy,
+    });
+  }
+
+  await app.register(authRoutes, { prefix: '/auth', oidc });
+
+  await app.register(
+    async (api) => {
+      // Sessions are checked before bodies, so an anonymous request learns nothing about a route's schema.
+      api.addHook('onRequest', async (request) => {
+        if (!request.routeOptions.config.public) request.requireAuth();
+      });
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      await api.register(accountRoutes);
+      await api.register(mailRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}
+
+/** Serves the built web app; unknown GET paths get index.html so deep links load the app. */
+async function registerWebApp(app: FastifyInstance, distDir: string) {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, file) => {
+        // Vite puts a content hash in asset names: they never change.
+        if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const accepts = request.headers.accept ?? '';
+    if (hasWeb && request.method === 'GET' && !serverPaths.test(request.url) && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)) {
+      if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
+        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      }
+    }
+    return reply.status(404).send(errorBody('not_found'));
+  });
+}

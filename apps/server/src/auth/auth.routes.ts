@@ -1,0 +1,135 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  accessResponseSchema,
+  loginQuerySchema,
+  okSchema,
+  passwordLoginRequestSchema,
+  passwordLoginResponseSchema,
+  ridsResponseSchema,
+  safeRedirectPath,
+} from '@mailroom/protocol';
+import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
+import { cookieOptions } from '../http/cookies.js';
+import { DomainError } from '../http/errors.js';
+import type { OidcClient } from './oidc-client.js';
+import { signInWithPassword } from './password-access.js';
+import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
+
+const FLOW_COOKIE = 'mr_oidc';
+const IS_LOGGED_COOKIE = 'isLogged';
+
+const flowSchema = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), redirect: z.string() });
+
+export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (app, { oidc }) => {
+  const { db, config } = app.deps;
+  const rateLimit = { max: config.authRateLimit, timeWindow: '1 minute' };
+  const flowCookie = cookieOptions(config, { path: '/auth/wm', maxAge: 600, signed: true });
+
+  /** Issues a fresh session id at every sign-in (and ends the one the browser had). */
+  async function startSession(request: FastifyRequest, reply: FastifyReply, principal: Principal) {
+    const previous = request.cookies[SESSION_COOKIE];
+    if (previous) await deleteSession(db, previous);
+    const { token } = await createSession(db, principal, config.sessionTtlMs);
+    const maxAge = Math.floor(config.sessionTtlMs / 1000);
+    reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, { maxAge }));
+    reply.setCookie(IS_LOGGED_COOKIE, '1', cookieOptions(config, { maxAge, httpOnly: false }));
+  }
+
+  async function endSession(request: FastifyRequest, reply: FastifyReply) {
+    const token = request.cookies[SESSION_COOKIE];
+    if (token) await deleteSession(db, token);
+    reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
+    reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
+  }
+
+  app.get(
+    '/wm/login',
+    {
+      config: { rateLimit },
+      schema: { tags: ['auth'], summary: 'Start single sign-on; redirect is the path to return to', querystring: loginQuerySchema },
+    },
+    async (request, reply) => {
+      const redirect = safeRedirectPath(request.query.redirect ?? request.cookies.redirect ?? '/mail');
+      const flow = await oidc.startLogin(request.query.prompt);
+      const value = JSON.stringify({ state: flow.state, nonce: flow.nonce, codeVerifier: flow.codeVerifier, redirect });
+      reply.setCookie(FLOW_COOKIE, value, flowCookie);
+      return reply.redirect(flow.url, 302);
+    },
+  );
+
+  app.get(
+    '/wm/callback',
+    { config: { rateLimit }, schema: { tags: ['auth'], summary: 'Single sign-on callback', hide: true } },
+    async (request, reply) => {
+      const unsigned = request.unsignCookie(request.cookies[FLOW_COOKIE] ?? '');
+      reply.clearCookie(FLOW_COOKIE, flowCookie);
+      const flow = unsigned.valid && unsigned.value ? flowSchema.safeParse(JSON.parse(unsigned.value)) : undefined;
+      try {
+        if (!flow?.success) throw new DomainError('auth_error', 'Sign-in expired, please try again');
+        const callbackUrl = new URL(request.url, config.publicUrl);
+        const member = await oidc.finishLogin(callbackUrl, flow.data);
+        const { account } = await ensureAccount(db, { ...member, mailDomain: config.mailDomain });
+        await startSession(request, reply, { accountId: account.id, aliasEmail: null });
+        reply.clearCookie('redirect', cookieOptions(config, { httpOnly: false }));
+        return reply.redirect(safeRedirectPath(flow.data.redirect), 303);
+      } catch (err) {
+        const code = err instanceof DomainError ? err.code : 'auth_error';
+        request.log.info({ err }, 'sign-in refused');
+        return reply.redirect(`/login?noredirect=true&error=${encodeURIComponent(code)}`, 303);
+      }
+    },
+  );
+
+  app.post(
+    '/wm/logout',
+    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: okSchema } } },
+    async (request, reply) => {
+      await endSession(request, reply);
+      return { ok: true as const };
+    },
+  );
+
+  // A plain link also logs out, but only when the navigation started on our own pages (or was typed),
+  // so a cross-site link or image cannot sign people out.
+  app.get('/wm/logout', { schema: { tags: ['auth'], hide: true } }, async (request, reply) => {
+    const site = request.headers['sec-fetch-site'];
+    if (site && site !== 'same-origin' && site !== 'none') return reply.redirect('/mail', 303);
+    await endSession(request, reply);
+    return reply.redirect('/login?noredirect=true', 303);
+  });
+
+  app.get(
+    '/rids',
+    { schema: { tags: ['auth'], summary: 'The member ID of the session', response: { 200: ridsResponseSchema } } },
+    async (request) => {
+      const info = await getUserInfo(db, request.requireAuth());
+      return { rid: info.member_id };
+    },
+  );
+
+  app.get(
+    '/access',
+    { schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: accessResponseSchema } } },
+    async (request) => getUserInfo(db, request.requireAuth()),
+  );
+
+  app.post(
+    '/pw/login',
+    {
+      config: { rateLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign in to an address that has password access',
+        body: passwordLoginRequestSchema,
+        response: { 200: passwordLoginResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const principal = await signInWithPassword(db, request.body.email, request.body.password);
+      await startSession(request, reply, principal);
+      return { user: await getUserInfo(db, principal) };
+    },
+  );
+};

@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting, read from environment variables. README "Settings" lists the same names;
+ * `settingDocs` below is the source for that table so the two cannot drift apart silently
+ * (a test compares them).
+ */
+const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const port = z.coerce.number().int().min(0).max(65535);
+const url = z.url({ protocol: /^https?$/ });
+
+const schema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  SMTP_PORT: port.default(2525),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  MAIL_DOMAIN: z
+    .string()
+    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, 'a domain name')
+    .default('mailroom.test'),
+  PUBLIC_URL: url.optional(),
+  OIDC_ISSUER: url.optional(),
+  OIDC_CLIENT_ID: z.string().min(1).default('mailroom'),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  OIDC_MEMBER_ID_CLAIM: z.string().min(1).default('member_id'),
+  OIDC_SCOPES: z.string().min(1).default('openid profile'),
+  SMTP_RELAY_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  FRAME_ANCESTORS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(z.url({ protocol: /^https?$/ }))),
+  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 14),
+  AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  TRUST_PROXY: bool.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+});
+
+export type Env = z.input<typeof schema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  smtpPort: number;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  mailDomain: string;
+  publicUrl: string;
+  oidc: {
+    /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
+    issuer: string | undefined;
+    clientId: string;
+    clientSecret: string | undefined;
+    memberIdClaim: string;
+    scopes: string;
+  };
+  smtpRelayUrl: string | undefined;
+  /** Origins allowed to frame the app; non-empty means embedding is on (SameSite=None cookies). */
+  frameAncestors: string[];
+  sessionTtlMs: number;
+  authRateLimit: number;
+  trustProxy: boolean;
+  logLevel: string;
+  webDistDir: string;
+}
+
+export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
+  PORT: 'HTTP port of the web app, API and websocket (default 8080)',
+  HOST: 'Interface to listen on (default 0.0.0.0)',
+  SMTP_PORT: 'SMTP ingest port (default 2525)',
+  DATA_DIR: 'Folder for the embedded database, blobs and generated keys (default ./data)',
+  DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
+  MAIL_DOMAIN: 'Domain of primary addresses, <memberId>@MAIL_DOMAIN (default mailroom.test)',
+  PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
+  OIDC_ISSUER: 'Issuer URL of the provider single sign-on; unset runs the embedded development IdP',
+  OIDC_CLIENT_ID: 'OIDC client id (default mailroom)',
+  OIDC_CLIENT_SECRET: 'OIDC client secret; required with OIDC_ISSUER',
+  OIDC_MEMBER_ID_CLAIM: 'Claim carrying the 12-digit member ID (default member_id)',
+  OIDC_SCOPES: 'Scopes requested at sign-in (default "openid profile")',
+  SMTP_RELAY_URL: 'smtp:// or smtps:// URL of the relay for outgoing mail; unset keeps remote mail in the outbox',
+  FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
+  SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
+  AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
+  TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
+  LOG_LEVEL: 'pino log level (default info)',
+  WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const raw = Object.fromEntries(
+    Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? 'environment');
+    throw new ConfigError(`Invalid setting ${name}=${JSON.stringify(env[name] ?? '')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
+    throw new ConfigError('Invalid setting OIDC_CLIENT_SECRET="": required when OIDC_ISSUER is set');
+  }
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    smtpPort: e.SMTP_PORT,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    mailDomain: e.MAIL_DOMAIN.toLowerCase(),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    oidc: {
+      issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),
+      clientId: e.OIDC_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
+      memberIdClaim: e.OIDC_MEMBER_ID_CLAIM,
+      scopes: e.OIDC_SCOPES,
+    },
+    smtpRelayUrl: e.SMTP_RELAY_URL,
+    frameAncestors: e.FRAME_ANCESTORS.map((u) => new URL(u).origin),
+    sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
+    authRateLimit: e.AUTH_RATE_LIMIT,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+  };
+}

@@ -1,0 +1,48 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { pglitePool } from './pglite-pool.js';
+import type { Database } from './schema.js';
+import * as m001 from './migrations/001-foundation.js';
+
+export type { Database } from './schema.js';
+export type Db = Kysely<Database>;
+
+const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+// int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export type DbSource =
+  | { kind: 'postgres'; url: string }
+  | { kind: 'pglite'; dataDir: string }
+  | { kind: 'pglite-instance'; pglite: PGlite };
+
+export async function openDatabase(source: DbSource): Promise<Db> {
+  if (source.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  let pglite: PGlite;
+  if (source.kind === 'pglite') {
+    await fs.mkdir(path.dirname(source.dataDir), { recursive: true });
+    pglite = await PGlite.create(source.dataDir);
+  } else {
+    pglite = source.pglite;
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+}
+
+/** Applies every migration not yet applied; run at start-up, the same for PGlite and PostgreSQL. */
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

@@ -1,0 +1,49 @@
+import { errorBody, errorStatus, isErrorCode, type ApiErrorBody, type ErrorCode } from '@mailroom/protocol';
+
+/**
+ * What services and repositories throw: a catalogue code and, optionally, a message for the
+ * user (defaults to the catalogue's). Storage never throws HTTP errors; the error handler maps
+ * these to the uniform body.
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+  ) {
+    super(message ?? code);
+    this.name = 'DomainError';
+  }
+  get userMessage(): string | undefined {
+    return this.message === this.code ? undefined : this.message;
+  }
+}
+
+export interface ApiError {
+  status: number;
+  body: ApiErrorBody;
+}
+
+/** The one step every thrown value passes through on its way to the client. */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof DomainError) {
+    return { status: errorStatus(err.code), body: errorBody(err.code, err.userMessage) };
+  }
+  const e = err as { statusCode?: number; code?: string; validation?: unknown } | null;
+  if (e && typeof e === 'object') {
+    if (e.validation || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      return apiError('invalid_request_params');
+    }
+    if (e.statusCode === 400 && /JSON|body|content/i.test(String(e.code))) return apiError('invalid_request_params');
+    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('request_entity_too_large');
+    if (e.statusCode === 429) return apiError('too_many_requests');
+    if (e.statusCode === 404) return apiError('not_found');
+    if (e.statusCode === 415) return apiError('invalid_request_params');
+    if (typeof e.code === 'string' && isErrorCode(e.code)) return apiError(e.code);
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) return apiError('invalid_request_params');
+  }
+  return apiError('internal_error');
+}
+
+function apiError(code: ErrorCode): ApiError {
+  return { status: errorStatus(code), body: errorBody(code) };
+}

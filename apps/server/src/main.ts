@@ -1,0 +1,48 @@
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { openConfiguredDatabase } from './db-open.js';
+import { loadSecrets } from './secrets.js';
+import { buildApp } from './app.js';
+import { startAdminSocket } from './admin/admin-socket.js';
+import { deleteExpiredSessions } from './auth/sessions.js';
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const db = await openConfiguredDatabase(config);
+  const secrets = await loadSecrets(config.dataDir);
+  const admin = await startAdminSocket(db, config);
+  const app = await buildApp({ config, db, secrets });
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgresql' : 'pglite', idp: config.oidc.issuer ?? 'embedded' },
+    `Mailroom is running at ${config.publicUrl}`,
+  );
+
+  const sweep = setInterval(() => void deleteExpiredSessions(db).catch(() => {}), 3600_000);
+  sweep.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'shutting down');
+    clearInterval(sweep);
+    await app.close();
+    await admin.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+await main();

@@ -1,0 +1,142 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { afterAll } from 'vitest';
+import pg from 'pg';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { PGlite } from '@electric-sql/pglite';
+import { loadConfig, type Config } from '../src/config.js';
+import { migrate, openDatabase, type Db } from '../src/db/index.js';
+import { buildApp } from '../src/app.js';
+import { generateSecrets } from '../src/secrets.js';
+import { CSRF_HEADER } from '../src/http/csrf.js';
+
+/**
+ * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
+ * PostgreSQL database on the server DATABASE_URL points at (dropped when the file ends).
+ */
+export async function createTestDb(): Promise<Db> {
+  const url = process.env.DATABASE_URL;
+  if (url) {
+    const name = `mailroom_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const testUrl = new URL(url);
+    testUrl.pathname = `/${name}`;
+    const db = await openDatabase({ kind: 'postgres', url: testUrl.href });
+    await migrate(db);
+    afterAll(async () => {
+      await db.destroy();
+      const cleanup = new pg.Client({ connectionString: url });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    });
+    return db;
+  }
+  const template = process.env.MAILROOM_TEST_TEMPLATE;
+  const pglite = template
+    ? await PGlite.create({ loadDataDir: new Blob([await fs.readFile(template)]) })
+    : await PGlite.create();
+  const db = await openDatabase({ kind: 'pglite-instance', pglite });
+  if (!template) await migrate(db);
+  afterAll(() => db.destroy());
+  return db;
+}
+
+export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-test-'));
+  afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+  return loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://mailroom.localhost', LOG_LEVEL: 'silent', ...env });
+}
+
+export async function createTestApp(opts: { db?: Db; env?: Record<string, string> } = {}) {
+  const db = opts.db ?? (await createTestDb());
+  const config = await testConfig(opts.env);
+  const app = await buildApp({ config, db, secrets: generateSecrets() }, { logger: false });
+  afterAll(() => app.close());
+  return { app, db, config };
+}
+
+/** A tiny cookie jar over inject, enough to walk redirects like a browser. */
+export class Browser {
+  readonly cookies = new Map<string, string>();
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly origin = 'http://mailroom.localhost',
+  ) {}
+
+  private store(response: LightMyRequestResponse) {
+    for (const c of response.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const expired = c.maxAge === 0 || (c.expires && c.expires.getTime() < Date.now()) || c.value === '';
+      if (expired) this.cookies.delete(c.name);
+      else this.cookies.set(c.name, c.value);
+    }
+  }
+
+  private cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(
+    method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH',
+    url: string,
+    opts: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; csrf?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { host: new URL(this.origin).host, cookie: this.cookieHeader(), ...opts.headers };
+    if (method !== 'GET' && opts.csrf !== false) {
+      headers[CSRF_HEADER] = '1';
+      headers.origin ??= this.origin;
+    }
+    let payload: string | undefined;
+    if (opts.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(opts.json);
+    } else if (opts.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      payload = new URLSearchParams(opts.form).toString();
+    }
+    const target = url.startsWith('http') ? new URL(url) : new URL(url, this.origin);
+    const response = await this.app.inject({ method, url: target.pathname + target.search, headers, payload });
+    this.store(response);
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request('GET', url, { headers });
+  }
+
+  /** GETs and follows redirects within our origin; returns the final response and the URL it came from. */
+  async follow(url: string): Promise<{ response: LightMyRequestResponse; url: string }> {
+    let current = url;
+    for (let i = 0; i < 15; i++) {
+      const response = await this.get(current);
+      const location = response.headers.location;
+      if (response.statusCode < 300 || response.statusCode >= 400 || !location) return { response, url: current };
+      current = new URL(String(location), new URL(current, this.origin)).href;
+    }
+    throw new Error('too many redirects');
+  }
+}
+
+/** Signs up at the embedded IdP and completes single sign-on, like a person in a browser. */
+export async function signUpAndSignIn(app: FastifyInstance, name = 'Ann Lee', redirect = '/mail') {
+  const browser = new Browser(app);
+  const { response: signInPage, url: interactionUrl } = await browser.follow(
+    `/auth/wm/login?redirect=${encodeURIComponent(redirect)}`,
+  );
+  if (!signInPage.body.includes('name="memberId"')) throw new Error(`no sign-in page at ${interactionUrl}`);
+  const uid = new URL(interactionUrl).pathname.split('/')[3]!;
+  const signedUp = await browser.request('POST', `/idp/interaction/${uid}/signup`, {
+    form: { name, password: 'correct horse' },
+    csrf: false,
+  });
+  const memberId = /data-testid="new-member-id">(\d{12})</.exec(signedUp.body)?.[1];
+  const continueUrl = /class="button" href="([^"]+)"/.exec(signedUp.body)?.[1]?.replaceAll('&amp;', '&');
+  if (!memberId || !continueUrl) throw new Error(`sign-up failed: ${signedUp.statusCode} ${signedUp.body.slice(0, 300)}`);
+  const { url: landedOn } = await browser.follow(continueUrl);
+  return { browser, memberId, landedOn: new URL(landedOn, 'http://mailroom.localhost') };
+}
