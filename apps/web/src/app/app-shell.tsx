@@ -1,0 +1,39 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import clsx from 'clsx';
+import { Sidebar } from '../features/mail/sidebar';
+import { useUi } from './ui-store';
+import styles from './app-shell.module.css';
+
+/** The frame shared by mail, settings and contacts: sidebar on the left (slide-in below 768 px), content on the right. */
+export function AppShell() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const open = useUi((state) => state.sidebarOpen);
+  const setOpen = useUi((state) => state.setSidebarOpen);
+
+  useEffect(() => setOpen(false), [pathname, setOpen]);
+
+  useEffect(() => {
+    if (!open) return;
+    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, setOpen]);
+
+  return (
+    <div className={styles.shell}>
+      <a className={styles.skip} href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <aside className={clsx(styles.sidebar, open && styles.open)} data-testid="sidebar">
+        <Sidebar />
+      </aside>
+      {open ? <div className={styles.backdrop} onClick={() => setOpen(false)} aria-hidden /> : null}
+      <main id="main" className={styles.main} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

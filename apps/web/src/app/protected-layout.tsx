@@ -1,0 +1,40 @@
+import { Navigate, Outlet } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { CloudOff } from 'lucide-react';
+import { useUser } from '../features/auth/queries';
+import { Preloader } from '../ui/preloader';
+import { Button } from '../ui/button';
+import { AppShell } from './app-shell';
+import { useSession } from './startup';
+import styles from './startup-failed.module.css';
+
+function StartupFailed() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  return (
+    <main className={styles.panel} role="alert">
+      <CloudOff className={styles.icon} aria-hidden />
+      <h1 className={styles.title}>{t('app.failedTitle')}</h1>
+      <p className={styles.text}>{t('app.failedText')}</p>
+      <Button variant="primary" onClick={() => void queryClient.refetchQueries({ type: 'all' })}>
+        {t('app.retry')}
+      </Button>
+    </main>
+  );
+}
+
+/** Mail, settings and contacts need the user, account and rid first (SPEC §2 guard); until then, the preloader. */
+export function ProtectedLayout() {
+  const status = useSession((state) => state.status);
+  if (status === 'success') return <AppShell />;
+  if (status === 'failed') return <StartupFailed />;
+  return <Preloader fullscreen />;
+}
+
+/** Alias-only users are kept out of settings and contacts (SPEC §2, §6). */
+export function NoAliasGuard() {
+  const user = useUser();
+  if (user?.info.alias) return <Navigate to="/mail" replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,41 @@
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { Mail } from 'lucide-react';
+import { LanguageSwitcher } from '../features/mail/language-switcher';
+import styles from './public-layout.module.css';
+
+/** The frame of the pages that work without a session: about, login, decrypt. */
+export function PublicLayout({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
+  const { t } = useTranslation();
+  const year = new Date().getFullYear();
+  return (
+    <div className={styles.page}>
+      <header className={styles.header}>
+        <Link to="/about" className={styles.brand}>
+          <Mail aria-hidden />
+          {t('app.name')}
+        </Link>
+        <div className={styles.actions}>
+          <LanguageSwitcher />
+          {actions}
+        </div>
+      </header>
+      <main id="main" className={styles.main}>
+        {children}
+      </main>
+      <footer className={styles.footer}>
+        <nav aria-label={t('footer.label')} className={styles.links}>
+          <a href={t('footer.termsUrl')} target="_blank" rel="noreferrer">
+            {t('footer.terms')}
+          </a>
+          <a href={t('footer.privacyUrl')} target="_blank" rel="noreferrer">
+            {t('footer.privacy')}
+          </a>
+          <a href={`mailto:${t('footer.supportEmail')}`}>{t('footer.support')}</a>
+        </nav>
+        <p>{t('footer.copyright', { year })}</p>
+      </footer>
+    </div>
+  );
+}

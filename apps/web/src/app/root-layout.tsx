@@ -1,0 +1,77 @@
+import { useEffect, useRef } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import { ACCESS_RECHECK_MS } from '@mailroom/protocol';
+import { isUnauthorized } from '../api/client';
+import { sessionQueries } from '../features/auth/queries';
+import { NoticeDialog } from '../ui/notice-dialog';
+import { RefreshToast } from '../ui/refresh-toast';
+import { isFramed, notifyHostLoaded } from './frame';
+import { handleUnauthorized, hasIsLoggedCookie, startupStatus, useSession } from './startup';
+
+function onRoute(pathname: string, route: string): boolean {
+  return pathname === route || pathname.startsWith(`${route}/`);
+}
+
+/** Runs the start-up machine of SPEC §4 around every route. */
+export function RootLayout() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const onDecrypt = onRoute(location.pathname, '/decrypt');
+  const onAbout = onRoute(location.pathname, '/about');
+
+  // Decrypt is for recipients who may have no account here, so nothing is loaded for it up front.
+  const enabled = !onDecrypt;
+  const access = useQuery({
+    ...sessionQueries.access(),
+    enabled,
+    refetchInterval: onAbout ? false : ACCESS_RECHECK_MS,
+    refetchIntervalInBackground: true,
+  });
+  const account = useQuery({ ...sessionQueries.account(), enabled });
+  const rids = useQuery({ ...sessionQueries.rids(), enabled });
+
+  const framed = isFramed();
+  const status = startupStatus({ parts: [access, account, rids], framed, isLogged: hasIsLoggedCookie() });
+  const setStatus = useSession((state) => state.setStatus);
+  useEffect(() => setStatus(status), [status, setStatus]);
+
+  // Another member signed in in another tab: start over on /mail with their mailbox (SPEC §7).
+  const firstEmail = useRef<string | null>(null);
+  useEffect(() => {
+    const email = access.data?.email;
+    if (!email) return;
+    if (firstEmail.current === null) firstEmail.current = email;
+    else if (email !== firstEmail.current) window.location.assign('/mail');
+  }, [access.data?.email]);
+
+  const laterUnauthorized = useSession((state) => state.unauthorized);
+  const setUnauthorized = useSession((state) => state.setUnauthorized);
+  const unauthorized =
+    laterUnauthorized ||
+    isUnauthorized(access.error) ||
+    isUnauthorized(account.error) ||
+    isUnauthorized(rids.error);
+  const path = location.pathname + location.search;
+  useEffect(() => {
+    if (!unauthorized) return;
+    const target = handleUnauthorized(path, hasIsLoggedCookie());
+    setUnauthorized(false);
+    if (target) navigate(target, { replace: true });
+  }, [unauthorized, path, navigate, setUnauthorized]);
+
+  const notified = useRef(false);
+  useEffect(() => {
+    if (status !== 'success' || !framed || notified.current) return;
+    notified.current = true;
+    notifyHostLoaded();
+  }, [status, framed]);
+
+  return (
+    <>
+      <Outlet />
+      <NoticeDialog />
+      <RefreshToast />
+    </>
+  );
+}

@@ -1,0 +1,48 @@
+import { Navigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { CircleCheck, LogIn } from 'lucide-react';
+import { REDIRECT_COOKIE, safeRedirectPath } from '@mailroom/protocol';
+import { PublicLayout } from '../../app/public-layout';
+import { readCookie } from '../../app/cookies';
+import { buttonClass } from '../../ui/button';
+import { signInUrl, useUser } from './queries';
+import styles from './login-page.module.css';
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const user = useUser();
+  const noRedirect = params.get('noredirect') === 'true';
+  // Back to where the user was when the session ran out (SPEC §8), never off this origin.
+  const target = safeRedirectPath(readCookie(REDIRECT_COOKIE));
+
+  // Already signed in: nothing to do here, unless the user has just signed out (noredirect).
+  if (user && !noRedirect) return <Navigate to={target} replace />;
+
+  return (
+    <PublicLayout>
+      <section className={styles.card} aria-labelledby="login-title">
+        <span className={styles.icon}>
+          <LogIn aria-hidden />
+        </span>
+        <h1 id="login-title" className={styles.title}>
+          {t('login.title')}
+        </h1>
+        {noRedirect ? (
+          <p className={styles.notice} role="status">
+            <CircleCheck aria-hidden />
+            {t('login.signedOut')}
+          </p>
+        ) : null}
+        <p className={styles.text}>{t('login.text')}</p>
+        {/* A real link: sign-on is a chain of full-page redirects through the provider, not a fetch. */}
+        <a className={buttonClass('primary', 'large')} href={signInUrl(target)} data-testid="sign-in">
+          {t('login.button')}
+        </a>
+        <a className={styles.about} href="/about">
+          {t('login.about')}
+        </a>
+      </section>
+    </PublicLayout>
+  );
+}

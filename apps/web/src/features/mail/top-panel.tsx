@@ -1,0 +1,75 @@
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { useQueryClient } from '@tanstack/react-query';
+import { DropdownMenu } from 'radix-ui';
+import { Contact, EllipsisVertical, Info, RotateCw, Search, Settings } from 'lucide-react';
+import { MainHeader } from '../../app/main-header';
+import { Button } from '../../ui/button';
+import { useUser } from '../auth/queries';
+import menu from '../../ui/menu.module.css';
+import styles from './mail-views.module.css';
+
+export interface TopPanelProps {
+  title: string;
+  range?: string | null;
+}
+
+/** SPEC §2 top panel: for now the title, the page range, refresh and the dots menu; bulk actions come with the list. */
+export function TopPanel({ title, range }: TopPanelProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const user = useUser();
+  const isAliasUser = Boolean(user?.info.alias);
+  return (
+    <MainHeader label={t('mail.toolbar')}>
+      <h1 className={styles.title}>{title}</h1>
+      {range ? <span className={styles.range}>{range}</span> : null}
+      <div className={styles.search}>
+        <Search aria-hidden />
+        <input type="search" aria-label={t('mail.search')} placeholder={t('mail.searchSoon')} disabled />
+      </div>
+      <Button
+        variant="ghost"
+        iconOnly
+        aria-label={t('common.refresh')}
+        title={t('common.refresh')}
+        onClick={() => void queryClient.invalidateQueries()}
+      >
+        <RotateCw aria-hidden />
+      </Button>
+      <DropdownMenu.Root>
+        <DropdownMenu.Trigger asChild>
+          <Button variant="ghost" iconOnly aria-label={t('mail.more')} title={t('mail.more')}>
+            <EllipsisVertical aria-hidden />
+          </Button>
+        </DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
+            {isAliasUser ? null : (
+              <>
+                <DropdownMenu.Item asChild className={menu.item}>
+                  <Link to="/contacts">
+                    <Contact aria-hidden />
+                    {t('mail.contacts')}
+                  </Link>
+                </DropdownMenu.Item>
+                <DropdownMenu.Item asChild className={menu.item}>
+                  <Link to="/settings">
+                    <Settings aria-hidden />
+                    {t('mail.settings')}
+                  </Link>
+                </DropdownMenu.Item>
+              </>
+            )}
+            <DropdownMenu.Item asChild className={menu.item}>
+              <Link to="/about">
+                <Info aria-hidden />
+                {t('mail.about')}
+              </Link>
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+    </MainHeader>
+  );
+}

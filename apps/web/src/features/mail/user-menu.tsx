@@ -1,0 +1,74 @@
+import { DropdownMenu } from 'radix-ui';
+import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { isUnauthorized } from '../../api/client';
+import { logOut, signInUrl, useRid, useUser } from '../auth/queries';
+import { Avatar } from '../../ui/avatar';
+import { raiseError } from '../../ui/notices-store';
+import { MemberIdButton } from './member-id-button';
+import menu from '../../ui/menu.module.css';
+import styles from './user-menu.module.css';
+
+async function endSession(then: string) {
+  try {
+    await logOut();
+  } catch (error) {
+    // Already signed out elsewhere: carry on to the destination anyway.
+    if (!isUnauthorized(error)) {
+      raiseError(error);
+      return;
+    }
+  }
+  window.location.assign(then);
+}
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const user = useUser();
+  const rid = useRid();
+  if (!user) return null;
+  // Alias-only users do not see the member ID (SPEC §6).
+  const memberId = user.info.alias ? null : (user.member_id ?? rid ?? null);
+  const displayName = user.name?.trim() || user.email;
+
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger className={styles.trigger} aria-label={t('userMenu.trigger')}>
+        <Avatar name={user.name} email={user.email} size={32} />
+        <span className={styles.identity}>
+          <span className={styles.name}>{displayName}</span>
+          <span className={styles.email}>{user.email}</span>
+        </span>
+        <ChevronsUpDown className={styles.chevron} aria-hidden />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className={menu.content} align="start" sideOffset={6}>
+          <div className={styles.header}>
+            <Avatar name={user.name} email={user.email} size={40} />
+            <span className={styles.identity}>
+              <span className={styles.name}>{displayName}</span>
+              <span className={styles.email}>{user.email}</span>
+            </span>
+          </div>
+          {memberId ? (
+            <DropdownMenu.Item asChild onSelect={(event) => event.preventDefault()}>
+              <MemberIdButton memberId={memberId} />
+            </DropdownMenu.Item>
+          ) : null}
+          <DropdownMenu.Separator className={menu.separator} />
+          <DropdownMenu.Item className={menu.item} onSelect={() => void endSession('/login?noredirect=true')}>
+            <LogOut aria-hidden />
+            {t('userMenu.logout')}
+          </DropdownMenu.Item>
+          <DropdownMenu.Item
+            className={menu.item}
+            onSelect={() => void endSession(signInUrl('/mail', { prompt: 'login' }))}
+          >
+            <LogIn aria-hidden />
+            {t('userMenu.loginAnother')}
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}

@@ -1,0 +1,58 @@
+import { NavLink, Outlet, Link, useParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import clsx from 'clsx';
+import { ArrowLeft, Settings } from 'lucide-react';
+import { MainHeader } from '../../app/main-header';
+import { ComingSoon } from '../../ui/coming-soon';
+import { buttonClass } from '../../ui/button';
+import { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
+import styles from './settings.module.css';
+
+export default function SettingsLayout() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <MainHeader>
+        <h1 className={styles.heading}>{t('settings.title')}</h1>
+        <Link to="/mail" className={clsx(buttonClass('ghost'), styles.back)}>
+          <ArrowLeft aria-hidden />
+          {t('settings.backToMail')}
+        </Link>
+      </MainHeader>
+      <div className={styles.body}>
+        <nav className={styles.nav} aria-label={t('settings.nav')}>
+          <ul>
+            {settingsSections.map((section) => (
+              <li key={section}>
+                <NavLink
+                  to={`/settings/${section}`}
+                  className={({ isActive }) => clsx(styles.navLink, isActive && styles.active)}
+                >
+                  {t(`settings.sections.${section}`)}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <div className={styles.scroll}>
+          <Outlet />
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function SettingsSection({
+  section,
+  action,
+}: {
+  section: SettingsSectionId;
+  action?: SettingsAction;
+}) {
+  const { t } = useTranslation();
+  const { id, email } = useParams();
+  const name = t(`settings.sections.${section}`);
+  const subject = id ?? email;
+  const title = action ? `${name} · ${t(`settings.actions.${action}`)}${subject ? ` ${subject}` : ''}` : name;
+  return <ComingSoon title={title} text={t('settings.soonText')} icon={Settings} />;
+}

@@ -1,0 +1,66 @@
+import { useState, type ReactNode } from 'react';
+import { Dialog } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import { Button } from './button';
+import { raiseError } from './notices-store';
+import styles from './dialog.module.css';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: ReactNode;
+  text: ReactNode;
+  confirmLabel?: ReactNode;
+  danger?: boolean;
+  /** May return a promise: the dialog shows a spinner and stays open until it settles. */
+  onConfirm(): void | Promise<void>;
+}
+
+export function ConfirmDialog({
+  open,
+  onOpenChange,
+  title,
+  text,
+  confirmLabel,
+  danger,
+  onConfirm,
+}: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+
+  async function confirm() {
+    setBusy(true);
+    try {
+      await onConfirm();
+      onOpenChange(false);
+    } catch (error) {
+      raiseError(error);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={styles.overlay} />
+        <Dialog.Content className={styles.content} role="alertdialog" aria-busy={busy}>
+          <div className={styles.header}>
+            <Dialog.Title className={styles.title}>{title}</Dialog.Title>
+          </div>
+          <Dialog.Description className={styles.text}>{text}</Dialog.Description>
+          <div className={styles.actions}>
+            <Dialog.Close asChild>
+              <Button disabled={busy}>{t('common.cancel')}</Button>
+            </Dialog.Close>
+            <Button variant={danger ? 'danger' : 'primary'} disabled={busy} onClick={() => void confirm()}>
+              {busy && <span className={styles.spinner} aria-hidden />}
+              {busy ? <span className="visually-hidden">{t('common.processing')}</span> : null}
+              {confirmLabel ?? t('common.yes')}
+            </Button>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}

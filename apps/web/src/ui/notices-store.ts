@@ -1,0 +1,40 @@
+import { create } from 'zustand';
+import { errorDisplayMessage } from '../api/error-message';
+import i18n, { translateErrorCode } from '../i18n';
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'success';
+  text: string;
+}
+
+interface NoticesState {
+  queue: Notice[];
+  refreshToast: boolean;
+  push(kind: Notice['kind'], text: string): void;
+  dismiss(id: number): void;
+  setRefreshToast(visible: boolean): void;
+}
+
+let nextId = 1;
+
+export const useNotices = create<NoticesState>((set) => ({
+  queue: [],
+  refreshToast: false,
+  push: (kind, text) => set((state) => ({ queue: [...state.queue, { id: nextId++, kind, text }] })),
+  dismiss: (id) => set((state) => ({ queue: state.queue.filter((notice) => notice.id !== id) })),
+  setRefreshToast: (visible) => set({ refreshToast: visible }),
+}));
+
+/** Show an error in the 'An error occured!' dialog, following the display rule of SPEC §8. */
+export function raiseError(error: unknown): void {
+  const text = errorDisplayMessage(error, {
+    catalogue: translateErrorCode,
+    fallback: i18n.t('notice.somethingWrong'),
+  });
+  if (text !== null) useNotices.getState().push('error', text);
+}
+
+export function raiseSuccess(text: string): void {
+  useNotices.getState().push('success', text);
+}

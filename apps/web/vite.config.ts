@@ -1,0 +1,41 @@
+import { defineConfig, defaultClientConditions } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const backend = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  // Read @mailroom/protocol from its TypeScript sources, so the web app never needs a protocol build first.
+  resolve: { conditions: ['@mailroom/source', ...defaultClientConditions] },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    rolldownOptions: {
+      treeshake: {
+        // The protocol package has no "sideEffects" field, so its zod schemas would drag all of zod into the
+        // mail shell even though the client only needs its types and plain helpers (DESIGN §5 budget).
+        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id),
+      },
+    },
+  },
+  server: {
+    proxy: {
+      '/api': backend,
+      '/auth': backend,
+      '/oidc': backend,
+      '/idp': backend,
+      '/healthz': backend,
+      '/ws': { target: backend, ws: true },
+    },
+  },
+  preview: {
+    proxy: {
+      '/api': backend,
+      '/auth': backend,
+      '/oidc': backend,
+      '/idp': backend,
+      '/healthz': backend,
+      '/ws': { target: backend, ws: true },
+    },
+  },
+});

@@ -1,0 +1,22 @@
+import { defineProject } from 'vitest/config';
+import { defaultClientConditions } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const conditions = ['@mailroom/source', ...defaultClientConditions];
+
+export default defineProject({
+  plugins: [react()],
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  resolve: { conditions },
+  ssr: { resolve: { conditions } },
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    // https so that the Secure redirect cookie is accepted by jsdom as it is by browsers.
+    environmentOptions: { jsdom: { url: 'https://mail.example.test/' } },
+    include: ['src/**/*.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    css: { modules: { classNameStrategy: 'non-scoped' } },
+  },
+});
