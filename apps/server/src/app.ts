@@ -153,7 +153,7 @@ async function registerWebApp(app: FastifyInstance, distDir: string) {
     const accepts = request.headers.accept ?? '';
     if (hasWeb && request.method === 'GET' && !serverPaths.test(request.url) && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)) {
       if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html');
+        return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
       }
     }
     return reply.status(404).send(errorBody('not_found'));

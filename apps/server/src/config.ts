@@ -105,7 +105,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
     throw new ConfigError('Invalid setting OIDC_CLIENT_SECRET="": required when OIDC_ISSUER is set');
   }
-  const dataDir = path.resolve(e.DATA_DIR);
+  // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -127,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     authRateLimit: e.AUTH_RATE_LIMIT,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    webDistDir: path.resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: e.WEB_DIST_DIR
+      ? path.resolve(env.INIT_CWD ?? process.cwd(), e.WEB_DIST_DIR)
+      : new URL('../../web/dist', import.meta.url).pathname,
   };
 }

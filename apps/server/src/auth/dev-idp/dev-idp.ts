@@ -101,7 +101,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       raw.url = raw.url!.slice(DEV_IDP_PATH.length) || '/';
       handler(raw, reply.raw);
     };
-    scope.all(`${DEV_IDP_PATH}/*`, forward);
+    scope.all(`${DEV_IDP_PATH}/*`, { schema: { hide: true } }, forward);
   });
 
   await app.register(async (scope) => {
@@ -126,7 +126,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       return url;
     };
 
-    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid', async (request, reply) => {
+    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid', { schema: { hide: true } }, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
       return html(reply, signInPage(interaction.uid));
@@ -134,7 +134,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
 
     scope.post<{ Params: { uid: string }; Body: { memberId?: string; password?: string } }>(
       '/idp/interaction/:uid/login',
-      { config: { rateLimit } },
+      { config: { rateLimit }, schema: { hide: true } },
       async (request, reply) => {
         const interaction = await details(request, reply);
         if (!interaction) return reply;
@@ -145,7 +145,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       },
     );
 
-    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid/signup', async (request, reply) => {
+    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid/signup', { schema: { hide: true } }, async (request, reply) => {
       const interaction = await details(request, reply);
       if (!interaction) return reply;
       return html(reply, signUpPage(interaction.uid));
@@ -153,7 +153,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
 
     scope.post<{ Params: { uid: string }; Body: { name?: string; password?: string } }>(
       '/idp/interaction/:uid/signup',
-      { config: { rateLimit } },
+      { config: { rateLimit }, schema: { hide: true } },
       async (request, reply) => {
         const interaction = await details(request, reply);
         if (!interaction) return reply;

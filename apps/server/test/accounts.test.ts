@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { defaultSettings } from '@mailroom/protocol';
+import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+import { grantPasswordAccess } from '../src/auth/password-access.js';
+
+const { app, db } = await createTestApp();
+
+describe('settings', () => {
+  it('a new account starts with the default settings', async () => {
+    const { browser } = await signUpAndSignIn(app);
+    expect((await browser.get('/api/v1/user/settings')).json()).toEqual({ settings: defaultSettings });
+  });
+
+  it('changing one setting keeps the others', async () => {
+    const { browser } = await signUpAndSignIn(app);
+    const changed = await browser.request('POST', '/api/v1/user/settings', {
+      json: { unread_first: true, image_display: 'never' },
+    });
+    expect(changed.json().settings).toEqual({ ...defaultSettings, unread_first: true, image_display: 'never' });
+    expect((await browser.get('/api/v1/user/account')).json().settings.unread_first).toBe(true);
+  });
+
+  it('an unknown setting or a value out of range is refused and changes nothing', async () => {
+    const { browser } = await signUpAndSignIn(app);
+    for (const body of [{ colour: 'red' }, { per_page: 0 }, { signature_add: 'sometimes' }]) {
+      const response = await browser.request('POST', '/api/v1/user/settings', { json: body });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().error.meta.i8s).toBe('invalid_request_params');
+    }
+    expect((await browser.get('/api/v1/user/settings')).json().settings).toEqual(defaultSettings);
+  });
+});
+
+describe('password sign-in to an address with password access', () => {
+  it('the right password opens an alias-only session on that address', async () => {
+    const { browser: owner, memberId } = await signUpAndSignIn(app, 'Owner');
+    const account = await db.selectFrom('accounts').select('id').where('member_id', '=', memberId).executeTakeFirstOrThrow();
+    await grantPasswordAccess(db, account.id, 'desk@mailroom.test', 's3cret-pass');
+    void owner;
+
+    const browser = new Browser(app);
+    const response = await browser.request('POST', '/auth/pw/login', {
+      json: { email: 'Desk@mailroom.test', password: 's3cret-pass' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user).toEqual({
+      email: 'desk@mailroom.test',
+      member_id: null,
+      name: 'desk@mailroom.test',
+      info: { alias: 'desk@mailroom.test' },
+    });
+    const view = (await browser.get('/api/v1/user/account')).json();
+    expect(view.email).toBe('desk@mailroom.test');
+    expect(view.profiles).toEqual([]);
+    expect((await browser.get('/auth/rids')).json()).toEqual({ rid: null });
+  });
+
+  it('wrong credentials give 401 with the message User not found', async () => {
+    for (const body of [
+      { email: 'desk@mailroom.test', password: 'wrong' },
+      { email: 'nobody@mailroom.test', password: 'whatever' },
+    ]) {
+      const response = await new Browser(app).request('POST', '/auth/pw/login', { json: body });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ error: { message: 'User not found', meta: { code: 401, i8s: 'user_not_found' } } });
+    }
+  });
+});
+
+describe('service endpoints', () => {
+  it('/healthz answers ok after touching the database', async () => {
+    const response = await new Browser(app).get('/healthz');
+    expect(response.json()).toEqual({ status: 'ok' });
+  });
+
+  it('/metrics exposes Prometheus metrics including request durations', async () => {
+    await new Browser(app).get('/healthz');
+    const response = await new Browser(app).get('/metrics');
+    expect(response.headers['content-type']).toContain('text/plain');
+    expect(response.body).toContain('mailroom_http_request_duration_seconds_bucket');
+    expect(response.body).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('the OpenAPI document says what each route returns', async () => {
+    const doc = (await new Browser(app).get('/api/v1/openapi.json')).json();
+    expect(doc.openapi).toMatch(/^3\./);
+    expect(doc.paths['/api/v1/user/account'].get.responses['200']).toBeDefined();
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+
+const { app } = await createTestApp();
+const { browser: signedIn } = await signUpAndSignIn(app, 'Ann Lee');
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+interface Operation {
+  method: Method;
+  path: string;
+  hasBody: boolean;
+}
+
+/** Every documented operation; routes added later are covered without touching this test. */
+async function operations(): Promise<Operation[]> {
+  const doc = (await new Browser(app).get('/api/v1/openapi.json')).json() as {
+    paths: Record<string, Record<string, { requestBody?: unknown }>>;
+  };
+  return Object.entries(doc.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({
+      method: method.toUpperCase() as Method,
+      path: path.replace(/\{[^}]+\}/g, '1'),
+      hasBody: Boolean(op.requestBody),
+    })),
+  );
+}
+
+// Logging out without a session is harmless and answers ok, so a stale tab can always log out.
+const publicOperations = new Set(['GET /auth/wm/login', 'POST /auth/pw/login', 'POST /auth/wm/logout']);
+const ops = await operations();
+
+describe('the API contract', () => {
+  it('the OpenAPI document lists the foundation routes', () => {
+    const names = ops.map((o) => `${o.method} ${o.path}`);
+    for (const route of [
+      'GET /api/v1/user',
+      'GET /api/v1/user/account',
+      'GET /api/v1/user/settings',
+      'POST /api/v1/user/settings',
+      'GET /api/v1/folders',
+      'GET /auth/rids',
+      'GET /auth/access',
+      'POST /auth/pw/login',
+      'POST /auth/wm/logout',
+    ]) {
+      expect(names).toContain(route);
+    }
+  });
+
+  for (const op of ops.filter((o) => !publicOperations.has(`${o.method} ${o.path}`))) {
+    it(`${op.method} ${op.path} without a session is 401 with the error body`, async () => {
+      const response = await new Browser(app).request(op.method, op.path, op.hasBody ? { json: {} } : {});
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        error: { message: expect.any(String), meta: { code: 401, i8s: expect.any(String) } },
+      });
+    });
+  }
+
+  for (const op of ops.filter((o) => o.hasBody)) {
+    it(`${op.method} ${op.path} with a bad body is 400 invalid_request_params`, async () => {
+      for (const payload of ['{not json', JSON.stringify({ per_page: 'many', email: 7, password: [] }), '[]']) {
+        const bad = await app.inject({
+          method: op.method,
+          url: op.path,
+          headers: {
+            host: 'mailroom.localhost',
+            origin: 'http://mailroom.localhost',
+            'x-mailroom-csrf': '1',
+            'content-type': 'application/json',
+            cookie: [...signedIn.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+          },
+          payload,
+        });
+        expect(bad.statusCode, payload).toBe(400);
+        expect(bad.json()).toEqual({
+          error: { message: expect.any(String), meta: { code: 400, i8s: 'invalid_request_params' } },
+        });
+        expect(bad.body).not.toMatch(/at .*\.(ts|js):\d+/);
+      }
+    });
+  }
+
+  it('an unknown API path is a 404 with the error body, not the web app', async () => {
+    const response = await signedIn.get('/api/v1/no-such-thing');
+    expect(response.statusCode).toBe(404);
+    expect(response.json().error.meta).toEqual({ code: 404, i8s: 'not_found' });
+  });
+});
+
+describe('cross-site request protection', () => {
+  it('a state-changing request without the CSRF header is refused', async () => {
+    const response = await signedIn.request('POST', '/api/v1/user/settings', { json: { per_page: 50 }, csrf: false });
+    expect(response.statusCode).toBe(403);
+    expect(response.json().error.meta.i8s).toBe('csrf_failed');
+  });
+
+  it('a state-changing request from another origin is refused even with the header', async () => {
+    const response = await signedIn.request('POST', '/api/v1/user/settings', {
+      json: { per_page: 50 },
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('a same-origin request with the header goes through', async () => {
+    const response = await signedIn.request('POST', '/api/v1/user/settings', { json: { per_page: 50 } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().settings.per_page).toBe(50);
+  });
+
+  it('a cross-site logout link does not log the user out', async () => {
+    const response = await signedIn.get('/auth/wm/logout', { 'sec-fetch-site': 'cross-site' });
+    expect(response.headers.location).toBe('/mail');
+    expect((await signedIn.get('/auth/access')).statusCode).toBe(200);
+  });
+});

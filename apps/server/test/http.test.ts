@@ -1,0 +1,106 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Browser, createTestApp, createTestDb, signUpAndSignIn } from './_util.js';
+import { ConfigError, loadConfig, settingDocs } from '../src/config.js';
+
+const webDist = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-web-'));
+afterAll(() => fs.rm(webDist, { recursive: true, force: true }));
+await fs.mkdir(path.join(webDist, 'assets'));
+await fs.writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+await fs.writeFile(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+const db = await createTestDb();
+const { app } = await createTestApp({ db, env: { WEB_DIST_DIR: webDist } });
+
+describe('serving the web app', () => {
+  it('deep links load the app (history fallback)', async () => {
+    for (const url of ['/mail/folder/all/1/1', '/settings/main', '/about', '/', '/login?noredirect=true']) {
+      const response = await new Browser(app).get(url, { accept: 'text/html' });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body).toContain('<div id="root">');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('hashed assets are cached for good; a missing asset is a 404, not the app', async () => {
+    const asset = await new Browser(app).get('/assets/app-abc123.js');
+    expect(asset.headers['cache-control']).toContain('immutable');
+    expect((await new Browser(app).get('/assets/missing-1.js')).statusCode).toBe(404);
+  });
+
+  it('security headers: CSP with frame-ancestors, nosniff, referrer policy', async () => {
+    const response = await new Browser(app).get('/mail', { accept: 'text/html' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBe('same-origin');
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+});
+
+describe('embedding in named host pages', () => {
+  it('FRAME_ANCESTORS allows those hosts only and makes cookies SameSite=None; Secure; Partitioned', async () => {
+    const { app: framed } = await createTestApp({ db, env: { FRAME_ANCESTORS: 'https://host.example https://other.example/x' } });
+    const { browser } = await signUpAndSignIn(framed);
+    void browser;
+    const response = await new Browser(framed).get('/auth/wm/login');
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'self' https://host.example https://other.example");
+    expect(response.headers['x-frame-options']).toBeUndefined();
+    const setCookie = String(response.headers['set-cookie']);
+    expect(setCookie).toContain('SameSite=None');
+    expect(setCookie).toContain('Secure');
+    expect(setCookie).toContain('Partitioned');
+  });
+});
+
+describe('configuration', () => {
+  it('defaults: HTTP 8080, SMTP 2525, ./data, mailroom.test, embedded IdP', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(8080);
+    expect(config.smtpPort).toBe(2525);
+    expect(config.dataDir).toBe(path.resolve('./data'));
+    expect(loadConfig({ INIT_CWD: '/srv/mailroom' }).dataDir).toBe('/srv/mailroom/data');
+    expect(config.mailDomain).toBe('mailroom.test');
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.oidc.issuer).toBeUndefined();
+    expect(config.oidc.memberIdClaim).toBe('member_id');
+  });
+
+  const invalid: [string, string][] = [
+    ['PORT', 'eighty'],
+    ['PORT', '70000'],
+    ['SMTP_PORT', '-1'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['MAIL_DOMAIN', 'not a domain'],
+    ['PUBLIC_URL', 'ftp://x'],
+    ['OIDC_ISSUER', 'nope'],
+    ['SMTP_RELAY_URL', 'http://relay'],
+    ['FRAME_ANCESTORS', 'javascript:alert(1)'],
+    ['LOG_LEVEL', 'loud'],
+  ];
+  for (const [name, value] of invalid) {
+    it(`an invalid ${name} stops start-up with a one-line message naming it`, () => {
+      expect(() => loadConfig({ [name]: value })).toThrowError(ConfigError);
+      try {
+        loadConfig({ [name]: value });
+      } catch (err) {
+        expect((err as Error).message).toContain(name);
+        expect((err as Error).message).not.toContain('\n');
+      }
+    });
+  }
+
+  it('OIDC_ISSUER without OIDC_CLIENT_SECRET is refused', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://sso.example' })).toThrowError(/OIDC_CLIENT_SECRET/);
+  });
+
+  it('the README documents every setting', async () => {
+    const readme = await fs.readFile(new URL('../../../README.md', import.meta.url), 'utf8');
+    for (const name of Object.keys(settingDocs)) expect(readme, name).toContain(`\`${name}\``);
+  });
+});
