@@ -62,7 +62,11 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   app.setErrorHandler((err, request, reply) => {
     const { status, body } = toApiError(err);
     if (status >= 500) request.log.error({ err }, 'request failed');
-    else request.log.info({ code: body.error.meta.i8s, err: err instanceof Error ? err.message : err }, 'request refused');
+    else
+      request.log.info(
+        { code: body.error.meta.i8s, err: err instanceof Error ? err.message : err },
+        'request refused',
+      );
     return reply.status(status).header('cache-control', 'no-store').send(body);
   });
 
@@ -123,7 +127,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       api.addHook('onRequest', async (request) => {
         if (!request.routeOptions.config.public) request.requireAuth();
       });
-      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
+        app.swagger(),
+      );
       await api.register(accountRoutes);
       await api.register(mailRoutes);
     },
@@ -145,13 +151,19 @@ async function registerWebApp(app: FastifyInstance, distDir: string) {
       index: false,
       setHeaders: (reply, file) => {
         // Vite puts a content hash in asset names: they never change.
-        if (file.includes(`${path.sep}assets${path.sep}`)) reply.header('cache-control', 'public, max-age=31536000, immutable');
+        if (file.includes(`${path.sep}assets${path.sep}`))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
       },
     });
   }
   app.setNotFoundHandler((request, reply) => {
     const accepts = request.headers.accept ?? '';
-    if (hasWeb && request.method === 'GET' && !serverPaths.test(request.url) && !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)) {
+    if (
+      hasWeb &&
+      request.method === 'GET' &&
+      !serverPaths.test(request.url) &&
+      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)
+    ) {
       if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
       }

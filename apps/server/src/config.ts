@@ -6,7 +6,9 @@ import { z } from 'zod';
  * `settingDocs` below is the source for that table so the two cannot drift apart silently
  * (a test compares them).
  */
-const bool = z.enum(['true', 'false', '1', '0', 'yes', 'no']).transform((v) => ['true', '1', 'yes'].includes(v));
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => ['true', '1', 'yes'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url({ protocol: /^https?$/ });
 
@@ -18,7 +20,10 @@ const schema = z.object({
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   MAIL_DOMAIN: z
     .string()
-    .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, 'a domain name')
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
+      'a domain name',
+    )
     .default('mailroom.test'),
   PUBLIC_URL: url.optional(),
   OIDC_ISSUER: url.optional(),
@@ -32,7 +37,12 @@ const schema = z.object({
     .default('')
     .transform((v) => v.split(/[\s,]+/).filter(Boolean))
     .pipe(z.array(z.url({ protocol: /^https?$/ }))),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24 * 14),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 14),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -80,7 +90,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   OIDC_CLIENT_SECRET: 'OIDC client secret; required with OIDC_ISSUER',
   OIDC_MEMBER_ID_CLAIM: 'Claim carrying the 12-digit member ID (default member_id)',
   OIDC_SCOPES: 'Scopes requested at sign-in (default "openid profile")',
-  SMTP_RELAY_URL: 'smtp:// or smtps:// URL of the relay for outgoing mail; unset keeps remote mail in the outbox',
+  SMTP_RELAY_URL:
+    'smtp:// or smtps:// URL of the relay for outgoing mail; unset keeps remote mail in the outbox',
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',

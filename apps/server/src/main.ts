@@ -23,7 +23,11 @@ async function main() {
   const app = await buildApp({ config, db, secrets });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
-    { publicUrl: config.publicUrl, database: config.databaseUrl ? 'postgresql' : 'pglite', idp: config.oidc.issuer ?? 'embedded' },
+    {
+      publicUrl: config.publicUrl,
+      database: config.databaseUrl ? 'postgresql' : 'pglite',
+      idp: config.oidc.issuer ?? 'embedded',
+    },
     `Mailroom is running at ${config.publicUrl}`,
   );
 

@@ -15,7 +15,12 @@ export function generateSecrets(): Secrets {
   return {
     cookieSecret: randomBytes(32).toString('base64url'),
     idpCookieKeys: [randomBytes(32).toString('base64url')],
-    idpSigningKey: { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' },
+    idpSigningKey: {
+      ...privateKey.export({ format: 'jwk' }),
+      kid: randomBytes(8).toString('hex'),
+      use: 'sig',
+      alg: 'RS256',
+    },
     idpClientSecret: randomBytes(32).toString('base64url'),
   };
 }
@@ -34,7 +39,8 @@ export async function loadSecrets(dataDir: string): Promise<Secrets> {
     await fs.writeFile(file, JSON.stringify(secrets, null, 2), { mode: 0o600, flag: 'wx' });
     return secrets;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return JSON.parse(await fs.readFile(file, 'utf8')) as Secrets;
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST')
+      return JSON.parse(await fs.readFile(file, 'utf8')) as Secrets;
     throw err;
   }
 }

@@ -50,7 +50,12 @@ export async function createTestDb(): Promise<Db> {
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-test-'));
   afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
-  return loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://mailroom.localhost', LOG_LEVEL: 'silent', ...env });
+  return loadConfig({
+    DATA_DIR: dataDir,
+    PUBLIC_URL: 'http://mailroom.localhost',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
 }
 
 export async function createTestApp(opts: { db?: Db; env?: Record<string, string> } = {}) {
@@ -84,9 +89,18 @@ export class Browser {
   async request(
     method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH',
     url: string,
-    opts: { json?: unknown; form?: Record<string, string>; headers?: Record<string, string>; csrf?: boolean } = {},
+    opts: {
+      json?: unknown;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+      csrf?: boolean;
+    } = {},
   ): Promise<LightMyRequestResponse> {
-    const headers: Record<string, string> = { host: new URL(this.origin).host, cookie: this.cookieHeader(), ...opts.headers };
+    const headers: Record<string, string> = {
+      host: new URL(this.origin).host,
+      cookie: this.cookieHeader(),
+      ...opts.headers,
+    };
     if (method !== 'GET' && opts.csrf !== false) {
       headers[CSRF_HEADER] = '1';
       headers.origin ??= this.origin;
@@ -100,7 +114,12 @@ export class Browser {
       payload = new URLSearchParams(opts.form).toString();
     }
     const target = url.startsWith('http') ? new URL(url) : new URL(url, this.origin);
-    const response = await this.app.inject({ method, url: target.pathname + target.search, headers, payload });
+    const response = await this.app.inject({
+      method,
+      url: target.pathname + target.search,
+      headers,
+      payload,
+    });
     this.store(response);
     return response;
   }
@@ -115,7 +134,8 @@ export class Browser {
     for (let i = 0; i < 15; i++) {
       const response = await this.get(current);
       const location = response.headers.location;
-      if (response.statusCode < 300 || response.statusCode >= 400 || !location) return { response, url: current };
+      if (response.statusCode < 300 || response.statusCode >= 400 || !location)
+        return { response, url: current };
       current = new URL(String(location), new URL(current, this.origin)).href;
     }
     throw new Error('too many redirects');
@@ -136,7 +156,8 @@ export async function signUpAndSignIn(app: FastifyInstance, name = 'Ann Lee', re
   });
   const memberId = /data-testid="new-member-id">(\d{12})</.exec(signedUp.body)?.[1];
   const continueUrl = /class="button" href="([^"]+)"/.exec(signedUp.body)?.[1]?.replaceAll('&amp;', '&');
-  if (!memberId || !continueUrl) throw new Error(`sign-up failed: ${signedUp.statusCode} ${signedUp.body.slice(0, 300)}`);
+  if (!memberId || !continueUrl)
+    throw new Error(`sign-up failed: ${signedUp.statusCode} ${signedUp.body.slice(0, 300)}`);
   const { url: landedOn } = await browser.follow(continueUrl);
   return { browser, memberId, landedOn: new URL(landedOn, 'http://mailroom.localhost') };
 }

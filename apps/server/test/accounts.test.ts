@@ -16,7 +16,11 @@ describe('settings', () => {
     const changed = await browser.request('POST', '/api/v1/user/settings', {
       json: { unread_first: true, image_display: 'never' },
     });
-    expect(changed.json().settings).toEqual({ ...defaultSettings, unread_first: true, image_display: 'never' });
+    expect(changed.json().settings).toEqual({
+      ...defaultSettings,
+      unread_first: true,
+      image_display: 'never',
+    });
     expect((await browser.get('/api/v1/user/account')).json().settings.unread_first).toBe(true);
   });
 
@@ -34,7 +38,11 @@ describe('settings', () => {
 describe('password sign-in to an address with password access', () => {
   it('the right password opens an alias-only session on that address', async () => {
     const { browser: owner, memberId } = await signUpAndSignIn(app, 'Owner');
-    const account = await db.selectFrom('accounts').select('id').where('member_id', '=', memberId).executeTakeFirstOrThrow();
+    const account = await db
+      .selectFrom('accounts')
+      .select('id')
+      .where('member_id', '=', memberId)
+      .executeTakeFirstOrThrow();
     await grantPasswordAccess(db, account.id, 'desk@mailroom.test', 's3cret-pass');
     void owner;
 
@@ -62,7 +70,9 @@ describe('password sign-in to an address with password access', () => {
     ]) {
       const response = await new Browser(app).request('POST', '/auth/pw/login', { json: body });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ error: { message: 'User not found', meta: { code: 401, i8s: 'user_not_found' } } });
+      expect(response.json()).toEqual({
+        error: { message: 'User not found', meta: { code: 401, i8s: 'user_not_found' } },
+      });
     }
   });
 });

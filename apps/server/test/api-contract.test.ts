@@ -59,7 +59,11 @@ describe('the API contract', () => {
 
   for (const op of ops.filter((o) => o.hasBody)) {
     it(`${op.method} ${op.path} with a bad body is 400 invalid_request_params`, async () => {
-      for (const payload of ['{not json', JSON.stringify({ per_page: 'many', email: 7, password: [] }), '[]']) {
+      for (const payload of [
+        '{not json',
+        JSON.stringify({ per_page: 'many', email: 7, password: [] }),
+        '[]',
+      ]) {
         const bad = await app.inject({
           method: op.method,
           url: op.path,
@@ -90,7 +94,10 @@ describe('the API contract', () => {
 
 describe('cross-site request protection', () => {
   it('a state-changing request without the CSRF header is refused', async () => {
-    const response = await signedIn.request('POST', '/api/v1/user/settings', { json: { per_page: 50 }, csrf: false });
+    const response = await signedIn.request('POST', '/api/v1/user/settings', {
+      json: { per_page: 50 },
+      csrf: false,
+    });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.meta.i8s).toBe('csrf_failed');
   });

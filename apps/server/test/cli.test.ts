@@ -22,20 +22,33 @@ describe('the mailroom command', () => {
     const config = await testConfig();
     const admin = await startAdminSocket(db, config);
     try {
-      const { stdout } = await mailroom(['user', 'add', '--name', 'Ann Lee', '--password', 'secret', '--member-id', '123456789012'], {
-        DATA_DIR: config.dataDir,
-      });
+      const { stdout } = await mailroom(
+        ['user', 'add', '--name', 'Ann Lee', '--password', 'secret', '--member-id', '123456789012'],
+        {
+          DATA_DIR: config.dataDir,
+        },
+      );
       expect(stdout).toContain('member ID: 123456789012');
       expect(stdout).toContain('address:   123456789012@mailroom.test');
       // The user can sign in at the identity provider and already has a mailbox.
-      expect(await verifyIdpUser(db, '123456789012', 'secret')).toEqual({ memberId: '123456789012', name: 'Ann Lee' });
-      const folders = await db.selectFrom('folders').innerJoin('accounts', 'accounts.id', 'folders.account_id')
-        .select('folders.name').where('accounts.member_id', '=', '123456789012').execute();
+      expect(await verifyIdpUser(db, '123456789012', 'secret')).toEqual({
+        memberId: '123456789012',
+        name: 'Ann Lee',
+      });
+      const folders = await db
+        .selectFrom('folders')
+        .innerJoin('accounts', 'accounts.id', 'folders.account_id')
+        .select('folders.name')
+        .where('accounts.member_id', '=', '123456789012')
+        .execute();
       expect(folders).toHaveLength(5);
 
-      const taken = await mailroom(['user', 'add', '--name', 'Bo', '--password', 'x', '--member-id', '123456789012'], {
-        DATA_DIR: config.dataDir,
-      }).catch((err: { code: number; stderr: string }) => err);
+      const taken = await mailroom(
+        ['user', 'add', '--name', 'Bo', '--password', 'x', '--member-id', '123456789012'],
+        {
+          DATA_DIR: config.dataDir,
+        },
+      ).catch((err: { code: number; stderr: string }) => err);
       expect(taken).toMatchObject({ code: 1 });
       expect((taken as { stderr: string }).stderr).toContain('member_id_taken');
     } finally {
@@ -45,7 +58,9 @@ describe('the mailroom command', () => {
 
   it('opens the embedded database itself when no server runs, and prints a fresh member ID', async () => {
     const config = await testConfig();
-    const { stdout } = await mailroom(['user', 'add', '--name', 'Cy Dorn', '--password', 'secret'], { DATA_DIR: config.dataDir });
+    const { stdout } = await mailroom(['user', 'add', '--name', 'Cy Dorn', '--password', 'secret'], {
+      DATA_DIR: config.dataDir,
+    });
     const memberId = /member ID: (\d{12})/.exec(stdout)?.[1];
     expect(memberId).toBeDefined();
     expect(stdout).toContain(`address:   ${memberId}@mailroom.test`);
@@ -58,7 +73,9 @@ describe('the mailroom command', () => {
     }).catch((err: { code: number; stderr: string }) => err);
     expect(bad).toMatchObject({ code: 1 });
     expect((bad as { stderr: string }).stderr).toContain('invalid_member_id');
-    const usage = await mailroom(['user'], { DATA_DIR: config.dataDir }).catch((err: { code: number; stderr: string }) => err);
+    const usage = await mailroom(['user'], { DATA_DIR: config.dataDir }).catch(
+      (err: { code: number; stderr: string }) => err,
+    );
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain('Usage: npm run mailroom');
   });

@@ -44,7 +44,10 @@ describe('serving the web app', () => {
 
 describe('embedding in named host pages', () => {
   it('FRAME_ANCESTORS allows those hosts only and makes cookies SameSite=None; Secure; Partitioned', async () => {
-    const { app: framed } = await createTestApp({ db, env: { FRAME_ANCESTORS: 'https://host.example https://other.example/x' } });
+    const { app: framed } = await createTestApp({
+      db,
+      env: { FRAME_ANCESTORS: 'https://host.example https://other.example/x' },
+    });
     const { browser } = await signUpAndSignIn(framed);
     void browser;
     const response = await new Browser(framed).get('/auth/wm/login');
@@ -102,5 +105,27 @@ describe('configuration', () => {
   it('the README documents every setting', async () => {
     const readme = await fs.readFile(new URL('../../../README.md', import.meta.url), 'utf8');
     for (const name of Object.keys(settingDocs)) expect(readme, name).toContain(`\`${name}\``);
+  });
+});
+
+describe('rate limits on sign-in routes', () => {
+  it('too many sign-in attempts from one address get 429 too_many_requests', async () => {
+    const { app: limited } = await createTestApp({ db, env: { AUTH_RATE_LIMIT: '3' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      statuses.push(
+        (
+          await new Browser(limited).request('POST', '/auth/pw/login', {
+            json: { email: 'a@b.cd', password: 'x' },
+          })
+        ).statusCode,
+      );
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const logins: number[] = [];
+    for (let i = 0; i < 4; i++) logins.push((await new Browser(limited).get('/auth/wm/login')).statusCode);
+    expect(logins).toEqual([302, 302, 302, 429]);
+    const refused = await new Browser(limited).get('/auth/wm/login');
+    expect(refused.json().error.meta).toEqual({ code: 429, i8s: 'too_many_requests' });
   });
 });

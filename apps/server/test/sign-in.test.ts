@@ -32,11 +32,24 @@ describe('single sign-on through the embedded identity provider', () => {
     expect(account.email).toBe(`${memberId}@mailroom.test`);
     expect(account.quota).toEqual({ size: 0, limit: 1024 * 1024 });
     expect(account.profiles).toEqual([
-      { id: expect.any(Number), name: 'Ann Lee', email: `${memberId}@mailroom.test`, signature: '', default: true },
+      {
+        id: expect.any(Number),
+        name: 'Ann Lee',
+        email: `${memberId}@mailroom.test`,
+        signature: '',
+        default: true,
+      },
     ]);
     expect(account.settings.per_page).toBe(30);
     expect((await browser.get('/api/v1/user')).json()).toEqual([
-      { user_info: { email: `${memberId}@mailroom.test`, member_id: memberId, name: 'Ann Lee', info: { alias: null } } },
+      {
+        user_info: {
+          email: `${memberId}@mailroom.test`,
+          member_id: memberId,
+          name: 'Ann Lee',
+          info: { alias: null },
+        },
+      },
     ]);
   });
 
@@ -56,7 +69,11 @@ describe('single sign-on through the embedded identity provider', () => {
     stale.cookies.set('mr_sid', firstSession!);
     expect((await stale.get('/auth/access')).statusCode).toBe(401);
     expect((await browser.get('/api/v1/folders')).json().folders).toEqual(foldersBefore);
-    const count = await db.selectFrom('accounts').where('member_id', '=', memberId).select(db.fn.countAll().as('n')).executeTakeFirst();
+    const count = await db
+      .selectFrom('accounts')
+      .where('member_id', '=', memberId)
+      .select(db.fn.countAll().as('n'))
+      .executeTakeFirst();
     expect(Number(count?.n)).toBe(1);
   });
 

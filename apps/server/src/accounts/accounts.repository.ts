@@ -11,14 +11,26 @@ export interface AccountRow {
   quota_used_bytes: number;
 }
 
-const accountColumns = ['id', 'member_id', 'name', 'email', 'settings', 'quota_limit_bytes', 'quota_used_bytes'] as const;
+const accountColumns = [
+  'id',
+  'member_id',
+  'name',
+  'email',
+  'settings',
+  'quota_limit_bytes',
+  'quota_used_bytes',
+] as const;
 
 export function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
   return db.selectFrom('accounts').select(accountColumns).where('id', '=', id).executeTakeFirst();
 }
 
 export function findAccountByMemberId(db: Db, memberId: string): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').select(accountColumns).where('member_id', '=', memberId).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(accountColumns)
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
 }
 
 /** Inserts the account unless one exists for the member ID; returns the new id or undefined. */
@@ -50,7 +62,12 @@ export async function updateAccountSettings(db: Db, accountId: number, settings:
 }
 
 export function listAliases(db: Db, accountId: number) {
-  return db.selectFrom('aliases').select(['id', 'email']).where('account_id', '=', accountId).orderBy('id').execute();
+  return db
+    .selectFrom('aliases')
+    .select(['id', 'email'])
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
 }
 
 export function listProfiles(db: Db, accountId: number) {
@@ -69,6 +86,11 @@ export async function insertProfile(
 ): Promise<void> {
   await db
     .insertInto('profiles')
-    .values({ account_id: values.accountId, name: values.name, email: values.email, is_default: values.isDefault })
+    .values({
+      account_id: values.accountId,
+      name: values.name,
+      email: values.email,
+      is_default: values.isDefault,
+    })
     .execute();
 }

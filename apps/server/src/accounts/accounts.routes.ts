@@ -1,5 +1,10 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { accountSchema, settingsResponseSchema, settingsUpdateSchema, userResponseSchema } from '@mailroom/protocol';
+import {
+  accountSchema,
+  settingsResponseSchema,
+  settingsUpdateSchema,
+  userResponseSchema,
+} from '@mailroom/protocol';
 import { changeSettings, getAccountView, getSettings, getUserInfo } from './accounts.service.js';
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -7,7 +12,13 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user',
-    { schema: { tags: ['user'], summary: 'The signed-in user; the first item carries user_info', response: { 200: userResponseSchema } } },
+    {
+      schema: {
+        tags: ['user'],
+        summary: 'The signed-in user; the first item carries user_info',
+        response: { 200: userResponseSchema },
+      },
+    },
     async (request) => [{ user_info: await getUserInfo(db, request.requireAuth()) }],
   );
 
@@ -39,6 +50,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: settingsResponseSchema },
       },
     },
-    async (request) => ({ settings: await changeSettings(db, request.requireAuth().accountId, request.body) }),
+    async (request) => ({
+      settings: await changeSettings(db, request.requireAuth().accountId, request.body),
+    }),
   );
 };

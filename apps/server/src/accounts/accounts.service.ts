@@ -71,7 +71,12 @@ export async function requireAccount(db: Db, accountId: number): Promise<Account
 export async function getUserInfo(db: Db, principal: Principal): Promise<UserInfo> {
   const account = await requireAccount(db, principal.accountId);
   if (principal.aliasEmail) {
-    return { email: principal.aliasEmail, member_id: null, name: principal.aliasEmail, info: { alias: principal.aliasEmail } };
+    return {
+      email: principal.aliasEmail,
+      member_id: null,
+      name: principal.aliasEmail,
+      info: { alias: principal.aliasEmail },
+    };
   }
   return { email: account.email, member_id: account.member_id, name: account.name, info: { alias: null } };
 }
@@ -88,7 +93,13 @@ export async function getAccountView(db: Db, principal: Principal): Promise<Acco
     aliases: asAlias ? aliases.filter((a) => a.email === asAlias) : aliases,
     profiles: profiles
       .filter((p) => !asAlias || p.email === asAlias)
-      .map((p) => ({ id: p.id, name: p.name, email: p.email, signature: p.signature, default: p.is_default })),
+      .map((p) => ({
+        id: p.id,
+        name: p.name,
+        email: p.email,
+        signature: p.signature,
+        default: p.is_default,
+      })),
     settings: account.settings,
     quota: { size: kb(account.quota_used_bytes), limit: kb(account.quota_limit_bytes) },
     // Delegated addresses this account may act as; delegation lands with the domains issue.

@@ -39,7 +39,8 @@ export async function startAdminSocket(db: Db, config: Config): Promise<{ close(
   async function handle(line: string): Promise<Reply> {
     try {
       const parsed = adminCommandSchema.safeParse(JSON.parse(line));
-      if (!parsed.success) return { ok: false, code: 'invalid_request_params', message: parsed.error.message };
+      if (!parsed.success)
+        return { ok: false, code: 'invalid_request_params', message: parsed.error.message };
       return { ok: true, result: await runAdminCommand(db, config, parsed.data) };
     } catch (err) {
       if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message };

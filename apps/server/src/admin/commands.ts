@@ -23,8 +23,16 @@ export interface UserAddResult {
 export async function runAdminCommand(db: Db, config: Config, command: AdminCommand): Promise<UserAddResult> {
   switch (command.command) {
     case 'user.add': {
-      const user = await createIdpUser(db, { name: command.name, password: command.password, memberId: command.memberId });
-      const { account } = await ensureAccount(db, { memberId: user.memberId, name: user.name, mailDomain: config.mailDomain });
+      const user = await createIdpUser(db, {
+        name: command.name,
+        password: command.password,
+        memberId: command.memberId,
+      });
+      const { account } = await ensureAccount(db, {
+        memberId: user.memberId,
+        name: user.name,
+        mailDomain: config.mailDomain,
+      });
       return { memberId: user.memberId, email: account.email };
     }
   }

@@ -20,7 +20,12 @@ import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
 const FLOW_COOKIE = 'mr_oidc';
 const IS_LOGGED_COOKIE = 'isLogged';
 
-const flowSchema = z.object({ state: z.string(), nonce: z.string(), codeVerifier: z.string(), redirect: z.string() });
+const flowSchema = z.object({
+  state: z.string(),
+  nonce: z.string(),
+  codeVerifier: z.string(),
+  redirect: z.string(),
+});
 
 export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (app, { oidc }) => {
   const { db, config } = app.deps;
@@ -48,12 +53,21 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     '/wm/login',
     {
       config: { rateLimit },
-      schema: { tags: ['auth'], summary: 'Start single sign-on; redirect is the path to return to', querystring: loginQuerySchema },
+      schema: {
+        tags: ['auth'],
+        summary: 'Start single sign-on; redirect is the path to return to',
+        querystring: loginQuerySchema,
+      },
     },
     async (request, reply) => {
       const redirect = safeRedirectPath(request.query.redirect ?? request.cookies.redirect ?? '/mail');
       const flow = await oidc.startLogin(request.query.prompt);
-      const value = JSON.stringify({ state: flow.state, nonce: flow.nonce, codeVerifier: flow.codeVerifier, redirect });
+      const value = JSON.stringify({
+        state: flow.state,
+        nonce: flow.nonce,
+        codeVerifier: flow.codeVerifier,
+        redirect,
+      });
       reply.setCookie(FLOW_COOKIE, value, flowCookie);
       return reply.redirect(flow.url, 302);
     },
@@ -65,7 +79,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     async (request, reply) => {
       const unsigned = request.unsignCookie(request.cookies[FLOW_COOKIE] ?? '');
       reply.clearCookie(FLOW_COOKIE, flowCookie);
-      const flow = unsigned.valid && unsigned.value ? flowSchema.safeParse(JSON.parse(unsigned.value)) : undefined;
+      const flow =
+        unsigned.valid && unsigned.value ? flowSchema.safeParse(JSON.parse(unsigned.value)) : undefined;
       try {
         if (!flow?.success) throw new DomainError('auth_error', 'Sign-in expired, please try again');
         const callbackUrl = new URL(request.url, config.publicUrl);
@@ -102,7 +117,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
 
   app.get(
     '/rids',
-    { schema: { tags: ['auth'], summary: 'The member ID of the session', response: { 200: ridsResponseSchema } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The member ID of the session',
+        response: { 200: ridsResponseSchema },
+      },
+    },
     async (request) => {
       const info = await getUserInfo(db, request.requireAuth());
       return { rid: info.member_id };

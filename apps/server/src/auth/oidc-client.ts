@@ -78,7 +78,10 @@ export class OidcClient {
         idTokenExpected: true,
       });
     } catch (err) {
-      throw new DomainError('auth_error', err instanceof Error ? `Sign-in failed: ${err.message}` : undefined);
+      throw new DomainError(
+        'auth_error',
+        err instanceof Error ? `Sign-in failed: ${err.message}` : undefined,
+      );
     }
     const claims: Record<string, unknown> = { ...tokens.claims() };
     if (claims[this.opts.memberIdClaim] === undefined) {

@@ -7,7 +7,12 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash
  * Password access to one address, granted by the mailbox owner (SPEC §1 "grant password access").
  * The owner-facing screens land with delegation; sign-in by it works now.
  */
-export async function grantPasswordAccess(db: Db, accountId: number, email: string, password: string): Promise<void> {
+export async function grantPasswordAccess(
+  db: Db,
+  accountId: number,
+  email: string,
+  password: string,
+): Promise<void> {
   const password_hash = await hashPassword(password);
   await db
     .insertInto('password_accesses')

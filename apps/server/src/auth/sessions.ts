@@ -16,7 +16,12 @@ export async function createSession(
   const expiresAt = new Date(Date.now() + ttlMs);
   await db
     .insertInto('sessions')
-    .values({ id: hashToken(token), account_id: principal.accountId, alias_email: principal.aliasEmail, expires_at: expiresAt })
+    .values({
+      id: hashToken(token),
+      account_id: principal.accountId,
+      alias_email: principal.aliasEmail,
+      expires_at: expiresAt,
+    })
     .execute();
   return { token, expiresAt };
 }

@@ -22,7 +22,7 @@ export function pglitePool(pglite: PGlite): PostgresPool {
         // Without parameters use the simple protocol, which (like pg) accepts several statements: migrations.
         const result = parameters?.length
           ? await pglite.query<R>(sqlText, parameters as unknown[])
-          : ((await pglite.exec(sqlText)).at(-1) as Results<R> | undefined) ?? { rows: [], fields: [] };
+          : (((await pglite.exec(sqlText)).at(-1) as Results<R> | undefined) ?? { rows: [], fields: [] });
         const verb = /^\s*(insert|update|delete|merge)\b/i.exec(sqlText)?.[1]?.toUpperCase();
         return {
           command: (verb ?? 'SELECT') as PostgresQueryResult<R>['command'],

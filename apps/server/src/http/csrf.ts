@@ -14,7 +14,8 @@ export const csrfPlugin = fp<{ publicOrigin: string }>(async (app, opts) => {
   app.addHook('onRequest', async (request) => {
     if (safeMethods.has(request.method) || !/^\/(api|auth)\//.test(request.url)) return;
     const origin = request.headers.origin;
-    const sameOrigin = !origin || origin === opts.publicOrigin || origin === `${request.protocol}://${request.host}`;
+    const sameOrigin =
+      !origin || origin === opts.publicOrigin || origin === `${request.protocol}://${request.host}`;
     if (!request.headers[CSRF_HEADER] || !sameOrigin) throw new DomainError('csrf_failed');
   });
 });

@@ -30,11 +30,17 @@ export function toApiError(err: unknown): ApiError {
   }
   const e = err as { statusCode?: number; code?: string; validation?: unknown } | null;
   if (e && typeof e === 'object') {
-    if (e.validation || e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    if (
+      e.validation ||
+      e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||
+      e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+    ) {
       return apiError('invalid_request_params');
     }
-    if (e.statusCode === 400 && /JSON|body|content/i.test(String(e.code))) return apiError('invalid_request_params');
-    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return apiError('request_entity_too_large');
+    if (e.statusCode === 400 && /JSON|body|content/i.test(String(e.code)))
+      return apiError('invalid_request_params');
+    if (e.statusCode === 413 || e.code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return apiError('request_entity_too_large');
     if (e.statusCode === 429) return apiError('too_many_requests');
     if (e.statusCode === 404) return apiError('not_found');
     if (e.statusCode === 415) return apiError('invalid_request_params');

@@ -19,7 +19,8 @@ export function inProcessFetch(app: FastifyInstance, publicUrl: string): CustomF
     });
     const responseHeaders = new Headers();
     for (const [name, value] of Object.entries(response.headers)) {
-      for (const v of Array.isArray(value) ? value : [value]) if (v !== undefined) responseHeaders.append(name, String(v));
+      for (const v of Array.isArray(value) ? value : [value])
+        if (v !== undefined) responseHeaders.append(name, String(v));
     }
     return new Response(response.rawPayload.length ? new Uint8Array(response.rawPayload) : null, {
       status: response.statusCode,

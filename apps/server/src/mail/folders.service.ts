@@ -29,7 +29,9 @@ export async function getFolderTree(db: Db, accountId: number): Promise<Folder[]
 export function buildFolderTree(rows: FolderRow[]): Folder[] {
   const byName = new Map<string, Folder>();
   const roots: Folder[] = [];
-  const sorted = [...rows].sort((a, b) => a.name.split('.').length - b.name.split('.').length || a.name.localeCompare(b.name));
+  const sorted = [...rows].sort(
+    (a, b) => a.name.split('.').length - b.name.split('.').length || a.name.localeCompare(b.name),
+  );
   for (const row of sorted) {
     const collector = isCollectorFolderName(row.name);
     const folder: Folder = {

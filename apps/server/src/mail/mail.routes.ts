@@ -5,7 +5,13 @@ import { getFolderTree } from './folders.service.js';
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/folders',
-    { schema: { tags: ['folders'], summary: 'The folder tree with unread counts', response: { 200: foldersResponseSchema } } },
+    {
+      schema: {
+        tags: ['folders'],
+        summary: 'The folder tree with unread counts',
+        response: { 200: foldersResponseSchema },
+      },
+    },
     async (request) => ({ folders: await getFolderTree(app.deps.db, request.requireAuth().accountId) }),
   );
 };

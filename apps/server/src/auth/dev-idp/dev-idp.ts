@@ -57,7 +57,10 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
     async findAccount(_ctx, sub) {
       const user = await findIdpUser(opts.db, sub);
       if (!user) return undefined;
-      return { accountId: user.memberId, claims: async () => ({ sub: user.memberId, member_id: user.memberId, name: user.name }) };
+      return {
+        accountId: user.memberId,
+        claims: async () => ({ sub: user.memberId, member_id: user.memberId, name: user.name }),
+      };
     },
     // Mailroom is the provider's own first-party client: no consent screen.
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
@@ -108,7 +111,11 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
     await scope.register(formbody);
     const rateLimit = { max: opts.rateLimit, timeWindow: '1 minute' };
     const html = (reply: FastifyReply, body: string, status = 200) =>
-      reply.status(status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').send(body);
+      reply
+        .status(status)
+        .header('content-type', 'text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(body);
 
     // Each handler loads the interaction first: an unknown or expired uid gets an error page.
     const details = async (request: FastifyRequest, reply: FastifyReply) => {
@@ -120,17 +127,26 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       }
     };
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, memberId: string) => {
-      const url = await provider.interactionResult(request.raw, reply.raw, { login: { accountId: memberId } }, {
-        mergeWithLastSubmission: false,
-      });
+      const url = await provider.interactionResult(
+        request.raw,
+        reply.raw,
+        { login: { accountId: memberId } },
+        {
+          mergeWithLastSubmission: false,
+        },
+      );
       return url;
     };
 
-    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid', { schema: { hide: true } }, async (request, reply) => {
-      const interaction = await details(request, reply);
-      if (!interaction) return reply;
-      return html(reply, signInPage(interaction.uid));
-    });
+    scope.get<{ Params: { uid: string } }>(
+      '/idp/interaction/:uid',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction) return reply;
+        return html(reply, signInPage(interaction.uid));
+      },
+    );
 
     scope.post<{ Params: { uid: string }; Body: { memberId?: string; password?: string } }>(
       '/idp/interaction/:uid/login',
@@ -140,16 +156,25 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         if (!interaction) return reply;
         const memberId = String(request.body?.memberId ?? '').trim();
         const user = await verifyIdpUser(db, memberId, String(request.body?.password ?? ''));
-        if (!user) return html(reply, signInPage(interaction.uid, { error: 'Wrong member ID or password', memberId }), 401);
+        if (!user)
+          return html(
+            reply,
+            signInPage(interaction.uid, { error: 'Wrong member ID or password', memberId }),
+            401,
+          );
         return reply.redirect(await finishLogin(request, reply, user.memberId), 303);
       },
     );
 
-    scope.get<{ Params: { uid: string } }>('/idp/interaction/:uid/signup', { schema: { hide: true } }, async (request, reply) => {
-      const interaction = await details(request, reply);
-      if (!interaction) return reply;
-      return html(reply, signUpPage(interaction.uid));
-    });
+    scope.get<{ Params: { uid: string } }>(
+      '/idp/interaction/:uid/signup',
+      { schema: { hide: true } },
+      async (request, reply) => {
+        const interaction = await details(request, reply);
+        if (!interaction) return reply;
+        return html(reply, signUpPage(interaction.uid));
+      },
+    );
 
     scope.post<{ Params: { uid: string }; Body: { name?: string; password?: string } }>(
       '/idp/interaction/:uid/signup',
@@ -157,17 +182,24 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       async (request, reply) => {
         const interaction = await details(request, reply);
         if (!interaction) return reply;
-        const name = String(request.body?.name ?? '').trim().slice(0, 100);
+        const name = String(request.body?.name ?? '')
+          .trim()
+          .slice(0, 100);
         const password = String(request.body?.password ?? '');
         if (!name) return html(reply, signUpPage(interaction.uid, { error: 'Enter your name', name }), 400);
         if (password.length < 6) {
-          return html(reply, signUpPage(interaction.uid, { error: 'Use at least 6 characters for the password', name }), 400);
+          return html(
+            reply,
+            signUpPage(interaction.uid, { error: 'Use at least 6 characters for the password', name }),
+            400,
+          );
         }
         try {
           const user = await createIdpUser(db, { name, password });
           return html(reply, signedUpPage(user.memberId, await finishLogin(request, reply, user.memberId)));
         } catch (err) {
-          if (err instanceof DomainError) return html(reply, signUpPage(interaction.uid, { error: err.message, name }), 400);
+          if (err instanceof DomainError)
+            return html(reply, signUpPage(interaction.uid, { error: err.message, name }), 400);
           throw err;
         }
       },

@@ -39,11 +39,19 @@ export async function createIdpUser(
 
 export async function findIdpUser(db: Db, memberId: string): Promise<IdpUser | undefined> {
   if (!isMemberId(memberId)) return undefined;
-  const row = await db.selectFrom('idp_users').select(['member_id', 'name']).where('member_id', '=', memberId).executeTakeFirst();
+  const row = await db
+    .selectFrom('idp_users')
+    .select(['member_id', 'name'])
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
   return row && { memberId: row.member_id, name: row.name };
 }
 
-export async function verifyIdpUser(db: Db, memberId: string, password: string): Promise<IdpUser | undefined> {
+export async function verifyIdpUser(
+  db: Db,
+  memberId: string,
+  password: string,
+): Promise<IdpUser | undefined> {
   const row = isMemberId(memberId)
     ? await db
         .selectFrom('idp_users')

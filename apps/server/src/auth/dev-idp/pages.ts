@@ -66,6 +66,9 @@ export function signedUpPage(memberId: string, continueUrl: string): string {
 }
 
 export function errorPage(message: string): string {
-  return layout('Error', `<h1>Something went wrong</h1><p class="error" role="alert">${escapeHtml(message)}</p>
-<p class="alt"><a href="/mail">Back to Mailroom</a></p>`);
+  return layout(
+    'Error',
+    `<h1>Something went wrong</h1><p class="error" role="alert">${escapeHtml(message)}</p>
+<p class="alt"><a href="/mail">Back to Mailroom</a></p>`,
+  );
 }

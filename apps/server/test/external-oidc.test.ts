@@ -1,0 +1,114 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
+import { Browser, createTestApp } from './_util.js';
+
+/**
+ * A separate OpenID Connect provider on loopback stands in for the payments provider's SSO:
+ * Mailroom reaches it over the network, exactly as it would a real one. Its accounts carry
+ * whatever member_id claim the test asks for.
+ */
+async function startProvider(memberIdFor: (login: string) => unknown) {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: 'mailroom',
+        client_secret: 'external-secret',
+        redirect_uris: ['http://mailroom.localhost/auth/wm/callback'],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
+    claims: { openid: ['sub'], profile: ['name', 'member_id'] },
+    async findAccount(_ctx, sub) {
+      return {
+        accountId: sub,
+        claims: async () => ({ sub, name: `User ${sub}`, member_id: memberIdFor(sub) }),
+      };
+    },
+    async loadExistingGrant(ctx: KoaContextWithOIDC) {
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
+      grant.addOIDCScope('openid profile');
+      await grant.save();
+      return grant;
+    },
+  });
+  server.on('request', provider.callback());
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return issuer;
+}
+
+/** Walks the flow: Mailroom (inject) → provider (real HTTP, its own cookie jar) → Mailroom callback. */
+async function signInThrough(issuer: string, login: string) {
+  const { app } = await createTestApp({
+    env: { OIDC_ISSUER: issuer, OIDC_CLIENT_SECRET: 'external-secret', OIDC_CLIENT_ID: 'mailroom' },
+  });
+  const mailroom = new Browser(app);
+  const jar = new Map<string, string>();
+  const providerFetch = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
+    for (const c of response.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const [k, v] = pair!.split('=');
+      jar.set(k!, v ?? '');
+    }
+    return response;
+  };
+
+  let location = String(
+    (await mailroom.get('/auth/wm/login?redirect=/mail/folder/all/1/1')).headers.location,
+  );
+  expect(location.startsWith(issuer)).toBe(true);
+  for (let i = 0; i < 10 && location.startsWith(issuer); i++) {
+    let response = await providerFetch(location);
+    if (response.status === 200) {
+      // oidc-provider's development login form
+      const page = await response.text();
+      const action = /action="([^"]+)"/.exec(page)![1]!;
+      response = await providerFetch(new URL(action, issuer).href, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ prompt: 'login', login, password: 'any' }).toString(),
+      });
+    }
+    location = new URL(response.headers.get('location')!, location).href;
+  }
+  const callback = await mailroom.get(location);
+  return { mailroom, callback };
+}
+
+describe('single sign-on with an external OpenID Connect provider', () => {
+  it('a member with a 12-digit member_id claim gets a mailbox and lands on the saved path', async () => {
+    const issuer = await startProvider((login) => login);
+    const { mailroom, callback } = await signInThrough(issuer, '555000111222');
+    expect(callback.headers.location).toBe('/mail/folder/all/1/1');
+    expect((await mailroom.get('/auth/access')).json()).toMatchObject({
+      email: '555000111222@mailroom.test',
+      member_id: '555000111222',
+      name: 'User 555000111222',
+    });
+  });
+
+  for (const claim of ['12345', 'abcdefghijkl', 123456789012, null]) {
+    it(`a member_id claim of ${JSON.stringify(claim)} is refused with invalid_member_id`, async () => {
+      const issuer = await startProvider(() => claim);
+      const { mailroom, callback } = await signInThrough(issuer, 'someone');
+      expect(callback.headers.location).toBe('/login?noredirect=true&error=invalid_member_id');
+      expect(mailroom.cookies.has('mr_sid')).toBe(false);
+    });
+  }
+});
