@@ -4,6 +4,7 @@ import { loadSecrets } from './secrets.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';
+import { deleteExpiredIdpModels } from './auth/dev-idp/idp-store.js';
 
 async function main() {
   let config: Config;
@@ -31,7 +32,10 @@ async function main() {
     `Mailroom is running at ${config.publicUrl}`,
   );
 
-  const sweep = setInterval(() => void deleteExpiredSessions(db).catch(() => {}), 3600_000);
+  const sweep = setInterval(() => {
+    void deleteExpiredSessions(db).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
+    void deleteExpiredIdpModels(db).catch((err: unknown) => app.log.warn({ err }, 'IdP sweep failed'));
+  }, 3600_000);
   sweep.unref();
 
   let stopping = false;

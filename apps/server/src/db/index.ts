@@ -6,12 +6,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { pglitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
+import * as m002 from './migrations/002-idp-store.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
 
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-idp-store': m002,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -56,6 +56,16 @@ export interface Database {
     password_hash: string;
     created_at: CreatedAt;
   };
+  idp_models: {
+    kind: string;
+    id: string;
+    payload: ColumnType<Record<string, unknown>, string, string>;
+    grant_id: string | null;
+    user_code: string | null;
+    uid: string | null;
+    expires_at: Date | null;
+    consumed_at: Date | null;
+  };
   idp_users: {
     member_id: string;
     name: string;

@@ -4,6 +4,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import type { Db } from '../../db/index.js';
 import { DomainError } from '../../http/errors.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
+import { idpStore } from './idp-store.js';
 import { errorPage, signInPage, signUpPage, signedUpPage } from './pages.js';
 
 export interface DevIdpOptions {
@@ -28,6 +29,7 @@ export const DEV_IDP_PATH = '/oidc';
  */
 export function createDevIdp(opts: DevIdpOptions): Provider {
   const configuration: Configuration = {
+    adapter: idpStore(opts.db),
     clients: [
       {
         client_id: opts.clientId,
