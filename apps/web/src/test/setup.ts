@@ -16,3 +16,8 @@ afterEach(() => {
     if (name) document.cookie = `${name}=; max-age=0; path=/`;
   }
 });
+
+// The interface text and error catalogue in English, loaded once as the app does before its first render.
+const { initI18n, loadErrorTexts } = await import('../i18n');
+await initI18n('en');
+await loadErrorTexts();

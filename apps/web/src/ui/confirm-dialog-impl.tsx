@@ -1,22 +1,13 @@
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
+import type { ConfirmDialogProps } from './confirm-dialog';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from 'react-i18next';
 import { Button } from './button';
 import { raiseError } from './notices-store';
 import styles from './dialog.module.css';
 
-export interface ConfirmDialogProps {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  title: ReactNode;
-  text: ReactNode;
-  confirmLabel?: ReactNode;
-  danger?: boolean;
-  /** May return a promise: the dialog shows a spinner and stays open until it settles. */
-  onConfirm(): void | Promise<void>;
-}
-
-export function ConfirmDialog({
+/** The Radix half of ConfirmDialog, loaded when a confirmation is first asked for. */
+export default function ConfirmDialogImpl({
   open,
   onOpenChange,
   title,

@@ -8,8 +8,8 @@ import { Button } from './button';
 import { useNotices } from './notices-store';
 import styles from './dialog.module.css';
 
-/** The error and success dialogs of SPEC §8: one at a time, each closes itself after 4 s. */
-export function NoticeDialog() {
+/** The Radix half of NoticeDialog, loaded with the first notice. */
+export default function NoticeDialogImpl() {
   const { t } = useTranslation();
   const notice = useNotices((state) => state.queue[0]);
   const dismiss = useNotices((state) => state.dismiss);

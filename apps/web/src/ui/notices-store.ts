@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import { errorDisplayMessage } from '../api/error-message';
-import i18n, { translateErrorCode } from '../i18n';
+import i18n, { loadErrorTexts, translateErrorCode } from '../i18n';
 
 export interface Notice {
   id: number;
@@ -28,11 +28,15 @@ export const useNotices = create<NoticesState>((set) => ({
 
 /** Show an error in the 'An error occured!' dialog, following the display rule of SPEC §8. */
 export function raiseError(error: unknown): void {
-  const text = errorDisplayMessage(error, {
-    catalogue: translateErrorCode,
-    fallback: i18n.t('notice.somethingWrong'),
-  });
-  if (text !== null) useNotices.getState().push('error', text);
+  const show = () => {
+    const text = errorDisplayMessage(error, {
+      catalogue: translateErrorCode,
+      fallback: i18n.t('notice.somethingWrong'),
+    });
+    if (text !== null) useNotices.getState().push('error', text);
+  };
+  // Without the catalogue the server's English message is still shown.
+  loadErrorTexts().then(show, show);
 }
 
 export function raiseSuccess(text: string): void {

@@ -1,6 +1,6 @@
-import { DropdownMenu } from 'radix-ui';
 import { Check, ChevronDown } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { Dropdown } from './dropdown';
 import styles from './menu.module.css';
 
 export interface SelectOption<V extends string> {
@@ -17,33 +17,31 @@ export interface SelectProps<V extends string> {
   disabled?: boolean;
 }
 
-/**
- * The select dropdown of SPEC §2, built on the same menu primitive as the other menus so the shell
- * does not pay for a second popover implementation (DESIGN §5 budget).
- */
+/** The select dropdown of SPEC §2, on the same lazily loaded menu as the other menus. */
 export function Select<V extends string>({ value, options, onChange, label, disabled }: SelectProps<V>) {
   const { t } = useTranslation();
   const current = options.find((option) => option.value === value);
   return (
-    <DropdownMenu.Root modal={false}>
-      <DropdownMenu.Trigger className={styles.trigger} aria-label={label} disabled={disabled}>
-        <span className={styles.triggerText}>{current?.label ?? t('common.choose')}</span>
-        <ChevronDown aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={styles.content} align="start" sideOffset={4}>
-          <DropdownMenu.RadioGroup value={value} onValueChange={(next) => onChange(next as V)}>
-            {options.map((option) => (
-              <DropdownMenu.RadioItem key={option.value} value={option.value} className={styles.item}>
-                <span className={styles.triggerText}>{option.label}</span>
-                <DropdownMenu.ItemIndicator className={styles.check}>
-                  <Check aria-hidden />
-                </DropdownMenu.ItemIndicator>
-              </DropdownMenu.RadioItem>
-            ))}
-          </DropdownMenu.RadioGroup>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+    <Dropdown
+      modal={false}
+      trigger={
+        <button type="button" className={styles.trigger} aria-label={label} disabled={disabled}>
+          <span className={styles.triggerText}>{current?.label ?? t('common.choose')}</span>
+          <ChevronDown aria-hidden />
+        </button>
+      }
+      content={(Menu) => (
+        <Menu.RadioGroup value={value} onValueChange={(next) => onChange(next as V)}>
+          {options.map((option) => (
+            <Menu.RadioItem key={option.value} value={option.value} className={styles.item}>
+              <span className={styles.triggerText}>{option.label}</span>
+              <Menu.ItemIndicator className={styles.check}>
+                <Check aria-hidden />
+              </Menu.ItemIndicator>
+            </Menu.RadioItem>
+          ))}
+        </Menu.RadioGroup>
+      )}
+    />
   );
 }

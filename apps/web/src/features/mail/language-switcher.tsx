@@ -22,7 +22,7 @@ export function LanguageSwitcher() {
               lang={language}
               className={clsx(styles.language, current && styles.current)}
               aria-pressed={current}
-              onClick={() => setLanguage(language)}
+              onClick={() => void setLanguage(language)}
             >
               {t(`language.${language}`)}
             </button>

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
@@ -24,7 +24,8 @@ export function MailIndex() {
   const location = useLocation();
   const folders = useFolders();
   const fromRoot = (location.state as { fromRoot?: boolean } | null)?.fromRoot === true;
-  const saved = fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null;
+  // Read once per visit: later renders (folders arriving) must not forget where we were going.
+  const [saved] = useState(() => (fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null));
   // The cookie is spent once read; cleared in an effect so a repeated render still sees it.
   useEffect(() => {
     if (saved !== null) deleteCookie(REDIRECT_COOKIE);

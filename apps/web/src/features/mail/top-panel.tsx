@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { DropdownMenu } from 'radix-ui';
 import { Contact, EllipsisVertical, Info, RotateCw, Search, Settings } from 'lucide-react';
 import { MainHeader } from '../../app/main-header';
 import { Button } from '../../ui/button';
+import { Dropdown } from '../../ui/dropdown';
 import { useUser } from '../auth/queries';
 import menu from '../../ui/menu.module.css';
 import styles from './mail-views.module.css';
@@ -37,39 +37,40 @@ export function TopPanel({ title, range }: TopPanelProps) {
       >
         <RotateCw aria-hidden />
       </Button>
-      <DropdownMenu.Root>
-        <DropdownMenu.Trigger asChild>
+      <Dropdown
+        align="end"
+        trigger={
           <Button variant="ghost" iconOnly aria-label={t('mail.more')} title={t('mail.more')}>
             <EllipsisVertical aria-hidden />
           </Button>
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content className={menu.content} align="end" sideOffset={4}>
+        }
+        content={(Menu) => (
+          <>
             {isAliasUser ? null : (
               <>
-                <DropdownMenu.Item asChild className={menu.item}>
+                <Menu.Item asChild className={menu.item}>
                   <Link to="/contacts">
                     <Contact aria-hidden />
                     {t('mail.contacts')}
                   </Link>
-                </DropdownMenu.Item>
-                <DropdownMenu.Item asChild className={menu.item}>
+                </Menu.Item>
+                <Menu.Item asChild className={menu.item}>
                   <Link to="/settings">
                     <Settings aria-hidden />
                     {t('mail.settings')}
                   </Link>
-                </DropdownMenu.Item>
+                </Menu.Item>
               </>
             )}
-            <DropdownMenu.Item asChild className={menu.item}>
+            <Menu.Item asChild className={menu.item}>
               <Link to="/about">
                 <Info aria-hidden />
                 {t('mail.about')}
               </Link>
-            </DropdownMenu.Item>
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+            </Menu.Item>
+          </>
+        )}
+      />
     </MainHeader>
   );
 }

@@ -1,9 +1,9 @@
-import { DropdownMenu } from 'radix-ui';
 import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { isUnauthorized } from '../../api/client';
 import { logOut, signInUrl, useRid, useUser } from '../auth/queries';
 import { Avatar } from '../../ui/avatar';
+import { Dropdown } from '../../ui/dropdown';
 import { raiseError } from '../../ui/notices-store';
 import { MemberIdButton } from './member-id-button';
 import menu from '../../ui/menu.module.css';
@@ -32,17 +32,19 @@ export function UserMenu() {
   const displayName = user.name?.trim() || user.email;
 
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger className={styles.trigger} aria-label={t('userMenu.trigger')}>
-        <Avatar name={user.name} email={user.email} size={32} />
-        <span className={styles.identity}>
-          <span className={styles.name}>{displayName}</span>
-          <span className={styles.email}>{user.email}</span>
-        </span>
-        <ChevronsUpDown className={styles.chevron} aria-hidden />
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Portal>
-        <DropdownMenu.Content className={menu.content} align="start" sideOffset={6}>
+    <Dropdown
+      trigger={
+        <button type="button" className={styles.trigger} aria-label={t('userMenu.trigger')}>
+          <Avatar name={user.name} email={user.email} size={32} />
+          <span className={styles.identity}>
+            <span className={styles.name}>{displayName}</span>
+            <span className={styles.email}>{user.email}</span>
+          </span>
+          <ChevronsUpDown className={styles.chevron} aria-hidden />
+        </button>
+      }
+      content={(Menu) => (
+        <>
           <div className={styles.header}>
             <Avatar name={user.name} email={user.email} size={40} />
             <span className={styles.identity}>
@@ -51,24 +53,25 @@ export function UserMenu() {
             </span>
           </div>
           {memberId ? (
-            <DropdownMenu.Item asChild onSelect={(event) => event.preventDefault()}>
+            // Kept open on select so the 'Copied' confirmation stays visible.
+            <Menu.Item asChild onSelect={(event) => event.preventDefault()}>
               <MemberIdButton memberId={memberId} />
-            </DropdownMenu.Item>
+            </Menu.Item>
           ) : null}
-          <DropdownMenu.Separator className={menu.separator} />
-          <DropdownMenu.Item className={menu.item} onSelect={() => void endSession('/login?noredirect=true')}>
+          <Menu.Separator className={menu.separator} />
+          <Menu.Item className={menu.item} onSelect={() => void endSession('/login?noredirect=true')}>
             <LogOut aria-hidden />
             {t('userMenu.logout')}
-          </DropdownMenu.Item>
-          <DropdownMenu.Item
+          </Menu.Item>
+          <Menu.Item
             className={menu.item}
             onSelect={() => void endSession(signInUrl('/mail', { prompt: 'login' }))}
           >
             <LogIn aria-hidden />
             {t('userMenu.loginAnother')}
-          </DropdownMenu.Item>
-        </DropdownMenu.Content>
-      </DropdownMenu.Portal>
-    </DropdownMenu.Root>
+          </Menu.Item>
+        </>
+      )}
+    />
   );
 }

@@ -1,0 +1,207 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import type { Account, AccessResponse, Folder } from '@mailroom/protocol';
+import { defaultSettings } from '@mailroom/protocol';
+import { ApiError } from '../api/client';
+import { Providers } from './providers';
+import { AppRoutes } from './routes';
+import { createQueryClient } from './query-client';
+import { readCookie } from './cookies';
+import { startupStatus, useSession } from './startup';
+
+const user: AccessResponse = {
+  email: 'ann@mailroom.test',
+  member_id: '123456789012',
+  name: 'Ann Lee',
+  info: { alias: null },
+};
+const account: Account = {
+  email: user.email,
+  aliases: [],
+  profiles: [],
+  settings: defaultSettings,
+  quota: { size: 512, limit: 1024 * 1024 },
+  alias_accesses: [],
+};
+const folders: Folder[] = [
+  {
+    id: 11,
+    name: 'INBOX',
+    system: 'inbox',
+    unread: 2,
+    total: 40,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  },
+  {
+    id: 12,
+    name: 'INBOX.Sent',
+    system: 'sent',
+    unread: 0,
+    total: 3,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  },
+];
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+const unauthorized = () =>
+  json({ error: { message: 'Sign-in required', meta: { code: 401, i8s: 'expected_token' } } }, 401);
+
+function mockServer(signedIn: boolean) {
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = String(input);
+    if (
+      !signedIn &&
+      (url.startsWith('/auth/access') || url.startsWith('/api/') || url.startsWith('/auth/rids'))
+    )
+      return unauthorized();
+    if (url.startsWith('/auth/access')) return json(user);
+    if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
+    if (url.startsWith('/api/v1/user/account')) return json(account);
+    if (url.startsWith('/api/v1/folders')) return json({ folders });
+    return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+function CurrentPath() {
+  const location = useLocation();
+  return <output data-testid="path">{location.pathname + location.search}</output>;
+}
+
+function renderAt(path: string) {
+  return render(
+    <Providers queryClient={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <CurrentPath />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+const path = () => screen.getByTestId('path').textContent;
+
+beforeEach(() => useSession.setState({ status: 'empty', unauthorized: false }));
+afterEach(() => vi.unstubAllGlobals());
+
+describe('startupStatus (SPEC §4)', () => {
+  const loaded = { status: 'success', error: null } as const;
+  const pending = { status: 'pending', error: null } as const;
+  const failed = (status: number) => ({ status: 'error', error: new ApiError(status, 'x') }) as const;
+
+  it('stays empty until user, account and rid have all loaded, then succeeds', () => {
+    expect(startupStatus({ parts: [loaded, loaded, pending], framed: false, isLogged: true })).toBe('empty');
+    expect(startupStatus({ parts: [loaded, loaded, loaded], framed: false, isLogged: true })).toBe('success');
+  });
+
+  it('fails on an error, except inside a frame where the host page owns the failure', () => {
+    expect(startupStatus({ parts: [loaded, failed(502), loaded], framed: false, isLogged: true })).toBe(
+      'failed',
+    );
+    expect(startupStatus({ parts: [loaded, failed(502), loaded], framed: true, isLogged: true })).toBe(
+      'empty',
+    );
+  });
+
+  it('asks for sign-on (load_frame) on a 401 when the browser was signed in before', () => {
+    expect(startupStatus({ parts: [failed(401), pending, pending], framed: false, isLogged: true })).toBe(
+      'load_frame',
+    );
+    expect(startupStatus({ parts: [failed(401), pending, pending], framed: false, isLogged: false })).toBe(
+      'failed',
+    );
+  });
+});
+
+describe('start-up in the browser', () => {
+  it('shows the preloader, then the mail shell on the Inbox once everything has loaded', async () => {
+    mockServer(true);
+    renderAt('/mail');
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    const tree = await screen.findByRole('tree', { name: 'Folders' });
+    expect(tree).toBeTruthy();
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+    expect(screen.getByRole('treeitem', { name: /^Inbox, 2 unread/ })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Account menu' })).toBeTruthy();
+  });
+
+  it('on a 401 remembers the path in the redirect cookie and sends a visitor without isLogged to /about', async () => {
+    mockServer(false);
+    renderAt('/mail/folder/all/11/2');
+    await waitFor(() => expect(path()).toBe('/about'));
+    expect(readCookie('redirect')).toBe('/mail/folder/all/11/2');
+  });
+
+  it('on a 401 sends a browser that was signed in (isLogged cookie) to /login', async () => {
+    document.cookie = 'isLogged=1; path=/';
+    mockServer(false);
+    renderAt('/settings/profiles');
+    await waitFor(() => expect(path()).toBe('/login'));
+    expect(readCookie('redirect')).toBe('/settings/profiles');
+  });
+
+  it('does not overwrite the redirect cookie or navigate away on /login', async () => {
+    document.cookie = 'redirect=%2Fcontacts; path=/';
+    mockServer(false);
+    renderAt('/login?noredirect=true');
+    expect(await screen.findByRole('link', { name: 'Sign in' })).toBeTruthy();
+    expect(path()).toBe('/login?noredirect=true');
+    expect(readCookie('redirect')).toBe('/contacts');
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
+      '/auth/wm/login?redirect=%2Fcontacts',
+    );
+  });
+
+  it('after sign-in, / goes to the safe path saved in the redirect cookie and clears it', async () => {
+    document.cookie = 'redirect=%2Fmail%2Ffolder%2Fall%2F12%2F1; path=/';
+    mockServer(true);
+    renderAt('/');
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/12/1'));
+    expect(readCookie('redirect')).toBeNull();
+  });
+
+  it('refuses an unsafe saved path and lands on the Inbox', async () => {
+    document.cookie = `redirect=${encodeURIComponent('//evil.example/x')}; path=/`;
+    mockServer(true);
+    renderAt('/');
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+    expect(readCookie('redirect')).toBeNull();
+  });
+
+  it('keeps alias-only users out of settings and contacts', async () => {
+    const fetchMock = mockServer(true);
+    const base = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) =>
+      String(input).startsWith('/auth/access')
+        ? json({ ...user, info: { alias: 'ann@alias.test' } })
+        : base(input),
+    );
+    renderAt('/settings/main');
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+  });
+
+  it("posts 'finish' to the host page once loaded inside a frame", async () => {
+    mockServer(true);
+    const parent = { postMessage: vi.fn() };
+    vi.spyOn(window, 'top', 'get').mockReturnValue({} as Window);
+    vi.spyOn(window, 'parent', 'get').mockReturnValue(parent as unknown as Window);
+    renderAt('/mail');
+    await waitFor(() => expect(parent.postMessage).toHaveBeenCalledWith('finish', '*'));
+    expect(parent.postMessage).toHaveBeenCalledTimes(1);
+    vi.restoreAllMocks();
+  });
+
+  it('unknown paths go to /mail', async () => {
+    mockServer(true);
+    renderAt('/no/such/page');
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+  });
+});

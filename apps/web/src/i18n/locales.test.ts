@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { errorCodes } from '@mailroom/protocol';
+import en from './locales/en.json';
+import ru from './locales/ru.json';
+import errorsEn from './locales/errors.en.json';
+import errorsRu from './locales/errors.ru.json';
+
+type Tree = { [key: string]: string | Tree };
+
+function leaves(tree: Tree, prefix = ''): Map<string, string> {
+  const result = new Map<string, string>();
+  for (const [key, value] of Object.entries(tree)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') result.set(path, value);
+    else for (const [child, text] of leaves(value, path)) result.set(child, text);
+  }
+  return result;
+}
+
+function variables(text: string): string[] {
+  return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1]!).sort();
+}
+
+describe.each([
+  ['interface', en as Tree, ru as Tree],
+  ['errors', errorsEn as Tree, errorsRu as Tree],
+])('%s translations', (_name, english, russian) => {
+  const enLeaves = leaves(english);
+  const ruLeaves = leaves(russian);
+
+  it('have the same keys in English and Russian', () => {
+    expect([...ruLeaves.keys()].sort()).toEqual([...enLeaves.keys()].sort());
+  });
+
+  it('have no empty text in either language', () => {
+    const empty = [...enLeaves, ...ruLeaves].filter(([, text]) => text.trim() === '').map(([key]) => key);
+    expect(empty).toEqual([]);
+  });
+
+  it('use the same placeholders in both languages', () => {
+    for (const [key, text] of enLeaves) {
+      expect(variables(ruLeaves.get(key) ?? ''), key).toEqual(variables(text));
+    }
+  });
+});
+
+describe('error catalogue', () => {
+  it.each([
+    ['English', errorsEn as Record<string, string>],
+    ['Russian', errorsRu as Record<string, string>],
+  ])('translates every registered error code into %s', (_language, catalogue) => {
+    const missing = errorCodes.filter((code) => !catalogue[code]?.trim());
+    expect(missing).toEqual([]);
+  });
+});

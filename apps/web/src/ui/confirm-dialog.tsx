@@ -1,0 +1,24 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+
+const ConfirmDialogImpl = lazy(() => import('./confirm-dialog-impl'));
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: ReactNode;
+  text: ReactNode;
+  confirmLabel?: ReactNode;
+  danger?: boolean;
+  /** May return a promise: the dialog shows a spinner and stays open until it settles. */
+  onConfirm(): void | Promise<void>;
+}
+
+/** SPEC §2 confirm dialog: title, text, yes/cancel, a spinner while the action runs. Loads when first opened. */
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  if (!props.open) return null;
+  return (
+    <Suspense fallback={null}>
+      <ConfirmDialogImpl {...props} />
+    </Suspense>
+  );
+}
