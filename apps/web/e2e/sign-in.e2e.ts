@@ -15,17 +15,22 @@ const systemFolders = {
 async function folderNames(page: Page): Promise<string[]> {
   const tree = page.getByRole('tree').first();
   await tree.getByRole('treeitem').first().waitFor();
-  return tree.getByRole('treeitem').evaluateAll((items) =>
-    items.map((item) => (item.getAttribute('aria-label') ?? item.textContent ?? '').trim()),
-  );
+  return tree
+    .getByRole('treeitem')
+    .evaluateAll((items) =>
+      items.map((item) => (item.getAttribute('aria-label') ?? item.textContent ?? '').trim()),
+    );
 }
 
 async function expectSystemFolders(page: Page, lang: 'en' | 'ru') {
   await expect
-    .poll(async () => {
-      const names = await folderNames(page);
-      return systemFolders[lang].every((folder, i) => names[i]?.startsWith(folder));
-    }, { timeout: 15_000 })
+    .poll(
+      async () => {
+        const names = await folderNames(page);
+        return systemFolders[lang].every((folder, i) => names[i]?.startsWith(folder));
+      },
+      { timeout: 15_000 },
+    )
     .toBe(true);
 }
 
@@ -34,7 +39,11 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     const { context, page } = await newPage(browser);
 
     await page.goto(`${url}/login`);
-    await page.getByRole('button', { name: /sign in/i }).or(page.getByRole('link', { name: /sign in/i })).first().click();
+    await page
+      .getByRole('button', { name: /sign in/i })
+      .or(page.getByRole('link', { name: /sign in/i }))
+      .first()
+      .click();
 
     // The embedded identity provider: sign-in form with memberId/password, and a sign-up link.
     await page.locator('input[name="memberId"]').waitFor();
@@ -60,7 +69,10 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     await page.reload();
     await expectSystemFolders(page, 'ru');
 
-    const mobile = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await context.storageState() });
+    const mobile = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      storageState: await context.storageState(),
+    });
     const mobilePage = await mobile.newPage();
     await mobilePage.goto(`${url}/mail`);
     await mobilePage.waitForURL(/\/mail\/folder\//);
@@ -84,7 +96,20 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
   it('a user added with the CLI while the server runs signs in with member ID and password and lands on the deep link', async () => {
     const { stdout } = await promisify(execFile)(
       'npm',
-      ['run', '--silent', 'mailroom', '--', 'user', 'add', '--name', 'Bo Chen', '--password', 'secret-pw', '--member-id', '123456789012'],
+      [
+        'run',
+        '--silent',
+        'mailroom',
+        '--',
+        'user',
+        'add',
+        '--name',
+        'Bo Chen',
+        '--password',
+        'secret-pw',
+        '--member-id',
+        '123456789012',
+      ],
       { cwd: new URL('../../../', import.meta.url).pathname, env: { ...process.env, DATA_DIR: dataDir } },
     );
     expect(stdout).toContain('123456789012@mailroom.test');

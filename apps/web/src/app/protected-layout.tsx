@@ -27,8 +27,9 @@ function StartupFailed() {
 /** Mail, settings and contacts need the user, account and rid first (SPEC §2 guard); until then, the preloader. */
 export function ProtectedLayout() {
   const status = useSession((state) => state.status);
+  const signOnRequired = useSession((state) => state.signOnRequired);
   if (status === 'success') return <AppShell />;
-  if (status === 'failed') return <StartupFailed />;
+  if (status === 'failed' && !signOnRequired) return <StartupFailed />;
   return <Preloader fullscreen />;
 }
 

@@ -33,8 +33,10 @@ export function RootLayout() {
 
   const framed = isFramed();
   const status = startupStatus({ parts: [access, account, rids], framed, isLogged: hasIsLoggedCookie() });
+  const startupUnauthorized =
+    isUnauthorized(access.error) || isUnauthorized(account.error) || isUnauthorized(rids.error);
   const setStatus = useSession((state) => state.setStatus);
-  useEffect(() => setStatus(status), [status, setStatus]);
+  useEffect(() => setStatus(status, startupUnauthorized), [status, startupUnauthorized, setStatus]);
 
   // Another member signed in in another tab: start over on /mail with their mailbox (SPEC §7).
   const firstEmail = useRef<string | null>(null);

@@ -89,7 +89,7 @@ function renderAt(path: string) {
 
 const path = () => screen.getByTestId('path').textContent;
 
-beforeEach(() => useSession.setState({ status: 'empty', unauthorized: false }));
+beforeEach(() => useSession.setState({ status: 'empty', unauthorized: false, signOnRequired: false }));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('startupStatus (SPEC §4)', () => {

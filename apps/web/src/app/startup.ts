@@ -61,13 +61,16 @@ interface SessionState {
   status: StartupStatus;
   /** Set when any later request answers 401, so the root layout can send the user to sign in. */
   unauthorized: boolean;
-  setStatus(status: StartupStatus): void;
+  /** A start-up request answered 401: a redirect is under way, so no failure screen should flash first. */
+  signOnRequired: boolean;
+  setStatus(status: StartupStatus, signOnRequired?: boolean): void;
   setUnauthorized(value: boolean): void;
 }
 
 export const useSession = create<SessionState>((set) => ({
   status: 'empty',
   unauthorized: false,
-  setStatus: (status) => set({ status }),
+  signOnRequired: false,
+  setStatus: (status, signOnRequired = false) => set({ status, signOnRequired }),
   setUnauthorized: (unauthorized) => set({ unauthorized }),
 }));

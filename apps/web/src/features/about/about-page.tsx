@@ -46,7 +46,7 @@ export default function AboutPage() {
 
   return (
     <PublicLayout actions={cta}>
-      <section className={styles.hero}>
+      <section className={styles.hero} data-testid="about-page">
         <h1 className={styles.title}>{t('about.title')}</h1>
         <p className={styles.lead}>{t('about.lead')}</p>
         <div className={styles.heroActions}>

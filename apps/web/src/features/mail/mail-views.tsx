@@ -2,13 +2,14 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
-import { BookOpen, Inbox, MailOpen, SearchX, Tag } from 'lucide-react';
+import { BookOpen, FolderX, Inbox, MailOpen, SearchX, Tag } from 'lucide-react';
 import { LIST_PAGE_SIZE, REDIRECT_COOKIE, isSafeRedirectPath } from '@mailroom/protocol';
 import { deleteCookie, readCookie } from '../../app/cookies';
 import { isFramed } from '../../app/frame';
 import { folderPath } from '../../app/paths';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
+import { Button } from '../../ui/button';
 import { useAccount } from '../auth/queries';
 import { findInbox, flattenFolders } from './folder-order';
 import { useFolders } from './queries';
@@ -37,6 +38,17 @@ export function MailIndex() {
     const inbox = findInbox(folders.data) ?? folders.data[0];
     if (inbox) return <Navigate to={folderPath('all', inbox.id)} replace />;
     return <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />;
+  }
+  if (folders.isError) {
+    return (
+      <div className={styles.readerEmpty} role="alert">
+        <FolderX aria-hidden />
+        <h2>{t('folders.loadFailed')}</h2>
+        <Button variant="primary" onClick={() => void folders.refetch()}>
+          {t('app.retry')}
+        </Button>
+      </div>
+    );
   }
   return <Preloader />;
 }
