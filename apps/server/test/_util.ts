@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll } from 'vitest';
+import { afterAll, expect, onTestFinished } from 'vitest';
 import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,6 +11,12 @@ import { migrate, openDatabase, type Db } from '../src/db/index.js';
 import { buildApp } from '../src/app.js';
 import { generateSecrets } from '../src/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
+
+/** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
+export function cleanup(fn: () => unknown): void {
+  if (expect.getState().currentTestName !== undefined) onTestFinished(async () => void (await fn()));
+  else afterAll(async () => void (await fn()));
+}
 
 /**
  * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
@@ -28,7 +34,7 @@ export async function createTestDb(): Promise<Db> {
     testUrl.pathname = `/${name}`;
     const db = await openDatabase({ kind: 'postgres', url: testUrl.href });
     await migrate(db);
-    afterAll(async () => {
+    cleanup(async () => {
       await db.destroy();
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
@@ -43,13 +49,13 @@ export async function createTestDb(): Promise<Db> {
     : await PGlite.create();
   const db = await openDatabase({ kind: 'pglite-instance', pglite });
   if (!template) await migrate(db);
-  afterAll(() => db.destroy());
+  cleanup(() => db.destroy());
   return db;
 }
 
 export async function testConfig(env: Record<string, string> = {}): Promise<Config> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-test-'));
-  afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+  cleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
   return loadConfig({
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://mailroom.localhost',
@@ -62,7 +68,7 @@ export async function createTestApp(opts: { db?: Db; env?: Record<string, string
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
   const app = await buildApp({ config, db, secrets: generateSecrets() }, { logger: false });
-  afterAll(() => app.close());
+  cleanup(() => app.close());
   return { app, db, config };
 }
 

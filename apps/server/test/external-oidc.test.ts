@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
-import { Browser, createTestApp } from './_util.js';
+import { Browser, cleanup, createTestApp } from './_util.js';
 
 /**
  * A separate OpenID Connect provider on loopback stands in for the payments provider's SSO:
@@ -41,7 +41,7 @@ async function startProvider(memberIdFor: (login: string) => unknown) {
     },
   });
   server.on('request', provider.callback());
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  cleanup(() => new Promise<void>((resolve) => server.close(() => resolve())));
   return issuer;
 }
 

@@ -124,4 +124,16 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     await expectSystemFolders(page, 'en');
     await context.close();
   });
+
+  it('a refused sign-in comes back to the login page with the reason, in the chosen language', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${url}/login?noredirect=true&error=invalid_member_id`);
+    await expect(page.getByTestId('sign-in-error').textContent()).resolves.toContain('Invalid member ID');
+    await screenshot(page, 'login-error-en');
+    await page.goto(`${url}/login?noredirect=true&error=invalid_member_id&lang=ru`);
+    await expect
+      .poll(() => page.getByTestId('sign-in-error').textContent(), { timeout: 10_000 })
+      .toMatch(/[А-Яа-я]/);
+    await context.close();
+  });
 });

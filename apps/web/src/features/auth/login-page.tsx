@@ -1,18 +1,38 @@
+import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { CircleCheck, LogIn } from 'lucide-react';
-import { REDIRECT_COOKIE, safeRedirectPath } from '@mailroom/protocol';
+import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
+import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
+import { loadErrorTexts, translateErrorCode } from '../../i18n';
 import { PublicLayout } from '../../app/public-layout';
 import { readCookie } from '../../app/cookies';
 import { buttonClass } from '../../ui/button';
 import { signInUrl, useUser } from './queries';
 import styles from './login-page.module.css';
 
+/** The server sends a refused sign-in back here as ?error=<code> (e.g. invalid_member_id). */
+function useSignInError(code: string | null): string | null {
+  const { i18n } = useTranslation();
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    if (!isErrorCode(code)) return;
+    let live = true;
+    void loadErrorTexts()
+      .catch(() => undefined)
+      .then(() => live && setText(translateErrorCode(code) ?? errorMessage(code)));
+    return () => {
+      live = false;
+    };
+  }, [code, i18n.language]);
+  return isErrorCode(code) ? text : null;
+}
+
 export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const user = useUser();
   const noRedirect = params.get('noredirect') === 'true';
+  const signInError = useSignInError(params.get('error'));
   // Back to where the user was when the session ran out (SPEC §8), never off this origin.
   const target = safeRedirectPath(readCookie(REDIRECT_COOKIE));
 
@@ -28,7 +48,12 @@ export default function LoginPage() {
         <h1 id="login-title" className={styles.title}>
           {t('login.title')}
         </h1>
-        {noRedirect ? (
+        {signInError ? (
+          <p className={styles.error} role="alert" data-testid="sign-in-error">
+            <CircleAlert aria-hidden />
+            {signInError}
+          </p>
+        ) : noRedirect ? (
           <p className={styles.notice} role="status">
             <CircleCheck aria-hidden />
             {t('login.signedOut')}
