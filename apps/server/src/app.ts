@@ -15,6 +15,8 @@ import { errorBody } from '@mailroom/protocol';
 import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { Secrets } from './secrets.js';
+import type { BlobStore } from './blobs/index.js';
+import type { EventBus } from './events/index.js';
 import { accountRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
@@ -31,6 +33,8 @@ export interface AppDeps {
   config: Config;
   db: Db;
   secrets: Secrets;
+  blobs: BlobStore;
+  events: EventBus;
 }
 
 declare module 'fastify' {

@@ -1,6 +1,9 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openConfiguredDatabase } from './db-open.js';
+import path from 'node:path';
 import { loadSecrets } from './secrets.js';
+import { FsBlobStore } from './blobs/index.js';
+import { InProcessEventBus } from './events/index.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';
@@ -21,7 +24,9 @@ async function main() {
   const db = await openConfiguredDatabase(config);
   const secrets = await loadSecrets(config.dataDir);
   const admin = await startAdminSocket(db, config);
-  const app = await buildApp({ config, db, secrets });
+  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const events = new InProcessEventBus();
+  const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(
     {
@@ -46,6 +51,7 @@ async function main() {
     clearInterval(sweep);
     await app.close();
     await admin.close();
+    await events.close();
     await db.destroy();
     process.exit(0);
   };

@@ -7,10 +7,12 @@ import pg from 'pg';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig, type Config } from '../src/config.js';
-import { migrate, openDatabase, type Db } from '../src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions, type Db } from '../src/db/index.js';
 import { buildApp } from '../src/app.js';
 import { generateSecrets } from '../src/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
+import { FsBlobStore } from '../src/blobs/index.js';
+import { InProcessEventBus } from '../src/events/index.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
 export function cleanup(fn: () => unknown): void {
@@ -45,8 +47,11 @@ export async function createTestDb(): Promise<Db> {
   }
   const template = process.env.MAILROOM_TEST_TEMPLATE;
   const pglite = template
-    ? await PGlite.create({ loadDataDir: new Blob([await fs.readFile(template)]) })
-    : await PGlite.create();
+    ? await PGlite.create({
+        loadDataDir: new Blob([await fs.readFile(template)]),
+        extensions: pgliteExtensions,
+      })
+    : await PGlite.create({ extensions: pgliteExtensions });
   const db = await openDatabase({ kind: 'pglite-instance', pglite });
   if (!template) await migrate(db);
   cleanup(() => db.destroy());
@@ -67,9 +72,11 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
 export async function createTestApp(opts: { db?: Db; env?: Record<string, string> } = {}) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const app = await buildApp({ config, db, secrets: generateSecrets() }, { logger: false });
+  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const events = new InProcessEventBus();
+  const app = await buildApp({ config, db, secrets: generateSecrets(), blobs, events }, { logger: false });
   cleanup(() => app.close());
-  return { app, db, config };
+  return { app, db, config, blobs, events };
 }
 
 /** A tiny cookie jar over inject, enough to walk redirects like a browser. */

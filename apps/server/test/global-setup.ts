@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase } from '../src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions } from '../src/db/index.js';
 import { PGlite } from '@electric-sql/pglite';
 
 /**
@@ -10,7 +10,7 @@ import { PGlite } from '@electric-sql/pglite';
  */
 export default async function setup() {
   if (process.env.DATABASE_URL) return;
-  const pglite = await PGlite.create();
+  const pglite = await PGlite.create({ extensions: pgliteExtensions });
   const db = await openDatabase({ kind: 'pglite-instance', pglite });
   await migrate(db);
   const dump = await pglite.dumpDataDir('none');

@@ -82,6 +82,7 @@ export const errorCatalogue = {
   csrf_failed: [403, 'Request refused: cross-site request'],
   request_entity_too_large: [413, 'Request Entity Too Large'],
   member_id_taken: [409, 'This member ID is already taken'],
+  quota_exceeded: [413, 'The mailbox is full'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -6,3 +6,4 @@ export * from './schemas/folders.js';
 export * from './constants.js';
 export * from './validation.js';
 export * from './format.js';
+export * from './events.js';

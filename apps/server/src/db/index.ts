@@ -3,10 +3,12 @@ import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
+import * as m003 from './migrations/003-mail-store.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -14,6 +16,7 @@ export type Db = Kysely<Database>;
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idp-store': m002,
+  '003-mail-store': m003,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
@@ -24,6 +27,9 @@ export type DbSource =
   | { kind: 'pglite'; dataDir: string }
   | { kind: 'pglite-instance'; pglite: PGlite };
 
+/** Extensions the migrations use; PGlite loads them explicitly. */
+export const pgliteExtensions = { pg_trgm };
+
 export async function openDatabase(source: DbSource): Promise<Db> {
   if (source.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: source.url, max: 10 });
@@ -32,7 +38,7 @@ export async function openDatabase(source: DbSource): Promise<Db> {
   let pglite: PGlite;
   if (source.kind === 'pglite') {
     await fs.mkdir(path.dirname(source.dataDir), { recursive: true });
-    pglite = await PGlite.create(source.dataDir);
+    pglite = await PGlite.create(source.dataDir, { extensions: pgliteExtensions });
   } else {
     pglite = source.pglite;
   }

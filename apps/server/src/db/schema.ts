@@ -1,5 +1,30 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { FolderSystem, Settings } from '@mailroom/protocol';
+import type { FolderSystem, LabelSearchField, Settings } from '@mailroom/protocol';
+
+export interface MailAddress {
+  email: string;
+  name: string;
+}
+
+/** Header addresses of a message, as parsed at ingest. */
+export interface MessageAddresses {
+  from?: MailAddress[];
+  to?: MailAddress[];
+  cc?: MailAddress[];
+  bcc?: MailAddress[];
+  reply_to?: MailAddress[];
+}
+
+/** An attachment of a stored message; its content is a blob. `id` is its position in the message. */
+export interface StoredAttachment {
+  id: number;
+  name: string;
+  size: number;
+  content_type: string;
+  blob_hash: string;
+  content_id: string | null;
+  inline: boolean;
+}
 
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Int8 = ColumnType<number, number | bigint, number | bigint>;
@@ -41,6 +66,51 @@ export interface Database {
     unread_count: ColumnType<number, number | undefined, number>;
     total_count: ColumnType<number, number | undefined, number>;
     created_at: CreatedAt;
+  };
+  labels: {
+    id: Generated<number>;
+    account_id: number;
+    name: string;
+    color: ColumnType<string, string | undefined, string>;
+    search_field: ColumnType<LabelSearchField, LabelSearchField | undefined, LabelSearchField>;
+    search_content: string;
+    folder_id: number | null;
+    created_at: CreatedAt;
+  };
+  messages: {
+    id: Generated<number>;
+    account_id: number;
+    folder_id: number;
+    uid: number;
+    thread_id: ColumnType<number, number | undefined, number>;
+    blob_hash: string;
+    size: number;
+    message_id: string | null;
+    in_reply_to: string | null;
+    reference_ids: ColumnType<string[], string[] | undefined, string[]>;
+    subject: ColumnType<string, string | undefined, string>;
+    thread_subject: ColumnType<string, string | undefined, string>;
+    from_email: ColumnType<string, string | undefined, string>;
+    from_name: ColumnType<string, string | undefined, string>;
+    addresses: ColumnType<MessageAddresses, string | undefined, string>;
+    preview: ColumnType<string, string | undefined, string>;
+    attachments: ColumnType<StoredAttachment[], string | undefined, string>;
+    has_attachments: ColumnType<boolean, boolean | undefined, boolean>;
+    seen: ColumnType<boolean, boolean | undefined, boolean>;
+    flagged: ColumnType<boolean, boolean | undefined, boolean>;
+    answered: ColumnType<boolean, boolean | undefined, boolean>;
+    draft: ColumnType<boolean, boolean | undefined, boolean>;
+    labels: ColumnType<number[], number[] | undefined, number[]>;
+    encrypted: ColumnType<boolean, boolean | undefined, boolean>;
+    alias_id: number | null;
+    sent_at: Date | null;
+    received_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  message_contents: {
+    message_id: number;
+    body_text: ColumnType<string, string | undefined, string>;
+    body_html: string | null;
+    search_vector: ColumnType<string, unknown, unknown>;
   };
   sessions: {
     id: string;

@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createReadStream, type ReadStream } from 'node:fs';
+import path from 'node:path';
+
+/** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
+export interface BlobStore {
+  /** Stores the bytes durably (on disk and in its folder's entry) before resolving. */
+  put(data: Buffer): Promise<{ hash: string; size: number }>;
+  get(hash: string): Promise<Buffer>;
+  stream(hash: string): ReadStream;
+  has(hash: string): Promise<boolean>;
+}
+
+const hashPattern = /^[0-9a-f]{64}$/;
+
+export function blobHash(data: Buffer): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Files under `root/ab/cd/<hash>`. A blob is written to a temporary file, fsynced, renamed into
+ * place and its folder fsynced, so after put() resolves a crash cannot lose or half-write it.
+ * Keys are always our own hashes, never names from a message.
+ */
+export class FsBlobStore implements BlobStore {
+  constructor(private readonly root: string) {}
+
+  private pathOf(hash: string): string {
+    if (!hashPattern.test(hash)) throw new Error('invalid blob hash');
+    return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  async put(data: Buffer): Promise<{ hash: string; size: number }> {
+    const hash = blobHash(data);
+    const target = this.pathOf(hash);
+    if (await this.has(hash)) return { hash, size: data.length };
+    const dir = path.dirname(target);
+    await fs.mkdir(dir, { recursive: true });
+    const temp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+    const file = await fs.open(temp, 'w', 0o600);
+    try {
+      await file.writeFile(data);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await fs.rename(temp, target);
+    await syncDir(dir);
+    return { hash, size: data.length };
+  }
+
+  get(hash: string): Promise<Buffer> {
+    return fs.readFile(this.pathOf(hash));
+  }
+
+  stream(hash: string): ReadStream {
+    return createReadStream(this.pathOf(hash));
+  }
+
+  async has(hash: string): Promise<boolean> {
+    try {
+      await fs.access(this.pathOf(hash));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}
+
+async function syncDir(dir: string): Promise<void> {
+  const handle = await fs.open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

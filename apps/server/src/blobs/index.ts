@@ -1,0 +1,1 @@
+export { FsBlobStore, blobHash, type BlobStore } from './blob-store.js';

@@ -1,0 +1,38 @@
+import { EventEmitter } from 'node:events';
+import type { MailEvent } from '@mailroom/protocol';
+
+export type EventHandler = (event: MailEvent) => void;
+
+/**
+ * Per-account events for live clients. Publish only after the change is committed; a subscriber
+ * receives its own account's events and nothing else.
+ */
+export interface EventBus {
+  publish(accountId: number, events: MailEvent[]): Promise<void>;
+  subscribe(accountId: number, handler: EventHandler): () => void;
+  close(): Promise<void>;
+}
+
+/** One process: events go straight from publisher to subscribers. */
+export class InProcessEventBus implements EventBus {
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  async publish(accountId: number, events: MailEvent[]): Promise<void> {
+    for (const event of events) this.deliver(accountId, event);
+  }
+
+  /** Hands an event to this process's subscribers of the account. */
+  deliver(accountId: number, event: MailEvent): void {
+    this.emitter.emit(String(accountId), event);
+  }
+
+  subscribe(accountId: number, handler: EventHandler): () => void {
+    const key = String(accountId);
+    this.emitter.on(key, handler);
+    return () => this.emitter.off(key, handler);
+  }
+
+  async close(): Promise<void> {
+    this.emitter.removeAllListeners();
+  }
+}

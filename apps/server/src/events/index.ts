@@ -1,0 +1,1 @@
+export { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';

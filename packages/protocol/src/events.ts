@@ -1,0 +1,17 @@
+/**
+ * Events on the websocket (/ws), per account (SPEC §4): new, store and move refresh the active
+ * folder; updateMailbox carries the folder's unseen count; updateMailboxList reloads the folders.
+ */
+export type MailEvent =
+  /** Messages arrived in a folder. */
+  | { event: 'new'; folder_id: number; uids: number[] }
+  /** Flags or labels of messages changed. */
+  | { event: 'store'; folder_id: number; uids: number[] }
+  /** Messages left a folder (moved elsewhere, or deleted when to_folder_id is null). */
+  | { event: 'move'; folder_id: number; to_folder_id: number | null; uids: number[] }
+  /** A folder's counters changed. */
+  | { event: 'updateMailbox'; folder_id: number; unseen: number; total: number }
+  /** Folders were created, renamed, moved or deleted. */
+  | { event: 'updateMailboxList' };
+
+export type MailEventName = MailEvent['event'];
