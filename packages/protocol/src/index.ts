@@ -3,6 +3,7 @@ export * from './schemas/common.js';
 export * from './schemas/auth.js';
 export * from './schemas/user.js';
 export * from './schemas/folders.js';
+export * from './schemas/messages.js';
 export * from './constants.js';
 export * from './validation.js';
 export * from './format.js';

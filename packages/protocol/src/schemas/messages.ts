@@ -1,0 +1,105 @@
+import { z } from 'zod';
+import { SEARCH_PAGE_SIZE } from '../constants.js';
+
+export const mailAddressSchema = z.object({ email: z.string(), name: z.string() });
+export type MailAddress = z.infer<typeof mailAddressSchema>;
+
+/** Header addresses of a message (SPEC §3 Mail.fields). */
+export const mailFieldsSchema = z.object({
+  from: z.array(mailAddressSchema),
+  to: z.array(mailAddressSchema),
+  cc: z.array(mailAddressSchema),
+  bcc: z.array(mailAddressSchema),
+  'reply-to': z.array(mailAddressSchema),
+});
+export type MailFields = z.infer<typeof mailFieldsSchema>;
+
+export const mailFlagsSchema = z.object({ seen: z.boolean(), flagged: z.boolean(), draft: z.boolean() });
+export type MailFlags = z.infer<typeof mailFlagsSchema>;
+
+export const attachmentSchema = z.object({ id: z.number().int(), name: z.string(), size: z.number().int() });
+export type Attachment = z.infer<typeof attachmentSchema>;
+
+/** A member of a chain (SPEC §3 Mail.threads). */
+export const threadMemberSchema = z.object({
+  id: z.number().int(),
+  uid: z.number().int(),
+  folder_id: z.number().int(),
+  flags: mailFlagsSchema,
+  labels: z.array(z.number().int()),
+});
+export type ThreadMember = z.infer<typeof threadMemberSchema>;
+
+/** A row of a message list. */
+export const mailListItemSchema = z.object({
+  id: z.number().int(),
+  uid: z.number().int(),
+  folder_id: z.number().int(),
+  subject: z.string(),
+  flags: mailFlagsSchema,
+  labels: z.array(z.number().int()),
+  fields: mailFieldsSchema,
+  preview: z.string(),
+  has_attachments: z.boolean(),
+  encrypted: z.boolean(),
+  size: z.number().int(),
+  created_at: z.string(),
+  thread_id: z.number().int(),
+  /** Other messages of the chain, newest first; present when the message_thread setting is on. */
+  threads: z.array(threadMemberSchema).optional(),
+});
+export type MailListItem = z.infer<typeof mailListItemSchema>;
+
+/** The message list answer: `total` counts the rows the list pages through (chains when threaded), `all` every message in the view. */
+export const mailListResponseSchema = z.object({
+  messages: z.array(mailListItemSchema),
+  total: z.number().int(),
+  all: z.number().int(),
+});
+export type MailListResponse = z.infer<typeof mailListResponseSchema>;
+
+/** An opened message (SPEC §3 Mail). */
+export const mailSchema = mailListItemSchema.extend({
+  content: z.string().describe('base64 of the body in content_type'),
+  content_type: z.enum(['text/plain', 'text/html']),
+  attachments: z.array(attachmentSchema),
+  /** True when remote images or styles were blocked (show_images=true shows them). */
+  images_blocked: z.boolean(),
+  message_id: z.string().nullable(),
+});
+export type Mail = z.infer<typeof mailSchema>;
+
+/** A folder's messages: `a_id` = an alias id or 'all'; page from 1; limit defaults to the per_page setting. */
+export const listQuerySchema = z.object({
+  a_id: z.union([z.literal('all'), z.coerce.number().int().nonnegative()]).default('all'),
+  page: z.coerce.number().int().min(1).default(1),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+const dayString = z.iso.datetime({ offset: true }).or(z.iso.date());
+
+/**
+ * The search request object of SPEC §3; also the `request` of bulk actions (the active folder,
+ * label or search). Dates are start/end of day in UTC as the client converts them.
+ */
+export const messageQuerySchema = z.object({
+  page: z.number().int().min(1).default(1),
+  limit: z.number().int().min(1).max(200).default(SEARCH_PAGE_SIZE),
+  folder_id: z.number().int().positive().nullable().optional(),
+  label_id: z.number().int().positive().nullable().optional(),
+  alias_id: z.number().int().nonnegative().nullable().optional().describe('0 = the main address'),
+  from: z.string().max(500).optional(),
+  subject: z.string().max(500).optional(),
+  text: z.string().max(500).optional(),
+  date: z.object({ since: dayString.optional(), before: dayString.optional() }).optional(),
+  flags: z.array(z.enum(['seen', 'unseen', 'flagged', 'unflagged'])).optional(),
+});
+export type MessageQuery = z.infer<typeof messageQuerySchema>;
+
+/** Messages named by folder and UIDs (SPEC §7 folder_messages). */
+export const folderMessagesSchema = z.object({
+  folder_id: z.number().int().positive(),
+  message_uids: z.array(z.number().int().positive()).min(1).max(10_000),
+});
+export type FolderMessages = z.infer<typeof folderMessagesSchema>;
