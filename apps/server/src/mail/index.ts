@@ -4,3 +4,4 @@ export { mailRoutes } from './mail.routes.js';
 export { parseMessage, type ParsedMessage, type ParsedAttachment } from './parse-message.js';
 export { storeMessage, type StoreMessageInput, type StoredMessage } from './store-message.js';
 export { threadSubject } from './threads.js';
+export { listColumns, toListItem, toMailFields, type ListRow } from './list-items.js';
