@@ -1,0 +1,122 @@
+/**
+ * `npm run bench`: the benchmarks of DESIGN.md §5, on PGlite and on PostgreSQL, printed as one
+ * table. `npm run bench -- --write` also rewrites bench/RESULTS.md. PostgreSQL runs use a fresh
+ * database on BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
+ * and drop it afterwards; `--pglite-only` skips them. `--quick` uses smaller corpora.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { BenchRow } from './types.js';
+import { runBundleBench } from './bundle.js';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const serverUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+type DbBench = (opts: { databaseUrl?: string; quick: boolean }) => Promise<BenchRow[]>;
+type ExportedBench = (opts: Record<string, unknown>) => Promise<BenchRow[]>;
+
+/** The database-backed benchmarks; each module is optional until its area exists. */
+async function databaseBenches(): Promise<[string, DbBench][]> {
+  const found: [string, DbBench][] = [];
+  const tryImport = async (file: string, pick: (m: Record<string, unknown>) => DbBench | undefined) => {
+    try {
+      const m = (await import(file)) as Record<string, unknown>;
+      const fn = pick(m);
+      if (fn) found.push([file, fn]);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    }
+  };
+  await tryImport(
+    './ingest.js',
+    (m) =>
+      m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
+  );
+  await tryImport(
+    './list.js',
+    (m) =>
+      m.runListBench &&
+      (async (o) => {
+        const rows: BenchRow[] = [];
+        for (const messages of o.quick ? [10_000] : [10_000, 100_000])
+          rows.push(...(await (m.runListBench as ExportedBench)({ ...o, messages })));
+        return rows;
+      }),
+  );
+  await tryImport(
+    './search.js',
+    (m) =>
+      m.runSearchBench &&
+      (async (o) => {
+        const rows: BenchRow[] = [];
+        for (const messages of o.quick ? [10_000] : [10_000, 100_000])
+          rows.push(...(await (m.runSearchBench as ExportedBench)({ ...o, messages })));
+        return rows;
+      }),
+  );
+  await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
+  return found;
+}
+
+async function withFreshPostgres<T>(fn: (url: string) => Promise<T>): Promise<T> {
+  const name = `mailroom_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  try {
+    return await fn(url.href);
+  } finally {
+    const cleanup = new pg.Client({ connectionString: serverUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop database if exists ${name} with (force)`);
+    await cleanup.end();
+  }
+}
+
+function format(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+function table(rows: BenchRow[]): string {
+  const lines = ['| benchmark | database | result | target | met |', '| --- | --- | --- | --- | --- |'];
+  for (const r of rows) {
+    const met = r.ok === undefined ? '' : r.ok ? 'yes' : '**no**';
+    lines.push(
+      `| ${r.name} | ${r.database ?? '—'} | ${format(r.value)} ${r.unit}${r.note ? ` (${r.note})` : ''} | ${r.target} | ${met} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+const rows: BenchRow[] = [];
+for (const [file, bench] of await databaseBenches()) {
+  process.stderr.write(`running ${file} on PGlite…\n`);
+  rows.push(...(await bench({ quick })).map((r) => ({ database: 'PGlite' as const, ...r })));
+  if (!args.has('--pglite-only')) {
+    process.stderr.write(`running ${file} on PostgreSQL…\n`);
+    rows.push(
+      ...(await withFreshPostgres((url) => bench({ databaseUrl: url, quick }))).map((r) => ({
+        database: 'PostgreSQL' as const,
+        ...r,
+      })),
+    );
+  }
+}
+rows.push(...(await runBundleBench()));
+
+const output = table(rows);
+console.log(output);
+if (args.has('--write')) {
+  const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
+  await fs.writeFile(
+    new URL('./RESULTS.md', import.meta.url),
+    `# Benchmark results\n\nLatest \`npm run bench -- --write\`${quick ? ' --quick' : ''} on ${os.cpus().length} × ${cpu}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. Targets: DESIGN.md §5.\n\n${output}\n`,
+  );
+}
