@@ -16,7 +16,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { Secrets } from './secrets.js';
 import type { BlobStore } from './blobs/index.js';
-import type { EventBus } from './events/index.js';
+import { liveUpdates, type EventBus } from './events/index.js';
 import { accountRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
@@ -83,6 +83,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   await app.register(metricsPlugin);
   await app.register(sessionPlugin);
   await app.register(csrfPlugin, { publicOrigin: new URL(config.publicUrl).origin });
+  await app.register(liveUpdates);
   await app.register(swagger, {
     openapi: {
       info: { title: 'Mailroom API', version: '1' },

@@ -3,7 +3,7 @@ import { openConfiguredDatabase } from './db-open.js';
 import path from 'node:path';
 import { loadSecrets } from './secrets.js';
 import { FsBlobStore } from './blobs/index.js';
-import { InProcessEventBus } from './events/index.js';
+import { createEventBus } from './events/index.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';
@@ -25,7 +25,7 @@ async function main() {
   const secrets = await loadSecrets(config.dataDir);
   const admin = await startAdminSocket(db, config);
   const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
-  const events = new InProcessEventBus();
+  const events = await createEventBus(config);
   const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });
   app.log.info(

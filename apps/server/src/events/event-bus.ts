@@ -23,13 +23,25 @@ export class InProcessEventBus implements EventBus {
 
   /** Hands an event to this process's subscribers of the account. */
   deliver(accountId: number, event: MailEvent): void {
-    this.emitter.emit(String(accountId), event);
+    // One failing subscriber must not keep the event from the others, nor fail the publisher.
+    for (const handler of this.emitter.listeners(String(accountId)) as EventHandler[]) {
+      try {
+        handler(event);
+      } catch {
+        // The subscriber owns its errors (a websocket client drops itself).
+      }
+    }
   }
 
   subscribe(accountId: number, handler: EventHandler): () => void {
     const key = String(accountId);
     this.emitter.on(key, handler);
     return () => this.emitter.off(key, handler);
+  }
+
+  /** Accounts with at least one subscriber in this process. */
+  accounts(): number[] {
+    return this.emitter.eventNames().map(Number);
   }
 
   async close(): Promise<void> {

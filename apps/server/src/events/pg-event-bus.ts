@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { MailEvent } from '@mailroom/protocol';
+import { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; stay well clear of it. */
+export const NOTIFY_PAYLOAD_LIMIT = 7500;
+export const DEFAULT_CHANNEL = 'mailroom_events';
+
+interface Notice {
+  /** The publishing process: it has already delivered to its own subscribers. */
+  origin: string;
+  accountId: number;
+  event: MailEvent;
+}
+
+export interface EventBusLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface PgEventBusOptions {
+  connectionString: string;
+  channel?: string;
+  log?: EventBusLogger;
+  /** First and largest pause before listening again after the connection is lost. */
+  reconnectMinMs?: number;
+  reconnectMaxMs?: number;
+}
+
+/**
+ * Events shared by every server process on one PostgreSQL: publish is a pg_notify per event,
+ * and each process LISTENs on its own connection and hands notifications to its own
+ * subscribers of that account. The publisher delivers locally at once (no round trip, and
+ * still working while the listener reconnects) and skips its own notifications when they
+ * come back.
+ */
+export class PgEventBus implements EventBus {
+  private readonly local = new InProcessEventBus();
+  private readonly origin = randomUUID();
+  private readonly channel: string;
+  /** Publishing has its own tiny pool so a busy request pool cannot hold events back. */
+  private readonly pool: pg.Pool;
+  private listener: pg.Client | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private reconnectDelay: number;
+  private closed = false;
+
+  private constructor(private readonly options: PgEventBusOptions) {
+    this.channel = options.channel ?? DEFAULT_CHANNEL;
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(this.channel)) throw new Error(`bad channel name ${this.channel}`);
+    this.pool = new pg.Pool({ connectionString: options.connectionString, max: 2 });
+    this.pool.on('error', (err) => this.options.log?.warn({ err }, 'event bus publish connection failed'));
+    this.reconnectDelay = options.reconnectMinMs ?? 250;
+  }
+
+  /** Connects the listener; fails when PostgreSQL cannot be reached at start-up. */
+  static async connect(options: PgEventBusOptions): Promise<PgEventBus> {
+    const bus = new PgEventBus(options);
+    await bus.listen();
+    return bus;
+  }
+
+  async publish(accountId: number, events: MailEvent[]): Promise<void> {
+    for (const event of events) this.local.deliver(accountId, event);
+    const payloads = events
+      .flatMap(splitForNotify)
+      .map((event) => JSON.stringify({ origin: this.origin, accountId, event } satisfies Notice));
+    if (payloads.length === 0) return;
+    // One round trip for the whole batch; unnest yields, and PostgreSQL delivers, them in order.
+    await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) as p', [this.channel, payloads]);
+  }
+
+  subscribe(accountId: number, handler: EventHandler): () => void {
+    return this.local.subscribe(accountId, handler);
+  }
+
+  /** True while notifications from other processes can arrive. */
+  get listening(): boolean {
+    return this.listener !== undefined;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.reconnectTimer);
+    const listener = this.listener;
+    this.listener = undefined;
+    await listener?.end().catch(() => undefined);
+    await this.pool.end();
+    await this.local.close();
+  }
+
+  private async listen(): Promise<void> {
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      // A silently dropped connection would leave us deaf; TCP keep-alive notices it.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.listener === client) this.listener = undefined;
+      client.removeAllListeners('notification');
+      void client.end().catch(() => undefined);
+      if (this.closed) return;
+      this.options.log?.warn({ err }, 'event bus listener lost; reconnecting');
+      this.scheduleReconnect();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    client.on('notification', (msg) => {
+      if (msg.channel === this.channel && msg.payload) this.receive(msg.payload);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${this.channel}`);
+    } catch (err) {
+      client.removeAllListeners();
+      client.on('error', () => undefined);
+      void client.end().catch(() => undefined);
+      throw err;
+    }
+    if (this.closed) {
+      await client.end().catch(() => undefined);
+      return;
+    }
+    this.listener = client;
+  }
+
+  private scheduleReconnect(): void {
+    const delay = this.reconnectDelay;
+    this.reconnectDelay = Math.min(delay * 2, this.options.reconnectMaxMs ?? 10_000);
+    this.reconnectTimer = setTimeout(() => {
+      this.listen().then(
+        () => {
+          if (this.closed) return;
+          this.reconnectDelay = this.options.reconnectMinMs ?? 250;
+          this.options.log?.info({}, 'event bus listener reconnected');
+          // Notifications sent while we were away are gone: tell our clients to reload what they show.
+          for (const accountId of this.local.accounts())
+            this.local.deliver(accountId, { event: 'updateMailboxList' });
+        },
+        (err: unknown) => {
+          if (this.closed) return;
+          this.options.log?.warn({ err }, 'event bus listener reconnect failed');
+          this.scheduleReconnect();
+        },
+      );
+    }, delay);
+    this.reconnectTimer.unref();
+  }
+
+  private receive(payload: string): void {
+    let notice: Notice;
+    try {
+      notice = JSON.parse(payload) as Notice;
+    } catch {
+      return;
+    }
+    // Anyone with access to the database could NOTIFY; deliver only well-formed events.
+    if (
+      notice.origin === this.origin ||
+      !Number.isSafeInteger(notice.accountId) ||
+      !isMailEvent(notice.event)
+    )
+      return;
+    this.local.deliver(notice.accountId, notice.event);
+  }
+}
+
+function isMailEvent(value: unknown): value is MailEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const e = value as Record<string, unknown>;
+  const uidsOk = Array.isArray(e.uids) && e.uids.every((u) => Number.isSafeInteger(u));
+  switch (e.event) {
+    case 'new':
+    case 'store':
+      return Number.isSafeInteger(e.folder_id) && uidsOk;
+    case 'move':
+      return (
+        Number.isSafeInteger(e.folder_id) &&
+        (e.to_folder_id === null || Number.isSafeInteger(e.to_folder_id)) &&
+        uidsOk
+      );
+    case 'updateMailbox':
+      return (
+        Number.isSafeInteger(e.folder_id) && Number.isSafeInteger(e.unseen) && Number.isSafeInteger(e.total)
+      );
+    case 'updateMailboxList':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Splits an event whose uid list would not fit one notification into several events over
+ * consecutive parts of the list; a client treats each part like the whole.
+ */
+export function splitForNotify(event: MailEvent, limit = NOTIFY_PAYLOAD_LIMIT): MailEvent[] {
+  // The envelope ({origin, accountId}) adds ~90 bytes; keep room for it.
+  if (!('uids' in event) || JSON.stringify(event).length <= limit - 200) return [event];
+  if (event.uids.length <= 1) return [event];
+  const half = Math.ceil(event.uids.length / 2);
+  return [
+    ...splitForNotify({ ...event, uids: event.uids.slice(0, half) }, limit),
+    ...splitForNotify({ ...event, uids: event.uids.slice(half) }, limit),
+  ];
+}

@@ -1,0 +1,130 @@
+import fp from 'fastify-plugin';
+import websocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
+import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
+import { DomainError } from '../http/errors.js';
+
+export interface LiveUpdatesOptions {
+  /** Ping every this often; a client that has not answered the previous ping is dropped. */
+  heartbeatMs?: number;
+  /** How often an open socket's session is looked up again (sign-out, expiry). */
+  sessionRecheckMs?: number;
+  /** Bytes queued for one client beyond which it is dropped rather than buffered further. */
+  maxBufferedBytes?: number;
+}
+
+/** Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended. */
+const CLOSE_SESSION_ENDED = 1008;
+
+interface LiveClient {
+  socket: WebSocket;
+  token: string;
+  accountId: number;
+  alive: boolean;
+  sessionCheckedAt: number;
+}
+
+/**
+ * The /ws hub (SPEC §4): a signed-in page opens a websocket on our own origin, sends
+ * 'connection opening' and gets it back, then receives its account's mail events as JSON text
+ * frames. Registered before every other route, since @fastify/websocket must see all routes to
+ * refuse upgrades on the others.
+ */
+export const liveUpdates = fp<LiveUpdatesOptions>(
+  async (app, opts) => {
+    const heartbeatMs = opts.heartbeatMs ?? 30_000;
+    const sessionRecheckMs = opts.sessionRecheckMs ?? 5 * 60_000;
+    const maxBufferedBytes = opts.maxBufferedBytes ?? 1024 * 1024;
+    const publicOrigin = new URL(app.deps.config.publicUrl).origin;
+    const clients = new Set<LiveClient>();
+
+    // Clients only ever send the opening line; anything big is not ours.
+    await app.register(websocket, { options: { maxPayload: 4096 } });
+
+    /**
+     * Runs before the upgrade, so a refusal is a plain HTTP 401/403 and no socket opens. A
+     * browser always sends Origin on a websocket handshake and cookies go along cross-site, so
+     * the Origin check is what stops another site's page from reading a member's events
+     * (cross-site websocket hijacking). Like the CSRF check, our own origin as the request
+     * names it is accepted too (the Vite dev proxy keeps the Host header).
+     */
+    const admit = async (request: FastifyRequest) => {
+      request.requireAuth();
+      const origin = request.headers.origin;
+      if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
+        throw new DomainError('csrf_failed');
+    };
+
+    app.get('/ws', { websocket: true, onRequest: admit }, (socket, request) => {
+      const principal = request.requireAuth();
+      const client: LiveClient = {
+        socket,
+        token: request.cookies[SESSION_COOKIE]!,
+        accountId: principal.accountId,
+        alive: true,
+        sessionCheckedAt: Date.now(),
+      };
+      clients.add(client);
+
+      const send = (event: MailEvent) => {
+        if (socket.readyState !== socket.OPEN) return;
+        // A client that cannot keep up is dropped; it reconnects and reloads what it shows.
+        if (socket.bufferedAmount > maxBufferedBytes) {
+          request.log.info({ accountId: client.accountId }, 'websocket client too slow; dropped');
+          socket.terminate();
+          return;
+        }
+        socket.send(JSON.stringify(event));
+      };
+      const unsubscribe = app.deps.events.subscribe(client.accountId, send);
+
+      socket.on('message', (data, isBinary) => {
+        if (!isBinary && data.toString() === WS_OPENING_MESSAGE && socket.readyState === socket.OPEN)
+          socket.send(WS_OPENING_MESSAGE);
+      });
+      socket.on('pong', () => {
+        client.alive = true;
+      });
+      socket.on('close', () => {
+        unsubscribe();
+        clients.delete(client);
+      });
+    });
+
+    const heartbeat = setInterval(() => {
+      const now = Date.now();
+      for (const client of clients) {
+        if (!client.alive) {
+          client.socket.terminate();
+          continue;
+        }
+        client.alive = false;
+        client.socket.ping();
+        if (now - client.sessionCheckedAt >= sessionRecheckMs) {
+          client.sessionCheckedAt = now;
+          void recheckSession(client);
+        }
+      }
+    }, heartbeatMs);
+    heartbeat.unref();
+
+    /** A socket outlives its upgrade request: sign-out or expiry must still end it. */
+    const recheckSession = async (client: LiveClient) => {
+      try {
+        const principal = await findSession(app.deps.db, client.token);
+        if (principal?.accountId !== client.accountId)
+          client.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+      } catch (err) {
+        // A database hiccup is not a sign-out; try again at the next check.
+        app.log.warn({ err }, 'websocket session check failed');
+      }
+    };
+
+    app.addHook('onClose', async () => {
+      clearInterval(heartbeat);
+    });
+  },
+  { name: 'live-updates', dependencies: ['@fastify/cookie'] },
+);

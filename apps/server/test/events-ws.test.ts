@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import type { MailEvent } from '@mailroom/protocol';
+import { createTestApp, signUpAndSignIn } from './_util.js';
+import { composeRaw } from './_mail.js';
+import { LiveClient, listenWs, RefusedUpgrade } from './_ws.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+
+const { app, db, blobs, events } = await createTestApp();
+const url = await listenWs(app);
+
+/** Signs a member up through the embedded IdP; returns the session token and the account id. */
+async function member(name: string) {
+  const { browser, memberId } = await signUpAndSignIn(app, name);
+  const token = browser.cookies.get('mr_sid')!;
+  const account = await db
+    .selectFrom('accounts')
+    .select(['id', 'email'])
+    .where('member_id', '=', memberId)
+    .executeTakeFirstOrThrow();
+  return { token, accountId: account.id, email: account.email, browser };
+}
+
+/** Delivers a message the way ingest does: store (committed), then publish what it returns. */
+async function deliver(accountId: number, subject: string) {
+  const raw = await composeRaw({ from: 'sender@example.com', to: 'x@mailroom.test', subject, text: 'hi' });
+  const inbox = await systemFolder(db, accountId, 'inbox');
+  const stored = await storeMessage(db, blobs, {
+    accountId,
+    folderId: inbox.id,
+    raw,
+    parsed: await parseMessage(raw),
+  });
+  const publishedAt = performance.now();
+  await events.publish(accountId, stored.events);
+  return { ...stored, inbox, publishedAt };
+}
+
+async function refusal(promise: Promise<unknown>): Promise<number> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(RefusedUpgrade);
+  return (err as RefusedUpgrade).status;
+}
+
+describe('the /ws live updates', () => {
+  it('refuses a client without a session, or with an unknown one, before the upgrade', async () => {
+    expect(await refusal(LiveClient.open(url))).toBe(401);
+    expect(await refusal(LiveClient.open(url, { token: 'not-a-session' }))).toBe(401);
+    expect(events.accounts()).toEqual([]);
+  });
+
+  it("refuses another site's page even with the member's cookie (cross-site websocket hijacking)", async () => {
+    const ann = await member('Ann Lee');
+    expect(await refusal(LiveClient.open(url, { token: ann.token, origin: 'https://evil.example' }))).toBe(
+      403,
+    );
+    expect(await refusal(LiveClient.open(url, { token: ann.token, origin: 'null' }))).toBe(403);
+    expect(events.accounts()).not.toContain(ann.accountId);
+  });
+
+  it("answers 'connection opening' and delivers the account's new message and Inbox counters", async () => {
+    const ann = await member('Ann Lee');
+    const live = await LiveClient.open(url, { token: ann.token });
+    expect(await live.greet()).toBe('connection opening');
+
+    const from = live.frames.length;
+    const { message, inbox, publishedAt } = await deliver(ann.accountId, 'Привет');
+    const received = await live.events(from, 2);
+    expect(received).toEqual<MailEvent[]>([
+      { event: 'new', folder_id: inbox.id, uids: [message.uid] },
+      { event: 'updateMailbox', folder_id: inbox.id, unseen: 1, total: 1 },
+    ]);
+    const latencyMs = live.frames[from]!.at - publishedAt;
+    console.log(`websocket latency publish → client: ${latencyMs.toFixed(2)} ms`);
+    expect(latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('never sends an event to another account, with both members connected at once', async () => {
+    const ann = await member('Ann Lee');
+    const bo = await member('Bo Chen');
+    const annLive = await LiveClient.open(url, { token: ann.token });
+    const boLive = await LiveClient.open(url, { token: bo.token });
+    const annTab2 = await LiveClient.open(url, { token: ann.token });
+    await Promise.all([annLive.greet(), boLive.greet(), annTab2.greet()]);
+
+    const toBo = await deliver(bo.accountId, 'for Bo');
+    await boLive.events(1, 2);
+    const toAnn = await deliver(ann.accountId, 'for Ann');
+    await annLive.events(1, 2);
+    await annTab2.events(1, 2);
+    // Bo's events were published before Ann's: had any leaked, Ann would have got them first.
+    expect(annLive.received()).toEqual(toAnn.events);
+    expect(annTab2.received()).toEqual(toAnn.events);
+    expect(boLive.received()).toEqual(toBo.events);
+    expect(toAnn.inbox.id).not.toBe(toBo.inbox.id);
+  });
+
+  it('unsubscribes a client when it closes', async () => {
+    const ann = await member('Ann Lee');
+    const live = await LiveClient.open(url, { token: ann.token });
+    await live.greet();
+    expect(events.accounts()).toContain(ann.accountId);
+    live.ws.close();
+    await live.closed;
+    await expect.poll(() => events.accounts()).not.toContain(ann.accountId);
+  });
+
+  it('refuses a plain HTTP GET of /ws', async () => {
+    const ann = await member('Ann Lee');
+    const response = await ann.browser.get('/ws');
+    expect(response.statusCode).toBe(404);
+    const anonymous = await app.inject({ method: 'GET', url: '/ws' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ error: { meta: { i8s: 'expected_token' } } });
+  });
+});
