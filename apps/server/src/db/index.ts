@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
 import * as m003 from './migrations/003-mail-store.js';
+import * as m006 from './migrations/006-folders-and-lists.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idp-store': m002,
   '003-mail-store': m003,
+  '006-folders-and-lists': m006,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

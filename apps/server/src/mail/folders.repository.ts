@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 import type { FolderSystem } from '@mailroom/protocol';
 
@@ -9,17 +10,30 @@ export interface FolderRow {
   total_count: number;
 }
 
+/**
+ * UIDVALIDITY comes from one ever-growing sequence (migration 006): a folder re-created under a
+ * deleted one's name must never get its UIDVALIDITY back, since its UIDs start again at 1.
+ */
+const nextUidvalidity = sql<number>`nextval('folder_uidvalidity_seq')::int`;
+
 export async function insertFolders(
   db: Db,
   accountId: number,
   folders: { name: string; system: FolderSystem | null }[],
-): Promise<void> {
-  // UIDVALIDITY: seconds since the epoch, as IMAP servers commonly do, so a re-created folder differs.
-  const uidvalidity = Math.floor(Date.now() / 1000);
-  await db
+): Promise<number[]> {
+  const rows = await db
     .insertInto('folders')
-    .values(folders.map((f) => ({ account_id: accountId, name: f.name, system: f.system, uidvalidity })))
+    .values(
+      folders.map((f) => ({
+        account_id: accountId,
+        name: f.name,
+        system: f.system,
+        uidvalidity: nextUidvalidity,
+      })),
+    )
+    .returning('id')
     .execute();
+  return rows.map((r) => r.id);
 }
 
 export async function listFolders(db: Db, accountId: number): Promise<FolderRow[]> {
@@ -29,4 +43,74 @@ export async function listFolders(db: Db, accountId: number): Promise<FolderRow[
     .where('account_id', '=', accountId)
     .orderBy('name')
     .execute();
+}
+
+/** The caller's folder, row-locked for the rest of the transaction (renames and deletes serialise). */
+export function lockFolder(trx: Db, accountId: number, folderId: number) {
+  return trx
+    .selectFrom('folders')
+    .select(['id', 'name', 'system'])
+    .where('id', '=', folderId)
+    .where('account_id', '=', accountId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+/** Whether another folder of the account already has this name, compared without case. */
+export async function folderNameTaken(db: Db, accountId: number, name: string, exceptId?: number) {
+  const row = await db
+    .selectFrom('folders')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** `left(name, n+1) = prefix || '.'` rather than LIKE: names may hold `%` and `_`. */
+const isUnder = (prefix: string) => sql<boolean>`left(name, ${prefix.length + 1}) = ${prefix + '.'}`;
+
+export async function descendantNames(db: Db, accountId: number, name: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('folders')
+    .select('name')
+    .where('account_id', '=', accountId)
+    .where(isUnder(name))
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+/** Renames a folder and every folder under it; ids, UIDVALIDITY and UIDNEXT stay as they were. */
+export async function renameFolderTree(db: Db, accountId: number, from: string, to: string): Promise<void> {
+  await db
+    .updateTable('folders')
+    .set({ name: sql`${to} || substr(name, ${from.length + 1})` })
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('name', '=', from), isUnder(from)]))
+    .execute();
+}
+
+/** Deletes a folder and its messages; returns the bytes those messages held against the quota. */
+export async function deleteFolderAndMessages(db: Db, accountId: number, folderId: number): Promise<number> {
+  const { bytes } = await db
+    .selectFrom('messages')
+    .select(sql<number>`coalesce(sum(size), 0)::bigint`.as('bytes'))
+    .where('account_id', '=', accountId)
+    .where('folder_id', '=', folderId)
+    .executeTakeFirstOrThrow();
+  await db
+    .deleteFrom('messages')
+    .where('account_id', '=', accountId)
+    .where('folder_id', '=', folderId)
+    .execute();
+  await db.deleteFrom('folders').where('account_id', '=', accountId).where('id', '=', folderId).execute();
+  if (Number(bytes) > 0) {
+    await db
+      .updateTable('accounts')
+      .set({ quota_used_bytes: sql`greatest(quota_used_bytes - ${Number(bytes)}, 0)` })
+      .where('id', '=', accountId)
+      .execute();
+  }
+  return Number(bytes);
 }

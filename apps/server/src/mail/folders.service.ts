@@ -1,7 +1,17 @@
-import type { Folder, FolderSystem } from '@mailroom/protocol';
-import { isCollectorFolderName } from '@mailroom/protocol';
+import type { Folder, FolderCreate, FolderSystem, FolderUpdate } from '@mailroom/protocol';
+import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
 import type { Db } from '../db/index.js';
-import { insertFolders, listFolders, type FolderRow } from './folders.repository.js';
+import { DomainError } from '../http/errors.js';
+import {
+  deleteFolderAndMessages,
+  descendantNames,
+  folderNameTaken,
+  insertFolders,
+  listFolders,
+  lockFolder,
+  renameFolderTree,
+  type FolderRow,
+} from './folders.repository.js';
 
 /** The folders every mailbox starts with (SPEC §3), in the order the sidebar shows them. */
 export const systemFolders: { name: string; system: FolderSystem }[] = [
@@ -12,6 +22,9 @@ export const systemFolders: { name: string; system: FolderSystem }[] = [
   { name: 'INBOX.Junk', system: 'junk' },
 ];
 const systemOrder = new Map(systemFolders.map((f, i) => [f.system, i]));
+
+/** The namespace every folder lives under; its direct children are the top-level folders. */
+const ROOT = 'INBOX';
 
 export async function createSystemFolders(db: Db, accountId: number): Promise<void> {
   await insertFolders(db, accountId, systemFolders);
@@ -45,8 +58,8 @@ export function buildFolderTree(rows: FolderRow[]): Folder[] {
       isSubCollector: false,
     };
     byName.set(row.name, folder);
-    const parentName = row.name.includes('.') ? row.name.slice(0, row.name.lastIndexOf('.')) : null;
-    const parent = parentName && parentName !== 'INBOX' ? byName.get(parentName) : undefined;
+    const parentName = parentOf(row.name);
+    const parent = parentName && parentName !== ROOT ? byName.get(parentName) : undefined;
     if (parent) {
       folder.isSubCollector = parent.isCollector || parent.isSubCollector;
       parent.subfolders.push(folder);
@@ -60,4 +73,130 @@ export function buildFolderTree(rows: FolderRow[]): Folder[] {
 function rank(folder: Folder): number {
   if (folder.system) return systemOrder.get(folder.system) ?? 0;
   return folder.isCollector ? 200 : 100;
+}
+
+function parentOf(name: string): string | null {
+  return name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : null;
+}
+
+const depthOf = (name: string) => name.split('.').length - 1;
+
+function findInTree(folders: Folder[], id: number): Folder | undefined {
+  for (const f of folders) {
+    if (f.id === id) return f;
+    const inner = findInTree(f.subfolders, id);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** A folder as the API shows it, with its subfolders. */
+export async function getFolder(db: Db, accountId: number, folderId: number): Promise<Folder> {
+  const folder = findInTree(await getFolderTree(db, accountId), folderId);
+  if (!folder) throw new DomainError('entity_not_found');
+  return folder;
+}
+
+function validName(name: string): string {
+  const problem = folderNameProblem(name);
+  if (problem) throw new DomainError(problem);
+  return name.trim();
+}
+
+/**
+ * The path new children of `parentId` get as prefix. No parent, or the Inbox itself, means the
+ * top level: in this namespace the Inbox's children are the top-level folders.
+ */
+async function parentPath(trx: Db, accountId: number, parentId: number | null): Promise<string> {
+  if (parentId === null) return ROOT;
+  const parent = await lockFolder(trx, accountId, parentId);
+  if (!parent) throw new DomainError('folder_parent_wrong');
+  return parent.system === 'inbox' ? ROOT : parent.name;
+}
+
+/**
+ * `import` at the top level is the collectors' namespace (SPEC §3: a name containing `.import.`
+ * is a collector folder): a user folder there would pass for one.
+ */
+function refuseCollectorNamespace(path: string, segment: string) {
+  if (path === ROOT && segment.toLowerCase() === 'import') throw new DomainError('forbidden');
+}
+
+const uniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
+
+export async function createFolder(
+  db: Db,
+  accountId: number,
+  input: FolderCreate['folder'],
+): Promise<number> {
+  const segment = validName(input.name);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const prefix = await parentPath(trx, accountId, input.parent_id);
+      refuseCollectorNamespace(prefix, segment);
+      const name = `${prefix}.${segment}`;
+      if (depthOf(name) > FOLDER_DEPTH_MAX) throw new DomainError('folder_name_invalid');
+      if (await folderNameTaken(trx, accountId, name)) throw new DomainError('folder_already_exist');
+      const [id] = await insertFolders(trx, accountId, [{ name, system: null }]);
+      return id!;
+    });
+  } catch (err) {
+    // Two creations racing past the check: the unique index decides.
+    if (uniqueViolation(err)) throw new DomainError('folder_already_exist');
+    throw err;
+  }
+}
+
+/** Renames and/or moves a folder; its subfolders move with it. Returns whether anything changed. */
+export async function updateFolder(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  input: FolderUpdate['folder'],
+): Promise<boolean> {
+  const segment = input.name === undefined ? undefined : validName(input.name);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const folder = await lockFolder(trx, accountId, folderId);
+      if (!folder) throw new DomainError('entity_not_found');
+      if (folder.system) throw new DomainError('forbidden');
+      let prefix = parentOf(folder.name) ?? ROOT;
+      if (input.parent_id !== undefined) {
+        if (input.parent_id === folder.id) throw new DomainError('folder_parent_wrong');
+        prefix = await parentPath(trx, accountId, input.parent_id);
+        // Into itself or one of its own subfolders would make a cycle.
+        if (prefix === folder.name || prefix.startsWith(`${folder.name}.`))
+          throw new DomainError('folder_parent_wrong');
+      }
+      const newSegment = segment ?? folder.name.slice(folder.name.lastIndexOf('.') + 1);
+      refuseCollectorNamespace(prefix, newSegment);
+      const name = `${prefix}.${newSegment}`;
+      if (name === folder.name) return false;
+      const deepest = Math.max(0, ...(await descendantNames(trx, accountId, folder.name)).map(depthOf));
+      if (depthOf(name) + Math.max(0, deepest - depthOf(folder.name)) > FOLDER_DEPTH_MAX)
+        throw new DomainError('folder_name_invalid');
+      if (await folderNameTaken(trx, accountId, name, folder.id))
+        throw new DomainError('folder_already_exist');
+      await renameFolderTree(trx, accountId, folder.name, name);
+      return true;
+    });
+  } catch (err) {
+    if (uniqueViolation(err)) throw new DomainError('folder_already_exist');
+    throw err;
+  }
+}
+
+/**
+ * Deletes a folder without subfolders, with its messages, and gives their bytes back to the
+ * quota. Blobs stay: they are content-addressed and may be shared with other messages.
+ */
+export async function deleteFolder(db: Db, accountId: number, folderId: number): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const folder = await lockFolder(trx, accountId, folderId);
+    if (!folder) throw new DomainError('entity_not_found');
+    if (folder.system) throw new DomainError('forbidden');
+    if ((await descendantNames(trx, accountId, folder.name)).length)
+      throw new DomainError('folder_children_exist');
+    await deleteFolderAndMessages(trx, accountId, folder.id);
+  });
 }

@@ -1,17 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { foldersResponseSchema } from '@mailroom/protocol';
-import { getFolderTree } from './folders.service.js';
+import { folderRoutes } from './folders.routes.js';
+import { labelRoutes } from './labels.routes.js';
+import { messageActionRoutes } from './message-actions.routes.js';
+import { searchRoutes } from './search.routes.js';
 
+/** The mail API: each area registers its routes here with one line. */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
-  app.get(
-    '/folders',
-    {
-      schema: {
-        tags: ['folders'],
-        summary: 'The folder tree with unread counts',
-        response: { 200: foldersResponseSchema },
-      },
-    },
-    async (request) => ({ folders: await getFolderTree(app.deps.db, request.requireAuth().accountId) }),
-  );
+  await app.register(folderRoutes);
+  await app.register(labelRoutes);
+  await app.register(searchRoutes);
+  await app.register(messageActionRoutes);
 };

@@ -32,3 +32,43 @@ export const folderSchema: z.ZodType<Folder> = z.lazy(() =>
 /** GET folders: the tree, system folders first. */
 export const foldersResponseSchema = z.object({ folders: z.array(folderSchema) });
 export type FoldersResponse = z.infer<typeof foldersResponseSchema>;
+
+/** Longest display name (one segment) of a folder; the dotted path is bounded by depth × this. */
+export const FOLDER_NAME_MAX = 100;
+/** Deepest nesting below the INBOX namespace. */
+export const FOLDER_DEPTH_MAX = 10;
+
+/**
+ * Why a folder's display name (one segment of the dotted path) is refused, or null when it is
+ * fine. Dots separate levels; slashes, `%` and `*` would be ambiguous to a future IMAP face
+ * (path separators and LIST wildcards); control characters never belong in a name.
+ */
+export function folderNameProblem(name: string): 'name_not_indicated' | 'folder_name_invalid' | null {
+  const trimmed = name.trim();
+  if (!trimmed) return 'name_not_indicated';
+  // eslint-disable-next-line no-control-regex
+  if (/[.\\/%*\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) return 'folder_name_invalid';
+  if ([...trimmed].length > FOLDER_NAME_MAX) return 'folder_name_invalid';
+  return null;
+}
+
+/** POST folders. A null parent (or the Inbox) means a top-level folder beside Inbox, Sent… */
+export const folderCreateSchema = z.object({
+  folder: z.object({
+    parent_id: z.number().int().positive().nullable(),
+    name: z.string().max(1000),
+  }),
+});
+export type FolderCreate = z.infer<typeof folderCreateSchema>;
+
+/** POST folders/{id}: rename and/or move; subfolders follow. */
+export const folderUpdateSchema = z.object({
+  folder: z.object({
+    name: z.string().max(1000).optional(),
+    parent_id: z.number().int().positive().nullable().optional(),
+  }),
+});
+export type FolderUpdate = z.infer<typeof folderUpdateSchema>;
+
+export const folderResponseSchema = z.object({ folder: folderSchema });
+export type FolderResponse = z.infer<typeof folderResponseSchema>;

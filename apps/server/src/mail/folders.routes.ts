@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  folderCreateSchema,
+  folderResponseSchema,
+  foldersResponseSchema,
+  folderUpdateSchema,
+  idParamSchema,
+  okSchema,
+} from '@mailroom/protocol';
+import { createFolder, deleteFolder, getFolder, getFolderTree, updateFolder } from './folders.service.js';
+
+const params = z.object({ id: idParamSchema });
+
+export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, events } = app.deps;
+  /** Clients reload the folder list on this event; sent after the commit, never failing the request. */
+  const announce = (accountId: number, log: { error: (o: object, m: string) => void }) =>
+    events.publish(accountId, [{ event: 'updateMailboxList' }]).catch((err: unknown) => {
+      log.error({ err }, 'publishing updateMailboxList failed');
+    });
+
+  app.get(
+    '/folders',
+    {
+      schema: {
+        tags: ['folders'],
+        summary: 'The folder tree with unread counts',
+        response: { 200: foldersResponseSchema },
+      },
+    },
+    async (request) => ({ folders: await getFolderTree(db, request.requireAuth().accountId) }),
+  );
+
+  app.post(
+    '/folders',
+    {
+      schema: {
+        tags: ['folders'],
+        summary: 'Create a folder',
+        description:
+          'parent_id null (or the Inbox) makes a top-level folder. Refused: name_not_indicated, ' +
+          'folder_name_invalid (dots, slashes, control characters, too long or too deep), ' +
+          'folder_already_exist (names compare without case), folder_parent_wrong.',
+        body: folderCreateSchema,
+        response: { 200: folderResponseSchema },
+      },
+    },
+    async (request) => {
+      const { accountId } = request.requireAuth();
+      const id = await createFolder(db, accountId, request.body.folder);
+      await announce(accountId, request.log);
+      return { folder: await getFolder(db, accountId, id) };
+    },
+  );
+
+  app.post(
+    '/folders/:id',
+    {
+      schema: {
+        tags: ['folders'],
+        summary: 'Rename and/or move a folder; its subfolders move with it',
+        description:
+          'Ids, UIDVALIDITY and UIDs are kept. System folders cannot be changed (forbidden); a parent ' +
+          'that is the folder itself or one of its subfolders is folder_parent_wrong.',
+        params,
+        body: folderUpdateSchema,
+        response: { 200: folderResponseSchema },
+      },
+    },
+    async (request) => {
+      const { accountId } = request.requireAuth();
+      if (await updateFolder(db, accountId, request.params.id, request.body.folder))
+        await announce(accountId, request.log);
+      return { folder: await getFolder(db, accountId, request.params.id) };
+    },
+  );
+
+  app.delete(
+    '/folders/:id',
+    {
+      schema: {
+        tags: ['folders'],
+        summary: 'Delete a folder and its messages',
+        description:
+          'Refused with folder_children_exist while it has subfolders, forbidden for system folders. ' +
+          'The messages are deleted for good and their size is given back to the quota.',
+        params,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      const { accountId } = request.requireAuth();
+      await deleteFolder(db, accountId, request.params.id);
+      await announce(accountId, request.log);
+      return { ok: true as const };
+    },
+  );
+};
