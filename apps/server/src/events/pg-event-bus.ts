@@ -64,7 +64,7 @@ export class PgEventBus implements EventBus {
   async publish(accountId: number, events: MailEvent[]): Promise<void> {
     for (const event of events) this.local.deliver(accountId, event);
     const payloads = events
-      .flatMap(splitForNotify)
+      .flatMap((event) => splitForNotify(event))
       .map((event) => JSON.stringify({ origin: this.origin, accountId, event } satisfies Notice));
     if (payloads.length === 0) return;
     // One round trip for the whole batch; unnest yields, and PostgreSQL delivers, them in order.
