@@ -16,6 +16,17 @@ const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
   SMTP_PORT: port.default(2525),
+  LMTP_PORT: port.optional(),
+  SMTP_TLS_CERT: z.string().min(1).optional(),
+  SMTP_TLS_KEY: z.string().min(1).optional(),
+  // 50 MiB of attachments grow by a third in base64 plus line breaks and headers: 70 MB lets a
+  // message with the 50 MiB attachment limit of common providers through.
+  MAX_MESSAGE_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(70_000_000),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   MAIL_DOMAIN: z
@@ -55,6 +66,12 @@ export interface Config {
   port: number;
   host: string;
   smtpPort: number;
+  /** LMTP listener for a front MTA (Postfix); undefined: no LMTP. */
+  lmtpPort: number | undefined;
+  /** PEM file paths; both set: STARTTLS is offered on SMTP. */
+  smtpTls: { certFile: string; keyFile: string } | undefined;
+  /** Largest message accepted over SMTP/LMTP, in bytes (announced with SIZE). */
+  maxMessageSize: number;
   dataDir: string;
   databaseUrl: string | undefined;
   mailDomain: string;
@@ -81,6 +98,10 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   PORT: 'HTTP port of the web app, API and websocket (default 8080)',
   HOST: 'Interface to listen on (default 0.0.0.0)',
   SMTP_PORT: 'SMTP ingest port (default 2525)',
+  LMTP_PORT: 'LMTP ingest port for a front MTA such as Postfix (default none: no LMTP)',
+  SMTP_TLS_CERT: 'PEM certificate file for STARTTLS on the SMTP port (with SMTP_TLS_KEY)',
+  SMTP_TLS_KEY: 'PEM private key file for STARTTLS on the SMTP port (with SMTP_TLS_CERT)',
+  MAX_MESSAGE_SIZE: 'Largest incoming message in bytes, announced with SIZE (default 70000000)',
   DATA_DIR: 'Folder for the embedded database, blobs and generated keys (default ./data)',
   DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
   MAIL_DOMAIN: 'Domain of primary addresses, <memberId>@MAIL_DOMAIN (default mailroom.test)',
@@ -116,12 +137,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_SECRET) {
     throw new ConfigError('Invalid setting OIDC_CLIENT_SECRET="": required when OIDC_ISSUER is set');
   }
+  if (Boolean(e.SMTP_TLS_CERT) !== Boolean(e.SMTP_TLS_KEY)) {
+    const missing = e.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT';
+    throw new ConfigError(`Invalid setting ${missing}="": SMTP_TLS_CERT and SMTP_TLS_KEY go together`);
+  }
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
   return {
     port: e.PORT,
     host: e.HOST,
     smtpPort: e.SMTP_PORT,
+    lmtpPort: e.LMTP_PORT,
+    smtpTls:
+      e.SMTP_TLS_CERT && e.SMTP_TLS_KEY
+        ? {
+            certFile: path.resolve(env.INIT_CWD ?? process.cwd(), e.SMTP_TLS_CERT),
+            keyFile: path.resolve(env.INIT_CWD ?? process.cwd(), e.SMTP_TLS_KEY),
+          }
+        : undefined,
+    maxMessageSize: e.MAX_MESSAGE_SIZE,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),

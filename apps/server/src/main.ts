@@ -8,6 +8,7 @@ import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';
 import { deleteExpiredIdpModels } from './auth/dev-idp/idp-store.js';
+import { startIngest } from './delivery/index.js';
 
 async function main() {
   let config: Config;
@@ -28,6 +29,7 @@ async function main() {
   const events = await createEventBus(config);
   const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });
+  const ingest = await startIngest({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) });
   app.log.info(
     {
       publicUrl: config.publicUrl,
@@ -49,6 +51,7 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
+    await ingest.close();
     await app.close();
     await admin.close();
     await events.close();

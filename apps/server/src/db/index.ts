@@ -9,6 +9,7 @@ import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
 import * as m003 from './migrations/003-mail-store.js';
+import * as m005 from './migrations/005-delivery.js';
 import * as m006 from './migrations/006-folders-and-lists.js';
 
 export type { Database } from './schema.js';
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idp-store': m002,
   '003-mail-store': m003,
+  '005-delivery': m005,
   '006-folders-and-lists': m006,
 };
 

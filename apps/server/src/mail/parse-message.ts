@@ -1,5 +1,7 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import type { MailAddress, MessageAddresses } from '../db/schema.js';
+import { parseInWorker } from '../delivery/parse-pool.js';
+import { parseHeadersOnly } from '../delivery/header-fallback.js';
 
 export interface ParsedAttachment {
   name: string;
@@ -23,11 +25,52 @@ export interface ParsedMessage {
 }
 
 const PREVIEW_LENGTH = 200;
+/**
+ * What the reader is shown of a body. The raw message keeps everything; a bigger body is a
+ * hostile or broken one, and the database row and the search index must stay small.
+ */
+export const MAX_BODY_CHARS = 4_000_000;
+/** Parts beyond this stay in the raw message only (each attachment is one fsynced blob). */
+export const MAX_ATTACHMENTS = 500;
+const MAX_NAME_CHARS = 255;
 
 /** `<id@host>` → `id@host`; message ids are compared without brackets. */
 export function normaliseMessageId(value: string | undefined | null): string | null {
-  const id = value?.trim().replace(/^<|>$/g, '').trim();
+  const id = cleanLine(value ?? '')
+    .trim()
+    .replace(/^<|>$/g, '')
+    .trim();
   return id ? id.slice(0, 998) : null;
+}
+
+/**
+ * PostgreSQL text and jsonb cannot hold NUL, and a header value never needs a control
+ * character: both are dropped from anything that goes into a row.
+ */
+// eslint-disable-next-line no-control-regex
+const controlChars = /[\u0000-\u001f\u007f]/g;
+export function cleanLine(value: string): string {
+  return value.replace(controlChars, ' ').replace(/ {2,}/g, ' ');
+}
+// eslint-disable-next-line no-control-regex
+const nul = /\u0000/g;
+export function cleanBody(value: string): string {
+  return value.replace(nul, '').slice(0, MAX_BODY_CHARS);
+}
+
+/**
+ * An attachment name as shown and offered for download: the last path segment only (`../x`,
+ * `..\x`, `/etc/x` → `x`), no control characters, bounded. Storage never uses it: blobs are
+ * keyed by hash.
+ */
+export function safeAttachmentName(name: string): string {
+  const last =
+    cleanLine(name)
+      .split(/[/\\]/)
+      .filter((s) => s.trim() !== '')
+      .pop() ?? '';
+  const trimmed = last.trim().replace(/^\.+$/, '');
+  return trimmed.slice(0, MAX_NAME_CHARS);
 }
 
 function addressList(value: AddressObject | AddressObject[] | undefined): MailAddress[] | undefined {
@@ -36,16 +79,18 @@ function addressList(value: AddressObject | AddressObject[] | undefined): MailAd
   const walk = (entries: AddressObject['value']) => {
     for (const entry of entries) {
       if (entry.group) walk(entry.group);
-      else if (entry.address) out.push({ email: entry.address.toLowerCase(), name: entry.name ?? '' });
+      else if (entry.address) {
+        out.push({ email: cleanLine(entry.address).trim().toLowerCase(), name: cleanLine(entry.name ?? '') });
+      }
     }
   };
   for (const obj of Array.isArray(value) ? value : [value]) walk(obj.value);
-  return out;
+  return out.slice(0, 1000);
 }
 
 /** A short, single-line text excerpt for the list. */
 export function previewOf(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH);
+  return cleanLine(text).replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH);
 }
 
 export function fromParsedMail(mail: ParsedMail): ParsedMessage {
@@ -68,15 +113,18 @@ export function fromParsedMail(mail: ParsedMail): ParsedMessage {
   return {
     messageId: normaliseMessageId(mail.messageId),
     inReplyTo: normaliseMessageId(mail.inReplyTo),
-    references: references.map(normaliseMessageId).filter((r): r is string => r !== null),
-    subject: mail.subject ?? '',
+    references: references
+      .slice(0, 100)
+      .map(normaliseMessageId)
+      .filter((r): r is string => r !== null),
+    subject: cleanLine(mail.subject ?? '').slice(0, 2000),
     addresses,
     sentAt: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
-    text: mail.text ?? '',
-    html: typeof mail.html === 'string' ? mail.html : null,
-    attachments: mail.attachments.map((a) => ({
-      name: a.filename ?? '',
-      contentType: a.contentType || 'application/octet-stream',
+    text: cleanBody(mail.text ?? ''),
+    html: typeof mail.html === 'string' ? cleanBody(mail.html) : null,
+    attachments: mail.attachments.slice(0, MAX_ATTACHMENTS).map((a) => ({
+      name: safeAttachmentName(a.filename ?? ''),
+      contentType: cleanLine(a.contentType || 'application/octet-stream').slice(0, 255),
       content: a.content,
       contentId: normaliseMessageId(a.contentId),
       inline: a.contentDisposition === 'inline' || Boolean(a.related),
@@ -84,7 +132,21 @@ export function fromParsedMail(mail: ParsedMail): ParsedMessage {
   };
 }
 
-/** Parses raw RFC 5322 bytes with mailparser. */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+/** mailparser in the calling thread: only for the parse worker, which runs under resource limits. */
+export async function parseMessageUnbounded(raw: Buffer): Promise<ParsedMessage> {
   return fromParsedMail(await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true }));
+}
+
+/**
+ * Parses raw RFC 5322 bytes. mailparser runs in a worker thread with memory and time limits so
+ * hostile mail (deep nesting, millions of parts, huge headers) cannot stall or crash the server;
+ * when the worker fails, the message is described from a bounded parse of its header alone.
+ * Never throws for any input.
+ */
+export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+  try {
+    return await parseInWorker(raw);
+  } catch {
+    return parseHeadersOnly(raw);
+  }
 }

@@ -1,0 +1,121 @@
+import type { MailEvent } from '@mailroom/protocol';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import { blobHash, type BlobStore } from '../blobs/index.js';
+import type { EventBus } from '../events/index.js';
+import { DomainError } from '../http/errors.js';
+import { parseMessage, storeMessage, systemFolder } from '../mail/index.js';
+import type { LocalRecipient } from './recipients.js';
+
+export interface IngestDeps {
+  config: Config;
+  db: Db;
+  blobs: BlobStore;
+  events: EventBus;
+  log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+}
+
+/**
+ * `quota`: the mailbox is full for now (4.2.2); `quota_permanent`: the message is bigger than the
+ * whole mailbox (5.2.2); `temporary`: anything else went wrong and the sender should retry (4.3.0).
+ */
+export type DeliveryOutcome =
+  { ok: true } | { ok: false; failure: 'quota' | 'quota_permanent' | 'temporary' };
+
+/**
+ * The same bytes for the same account within this window are the sender retrying a delivery
+ * whose 250 it never saw (a crash between commit and reply, or a 4xx for another recipient of
+ * a multi-recipient transaction): they are not stored twice.
+ */
+const RETRY_WINDOW_MS = 15 * 60_000;
+
+async function alreadyDelivered(db: Db, accountId: number, hash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('blob_hash', '=', hash)
+    .where('received_at', '>', new Date(Date.now() - RETRY_WINDOW_MS))
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Stores one received message into the Inbox of every local recipient, durably (blobs fsynced,
+ * rows committed) before it resolves, then publishes the events.
+ * `together` (SMTP, one reply for all): every account in one transaction, all or nothing.
+ * `each` (LMTP, a reply per recipient): one transaction per account.
+ * Returns one outcome per recipient, in order; several addresses of one account get one copy.
+ */
+export async function deliverMessage(
+  deps: IngestDeps,
+  raw: Buffer,
+  recipients: LocalRecipient[],
+  mode: 'together' | 'each',
+): Promise<DeliveryOutcome[]> {
+  const parsed = await parseMessage(raw);
+  const hash = blobHash(raw);
+  try {
+    // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
+    await deps.blobs.put(raw);
+    for (const a of parsed.attachments) await deps.blobs.put(a.content);
+  } catch (err) {
+    deps.log.error({ err }, 'storing the message blobs failed');
+    return recipients.map(() => ({ ok: false, failure: 'temporary' }));
+  }
+
+  // First address per account; accounts in id order so concurrent deliveries lock folders alike.
+  const accounts = new Map<number, LocalRecipient>();
+  for (const r of [...recipients].sort((a, b) => a.accountId - b.accountId)) {
+    if (!accounts.has(r.accountId)) accounts.set(r.accountId, r);
+  }
+  const outcomes = new Map<number, DeliveryOutcome>();
+  const groups = mode === 'together' ? [[...accounts.values()]] : [...accounts.values()].map((r) => [r]);
+  for (const group of groups) {
+    const published: [number, MailEvent[]][] = [];
+    let current: LocalRecipient | undefined;
+    try {
+      await deps.db.transaction().execute(async (trx) => {
+        for (const recipient of group) {
+          current = recipient;
+          if (await alreadyDelivered(trx, recipient.accountId, hash)) continue;
+          const inbox = await systemFolder(trx, recipient.accountId, 'inbox');
+          const { events } = await storeMessage(trx, deps.blobs, {
+            accountId: recipient.accountId,
+            folderId: inbox.id,
+            raw,
+            parsed,
+            aliasId: recipient.aliasId,
+          });
+          published.push([recipient.accountId, events]);
+        }
+      });
+      for (const r of group) outcomes.set(r.accountId, { ok: true });
+    } catch (err) {
+      const outcome = failureOf(err, raw.length, current);
+      if (outcome.failure === 'temporary') deps.log.error({ err }, 'storing a received message failed');
+      for (const r of group) outcomes.set(r.accountId, outcome);
+      continue;
+    }
+    for (const [accountId, events] of published) {
+      deps.events
+        .publish(accountId, events)
+        .catch((err: unknown) => deps.log.warn({ err }, 'publishing delivery events failed'));
+    }
+  }
+  return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
+}
+
+function failureOf(
+  err: unknown,
+  size: number,
+  recipient: LocalRecipient | undefined,
+): Extract<DeliveryOutcome, { ok: false }> {
+  if (err instanceof DomainError && err.code === 'quota_exceeded') {
+    const permanent = recipient !== undefined && size > recipient.quotaLimitBytes;
+    return { ok: false, failure: permanent ? 'quota_permanent' : 'quota' };
+  }
+  return { ok: false, failure: 'temporary' };
+}

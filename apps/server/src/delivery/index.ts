@@ -1,0 +1,33 @@
+import { closeParsePool } from './parse-pool.js';
+import { startIngestServer, type IngestServer } from './smtp-server.js';
+import type { IngestDeps } from './deliver.js';
+
+export { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
+export {
+  isHostedDomain,
+  resolveRecipient,
+  type LocalRecipient,
+  type RecipientResolution,
+} from './recipients.js';
+export { startIngestServer, type IngestServer } from './smtp-server.js';
+export { configureParsePool, closeParsePool } from './parse-pool.js';
+
+/** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing stops both and the parse workers. */
+export async function startIngest(
+  deps: IngestDeps,
+): Promise<{ smtp: IngestServer; lmtp?: IngestServer; close(): Promise<void> }> {
+  const { config } = deps;
+  const smtp = await startIngestServer(deps, { port: config.smtpPort, host: config.host });
+  const lmtp =
+    config.lmtpPort !== undefined
+      ? await startIngestServer(deps, { port: config.lmtpPort, host: config.host, lmtp: true })
+      : undefined;
+  return {
+    smtp,
+    ...(lmtp ? { lmtp } : {}),
+    async close() {
+      await Promise.all([smtp.close(), lmtp?.close()]);
+      await closeParsePool();
+    },
+  };
+}

@@ -1,0 +1,144 @@
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { ParsedMessage } from '../mail/parse-message.js';
+
+/**
+ * A small pool of worker threads running mailparser. Hostile mail can make a parser spin or
+ * allocate without bound (deep nesting, a million parts, giant headers); in a worker the heap
+ * is capped by `resourceLimits` and a stuck parse is cut off by terminating the thread, so the
+ * server itself never stalls or runs out of memory. Hand-written (≈100 lines) rather than a
+ * pool library: the one feature we need beyond a queue is terminate-on-timeout.
+ */
+export interface ParsePoolOptions {
+  size: number;
+  timeoutMs: number;
+  /** Old-generation heap per worker; Buffers (attachment bytes) are outside it. */
+  maxHeapMb: number;
+}
+
+const defaults: ParsePoolOptions = {
+  size: Math.max(1, Math.min(2, os.availableParallelism())),
+  timeoutMs: 10_000,
+  maxHeapMb: 192,
+};
+
+interface Job {
+  raw: Buffer;
+  resolve: (parsed: ParsedMessage) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  job: (Job & { id: number; timer: NodeJS.Timeout }) | undefined;
+}
+
+// Under tsx (development, tests) the worker is TypeScript and needs the same loader.
+const isSource = import.meta.url.endsWith('.ts');
+const workerUrl = new URL(isSource ? './parse-worker.ts' : './parse-worker.js', import.meta.url);
+
+class ParsePool {
+  private readonly slots = new Set<Slot>();
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+
+  constructor(readonly options: ParsePoolOptions) {}
+
+  parse(raw: Buffer): Promise<ParsedMessage> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ raw, resolve, reject });
+      this.pump();
+    });
+  }
+
+  private spawn(): Slot {
+    const options = {
+      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+    };
+    // A worker does not inherit the parent's loader hooks: under tsx it registers tsx itself.
+    const worker = isSource
+      ? new Worker(
+          `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(workerUrl.href)}); })`,
+          { ...options, eval: true },
+        )
+      : new Worker(workerUrl, options);
+    worker.unref();
+    const slot: Slot = { worker, job: undefined };
+    const fail = (err: Error) => {
+      this.slots.delete(slot);
+      const job = slot.job;
+      slot.job = undefined;
+      if (job) {
+        clearTimeout(job.timer);
+        job.reject(err);
+      }
+      void worker.terminate();
+      this.pump();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`parse worker exited with ${code}`)));
+    worker.on('message', (msg: { id: number; parsed?: ParsedMessage; error?: string }) => {
+      const job = slot.job;
+      if (!job || job.id !== msg.id) return;
+      clearTimeout(job.timer);
+      slot.job = undefined;
+      if (msg.parsed) job.resolve(revive(msg.parsed));
+      else job.reject(new Error(msg.error ?? 'parse failed'));
+      this.pump();
+    });
+    this.slots.add(slot);
+    return slot;
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0) {
+      let slot = [...this.slots].find((s) => !s.job);
+      if (!slot && this.slots.size < this.options.size) slot = this.spawn();
+      if (!slot) return;
+      const job = this.queue.shift()!;
+      const id = this.nextId++;
+      const timer = setTimeout(() => {
+        slot.worker.emit('error', new Error(`parse timed out after ${this.options.timeoutMs} ms`));
+      }, this.options.timeoutMs);
+      slot.job = { ...job, id, timer };
+      slot.worker.postMessage({ id, raw: job.raw });
+    }
+  }
+
+  async close(): Promise<void> {
+    const slots = [...this.slots];
+    this.slots.clear();
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+}
+
+/** Structured clone turns Buffers into Uint8Arrays; the store wants Buffers back. */
+function revive(parsed: ParsedMessage): ParsedMessage {
+  return {
+    ...parsed,
+    attachments: parsed.attachments.map((a) => ({
+      ...a,
+      content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+    })),
+  };
+}
+
+let pool: ParsePool | undefined;
+
+/** Parses in the pool; rejects when the worker fails, runs out of heap or of time. */
+export function parseInWorker(raw: Buffer): Promise<ParsedMessage> {
+  pool ??= new ParsePool(defaults);
+  return pool.parse(raw);
+}
+
+/** Replaces the pool's limits (tests use a short timeout); running parses finish on the old pool. */
+export function configureParsePool(options: Partial<ParsePoolOptions>): void {
+  const old = pool;
+  pool = new ParsePool({ ...(old?.options ?? defaults), ...options });
+  void old?.close();
+}
+
+export async function closeParsePool(): Promise<void> {
+  await pool?.close();
+  pool = undefined;
+}

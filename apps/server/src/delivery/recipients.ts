@@ -1,0 +1,86 @@
+import { sql } from 'kysely';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+
+/** A mailbox of ours that accepts the address. `aliasId` null: the account's primary address. */
+export interface LocalRecipient {
+  address: string;
+  accountId: number;
+  aliasId: number | null;
+  quotaLimitBytes: number;
+  quotaUsedBytes: number;
+}
+
+export type RecipientResolution =
+  | { kind: 'local'; recipient: LocalRecipient }
+  /** A domain we host, but no mailbox has the address. */
+  | { kind: 'unknown' }
+  /** Not a domain we host: accepting it would make us an open relay. */
+  | { kind: 'foreign' }
+  | { kind: 'invalid' };
+
+/**
+ * Whether mail for this domain is ours to keep. Today only MAIL_DOMAIN; own (custom) domains
+ * of users join here, and nowhere else, when they arrive.
+ */
+export async function isHostedDomain(_db: Db, config: Config, domain: string): Promise<boolean> {
+  return domain.toLowerCase() === config.mailDomain;
+}
+
+// eslint-disable-next-line no-control-regex
+const controlOrSpace = /[\u0000-\u0020\u007f]/;
+
+/** Splits `local@domain`; undefined for anything that is not one plain address. */
+export function splitAddress(address: string): { local: string; domain: string } | undefined {
+  const at = address.lastIndexOf('@');
+  if (at <= 0 || at === address.length - 1 || address.length > 320 || controlOrSpace.test(address)) {
+    return undefined;
+  }
+  return { local: address.slice(0, at), domain: address.slice(at + 1) };
+}
+
+/** Primary addresses (`accounts.email`) and aliases (`aliases.email`), case-insensitively. */
+export async function resolveRecipient(
+  db: Db,
+  config: Config,
+  address: string,
+): Promise<RecipientResolution> {
+  const parts = splitAddress(address);
+  if (!parts) return { kind: 'invalid' };
+  if (!(await isHostedDomain(db, config, parts.domain))) return { kind: 'foreign' };
+  const email = address.toLowerCase();
+  const primary = await db
+    .selectFrom('accounts')
+    .select(['id', 'quota_limit_bytes', 'quota_used_bytes'])
+    .where(sql`lower(email)`, '=', email)
+    .executeTakeFirst();
+  if (primary) {
+    return {
+      kind: 'local',
+      recipient: {
+        address: email,
+        accountId: primary.id,
+        aliasId: null,
+        quotaLimitBytes: primary.quota_limit_bytes,
+        quotaUsedBytes: primary.quota_used_bytes,
+      },
+    };
+  }
+  const alias = await db
+    .selectFrom('aliases')
+    .innerJoin('accounts', 'accounts.id', 'aliases.account_id')
+    .select(['aliases.id', 'aliases.account_id', 'accounts.quota_limit_bytes', 'accounts.quota_used_bytes'])
+    .where(sql`lower(aliases.email)`, '=', email)
+    .executeTakeFirst();
+  if (!alias) return { kind: 'unknown' };
+  return {
+    kind: 'local',
+    recipient: {
+      address: email,
+      accountId: alias.account_id,
+      aliasId: alias.id,
+      quotaLimitBytes: alias.quota_limit_bytes,
+      quotaUsedBytes: alias.quota_used_bytes,
+    },
+  };
+}
