@@ -84,6 +84,7 @@ export const errorCatalogue = {
   request_entity_too_large: [413, 'Request Entity Too Large'],
   member_id_taken: [409, 'This member ID is already taken'],
   quota_exceeded: [413, 'The mailbox is full'],
+  search_content_not_indicated: [400, "You didn't specify a search query!"],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

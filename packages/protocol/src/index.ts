@@ -8,3 +8,5 @@ export * from './constants.js';
 export * from './validation.js';
 export * from './format.js';
 export * from './events.js';
+export * from './schemas/labels.js';
+export * from './schemas/message-actions.js';

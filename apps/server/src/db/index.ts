@@ -11,6 +11,7 @@ import * as m002 from './migrations/002-idp-store.js';
 import * as m003 from './migrations/003-mail-store.js';
 import * as m005 from './migrations/005-delivery.js';
 import * as m006 from './migrations/006-folders-and-lists.js';
+import * as m007 from './migrations/007-search.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '003-mail-store': m003,
   '005-delivery': m005,
   '006-folders-and-lists': m006,
+  '007-search': m007,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -6,6 +6,7 @@ import type { StoredAttachment } from '../db/schema.js';
 import { DomainError } from '../http/errors.js';
 import { previewOf, type ParsedMessage } from './parse-message.js';
 import { findThread, threadSubject } from './threads.js';
+import { searchVectorSql } from './search-vector.js';
 
 export interface StoreMessageInput {
   accountId: number;
@@ -27,9 +28,6 @@ export interface StoredMessage {
   folderId: number;
   threadId: number;
 }
-
-/** Text the full-text index sees; long bodies are cut so one message cannot bloat the index. */
-const SEARCH_TEXT_LIMIT = 200_000;
 
 /**
  * Stores one message: blobs first (fsynced), then one transaction that charges the quota,
@@ -118,19 +116,18 @@ export async function storeMessage(
       .returning(['id', 'thread_id'])
       .executeTakeFirstOrThrow();
 
-    const searchText = [
-      parsed.subject,
-      from?.name,
-      from?.email,
-      parsed.text.slice(0, SEARCH_TEXT_LIMIT),
-    ].join(' ');
     await trx
       .insertInto('message_contents')
       .values({
         message_id: row.id,
         body_text: parsed.text,
         body_html: parsed.html,
-        search_vector: sql`to_tsvector('simple', ${searchText})`,
+        search_vector: searchVectorSql({
+          subject: parsed.subject,
+          from: parsed.addresses.from ?? [],
+          to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
+          body: parsed.text,
+        }),
       })
       .execute();
 

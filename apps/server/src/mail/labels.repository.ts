@@ -1,0 +1,79 @@
+import { sql } from 'kysely';
+import type { Label, LabelSearchField } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+
+const labelColumns = ['id', 'name', 'color', 'search_field', 'search_content', 'folder_id'] as const;
+
+export interface LabelValues {
+  name: string;
+  color: string;
+  search_field: LabelSearchField;
+  search_content: string;
+  folder_id: number | null;
+}
+
+export async function listLabels(db: Db, accountId: number): Promise<Label[]> {
+  return db
+    .selectFrom('labels')
+    .select(labelColumns)
+    .where('account_id', '=', accountId)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+/** The caller's label or undefined: the account is part of the query. */
+export async function findLabel(db: Db, accountId: number, labelId: number): Promise<Label | undefined> {
+  return db
+    .selectFrom('labels')
+    .select(labelColumns)
+    .where('id', '=', labelId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+export async function insertLabel(db: Db, accountId: number, values: LabelValues): Promise<Label> {
+  return db
+    .insertInto('labels')
+    .values({ account_id: accountId, ...values })
+    .returning(labelColumns)
+    .executeTakeFirstOrThrow();
+}
+
+export async function updateLabel(
+  db: Db,
+  accountId: number,
+  labelId: number,
+  values: Partial<LabelValues>,
+): Promise<Label | undefined> {
+  return db
+    .updateTable('labels')
+    .set(values)
+    .where('id', '=', labelId)
+    .where('account_id', '=', accountId)
+    .returning(labelColumns)
+    .executeTakeFirst();
+}
+
+/** Deletes the label and takes it off every message; returns the messages that carried it. */
+export async function deleteLabel(
+  db: Db,
+  accountId: number,
+  labelId: number,
+): Promise<{ deleted: boolean; untagged: { folder_id: number; uid: number }[] }> {
+  const deleted = await db
+    .deleteFrom('labels')
+    .where('id', '=', labelId)
+    .where('account_id', '=', accountId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!deleted) return { deleted: false, untagged: [] };
+  const untagged = await db
+    .updateTable('messages')
+    .set({ labels: sql<number[]>`array_remove(labels, ${labelId}::bigint)` })
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`labels @> array[${labelId}::bigint]`)
+    .returning(['folder_id', 'uid'])
+    .execute();
+  return { deleted: true, untagged };
+}

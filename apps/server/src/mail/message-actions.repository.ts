@@ -1,0 +1,148 @@
+import { sql } from 'kysely';
+import type { FolderSystem } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+
+/**
+ * SQL of the message actions. Lock order, the same everywhere so concurrent actions cannot
+ * deadlock: the account row (only when quota changes, as storeMessage does first), then folder
+ * rows by id, then message rows by id.
+ */
+
+export interface LockedFolder {
+  id: number;
+  system: FolderSystem | null;
+}
+
+export interface LockedMessage {
+  id: number;
+  uid: number;
+  seen: boolean;
+  size: number;
+}
+
+/** Locks the account row: taken before folders by whatever changes quota_used_bytes. */
+export async function lockAccount(db: Db, accountId: number): Promise<void> {
+  await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+}
+
+export async function folderSystems(db: Db, accountId: number, folderIds: number[]) {
+  return db
+    .selectFrom('folders')
+    .select(['id', 'system'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', folderIds)
+    .execute();
+}
+
+/** Locks the caller's folders among `folderIds`, in id order; others' ids are simply absent. */
+export async function lockFolders(db: Db, accountId: number, folderIds: number[]): Promise<LockedFolder[]> {
+  if (!folderIds.length) return [];
+  return db
+    .selectFrom('folders')
+    .select(['id', 'system'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', [...new Set(folderIds)])
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+/** Locks the messages of a folder named by uid (all of them when `uids` is null), in id order. */
+export async function lockMessages(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  uids: number[] | null,
+): Promise<LockedMessage[]> {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'uid', 'seen', 'size'])
+    .where('account_id', '=', accountId)
+    .where('folder_id', '=', folderId)
+    .$if(uids !== null, (q) => q.where('uid', '=', sql<number>`any(${uids}::int[])`))
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export type FlagChange = 'seen' | 'unseen' | 'flagged' | 'unflagged';
+
+/** Sets a flag on the rows that lack it; returns those that changed. */
+export async function setFlag(db: Db, ids: number[], change: FlagChange) {
+  const column = change === 'seen' || change === 'unseen' ? 'seen' : 'flagged';
+  const value = change === 'seen' || change === 'flagged';
+  return db
+    .updateTable('messages')
+    .set({ [column]: value })
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .where(column, '=', !value)
+    .returning(['uid', 'seen'])
+    .execute();
+}
+
+/** Adds or removes a label keyword on the rows that lack or carry it; returns those that changed. */
+export async function setLabel(db: Db, ids: number[], labelId: number, on: boolean) {
+  return db
+    .updateTable('messages')
+    .set({
+      labels: on
+        ? sql<number[]>`array_append(labels, ${labelId}::bigint)`
+        : sql<number[]>`array_remove(labels, ${labelId}::bigint)`,
+    })
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .where(
+      on
+        ? sql<boolean>`not labels @> array[${labelId}::bigint]`
+        : sql<boolean>`labels @> array[${labelId}::bigint]`,
+    )
+    .returning(['uid'])
+    .execute();
+}
+
+/** Takes `count` UIDs from the folder's UIDNEXT (the folder row is locked); returns the first. */
+export async function allocateUids(db: Db, folderId: number, count: number): Promise<number> {
+  const row = await db
+    .updateTable('folders')
+    .set({ uidnext: sql`uidnext + ${count}` })
+    .where('id', '=', folderId)
+    .returning(sql<number>`uidnext - ${count}`.as('first'))
+    .executeTakeFirstOrThrow();
+  return Number(row.first);
+}
+
+/** Puts messages in `folderId` under new UIDs (ids[i] gets uids[i]); flags and labels stay. */
+export async function relocateMessages(db: Db, folderId: number, ids: number[], uids: number[]) {
+  await sql`
+    update messages m set folder_id = ${folderId}, uid = v.uid
+    from unnest(${ids}::bigint[], ${uids}::int[]) as v(id, uid)
+    where m.id = v.id`.execute(db);
+}
+
+export async function deleteMessageRows(db: Db, ids: number[]): Promise<void> {
+  await db
+    .deleteFrom('messages')
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .execute();
+}
+
+/** Shifts a folder's counters by what an action did; returns the new values for updateMailbox. */
+export async function adjustCounters(db: Db, folderId: number, total: number, unread: number) {
+  return db
+    .updateTable('folders')
+    .set({
+      total_count: sql`total_count + ${total}`,
+      unread_count: sql`unread_count + ${unread}`,
+    })
+    .where('id', '=', folderId)
+    .returning(['unread_count', 'total_count'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function releaseQuota(db: Db, accountId: number, bytes: number): Promise<void> {
+  if (bytes <= 0) return;
+  await db
+    .updateTable('accounts')
+    .set({ quota_used_bytes: sql`greatest(0, quota_used_bytes - ${bytes})` })
+    .where('id', '=', accountId)
+    .execute();
+}

@@ -1,0 +1,116 @@
+import { sql, type RawBuilder, type SqlBool } from 'kysely';
+import type { FolderMessages, Label, MessageQuery } from '@mailroom/protocol';
+import { prefixQuery, type SearchField } from './search-vector.js';
+
+/**
+ * A message query (SPEC §3 search request, also the active folder or label of a bulk action)
+ * turned into one SQL condition on `messages`, always scoped to the account. Ids in it (folder,
+ * label) must already be checked to be the caller's: see search.service.ts.
+ */
+export interface MessageFilter {
+  accountId: number;
+  folderId?: number | null;
+  label?: Label | null;
+  /** null = mail to the main address (alias_id 0 in the API). */
+  aliasId?: number | null;
+  from?: string;
+  subject?: string;
+  text?: string;
+  since?: Date;
+  before?: Date;
+  flags?: MessageQuery['flags'];
+}
+
+/** Rows of message_contents whose vector matches `query` (a prefixQuery result). */
+const contentMatches = (query: string) =>
+  sql<SqlBool>`messages.id in (select message_id from message_contents
+    where search_vector @@ to_tsquery('simple', ${query}))`;
+
+/** ILIKE pattern for a substring, with the pattern characters taken literally. */
+const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Words in one field; `from` also matches a piece of an address (trigram index on from_email). */
+function fieldMatches(field: SearchField, text: string): RawBuilder<SqlBool> | null {
+  const query = prefixQuery(text, [field]);
+  const substring =
+    field === 'from' && text.trim().length >= 3
+      ? sql<SqlBool>`messages.from_email ilike ${containsPattern(text.trim())}`
+      : null;
+  if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(query)})`;
+  if (substring) return substring;
+  return query ? contentMatches(query) : null;
+}
+
+/** The never-matching condition, for input with no words at all. */
+const nothing = sql<SqlBool>`false`;
+
+/** A label's view: messages carrying the keyword, and those its saved search finds (in its folder). */
+export function labelCondition(accountId: number, label: Label): RawBuilder<SqlBool> {
+  const keyword = sql<SqlBool>`messages.labels @> ${sql.val([label.id])}::bigint[]`;
+  const search = fieldMatches(label.search_field, label.search_content);
+  if (!search) return keyword;
+  const saved =
+    label.folder_id !== null ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})` : search;
+  return sql<SqlBool>`(${keyword} or ${saved})`;
+}
+
+export function filterCondition(f: MessageFilter): RawBuilder<SqlBool> {
+  const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`messages.account_id = ${f.accountId}`];
+  if (f.folderId != null) parts.push(sql<SqlBool>`messages.folder_id = ${f.folderId}`);
+  if (f.label) parts.push(labelCondition(f.accountId, f.label));
+  if (f.aliasId !== undefined)
+    parts.push(
+      f.aliasId === null
+        ? sql<SqlBool>`messages.alias_id is null`
+        : sql<SqlBool>`messages.alias_id = ${f.aliasId}`,
+    );
+  if (f.text?.trim()) {
+    const query = prefixQuery(f.text, ['subject', 'from', 'body']);
+    parts.push(query ? contentMatches(query) : nothing);
+  }
+  if (f.subject?.trim()) parts.push(fieldMatches('subject', f.subject) ?? nothing);
+  if (f.from?.trim()) parts.push(fieldMatches('from', f.from) ?? nothing);
+  if (f.since) parts.push(sql<SqlBool>`messages.received_at >= ${f.since}`);
+  if (f.before) parts.push(sql<SqlBool>`messages.received_at <= ${f.before}`);
+  for (const flag of new Set(f.flags ?? [])) {
+    if (flag === 'seen') parts.push(sql<SqlBool>`messages.seen`);
+    if (flag === 'unseen') parts.push(sql<SqlBool>`not messages.seen`);
+    if (flag === 'flagged') parts.push(sql<SqlBool>`messages.flagged`);
+    if (flag === 'unflagged') parts.push(sql<SqlBool>`not messages.flagged`);
+  }
+  return sql<SqlBool>`(${sql.join(parts, sql` and `)})`;
+}
+
+/** True when the filter narrows nothing beyond the account: a bulk action on it would hit everything. */
+export function isUnbounded(f: MessageFilter): boolean {
+  return (
+    f.folderId == null &&
+    !f.label &&
+    f.aliasId === undefined &&
+    !f.text?.trim() &&
+    !f.subject?.trim() &&
+    !f.from?.trim() &&
+    !f.since &&
+    !f.before &&
+    !f.flags?.length
+  );
+}
+
+/** Day strings are whole UTC days (SPEC §5): since = start of the day, before = its end. */
+export function dayBound(value: string | undefined, end: boolean): Date | undefined {
+  if (!value) return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value))
+    return new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`);
+  return new Date(value);
+}
+
+/** Uids grouped by folder, in the order given: the shape of folder_messages. */
+export function groupByFolder(rows: { folder_id: number; uid: number }[]): FolderMessages[] {
+  const byFolder = new Map<number, number[]>();
+  for (const row of rows) {
+    const uids = byFolder.get(row.folder_id);
+    if (uids) uids.push(row.uid);
+    else byFolder.set(row.folder_id, [row.uid]);
+  }
+  return [...byFolder].map(([folder_id, message_uids]) => ({ folder_id, message_uids }));
+}

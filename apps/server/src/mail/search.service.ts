@@ -1,0 +1,79 @@
+import type { MailListResponse, MessageQuery } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+import { requireAccount } from '../accounts/index.js';
+import { DomainError } from '../http/errors.js';
+import { requireFolder } from './folders.query.js';
+import { requireLabel } from './labels.service.js';
+import { toListItem } from './list-items.js';
+import { countMessages, matchingMessages, pageOfMessages } from './search.repository.js';
+import { dayBound, filterCondition, groupByFolder, isUnbounded, type MessageFilter } from './search.query.js';
+
+/** Checks the ids a query names against the caller (entity_not_found otherwise) and reads its dates. */
+export async function resolveQuery(db: Db, accountId: number, query: MessageQuery): Promise<MessageFilter> {
+  const since = dayBound(query.date?.since, false);
+  const before = dayBound(query.date?.before, true);
+  if ((since && isNaN(since.getTime())) || (before && isNaN(before.getTime())))
+    throw new DomainError('invalid_request_params');
+  return {
+    accountId,
+    folderId: query.folder_id != null ? (await requireFolder(db, accountId, query.folder_id)).id : null,
+    label: query.label_id != null ? await requireLabel(db, accountId, query.label_id) : null,
+    ...(query.alias_id != null ? { aliasId: query.alias_id === 0 ? null : query.alias_id } : {}),
+    ...(query.from !== undefined ? { from: query.from } : {}),
+    ...(query.subject !== undefined ? { subject: query.subject } : {}),
+    ...(query.text !== undefined ? { text: query.text } : {}),
+    ...(since ? { since } : {}),
+    ...(before ? { before } : {}),
+    ...(query.flags ? { flags: query.flags } : {}),
+  };
+}
+
+async function listPage(
+  db: Db,
+  filter: MessageFilter,
+  page: number,
+  limit: number,
+): Promise<MailListResponse> {
+  const condition = filterCondition(filter);
+  const [rows, total] = await Promise.all([
+    pageOfMessages(db, condition, { limit, offset: (page - 1) * limit }),
+    countMessages(db, condition),
+  ]);
+  return { messages: rows.map(toListItem), total, all: total };
+}
+
+/** POST messages/search: one page of the matches, newest first; total and all both count every match. */
+export async function searchMessages(
+  db: Db,
+  accountId: number,
+  query: MessageQuery,
+): Promise<MailListResponse> {
+  return listPage(db, await resolveQuery(db, accountId, query), query.page, query.limit);
+}
+
+/** GET messages/label/{id}: the keyword's messages and the saved search's, in every folder. */
+export async function labelMessages(
+  db: Db,
+  accountId: number,
+  labelId: number,
+  query: { a_id: 'all' | number; page: number; limit?: number | undefined },
+): Promise<MailListResponse> {
+  const label = await requireLabel(db, accountId, labelId);
+  const limit = query.limit ?? (await requireAccount(db, accountId)).settings.per_page;
+  const filter: MessageFilter = {
+    accountId,
+    label,
+    ...(query.a_id !== 'all' ? { aliasId: query.a_id === 0 ? null : query.a_id } : {}),
+  };
+  return listPage(db, filter, query.page, limit);
+}
+
+/**
+ * Every message a bulk request means (all pages), grouped by folder. A request that narrows
+ * nothing (no folder, label or criterion) is refused rather than taken as "the whole mailbox".
+ */
+export async function resolveBulkTargets(db: Db, accountId: number, query: MessageQuery) {
+  const filter = await resolveQuery(db, accountId, query);
+  if (isUnbounded(filter)) throw new DomainError('invalid_request_params');
+  return groupByFolder(await matchingMessages(db, filterCondition(filter)));
+}

@@ -1,0 +1,119 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './_util.js';
+import { call, mailUser, type MailUser } from './_actions.js';
+
+const ctx = await createTestApp();
+let ann: MailUser;
+
+beforeAll(async () => {
+  ann = await mailUser(ctx);
+});
+
+describe('labels', () => {
+  it('a new label gets the default colour and search field and is listed', async () => {
+    const created = await call(ann.browser, 'POST', 'labels', {
+      label: { name: ' Bills ', search_content: 'invoice' },
+    });
+    expect(created.status).toBe(200);
+    expect(created.body.label).toMatchObject({
+      name: 'Bills',
+      color: '#e66465',
+      search_field: 'body',
+      search_content: 'invoice',
+      folder_id: null,
+    });
+    const { body } = await call(ann.browser, 'GET', 'labels');
+    expect(body.labels.map((l: { name: string }) => l.name)).toContain('Bills');
+  });
+
+  it('refuses a label without a name, a search query, or with a bad colour or field', async () => {
+    const noName = await call(ann.browser, 'POST', 'labels', { label: { name: '  ', search_content: 'x' } });
+    expect(noName.body.error.meta.i8s).toBe('name_not_indicated');
+    const noSearch = await call(ann.browser, 'POST', 'labels', { label: { name: 'A' } });
+    expect(noSearch.body.error.meta.i8s).toBe('search_content_not_indicated');
+    for (const label of [
+      { name: 'A', search_content: 'x', color: 'red' },
+      { name: 'A', search_content: 'x', search_field: 'cc' },
+    ]) {
+      const bad = await call(ann.browser, 'POST', 'labels', { label });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.meta.i8s).toBe('invalid_request_params');
+    }
+  });
+
+  it('an update changes only the fields given; a folder must be the caller own', async () => {
+    const { body } = await call(ann.browser, 'POST', 'labels', {
+      label: { name: 'Work', search_content: 'report' },
+    });
+    const id = body.label.id;
+    const updated = await call(ann.browser, 'POST', `labels/${id}`, {
+      label: { color: '#00FF00', search_field: 'subject', folder_id: ann.folders.inbox },
+    });
+    expect(updated.body.label).toMatchObject({
+      name: 'Work',
+      color: '#00ff00',
+      search_field: 'subject',
+      folder_id: ann.folders.inbox,
+    });
+    const wrongFolder = await call(ann.browser, 'POST', `labels/${id}`, { label: { folder_id: 999_999 } });
+    expect(wrongFolder.status).toBe(404);
+    expect((await call(ann.browser, 'POST', 'labels/999999', { label: { name: 'x' } })).status).toBe(404);
+  });
+
+  it("a label's list shows messages carrying it and those its saved search finds", async () => {
+    const { body } = await call(ann.browser, 'POST', 'labels', {
+      label: { name: 'Payments', search_field: 'subject', search_content: 'платёж' },
+    });
+    const labelId = body.label.id;
+    const tagged = await ann.deliver({ from: 'a@example.com', subject: 'Tagged by hand', text: 'x' });
+    await ann.deliver({ from: 'b@example.com', subject: 'Платежи октябрь', text: 'y' });
+    await ann.deliver({ from: 'c@example.com', subject: 'Other', text: 'платеж in body only' });
+    await call(ann.browser, 'POST', 'messages/mark', {
+      flag: 'label',
+      label_id: labelId,
+      folder_messages: [{ folder_id: tagged.folderId, message_uids: [tagged.uid] }],
+    });
+    const list = await call(ann.browser, 'GET', `messages/label/${labelId}?a_id=all&page=1`);
+    expect(list.status).toBe(200);
+    expect(list.body.messages.map((m: { subject: string }) => m.subject).sort()).toEqual([
+      'Tagged by hand',
+      'Платежи октябрь',
+    ]);
+    expect(list.body).toMatchObject({ total: 2, all: 2 });
+    expect(
+      list.body.messages.find((m: { subject: string }) => m.subject === 'Tagged by hand').labels,
+    ).toEqual([labelId]);
+
+    // Limited to its folder: the saved search no longer sees the Inbox.
+    await call(ann.browser, 'POST', `labels/${labelId}`, { label: { folder_id: ann.folders.sent } });
+    const narrowed = await call(ann.browser, 'GET', `messages/label/${labelId}`);
+    expect(narrowed.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Tagged by hand']);
+  });
+
+  it('deleting a label takes it off every message and announces the change', async () => {
+    const { body } = await call(ann.browser, 'POST', 'labels', {
+      label: { name: 'Temp', search_content: 'zzz' },
+    });
+    const labelId = body.label.id;
+    const m = await ann.deliver({ from: 'a@example.com', subject: 'Keep me', text: 'x' });
+    await call(ann.browser, 'POST', 'messages/mark', {
+      flag: 'label',
+      label_id: labelId,
+      folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+    });
+    const seen: unknown[] = [];
+    const stop = ctx.events.subscribe(ann.accountId, (e) => seen.push(e));
+    const deleted = await call(ann.browser, 'DELETE', `labels/${labelId}`);
+    stop();
+    expect(deleted.body).toEqual({ ok: true });
+    const row = await ctx.db
+      .selectFrom('messages')
+      .select('labels')
+      .where('id', '=', m.id)
+      .executeTakeFirstOrThrow();
+    expect(row.labels).toEqual([]);
+    expect(seen).toContainEqual({ event: 'store', folder_id: m.folderId, uids: [m.uid] });
+    expect((await call(ann.browser, 'DELETE', `labels/${labelId}`)).status).toBe(404);
+    expect((await call(ann.browser, 'GET', `messages/label/${labelId}`)).status).toBe(404);
+  });
+});

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp } from './_util.js';
+import { call, mailUser, type MailUser } from './_actions.js';
+import { prefixQuery, searchTokens } from '../src/mail/search-vector.js';
+
+const ctx = await createTestApp();
+let ann: MailUser;
+const subjects = (body: { messages: { subject: string }[] }) => body.messages.map((m) => m.subject).sort();
+
+beforeAll(async () => {
+  ann = await mailUser(ctx);
+  await ann.deliver(
+    {
+      from: 'Bob Smith <bob.smith@example.com>',
+      subject: 'Платежи за ноябрь',
+      text: 'Все платежи проведены, счёт закрыт.',
+      date: new Date('2026-11-10T10:00:00Z'),
+    },
+    { receivedAt: new Date('2026-11-10T10:00:00Z') },
+  );
+  await ann.deliver(
+    {
+      from: 'Carol <carol@shop.example.org>',
+      subject: 'Your payments receipt',
+      text: 'Thank you for the payment of 20 EUR. Order #8841.',
+    },
+    { receivedAt: new Date('2026-11-12T08:00:00Z'), seen: true },
+  );
+  await ann.deliver(
+    {
+      from: 'Dan <dan@example.net>',
+      subject: 'Lunch',
+      text: 'Ёлка во дворе, и счет за обед: payments later.',
+      html: '<p>Ёлка во дворе, и счет за обед: payments later.</p>',
+    },
+    { receivedAt: new Date('2026-11-14T12:00:00Z'), flagged: true, folderId: ann.folders.sent },
+  );
+});
+
+describe('search', () => {
+  it('a Russian word finds its inflected forms by prefix', async () => {
+    const { status, body } = await call(ann.browser, 'POST', 'messages/search', { text: 'платеж' });
+    expect(status).toBe(200);
+    expect(subjects(body)).toEqual(['Платежи за ноябрь']);
+    expect(body.total).toBe(1);
+  });
+
+  it('ё and е find each other in both directions', async () => {
+    const yo = await call(ann.browser, 'POST', 'messages/search', { text: 'счёт' });
+    expect(subjects(yo.body)).toEqual(['Lunch', 'Платежи за ноябрь']);
+    const ye = await call(ann.browser, 'POST', 'messages/search', { text: 'елка' });
+    expect(subjects(ye.body)).toEqual(['Lunch']);
+  });
+
+  it('English words match by prefix and every word must match', async () => {
+    const one = await call(ann.browser, 'POST', 'messages/search', { text: 'PAYMENT' });
+    expect(subjects(one.body)).toEqual(['Lunch', 'Your payments receipt']);
+    const both = await call(ann.browser, 'POST', 'messages/search', { text: 'payment receipt' });
+    expect(subjects(both.body)).toEqual(['Your payments receipt']);
+  });
+
+  it('the sender is searched by name, by word and by a piece of the address', async () => {
+    for (const text of ['smith', 'bob.smith@example.com']) {
+      const { body } = await call(ann.browser, 'POST', 'messages/search', { text });
+      expect(subjects(body)).toEqual(['Платежи за ноябрь']);
+    }
+    const piece = await call(ann.browser, 'POST', 'messages/search', { from: 'shop.exa' });
+    expect(subjects(piece.body)).toEqual(['Your payments receipt']);
+    const domain = await call(ann.browser, 'POST', 'messages/search', { from: 'example.com' });
+    expect(subjects(domain.body)).toEqual(['Платежи за ноябрь']);
+  });
+
+  it('subject search looks only at subjects', async () => {
+    const { body } = await call(ann.browser, 'POST', 'messages/search', { subject: 'payment' });
+    expect(subjects(body)).toEqual(['Your payments receipt']);
+  });
+
+  it('folder, dates (whole UTC days) and flags narrow the search', async () => {
+    const sent = await call(ann.browser, 'POST', 'messages/search', {
+      text: 'payments',
+      folder_id: ann.folders.sent,
+    });
+    expect(subjects(sent.body)).toEqual(['Lunch']);
+    const day = await call(ann.browser, 'POST', 'messages/search', {
+      date: { since: '2026-11-12', before: '2026-11-12' },
+    });
+    expect(subjects(day.body)).toEqual(['Your payments receipt']);
+    const flagged = await call(ann.browser, 'POST', 'messages/search', { flags: ['flagged'] });
+    expect(subjects(flagged.body)).toEqual(['Lunch']);
+    const unseen = await call(ann.browser, 'POST', 'messages/search', { text: 'payment', flags: ['unseen'] });
+    expect(subjects(unseen.body)).toEqual(['Lunch']);
+  });
+
+  it('alias 0 means mail to the main address', async () => {
+    const { body } = await call(ann.browser, 'POST', 'messages/search', { alias_id: 0, text: 'payment' });
+    expect(body.total).toBe(2);
+    const other = await call(ann.browser, 'POST', 'messages/search', { alias_id: 999_999, text: 'payment' });
+    expect(other.body.total).toBe(0);
+  });
+
+  it('pages through matches newest first, 20 by default', async () => {
+    for (let i = 0; i < 23; i++)
+      await ann.deliver(
+        { from: 'news@example.com', subject: `Digest ${i}`, text: 'weekly digest' },
+        { receivedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) },
+      );
+    const first = await call(ann.browser, 'POST', 'messages/search', { text: 'digest' });
+    expect(first.body).toMatchObject({ total: 23, all: 23 });
+    expect(first.body.messages).toHaveLength(20);
+    expect(first.body.messages[0].subject).toBe('Digest 22');
+    const second = await call(ann.browser, 'POST', 'messages/search', { text: 'digest', page: 2 });
+    expect(second.body.messages.map((m: { subject: string }) => m.subject)).toEqual([
+      'Digest 2',
+      'Digest 1',
+      'Digest 0',
+    ]);
+  });
+
+  it('query syntax in user input is just text, never an error', async () => {
+    for (const text of ["'", 'a & b | !c', 'foo:*', "\\' )(", '<->', '!!!', '%_%', 'x'.repeat(400)]) {
+      const { status } = await call(ann.browser, 'POST', 'messages/search', {
+        text,
+        from: text,
+        subject: text,
+      });
+      expect(status).toBe(200);
+    }
+  });
+
+  it('tokens carry only letters and digits into the tsquery', () => {
+    expect(searchTokens("O'Brien — Платёж #5")).toEqual(['o', 'brien', 'платеж', '5']);
+    expect(prefixQuery("it's & !", ['subject'])).toBe("'it':*A & 's':*A");
+    expect(prefixQuery('!!!', ['body'])).toBeNull();
+  });
+
+  it('an unknown folder or label in the search is not found', async () => {
+    expect((await call(ann.browser, 'POST', 'messages/search', { folder_id: 999_999 })).status).toBe(404);
+    expect((await call(ann.browser, 'POST', 'messages/search', { label_id: 999_999 })).status).toBe(404);
+  });
+});
