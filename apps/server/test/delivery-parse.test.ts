@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { configureParsePool } from '../src/delivery/index.js';
+import { parseMessage } from '../src/mail/index.js';
+
+const message = (body: string) =>
+  Buffer.from(
+    'From: =?koi8-r?B?8NLJ18XU?= <ann@example.org>\r\nTo: bo@example.org\r\n' +
+      'Subject: =?windows-1251?B?yOLg7Q==?=\r\nMessage-ID: <m1@example.org>\r\n' +
+      `Content-Type: text/plain; charset=utf-8\r\n\r\n${body}`,
+  );
+
+describe('parsing in bounded workers', () => {
+  afterEach(() => configureParsePool({ timeoutMs: 10_000, maxHeapMb: 192 }));
+
+  it('parses ordinary mail completely', async () => {
+    const parsed = await parseMessage(message('hello\r\n'));
+    expect(parsed).toMatchObject({ subject: 'Иван', messageId: 'm1@example.org', text: 'hello\n' });
+    expect(parsed.addresses.from).toEqual([{ email: 'ann@example.org', name: 'Привет' }]);
+  });
+
+  it('a parse that runs out of time is cut off and the message is described from its header', async () => {
+    configureParsePool({ timeoutMs: 1 });
+    const parsed = await parseMessage(message('still readable\r\n'.repeat(50_000)));
+    expect(parsed.subject).toBe('Иван');
+    expect(parsed.addresses.from).toEqual([{ email: 'ann@example.org', name: 'Привет' }]);
+    expect(parsed.text.startsWith('still readable')).toBe(true);
+    expect(parsed.text.length).toBeLessThanOrEqual(64 * 1024);
+
+    configureParsePool({ timeoutMs: 10_000 });
+    expect((await parseMessage(message('back to normal\r\n'))).text).toBe('back to normal\n');
+  });
+
+  it('a parse that runs out of heap ends only its worker, never the server', async () => {
+    configureParsePool({ maxHeapMb: 8 });
+    const body = Buffer.alloc(60_000_000, 'a')
+      .toString()
+      .replace(/(.{76})/g, '$1\r\n');
+    const parsed = await parseMessage(message(body));
+    expect(parsed.subject).toBe('Иван');
+    configureParsePool({ maxHeapMb: 192 });
+    expect((await parseMessage(message('fine\r\n'))).text).toBe('fine\n');
+  });
+});
