@@ -165,6 +165,7 @@ Content-Transfer-Encoding: base64
     const row = await storedBy('evil names');
     const shown = row.attachments.map((a) => a.name);
     expect(shown).toHaveLength(names.length);
+    // eslint-disable-next-line no-control-regex
     for (const name of shown) expect(name).toMatch(/^[^/\\\u0000-\u001f]*$/);
     expect(shown.slice(0, 3)).toEqual(['x', 'x', 'x']);
     expect(shown).not.toContain('..');
