@@ -1,0 +1,99 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { encodeExtended } from 'content-disposition';
+import { idParamSchema } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+import type { StoredAttachment } from '../db/schema.js';
+import { DomainError } from '../http/errors.js';
+import { attachmentsOf } from './messages-read.repository.js';
+import { attachmentDisplayName } from './messages-read.service.js';
+
+/**
+ * A file name safe to offer for download: no folders (`../x`, `C:\x`), no control characters,
+ * quotes or characters Windows refuses, not hidden, not too long; a fallback when nothing is left.
+ */
+export function safeFileName(name: string, fallback = 'attachment'): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f-\u009f"<>:|?*\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/^[\s.]+|[\s.]+$/g, '')
+    .slice(0, 200);
+  return cleaned || fallback;
+}
+
+/** `attachment; filename="ascii fallback"; filename*=UTF-8''…` (RFC 6266 / 8187). */
+export function contentDisposition(name: string): string {
+  const safe = safeFileName(name);
+  const ascii = safe.replace(/[^\x20-\x7e]/g, '_').replace(/[\\%]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=${encodeExtended(safe)}`;
+}
+
+/**
+ * The declared type is served only for types a browser renders passively; HTML, SVG, XML,
+ * scripts and anything unknown become application/octet-stream so nothing runs on our origin.
+ */
+export function servedContentType(declared: string): string {
+  const type = declared.split(';')[0]!.trim().toLowerCase();
+  if (/^image\/(png|gif|jpeg|pjpeg|webp|avif|bmp|apng|x-icon|vnd\.microsoft\.icon|tiff)$/.test(type))
+    return type;
+  if (/^(audio|video)\/[a-z0-9.+-]+$/.test(type)) return type;
+  if (type === 'application/pdf') return type;
+  if (type === 'text/plain' || type === 'text/csv') return `${type}; charset=utf-8`;
+  return 'application/octet-stream';
+}
+
+/** One attachment (or inline part) of one of the caller's messages. */
+export async function findAttachment(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  uid: number,
+  attachmentId: number,
+): Promise<StoredAttachment> {
+  const row = await attachmentsOf(db, accountId, folderId, uid);
+  const attachment = row?.attachments.find((a) => a.id === attachmentId);
+  if (!attachment) throw new DomainError('entity_not_found');
+  return attachment;
+}
+
+export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, blobs } = app.deps;
+  app.get(
+    '/attachments/:id',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: 'Download an attachment or inline part of a message',
+        description:
+          'Always served as a download (Content-Disposition: attachment) with nosniff and a sandbox CSP; ' +
+          'the declared type only when harmless, else application/octet-stream.',
+        params: z.object({ id: idParamSchema }),
+        querystring: z.object({
+          message_uid: z.coerce
+            .number()
+            .int()
+            .positive()
+            .max(2 ** 31 - 1),
+          folder_id: idParamSchema,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { accountId } = request.requireAuth();
+      const { message_uid: uid, folder_id: folderId } = request.query;
+      const attachment = await findAttachment(db, accountId, folderId, uid, request.params.id);
+      return (
+        reply
+          .header('content-type', servedContentType(attachment.content_type))
+          .header('content-disposition', contentDisposition(attachmentDisplayName(attachment)))
+          .header('content-length', attachment.size)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-security-policy', "sandbox; default-src 'none'")
+          // Parts never change, but access can: the browser may keep them, shared caches may not.
+          .header('cache-control', 'private, max-age=3600')
+          .send(blobs.stream(attachment.blob_hash))
+      );
+    },
+  );
+};

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { sanitiseMessageHtml } from './html-sanitise.js';
+
+const inlineUrl = (cid: string) =>
+  cid === 'logo@x' ? '/api/v1/attachments/2?message_uid=7&folder_id=3' : undefined;
+const clean = (html: string, showImages = false) => sanitiseMessageHtml(html, { showImages, inlineUrl });
+
+describe('sanitising message HTML', () => {
+  it('removes scripts, event handlers, forms, frames, objects, base and meta refresh', () => {
+    const { html } = clean(
+      `<p onclick="x()">Hi<script>alert(1)</script></p><img src=x onerror=alert(1)>
+       <form action="https://evil"><input name=p><button>Go</button></form>
+       <iframe src="https://evil"></iframe><object data="x.swf"></object><embed src="x">
+       <base href="https://evil/"><meta http-equiv="refresh" content="0;url=https://evil">
+       <a href="javascript:alert(1)">j</a><a href="  JaVaScRiPt:alert(1)">k</a><svg><script>1</script></svg>
+       <math><mi xlink:href="javascript:alert(1)">m</mi></math><textarea>secret</textarea>`,
+    );
+    expect(html).not.toMatch(
+      /script|onclick|onerror|<form|<input|<button|<iframe|<object|<embed|<base|<meta|javascript|<svg|<math|<textarea|secret/i,
+    );
+    expect(html).toContain('<p>Hi</p>');
+  });
+
+  it('keeps layout: tables, inline styles, fonts, links opening in a new tab', () => {
+    const { html, imagesBlocked } = clean(
+      '<table width="600" cellpadding="4"><tr><td style="color: red; padding: 4px" bgcolor="#fff"><font face="Arial">x</font></td></tr></table><a href="https://example.com/a?b=1&amp;c=2">link</a>',
+    );
+    expect(html).toContain('<table width="600" cellpadding="4">');
+    expect(html).toContain('style="color:red;padding:4px"');
+    expect(html).toContain('<font face="Arial">');
+    expect(html).toContain(
+      'href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer"',
+    );
+    expect(imagesBlocked).toBe(false);
+  });
+
+  it('leaves out remote images, srcset, backgrounds and CSS urls unless images are shown', () => {
+    const source = `<img src="https://t.example/a.png" srcset="https://t.example/b.png 2x" alt="A">
+      <td background="http://t.example/bg.png">x</td>
+      <div style="background: url('https://t.example/c.png') no-repeat; color: blue">y</div>
+      <img src="//t.example/proto.png"><img src="/relative.png">`;
+    const blocked = clean(source);
+    expect(blocked.imagesBlocked).toBe(true);
+    expect(blocked.html).not.toMatch(/t\.example|relative\.png/);
+    expect(blocked.html).toContain('alt="A"');
+    expect(blocked.html).toContain('style="color:blue"');
+    const shown = clean(source, true);
+    expect(shown.imagesBlocked).toBe(false);
+    expect(shown.html).toContain('src="https://t.example/a.png"');
+    expect(shown.html).toContain('srcset="https://t.example/b.png 2x"');
+    expect(shown.html).toContain('url(&quot;https://t.example/c.png&quot;)');
+    // Protocol-relative and relative URLs are never fetched.
+    expect(shown.html).not.toMatch(/proto\.png|relative\.png/);
+  });
+
+  it('drops tracking pixels even when images are shown', () => {
+    for (const showImages of [false, true]) {
+      const { html } = clean(
+        '<p>x</p><img src="https://track.example/o.gif" width="1" height="1"><img src="https://track.example/p.gif" style="display:none">',
+        showImages,
+      );
+      expect(html).not.toContain('track.example');
+    }
+  });
+
+  it('neutralises external CSS: <link>, @import and url() in style blocks, escapes and expressions', () => {
+    const source = `<link rel="stylesheet" href="https://css.example/a.css">
+      <style>@import url("https://css.example/b.css"); @import 'https://css.example/c.css';
+      .a { color: red; background-image: url(https://css.example/d.png) }
+      .b { background: image-set("https://css.example/e.png" 1x) }
+      .c { background: \\75 rl(https://css.example/f.png) }
+      .d { width: expression(alert(1)) } .e { behavior: url(x.htc) }
+      @font-face { font-family: X; src: url(https://css.example/g.woff) }
+      @media (max-width: 600px) { .f { background: url('https://css.example/h.png') } .g { margin: 0 } }</style>`;
+    const blocked = clean(source);
+    expect(blocked.imagesBlocked).toBe(true);
+    expect(blocked.html).not.toMatch(/css\.example|expression|behavior|\\75/);
+    expect(blocked.html).toContain('color: red');
+    expect(blocked.html).toContain('margin: 0');
+    const shown = clean(source, true);
+    expect(shown.html).toContain('<link rel="stylesheet" href="https://css.example/a.css" />');
+    expect(shown.html).toContain('@import url("https://css.example/b.css")');
+    expect(shown.html).not.toMatch(/expression|behavior/);
+  });
+
+  it('points cid: images at the attachment URL and drops unknown ones', () => {
+    const { html, imagesBlocked } = clean(
+      '<img src="cid:logo@x"><img src="cid:missing@x" alt="m"><div style="background:url(cid:logo@x)">z</div>',
+    );
+    expect(html).toContain('src="/api/v1/attachments/2?message_uid=7&amp;folder_id=3"');
+    expect(html).toContain('url(&quot;/api/v1/attachments/2?message_uid=7&amp;folder_id=3&quot;)');
+    expect(html).toContain('<img alt="m" />');
+    expect(imagesBlocked).toBe(false);
+  });
+
+  it('keeps data: images but not other data: URLs', () => {
+    const { html } = clean(
+      '<img src="data:image/png;base64,iVBORw0KGgo="><img src="data:text/html;base64,PHNjcmlwdD4=">',
+    );
+    expect(html).toContain('src="data:image/png;base64,iVBORw0KGgo="');
+    expect(html).not.toContain('text/html');
+  });
+
+  it('does not let a title or head leak into the body text, and survives deep nesting', () => {
+    const { html } = clean(
+      `<html><head><title>Secret title</title></head><body>${'<div>'.repeat(5000)}deep${'</div>'.repeat(5000)}</body></html>`,
+    );
+    expect(html).not.toContain('Secret title');
+    expect(html.length).toBeLessThan(5000 * 11 + 100);
+  });
+});

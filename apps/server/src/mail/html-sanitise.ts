@@ -1,0 +1,285 @@
+import sanitizeHtml from 'sanitize-html';
+import postcss, { type Root } from 'postcss';
+
+export interface SanitiseOptions {
+  /** Load remote images and styles (the reader's "show images"); tracking pixels stay out anyway. */
+  showImages: boolean;
+  /** The URL an inline part (`cid:` reference, Content-ID without brackets) is served at, if we have it. */
+  inlineUrl: (contentId: string) => string | undefined;
+}
+
+export interface SanitisedHtml {
+  html: string;
+  /** Something remote (image, background, stylesheet, CSS url) was left out. */
+  imagesBlocked: boolean;
+}
+
+/**
+ * Server-side sanitising of message HTML. The web client renders the result in a sandboxed iframe
+ * without scripts and runs DOMPurify again; this step is the one the API guarantees: no scripts,
+ * event handlers, forms, frames, objects or base/meta tricks, and nothing remote is fetched
+ * (images, srcset, background attributes, `<link>`, `@import`, `url()` in styles) unless asked.
+ */
+export function sanitiseMessageHtml(html: string, options: SanitiseOptions): SanitisedHtml {
+  const ctx = { ...options, blocked: false };
+  const out = sanitizeHtml(html, {
+    allowedTags,
+    allowedAttributes,
+    allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+    allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+    allowProtocolRelative: false,
+    // Their text must not leak into the body as visible text (and <style> is handled below).
+    nonTextTags: [
+      'script',
+      'textarea',
+      'option',
+      'noscript',
+      'title',
+      'xmp',
+      'noembed',
+      'noframes',
+      'template',
+    ],
+    allowVulnerableTags: true, // <style>: its text is rewritten by neutraliseStyleBlocks before anyone sees it.
+    parseStyleAttributes: false, // style attributes are parsed and cleaned in transformTags instead.
+    nestingLimit: 200,
+    transformTags: {
+      '*': (tagName, attribs) => transformTag(tagName, attribs, ctx),
+    },
+  });
+  return { html: neutraliseStyleBlocks(out, ctx), imagesBlocked: ctx.blocked };
+}
+
+const allowedTags = [
+  ...sanitizeHtml.defaults.allowedTags,
+  'img',
+  'style',
+  'link',
+  'font',
+  'center',
+  'big',
+  'small',
+  'strike',
+  'u',
+  's',
+  'sub',
+  'sup',
+  'del',
+  'ins',
+  'hr',
+  'br',
+  'span',
+  'div',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'col',
+  'colgroup',
+  'caption',
+  'picture',
+];
+
+const common = [
+  'style',
+  'class',
+  'id',
+  'title',
+  'dir',
+  'lang',
+  'align',
+  'valign',
+  'width',
+  'height',
+  'bgcolor',
+  'color',
+  'border',
+];
+const allowedAttributes: sanitizeHtml.IOptions['allowedAttributes'] = {
+  '*': common,
+  a: [...common, 'href', 'name', 'target', 'rel'],
+  img: [...common, 'src', 'srcset', 'alt', 'hspace', 'vspace'],
+  font: [...common, 'face', 'size'],
+  table: [...common, 'cellpadding', 'cellspacing', 'background', 'frame', 'rules', 'summary'],
+  td: [...common, 'colspan', 'rowspan', 'background', 'nowrap', 'abbr', 'scope'],
+  th: [...common, 'colspan', 'rowspan', 'background', 'nowrap', 'abbr', 'scope'],
+  tr: [...common, 'background'],
+  col: [...common, 'span'],
+  colgroup: [...common, 'span'],
+  ol: [...common, 'start', 'type', 'reversed'],
+  ul: [...common, 'type'],
+  li: [...common, 'value', 'type'],
+  link: ['rel', 'href'],
+  style: ['media', 'type'],
+};
+
+type Ctx = SanitiseOptions & { blocked: boolean };
+
+/** A URL a message asks the reader to fetch, by what it would cost the reader's privacy. */
+function classifyUrl(value: string, ctx: Ctx): { kind: 'keep' | 'remote' | 'drop'; url?: string } {
+  const url = value.trim();
+  const lower = url.toLowerCase();
+  if (lower.startsWith('cid:')) {
+    let id = url.slice(4);
+    try {
+      id = decodeURIComponent(id);
+    } catch {
+      // keep it as written
+    }
+    const local = ctx.inlineUrl(id.replace(/^<|>$/g, ''));
+    return local ? { kind: 'keep', url: local } : { kind: 'drop' };
+  }
+  if (/^data:image\/(png|gif|jpe?g|webp|bmp|avif);base64,[a-z0-9+/=\s]*$/i.test(url))
+    return { kind: 'keep', url };
+  if (/^https?:\/\/[^\s\\]+$/i.test(url)) return { kind: 'remote', url };
+  // Relative, protocol-relative, javascript:, or anything odd: never fetched.
+  return { kind: 'drop' };
+}
+
+/** A remote resource: kept when images are shown, otherwise left out and noted. */
+function remoteAllowed(ctx: Ctx): boolean {
+  if (ctx.showImages) return true;
+  ctx.blocked = true;
+  return false;
+}
+
+function isTrackingPixel(attribs: Record<string, string>): boolean {
+  const tiny = (v: string | undefined) => v !== undefined && /^\s*[01](px)?\s*$/i.test(v);
+  const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
+  return (
+    (tiny(attribs.width) && tiny(attribs.height)) ||
+    /display:none|visibility:hidden/.test(style) ||
+    (/(^|;)width:[01]px/.test(style) && /(^|;)height:[01]px/.test(style))
+  );
+}
+
+function transformTag(tagName: string, attribs: Record<string, string>, ctx: Ctx): sanitizeHtml.Tag {
+  const a: Record<string, string> = { ...attribs };
+  if (a.style !== undefined) {
+    const css = cleanStyleAttribute(a.style, ctx);
+    if (css) a.style = css;
+    else delete a.style;
+  }
+  if (a.background !== undefined) {
+    const bg = classifyUrl(a.background, ctx);
+    if (bg.kind === 'keep' || (bg.kind === 'remote' && remoteAllowed(ctx))) a.background = bg.url!;
+    else delete a.background;
+  }
+  if (tagName === 'img') {
+    if (a.src !== undefined) {
+      const src = classifyUrl(a.src, ctx);
+      // A remote pixel exists only to tell the sender the mail was opened: never loaded.
+      if (src.kind === 'remote' && isTrackingPixel(attribs)) {
+        // (Renaming the tag away would confuse sanitize-html's raw-text handling: an empty img is inert.)
+        ctx.blocked = true;
+        return { tagName, attribs: {} };
+      }
+      if (src.kind === 'keep' || (src.kind === 'remote' && remoteAllowed(ctx))) a.src = src.url!;
+      else delete a.src;
+    }
+    if (a.srcset !== undefined) {
+      const candidates = a.srcset.split(',').map((c) => c.trim().split(/\s+/)[0] ?? '');
+      const allRemote = candidates.every((c) => classifyUrl(c, ctx).kind === 'remote');
+      if (!(allRemote && remoteAllowed(ctx))) delete a.srcset;
+    }
+  }
+  if (tagName === 'link') {
+    const stylesheet = /(^|\s)stylesheet(\s|$)/i.test(a.rel ?? '');
+    const href = classifyUrl(a.href ?? '', ctx);
+    if (stylesheet && href.kind === 'remote' && remoteAllowed(ctx))
+      return { tagName: 'link', attribs: { rel: 'stylesheet', href: href.url! } };
+    if (stylesheet && href.kind === 'remote') ctx.blocked = true;
+    return { tagName, attribs: {} }; // an empty <link /> loads nothing
+  }
+  if (tagName === 'a' && a.href !== undefined) {
+    // Links open outside the reader, without telling the site where they came from.
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer';
+  }
+  return { tagName, attribs: a };
+}
+
+/** At-rules that only arrange what is already here; anything else (import, namespace…) goes. */
+const allowedAtRules = new Set(['media', 'supports', 'keyframes', '-webkit-keyframes', 'font-face', 'page']);
+const dangerousValue = /expression\s*\(|javascript:|vbscript:|-moz-binding|behavior\s*:/i;
+const urlFunction = /url\(\s*(?:"([^"]*)"|'([^']*)'|([^)"'\s]*))\s*\)/gi;
+/** Functions that can fetch a bare string without url(). */
+const fetchingFunction = /(^|[^a-z-])(image-set|-webkit-image-set|image|src|cross-fade|element)\s*\(/i;
+
+function cleanCss(root: Root, ctx: Ctx): void {
+  root.walkAtRules((rule) => {
+    const name = rule.name.toLowerCase();
+    if (name === 'import') {
+      const target = /^\s*(?:url\(\s*)?["']?([^"')\s]+)/i.exec(rule.params)?.[1] ?? '';
+      const kind = classifyUrl(target, ctx).kind;
+      if (!(kind === 'remote' && remoteAllowed(ctx))) rule.remove();
+      return;
+    }
+    if (!allowedAtRules.has(name)) rule.remove();
+  });
+  root.walkDecls((decl) => {
+    const prop = decl.prop.toLowerCase();
+    // CSS escapes can spell url( or expression( in ways a filter cannot see: such values go.
+    if (prop.includes('\\') || decl.value.includes('\\') || dangerousValue.test(`${prop}:${decl.value}`)) {
+      decl.remove();
+      return;
+    }
+    let refusedRemote = false;
+    let dropped = false;
+    const value = decl.value.replace(urlFunction, (_m, dq?: string, sq?: string, bare?: string) => {
+      const url = classifyUrl(dq ?? sq ?? bare ?? '', ctx);
+      if (url.kind === 'keep') return `url("${url.url!.replace(/"/g, '%22')}")`;
+      if (url.kind === 'remote') {
+        if (remoteAllowed(ctx)) return `url("${url.url!.replace(/"/g, '%22')}")`;
+        refusedRemote = true;
+      } else dropped = true;
+      return 'none';
+    });
+    if (refusedRemote || dropped) {
+      decl.remove();
+      return;
+    }
+    if (fetchingFunction.test(value) && !remoteAllowed(ctx)) {
+      decl.remove();
+      return;
+    }
+    decl.value = value;
+  });
+}
+
+function cleanStyleAttribute(style: string, ctx: Ctx): string {
+  try {
+    const root = postcss.parse(`x{${style}}`);
+    cleanCss(root, ctx);
+    const out: string[] = [];
+    root.walkDecls((d) => void out.push(`${d.prop}:${d.value}${d.important ? ' !important' : ''}`));
+    return out.join(';');
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * sanitize-html passes <style> text through as written (it is raw text in HTML), so each block
+ * in its output is parsed and cleaned here. The output escapes `<` everywhere else, so these
+ * blocks are the only raw text left to find.
+ */
+function neutraliseStyleBlocks(html: string, ctx: Ctx): string {
+  return html.replace(
+    /(<style\b[^>]*>)([\s\S]*?)(<\/style>)/gi,
+    (_m, open: string, css: string, close: string) => {
+      let cleaned: string;
+      try {
+        const root = postcss.parse(css);
+        cleanCss(root, ctx);
+        cleaned = root.toString();
+      } catch {
+        cleaned = '';
+      }
+      return `${open}${cleaned.replace(/</g, '\\3c ')}${close}`;
+    },
+  );
+}

@@ -1,0 +1,194 @@
+import { sql } from 'kysely';
+import type { Settings } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+import type { StoredAttachment } from '../db/schema.js';
+import { listColumns, type ListRow } from './list-items.js';
+
+/** Which messages of a folder a list shows: all of them, main-address mail (null) or one alias's. */
+export type AliasFilter = { kind: 'all' } | { kind: 'alias'; aliasId: number | null };
+
+export interface FolderPageQuery {
+  accountId: number;
+  folderId: number;
+  alias: AliasFilter;
+  offset: number;
+  limit: number;
+  unreadFirst: boolean;
+  /** One row per thread: the newest message of the thread in this view. */
+  threaded: boolean;
+}
+
+/** The caller's folder counters and list settings in one round trip; undefined when not theirs. */
+export function folderAndSettings(db: Db, accountId: number, folderId: number) {
+  return db
+    .selectFrom('folders')
+    .innerJoin('accounts', 'accounts.id', 'folders.account_id')
+    .select(['folders.id', 'folders.total_count', 'accounts.settings'])
+    .where('folders.id', '=', folderId)
+    .where('folders.account_id', '=', accountId)
+    .executeTakeFirst() as Promise<{ id: number; total_count: number; settings: Settings } | undefined>;
+}
+
+export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('aliases')
+    .select('id')
+    .where('id', '=', aliasId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * A page of a folder, newest first (unread first when asked), walking `messages_folder_page`
+ * (or `messages_folder_unread`) so a page costs its rows, not the folder's size. Threaded, a row
+ * is kept only when no newer message of its thread is in the same view (an index probe on
+ * `messages_folder_thread` per row).
+ */
+export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
+  let query = db
+    .selectFrom('messages')
+    .select(listColumns)
+    .where('messages.account_id', '=', q.accountId)
+    .where('messages.folder_id', '=', q.folderId);
+  if (q.alias.kind === 'alias') {
+    const aliasId = q.alias.aliasId;
+    query = query.where('messages.alias_id', aliasId === null ? 'is' : '=', aliasId);
+  }
+  if (q.threaded) {
+    const aliasCondition =
+      q.alias.kind === 'all'
+        ? sql``
+        : q.alias.aliasId === null
+          ? sql`and newer.alias_id is null`
+          : sql`and newer.alias_id = ${q.alias.aliasId}`;
+    query = query.where(
+      sql<boolean>`not exists (
+        select 1 from messages newer
+        where newer.folder_id = messages.folder_id and newer.thread_id = messages.thread_id
+          and (newer.received_at, newer.id) > (messages.received_at, messages.id) ${aliasCondition}
+      )`,
+    );
+  }
+  if (q.unreadFirst) query = query.orderBy('messages.seen', 'asc');
+  return query
+    .orderBy('messages.received_at', 'desc')
+    .orderBy('messages.id', 'desc')
+    .limit(q.limit)
+    .offset(q.offset)
+    .execute() as Promise<ListRow[]>;
+}
+
+/** Messages in the view: the folder's counter unless an alias narrows it (then a partial-index count). */
+export async function countMessages(db: Db, q: FolderPageQuery, folderTotal: number): Promise<number> {
+  if (q.alias.kind === 'all') return folderTotal;
+  const { n } = await db
+    .selectFrom('messages')
+    .select(sql<number>`count(*)::int`.as('n'))
+    .where('account_id', '=', q.accountId)
+    .where('folder_id', '=', q.folderId)
+    .where('alias_id', q.alias.aliasId === null ? 'is not' : '=', q.alias.aliasId)
+    .executeTakeFirstOrThrow();
+  // Main-address mail is the folder minus alias mail: counting the (rare) alias rows is the cheap side.
+  return q.alias.aliasId === null ? Math.max(0, folderTotal - n) : n;
+}
+
+/** Threads in the view (the rows a threaded list pages through). */
+export async function countThreads(db: Db, q: FolderPageQuery): Promise<number> {
+  let query = db
+    .selectFrom('messages')
+    .select(sql<number>`count(distinct thread_id)::int`.as('n'))
+    .where('account_id', '=', q.accountId)
+    .where('folder_id', '=', q.folderId);
+  if (q.alias.kind === 'alias')
+    query = query.where('alias_id', q.alias.aliasId === null ? 'is' : '=', q.alias.aliasId);
+  return (await query.executeTakeFirstOrThrow()).n;
+}
+
+export interface ThreadMemberRow {
+  id: number;
+  uid: number;
+  folder_id: number;
+  thread_id: number;
+  seen: boolean;
+  flagged: boolean;
+  draft: boolean;
+  labels: number[];
+}
+
+/** How many members of one chain a list or a message shows; a huge chain is cut, not loaded whole. */
+export const THREAD_MEMBERS_MAX = 100;
+
+/** The members of these threads across the account's folders, newest first, at most THREAD_MEMBERS_MAX + 1 each. */
+export async function threadMembers(
+  db: Db,
+  accountId: number,
+  threadIds: number[],
+): Promise<ThreadMemberRow[]> {
+  if (!threadIds.length) return [];
+  const { rows } = await sql<ThreadMemberRow>`
+    select m.id, m.uid, m.folder_id, m.thread_id, m.seen, m.flagged, m.draft, m.labels
+    from unnest(${sql.val(threadIds)}::bigint[]) as t(thread_id)
+    cross join lateral (
+      select id, uid, folder_id, thread_id, seen, flagged, draft, labels, received_at
+      from messages
+      where account_id = ${accountId} and thread_id = t.thread_id
+      order by received_at desc, id desc
+      limit ${THREAD_MEMBERS_MAX + 1}
+    ) m
+    order by m.received_at desc, m.id desc
+  `.execute(db);
+  return rows;
+}
+
+export interface MessageRow extends ListRow {
+  message_id: string | null;
+  attachments: StoredAttachment[];
+  body_text: string;
+  body_html: string | null;
+}
+
+const messageColumns = [
+  ...listColumns,
+  'messages.message_id',
+  'messages.attachments',
+  'message_contents.body_text',
+  'message_contents.body_html',
+] as const;
+
+/** One of the caller's messages by folder and UID. */
+export function messageByUid(db: Db, accountId: number, folderId: number, uid: number) {
+  return db
+    .selectFrom('messages')
+    .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
+    .select(messageColumns)
+    .where('messages.account_id', '=', accountId)
+    .where('messages.folder_id', '=', folderId)
+    .where('messages.uid', '=', uid)
+    .executeTakeFirst() as Promise<MessageRow | undefined>;
+}
+
+/** The caller's newest copy of a message by its Message-ID. */
+export function messageByMessageId(db: Db, accountId: number, messageId: string) {
+  return db
+    .selectFrom('messages')
+    .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
+    .select(messageColumns)
+    .where('messages.account_id', '=', accountId)
+    .where('messages.message_id', '=', messageId)
+    .orderBy('messages.received_at', 'desc')
+    .orderBy('messages.id', 'desc')
+    .limit(1)
+    .executeTakeFirst() as Promise<MessageRow | undefined>;
+}
+
+/** A message's attachment list, by folder and UID, for the caller only. */
+export function attachmentsOf(db: Db, accountId: number, folderId: number, uid: number) {
+  return db
+    .selectFrom('messages')
+    .select(['messages.attachments'])
+    .where('messages.account_id', '=', accountId)
+    .where('messages.folder_id', '=', folderId)
+    .where('messages.uid', '=', uid)
+    .executeTakeFirst();
+}

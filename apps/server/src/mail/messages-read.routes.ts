@@ -1,0 +1,98 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { listQuerySchema, mailListResponseSchema, mailSchema } from '@mailroom/protocol';
+import { DomainError } from '../http/errors.js';
+import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
+
+/** Path ids arrive as text; a folder id that is not a number has its own code (SPEC §4: go to the first folder). */
+function folderIdOf(value: string): number {
+  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new DomainError('request_folder_id_error');
+  return Number(value);
+}
+
+const showImages = z
+  .enum(['true', 'false'])
+  .optional()
+  .describe('true loads remote images and styles; by default they are left out (images_blocked says so)');
+
+export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.deps;
+
+  app.get(
+    '/messages/folder/:folder_id',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: 'A page of a folder',
+        description:
+          'Newest first (unread first with the unread_first setting); one row per chain with the ' +
+          'message_thread setting, the newest message of the chain in this folder, its other members ' +
+          'in `threads`. `a_id`: all, 0 for mail to the main address, or an alias id. `limit` defaults ' +
+          'to the per_page setting. `total` counts the rows this list pages through (chains when ' +
+          'threaded, else messages); `all` counts every message in the view (folder, narrowed by a_id).',
+        params: z.object({ folder_id: z.string() }),
+        querystring: listQuerySchema,
+        response: { 200: mailListResponseSchema },
+      },
+    },
+    async (request) =>
+      listFolderMessages(
+        db,
+        request.requireAuth().accountId,
+        folderIdOf(request.params.folder_id),
+        request.query,
+      ),
+  );
+
+  app.get(
+    '/messages/:folder_id/:uid',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: 'Open a message',
+        description:
+          'HTML is sanitised on the server; remote images, tracking pixels and external CSS are left ' +
+          'out unless show_images=true; cid: images point at the attachment URL. Does not mark the ' +
+          'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
+          'a folder id that is not a number.',
+        params: z.object({ folder_id: z.string(), uid: z.string() }),
+        querystring: z.object({ show_images: showImages }),
+        response: { 200: z.object({ message: mailSchema }) },
+      },
+    },
+    async (request) => {
+      const folderId = folderIdOf(request.params.folder_id);
+      const uid = request.params.uid;
+      // UIDs are 32-bit (IMAP): anything else names no message.
+      if (!/^\d{1,10}$/.test(uid) || Number(uid) > 2 ** 31 - 1) throw new DomainError('message_not_found');
+      const message = await readMessage(
+        db,
+        request.requireAuth().accountId,
+        folderId,
+        Number(uid),
+        request.query.show_images === 'true',
+      );
+      return { message };
+    },
+  );
+
+  app.get(
+    '/messages',
+    {
+      schema: {
+        tags: ['messages'],
+        summary: 'Open a message by its Message-ID (the newest copy)',
+        querystring: z.object({ message_id: z.string().min(1).max(1000), show_images: showImages }),
+        response: { 200: z.object({ message: mailSchema }) },
+      },
+    },
+    async (request) => ({
+      message: await readMessageById(
+        db,
+        request.requireAuth().accountId,
+        request.query.message_id,
+        request.query.show_images === 'true',
+      ),
+    }),
+  );
+};

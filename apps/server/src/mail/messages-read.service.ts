@@ -1,0 +1,160 @@
+import type { ListQuery, Mail, MailListItem, MailListResponse, ThreadMember } from '@mailroom/protocol';
+import { defaultSettings } from '@mailroom/protocol';
+import type { Db } from '../db/index.js';
+import type { StoredAttachment } from '../db/schema.js';
+import { DomainError } from '../http/errors.js';
+import { sanitiseMessageHtml } from './html-sanitise.js';
+import { toListItem } from './list-items.js';
+import {
+  aliasBelongsTo,
+  countMessages,
+  countThreads,
+  folderAndSettings,
+  folderPage,
+  messageByMessageId,
+  messageByUid,
+  threadMembers,
+  THREAD_MEMBERS_MAX,
+  type AliasFilter,
+  type FolderPageQuery,
+  type MessageRow,
+  type ThreadMemberRow,
+} from './messages-read.repository.js';
+import { normaliseMessageId } from './parse-message.js';
+
+function toThreadMember(row: ThreadMemberRow): ThreadMember {
+  return {
+    id: row.id,
+    uid: row.uid,
+    folder_id: row.folder_id,
+    flags: { seen: row.seen, flagged: row.flagged, draft: row.draft },
+    labels: row.labels.map(Number),
+  };
+}
+
+/** The other members of each message's chain, newest first, across folders. */
+async function attachThreads<T extends MailListItem>(db: Db, accountId: number, items: T[]): Promise<T[]> {
+  const members = await threadMembers(db, accountId, [...new Set(items.map((i) => i.thread_id))]);
+  const byThread = new Map<number, ThreadMemberRow[]>();
+  for (const m of members) byThread.set(m.thread_id, [...(byThread.get(m.thread_id) ?? []), m]);
+  return items.map((item) => ({
+    ...item,
+    threads: (byThread.get(item.thread_id) ?? [])
+      .filter((m) => m.id !== item.id)
+      .slice(0, THREAD_MEMBERS_MAX)
+      .map(toThreadMember),
+  }));
+}
+
+/**
+ * A page of a folder (SPEC §7 GET {list path}). `total` counts the rows the list pages through
+ * (threads when message_thread is on), `all` every message in the view.
+ */
+export async function listFolderMessages(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  query: ListQuery,
+): Promise<MailListResponse> {
+  const folder = await folderAndSettings(db, accountId, folderId);
+  if (!folder) throw new DomainError('entity_not_found');
+  const settings = { ...defaultSettings, ...folder.settings };
+  let alias: AliasFilter = { kind: 'all' };
+  if (query.a_id !== 'all') {
+    // 0 is the main address; any other id must be one of the caller's aliases.
+    if (query.a_id !== 0 && !(await aliasBelongsTo(db, accountId, query.a_id)))
+      throw new DomainError('entity_not_found');
+    alias = { kind: 'alias', aliasId: query.a_id === 0 ? null : query.a_id };
+  }
+  const limit = query.limit ?? settings.per_page;
+  const page: FolderPageQuery = {
+    accountId,
+    folderId,
+    alias,
+    limit,
+    offset: (query.page - 1) * limit,
+    unreadFirst: settings.unread_first,
+    threaded: settings.message_thread,
+  };
+  const [rows, all, threads] = await Promise.all([
+    folderPage(db, page),
+    countMessages(db, page, folder.total_count),
+    page.threaded ? countThreads(db, page) : undefined,
+  ]);
+  const items = rows.map(toListItem);
+  return {
+    messages: page.threaded ? await attachThreads(db, accountId, items) : items,
+    total: threads ?? all,
+    all,
+  };
+}
+
+/** The API path an inline or attached part of a message is downloaded from. */
+export function attachmentUrl(attachmentId: number, folderId: number, uid: number): string {
+  return `/api/v1/attachments/${attachmentId}?message_uid=${uid}&folder_id=${folderId}`;
+}
+
+/** What an attachment is called when the message gives it no usable name. */
+export function attachmentDisplayName(a: StoredAttachment): string {
+  return a.name.trim() || `attachment-${a.id}`;
+}
+
+async function toMail(db: Db, accountId: number, row: MessageRow, showImages: boolean): Promise<Mail> {
+  const [item] = await attachThreads(db, accountId, [toListItem(row)]);
+  const attachments = row.attachments;
+  let content: string;
+  let contentType: Mail['content_type'];
+  let imagesBlocked = false;
+  if (row.body_html !== null) {
+    const byCid = new Map(attachments.filter((a) => a.content_id).map((a) => [a.content_id!, a.id]));
+    const sanitised = sanitiseMessageHtml(row.body_html, {
+      showImages,
+      inlineUrl: (cid) => {
+        const id = byCid.get(cid);
+        return id === undefined ? undefined : attachmentUrl(id, row.folder_id, row.uid);
+      },
+    });
+    content = sanitised.html;
+    contentType = 'text/html';
+    imagesBlocked = sanitised.imagesBlocked;
+  } else {
+    content = row.body_text;
+    contentType = 'text/plain';
+  }
+  return {
+    ...item!,
+    content: Buffer.from(content, 'utf8').toString('base64'),
+    content_type: contentType,
+    attachments: attachments
+      .filter((a) => !a.inline)
+      .map((a) => ({ id: a.id, name: attachmentDisplayName(a), size: a.size })),
+    images_blocked: imagesBlocked,
+    message_id: row.message_id,
+  };
+}
+
+/** GET messages/{folder_id}/{uid}. Reading does not mark the message seen: the client asks for that. */
+export async function readMessage(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  uid: number,
+  showImages: boolean,
+): Promise<Mail> {
+  const row = await messageByUid(db, accountId, folderId, uid);
+  if (!row) throw new DomainError('message_not_found');
+  return toMail(db, accountId, row, showImages);
+}
+
+/** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
+export async function readMessageById(
+  db: Db,
+  accountId: number,
+  messageId: string,
+  showImages: boolean,
+): Promise<Mail> {
+  const id = normaliseMessageId(messageId);
+  const row = id ? await messageByMessageId(db, accountId, id) : undefined;
+  if (!row) throw new DomainError('message_not_found');
+  return toMail(db, accountId, row, showImages);
+}

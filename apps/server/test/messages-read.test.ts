@@ -1,0 +1,361 @@
+import { describe, expect, it } from 'vitest';
+import type { Folder, Mail, MailListResponse } from '@mailroom/protocol';
+import { createTestApp, signUpAndSignIn, type Browser } from './_util.js';
+import { composeRaw, deliverTestMessage } from './_mail.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+
+const { app, db, blobs } = await createTestApp();
+
+async function signedInUser(name: string) {
+  const { browser } = await signUpAndSignIn(app, name);
+  const { email } = (await browser.get('/api/v1/user/account')).json() as { email: string };
+  const { id } = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('email', '=', email)
+    .executeTakeFirstOrThrow();
+  const inbox = await systemFolder(db, id, 'inbox');
+  const sent = await systemFolder(db, id, 'sent');
+  return { browser, accountId: id, email, inbox: inbox.id, sent: sent.id };
+}
+type User = Awaited<ReturnType<typeof signedInUser>>;
+
+async function newFolder(user: User, name: string): Promise<number> {
+  const r = await user.browser.request('POST', '/api/v1/folders', {
+    json: { folder: { parent_id: null, name } },
+  });
+  return (r.json() as { folder: Folder }).folder.id;
+}
+async function settings(user: User, s: Record<string, unknown>) {
+  const r = await user.browser.request('POST', '/api/v1/user/settings', { json: s });
+  expect(r.statusCode).toBe(200);
+}
+async function list(browser: Browser, folderId: number | string, query = '') {
+  const r = await browser.get(`/api/v1/messages/folder/${folderId}${query}`);
+  return { status: r.statusCode, body: r.json() as MailListResponse & { error?: { meta: { i8s: string } } } };
+}
+const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
+const mail = (user: User, subject: string, extra: Record<string, unknown> = {}) => ({
+  from: 'Sender <sender@example.com>',
+  to: user.email,
+  subject,
+  text: `body of ${subject}`,
+  ...extra,
+});
+
+const ann = await signedInUser('Ann Lee');
+const bob = await signedInUser('Bo Chen');
+
+describe('folder pages', () => {
+  it('lists newest first, pages by the per_page setting, and counts total and all', async () => {
+    const folder = await newFolder(ann, 'Paging');
+    for (let i = 0; i < 7; i++)
+      await deliverTestMessage(db, blobs, ann.accountId, mail(ann, `m${i}`), {
+        folderId: folder,
+        receivedAt: minutesAgo(100 - i),
+      });
+    await settings(ann, { per_page: 5 });
+    const first = await list(ann.browser, folder);
+    expect(first.status).toBe(200);
+    expect(first.body.messages.map((m) => m.subject)).toEqual(['m6', 'm5', 'm4', 'm3', 'm2']);
+    expect(first.body).toMatchObject({ total: 7, all: 7 });
+    expect(first.body.messages[0]).toMatchObject({
+      folder_id: folder,
+      flags: { seen: false, flagged: false, draft: false },
+    });
+    expect(first.body.messages[0]!.fields.from).toEqual([{ email: 'sender@example.com', name: 'Sender' }]);
+    const second = await list(ann.browser, folder, '?page=2');
+    expect(second.body.messages.map((m) => m.subject)).toEqual(['m1', 'm0']);
+    const limited = await list(ann.browser, folder, '?page=3&limit=3');
+    expect(limited.body.messages.map((m) => m.subject)).toEqual(['m0']);
+    expect((await list(ann.browser, folder, '?page=9')).body.messages).toEqual([]);
+    await settings(ann, { per_page: 30 });
+  });
+
+  it('puts unread first when that setting is on', async () => {
+    const folder = await newFolder(ann, 'Unread');
+    await deliverTestMessage(db, blobs, ann.accountId, mail(ann, 'old unread'), {
+      folderId: folder,
+      receivedAt: minutesAgo(30),
+    });
+    await deliverTestMessage(db, blobs, ann.accountId, mail(ann, 'new read'), {
+      folderId: folder,
+      receivedAt: minutesAgo(10),
+      seen: true,
+    });
+    await deliverTestMessage(db, blobs, ann.accountId, mail(ann, 'newest unread'), {
+      folderId: folder,
+      receivedAt: minutesAgo(5),
+    });
+    expect((await list(ann.browser, folder)).body.messages.map((m) => m.subject)).toEqual([
+      'newest unread',
+      'new read',
+      'old unread',
+    ]);
+    await settings(ann, { unread_first: true });
+    expect((await list(ann.browser, folder)).body.messages.map((m) => m.subject)).toEqual([
+      'newest unread',
+      'old unread',
+      'new read',
+    ]);
+    await settings(ann, { unread_first: false });
+  });
+
+  it('shows one row per chain with its other members when message_thread is on', async () => {
+    const folder = await newFolder(ann, 'Chains');
+    const a1 = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      mail(ann, 'Trip', { messageId: '<trip-1@example.com>' }),
+      { folderId: folder, receivedAt: minutesAgo(50) },
+    );
+    const reply = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      {
+        from: ann.email,
+        to: 'sender@example.com',
+        subject: 'Re: Trip',
+        text: 'ok',
+        inReplyTo: '<trip-1@example.com>',
+      },
+      { folderId: ann.sent, receivedAt: minutesAgo(40), seen: true },
+    );
+    const a2 = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      mail(ann, 'Re: Trip', { inReplyTo: '<trip-1@example.com>' }),
+      { folderId: folder, receivedAt: minutesAgo(30) },
+    );
+    const solo = await deliverTestMessage(db, blobs, ann.accountId, mail(ann, 'Other'), {
+      folderId: folder,
+      receivedAt: minutesAgo(20),
+    });
+    expect(a2.threadId).toBe(a1.threadId);
+    expect(reply.threadId).toBe(a1.threadId);
+
+    expect((await list(ann.browser, folder)).body).toMatchObject({ total: 3, all: 3 });
+    await settings(ann, { message_thread: true });
+    const { body } = await list(ann.browser, folder);
+    await settings(ann, { message_thread: false });
+    expect(body).toMatchObject({ total: 2, all: 3 });
+    expect(body.messages.map((m) => m.id)).toEqual([solo.id, a2.id]);
+    expect(body.messages[0]!.threads).toEqual([]);
+    expect(body.messages[1]!.threads).toEqual([
+      {
+        id: reply.id,
+        uid: reply.uid,
+        folder_id: ann.sent,
+        flags: { seen: true, flagged: false, draft: false },
+        labels: [],
+      },
+      {
+        id: a1.id,
+        uid: a1.uid,
+        folder_id: folder,
+        flags: { seen: false, flagged: false, draft: false },
+        labels: [],
+      },
+    ]);
+  });
+
+  it('an alias view shows only mail addressed to that alias; 0 is the main address', async () => {
+    const folder = await newFolder(ann, 'Aliases');
+    const alias = await db
+      .insertInto('aliases')
+      .values({ account_id: ann.accountId, email: `shop-${ann.accountId}@mailroom.test` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const put = async (subject: string, aliasId: number | null) => {
+      const raw = await composeRaw(mail(ann, subject));
+      await storeMessage(db, blobs, {
+        accountId: ann.accountId,
+        folderId: folder,
+        raw,
+        parsed: await parseMessage(raw),
+        aliasId,
+      });
+    };
+    await put('to main', null);
+    await put('to alias 1', alias.id);
+    await put('to alias 2', alias.id);
+    const byAlias = await list(ann.browser, folder, `?a_id=${alias.id}`);
+    expect(byAlias.body.messages.map((m) => m.subject)).toEqual(['to alias 2', 'to alias 1']);
+    expect(byAlias.body).toMatchObject({ total: 2, all: 2 });
+    const main = await list(ann.browser, folder, '?a_id=0');
+    expect(main.body.messages.map((m) => m.subject)).toEqual(['to main']);
+    expect(main.body).toMatchObject({ total: 1, all: 1 });
+    expect((await list(ann.browser, folder, '?a_id=all')).body.all).toBe(3);
+
+    const bobsAlias = await db
+      .insertInto('aliases')
+      .values({ account_id: bob.accountId, email: `bob-${bob.accountId}@mailroom.test` })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const foreign = await list(ann.browser, folder, `?a_id=${bobsAlias.id}`);
+    expect(foreign.status).toBe(404);
+  });
+
+  it("another account's folder is not found, and a folder id that is not a number is request_folder_id_error", async () => {
+    await deliverTestMessage(db, blobs, bob.accountId, mail(bob, 'Bob private'));
+    const foreign = await list(ann.browser, bob.inbox);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.error?.meta.i8s).toBe('entity_not_found');
+    expect(JSON.stringify(foreign.body)).not.toContain('Bob private');
+    for (const bad of ['abc', '1.5', '-1', '0', '99999999999999999999']) {
+      const r = await list(ann.browser, bad);
+      expect(r.status, bad).toBe(400);
+      expect(r.body.error?.meta.i8s).toBe('request_folder_id_error');
+    }
+    expect((await list(ann.browser, ann.inbox, '?limit=100000')).status).toBe(400);
+  });
+});
+
+describe('opening a message', () => {
+  async function open(browser: Browser, path: string) {
+    const r = await browser.get(`/api/v1/messages${path.startsWith('?') ? '' : '/'}${path}`);
+    return { status: r.statusCode, body: r.json() as { message: Mail; error?: { meta: { i8s: string } } } };
+  }
+  const decode = (m: Mail) => Buffer.from(m.content, 'base64').toString('utf8');
+
+  it('gives fields, subject, flags, attachments and sanitised HTML with remote images blocked', async () => {
+    const stored = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      {
+        from: 'Иван Петров <ivan@example.ru>',
+        to: [ann.email, 'Other <other@example.com>'],
+        cc: 'cc@example.com',
+        replyTo: 'reply@example.com',
+        subject: 'Счёт за март',
+        messageId: '<invoice-3@example.ru>',
+        html: '<p onclick="steal()">Привет</p><script>alert(1)</script><img src="https://tracker.example/i.png" alt="logo"><img src="cid:logo@example.ru">',
+        attachments: [
+          { filename: 'invoice.pdf', content: Buffer.from('%PDF-1.4 fake'), contentType: 'application/pdf' },
+          {
+            filename: 'logo.png',
+            content: Buffer.from('PNGDATA'),
+            contentType: 'image/png',
+            cid: 'logo@example.ru',
+          },
+        ],
+      },
+      { flagged: true },
+    );
+    const { status, body } = await open(ann.browser, `${ann.inbox}/${stored.uid}`);
+    expect(status).toBe(200);
+    const m = body.message;
+    expect(m).toMatchObject({
+      id: stored.id,
+      uid: stored.uid,
+      folder_id: ann.inbox,
+      subject: 'Счёт за март',
+      flags: { seen: false, flagged: true, draft: false },
+      content_type: 'text/html',
+      encrypted: false,
+      images_blocked: true,
+      message_id: 'invoice-3@example.ru',
+      threads: [],
+    });
+    expect(m.fields.from).toEqual([{ email: 'ivan@example.ru', name: 'Иван Петров' }]);
+    expect(m.fields.to.map((a) => a.email)).toEqual([ann.email, 'other@example.com']);
+    expect(m.fields.cc).toEqual([{ email: 'cc@example.com', name: '' }]);
+    expect(m.fields['reply-to']).toEqual([{ email: 'reply@example.com', name: '' }]);
+    expect(new Date(m.created_at).getTime()).toBeGreaterThan(Date.now() - 60_000);
+    const storedParts = (
+      await db
+        .selectFrom('messages')
+        .select('attachments')
+        .where('id', '=', stored.id)
+        .executeTakeFirstOrThrow()
+    ).attachments;
+    const pdf = storedParts.find((a) => a.name === 'invoice.pdf')!;
+    const logo = storedParts.find((a) => a.name === 'logo.png')!;
+    // The inline logo is not listed as an attachment; it is what cid: points at.
+    expect(m.attachments).toEqual([{ id: pdf.id, name: 'invoice.pdf', size: 13 }]);
+    const html = decode(m);
+    expect(html).toContain('<p>Привет</p>');
+    expect(html).not.toMatch(/script|onclick|tracker\.example/);
+    expect(html).toContain(
+      `src="/api/v1/attachments/${logo.id}?message_uid=${stored.uid}&amp;folder_id=${ann.inbox}"`,
+    );
+
+    const shown = await open(ann.browser, `${ann.inbox}/${stored.uid}?show_images=true`);
+    expect(shown.body.message.images_blocked).toBe(false);
+    expect(decode(shown.body.message)).toContain('src="https://tracker.example/i.png"');
+    // Reading does not mark it seen: the client sends the mark call.
+    const row = await db
+      .selectFrom('messages')
+      .select('seen')
+      .where('id', '=', stored.id)
+      .executeTakeFirstOrThrow();
+    expect(row.seen).toBe(false);
+  });
+
+  it('a plain-text message comes as text/plain', async () => {
+    const stored = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      mail(ann, 'Plain', { text: 'Line <b>not html</b>' }),
+    );
+    const { body } = await open(ann.browser, `${ann.inbox}/${stored.uid}`);
+    expect(body.message.content_type).toBe('text/plain');
+    expect(decode(body.message).trim()).toBe('Line <b>not html</b>');
+    expect(body.message.images_blocked).toBe(false);
+  });
+
+  it('an unknown uid is message_not_found and a folder id that is not a number request_folder_id_error', async () => {
+    for (const path of [`${ann.inbox}/999999`, `${ann.inbox}/abc`, `${ann.inbox}/99999999999`]) {
+      const r = await open(ann.browser, path);
+      expect(r.status, path).toBe(404);
+      expect(r.body.error?.meta.i8s).toBe('message_not_found');
+    }
+    const bad = await open(ann.browser, 'inbox/1');
+    expect(bad.status).toBe(400);
+    expect(bad.body.error?.meta.i8s).toBe('request_folder_id_error');
+  });
+
+  it("another account's message is never shown, by uid or by Message-ID", async () => {
+    const secret = await deliverTestMessage(
+      db,
+      blobs,
+      bob.accountId,
+      mail(bob, 'Bob secret', { messageId: '<bob-secret@example.com>' }),
+    );
+    const byUid = await open(ann.browser, `${bob.inbox}/${secret.uid}`);
+    expect(byUid.status).toBe(404);
+    expect(JSON.stringify(byUid.body)).not.toContain('secret');
+    const byId = await open(ann.browser, `?message_id=${encodeURIComponent('<bob-secret@example.com>')}`);
+    expect(byId.status).toBe(404);
+    expect(
+      (await open(bob.browser, `?message_id=${encodeURIComponent('<bob-secret@example.com>')}`)).body.message
+        .subject,
+    ).toBe('Bob secret');
+  });
+
+  it('by Message-ID gives the newest copy', async () => {
+    await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      mail(ann, 'Copy old', { messageId: '<copies@example.com>' }),
+      { receivedAt: minutesAgo(60) },
+    );
+    const newer = await deliverTestMessage(
+      db,
+      blobs,
+      ann.accountId,
+      mail(ann, 'Copy new', { messageId: '<copies@example.com>' }),
+      { folderId: ann.sent, receivedAt: minutesAgo(1) },
+    );
+    const { status, body } = await open(ann.browser, `?message_id=copies@example.com`);
+    expect(status).toBe(200);
+    expect(body.message).toMatchObject({ id: newer.id, folder_id: ann.sent, subject: 'Copy new' });
+    expect((await open(ann.browser, '?message_id=nope@example.com')).status).toBe(404);
+  });
+});
