@@ -1,11 +1,13 @@
+import nodemailer from 'nodemailer';
 import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
-import { createTestApp, signUpAndSignIn } from './_util.js';
+import { cleanup, createTestApp, signUpAndSignIn } from './_util.js';
 import { composeRaw } from './_mail.js';
 import { LiveClient, listenWs, RefusedUpgrade } from './_ws.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { startIngestServer } from '../src/delivery/index.js';
 
-const { app, db, blobs, events } = await createTestApp();
+const { app, db, blobs, events, config } = await createTestApp();
 const url = await listenWs(app);
 
 /** Signs a member up through the embedded IdP; returns the session token and the account id. */
@@ -114,5 +116,23 @@ describe('the /ws live updates', () => {
     const anonymous = await app.inject({ method: 'GET', url: '/ws' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ error: { meta: { i8s: 'expected_token' } } });
+  });
+
+  it('announces mail sent over SMTP to the Inbox of the recipient connected to /ws', async () => {
+    const ann = await member('Ann Lee');
+    const live = await LiveClient.open(url, { token: ann.token });
+    await live.greet();
+    const log = { info() {}, warn() {}, error() {}, debug() {} };
+    const smtp = await startIngestServer({ config, db, blobs, events, log }, { port: 0, host: '127.0.0.1' });
+    cleanup(() => smtp.close());
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtp.port, ignoreTLS: true });
+    await transport.sendMail({ from: 'bo@example.com', to: ann.email, subject: 'Счёт', text: 'hi' });
+    const acceptedAt = performance.now();
+    const inbox = await systemFolder(db, ann.accountId, 'inbox');
+    expect(await live.events(1, 2)).toEqual<MailEvent[]>([
+      { event: 'new', folder_id: inbox.id, uids: [1] },
+      { event: 'updateMailbox', folder_id: inbox.id, unseen: 1, total: 1 },
+    ]);
+    console.log(`websocket event after SMTP 250: ${(live.frames[1]!.at - acceptedAt).toFixed(2)} ms`);
   });
 });
