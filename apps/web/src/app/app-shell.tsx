@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
+import { useLiveUpdates } from '../api/live';
 import { Sidebar } from '../features/mail/sidebar';
 import { useUi } from './ui-store';
 import styles from './app-shell.module.css';
@@ -12,6 +13,8 @@ export function AppShell() {
   const { pathname } = useLocation();
   const open = useUi((state) => state.sidebarOpen);
   const setOpen = useUi((state) => state.setSidebarOpen);
+  // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket).
+  useLiveUpdates(t('app.name'));
 
   useEffect(() => setOpen(false), [pathname, setOpen]);
 

@@ -4,7 +4,7 @@ import {
   LabelView,
   MailIndex,
   ReaderEmpty,
-  ReaderPlaceholder,
+  ReaderRoute,
   SearchView,
 } from '../features/mail/mail-views';
 import type { SettingsAction, SettingsSectionId } from '../features/settings/sections';
@@ -78,18 +78,18 @@ export function AppRoutes() {
             <Route index element={<MailIndex />} />
             <Route path="folder/:a_id/:f_id/:page" element={<FolderView />}>
               <Route index element={<ReaderEmpty />} />
-              <Route path=":msg_id" element={<ReaderPlaceholder />} />
+              <Route path=":msg_id" element={<ReaderRoute />} />
             </Route>
             <Route path="label/:a_id/:l_id/:page" element={<LabelView />}>
               <Route index element={<ReaderEmpty />} />
-              <Route path=":msg_id" element={<ReaderPlaceholder />} />
+              <Route path=":msg_id" element={<ReaderRoute />} />
             </Route>
             <Route
               path="search/:a_id/:f_id/:l_id/:page/:search_text/:all_folder/:subject/:text/:sender/:from/:to"
               element={<SearchView />}
             >
               <Route index element={<ReaderEmpty />} />
-              <Route path=":msg_id" element={<ReaderPlaceholder />} />
+              <Route path=":msg_id" element={<ReaderEmpty />} />
             </Route>
           </Route>
 

@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
@@ -6,6 +6,9 @@ import { ChevronRight, File, Folder, FolderDown, Inbox, Send, ShieldAlert, Trash
 import type { FolderSystem } from '@mailroom/protocol';
 import { folderPath } from '../../app/paths';
 import type { FolderNode } from './folder-order';
+import { isMessageDrag, readDraggedMessages } from './drag';
+import { useMoveMessages } from './queries';
+import { useSelection } from './selection-store';
 import styles from './folder-tree.module.css';
 
 const systemIcons: Record<FolderSystem, typeof Inbox> = {
@@ -144,6 +147,28 @@ function TreeItem({
   const groupId = `folder-group-${folder.id}`;
   const name =
     folder.unread > 0 ? `${displayName}, ${t('folders.unread', { count: folder.unread })}` : displayName;
+  const move = useMoveMessages();
+  const [dropping, setDropping] = useState(false);
+
+  // Selected messages dragged from the list move here on drop (SPEC §2 drag-and-drop onto the folder tree).
+  function onDragOver(event: DragEvent) {
+    if (!isMessageDrag([...event.dataTransfer.types])) return;
+    event.preventDefault();
+    event.dataTransfer.dropEffect = 'move';
+    if (!dropping) setDropping(true);
+  }
+
+  function onDrop(event: DragEvent) {
+    setDropping(false);
+    if (!isMessageDrag([...event.dataTransfer.types])) return;
+    event.preventDefault();
+    const messages = readDraggedMessages(event.dataTransfer)
+      .filter((group) => group.folder_id !== folder.id)
+      .flatMap((group) => group.message_uids.map((uid) => ({ folder_id: group.folder_id, uid })));
+    if (messages.length === 0) return;
+    useSelection.getState().clear();
+    move.mutate({ destinationId: folder.id, messages });
+  }
 
   function onChevron(event: MouseEvent) {
     // The chevron sits inside the row link; it folds the branch instead of opening the folder.
@@ -166,7 +191,15 @@ function TreeItem({
         tabIndex={folder.id === tabStop ? 0 : -1}
         data-folder-id={folder.id}
         data-parent-id={parentId ?? undefined}
-        className={clsx(styles.row, active && styles.active, folder.unread > 0 && styles.unread)}
+        className={clsx(
+          styles.row,
+          active && styles.active,
+          folder.unread > 0 && styles.unread,
+          dropping && styles.dropping,
+        )}
+        onDragOver={onDragOver}
+        onDragLeave={() => setDropping(false)}
+        onDrop={onDrop}
         style={{ paddingLeft: `calc(var(--space-2) + ${depth * 16}px)` }}
         onFocus={() => onFocusItem(folder.id)}
       >

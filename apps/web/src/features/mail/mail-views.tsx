@@ -1,20 +1,49 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useParams } from 'react-router';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
-import { BookOpen, FolderX, Inbox, MailOpen, SearchX, Tag } from 'lucide-react';
-import { LIST_PAGE_SIZE, REDIRECT_COOKIE, isSafeRedirectPath } from '@mailroom/protocol';
+import { FolderX, Inbox, MailOpen, PenSquare, SearchX } from 'lucide-react';
+import {
+  DESKTOP_SPLIT_MIN,
+  LIST_PAGE_SIZE,
+  REDIRECT_COOKIE,
+  isSafeRedirectPath,
+  type MailListItem,
+} from '@mailroom/protocol';
+import { ApiError } from '../../api/client';
 import { deleteCookie, readCookie } from '../../app/cookies';
 import { isFramed } from '../../app/frame';
-import { folderPath } from '../../app/paths';
+import { folderPath, labelPath } from '../../app/paths';
+import { Lazy, lazyRoute } from '../../app/lazy-route';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
+import { useMediaQuery } from '../../ui/use-media-query';
 import { useAccount } from '../auth/queries';
 import { findInbox, flattenFolders } from './folder-order';
-import { useFolders } from './queries';
+import {
+  messageKey,
+  messageRouteId,
+  pageRange,
+  parseMessageRouteId,
+  stepFrom,
+  type ListSource,
+} from './list-model';
+import { MailContext, type MailScreenContext } from './mail-context';
+import { MailToolbar } from './mail-toolbar';
+import { MessageList } from './message-list';
+import { useFolders, useLabels, useMessageList } from './queries';
+import { savedListShare } from './panes-layout';
+import { useSelection } from './selection-store';
 import { TopPanel } from './top-panel';
 import styles from './mail-views.module.css';
+
+// The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
+const Reader = lazyRoute(() => import('./reader'));
+// Requested at once, in parallel with the start-up calls, so it is usually here before the first list is.
+const loadResizablePanes = () => import('./resizable-panes');
+const ResizablePanes = lazy(loadResizablePanes);
+if (typeof window !== 'undefined') void loadResizablePanes().catch(() => {});
 
 /**
  * /mail: the Inbox. Right after sign-in the user lands here from '/', and a path saved in the redirect cookie
@@ -53,66 +82,199 @@ export function MailIndex() {
   return <Preloader />;
 }
 
-function usePageRange(total: number | undefined): string | null {
-  const { t } = useTranslation();
-  const account = useAccount();
-  const { page } = useParams();
-  if (!total) return null;
-  const perPage = account?.settings.per_page ?? LIST_PAGE_SIZE;
-  const pageNumber = Math.max(1, Number(page) || 1);
-  const from = Math.min(total, (pageNumber - 1) * perPage + 1);
-  const to = Math.min(total, pageNumber * perPage);
-  return t('mail.range', { from, to, total });
+/** After paging with the keyboard, which message of the new page to open. */
+interface PickState {
+  pick?: 'first' | 'last';
 }
 
-function MailPanes({ list }: { list: ReactNode }) {
-  const { t } = useTranslation();
-  const { msg_id } = useParams();
+function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source: ListSource) => string }) {
+  const params = useParams();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const account = useAccount();
+  const folders = useFolders();
+  const aliasId = params.a_id ?? 'all';
+  const id = Number(kind === 'folder' ? params.f_id : params.l_id);
+  const page = Math.max(1, Math.floor(Number(params.page)) || 1);
+  // The limit query parameter sets the page size (SPEC §2), else the per_page setting.
+  const limit = Number(searchParams.get('limit')) || account?.settings.per_page || LIST_PAGE_SIZE;
+  const source = useMemo<ListSource>(
+    () => ({ kind, id, aliasId, page, limit }),
+    [kind, id, aliasId, page, limit],
+  );
+  const list = useMessageList(Number.isInteger(id) && id > 0 ? source : null);
+  const allFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);
+  const folder = kind === 'folder' ? (allFolders.find((candidate) => candidate.id === id) ?? null) : null;
+  const open = parseMessageRouteId(params.msg_id, kind, kind === 'folder' ? id : null);
+  const openKey = open ? messageKey({ folder_id: open.folderId, uid: open.uid }) : null;
+  const search = location.search;
+
+  const setView = useSelection((state) => state.setView);
+  useEffect(() => setView(`${kind}:${id}:${aliasId}:${page}`), [kind, id, aliasId, page, setView]);
+
+  const pathTo = useCallback(
+    (toPage: number, item?: Pick<MailListItem, 'folder_id' | 'uid'> | null) => {
+      const base = kind === 'folder' ? folderPath(aliasId, id, toPage) : labelPath(aliasId, id, toPage);
+      return `${base}${item ? `/${messageRouteId(item, kind)}` : ''}${search}`;
+    },
+    [kind, aliasId, id, search],
+  );
+
+  const items = list.data?.messages;
+  const total = list.data?.total ?? 0;
+  const pages = pageRange(page, limit, total).pages;
+
+  const step = useCallback(
+    (direction: 1 | -1) => {
+      if (!items) return;
+      const index = openKey ? items.findIndex((item) => messageKey(item) === openKey) : -1;
+      const next = stepFrom(index, direction, items.length, page, pages);
+      if (next.kind === 'open') navigate(pathTo(page, items[next.index]));
+      else if (next.kind === 'page')
+        navigate(pathTo(next.page), { state: { pick: next.pick } satisfies PickState });
+    },
+    [items, openKey, page, pages, navigate, pathTo],
+  );
+
+  // The other half of paging across a boundary: open the first or last message once the new page is here.
+  const pick = (location.state as PickState | null)?.pick;
+  useEffect(() => {
+    if (!pick || !items) return;
+    const item = pick === 'first' ? items[0] : items[items.length - 1];
+    if (item) navigate(pathTo(page, item), { replace: true });
+  }, [pick, items, page, navigate, pathTo]);
+
+  // An empty page above 1 (the last messages were moved away) goes to the previous page (SPEC §4).
+  useEffect(() => {
+    if (items && items.length === 0 && page > 1) navigate(pathTo(page - 1), { replace: true });
+  }, [items, page, navigate, pathTo]);
+
+  // A folder id the server refuses goes to the first folder (SPEC §8).
+  const listError = list.error;
+  useEffect(() => {
+    if (listError instanceof ApiError && listError.code === 'request_folder_id_error' && folders.data?.[0]) {
+      navigate(folderPath(aliasId, folders.data[0].id), { replace: true });
+    }
+  }, [listError, folders.data, aliasId, navigate]);
+
+  const context = useMemo<MailScreenContext>(
+    () => ({
+      source,
+      folder,
+      folders: allFolders,
+      list: list.data,
+      listPending: list.isPending,
+      openKey,
+      pathTo,
+      openMessage: (item) => navigate(pathTo(page, item)),
+      closeMessage: () => {
+        useSelection.getState().setFullscreen(false);
+        navigate(pathTo(page));
+      },
+      step,
+    }),
+    [source, folder, allFolders, list.data, list.isPending, openKey, pathTo, navigate, page, step],
+  );
+
+  if (kind === 'folder' && folders.data && !folder) {
+    const inbox = findInbox(folders.data);
+    if (inbox && inbox.id !== id) return <Navigate to={folderPath('all', inbox.id)} replace />;
+  }
+
   return (
-    <div className={clsx(styles.panes, msg_id && styles.withMessage)}>
-      <section className={styles.list} aria-label={t('mail.list')}>
-        {list}
-      </section>
-      <section className={styles.reader}>
-        <Outlet />
-      </section>
+    <MailContext.Provider value={context}>
+      <MailToolbar title={title(source)} />
+      <MailPanes hasMessage={openKey !== null} list={<MessageList />} />
+    </MailContext.Provider>
+  );
+}
+
+function MailPanes({ list, hasMessage }: { list: ReactNode; hasMessage: boolean }) {
+  const { t } = useTranslation();
+  const desktop = useMediaQuery(`(min-width: ${DESKTOP_SPLIT_MIN}px)`);
+  const fullscreen = useSelection((state) => state.fullscreen) && hasMessage;
+  const reader = (
+    <section className={styles.reader} aria-label={t('mail.reader')}>
+      <Outlet />
+    </section>
+  );
+  const listPane = (
+    <section className={styles.list} aria-label={t('mail.listPane')}>
+      {list}
+    </section>
+  );
+  if (desktop && !fullscreen) {
+    const share = savedListShare();
+    return (
+      <Suspense
+        fallback={
+          <div
+            className={styles.panes}
+            style={{ gridTemplateColumns: `minmax(370px, ${share}fr) minmax(400px, ${100 - share}fr)` }}
+          >
+            {listPane}
+            {reader}
+          </div>
+        }
+      >
+        <ResizablePanes list={listPane} reader={reader} />
+      </Suspense>
+    );
+  }
+  return (
+    <div
+      className={clsx(
+        styles.panes,
+        (hasMessage || fullscreen) && styles.withMessage,
+        fullscreen && styles.fullscreen,
+      )}
+    >
+      {listPane}
+      {reader}
+      {hasMessage ? null : (
+        <Button
+          variant="primary"
+          iconOnly
+          disabled
+          className={styles.fab}
+          aria-label={t('sidebar.newMessage')}
+          title={t('sidebar.newMessageSoon')}
+        >
+          <PenSquare aria-hidden />
+        </Button>
+      )}
     </div>
   );
 }
 
 export function FolderView() {
   const { t } = useTranslation();
-  const { f_id } = useParams();
   const folders = useFolders();
-  const all = folders.data ? flattenFolders(folders.data) : [];
-  const folder = all.find((candidate) => String(candidate.id) === f_id);
-  const range = usePageRange(folder?.total);
-  if (folders.data && !folder) {
-    const inbox = findInbox(folders.data);
-    if (inbox && String(inbox.id) !== f_id) return <Navigate to={folderPath('all', inbox.id)} replace />;
-  }
-  const title = folder
-    ? folder.system
-      ? t(`folders.system.${folder.system}`)
-      : (folder.name.split('.').filter(Boolean).pop() ?? folder.name)
-    : '';
   return (
-    <>
-      <TopPanel title={title} range={range} />
-      <MailPanes
-        list={<ComingSoon title={t('mail.listSoonTitle')} text={t('mail.listSoonText')} icon={Inbox} />}
-      />
-    </>
+    <MailScreen
+      kind="folder"
+      title={(source) => {
+        const folder = folders.data
+          ? flattenFolders(folders.data).find((f) => f.id === source.id)
+          : undefined;
+        if (!folder) return '';
+        return folder.system
+          ? t(`folders.system.${folder.system}`)
+          : (folder.name.split('.').filter(Boolean).pop() ?? folder.name);
+      }}
+    />
   );
 }
 
 export function LabelView() {
   const { t } = useTranslation();
+  const labels = useLabels();
   return (
-    <>
-      <TopPanel title={t('mail.labelTitle')} />
-      <MailPanes list={<ComingSoon title={t('mail.labelSoonTitle')} icon={Tag} />} />
-    </>
+    <MailScreen
+      kind="label"
+      title={(source) => labels.data?.find((label) => label.id === source.id)?.name ?? t('mail.labelTitle')}
+    />
   );
 }
 
@@ -123,15 +285,18 @@ export function SearchView() {
   return (
     <>
       <TopPanel title={t('mail.searchTitle')} />
-      <MailPanes
-        list={
+      <div className={styles.panes}>
+        <section className={styles.list} aria-label={t('mail.listPane')}>
           <ComingSoon
             title={t('mail.searchSoonTitle')}
             text={text ? t('mail.searchSoonText', { text }) : undefined}
             icon={SearchX}
           />
-        }
-      />
+        </section>
+        <section className={styles.reader}>
+          <Outlet />
+        </section>
+      </div>
     </>
   );
 }
@@ -147,14 +312,11 @@ export function ReaderEmpty() {
   );
 }
 
-export function ReaderPlaceholder() {
-  const { t } = useTranslation();
-  const { msg_id } = useParams();
+/** The :msg_id child route: the reader, loaded on first use. */
+export function ReaderRoute() {
   return (
-    <ComingSoon
-      title={t('mail.readerSoonTitle')}
-      text={t('mail.readerSoonText', { id: msg_id })}
-      icon={BookOpen}
-    />
+    <Lazy>
+      <Reader />
+    </Lazy>
   );
 }

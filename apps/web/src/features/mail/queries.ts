@@ -1,17 +1,274 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { FoldersResponse } from '@mailroom/protocol';
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
+import type {
+  Folder,
+  FoldersResponse,
+  Mail,
+  MailListItem,
+  MailListResponse,
+  MessageQuery,
+} from '@mailroom/protocol';
 import { api } from '../../api/client';
+import {
+  messageKey,
+  toFolderMessages,
+  withFlag,
+  withoutMessages,
+  type FlagChange,
+  type ListSource,
+} from './list-model';
+
+/**
+ * A label as GET /api/v1/labels returns it. The protocol's labels.ts is being written alongside this landing;
+ * until it exists the web app names the fields it reads (SPEC §3 Label) here.
+ */
+export interface Label {
+  id: number;
+  name: string;
+  color: string;
+  search_field: string;
+  search_content: string;
+  folder_id: number | null;
+}
+
+export interface NewLabel {
+  name: string;
+  color: string;
+  search_field: string;
+  search_content: string;
+  folder_id?: number | null;
+}
+
+type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
+
+/** Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail']. */
+export const mailKeys = {
+  folders: ['folders'] as const,
+  labels: ['labels'] as const,
+  lists: ['messages', 'list'] as const,
+  list: (source: ListSource) =>
+    ['messages', 'list', source.kind, source.id, source.aliasId, source.page, source.limit] as const,
+  listsOf: (kind: ListSource['kind'], id: number) => ['messages', 'list', kind, id] as const,
+  mails: ['messages', 'mail'] as const,
+  mail: (folderId: number, uid: number, showImages: boolean) =>
+    ['messages', 'mail', folderId, uid, showImages] as const,
+};
 
 export const mailQueries = {
   folders: () =>
     queryOptions({
-      queryKey: ['folders'],
+      queryKey: mailKeys.folders,
       queryFn: () => api.get<FoldersResponse>('/api/v1/folders'),
       select: (response) => response.folders,
       meta: { showError: true },
+    }),
+  labels: () =>
+    queryOptions({
+      queryKey: mailKeys.labels,
+      queryFn: ({ signal }) => api.get<{ labels: Label[] }>('/api/v1/labels', { signal }),
+      select: (response) => response.labels,
+    }),
+  list: (source: ListSource) =>
+    queryOptions({
+      queryKey: mailKeys.list(source),
+      queryFn: ({ signal }) =>
+        api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
+          query: { a_id: source.aliasId, page: source.page, limit: source.limit },
+          signal,
+        }),
+      // Live events and refresh refetch often; without a staleness window the list would blink on every focus.
+      staleTime: 10_000,
+    }),
+  mail: (folderId: number, uid: number, showImages: boolean) =>
+    queryOptions({
+      queryKey: mailKeys.mail(folderId, uid, showImages),
+      queryFn: ({ signal }) =>
+        api.get<{ message: Mail }>(`/api/v1/messages/${folderId}/${uid}`, {
+          query: { show_images: showImages ? 'true' : undefined },
+          signal,
+        }),
+      select: (response) => response.message,
+      // 404 and 400 are handled by the reader (back to the list, first folder), not by the error dialog.
+      retry: false,
+      staleTime: 60_000,
     }),
 };
 
 export function useFolders() {
   return useQuery(mailQueries.folders());
+}
+
+export function useLabels(enabled = true) {
+  return useQuery({ ...mailQueries.labels(), enabled });
+}
+
+export function useMessageList(source: ListSource | null) {
+  return useQuery({
+    ...mailQueries.list(source ?? { kind: 'folder', id: 0, aliasId: 'all', page: 1, limit: 1 }),
+    enabled: source !== null && source.id > 0,
+  });
+}
+
+export function useMail(ref: { folderId: number; uid: number } | null, showImages: boolean) {
+  return useQuery({
+    ...mailQueries.mail(ref?.folderId ?? 0, ref?.uid ?? 0, showImages),
+    enabled: ref !== null,
+    // 'Show images' refetches the same message: keep the text on screen meanwhile (the reader remounts per message).
+    placeholderData: keepPreviousData,
+  });
+}
+
+type Snapshot = [QueryKey, unknown][];
+
+function snapshot(client: QueryClient): Snapshot {
+  return [
+    ...client.getQueriesData({ queryKey: mailKeys.lists }),
+    ...client.getQueriesData({ queryKey: mailKeys.mails }),
+  ];
+}
+
+function restore(client: QueryClient, saved: Snapshot | undefined): void {
+  for (const [key, data] of saved ?? []) client.setQueryData(key, data);
+}
+
+function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
+  client.setQueriesData<MailListResponse>({ queryKey: mailKeys.lists }, (list) =>
+    list ? update(list) : list,
+  );
+}
+
+export interface MarkVariables {
+  flag: FlagChange;
+  messages: readonly MessageRef[];
+}
+
+/** Flags change at once on screen (SPEC §4) and go back if the server refuses. */
+export function useMarkMessages() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ flag, messages }: MarkVariables) =>
+      api.post<{ ok: true }>('/api/v1/messages/mark', { flag, folder_messages: toFolderMessages(messages) }),
+    onMutate: async ({ flag, messages }) => {
+      await client.cancelQueries({ queryKey: ['messages'] });
+      const saved = snapshot(client);
+      const keys = new Set(messages.map(messageKey));
+      updateLists(client, (list) => withFlag(list, keys, flag));
+      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
+        if (!data || !keys.has(messageKey(data.message))) return data;
+        const list = withFlag({ messages: [data.message], total: 1, all: 1 }, keys, flag);
+        return { message: { ...data.message, flags: list.messages[0]!.flags } };
+      });
+      return { saved };
+    },
+    onError: (_error, _variables, context) => restore(client, context?.saved),
+    // Unread counters in the sidebar follow the server's count, not a guess.
+    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
+  });
+}
+
+/** Delete and move take the rows out of the list at once; the refetch afterwards brings the next rows up. */
+function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
+  call: (variables: V) => Promise<unknown>,
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onMutate: async (variables: V) => {
+      await client.cancelQueries({ queryKey: mailKeys.lists });
+      const saved = snapshot(client);
+      const keys = new Set(variables.messages.map(messageKey));
+      updateLists(client, (list) => withoutMessages(list, keys));
+      return { saved };
+    },
+    onError: (_error, _variables, context) => restore(client, context?.saved),
+    onSettled: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: mailKeys.lists }),
+        client.invalidateQueries({ queryKey: mailKeys.folders }),
+      ]);
+    },
+  });
+}
+
+export function useDeleteMessages() {
+  return useRemovingMutation(({ messages }: { messages: readonly MessageRef[] }) =>
+    api.post<{ ok: true }>('/api/v1/messages/delete', { folder_messages: toFolderMessages(messages) }),
+  );
+}
+
+export function useMoveMessages() {
+  return useRemovingMutation(
+    ({ destinationId, messages }: { destinationId: number; messages: readonly MessageRef[] }) =>
+      api.post<{ ok: true }>('/api/v1/messages/move', {
+        destination_id: destinationId,
+        folder_messages: toFolderMessages(messages),
+      }),
+  );
+}
+
+function useInvalidatingMutation<V>(call: (variables: V) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: call,
+    onSettled: async () => {
+      await Promise.all([
+        client.invalidateQueries({ queryKey: mailKeys.lists }),
+        client.invalidateQueries({ queryKey: mailKeys.folders }),
+      ]);
+    },
+  });
+}
+
+export function useEmptyFolder() {
+  return useInvalidatingMutation((folderId: number) =>
+    api.post<{ ok: true }>('/api/v1/messages/empty', { folder_id: folderId }),
+  );
+}
+
+export interface BulkVariables {
+  request_type: 'move' | 'mark';
+  request_params: { destination_id?: number; flag?: FlagChange };
+  request: MessageQuery;
+}
+
+/** Select-all acts on the whole folder or label, not just the page (SPEC §4): the server resolves the set. */
+export function useBulkAction() {
+  return useInvalidatingMutation((variables: BulkVariables) =>
+    api.post<{ ok: true }>('/api/v1/messages/bulk', variables),
+  );
+}
+
+/** The bulk request describing a list: the active folder or label with its alias view. */
+export function bulkRequest(source: ListSource): MessageQuery {
+  const alias = source.aliasId === 'all' ? null : Number(source.aliasId);
+  return {
+    page: source.page,
+    limit: source.limit,
+    ...(source.kind === 'folder' ? { folder_id: source.id } : { label_id: source.id }),
+    ...(alias === null ? {} : { alias_id: alias }),
+  };
+}
+
+export function useCreateFolder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (folder: { parent_id: number | null; name: string }) =>
+      api.post<{ folder: Folder }>('/api/v1/folders', { folder }),
+    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
+  });
+}
+
+export function useCreateLabel() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (label: NewLabel) => api.post<{ label: Label }>('/api/v1/labels', { label }),
+    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.labels }),
+  });
 }

@@ -1,18 +1,27 @@
-import { useMemo } from 'react';
-import { useMatch, useNavigate } from 'react-router';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Link, useMatch, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { Mail, PenSquare, Plus, X } from 'lucide-react';
+import clsx from 'clsx';
+import { FolderPlus, Mail, PenSquare, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../auth/queries';
 import { Button } from '../../ui/button';
 import { Select } from '../../ui/select';
-import { folderPath } from '../../app/paths';
+import { folderPath, labelPath } from '../../app/paths';
 import { useUi } from '../../app/ui-store';
-import { buildFolderSections, findInbox, type SystemFolderNames } from './folder-order';
+import { buildFolderSections, findInbox, flattenFolders, type SystemFolderNames } from './folder-order';
 import { FolderTree } from './folder-tree';
 import { QuotaBar } from './quota-bar';
 import { ShellFooter } from './shell-footer';
 import { UserMenu } from './user-menu';
-import { useFolders } from './queries';
+import { useFolders, useLabels } from './queries';
+
+// Dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
+const CreateFolderDialog = lazy(() =>
+  import('./create-dialogs').then((m) => ({ default: m.CreateFolderDialog })),
+);
+const CreateLabelDialog = lazy(() =>
+  import('./create-dialogs').then((m) => ({ default: m.CreateLabelDialog })),
+);
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
@@ -37,6 +46,11 @@ export function Sidebar() {
   const aliasId = anyMailMatch?.params.a_id ?? 'all';
   const activeFolderId = folderMatch ? Number(folderMatch.params.f_id) : null;
   const isAliasUser = Boolean(user?.info.alias);
+  const labels = useLabels(!isAliasUser);
+  const labelMatch = useMatch('/mail/label/:a_id/:l_id/*');
+  const activeLabelId = labelMatch ? Number(labelMatch.params.l_id) : null;
+  const [dialog, setDialog] = useState<'folder' | 'label' | null>(null);
+  const flatFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);
 
   const names: SystemFolderNames = {
     inbox: t('folders.system.inbox'),
@@ -98,9 +112,23 @@ export function Sidebar() {
       </div>
 
       <nav className={styles.nav} aria-label={t('sidebar.navigation')}>
-        <h2 className={styles.sectionTitle} id="folders-title">
-          {t('folders.title')}
-        </h2>
+        <div className={styles.sectionHeader}>
+          <h2 className={styles.sectionTitle} id="folders-title">
+            {t('folders.title')}
+          </h2>
+          {/* Alias-only users cannot create folders or labels (SPEC §6). */}
+          {isAliasUser ? null : (
+            <Button
+              variant="ghost"
+              iconOnly
+              aria-label={t('folders.create')}
+              title={t('folders.create')}
+              onClick={() => setDialog('folder')}
+            >
+              <FolderPlus aria-hidden />
+            </Button>
+          )}
+        </div>
         {folders.isPending ? <SkeletonRows /> : null}
         {folders.isError ? <p className={styles.muted}>{t('folders.loadFailed')}</p> : null}
         {folders.data ? (
@@ -131,16 +159,50 @@ export function Sidebar() {
               <Button
                 variant="ghost"
                 iconOnly
-                disabled
                 aria-label={t('labels.create')}
-                title={t('common.comingSoon')}
+                title={t('labels.create')}
+                onClick={() => setDialog('label')}
               >
                 <Plus aria-hidden />
               </Button>
             </div>
-            <p className={styles.muted}>{t('labels.empty')}</p>
+            {labels.data && labels.data.length > 0 ? (
+              <ul className={styles.labels} aria-label={t('labels.title')}>
+                {labels.data.map((label) => (
+                  <li key={label.id}>
+                    <Link
+                      to={labelPath(aliasId, label.id)}
+                      className={clsx(styles.labelLink, label.id === activeLabelId && styles.labelActive)}
+                      aria-current={label.id === activeLabelId ? 'page' : undefined}
+                    >
+                      <span className={styles.labelDot} style={{ background: label.color }} aria-hidden />
+                      <span className={styles.labelName}>{label.name}</span>
+                    </Link>
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              <p className={styles.muted}>{labels.isError ? t('labels.loadFailed') : t('labels.empty')}</p>
+            )}
           </>
         )}
+        {dialog ? (
+          <Suspense fallback={null}>
+            {dialog === 'folder' ? (
+              <CreateFolderDialog
+                open
+                onOpenChange={(open) => !open && setDialog(null)}
+                folders={flatFolders}
+              />
+            ) : (
+              <CreateLabelDialog
+                open
+                onOpenChange={(open) => !open && setDialog(null)}
+                folders={flatFolders}
+              />
+            )}
+          </Suspense>
+        ) : null}
       </nav>
 
       <div className={styles.bottom}>

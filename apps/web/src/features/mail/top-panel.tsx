@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
@@ -11,19 +12,25 @@ import styles from './mail-views.module.css';
 
 export interface TopPanelProps {
   title: string;
-  range?: string | null;
+  /** The page range and paging buttons. */
+  range?: ReactNode;
+  /** Before the title: the select menu. */
+  leading?: ReactNode;
+  /** After the title: the actions on the selected or open messages. */
+  actions?: ReactNode;
 }
 
-/** SPEC §2 top panel: for now the title, the page range, refresh and the dots menu; bulk actions come with the list. */
-export function TopPanel({ title, range }: TopPanelProps) {
+/** SPEC §2 top panel: select menu, title, actions, search, refresh, paging and the dots menu. */
+export function TopPanel({ title, range, leading, actions }: TopPanelProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useUser();
   const isAliasUser = Boolean(user?.info.alias);
   return (
     <MainHeader label={t('mail.toolbar')}>
+      {leading}
       <h1 className={styles.title}>{title}</h1>
-      {range ? <span className={styles.range}>{range}</span> : null}
+      {actions}
       <div className={styles.search}>
         <Search aria-hidden />
         <input type="search" aria-label={t('mail.search')} placeholder={t('mail.searchSoon')} disabled />
@@ -37,6 +44,7 @@ export function TopPanel({ title, range }: TopPanelProps) {
       >
         <RotateCw aria-hidden />
       </Button>
+      {range}
       <Dropdown
         align="end"
         trigger={

@@ -1,0 +1,244 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Dialog } from 'radix-ui';
+import { useTranslation } from 'react-i18next';
+import {
+  DEFAULT_LABEL_COLOR,
+  DEFAULT_LABEL_SEARCH_FIELD,
+  LABEL_SEARCH_FIELDS,
+  folderDisplayName,
+  type Folder,
+  type LabelSearchField,
+} from '@mailroom/protocol';
+import { Button } from '../../ui/button';
+import { raiseSuccess } from '../../ui/notices-store';
+import dialog from '../../ui/dialog.module.css';
+import { useCreateFolder, useCreateLabel } from './queries';
+import styles from './create-dialogs.module.css';
+
+export interface CreateDialogProps {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  folders: readonly Folder[];
+}
+
+function FormDialog({
+  open,
+  onOpenChange,
+  title,
+  busy,
+  onSubmit,
+  children,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  title: string;
+  busy: boolean;
+  onSubmit(): void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    onSubmit();
+  }
+  return (
+    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
+      <Dialog.Portal>
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.content} aria-describedby={undefined}>
+          <form onSubmit={submit} aria-busy={busy}>
+            <div className={dialog.header}>
+              <Dialog.Title className={dialog.title}>{title}</Dialog.Title>
+            </div>
+            <div className={styles.fields}>{children}</div>
+            <div className={dialog.actions}>
+              <Dialog.Close asChild>
+                <Button disabled={busy}>{t('common.cancel')}</Button>
+              </Dialog.Close>
+              <Button type="submit" variant="primary" disabled={busy}>
+                {busy && <span className={dialog.spinner} aria-hidden />}
+                {t('common.create')}
+              </Button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function folderLabel(folder: Folder, t: (key: `folders.system.${NonNullable<Folder['system']>}`) => string) {
+  return folder.system ? t(`folders.system.${folder.system}`) : folderDisplayName(folder.name);
+}
+
+/** SPEC §2 folder creation dialog: a name and where it goes. The server checks names (SPEC §5). */
+export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialogProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const create = useCreateFolder();
+  const [name, setName] = useState('');
+  const [parent, setParent] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const parents = folders.filter((folder) => folder.system === null || folder.system === 'inbox');
+
+  function submit() {
+    if (!name.trim()) {
+      setError(t('folders.nameRequired'));
+      return;
+    }
+    create.mutate(
+      { name: name.trim(), parent_id: parent ? Number(parent) : null },
+      {
+        onSuccess: () => {
+          raiseSuccess(t('folders.created'));
+          setName('');
+          onOpenChange(false);
+        },
+      },
+    );
+  }
+
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('folders.createTitle')}
+      busy={create.isPending}
+      onSubmit={submit}
+    >
+      <label className={styles.field} htmlFor={`${id}-name`}>
+        <span>{t('folders.name')}</span>
+        <input
+          id={`${id}-name`}
+          value={name}
+          maxLength={100}
+          autoFocus
+          aria-invalid={error !== null}
+          onChange={(event) => {
+            setName(event.target.value);
+            setError(null);
+          }}
+        />
+        {error ? <span className={styles.error}>{error}</span> : null}
+      </label>
+      <label className={styles.field} htmlFor={`${id}-parent`}>
+        <span>{t('folders.parent')}</span>
+        <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
+          <option value="">{t('folders.noParent')}</option>
+          {parents.map((folder) => (
+            <option key={folder.id} value={folder.id}>
+              {folderLabel(folder, t)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </FormDialog>
+  );
+}
+
+/** SPEC §2 label creation dialog; SPEC §5: name and search query required, colour #e66465 and field body by default. */
+export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  const create = useCreateLabel();
+  const [name, setName] = useState('');
+  const [color, setColor] = useState(DEFAULT_LABEL_COLOR);
+  const [field, setField] = useState<LabelSearchField>(DEFAULT_LABEL_SEARCH_FIELD);
+  const [content, setContent] = useState('');
+  const [folder, setFolder] = useState('');
+  const [errors, setErrors] = useState<{ name?: boolean; content?: boolean }>({});
+
+  function submit() {
+    const next = { name: !name.trim(), content: !content.trim() };
+    setErrors(next);
+    if (next.name || next.content) return;
+    create.mutate(
+      {
+        name: name.trim(),
+        color,
+        search_field: field,
+        search_content: content.trim(),
+        ...(folder ? { folder_id: Number(folder) } : {}),
+      },
+      {
+        onSuccess: () => {
+          raiseSuccess(t('labels.created'));
+          setName('');
+          setContent('');
+          onOpenChange(false);
+        },
+      },
+    );
+  }
+
+  const required = t('labels.required');
+  return (
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('labels.createTitle')}
+      busy={create.isPending}
+      onSubmit={submit}
+    >
+      <div className={styles.row}>
+        <label className={styles.field} htmlFor={`${id}-name`}>
+          <span>{t('labels.name')}</span>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={100}
+            autoFocus
+            aria-invalid={errors.name === true}
+            onChange={(event) => setName(event.target.value)}
+          />
+          {errors.name ? <span className={styles.error}>{required}</span> : null}
+        </label>
+        <label className={styles.colorField} htmlFor={`${id}-color`}>
+          <span>{t('labels.color')}</span>
+          <input
+            id={`${id}-color`}
+            type="color"
+            value={color}
+            onChange={(event) => setColor(event.target.value)}
+          />
+        </label>
+      </div>
+      <label className={styles.field} htmlFor={`${id}-field`}>
+        <span>{t('labels.searchField')}</span>
+        <select
+          id={`${id}-field`}
+          value={field}
+          onChange={(event) => setField(event.target.value as LabelSearchField)}
+        >
+          {LABEL_SEARCH_FIELDS.map((value) => (
+            <option key={value} value={value}>
+              {t(`labels.fields.${value}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className={styles.field} htmlFor={`${id}-content`}>
+        <span>{t('labels.searchContent')}</span>
+        <input
+          id={`${id}-content`}
+          value={content}
+          maxLength={500}
+          aria-invalid={errors.content === true}
+          onChange={(event) => setContent(event.target.value)}
+        />
+        {errors.content ? <span className={styles.error}>{required}</span> : null}
+      </label>
+      <label className={styles.field} htmlFor={`${id}-folder`}>
+        <span>{t('labels.folder')}</span>
+        <select id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)}>
+          <option value="">{t('labels.anyFolder')}</option>
+          {folders.map((candidate) => (
+            <option key={candidate.id} value={candidate.id}>
+              {folderLabel(candidate, t)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,353 @@
+import { useEffect, useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import clsx from 'clsx';
+import {
+  ArrowLeft,
+  File,
+  FileArchive,
+  FileImage,
+  FileMusic,
+  FileSpreadsheet,
+  FileText,
+  FileType,
+  FileVideoCamera,
+  Download,
+  Forward,
+  ImageOff,
+  LockKeyhole,
+  Maximize2,
+  Minimize2,
+  Paperclip,
+  Reply,
+  ReplyAll,
+  Star,
+  Trash2,
+} from 'lucide-react';
+import {
+  RECIPIENT_TAGS_SHOWN,
+  attachmentKind,
+  formatFileSize,
+  formatFullDate,
+  type Attachment,
+  type AttachmentKind,
+  type Mail,
+  type MailAddress,
+} from '@mailroom/protocol';
+import { ApiError } from '../../api/client';
+import { folderPath } from '../../app/paths';
+import { Avatar } from '../../ui/avatar';
+import { Button } from '../../ui/button';
+import { Preloader } from '../../ui/preloader';
+import { useAccount, useUser } from '../auth/queries';
+import { useMailScreen } from './mail-context';
+import { messageKey, shouldShowImages } from './list-model';
+import { useLabels, useMail, useMarkMessages } from './queries';
+import { useSelection } from './selection-store';
+import { useMailActions } from './use-mail-actions';
+import { HtmlBody } from './html-body';
+import { decodeContent, linkifyText } from './sanitize-html';
+import styles from './reader.module.css';
+
+const kindIcons: Record<AttachmentKind, typeof File> = {
+  pdf: FileType,
+  doc: FileText,
+  audio: FileMusic,
+  xls: FileSpreadsheet,
+  video: FileVideoCamera,
+  archive: FileArchive,
+  img: FileImage,
+  other: File,
+};
+
+/** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
+export default function Reader() {
+  const screen = useMailScreen();
+  // A fresh reader per message: the 'show images' choice and the seen-marking belong to one message.
+  return <MessageReader key={screen.openKey ?? ''} />;
+}
+
+function MessageReader() {
+  const { t } = useTranslation();
+  const screen = useMailScreen();
+  const navigate = useNavigate();
+  const account = useAccount();
+  const [folderId, uid] = (screen.openKey ?? '0:0').split(':').map(Number) as [number, number];
+  const ref = screen.openKey ? { folderId, uid } : null;
+  // image_display (SPEC §4): 'always' asks for images at once; contacts arrive with a later issue, so for
+  // 'correspondent' no sender is known to be a contact yet and the bar offers the images.
+  const [showImages, setShowImages] = useState(() =>
+    shouldShowImages(account?.settings.image_display, false),
+  );
+  const mail = useMail(ref, showImages);
+  const mark = useMarkMessages();
+
+  // Opening marks the message seen here at once, and on the server when it was unseen (SPEC §4).
+  const marked = useRef(false);
+  const message = mail.data;
+  useEffect(() => {
+    if (!message || marked.current) return;
+    marked.current = true;
+    if (!message.flags.seen) mark.mutate({ flag: 'seen', messages: [message] });
+  }, [message, mark]);
+
+  const error = mail.error;
+  useEffect(() => {
+    if (!(error instanceof ApiError)) return;
+    if (error.status === 404) screen.closeMessage();
+    else if (error.code === 'request_folder_id_error' && screen.folders[0]) {
+      navigate(folderPath(screen.source.aliasId, screen.folders[0].id), { replace: true });
+    }
+  }, [error, screen, navigate]);
+
+  if (mail.isPending && !message) {
+    return (
+      <div className={styles.loading} aria-busy="true">
+        <Preloader />
+      </div>
+    );
+  }
+  if (!message) {
+    return (
+      <article className={styles.reader} aria-label={t('mail.message')}>
+        <p className={styles.failed} role="alert">
+          {t('mail.messageFailed')}
+        </p>
+      </article>
+    );
+  }
+  return <MessageView message={message} showImages={showImages} onShowImages={() => setShowImages(true)} />;
+}
+
+function MessageView({
+  message,
+  showImages,
+  onShowImages,
+}: {
+  message: Mail;
+  showImages: boolean;
+  onShowImages(): void;
+}) {
+  const { t, i18n } = useTranslation();
+  const screen = useMailScreen();
+  const user = useUser();
+  const labels = useLabels(!user?.info.alias);
+  const mark = useMarkMessages();
+  const actions = useMailActions();
+  const fullscreen = useSelection((state) => state.fullscreen);
+  const setFullscreen = useSelection((state) => state.setFullscreen);
+  const from = message.fields.from[0];
+  const subject = message.subject.trim() || t('mail.noSubject');
+  const recipients = [...message.fields.to, ...message.fields.cc];
+  const messageLabels = message.labels
+    .map((id) => labels.data?.find((label) => label.id === id))
+    .filter((label) => label !== undefined);
+  const flagged = message.flags.flagged;
+
+  return (
+    <article className={styles.reader} aria-label={t('mail.message')} data-message-key={messageKey(message)}>
+      <div className={styles.bar}>
+        <Button
+          variant="ghost"
+          iconOnly
+          className={clsx(styles.back, fullscreen && styles.backShown)}
+          aria-label={t('mail.backToList')}
+          title={t('mail.backToList')}
+          onClick={screen.closeMessage}
+        >
+          <ArrowLeft aria-hidden />
+        </Button>
+        {/* Compose is another issue: the buttons are in place, and say so. */}
+        <Button variant="ghost" iconOnly disabled aria-label={t('mail.reply')} title={t('mail.composeSoon')}>
+          <Reply aria-hidden />
+        </Button>
+        <Button
+          variant="ghost"
+          iconOnly
+          disabled
+          aria-label={t('mail.replyAll')}
+          title={t('mail.composeSoon')}
+        >
+          <ReplyAll aria-hidden />
+        </Button>
+        <Button
+          variant="ghost"
+          iconOnly
+          disabled
+          aria-label={t('mail.forward')}
+          title={t('mail.composeSoon')}
+        >
+          <Forward aria-hidden />
+        </Button>
+        <span className={styles.spacer} />
+        <Button
+          variant="ghost"
+          iconOnly
+          className={clsx(flagged && styles.flagged)}
+          aria-pressed={flagged}
+          aria-label={flagged ? t('mail.unflag') : t('mail.flag')}
+          title={flagged ? t('mail.unflag') : t('mail.flag')}
+          onClick={() => mark.mutate({ flag: flagged ? 'unflagged' : 'flagged', messages: [message] })}
+        >
+          <Star aria-hidden />
+        </Button>
+        <Button
+          variant="ghost"
+          iconOnly
+          aria-label={t('mail.delete')}
+          title={t('mail.delete')}
+          onClick={() => void actions.remove().catch(() => {})}
+        >
+          <Trash2 aria-hidden />
+        </Button>
+        <Button
+          variant="ghost"
+          iconOnly
+          className={styles.fullscreenToggle}
+          aria-label={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
+          title={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
+          onClick={() => setFullscreen(!fullscreen)}
+        >
+          {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
+        </Button>
+      </div>
+
+      <header className={styles.header}>
+        <h1 className={styles.subject}>{subject}</h1>
+        {messageLabels.length > 0 ? (
+          <ul className={styles.labels} aria-label={t('labels.title')}>
+            {messageLabels.map((label) => (
+              <li key={label.id} className={styles.label}>
+                <span style={{ background: label.color }} aria-hidden />
+                {label.name}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className={styles.people}>
+          <Avatar name={from?.name} email={from?.email} size={40} />
+          <div className={styles.who}>
+            <div className={styles.fromLine}>
+              <span className={styles.fromName}>{from?.name || from?.email || t('mail.noSender')}</span>
+              {from?.name ? <span className={styles.fromEmail}>{from.email}</span> : null}
+            </div>
+            <Recipients people={recipients} />
+          </div>
+          <time className={styles.date} dateTime={message.created_at}>
+            {formatFullDate(message.created_at, new Date(), i18n.language)}
+          </time>
+        </div>
+      </header>
+
+      {message.images_blocked && !showImages ? (
+        <div className={styles.imagesBar} role="status">
+          <ImageOff aria-hidden />
+          <span>{t('mail.imagesBlocked')}</span>
+          <Button variant="secondary" onClick={onShowImages}>
+            {t('mail.showImages')}
+          </Button>
+        </div>
+      ) : null}
+
+      {message.attachments.length > 0 ? <Attachments message={message} /> : null}
+
+      <div className={styles.body}>
+        {message.encrypted ? (
+          <div className={styles.encrypted}>
+            <LockKeyhole aria-hidden />
+            <h2>{t('mail.encryptedTitle')}</h2>
+            <p>{t('mail.encryptedText')}</p>
+          </div>
+        ) : message.content_type === 'text/html' ? (
+          <HtmlBody html={decodeContent(message.content)} showImages={showImages} title={subject} />
+        ) : (
+          <PlainBody text={decodeContent(message.content)} />
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** SPEC §9: two recipient tags, the rest behind '+N'. */
+function Recipients({ people }: { people: MailAddress[] }) {
+  const { t } = useTranslation();
+  const [expanded, setExpanded] = useState(false);
+  if (people.length === 0) return null;
+  const shown = expanded ? people : people.slice(0, RECIPIENT_TAGS_SHOWN);
+  const hidden = people.length - shown.length;
+  return (
+    <div className={styles.recipients}>
+      <span className={styles.toLabel}>{t('mail.to')}</span>
+      {shown.map((person, index) => (
+        <span key={`${person.email}-${index}`} className={styles.tag} title={person.email}>
+          {person.name || person.email}
+        </span>
+      ))}
+      {hidden > 0 ? (
+        <button
+          type="button"
+          className={styles.more}
+          aria-label={t('mail.moreRecipients', { count: hidden })}
+          onClick={() => setExpanded(true)}
+        >
+          +{hidden}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function Attachments({ message }: { message: Mail }) {
+  const { t } = useTranslation();
+  return (
+    <section className={styles.attachments} aria-label={t('mail.attachments')}>
+      <h2 className={styles.attachmentsTitle}>
+        <Paperclip aria-hidden />
+        {t('mail.attachmentCount', { count: message.attachments.length })}
+      </h2>
+      <ul>
+        {message.attachments.map((attachment) => (
+          <AttachmentItem key={attachment.id} attachment={attachment} message={message} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function AttachmentItem({ attachment, message }: { attachment: Attachment; message: Mail }) {
+  const { t } = useTranslation();
+  const kind = attachmentKind(attachment.name);
+  const Icon = kindIcons[kind];
+  const href = `/api/v1/attachments/${attachment.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`;
+  return (
+    <li>
+      <a
+        className={styles.attachment}
+        href={href}
+        download={attachment.name}
+        title={t('mail.download', { name: attachment.name })}
+      >
+        <Icon className={clsx(styles.kind, styles[`kind-${kind}`])} aria-hidden />
+        <span className={styles.attachmentName}>{attachment.name}</span>
+        <span className={styles.attachmentSize}>{formatFileSize(attachment.size)}</span>
+        <Download className={styles.download} aria-hidden />
+      </a>
+    </li>
+  );
+}
+
+function PlainBody({ text }: { text: string }) {
+  return (
+    <div className={styles.plain}>
+      {linkifyText(text).map((part, index) =>
+        part.kind === 'link' ? (
+          <a key={index} href={part.href} target="_blank" rel="noopener noreferrer">
+            {part.text}
+          </a>
+        ) : (
+          <span key={index}>{part.text}</span>
+        ),
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+import { useNavigate } from 'react-router';
+import type { Folder, MailListItem } from '@mailroom/protocol';
+import { useMailScreen } from './mail-context';
+import { messageKey, type FlagChange } from './list-model';
+import {
+  bulkRequest,
+  useBulkAction,
+  useDeleteMessages,
+  useEmptyFolder,
+  useMarkMessages,
+  useMoveMessages,
+} from './queries';
+import { useSelection } from './selection-store';
+
+type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
+
+export interface MailActions {
+  /** Rows the actions apply to: the selection, or else the open message. */
+  targets: MessageRef[];
+  /** Select-all is on: actions go to the whole folder or label through the bulk call. */
+  bulk: boolean;
+  count: number;
+  canAct: boolean;
+  systemFolder(system: Folder['system']): Folder | undefined;
+  remove(): Promise<void>;
+  move(destinationId: number): Promise<void>;
+  mark(flag: FlagChange): Promise<void>;
+  /** To Junk, or from Junk back to the Inbox. */
+  spam(): Promise<void>;
+  empty(): Promise<void>;
+}
+
+export function useMailActions(): MailActions {
+  const screen = useMailScreen();
+  const navigate = useNavigate();
+  const keys = useSelection((state) => state.keys);
+  const bulk = useSelection((state) => state.bulk);
+  const remover = useDeleteMessages();
+  const mover = useMoveMessages();
+  const marker = useMarkMessages();
+  const bulker = useBulkAction();
+  const emptier = useEmptyFolder();
+
+  const rows = screen.list?.messages ?? [];
+  let targets: MessageRef[] = rows.filter((item) => keys.has(messageKey(item)));
+  if (targets.length === 0 && !bulk && screen.openKey) {
+    const [folderId, uid] = screen.openKey.split(':').map(Number);
+    targets = [{ folder_id: folderId!, uid: uid! }];
+  }
+  const count = bulk ? (screen.list?.all ?? targets.length) : targets.length;
+  const systemFolder = (system: Folder['system']) =>
+    screen.folders.find((folder) => folder.system === system);
+
+  function done(removed: boolean) {
+    const opened = screen.openKey;
+    useSelection.getState().clear();
+    // The open message has left this list: show the list instead of a reader for a message that is gone.
+    if (removed && opened && (bulk || targets.some((target) => messageKey(target) === opened))) {
+      navigate(screen.pathTo(screen.source.page));
+    }
+  }
+
+  async function move(destinationId: number) {
+    if (bulk) {
+      await bulker.mutateAsync({
+        request_type: 'move',
+        request_params: { destination_id: destinationId },
+        request: bulkRequest(screen.source),
+      });
+    } else if (targets.length > 0) {
+      await mover.mutateAsync({ destinationId, messages: targets });
+    }
+    done(true);
+  }
+
+  return {
+    targets,
+    bulk,
+    count,
+    canAct: bulk || targets.length > 0,
+    systemFolder,
+    move,
+    async remove() {
+      const trash = systemFolder('trash');
+      if (bulk) {
+        // In Trash or Junk everything selected goes for good, which is what emptying the folder does.
+        const system = screen.folder?.system;
+        if (system === 'trash' || system === 'junk') await emptier.mutateAsync(screen.folder!.id);
+        else if (trash) await move(trash.id);
+        done(true);
+        return;
+      }
+      if (targets.length === 0) return;
+      await remover.mutateAsync({ messages: targets });
+      done(true);
+    },
+    async mark(flag) {
+      if (bulk) {
+        await bulker.mutateAsync({
+          request_type: 'mark',
+          request_params: { flag },
+          request: bulkRequest(screen.source),
+        });
+      } else if (targets.length > 0) {
+        await marker.mutateAsync({ flag, messages: targets });
+      }
+      done(false);
+    },
+    async spam() {
+      const inJunk = screen.folder?.system === 'junk';
+      const destination = inJunk ? systemFolder('inbox') : systemFolder('junk');
+      if (destination) await move(destination.id);
+    },
+    async empty() {
+      if (screen.folder) await emptier.mutateAsync(screen.folder.id);
+      done(true);
+    },
+  };
+}
