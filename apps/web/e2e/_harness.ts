@@ -22,6 +22,7 @@ async function freePort(): Promise<number> {
 /** Starts the built server (`apps/server/dist/main.js`) with a fresh data folder, as `npm start` would. */
 export async function startServer(env: Record<string, string> = {}) {
   const port = await freePort();
+  const smtpPort = await freePort();
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-'));
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
@@ -52,7 +53,7 @@ export async function startServer(env: Record<string, string> = {}) {
     if (Date.now() > deadline) throw new Error('server did not start');
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { url, dataDir };
+  return { url, dataDir, smtpPort };
 }
 
 /** Debian's Chromium through playwright-core (no browser downloads here). */
@@ -82,6 +83,19 @@ export async function newPage(
   const context = await browser.newContext({ viewport, locale });
   const page = await context.newPage();
   return { context, page };
+}
+
+/** Signs up a new member at the embedded identity provider and lands in the mail shell. */
+export async function signUp(page: Page, url: string, name: string): Promise<string> {
+  await page.goto(`${url}/auth/wm/login`);
+  await page.getByRole('link', { name: 'Create one' }).click();
+  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Password').fill('correct horse');
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
+  await page.getByRole('link', { name: 'Continue' }).click();
+  await page.waitForURL(/\/mail(\/|$)/);
+  return memberId;
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {
