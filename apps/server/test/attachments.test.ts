@@ -44,7 +44,7 @@ describe('downloading attachments', () => {
       { filename: 'Отчёт 2026.pdf', content: pdf, contentType: 'application/pdf' },
     ]);
     const r = await ann.browser.get(
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=99999&folder_id=${ann.inbox}`,
+      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
     );
     expect(r.statusCode).toBe(200);
     expect(r.rawPayload.equals(pdf)).toBe(true);
