@@ -27,6 +27,10 @@ const migrations: Record<string, Migration> = {
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+// bigint[] (messages.labels) likewise: PGlite gives numbers, pg would give strings.
+const INT8_ARRAY = 1016 as Parameters<typeof pg.types.getTypeParser>[0];
+const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY);
+pg.types.setTypeParser(INT8_ARRAY, (v) => (parseInt8Array(v) as string[]).map(Number));
 
 export type DbSource =
   | { kind: 'postgres'; url: string }

@@ -69,6 +69,7 @@ export async function markMessages(
     if (labelled && request.label_id === undefined) throw new DomainError('request_label_id_error');
     const label = labelled ? await requireLabel(trx, accountId, request.label_id!) : null;
     const groups = mergeGroups(request.folder_messages);
+    await lockAccount(trx, accountId);
     await lockOwnFolders(
       trx,
       accountId,
@@ -148,6 +149,7 @@ export async function moveMessages(
 ): Promise<ActionOutcome> {
   return inTransaction(db, async (trx) => {
     const groups = mergeGroups(request.folder_messages);
+    await lockAccount(trx, accountId);
     await lockOwnFolders(trx, accountId, [request.destination_id, ...groups.map((g) => g.folder_id)]);
     const { moved, events } = await moveLocked(trx, accountId, request.destination_id, groups);
     return { result: { ok: true, moved }, events };
@@ -192,7 +194,7 @@ export async function deleteMessages(
     if (systems.size !== groups.length) throw new DomainError('entity_not_found');
     const purge = groups.filter((g) => isDisposal(systems.get(g.folder_id) ?? null));
     const toTrash = groups.filter((g) => !isDisposal(systems.get(g.folder_id) ?? null));
-    if (purge.length) await lockAccount(trx, accountId);
+    await lockAccount(trx, accountId);
     const trash = toTrash.length ? await systemFolder(trx, accountId, 'trash') : null;
     await lockOwnFolders(trx, accountId, [...groups.map((g) => g.folder_id), ...(trash ? [trash.id] : [])]);
 
