@@ -79,30 +79,42 @@ export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
     .execute() as Promise<ListRow[]>;
 }
 
+/**
+ * Counting queries are scoped to the account through the folder row (one probe) rather than a
+ * filter on messages.account_id, so they can be index-only scans of the folder's index entries.
+ */
+const folderIsTheCallers = (q: FolderPageQuery) =>
+  sql<boolean>`exists (select 1 from folders where folders.id = ${q.folderId} and folders.account_id = ${q.accountId})`;
+
 /** Messages in the view: the folder's counter unless an alias narrows it (then a partial-index count). */
 export async function countMessages(db: Db, q: FolderPageQuery, folderTotal: number): Promise<number> {
   if (q.alias.kind === 'all') return folderTotal;
   const { n } = await db
     .selectFrom('messages')
     .select(sql<number>`count(*)::int`.as('n'))
-    .where('account_id', '=', q.accountId)
     .where('folder_id', '=', q.folderId)
     .where('alias_id', q.alias.aliasId === null ? 'is not' : '=', q.alias.aliasId)
+    .where(folderIsTheCallers(q))
     .executeTakeFirstOrThrow();
   // Main-address mail is the folder minus alias mail: counting the (rare) alias rows is the cheap side.
   return q.alias.aliasId === null ? Math.max(0, folderTotal - n) : n;
 }
 
-/** Threads in the view (the rows a threaded list pages through). */
+/** Threads in the view (the rows a threaded list pages through): distinct over (folder_id, thread_id). */
 export async function countThreads(db: Db, q: FolderPageQuery): Promise<number> {
-  let query = db
+  let threads = db
     .selectFrom('messages')
-    .select(sql<number>`count(distinct thread_id)::int`.as('n'))
-    .where('account_id', '=', q.accountId)
-    .where('folder_id', '=', q.folderId);
+    .select('thread_id')
+    .distinct()
+    .where('folder_id', '=', q.folderId)
+    .where(folderIsTheCallers(q));
   if (q.alias.kind === 'alias')
-    query = query.where('alias_id', q.alias.aliasId === null ? 'is' : '=', q.alias.aliasId);
-  return (await query.executeTakeFirstOrThrow()).n;
+    threads = threads.where('alias_id', q.alias.aliasId === null ? 'is' : '=', q.alias.aliasId);
+  const { n } = await db
+    .selectFrom(threads.as('t'))
+    .select(sql<number>`count(*)::int`.as('n'))
+    .executeTakeFirstOrThrow();
+  return n;
 }
 
 export interface ThreadMemberRow {
