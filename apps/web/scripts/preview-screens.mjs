@@ -57,6 +57,119 @@ const account = {
   alias_accesses: [],
 };
 
+const labels = [
+  {
+    id: 1,
+    name: 'Invoices',
+    color: '#e66465',
+    search_field: 'subject',
+    search_content: 'invoice',
+    folder_id: null,
+  },
+  {
+    id: 2,
+    name: 'Team',
+    color: '#3b82f6',
+    search_field: 'from',
+    search_content: 'mailroom.test',
+    folder_id: null,
+  },
+];
+const people = [
+  ['Мария Иванова', 'maria@example.ru'],
+  ['GitHub', 'noreply@github.com'],
+  ['Payments Bureau', 'billing@payments.example'],
+  ['Oleg Petrov', 'oleg@mailroom.test'],
+  ['Newsletter', 'news@weekly.example'],
+  ['Sam Carter', 'sam@example.com'],
+];
+const subjects = [
+  ['Счёт за ноябрь и акт сверки', 'Добрый день! Во вложении счёт за ноябрь и акт сверки взаиморасчётов.'],
+  [
+    '[mailroom] Pull request #128: virtualised message list',
+    'Oleg requested your review on this pull request.',
+  ],
+  ['Invoice INV-2026-1142 is ready', 'Your invoice for November is attached. Payment is due in 14 days.'],
+  [
+    'Re: Planning the December release',
+    'Sounds good — let us freeze the branch on Friday and ship on Monday.',
+  ],
+  [
+    'This week: calm software and fast mail',
+    'Five reads for the weekend, plus a note on keyboard-first design.',
+  ],
+  ['Lunch on Thursday?', 'There is a new place near the office that does great pho.'],
+];
+const now = Date.now();
+const messages = Array.from({ length: 75 }, (_, index) => {
+  const [name, email] = people[index % people.length];
+  const [subject, preview] = subjects[index % subjects.length];
+  return {
+    id: 1000 - index,
+    uid: 1000 - index,
+    folder_id: 1,
+    subject: index < 6 ? subject : `${subject} (${index})`,
+    flags: { seen: index % 3 !== 0, flagged: index % 5 === 1, draft: false },
+    labels: index % 4 === 2 ? [1] : index % 7 === 3 ? [2] : [],
+    fields: {
+      from: [{ name, email }],
+      to: [{ name: 'Anna Lebedeva', email: user.email }],
+      cc: [],
+      bcc: [],
+      'reply-to': [],
+    },
+    preview,
+    has_attachments: index % 3 === 0,
+    encrypted: false,
+    size: 20480,
+    created_at: new Date(
+      now - index * 3.7 * 3600 * 1000 - (index > 40 ? 400 * 86400 * 1000 : 0),
+    ).toISOString(),
+    thread_id: index,
+  };
+});
+const b64 = (text) => Buffer.from(text, 'utf8').toString('base64');
+const htmlBody = `<div style="font-family:Georgia,serif;max-width:640px"><h2 style="color:#2351c2">Pull request #128</h2>
+<p><b>Oleg Petrov</b> requested your review on <a href="https://github.com/example/mailroom/pull/128">virtualised message list</a>.</p>
+<img src="https://tracker.example/pixel.gif" width="1" height="1">
+<table style="border-collapse:collapse;width:100%"><tr><td style="border:1px solid #ddd;padding:8px">Files changed</td><td style="border:1px solid #ddd;padding:8px">14</td></tr>
+<tr><td style="border:1px solid #ddd;padding:8px">Commits</td><td style="border:1px solid #ddd;padding:8px">6</td></tr></table>
+<p style="color:#666">You are receiving this because you were mentioned.</p></div>`;
+const plainBody = `Добрый день, Анна!
+
+Во вложении счёт за ноябрь и акт сверки взаиморасчётов. Оплатить можно по ссылке https://pay.example.ru/invoice/1142 до 5 декабря.
+
+С уважением,
+Мария Иванова
+бухгалтерия`;
+function mailFor(uid) {
+  const item = messages.find((m) => m.uid === uid) ?? messages[0];
+  const html = item.subject.startsWith('[mailroom]');
+  return {
+    ...item,
+    fields: {
+      ...item.fields,
+      to: [
+        { name: 'Anna Lebedeva', email: user.email },
+        { name: 'Oleg Petrov', email: 'oleg@mailroom.test' },
+        { name: 'Sam Carter', email: 'sam@example.com' },
+        { name: '', email: 'team@mailroom.test' },
+      ],
+    },
+    content: b64(html ? htmlBody : plainBody),
+    content_type: html ? 'text/html' : 'text/plain',
+    attachments: item.has_attachments
+      ? [
+          { id: 1, name: 'Счёт-1142.pdf', size: 183_402 },
+          { id: 2, name: 'akt-sverki.xlsx', size: 24_118 },
+          { id: 3, name: 'photo.jpg', size: 2_411_724 },
+        ]
+      : [],
+    images_blocked: html,
+    message_id: `<${uid}@example.test>`,
+  };
+}
+
 async function waitForServer() {
   for (let i = 0; i < 50; i++) {
     try {
@@ -85,7 +198,23 @@ async function mockApi(page, { signedIn = true, foldersFail = false } = {}) {
     const url = route.request().url();
     if (!signedIn) return denied(route);
     if (url.includes('/user/account')) return json(route, account);
-    if (url.includes('/folders')) {
+    if (url.includes('/labels')) return json(route, { labels });
+    const list = url.match(/\/messages\/folder\/(\d+)\?/);
+    if (list) {
+      const query = new URL(url).searchParams;
+      const page = Number(query.get('page') ?? 1);
+      const limit = Number(query.get('limit') ?? 30);
+      const rows = list[1] === '1' ? messages : [];
+      return json(route, {
+        messages: rows.slice((page - 1) * limit, page * limit),
+        total: rows.length,
+        all: rows.length,
+      });
+    }
+    const one = url.match(/\/messages\/(\d+)\/(\d+)/);
+    if (one) return json(route, { message: mailFor(Number(one[2])) });
+    if (url.includes('/messages/mark')) return json(route, { ok: true });
+    if (url.includes('/folders') && !url.includes('/messages/')) {
       if (foldersFail)
         return json(
           route,
@@ -140,6 +269,27 @@ try {
         await page.goto(`${base}/mail`);
         await page.locator('[role="tree"]').first().waitFor({ state: 'attached' });
         await page.waitForURL(/\/mail\/folder\/all\/1\/1$/);
+        await page.getByRole('grid').waitFor();
+      });
+      await shot('message-html', async (page) => {
+        await mockApi(page);
+        await page.goto(`${base}/mail/folder/all/1/1/999`);
+        await page.getByRole('article').waitFor();
+        await page.waitForTimeout(500);
+      });
+      await shot('message-plain', async (page) => {
+        await mockApi(page);
+        await page.goto(`${base}/mail/folder/all/1/1/1000`);
+        await page.getByRole('article').waitFor();
+        await page.waitForTimeout(300);
+      });
+      await shot('selection', async (page) => {
+        await mockApi(page);
+        await page.goto(`${base}/mail/folder/all/1/2`);
+        await page.getByRole('grid').waitFor();
+        await page.getByRole('checkbox').nth(2).check();
+        await page.getByRole('checkbox').nth(4).check();
+        await page.waitForTimeout(200);
       });
       await shot('user-menu', async (page) => {
         await mockApi(page);

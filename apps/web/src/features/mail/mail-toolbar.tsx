@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import clsx from 'clsx';
 import {
   ChevronDown,
   ChevronLeft,
@@ -38,6 +39,9 @@ export function MailToolbar({ title }: { title: string }) {
   const user = useUser();
   const isAliasUser = Boolean(user?.info.alias);
   const [confirm, setConfirm] = useState<'empty' | 'bulkDelete' | null>(null);
+  const selectedCount = useSelection((state) => state.keys.size);
+  // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
+  const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
   const system = screen.folder?.system;
   const canEmpty = (system === 'trash' || system === 'junk') && (screen.folder?.total ?? 0) > 0;
 
@@ -60,12 +64,14 @@ export function MailToolbar({ title }: { title: string }) {
         title={title}
         leading={<SelectMenu />}
         actions={
-          <div className={styles.actions}>
+          <div className={clsx(styles.actions, openOnly && styles.openOnly)}>
             {actions.canAct ? (
               <>
-                <span className={styles.count} aria-live="polite">
-                  {t('mail.selected', { count: actions.count })}
-                </span>
+                {openOnly ? null : (
+                  <span className={styles.count} aria-live="polite">
+                    {t('mail.selected', { count: actions.count })}
+                  </span>
+                )}
                 <Button
                   variant="ghost"
                   iconOnly

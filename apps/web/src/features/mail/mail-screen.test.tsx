@@ -1,0 +1,241 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import {
+  defaultSettings,
+  type Account,
+  type AccessResponse,
+  type Folder,
+  type Mail,
+  type MailListItem,
+} from '@mailroom/protocol';
+import { Providers } from '../../app/providers';
+import { AppRoutes } from '../../app/routes';
+import { createQueryClient } from '../../app/query-client';
+import { useNotices } from '../../ui/notices-store';
+
+const user: AccessResponse = {
+  email: 'ann@mailroom.test',
+  member_id: '123456789012',
+  name: 'Ann Lee',
+  info: { alias: null },
+};
+const account: Account = {
+  email: user.email,
+  aliases: [],
+  profiles: [],
+  settings: { ...defaultSettings, per_page: 3 },
+  quota: { size: 512, limit: 1024 * 1024 },
+  alias_accesses: [],
+};
+const folder = (id: number, name: string, system: Folder['system'], total = 0): Folder => ({
+  id,
+  name,
+  system,
+  unread: 0,
+  total,
+  subfolders: [],
+  isCollector: false,
+  isSubCollector: false,
+});
+const folders = [
+  folder(11, 'INBOX', 'inbox', 5),
+  folder(12, 'INBOX.Trash', 'trash'),
+  folder(13, 'INBOX.Junk', 'junk'),
+];
+
+function item(uid: number, seen = true): MailListItem {
+  return {
+    id: uid,
+    uid,
+    folder_id: 11,
+    subject: `Subject ${uid}`,
+    flags: { seen, flagged: false, draft: false },
+    labels: [],
+    fields: {
+      from: [{ name: `Sender ${uid}`, email: `s${uid}@example.test` }],
+      to: [],
+      cc: [],
+      bcc: [],
+      'reply-to': [],
+    },
+    preview: `Preview ${uid}`,
+    has_attachments: false,
+    encrypted: false,
+    size: 10,
+    created_at: '2026-11-20T10:00:00Z',
+    thread_id: uid,
+  };
+}
+const all = [item(5, false), item(4), item(3), item(2), item(1)];
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+interface Options {
+  markFails?: boolean;
+  missing?: number;
+}
+
+function mockServer({ markFails = false, missing }: Options = {}) {
+  const calls: { url: string; body: unknown }[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const url = String(input);
+    if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
+    if (url.startsWith('/auth/access')) return json(user);
+    if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
+    if (url.startsWith('/api/v1/user/account')) return json(account);
+    if (url.startsWith('/api/v1/folders')) return json({ folders });
+    if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
+    const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
+    if (list) {
+      const query = new URLSearchParams(list[1]);
+      const page = Number(query.get('page'));
+      const limit = Number(query.get('limit'));
+      return json({
+        messages: all.slice((page - 1) * limit, page * limit),
+        total: all.length,
+        all: all.length,
+      });
+    }
+    const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
+    if (one) {
+      const uid = Number(one[1]);
+      if (uid === missing)
+        return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'message_not_found' } } }, 404);
+      const message: Mail = {
+        ...item(uid, uid !== 5),
+        content: btoa(`Body of ${uid}`),
+        content_type: 'text/plain',
+        attachments: [],
+        images_blocked: false,
+        message_id: null,
+      };
+      return json({ message });
+    }
+    if (url.startsWith('/api/v1/messages/mark')) {
+      if (markFails) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
+      }
+      return json({ ok: true });
+    }
+    if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
+    return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return calls;
+}
+
+function CurrentPath() {
+  const location = useLocation();
+  return <output data-testid="path">{location.pathname}</output>;
+}
+
+function renderAt(path: string) {
+  return render(
+    <Providers queryClient={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <CurrentPath />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+// jsdom lays nothing out: give elements a size so the virtualised list renders its rows.
+beforeAll(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useNotices.setState({ queue: [] });
+});
+
+describe('mail screen', () => {
+  it('lists the page with sender and subject, and the range', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1');
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    const rows = await within(grid).findAllByRole('row');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]!.getAttribute('aria-label')).toMatch(/Sender 5, Subject 5, .*unread/);
+    expect(screen.getByText('1–3 of 5')).toBeTruthy();
+  });
+
+  it('opens a message, marks it read at once and tells the server', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(within(grid).getAllByRole('row')[0]!);
+    const reader = await screen.findByRole('article', { name: 'Message' });
+    expect(await within(reader).findByText('Body of 5')).toBeTruthy();
+    expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/5');
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/mark',
+        body: { flag: 'seen', folder_messages: [{ folder_id: 11, message_uids: [5] }] },
+      }),
+    );
+    await waitFor(() =>
+      expect(within(grid).getAllByRole('row')[0]!.getAttribute('aria-label')).not.toMatch(/unread/),
+    );
+  });
+
+  it('rolls a flag back when the server refuses it', async () => {
+    mockServer({ markFails: true });
+    renderAt('/mail/folder/all/11/1/4');
+    const reader = await screen.findByRole('article', { name: 'Message' });
+    const flag = await within(reader).findByRole('button', { name: 'Flag' });
+    fireEvent.click(flag);
+    expect(await within(reader).findByRole('button', { name: 'Remove flag' })).toBeTruthy();
+    expect(await within(reader).findByRole('button', { name: 'Flag' })).toBeTruthy();
+    // The failure is shown in the error dialog (SPEC §8).
+    await waitFor(() => expect(useNotices.getState().queue.length).toBeGreaterThan(0));
+  });
+
+  it('pages with the arrow keys across the page boundary', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1/3');
+    await screen.findByRole('article', { name: 'Message' });
+    fireEvent.keyDown(window, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/2/2'));
+    fireEvent.keyDown(window, { key: 'ArrowUp' });
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/3'));
+  });
+
+  it('opens the first message on arrow down when none is open', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.keyDown(window, { key: 'ArrowDown' });
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/5'));
+  });
+
+  it('returns to the list when the message is gone (404)', async () => {
+    mockServer({ missing: 4 });
+    renderAt('/mail/folder/all/11/1/4');
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+  });
+
+  it('deletes the selected messages with the Delete key', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 4”' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 3”' }));
+    fireEvent.keyDown(document.body, { key: 'Delete' });
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/delete',
+        body: { folder_messages: [{ folder_id: 11, message_uids: [4, 3] }] },
+      }),
+    );
+  });
+});
