@@ -116,7 +116,11 @@ export async function runListBench(opts: {
         db,
       );
     const page = (query: Partial<ListQuery>) => () =>
-      listFolderMessages(db, account.id, inbox, { a_id: 'all', page: 1, ...query });
+      listFolderMessages(db, { accountId: account.id, aliasEmail: null }, inbox, {
+        a_id: 'all',
+        page: 1,
+        ...query,
+      });
     const target = postgres ? '≤ 5 ms' : '≤ 25 ms';
     const limit = postgres ? 5 : 25;
     const size = `${opts.messages / 1000}k`;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder, Mail, MailListResponse } from '@mailroom/protocol';
-import { createTestApp, signUpAndSignIn, type Browser } from './_util.js';
+import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+import { grantPasswordAccess } from '../src/auth/password-access.js';
 import { composeRaw, deliverTestMessage } from './_mail.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
 
@@ -357,5 +358,67 @@ describe('opening a message', () => {
     expect(status).toBe(200);
     expect(body.message).toMatchObject({ id: newer.id, folder_id: ann.sent, subject: 'Copy new' });
     expect((await open(ann.browser, '?message_id=nope@example.com')).status).toBe(404);
+  });
+});
+
+describe('an alias-only session (password access to one address)', () => {
+  it('sees only mail to its address, in lists, when opening and for attachments, and cannot manage folders', async () => {
+    const alias = await db
+      .insertInto('aliases')
+      .values({ account_id: ann.accountId, email: `desk-${ann.accountId}@mailroom.test` })
+      .returning(['id', 'email'])
+      .executeTakeFirstOrThrow();
+    await grantPasswordAccess(db, ann.accountId, alias.email, 'desk-password');
+    const desk = new Browser(app);
+    expect(
+      (
+        await desk.request('POST', '/auth/pw/login', {
+          json: { email: alias.email, password: 'desk-password' },
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    const folder = await newFolder(ann, 'Desk');
+    const put = async (subject: string, aliasId: number | null) => {
+      const raw = await composeRaw(
+        mail(ann, subject, { attachments: [{ filename: 'a.txt', content: 'file of ' + subject }] }),
+      );
+      return (
+        await storeMessage(db, blobs, {
+          accountId: ann.accountId,
+          folderId: folder,
+          raw,
+          parsed: await parseMessage(raw),
+          aliasId,
+        })
+      ).message;
+    };
+    const mine = await put('for the desk', alias.id);
+    const owners = await put('owner only', null);
+
+    for (const a_id of ['all', '0', String(alias.id)]) {
+      const { body } = await list(desk, folder, `?a_id=${a_id}`);
+      expect(
+        body.messages.map((m) => m.subject),
+        a_id,
+      ).toEqual(['for the desk']);
+      expect(body.all).toBe(1);
+    }
+    expect((await desk.get(`/api/v1/messages/${folder}/${mine.uid}`)).statusCode).toBe(200);
+    const hidden = await desk.get(`/api/v1/messages/${folder}/${owners.uid}`);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.body).not.toContain('owner only');
+    const attachmentOf = (uid: number) =>
+      desk.get(`/api/v1/attachments/1?message_uid=${uid}&folder_id=${folder}`);
+    expect((await attachmentOf(mine.uid)).body).toBe('file of for the desk');
+    expect((await attachmentOf(owners.uid)).statusCode).toBe(404);
+
+    const create = await desk.request('POST', '/api/v1/folders', {
+      json: { folder: { parent_id: null, name: 'Nope' } },
+    });
+    expect(create.statusCode).toBe(403);
+    expect((await desk.request('DELETE', `/api/v1/folders/${folder}`)).statusCode).toBe(403);
+    // The owner still sees both.
+    expect((await list(ann.browser, folder)).body.all).toBe(2);
   });
 });

@@ -6,7 +6,8 @@ import type { Db } from '../db/index.js';
 import type { StoredAttachment } from '../db/schema.js';
 import { DomainError } from '../http/errors.js';
 import { attachmentsOf } from './messages-read.repository.js';
-import { attachmentDisplayName } from './messages-read.service.js';
+import { attachmentDisplayName, sessionView } from './messages-read.service.js';
+import type { Principal } from '../accounts/index.js';
 
 /**
  * A file name safe to offer for download: no folders (`../x`, `C:\x`), no control characters,
@@ -46,12 +47,13 @@ export function servedContentType(declared: string): string {
 /** One attachment (or inline part) of one of the caller's messages. */
 export async function findAttachment(
   db: Db,
-  accountId: number,
+  principal: Principal,
   folderId: number,
   uid: number,
   attachmentId: number,
 ): Promise<StoredAttachment> {
-  const row = await attachmentsOf(db, accountId, folderId, uid);
+  const view = await sessionView(db, principal);
+  const row = await attachmentsOf(db, principal.accountId, view, folderId, uid);
   const attachment = row?.attachments.find((a) => a.id === attachmentId);
   if (!attachment) throw new DomainError('entity_not_found');
   return attachment;
@@ -80,9 +82,8 @@ export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const { accountId } = request.requireAuth();
       const { message_uid: uid, folder_id: folderId } = request.query;
-      const attachment = await findAttachment(db, accountId, folderId, uid, request.params.id);
+      const attachment = await findAttachment(db, request.requireAuth(), folderId, uid, request.params.id);
       return (
         reply
           .header('content-type', servedContentType(attachment.content_type))

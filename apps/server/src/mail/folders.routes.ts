@@ -8,9 +8,17 @@ import {
   idParamSchema,
   okSchema,
 } from '@mailroom/protocol';
+import type { Principal } from '../accounts/index.js';
+import { DomainError } from '../http/errors.js';
 import { createFolder, deleteFolder, getFolder, getFolderTree, updateFolder } from './folders.service.js';
 
 const params = z.object({ id: idParamSchema });
+
+/** Folder management belongs to the mailbox owner: an alias-only session may not (SPEC §6). */
+function ownerOnly(principal: Principal): number {
+  if (principal.aliasEmail) throw new DomainError('forbidden');
+  return principal.accountId;
+}
 
 export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, events } = app.deps;
@@ -47,7 +55,7 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const accountId = ownerOnly(request.requireAuth());
       const id = await createFolder(db, accountId, request.body.folder);
       await announce(accountId, request.log);
       return { folder: await getFolder(db, accountId, id) };
@@ -69,7 +77,7 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const accountId = ownerOnly(request.requireAuth());
       if (await updateFolder(db, accountId, request.params.id, request.body.folder))
         await announce(accountId, request.log);
       return { folder: await getFolder(db, accountId, request.params.id) };
@@ -90,7 +98,7 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const accountId = ownerOnly(request.requireAuth());
       await deleteFolder(db, accountId, request.params.id);
       await announce(accountId, request.log);
       return { ok: true as const };

@@ -1,11 +1,21 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Settings } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
+import type { Database, Db } from '../db/index.js';
 import type { StoredAttachment } from '../db/schema.js';
 import { listColumns, type ListRow } from './list-items.js';
 
 /** Which messages of a folder a list shows: all of them, main-address mail (null) or one alias's. */
 export type AliasFilter = { kind: 'all' } | { kind: 'alias'; aliasId: number | null };
+
+/** Narrows a messages query to the alias view (mail to one address), or leaves it whole. */
+export function inView(alias: AliasFilter) {
+  return <QB extends SelectQueryBuilder<Database, 'messages' | 'message_contents', object>>(q: QB): QB =>
+    alias.kind === 'all'
+      ? q
+      : alias.aliasId === null
+        ? (q.where('messages.alias_id', 'is', null) as QB)
+        : (q.where('messages.alias_id', '=', alias.aliasId) as QB);
+}
 
 export interface FolderPageQuery {
   accountId: number;
@@ -27,6 +37,32 @@ export function folderAndSettings(db: Db, accountId: number, folderId: number) {
     .where('folders.id', '=', folderId)
     .where('folders.account_id', '=', accountId)
     .executeTakeFirst() as Promise<{ id: number; total_count: number; settings: Settings } | undefined>;
+}
+
+/**
+ * What an alias-only session (password access to one address, SPEC §6) may see: mail to that
+ * address. Its alias id, null when the address is the account's primary one, or undefined when
+ * the address is no longer the account's (then nothing is visible).
+ */
+export async function sessionAlias(
+  db: Db,
+  accountId: number,
+  email: string,
+): Promise<{ aliasId: number | null } | undefined> {
+  const alias = await db
+    .selectFrom('aliases')
+    .select('id')
+    .where('account_id', '=', accountId)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  if (alias) return { aliasId: alias.id };
+  const primary = await db
+    .selectFrom('accounts')
+    .select('id')
+    .where('id', '=', accountId)
+    .where('email', '=', email.toLowerCase())
+    .executeTakeFirst();
+  return primary ? { aliasId: null } : undefined;
 }
 
 export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number): Promise<boolean> {
@@ -51,10 +87,7 @@ export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
     .select(listColumns)
     .where('messages.account_id', '=', q.accountId)
     .where('messages.folder_id', '=', q.folderId);
-  if (q.alias.kind === 'alias') {
-    const aliasId = q.alias.aliasId;
-    query = query.where('messages.alias_id', aliasId === null ? 'is' : '=', aliasId);
-  }
+  query = query.$call(inView(q.alias));
   if (q.threaded) {
     const aliasCondition =
       q.alias.kind === 'all'
@@ -169,7 +202,7 @@ const messageColumns = [
 ] as const;
 
 /** One of the caller's messages by folder and UID. */
-export function messageByUid(db: Db, accountId: number, folderId: number, uid: number) {
+export function messageByUid(db: Db, accountId: number, alias: AliasFilter, folderId: number, uid: number) {
   return db
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
@@ -177,17 +210,19 @@ export function messageByUid(db: Db, accountId: number, folderId: number, uid: n
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)
+    .$call(inView(alias))
     .executeTakeFirst() as Promise<MessageRow | undefined>;
 }
 
 /** The caller's newest copy of a message by its Message-ID. */
-export function messageByMessageId(db: Db, accountId: number, messageId: string) {
+export function messageByMessageId(db: Db, accountId: number, alias: AliasFilter, messageId: string) {
   return db
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
     .select(messageColumns)
     .where('messages.account_id', '=', accountId)
     .where('messages.message_id', '=', messageId)
+    .$call(inView(alias))
     .orderBy('messages.received_at', 'desc')
     .orderBy('messages.id', 'desc')
     .limit(1)
@@ -195,12 +230,13 @@ export function messageByMessageId(db: Db, accountId: number, messageId: string)
 }
 
 /** A message's attachment list, by folder and UID, for the caller only. */
-export function attachmentsOf(db: Db, accountId: number, folderId: number, uid: number) {
+export function attachmentsOf(db: Db, accountId: number, alias: AliasFilter, folderId: number, uid: number) {
   return db
     .selectFrom('messages')
     .select(['messages.attachments'])
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)
+    .$call(inView(alias))
     .executeTakeFirst();
 }

@@ -36,12 +36,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      listFolderMessages(
-        db,
-        request.requireAuth().accountId,
-        folderIdOf(request.params.folder_id),
-        request.query,
-      ),
+      listFolderMessages(db, request.requireAuth(), folderIdOf(request.params.folder_id), request.query),
   );
 
   app.get(
@@ -67,7 +62,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!/^\d{1,10}$/.test(uid) || Number(uid) > 2 ** 31 - 1) throw new DomainError('message_not_found');
       const message = await readMessage(
         db,
-        request.requireAuth().accountId,
+        request.requireAuth(),
         folderId,
         Number(uid),
         request.query.show_images === 'true',
@@ -89,7 +84,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       message: await readMessageById(
         db,
-        request.requireAuth().accountId,
+        request.requireAuth(),
         request.query.message_id,
         request.query.show_images === 'true',
       ),

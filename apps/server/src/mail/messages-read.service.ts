@@ -7,6 +7,7 @@ import { sanitiseMessageHtml } from './html-sanitise.js';
 import { toListItem } from './list-items.js';
 import {
   aliasBelongsTo,
+  sessionAlias,
   countMessages,
   countThreads,
   folderAndSettings,
@@ -21,6 +22,17 @@ import {
   type ThreadMemberRow,
 } from './messages-read.repository.js';
 import { normaliseMessageId } from './parse-message.js';
+import type { Principal } from '../accounts/index.js';
+
+/**
+ * The part of the mailbox a session sees: all of it, or in an alias-only session (password access
+ * to one address, SPEC §6) only mail to that address. An address no longer the account's sees nothing.
+ */
+export async function sessionView(db: Db, principal: Principal): Promise<AliasFilter> {
+  if (!principal.aliasEmail) return { kind: 'all' };
+  const alias = await sessionAlias(db, principal.accountId, principal.aliasEmail);
+  return { kind: 'alias', aliasId: alias ? alias.aliasId : -1 };
+}
 
 function toThreadMember(row: ThreadMemberRow): ThreadMember {
   return {
@@ -52,15 +64,17 @@ async function attachThreads<T extends MailListItem>(db: Db, accountId: number, 
  */
 export async function listFolderMessages(
   db: Db,
-  accountId: number,
+  principal: Principal,
   folderId: number,
   query: ListQuery,
 ): Promise<MailListResponse> {
+  const { accountId } = principal;
   const folder = await folderAndSettings(db, accountId, folderId);
   if (!folder) throw new DomainError('entity_not_found');
   const settings = { ...defaultSettings, ...folder.settings };
-  let alias: AliasFilter = { kind: 'all' };
-  if (query.a_id !== 'all') {
+  // An alias-only session is held to its own address whatever a_id says.
+  let alias = await sessionView(db, principal);
+  if (alias.kind === 'all' && query.a_id !== 'all') {
     // 0 is the main address; any other id must be one of the caller's aliases.
     if (query.a_id !== 0 && !(await aliasBelongsTo(db, accountId, query.a_id)))
       throw new DomainError('entity_not_found');
@@ -136,25 +150,27 @@ async function toMail(db: Db, accountId: number, row: MessageRow, showImages: bo
 /** GET messages/{folder_id}/{uid}. Reading does not mark the message seen: the client asks for that. */
 export async function readMessage(
   db: Db,
-  accountId: number,
+  principal: Principal,
   folderId: number,
   uid: number,
   showImages: boolean,
 ): Promise<Mail> {
-  const row = await messageByUid(db, accountId, folderId, uid);
+  const view = await sessionView(db, principal);
+  const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, accountId, row, showImages);
+  return toMail(db, principal.accountId, row, showImages);
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
 export async function readMessageById(
   db: Db,
-  accountId: number,
+  principal: Principal,
   messageId: string,
   showImages: boolean,
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
-  const row = id ? await messageByMessageId(db, accountId, id) : undefined;
+  const view = await sessionView(db, principal);
+  const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, accountId, row, showImages);
+  return toMail(db, principal.accountId, row, showImages);
 }
