@@ -418,7 +418,21 @@ describe('an alias-only session (password access to one address)', () => {
     });
     expect(create.statusCode).toBe(403);
     expect((await desk.request('DELETE', `/api/v1/folders/${folder}`)).statusCode).toBe(403);
-    // The owner still sees both.
+    // Its sidebar counts only its own mail; the owner still sees both.
+    const deskTree = (await desk.get('/api/v1/folders')).json() as { folders: Folder[] };
+    expect(deskTree.folders.find((f) => f.id === folder)).toMatchObject({ total: 1, unread: 1 });
+    expect(deskTree.folders.find((f) => f.system === 'inbox')).toMatchObject({ total: 0, unread: 0 });
     expect((await list(ann.browser, folder)).body.all).toBe(2);
+    const ownerTree = (await ann.browser.get('/api/v1/folders')).json() as { folders: Folder[] };
+    expect(ownerTree.folders.find((f) => f.id === folder)).toMatchObject({ total: 2 });
+  });
+});
+
+describe('the OpenAPI document', () => {
+  it('says what total and all count', async () => {
+    const doc = JSON.stringify((await ann.browser.get('/api/v1/openapi.json')).json());
+    expect(doc).toContain('Rows this list pages through');
+    expect(doc).toContain('Every message in the view');
+    expect(doc).toContain('/api/v1/messages/folder/{folder_id}');
   });
 });

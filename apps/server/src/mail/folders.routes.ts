@@ -10,6 +10,7 @@ import {
 } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../http/errors.js';
+import { sessionView } from './messages-read.service.js';
 import { createFolder, deleteFolder, getFolder, getFolderTree, updateFolder } from './folders.service.js';
 
 const params = z.object({ id: idParamSchema });
@@ -37,7 +38,13 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: foldersResponseSchema },
       },
     },
-    async (request) => ({ folders: await getFolderTree(db, request.requireAuth().accountId) }),
+    async (request) => {
+      const principal = request.requireAuth();
+      const view = await sessionView(db, principal);
+      // An alias-only session sees the folders with the counts of its own mail only.
+      const scope = view.kind === 'alias' ? { aliasId: view.aliasId } : null;
+      return { folders: await getFolderTree(db, principal.accountId, scope) };
+    },
   );
 
   app.post(

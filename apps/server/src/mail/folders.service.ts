@@ -3,6 +3,7 @@ import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mai
 import type { Db } from '../db/index.js';
 import { DomainError } from '../http/errors.js';
 import {
+  aliasFolderCounts,
   deleteFolderAndMessages,
   descendantNames,
   folderNameTaken,
@@ -35,8 +36,26 @@ export async function createSystemFolders(db: Db, accountId: number): Promise<vo
  * prefix), so INBOX.Sent and INBOX.Projects are top-level entries beside INBOX and
  * INBOX.Projects.2026 nests under Projects. System folders come first, in their fixed order.
  */
-export async function getFolderTree(db: Db, accountId: number): Promise<Folder[]> {
-  return buildFolderTree(await listFolders(db, accountId));
+export async function getFolderTree(
+  db: Db,
+  accountId: number,
+  view: { aliasId: number | null } | null = null,
+): Promise<Folder[]> {
+  const rows = await listFolders(db, accountId);
+  if (!view) return buildFolderTree(rows);
+  // An alias-only session counts only mail to its address (null: the primary address, i.e. no alias).
+  const counts = await aliasFolderCounts(db, accountId, view.aliasId);
+  return buildFolderTree(
+    rows.map((row) => {
+      const c = counts.get(row.id);
+      if (view.aliasId !== null) return { ...row, total_count: c?.total ?? 0, unread_count: c?.unread ?? 0 };
+      return {
+        ...row,
+        total_count: Math.max(0, row.total_count - (c?.total ?? 0)),
+        unread_count: Math.max(0, row.unread_count - (c?.unread ?? 0)),
+      };
+    }),
+  );
 }
 
 export function buildFolderTree(rows: FolderRow[]): Folder[] {

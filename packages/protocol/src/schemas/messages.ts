@@ -53,8 +53,16 @@ export type MailListItem = z.infer<typeof mailListItemSchema>;
 /** The message list answer: `total` counts the rows the list pages through (chains when threaded), `all` every message in the view. */
 export const mailListResponseSchema = z.object({
   messages: z.array(mailListItemSchema),
-  total: z.number().int(),
-  all: z.number().int(),
+  total: z
+    .number()
+    .int()
+    .describe('Rows this list pages through: messages, or chains when the message_thread setting is on'),
+  all: z
+    .number()
+    .int()
+    .describe(
+      'Every message in the view (the folder, label or search, narrowed by the alias when a_id is given)',
+    ),
 });
 export type MailListResponse = z.infer<typeof mailListResponseSchema>;
 
