@@ -19,7 +19,8 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
           'text matches words of the subject, sender and body by prefix (every word must match); subject ' +
           'only the subject; from the sender by word or by a piece of the address. total and all both ' +
           'count every match.',
-        body: messageQuerySchema,
+        // Every field is optional, so unknown keys are refused: a misspelt filter must not search everything.
+        body: messageQuerySchema.strict(),
         response: { 200: mailListResponseSchema },
       },
     },
