@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitiseMessageHtml } from './html-sanitise.js';
+import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 
 const inlineUrl = (cid: string) =>
   cid === 'logo@x' ? '/api/v1/attachments/2?message_uid=7&folder_id=3' : undefined;
@@ -107,5 +107,16 @@ describe('sanitising message HTML', () => {
     );
     expect(html).not.toContain('Secret title');
     expect(html.length).toBeLessThan(5000 * 11 + 100);
+  });
+});
+
+describe('bounded work', () => {
+  it('calls very large or deeply nested bodies too complex, but not sloppy ordinary mail', () => {
+    expect(htmlTooComplex('<div>'.repeat(600) + 'x')).toBe(true);
+    expect(htmlTooComplex('<b>x</b>'.repeat(10) + 'x'.repeat(2 * 1024 * 1024))).toBe(true);
+    expect(htmlTooComplex('<table>' + '<tr><td><p>unclosed<li>item<br>'.repeat(5000) + '</table>')).toBe(
+      false,
+    );
+    expect(htmlTooComplex('<div><div><span>x</span></div></div>'.repeat(10_000))).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import { defaultSettings } from '@mailroom/protocol';
 import type { Db } from '../db/index.js';
 import type { StoredAttachment } from '../db/schema.js';
 import { DomainError } from '../http/errors.js';
-import { sanitiseMessageHtml } from './html-sanitise.js';
+import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 import { toListItem } from './list-items.js';
 import {
   aliasBelongsTo,
@@ -119,7 +119,8 @@ async function toMail(db: Db, accountId: number, row: MessageRow, showImages: bo
   let content: string;
   let contentType: Mail['content_type'];
   let imagesBlocked = false;
-  if (row.body_html !== null) {
+  // A body too big or too deeply nested to sanitise in bounded time is shown as its text part.
+  if (row.body_html !== null && !htmlTooComplex(row.body_html)) {
     const byCid = new Map(attachments.filter((a) => a.content_id).map((a) => [a.content_id!, a.id]));
     const sanitised = sanitiseMessageHtml(row.body_html, {
       showImages,
