@@ -252,7 +252,9 @@ describe('deleting folders', () => {
   });
 
   it('a folder id that is not a number is a 400, never a 500', async () => {
-    const response = await ann.browser.request('DELETE', '/api/v1/folders/abc');
-    expect(response.statusCode).toBe(400);
+    for (const id of ['abc', '1e300', '-1', '0', '99999999999999999999']) {
+      const response = await ann.browser.request('DELETE', `/api/v1/folders/${id}`);
+      expect(response.statusCode, id).toBe(400);
+    }
   });
 });

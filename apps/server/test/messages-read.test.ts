@@ -211,7 +211,16 @@ describe('folder pages', () => {
       expect(r.status, bad).toBe(400);
       expect(r.body.error?.meta.i8s).toBe('request_folder_id_error');
     }
-    expect((await list(ann.browser, ann.inbox, '?limit=100000')).status).toBe(400);
+    for (const q of [
+      '?limit=100000',
+      '?page=1e300',
+      '?page=0',
+      '?a_id=-1',
+      '?a_id=x',
+      '?a_id=1e300',
+      '?limit=abc',
+    ])
+      expect((await list(ann.browser, ann.inbox, q)).status, q).toBe(400);
   });
 });
 

@@ -79,8 +79,10 @@ export type Mail = z.infer<typeof mailSchema>;
 
 /** A folder's messages: `a_id` = an alias id or 'all'; page from 1; limit defaults to the per_page setting. */
 export const listQuerySchema = z.object({
-  a_id: z.union([z.literal('all'), z.coerce.number().int().nonnegative()]).default('all'),
-  page: z.coerce.number().int().min(1).default(1),
+  a_id: z
+    .union([z.literal('all'), z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .default('all'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   limit: z.coerce.number().int().min(1).max(200).optional(),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
