@@ -34,10 +34,15 @@ const russian = `счёт платёж платежи заказ доставк�
 const senders = ['Anna', 'Иван', 'Bob', 'Мария', 'Chen', 'Ольга', 'Dmitri', 'Sara'];
 const domains = ['example.com', 'shop.example.net', 'mail.example.org', 'bank.example.ru', 'пример.рф'];
 
-/** A deterministic generator, so every run searches the same corpus. */
+/** A deterministic generator (mulberry32, exact in 32-bit integers), so every run searches the same corpus. */
 function random(seed: number) {
-  let s = seed;
-  return () => (s = (s * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(s ^ (s >>> 15), 1 | s);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
+  };
 }
 
 /** The rest of the language: 6,000 made-up words, Latin and Cyrillic, used with a Zipf-like skew. */
