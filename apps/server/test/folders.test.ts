@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Folder } from '@mailroom/protocol';
 import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp, signUpAndSignIn, type Browser } from './_util.js';
-import { deliverTestMessage } from './_mail.js';
+import { createAccount, deliverTestMessage } from './_mail.js';
+import { createFolder, deleteFolder } from '../src/mail/folders.service.js';
 
 const { app, db, blobs, events } = await createTestApp();
 
@@ -73,6 +74,17 @@ describe('creating folders', () => {
     expect(code(await create(ann.browser, 'travel'))).toBe('folder_already_exist');
     expect(code(await create(ann.browser, 'sent'))).toBe('folder_already_exist');
     expect(code(await create(ann.browser, 'import'))).toBe('forbidden');
+  });
+
+  it('twenty parallel creations of one name make one folder; the rest are told it exists', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => create(ann.browser, i % 2 ? 'Racing' : 'racing')),
+    );
+    const codes = responses.map((r) => (r.statusCode === 200 ? 'ok' : code(r)));
+    expect(codes.filter((c) => c === 'ok')).toHaveLength(1);
+    expect(codes.filter((c) => c !== 'ok').every((c) => c === 'folder_already_exist')).toBe(true);
+    const named = flat(await tree(ann.browser)).filter((f) => f.name.toLowerCase() === 'inbox.racing');
+    expect(named).toHaveLength(1);
   });
 
   it("refuses another account's folder as parent", async () => {
@@ -232,6 +244,39 @@ describe('deleting folders', () => {
     const left = await db.selectFrom('messages').select('id').where('folder_id', '=', folder.id).execute();
     expect(left).toEqual([]);
     expect(await byName(ann.browser, 'INBOX.Doomed')).toBeUndefined();
+  });
+
+  it('deleting while mail is being stored into the folder keeps the quota equal to what is stored', async () => {
+    const account = await createAccount(db);
+    const folderId = await createFolder(db, account.id, { parent_id: null, name: 'Busy' });
+    const deliveries = Array.from({ length: 12 }, (_, i) =>
+      deliverTestMessage(
+        db,
+        blobs,
+        account.id,
+        { from: 'a@example.com', subject: `b${i}`, text: 'q'.repeat(2000 + i) },
+        { folderId },
+      ).then(
+        () => 'stored',
+        (err: { code?: string }) => err.code,
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 5));
+    await deleteFolder(db, account.id, folderId);
+    const outcomes = await Promise.all(deliveries);
+    expect(outcomes.every((o) => o === 'stored' || o === 'request_folder_not_found')).toBe(true);
+    const { used } = await db
+      .selectFrom('accounts')
+      .select('quota_used_bytes as used')
+      .where('id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    const { sum } = await db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('size'), eb.lit(0)).as('sum'))
+      .where('account_id', '=', account.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(used)).toBe(Number(sum));
+    expect(Number(sum)).toBe(0);
   });
 
   it('a folder re-created under a deleted name gets a new UIDVALIDITY', async () => {
