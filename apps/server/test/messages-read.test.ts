@@ -388,9 +388,9 @@ describe('an alias-only session (password access to one address)', () => {
     ).toBe(200);
 
     const folder = await newFolder(ann, 'Desk');
-    const put = async (subject: string, aliasId: number | null) => {
+    const put = async (subject: string, aliasId: number | null, extra: Record<string, unknown> = {}) => {
       const raw = await composeRaw(
-        mail(ann, subject, { attachments: [{ filename: 'a.txt', content: 'file of ' + subject }] }),
+        mail(ann, subject, { attachments: [{ filename: 'a.txt', content: 'file of ' + subject }], ...extra }),
       );
       return (
         await storeMessage(db, blobs, {
@@ -402,8 +402,10 @@ describe('an alias-only session (password access to one address)', () => {
         })
       ).message;
     };
-    const mine = await put('for the desk', alias.id);
-    const owners = await put('owner only', null);
+    const mine = await put('for the desk', alias.id, { messageId: '<desk-1@example.com>' });
+    // The owner's message answers it, so both are one chain.
+    const owners = await put('owner only', null, { inReplyTo: '<desk-1@example.com>' });
+    expect(owners.threadId).toBe(mine.threadId);
 
     for (const a_id of ['all', '0', String(alias.id)]) {
       const { body } = await list(desk, folder, `?a_id=${a_id}`);
@@ -413,7 +415,12 @@ describe('an alias-only session (password access to one address)', () => {
       ).toEqual(['for the desk']);
       expect(body.all).toBe(1);
     }
-    expect((await desk.get(`/api/v1/messages/${folder}/${mine.uid}`)).statusCode).toBe(200);
+    const opened = await desk.get(`/api/v1/messages/${folder}/${mine.uid}`);
+    expect(opened.statusCode).toBe(200);
+    // The chain shows only members the session may see.
+    expect((opened.json() as { message: Mail }).message.threads).toEqual([]);
+    const asOwner = await ann.browser.get(`/api/v1/messages/${folder}/${mine.uid}`);
+    expect((asOwner.json() as { message: Mail }).message.threads?.map((t) => t.id)).toEqual([owners.id]);
     const hidden = await desk.get(`/api/v1/messages/${folder}/${owners.uid}`);
     expect(hidden.statusCode).toBe(404);
     expect(hidden.body).not.toContain('owner only');

@@ -169,15 +169,22 @@ export async function threadMembers(
   db: Db,
   accountId: number,
   threadIds: number[],
+  alias: AliasFilter,
 ): Promise<ThreadMemberRow[]> {
   if (!threadIds.length) return [];
+  const aliasCondition =
+    alias.kind === 'all'
+      ? sql``
+      : alias.aliasId === null
+        ? sql`and alias_id is null`
+        : sql`and alias_id = ${alias.aliasId}`;
   const { rows } = await sql<ThreadMemberRow>`
     select m.id, m.uid, m.folder_id, m.thread_id, m.seen, m.flagged, m.draft, m.labels
     from unnest(${sql.val(threadIds)}::bigint[]) as t(thread_id)
     cross join lateral (
       select id, uid, folder_id, thread_id, seen, flagged, draft, labels, received_at
       from messages
-      where account_id = ${accountId} and thread_id = t.thread_id
+      where account_id = ${accountId} and thread_id = t.thread_id ${aliasCondition}
       order by received_at desc, id desc
       limit ${THREAD_MEMBERS_MAX + 1}
     ) m

@@ -44,11 +44,20 @@ function toThreadMember(row: ThreadMemberRow): ThreadMember {
   };
 }
 
-/** The other members of each message's chain, newest first, across folders. */
-async function attachThreads<T extends MailListItem>(db: Db, accountId: number, items: T[]): Promise<T[]> {
-  const members = await threadMembers(db, accountId, [...new Set(items.map((i) => i.thread_id))]);
+/** The other members of each message's chain in the session's view, newest first, across folders. */
+async function attachThreads<T extends MailListItem>(
+  db: Db,
+  accountId: number,
+  view: AliasFilter,
+  items: T[],
+): Promise<T[]> {
+  const members = await threadMembers(db, accountId, [...new Set(items.map((i) => i.thread_id))], view);
   const byThread = new Map<number, ThreadMemberRow[]>();
-  for (const m of members) byThread.set(m.thread_id, [...(byThread.get(m.thread_id) ?? []), m]);
+  for (const m of members) {
+    const list = byThread.get(m.thread_id);
+    if (list) list.push(m);
+    else byThread.set(m.thread_id, [m]);
+  }
   return items.map((item) => ({
     ...item,
     threads: (byThread.get(item.thread_id) ?? [])
@@ -73,7 +82,8 @@ export async function listFolderMessages(
   if (!folder) throw new DomainError('entity_not_found');
   const settings = { ...defaultSettings, ...folder.settings };
   // An alias-only session is held to its own address whatever a_id says.
-  let alias = await sessionView(db, principal);
+  const view = await sessionView(db, principal);
+  let alias = view;
   if (alias.kind === 'all' && query.a_id !== 'all') {
     // 0 is the main address; any other id must be one of the caller's aliases.
     if (query.a_id !== 0 && !(await aliasBelongsTo(db, accountId, query.a_id)))
@@ -97,7 +107,7 @@ export async function listFolderMessages(
   ]);
   const items = rows.map(toListItem);
   return {
-    messages: page.threaded ? await attachThreads(db, accountId, items) : items,
+    messages: page.threaded ? await attachThreads(db, accountId, view, items) : items,
     total: threads ?? all,
     all,
   };
@@ -113,8 +123,14 @@ export function attachmentDisplayName(a: StoredAttachment): string {
   return a.name.trim() || `attachment-${a.id}`;
 }
 
-async function toMail(db: Db, accountId: number, row: MessageRow, showImages: boolean): Promise<Mail> {
-  const [item] = await attachThreads(db, accountId, [toListItem(row)]);
+async function toMail(
+  db: Db,
+  accountId: number,
+  view: AliasFilter,
+  row: MessageRow,
+  showImages: boolean,
+): Promise<Mail> {
+  const [item] = await attachThreads(db, accountId, view, [toListItem(row)]);
   const attachments = row.attachments;
   let content: string;
   let contentType: Mail['content_type'];
@@ -159,7 +175,7 @@ export async function readMessage(
   const view = await sessionView(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, row, showImages);
+  return toMail(db, principal.accountId, view, row, showImages);
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
@@ -173,5 +189,5 @@ export async function readMessageById(
   const view = await sessionView(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, row, showImages);
+  return toMail(db, principal.accountId, view, row, showImages);
 }
