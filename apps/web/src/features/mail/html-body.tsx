@@ -35,6 +35,9 @@ export function HtmlBody({ html, showImages, title }: { html: string; showImages
       }
     };
     element.addEventListener('load', onLoad);
+    // A short srcdoc can finish loading before this effect runs.
+    if (element.contentDocument?.readyState === 'complete' && element.contentDocument.body?.childNodes.length)
+      onLoad();
     return () => {
       element.removeEventListener('load', onLoad);
       observer?.disconnect();

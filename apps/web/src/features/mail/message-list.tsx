@@ -137,7 +137,7 @@ const MessageRow = memo(function MessageRow({
   const toggle = useSelection((state) => state.toggle);
   const setFullscreen = useSelection((state) => state.setFullscreen);
   const mark = useMarkMessages();
-  const lastClick = useRef(0);
+  const lastClick = useRef(Number.NEGATIVE_INFINITY);
 
   const who = rowCorrespondents(item, screen.folder?.system) || t('mail.noSender');
   const subject = item.subject.trim() || t('mail.noSubject');

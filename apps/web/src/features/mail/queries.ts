@@ -10,6 +10,9 @@ import {
 import type {
   Folder,
   FoldersResponse,
+  Label,
+  LabelCreateRequest,
+  LabelsResponse,
   Mail,
   MailListItem,
   MailListResponse,
@@ -25,26 +28,10 @@ import {
   type ListSource,
 } from './list-model';
 
-/**
- * A label as GET /api/v1/labels returns it. The protocol's labels.ts is being written alongside this landing;
- * until it exists the web app names the fields it reads (SPEC §3 Label) here.
- */
-export interface Label {
-  id: number;
-  name: string;
-  color: string;
-  search_field: string;
-  search_content: string;
-  folder_id: number | null;
-}
+export type { Label };
 
-export interface NewLabel {
-  name: string;
-  color: string;
-  search_field: string;
-  search_content: string;
-  folder_id?: number | null;
-}
+/** The body of POST labels (SPEC §5 defaults are the server's too). */
+export type NewLabel = LabelCreateRequest['label'];
 
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
@@ -72,7 +59,7 @@ export const mailQueries = {
   labels: () =>
     queryOptions({
       queryKey: mailKeys.labels,
-      queryFn: ({ signal }) => api.get<{ labels: Label[] }>('/api/v1/labels', { signal }),
+      queryFn: ({ signal }) => api.get<LabelsResponse>('/api/v1/labels', { signal }),
       select: (response) => response.labels,
     }),
   list: (source: ListSource) =>
