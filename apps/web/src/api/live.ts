@@ -1,5 +1,4 @@
-import { useEffect } from 'react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import {
   WS_MAX_TRIES,
   WS_OPENING_MESSAGE,
@@ -150,29 +149,32 @@ export function documentTitle(appName: string, unread: number): string {
   return unread > 0 ? `(${unread}) ${appName}` : appName;
 }
 
-/** Opens the live connection for the signed-in shell and keeps the tab title's unread count current. */
-export function useLiveUpdates(appName: string): void {
-  const client = useQueryClient();
-  useEffect(() => {
-    if (typeof WebSocket === 'undefined') return;
-    const setToast = useNotices.getState().setRefreshToast;
-    const connection = new LiveConnection({
-      url: liveUrl(),
-      onEvent: (event) => applyMailEvent(client, event),
-      onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
-    });
-    connection.start();
-    return () => connection.stop();
-  }, [client]);
+/**
+ * Opens the live connection for the signed-in shell and keeps the tab title's unread count current; returns the
+ * function that stops both. Loaded after the first paint (app-shell.tsx), as nothing on screen needs it to draw.
+ */
+export function startLiveUpdates(client: QueryClient, appName: string): () => void {
+  const setToast = useNotices.getState().setRefreshToast;
+  const connection =
+    typeof WebSocket === 'undefined'
+      ? null
+      : new LiveConnection({
+          url: liveUrl(),
+          onEvent: (event) => applyMailEvent(client, event),
+          onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
+        });
+  connection?.start();
 
-  useEffect(() => {
-    const update = () => {
-      const data = client.getQueryData<{ folders: Folder[] }>(['folders']);
-      document.title = documentTitle(appName, inboxUnread(data?.folders));
-    };
-    update();
-    return client.getQueryCache().subscribe((change) => {
-      if (change.query.queryKey[0] === 'folders') update();
-    });
-  }, [client, appName]);
+  const update = () => {
+    const data = client.getQueryData<{ folders: Folder[] }>(['folders']);
+    document.title = documentTitle(appName, inboxUnread(data?.folders));
+  };
+  update();
+  const unsubscribe = client.getQueryCache().subscribe((change) => {
+    if (change.query.queryKey[0] === 'folders') update();
+  });
+  return () => {
+    connection?.stop();
+    unsubscribe();
+  };
 }

@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
-import { useLiveUpdates } from '../api/live';
 import { Sidebar } from '../features/mail/sidebar';
 import { useUi } from './ui-store';
 import styles from './app-shell.module.css';
@@ -13,8 +13,20 @@ export function AppShell() {
   const { pathname } = useLocation();
   const open = useUi((state) => state.sidebarOpen);
   const setOpen = useUi((state) => state.setSidebarOpen);
+  const queryClient = useQueryClient();
+  const appName = t('app.name');
   // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket).
-  useLiveUpdates(t('app.name'));
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let cancelled = false;
+    void import('../api/live').then(({ startLiveUpdates }) => {
+      if (!cancelled) stop = startLiveUpdates(queryClient, appName);
+    });
+    return () => {
+      cancelled = true;
+      stop?.();
+    };
+  }, [queryClient, appName]);
 
   useEffect(() => setOpen(false), [pathname, setOpen]);
 

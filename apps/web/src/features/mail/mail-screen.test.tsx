@@ -76,16 +76,21 @@ function json(body: unknown, status = 200) {
 interface Options {
   markFails?: boolean;
   missing?: number;
+  aliasOnly?: boolean;
 }
 
-function mockServer({ markFails = false, missing }: Options = {}) {
+function mockServer({ markFails = false, missing, aliasOnly = false }: Options = {}) {
+  const me: AccessResponse = aliasOnly ? { ...user, info: { alias: 'ann.alias@mailroom.test' } } : user;
+  const myAccount: Account = aliasOnly
+    ? { ...account, aliases: [{ id: 21, email: 'ann.alias@mailroom.test' }] }
+    : account;
   const calls: { url: string; body: unknown }[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
-    if (url.startsWith('/auth/access')) return json(user);
+    if (url.startsWith('/auth/access')) return json(me);
     if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-    if (url.startsWith('/api/v1/user/account')) return json(account);
+    if (url.startsWith('/api/v1/user/account')) return json(myAccount);
     if (url.startsWith('/api/v1/folders')) return json({ folders });
     if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
     const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
@@ -222,6 +227,15 @@ describe('mail screen', () => {
     mockServer({ missing: 4 });
     renderAt('/mail/folder/all/11/1/4');
     await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+  });
+
+  it('keeps an alias-only user on their alias, without folder or label creation', async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/all/11/1');
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/21/11/1'));
+    await screen.findByRole('grid', { name: 'Messages' });
+    expect(screen.queryByRole('button', { name: 'Create folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
   });
 
   it('deletes the selected messages with the Delete key', async () => {

@@ -38,7 +38,7 @@ export function MailToolbar({ title }: { title: string }) {
   const actions = useMailActions();
   const user = useUser();
   const isAliasUser = Boolean(user?.info.alias);
-  const [confirm, setConfirm] = useState<'empty' | 'bulkDelete' | null>(null);
+  const [confirm, setConfirm] = useState<'empty' | 'bulkDelete' | 'chainDelete' | null>(null);
   const selectedCount = useSelection((state) => state.keys.size);
   // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
   const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
@@ -47,6 +47,7 @@ export function MailToolbar({ title }: { title: string }) {
 
   function remove() {
     if (actions.bulk) setConfirm('bulkDelete');
+    else if (actions.hasChains) setConfirm('chainDelete');
     else void actions.remove().catch(ignore);
   }
   useMailKeyboard(screen, remove);
@@ -200,14 +201,24 @@ export function MailToolbar({ title }: { title: string }) {
         open={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
         danger
-        title={confirm === 'empty' ? t('mail.emptyConfirmTitle') : t('mail.bulkDeleteTitle')}
+        title={
+          confirm === 'empty'
+            ? t('mail.emptyConfirmTitle')
+            : confirm === 'chainDelete'
+              ? t('mail.chainDeleteTitle')
+              : t('mail.bulkDeleteTitle')
+        }
         text={
           confirm === 'empty'
             ? t('mail.emptyConfirmText', { folder: title })
-            : t('mail.bulkDeleteText', { count: actions.count, folder: title })
+            : confirm === 'chainDelete'
+              ? t('mail.chainDeleteText')
+              : t('mail.bulkDeleteText', { count: actions.count, folder: title })
         }
         confirmLabel={t('mail.delete')}
-        onConfirm={() => (confirm === 'empty' ? actions.empty() : actions.remove())}
+        onConfirm={() =>
+          confirm === 'empty' ? actions.empty() : actions.remove({ chains: confirm === 'chainDelete' })
+        }
       />
     </>
   );

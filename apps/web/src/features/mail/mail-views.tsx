@@ -19,7 +19,8 @@ import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
-import { useAccount } from '../auth/queries';
+import { useAccount, useUser } from '../auth/queries';
+import type { AccessResponse, Account } from '@mailroom/protocol';
 import { findInbox, flattenFolders } from './folder-order';
 import {
   messageKey,
@@ -46,6 +47,17 @@ const ResizablePanes = lazy(loadResizablePanes);
 if (typeof window !== 'undefined') void loadResizablePanes().catch(() => {});
 
 /**
+ * The a_id an alias-only user is kept to (SPEC §6: alias selector locked): their alias's id, or null for a full
+ * member, who may look at any alias or 'all'.
+ */
+export function lockedAliasId(user: AccessResponse | undefined, account: Account | undefined): string | null {
+  const alias = user?.info.alias;
+  if (!alias) return null;
+  const match = account?.aliases.find((candidate) => candidate.email.toLowerCase() === alias.toLowerCase());
+  return match ? String(match.id) : 'all';
+}
+
+/**
  * /mail: the Inbox. Right after sign-in the user lands here from '/', and a path saved in the redirect cookie
  * before sign-in wins, if it is a safe same-origin path (SPEC §2 guard; not inside a frame, where the host decides).
  */
@@ -53,6 +65,7 @@ export function MailIndex() {
   const { t } = useTranslation();
   const location = useLocation();
   const folders = useFolders();
+  const locked = lockedAliasId(useUser(), useAccount());
   const fromRoot = (location.state as { fromRoot?: boolean } | null)?.fromRoot === true;
   // Read once per visit: later renders (folders arriving) must not forget where we were going.
   const [saved] = useState(() => (fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null));
@@ -65,7 +78,7 @@ export function MailIndex() {
   }
   if (folders.data) {
     const inbox = findInbox(folders.data) ?? folders.data[0];
-    if (inbox) return <Navigate to={folderPath('all', inbox.id)} replace />;
+    if (inbox) return <Navigate to={folderPath(locked ?? 'all', inbox.id)} replace />;
     return <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />;
   }
   if (folders.isError) {
@@ -93,6 +106,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const account = useAccount();
+  const locked = lockedAliasId(useUser(), account);
   const folders = useFolders();
   const aliasId = params.a_id ?? 'all';
   const id = Number(kind === 'folder' ? params.f_id : params.l_id);
@@ -177,9 +191,12 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
     [source, folder, allFolders, list.data, list.isPending, openKey, pathTo, navigate, page, step],
   );
 
+  // An alias-only user on another alias's route goes back to their own mail (SPEC §6).
+  if (locked !== null && aliasId !== locked) return <Navigate to="/mail" replace />;
+
   if (kind === 'folder' && folders.data && !folder) {
     const inbox = findInbox(folders.data);
-    if (inbox && inbox.id !== id) return <Navigate to={folderPath('all', inbox.id)} replace />;
+    if (inbox && inbox.id !== id) return <Navigate to={folderPath(aliasId, inbox.id)} replace />;
   }
 
   return (

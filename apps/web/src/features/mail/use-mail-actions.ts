@@ -21,8 +21,11 @@ export interface MailActions {
   bulk: boolean;
   count: number;
   canAct: boolean;
+  /** Some targets are chains (message_thread on): deleting them asks first (SPEC §5). */
+  hasChains: boolean;
   systemFolder(system: Folder['system']): Folder | undefined;
-  remove(): Promise<void>;
+  /** Delete; with `chains`, every message of the targeted chains goes too. */
+  remove(options?: { chains?: boolean }): Promise<void>;
   move(destinationId: number): Promise<void>;
   mark(flag: FlagChange): Promise<void>;
   /** To Junk, or from Junk back to the Inbox. */
@@ -47,6 +50,11 @@ export function useMailActions(): MailActions {
     const [folderId, uid] = screen.openKey.split(':').map(Number);
     targets = [{ folder_id: folderId!, uid: uid! }];
   }
+  const chainRows = rows.filter(
+    (item) =>
+      (item.threads?.length ?? 0) > 0 && targets.some((target) => messageKey(target) === messageKey(item)),
+  );
+  const hasChains = !bulk && chainRows.length > 0;
   const count = bulk ? (screen.list?.all ?? targets.length) : targets.length;
   const systemFolder = (system: Folder['system']) =>
     screen.folders.find((folder) => folder.system === system);
@@ -78,9 +86,10 @@ export function useMailActions(): MailActions {
     bulk,
     count,
     canAct: bulk || targets.length > 0,
+    hasChains,
     systemFolder,
     move,
-    async remove() {
+    async remove(options = {}) {
       const trash = systemFolder('trash');
       if (bulk) {
         // In Trash or Junk everything selected goes for good, which is what emptying the folder does.
@@ -91,7 +100,8 @@ export function useMailActions(): MailActions {
         return;
       }
       if (targets.length === 0) return;
-      await remover.mutateAsync({ messages: targets });
+      const members = options.chains ? chainRows.flatMap((item) => item.threads ?? []) : [];
+      await remover.mutateAsync({ messages: [...targets, ...members] });
       done(true);
     },
     async mark(flag) {
