@@ -92,21 +92,23 @@ export async function runListBench(opts: {
       });
   try {
     await migrate(db);
+    // A fresh account per run: the runner measures 10k and 100k in one database.
+    const memberId = `9${String(Math.floor(Math.random() * 1e11)).padStart(11, '0')}`;
     const { account } = await ensureAccount(db, {
-      memberId: '900000000001',
+      memberId,
       name: 'Bench User',
       mailDomain: 'mailroom.test',
     });
     const alias = await db
       .insertInto('aliases')
-      .values({ account_id: account.id, email: 'bench-alias@mailroom.test' })
+      .values({ account_id: account.id, email: `bench-alias-${memberId}@mailroom.test` })
       .returning('id')
       .executeTakeFirstOrThrow();
     const inbox = (await systemFolder(db, account.id, 'inbox')).id;
     const sent = (await systemFolder(db, account.id, 'sent')).id;
     const inInbox = Math.round(opts.messages * 0.9);
-    await fillFolder(db, account.id, inbox, inInbox, alias.id, 1_000_000);
-    await fillFolder(db, account.id, sent, opts.messages - inInbox, alias.id, 1_000_000);
+    await fillFolder(db, account.id, inbox, inInbox, alias.id, account.id * 10_000_000);
+    await fillFolder(db, account.id, sent, opts.messages - inInbox, alias.id, account.id * 10_000_000);
     // As autovacuum would have by now: statistics, and the visibility map index-only counts rely on.
     await sql`vacuum analyze messages`.execute(db);
     await sql`analyze`.execute(db);
