@@ -72,6 +72,8 @@ describe('creating folders', () => {
   it('refuses a name that exists already, whatever its case, and the collectors namespace', async () => {
     await create(ann.browser, 'Travel');
     expect(code(await create(ann.browser, 'travel'))).toBe('folder_already_exist');
+    await create(ann.browser, 'Счета');
+    expect(code(await create(ann.browser, 'СЧЕТА'))).toBe('folder_already_exist');
     expect(code(await create(ann.browser, 'sent'))).toBe('folder_already_exist');
     expect(code(await create(ann.browser, 'import'))).toBe('forbidden');
   });
@@ -163,6 +165,17 @@ describe('renaming and moving folders', () => {
     });
     expect((back.json() as { folder: Folder }).folder.name).toBe('INBOX.Top');
     expect(await byName(ann.browser, 'INBOX.Top.Leaf')).toBeDefined();
+  });
+
+  it('renames folders whose names are outside the basic plane (emoji) with their subfolders', async () => {
+    const parent = ((await create(ann.browser, '📁 Архив')).json() as { folder: Folder }).folder;
+    await create(ann.browser, '2025 🎉', parent.id);
+    const response = await ann.browser.request('POST', `/api/v1/folders/${parent.id}`, {
+      json: { folder: { name: '🗂️ Old' } },
+    });
+    expect((response.json() as { folder: Folder }).folder.subfolders.map((f) => f.name)).toEqual([
+      'INBOX.🗂️ Old.2025 🎉',
+    ]);
   });
 
   it('refuses a move into itself or its own subfolder', async () => {

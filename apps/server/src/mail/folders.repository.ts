@@ -85,14 +85,18 @@ export async function folderNameTaken(db: Db, accountId: number, name: string, e
     .selectFrom('folders')
     .select('id')
     .where('account_id', '=', accountId)
-    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    // Both sides lowered by the database, so the check agrees with the unique index on lower(name).
+    .where(sql<boolean>`lower(name) = lower(${name})`)
     .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
     .executeTakeFirst();
   return row !== undefined;
 }
 
 /** `left(name, n+1) = prefix || '.'` rather than LIKE: names may hold `%` and `_`. */
-const isUnder = (prefix: string) => sql<boolean>`left(name, ${prefix.length + 1}) = ${prefix + '.'}`;
+/** Length as PostgreSQL's left()/substr() count it: characters (code points), not UTF-16 units. */
+const chars = (s: string) => [...s].length;
+
+const isUnder = (prefix: string) => sql<boolean>`left(name, ${chars(prefix) + 1}) = ${prefix + '.'}`;
 
 export async function descendantNames(db: Db, accountId: number, name: string): Promise<string[]> {
   const rows = await db
@@ -108,7 +112,7 @@ export async function descendantNames(db: Db, accountId: number, name: string): 
 export async function renameFolderTree(db: Db, accountId: number, from: string, to: string): Promise<void> {
   await db
     .updateTable('folders')
-    .set({ name: sql`${to} || substr(name, ${from.length + 1})` })
+    .set({ name: sql`${to} || substr(name, ${chars(from) + 1})` })
     .where('account_id', '=', accountId)
     .where((eb) => eb.or([eb('name', '=', from), isUnder(from)]))
     .execute();
