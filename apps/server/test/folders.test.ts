@@ -62,7 +62,17 @@ describe('creating folders', () => {
 
   it('refuses empty names, dots, slashes, control characters and overlong names', async () => {
     expect(code(await create(ann.browser, '   '))).toBe('name_not_indicated');
-    for (const bad of ['a.b', 'a/b', 'a\\b', 'tab\there', 'nul\u0000', 'x'.repeat(101), '%', '*']) {
+    for (const bad of [
+      'a.b',
+      'a/b',
+      'a\\b',
+      'tab\there',
+      'nul\u0000',
+      'x'.repeat(101),
+      '%',
+      '*',
+      'evil\u202etxt',
+    ]) {
       const response = await create(ann.browser, bad);
       expect(response.statusCode, JSON.stringify(bad)).toBe(400);
       expect(code(response)).toBe('folder_name_invalid');

@@ -41,13 +41,15 @@ export const FOLDER_DEPTH_MAX = 10;
 /**
  * Why a folder's display name (one segment of the dotted path) is refused, or null when it is
  * fine. Dots separate levels; slashes, `%` and `*` would be ambiguous to a future IMAP face
- * (path separators and LIST wildcards); control characters never belong in a name.
+ * (path separators and LIST wildcards); control characters and bidirectional overrides (which
+ * can make a name display as another) never belong in a name.
  */
 export function folderNameProblem(name: string): 'name_not_indicated' | 'folder_name_invalid' | null {
   const trimmed = name.trim();
   if (!trimmed) return 'name_not_indicated';
   // eslint-disable-next-line no-control-regex
-  if (/[.\\/%*\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(trimmed)) return 'folder_name_invalid';
+  if (/[.\\/%*\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/.test(trimmed))
+    return 'folder_name_invalid';
   if ([...trimmed].length > FOLDER_NAME_MAX) return 'folder_name_invalid';
   return null;
 }
