@@ -27,6 +27,8 @@ import { useSelection } from './selection-store';
 import { TopPanel } from './top-panel';
 import { useMailActions } from './use-mail-actions';
 import { useMailKeyboard } from './use-mail-keyboard';
+import { useMediaQuery } from '../../ui/use-media-query';
+import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
 const ignore = () => {};
@@ -42,6 +44,9 @@ export function MailToolbar({ title }: { title: string }) {
   const selectedCount = useSelection((state) => state.keys.size);
   // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
   const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
+  // A phone's bar has room for the selection actions or the title and paging, not both.
+  const phone = useMediaQuery(`(max-width: ${MOBILE_MAX - 0.02}px)`);
+  const crowded = phone && (selectedCount > 0 || actions.bulk);
   const system = screen.folder?.system;
   const canEmpty = (system === 'trash' || system === 'junk') && (screen.folder?.total ?? 0) > 0;
 
@@ -63,6 +68,7 @@ export function MailToolbar({ title }: { title: string }) {
     <>
       <TopPanel
         title={title}
+        titleHidden={crowded}
         leading={<SelectMenu />}
         actions={
           <div className={clsx(styles.actions, openOnly && styles.openOnly)}>
@@ -182,7 +188,7 @@ export function MailToolbar({ title }: { title: string }) {
           </div>
         }
         range={
-          total > 0 ? (
+          total > 0 && !crowded ? (
             <div className={styles.paging}>
               <span className={styles.range}>
                 {t('mail.range', { from: range.from, to: range.to, total: range.total })}

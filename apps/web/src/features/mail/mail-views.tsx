@@ -209,7 +209,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
 
 function MailPanes({ list, hasMessage }: { list: ReactNode; hasMessage: boolean }) {
   const { t } = useTranslation();
-  const desktop = useMediaQuery(`(min-width: ${DESKTOP_SPLIT_MIN}px)`);
+  const desktop = useMediaQuery(`(min-width: ${DESKTOP_SPLIT_MIN}px)`, true);
   const fullscreen = useSelection((state) => state.fullscreen) && hasMessage;
   const reader = (
     <section className={styles.reader} aria-label={t('mail.reader')}>

@@ -18,10 +18,12 @@ export interface TopPanelProps {
   leading?: ReactNode;
   /** After the title: the actions on the selected or open messages. */
   actions?: ReactNode;
+  /** Keep the title for screen readers only (a phone's bar full of selection actions). */
+  titleHidden?: boolean;
 }
 
 /** SPEC §2 top panel: select menu, title, actions, search, refresh, paging and the dots menu. */
-export function TopPanel({ title, range, leading, actions }: TopPanelProps) {
+export function TopPanel({ title, range, leading, actions, titleHidden = false }: TopPanelProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useUser();
@@ -29,7 +31,7 @@ export function TopPanel({ title, range, leading, actions }: TopPanelProps) {
   return (
     <MainHeader label={t('mail.toolbar')}>
       {leading}
-      <h1 className={styles.title}>{title}</h1>
+      <h1 className={titleHidden ? 'visually-hidden' : styles.title}>{title}</h1>
       {actions}
       <div className={styles.search}>
         <Search aria-hidden />
