@@ -106,23 +106,28 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
       busy={create.isPending}
       onSubmit={submit}
     >
-      <label className={styles.field} htmlFor={`${id}-name`}>
-        <span>{t('folders.name')}</span>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-name`}>{t('folders.name')}</label>
         <input
           id={`${id}-name`}
           value={name}
           maxLength={100}
           autoFocus
           aria-invalid={error !== null}
+          aria-describedby={error ? `${id}-name-error` : undefined}
           onChange={(event) => {
             setName(event.target.value);
             setError(null);
           }}
         />
-        {error ? <span className={styles.error}>{error}</span> : null}
-      </label>
-      <label className={styles.field} htmlFor={`${id}-parent`}>
-        <span>{t('folders.parent')}</span>
+        {error ? (
+          <span id={`${id}-name-error`} className={styles.error}>
+            {error}
+          </span>
+        ) : null}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-parent`}>{t('folders.parent')}</label>
         <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
           <option value="">{t('folders.noParent')}</option>
           {parents.map((folder) => (
@@ -131,7 +136,7 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
             </option>
           ))}
         </select>
-      </label>
+      </div>
     </FormDialog>
   );
 }
@@ -181,18 +186,23 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
       onSubmit={submit}
     >
       <div className={styles.row}>
-        <label className={styles.field} htmlFor={`${id}-name`}>
-          <span>{t('labels.name')}</span>
+        <div className={styles.field}>
+          <label htmlFor={`${id}-name`}>{t('labels.name')}</label>
           <input
             id={`${id}-name`}
             value={name}
             maxLength={100}
             autoFocus
             aria-invalid={errors.name === true}
+            aria-describedby={errors.name ? `${id}-name-error` : undefined}
             onChange={(event) => setName(event.target.value)}
           />
-          {errors.name ? <span className={styles.error}>{required}</span> : null}
-        </label>
+          {errors.name ? (
+            <span id={`${id}-name-error`} className={styles.error}>
+              {required}
+            </span>
+          ) : null}
+        </div>
         <label className={styles.colorField} htmlFor={`${id}-color`}>
           <span>{t('labels.color')}</span>
           <input
@@ -203,8 +213,8 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
           />
         </label>
       </div>
-      <label className={styles.field} htmlFor={`${id}-field`}>
-        <span>{t('labels.searchField')}</span>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-field`}>{t('labels.searchField')}</label>
         <select
           id={`${id}-field`}
           value={field}
@@ -216,20 +226,25 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
             </option>
           ))}
         </select>
-      </label>
-      <label className={styles.field} htmlFor={`${id}-content`}>
-        <span>{t('labels.searchContent')}</span>
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-content`}>{t('labels.searchContent')}</label>
         <input
           id={`${id}-content`}
           value={content}
           maxLength={500}
           aria-invalid={errors.content === true}
+          aria-describedby={errors.content ? `${id}-content-error` : undefined}
           onChange={(event) => setContent(event.target.value)}
         />
-        {errors.content ? <span className={styles.error}>{required}</span> : null}
-      </label>
-      <label className={styles.field} htmlFor={`${id}-folder`}>
-        <span>{t('labels.folder')}</span>
+        {errors.content ? (
+          <span id={`${id}-content-error`} className={styles.error}>
+            {required}
+          </span>
+        ) : null}
+      </div>
+      <div className={styles.field}>
+        <label htmlFor={`${id}-folder`}>{t('labels.folder')}</label>
         <select id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)}>
           <option value="">{t('labels.anyFolder')}</option>
           {folders.map((candidate) => (
@@ -238,7 +253,7 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
             </option>
           ))}
         </select>
-      </label>
+      </div>
     </FormDialog>
   );
 }

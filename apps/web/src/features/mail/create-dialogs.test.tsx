@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { Folder } from '@mailroom/protocol';
+import { Providers } from '../../app/providers';
+import { createQueryClient } from '../../app/query-client';
+import { CreateFolderDialog, CreateLabelDialog } from './create-dialogs';
+
+const folders: Folder[] = [
+  {
+    id: 1,
+    name: 'INBOX',
+    system: 'inbox',
+    unread: 0,
+    total: 0,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  },
+  {
+    id: 7,
+    name: 'INBOX.Work',
+    system: null,
+    unread: 0,
+    total: 0,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  },
+];
+
+function mockPost() {
+  const bodies: { url: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      bodies.push({ url: String(input), body: init?.body ? JSON.parse(String(init.body)) : null });
+      return new Response(JSON.stringify({ ok: true }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    }),
+  );
+  return bodies;
+}
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe('creation dialogs', () => {
+  it('creates a folder inside the chosen parent and closes', async () => {
+    const bodies = mockPost();
+    const onOpenChange = vi.fn();
+    render(
+      <Providers queryClient={createQueryClient()}>
+        <CreateFolderDialog open onOpenChange={onOpenChange} folders={folders} />
+      </Providers>,
+    );
+    fireEvent.change(screen.getByLabelText('Folder name'), { target: { value: '  Receipts ' } });
+    fireEvent.change(screen.getByLabelText('Inside'), { target: { value: '7' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    expect(bodies[0]).toEqual({
+      url: '/api/v1/folders',
+      body: { folder: { name: 'Receipts', parent_id: 7 } },
+    });
+  });
+
+  it('asks for a label name and search text before calling the server (SPEC §5)', async () => {
+    const bodies = mockPost();
+    render(
+      <Providers queryClient={createQueryClient()}>
+        <CreateLabelDialog open onOpenChange={() => {}} folders={folders} />
+      </Providers>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    expect(screen.getAllByText('Required')).toHaveLength(2);
+    expect(bodies).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('Label name'), { target: { value: 'Invoices' } });
+    fireEvent.change(screen.getByLabelText('Messages containing'), { target: { value: 'invoice' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create' }));
+    await waitFor(() =>
+      expect(bodies[0]).toEqual({
+        url: '/api/v1/labels',
+        body: {
+          label: { name: 'Invoices', color: '#e66465', search_field: 'body', search_content: 'invoice' },
+        },
+      }),
+    );
+  });
+});
