@@ -10,6 +10,9 @@ export interface MailScreenContext {
   folders: readonly Folder[];
   list: MailListResponse | undefined;
   listPending: boolean;
+  /** The list could not be loaded (the error itself went to the error dialog). */
+  listFailed: boolean;
+  retryList(): void;
   /** The open message's key (folder:uid), if any. */
   openKey: string | null;
   /** The route of a page of this list, optionally with a message open. */

@@ -77,9 +77,10 @@ interface Options {
   markFails?: boolean;
   missing?: number;
   aliasOnly?: boolean;
+  listFails?: boolean;
 }
 
-function mockServer({ markFails = false, missing, aliasOnly = false }: Options = {}) {
+function mockServer({ markFails = false, missing, aliasOnly = false, listFails = false }: Options = {}) {
   const me: AccessResponse = aliasOnly ? { ...user, info: { alias: 'ann.alias@mailroom.test' } } : user;
   const myAccount: Account = aliasOnly
     ? { ...account, aliases: [{ id: 21, email: 'ann.alias@mailroom.test' }] }
@@ -94,6 +95,8 @@ function mockServer({ markFails = false, missing, aliasOnly = false }: Options =
     if (url.startsWith('/api/v1/folders')) return json({ folders });
     if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
     const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
+    if (list && listFails)
+      return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
     if (list) {
       const query = new URLSearchParams(list[1]);
       const page = Number(query.get('page'));
@@ -237,6 +240,14 @@ describe('mail screen', () => {
     expect(screen.queryByRole('button', { name: 'Create folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
   });
+
+  it('shows a failed list with a retry and the error dialog', async () => {
+    mockServer({ listFails: true });
+    renderAt('/mail/folder/all/11/1');
+    expect(await screen.findByText('The messages could not be loaded.', {}, { timeout: 8000 })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Try again', hidden: true })).toBeTruthy();
+    await waitFor(() => expect(useNotices.getState().queue.length).toBeGreaterThan(0));
+  }, 15_000);
 
   it('deletes the selected messages with the Delete key', async () => {
     const calls = mockServer();

@@ -10,7 +10,8 @@ import {
   isSafeRedirectPath,
   type MailListItem,
 } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
+import { ApiError, isUnauthorized } from '../../api/client';
+import { raiseError } from '../../ui/notices-store';
 import { deleteCookie, readCookie } from '../../app/cookies';
 import { isFramed } from '../../app/frame';
 import { folderPath, labelPath } from '../../app/paths';
@@ -167,9 +168,13 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   // A folder id the server refuses goes to the first folder (SPEC §8).
   const listError = list.error;
   useEffect(() => {
-    if (listError instanceof ApiError && listError.code === 'request_folder_id_error' && folders.data?.[0]) {
-      navigate(folderPath(aliasId, folders.data[0].id), { replace: true });
+    if (!listError) return;
+    if (listError instanceof ApiError && listError.code === 'request_folder_id_error') {
+      if (folders.data?.[0]) navigate(folderPath(aliasId, folders.data[0].id), { replace: true });
+      return;
     }
+    // Anything else is shown in the error dialog (SPEC §8); the list offers a retry.
+    if (!isUnauthorized(listError)) raiseError(listError);
   }, [listError, folders.data, aliasId, navigate]);
 
   const context = useMemo<MailScreenContext>(
@@ -178,7 +183,9 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       folder,
       folders: allFolders,
       list: list.data,
-      listPending: list.isPending,
+      listPending: list.isPending && !list.isError,
+      listFailed: list.isError && !list.data,
+      retryList: () => void list.refetch(),
       openKey,
       pathTo,
       openMessage: (item) => navigate(pathTo(page, item)),
@@ -188,7 +195,20 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       },
       step,
     }),
-    [source, folder, allFolders, list.data, list.isPending, openKey, pathTo, navigate, page, step],
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- list.refetch is stable; the flags are listed
+    [
+      source,
+      folder,
+      allFolders,
+      list.data,
+      list.isPending,
+      list.isError,
+      openKey,
+      pathTo,
+      navigate,
+      page,
+      step,
+    ],
   );
 
   // An alias-only user on another alias's route goes back to their own mail (SPEC §6).

@@ -2,9 +2,10 @@ import { memo, useEffect, useMemo, useRef, type DragEvent, type KeyboardEvent, t
 import { useTranslation } from 'react-i18next';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
-import { FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
+import { CloudOff, FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
 import { DOUBLE_CLICK_MS, formatListDate, type MailListItem } from '@mailroom/protocol';
 import { useAccount, useUser } from '../auth/queries';
+import { Button } from '../../ui/button';
 import { useMailScreen } from './mail-context';
 import { messageKey, rowCorrespondents, toFolderMessages } from './list-model';
 import { useLabels, useMarkMessages, type Label } from './queries';
@@ -47,6 +48,18 @@ export function MessageList() {
   useEffect(() => {
     if (openIndex >= 0) virtualizer.scrollToIndex(openIndex, { align: 'auto' });
   }, [openIndex, virtualizer]);
+
+  if (screen.listFailed) {
+    return (
+      <div className={styles.empty} role="alert">
+        <CloudOff aria-hidden />
+        <h2>{t('mail.listFailed')}</h2>
+        <Button variant="primary" onClick={screen.retryList}>
+          {t('app.retry')}
+        </Button>
+      </div>
+    );
+  }
 
   if (screen.listPending || !items) {
     return (
