@@ -78,9 +78,17 @@ interface Options {
   missing?: number;
   aliasOnly?: boolean;
   listFails?: boolean;
+  many?: boolean;
 }
 
-function mockServer({ markFails = false, missing, aliasOnly = false, listFails = false }: Options = {}) {
+function mockServer({
+  markFails = false,
+  missing,
+  aliasOnly = false,
+  listFails = false,
+  many = false,
+}: Options = {}) {
+  const rows = many ? Array.from({ length: 1000 }, (_, index) => item(1000 - index)) : all;
   const me: AccessResponse = aliasOnly ? { ...user, info: { alias: 'ann.alias@mailroom.test' } } : user;
   const myAccount: Account = aliasOnly
     ? { ...account, aliases: [{ id: 21, email: 'ann.alias@mailroom.test' }] }
@@ -102,9 +110,9 @@ function mockServer({ markFails = false, missing, aliasOnly = false, listFails =
       const page = Number(query.get('page'));
       const limit = Number(query.get('limit'));
       return json({
-        messages: all.slice((page - 1) * limit, page * limit),
-        total: all.length,
-        all: all.length,
+        messages: rows.slice((page - 1) * limit, page * limit),
+        total: rows.length,
+        all: rows.length,
       });
     }
     const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
@@ -175,6 +183,22 @@ describe('mail screen', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]!.getAttribute('aria-label')).toMatch(/Sender 5, Subject 5, .*unread/);
     expect(screen.getByText('1–3 of 5')).toBeTruthy();
+  });
+
+  it('renders only the rows in view of a 1,000-row page', async () => {
+    mockServer({ many: true });
+    render(
+      <Providers queryClient={createQueryClient()}>
+        <MemoryRouter initialEntries={['/mail/folder/all/11/1?limit=1000']}>
+          <AppRoutes />
+        </MemoryRouter>
+      </Providers>,
+    );
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    expect(grid.getAttribute('aria-rowcount')).toBe('1000');
+    // The virtualiser replaces the first 100 rows drawn while its chunk loads with the ~20 in view.
+    await waitFor(() => expect(within(grid).getAllByRole('row').length).toBeLessThan(40));
+    expect(within(grid).getAllByRole('row')[0]!.getAttribute('aria-label')).toMatch(/Subject 1000/);
   });
 
   it('opens a message, marks it read at once and tells the server', async () => {

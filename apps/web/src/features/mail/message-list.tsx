@@ -1,6 +1,15 @@
-import { memo, useEffect, useMemo, useRef, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import {
+  lazy,
+  memo,
+  Suspense,
+  useEffect,
+  useMemo,
+  useRef,
+  type DragEvent,
+  type KeyboardEvent,
+  type MouseEvent,
+} from 'react';
 import { useTranslation } from 'react-i18next';
-import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { CloudOff, FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
 import { DOUBLE_CLICK_MS, formatListDate, type MailListItem } from '@mailroom/protocol';
@@ -15,8 +24,15 @@ import styles from './message-list.module.css';
 
 const ROW_HEIGHT = { withPreview: 76, compact: 56 } as const;
 const SKELETON_ROWS = 12;
+/** Up to this many rows a page is drawn whole; longer pages (the limit parameter) are virtualised. */
+const PLAIN_MAX = 100;
 
-/** The list of SPEC §2: a virtualised grid, so a page of 1,000 rows scrolls as smoothly as one of 30. */
+const VirtualRows = lazy(() => import('./virtual-rows'));
+
+/**
+ * The list of SPEC §2, a grid of fixed-height rows. Pages longer than PLAIN_MAX rows are virtualised with
+ * @tanstack/react-virtual, loaded only then, so 1,000 rows scroll smoothly and 30 cost nothing extra.
+ */
 export function MessageList() {
   const { t, i18n } = useTranslation();
   const screen = useMailScreen();
@@ -34,20 +50,15 @@ export function MessageList() {
     [labels.data],
   );
 
-  const virtualizer = useVirtualizer({
-    count,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
-    overscan: 8,
-    getItemKey: (index) => (items?.[index] ? messageKey(items[index]) : index),
-  });
-
   // Keyboard stepping may open a row that is scrolled away: bring it into view.
   const openIndex =
     items && screen.openKey ? items.findIndex((item) => messageKey(item) === screen.openKey) : -1;
+  const virtual = count > PLAIN_MAX;
   useEffect(() => {
-    if (openIndex >= 0) virtualizer.scrollToIndex(openIndex, { align: 'auto' });
-  }, [openIndex, virtualizer]);
+    if (virtual || !screen.openKey) return;
+    const row = scrollRef.current?.querySelector<HTMLElement>(`[data-message-key="${screen.openKey}"]`);
+    row?.scrollIntoView?.({ block: 'nearest' });
+  }, [virtual, screen.openKey]);
 
   if (screen.listFailed) {
     return (
@@ -88,6 +99,23 @@ export function MessageList() {
   }
 
   const now = new Date();
+  function renderRow(index: number, top: number) {
+    const item = items![index]!;
+    return (
+      <MessageRow
+        key={messageKey(item)}
+        item={item}
+        index={index}
+        top={top}
+        height={rowHeight}
+        showPreview={showPreview}
+        open={messageKey(item) === screen.openKey}
+        labelsById={labelsById}
+        locale={i18n.language}
+        now={now}
+      />
+    );
+  }
   return (
     <div ref={scrollRef} className={styles.scroller} data-testid="message-list-scroller">
       <div
@@ -96,25 +124,24 @@ export function MessageList() {
         aria-rowcount={screen.list?.total ?? count}
         aria-multiselectable="true"
         className={styles.grid}
-        style={{ height: virtualizer.getTotalSize() }}
+        style={{ height: count * rowHeight }}
       >
-        {virtualizer.getVirtualItems().map((row) => {
-          const item = items[row.index]!;
-          return (
-            <MessageRow
-              key={row.key}
-              item={item}
-              index={row.index}
-              top={row.start}
-              height={rowHeight}
-              showPreview={showPreview}
-              open={messageKey(item) === screen.openKey}
-              labelsById={labelsById}
-              locale={i18n.language}
-              now={now}
+        {virtual ? (
+          <Suspense
+            fallback={Array.from({ length: PLAIN_MAX }, (_, index) => renderRow(index, index * rowHeight))}
+          >
+            <VirtualRows
+              count={count}
+              rowHeight={rowHeight}
+              scrollRef={scrollRef}
+              openIndex={openIndex}
+              getKey={(index) => messageKey(items[index]!)}
+              renderRow={renderRow}
             />
-          );
-        })}
+          </Suspense>
+        ) : (
+          items.map((_, index) => renderRow(index, index * rowHeight))
+        )}
       </div>
     </div>
   );
