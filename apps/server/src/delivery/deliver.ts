@@ -59,8 +59,7 @@ export async function deliverMessage(
   const hash = blobHash(raw);
   try {
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
-    await deps.blobs.put(raw);
-    for (const a of parsed.attachments) await deps.blobs.put(a.content);
+    await Promise.all([raw, ...parsed.attachments.map((a) => a.content)].map((b) => deps.blobs.put(b)));
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     return recipients.map(() => ({ ok: false, failure: 'temporary' }));
