@@ -19,6 +19,17 @@ async function freePort(): Promise<number> {
   });
 }
 
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
 /** Starts the built server (`apps/server/dist/main.js`) with a fresh data folder, as `npm start` would. */
 export async function startServer(env: Record<string, string> = {}) {
   const port = await freePort();
@@ -29,6 +40,7 @@ export async function startServer(env: Record<string, string> = {}) {
     env: {
       ...process.env,
       PORT: String(port),
+      SMTP_PORT: String(smtpPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
@@ -46,7 +58,7 @@ export async function startServer(env: Record<string, string> = {}) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
+      if ((await fetch(`${url}/healthz`)).ok && (await accepts(smtpPort))) break;
     } catch {
       // not listening yet
     }
