@@ -124,7 +124,7 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
   );
   const exited = new Promise((resolve) => server.once('exit', resolve));
   try {
-    await waitForPort(smtpPort, () => server.exitCode === null);
+    await waitForPort(smtpPort, () => server.exitCode === null && server.signalCode === null);
     const single = Math.ceil(count / 2);
     const total = WARM_UP + count + single;
     const recipient = (i: number) => accounts[i < WARM_UP + count ? i % MAILBOXES : 0]!.email;
@@ -195,7 +195,7 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
       },
     ];
   } finally {
-    if (server.exitCode === null) {
+    if (server.exitCode === null && server.signalCode === null) {
       server.kill('SIGKILL');
       await exited;
     }

@@ -22,10 +22,10 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 150_000): Promise<void> {
+async function waitForPort(port: number, child: ChildProcess, timeoutMs = 100_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    if (hasExited(child)) throw new Error(`server exited (${child.exitCode ?? child.signalCode})`);
     const open = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => {
         s.destroy();
@@ -52,17 +52,18 @@ function startServer(env: Record<string, string>): ChildProcess {
     if (code && code !== 0) console.error(`server exited ${code} ${signal}: ${stderr}`);
   });
   cleanup(() => {
-    if (child.exitCode === null) child.kill('SIGKILL');
+    if (!hasExited(child)) child.kill('SIGKILL');
   });
   return child;
 }
 
 const phase = (what: string) => process.env.CRASH_DEBUG && console.error(new Date().toISOString(), what);
 
+/** A child killed by a signal has signalCode set and exitCode null. */
+const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
 const exited = (child: ChildProcess) =>
-  child.exitCode !== null
-    ? Promise.resolve()
-    : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  hasExited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
 /** A database for the child server: a PostgreSQL database of its own, or PGlite in its data folder. */
 async function prepareDatabase(
@@ -94,7 +95,7 @@ async function prepareDatabase(
 describe('crash safety of SMTP ingest', () => {
   it(
     'every message that got 250 is there once after a SIGKILL and restart, and nothing half-written is visible',
-    { timeout: 400_000 },
+    { timeout: 240_000 },
     async () => {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-crash-'));
       cleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
