@@ -1,68 +1,39 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import clsx from 'clsx';
-import {
-  ChevronDown,
-  ChevronLeft,
-  ChevronRight,
-  FolderInput,
-  Mail,
-  MailOpen,
-  ShieldAlert,
-  ShieldCheck,
-  Star,
-  StarOff,
-  Trash2,
-} from 'lucide-react';
-import { folderDisplayName } from '@mailroom/protocol';
+import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button, buttonClass } from '../../ui/button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dropdown } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
-import { useUser } from '../auth/queries';
 import { useMailScreen } from './mail-context';
 import { pageRange, selectByFilter, type SelectFilter } from './list-model';
 import { useSelection } from './selection-store';
 import { TopPanel } from './top-panel';
-import { useMailActions } from './use-mail-actions';
 import { useMailKeyboard } from './use-mail-keyboard';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
-const ignore = () => {};
+const SelectionActions = lazy(() => import('./selection-actions'));
 
-/** The top panel of a folder or label list (SPEC §2) with the actions on the selected or open messages. */
+/** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {
-  const { t } = useTranslation();
   const screen = useMailScreen();
-  const actions = useMailActions();
-  const user = useUser();
-  const isAliasUser = Boolean(user?.info.alias);
-  const [confirm, setConfirm] = useState<'empty' | 'bulkDelete' | 'chainDelete' | null>(null);
-  const selectedCount = useSelection((state) => state.keys.size);
-  // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
-  const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
+  const keys = useSelection((state) => state.keys);
+  const bulk = useSelection((state) => state.bulk);
+  const selecting = keys.size > 0 || bulk;
   // A phone's bar has room for the selection actions or the title and paging, not both.
   const phone = useMediaQuery(`(max-width: ${MOBILE_MAX - 0.02}px)`);
-  const crowded = phone && (selectedCount > 0 || actions.bulk);
+  const crowded = phone && selecting;
   const system = screen.folder?.system;
   const canEmpty = (system === 'trash' || system === 'junk') && (screen.folder?.total ?? 0) > 0;
+  const showActions = selecting || screen.openKey !== null || canEmpty;
+  useMailKeyboard(screen);
 
-  function remove() {
-    if (actions.bulk) setConfirm('bulkDelete');
-    else if (actions.hasChains) setConfirm('chainDelete');
-    else void actions.remove().catch(ignore);
-  }
-  useMailKeyboard(screen, remove);
-
+  const { t } = useTranslation();
   const { page, limit } = screen.source;
   const total = screen.list?.total ?? 0;
   const range = pageRange(page, limit, total);
-  const destinations = screen.folders.filter(
-    (folder) => folder.id !== screen.folder?.id && folder.system !== 'draft',
-  );
 
   return (
     <>
@@ -71,121 +42,11 @@ export function MailToolbar({ title }: { title: string }) {
         titleHidden={crowded}
         leading={<SelectMenu />}
         actions={
-          <div className={clsx(styles.actions, openOnly && styles.openOnly)}>
-            {actions.canAct ? (
-              <>
-                {openOnly ? null : (
-                  <span className={styles.count} aria-live="polite">
-                    {t('mail.selected', { count: actions.count })}
-                  </span>
-                )}
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('mail.delete')}
-                  title={t('mail.delete')}
-                  onClick={remove}
-                >
-                  <Trash2 aria-hidden />
-                </Button>
-                {isAliasUser ? null : (
-                  <Dropdown
-                    trigger={
-                      <Button variant="ghost" iconOnly aria-label={t('mail.moveTo')} title={t('mail.moveTo')}>
-                        <FolderInput aria-hidden />
-                      </Button>
-                    }
-                    content={(Menu) => (
-                      <>
-                        <Menu.Label className={menu.label}>{t('mail.moveTo')}</Menu.Label>
-                        {destinations.map((folder) => (
-                          <Menu.Item
-                            key={folder.id}
-                            className={menu.item}
-                            onSelect={() => void actions.move(folder.id).catch(ignore)}
-                          >
-                            {folder.system
-                              ? t(`folders.system.${folder.system}`)
-                              : folderDisplayName(folder.name)}
-                          </Menu.Item>
-                        ))}
-                      </>
-                    )}
-                  />
-                )}
-                <Dropdown
-                  trigger={
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('mail.markMenu')}
-                      title={t('mail.markMenu')}
-                    >
-                      <MailOpen aria-hidden />
-                    </Button>
-                  }
-                  content={(Menu) => (
-                    <>
-                      <Menu.Item
-                        className={menu.item}
-                        onSelect={() => void actions.mark('seen').catch(ignore)}
-                      >
-                        <MailOpen aria-hidden />
-                        {t('mail.markRead')}
-                      </Menu.Item>
-                      <Menu.Item
-                        className={menu.item}
-                        onSelect={() => void actions.mark('unseen').catch(ignore)}
-                      >
-                        <Mail aria-hidden />
-                        {t('mail.markUnread')}
-                      </Menu.Item>
-                      <Menu.Item
-                        className={menu.item}
-                        onSelect={() => void actions.mark('flagged').catch(ignore)}
-                      >
-                        <Star aria-hidden />
-                        {t('mail.flag')}
-                      </Menu.Item>
-                      <Menu.Item
-                        className={menu.item}
-                        onSelect={() => void actions.mark('unflagged').catch(ignore)}
-                      >
-                        <StarOff aria-hidden />
-                        {t('mail.unflag')}
-                      </Menu.Item>
-                    </>
-                  )}
-                />
-                {system === 'junk' ? (
-                  <Button
-                    variant="ghost"
-                    iconOnly
-                    aria-label={t('mail.notSpam')}
-                    title={t('mail.notSpam')}
-                    onClick={() => void actions.spam().catch(ignore)}
-                  >
-                    <ShieldCheck aria-hidden />
-                  </Button>
-                ) : (
-                  <Button
-                    variant="ghost"
-                    iconOnly
-                    aria-label={t('mail.toSpam')}
-                    title={t('mail.toSpam')}
-                    onClick={() => void actions.spam().catch(ignore)}
-                  >
-                    <ShieldAlert aria-hidden />
-                  </Button>
-                )}
-              </>
-            ) : canEmpty ? (
-              <Button variant="ghost" className={styles.emptyButton} onClick={() => setConfirm('empty')}>
-                <Trash2 aria-hidden />
-                <span>{system === 'trash' ? t('mail.emptyTrash') : t('mail.emptyJunk')}</span>
-              </Button>
-            ) : null}
-          </div>
+          showActions ? (
+            <Suspense fallback={null}>
+              <SelectionActions title={title} canEmpty={canEmpty} />
+            </Suspense>
+          ) : null
         }
         range={
           total > 0 && !crowded ? (
@@ -201,29 +62,6 @@ export function MailToolbar({ title }: { title: string }) {
               </PageLink>
             </div>
           ) : null
-        }
-      />
-      <ConfirmDialog
-        open={confirm !== null}
-        onOpenChange={(open) => !open && setConfirm(null)}
-        danger
-        title={
-          confirm === 'empty'
-            ? t('mail.emptyConfirmTitle')
-            : confirm === 'chainDelete'
-              ? t('mail.chainDeleteTitle')
-              : t('mail.bulkDeleteTitle')
-        }
-        text={
-          confirm === 'empty'
-            ? t('mail.emptyConfirmText', { folder: title })
-            : confirm === 'chainDelete'
-              ? t('mail.chainDeleteText')
-              : t('mail.bulkDeleteText', { count: actions.count, folder: title })
-        }
-        confirmLabel={t('mail.delete')}
-        onConfirm={() =>
-          confirm === 'empty' ? actions.empty() : actions.remove({ chains: confirm === 'chainDelete' })
         }
       />
     </>

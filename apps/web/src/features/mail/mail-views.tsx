@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
@@ -125,6 +125,18 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   const openKey = open ? messageKey({ folder_id: open.folderId, uid: open.uid }) : null;
   const search = location.search;
 
+  // The reader and the actions are separate chunks; fetch them once the list has drawn, before they are needed.
+  const listReady = list.data !== undefined;
+  useEffect(() => {
+    if (!listReady) return;
+    const prefetch = () => {
+      void import('./reader').catch(() => {});
+      void import('./selection-actions').catch(() => {});
+    };
+    if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(prefetch);
+    else window.setTimeout(prefetch, 200);
+  }, [listReady]);
+
   const setView = useSelection((state) => state.setView);
   useEffect(() => setView(`${kind}:${id}:${aliasId}:${page}`), [kind, id, aliasId, page, setView]);
 
@@ -140,16 +152,40 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   const total = list.data?.total ?? 0;
   const pages = pageRange(page, limit, total).pages;
 
+  // The message we last navigated to. Keys pressed faster than React renders the new route would otherwise step
+  // from the previous message (or from none, right after crossing a page) and be lost.
+  const openRef = useRef(openKey);
+  // Where our own last navigation is going; renders of the routes passed on the way must not pull openRef back.
+  const pendingRef = useRef<string | null>(null);
+  useEffect(() => {
+    if (pendingRef.current === null || pendingRef.current === openKey) {
+      openRef.current = openKey;
+      pendingRef.current = null;
+    }
+  }, [openKey]);
+  const openItem = useCallback(
+    (item: Pick<MailListItem, 'folder_id' | 'uid'>, options?: { replace?: boolean }) => {
+      openRef.current = messageKey(item);
+      pendingRef.current = openRef.current;
+      navigate(pathTo(page, item), options);
+    },
+    [navigate, pathTo, page],
+  );
+
   const step = useCallback(
     (direction: 1 | -1) => {
       if (!items) return;
-      const index = openKey ? items.findIndex((item) => messageKey(item) === openKey) : -1;
+      const current = openRef.current;
+      const index = current ? items.findIndex((item) => messageKey(item) === current) : -1;
       const next = stepFrom(index, direction, items.length, page, pages);
-      if (next.kind === 'open') navigate(pathTo(page, items[next.index]));
-      else if (next.kind === 'page')
+      if (next.kind === 'open') openItem(items[next.index]!);
+      else if (next.kind === 'page') {
+        openRef.current = null;
+        pendingRef.current = null;
         navigate(pathTo(next.page), { state: { pick: next.pick } satisfies PickState });
+      }
     },
-    [items, openKey, page, pages, navigate, pathTo],
+    [items, page, pages, navigate, pathTo, openItem],
   );
 
   // The other half of paging across a boundary: open the first or last message once the new page is here.
@@ -157,8 +193,8 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   useEffect(() => {
     if (!pick || !items) return;
     const item = pick === 'first' ? items[0] : items[items.length - 1];
-    if (item) navigate(pathTo(page, item), { replace: true });
-  }, [pick, items, page, navigate, pathTo]);
+    if (item) openItem(item, { replace: true });
+  }, [pick, items, openItem]);
 
   // An empty page above 1 (the last messages were moved away) goes to the previous page (SPEC §4).
   useEffect(() => {
@@ -188,7 +224,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       retryList: () => void list.refetch(),
       openKey,
       pathTo,
-      openMessage: (item) => navigate(pathTo(page, item)),
+      openMessage: (item) => openItem(item),
       closeMessage: () => {
         useSelection.getState().setFullscreen(false);
         navigate(pathTo(page));

@@ -15,24 +15,38 @@ function ownedByControl(target: EventTarget | null): boolean {
 }
 
 /**
- * SPEC §2 keyboard: up and down move between messages (across page boundaries; with none open, the first);
- * Delete deletes what is selected or open. The handler sits on the window so it works wherever focus is in the
+ * SPEC §2 keyboard: up and down move between messages (across page boundaries; with none open, the first).
+ * The handler sits on the window so it works wherever focus is in the
  * mail screen, and reads the latest screen through a ref so it is bound once.
  */
-export function useMailKeyboard(screen: MailScreenContext, onDelete?: () => void): void {
-  const latest = useRef({ screen, onDelete });
-  latest.current = { screen, onDelete };
+export function useMailKeyboard(screen: MailScreenContext): void {
+  const latest = useRef(screen);
+  latest.current = screen;
   useEffect(() => {
     function onKeyDown(event: KeyboardEvent) {
       if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey) return;
       if (ownedByControl(event.target)) return;
       if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
         event.preventDefault();
-        latest.current.screen.step(event.key === 'ArrowDown' ? 1 : -1);
-      } else if (event.key === 'Delete' && latest.current.onDelete) {
-        event.preventDefault();
-        latest.current.onDelete();
+        latest.current.step(event.key === 'ArrowDown' ? 1 : -1);
       }
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
+
+/** Delete deletes what is selected or open (SPEC §2); `onDelete` null while there is nothing to delete. */
+export function useDeleteKey(onDelete: (() => void) | null): void {
+  const latest = useRef(onDelete);
+  latest.current = onDelete;
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Delete' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey)
+        return;
+      if (ownedByControl(event.target) || !latest.current) return;
+      event.preventDefault();
+      latest.current();
     }
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);

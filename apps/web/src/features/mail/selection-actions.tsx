@@ -1,0 +1,177 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import clsx from 'clsx';
+import { FolderInput, Mail, MailOpen, ShieldAlert, ShieldCheck, Star, StarOff, Trash2 } from 'lucide-react';
+import { folderDisplayName } from '@mailroom/protocol';
+import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Dropdown } from '../../ui/dropdown';
+import menu from '../../ui/menu.module.css';
+import { useUser } from '../auth/queries';
+import { useMailScreen } from './mail-context';
+import { useSelection } from './selection-store';
+import { useMailActions } from './use-mail-actions';
+import { useDeleteKey } from './use-mail-keyboard';
+import styles from './mail-toolbar.module.css';
+
+const ignore = () => {};
+
+/**
+ * The top panel's actions on the selected or open messages (SPEC §2): delete, move, mark, spam, and emptying
+ * Trash or Junk. A chunk of its own, loaded when there is first something to act on (DESIGN §5).
+ */
+export default function SelectionActions({ title, canEmpty }: { title: string; canEmpty: boolean }) {
+  const { t } = useTranslation();
+  const screen = useMailScreen();
+  const actions = useMailActions();
+  const user = useUser();
+  const isAliasUser = Boolean(user?.info.alias);
+  const [confirm, setConfirm] = useState<'empty' | 'bulkDelete' | 'chainDelete' | null>(null);
+  const selectedCount = useSelection((state) => state.keys.size);
+  // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
+  const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
+  const system = screen.folder?.system;
+
+  function remove() {
+    if (actions.bulk) setConfirm('bulkDelete');
+    else if (actions.hasChains) setConfirm('chainDelete');
+    else void actions.remove().catch(ignore);
+  }
+  useDeleteKey(actions.canAct ? remove : null);
+
+  const destinations = screen.folders.filter(
+    (folder) => folder.id !== screen.folder?.id && folder.system !== 'draft',
+  );
+
+  return (
+    <>
+      <div className={clsx(styles.actions, openOnly && styles.openOnly)}>
+        {actions.canAct ? (
+          <>
+            {openOnly ? null : (
+              <span className={styles.count} aria-live="polite">
+                {t('mail.selected', { count: actions.count })}
+              </span>
+            )}
+            <Button
+              variant="ghost"
+              iconOnly
+              aria-label={t('mail.delete')}
+              title={t('mail.delete')}
+              onClick={remove}
+            >
+              <Trash2 aria-hidden />
+            </Button>
+            {isAliasUser ? null : (
+              <Dropdown
+                trigger={
+                  <Button variant="ghost" iconOnly aria-label={t('mail.moveTo')} title={t('mail.moveTo')}>
+                    <FolderInput aria-hidden />
+                  </Button>
+                }
+                content={(Menu) => (
+                  <>
+                    <Menu.Label className={menu.label}>{t('mail.moveTo')}</Menu.Label>
+                    {destinations.map((folder) => (
+                      <Menu.Item
+                        key={folder.id}
+                        className={menu.item}
+                        onSelect={() => void actions.move(folder.id).catch(ignore)}
+                      >
+                        {folder.system
+                          ? t(`folders.system.${folder.system}`)
+                          : folderDisplayName(folder.name)}
+                      </Menu.Item>
+                    ))}
+                  </>
+                )}
+              />
+            )}
+            <Dropdown
+              trigger={
+                <Button variant="ghost" iconOnly aria-label={t('mail.markMenu')} title={t('mail.markMenu')}>
+                  <MailOpen aria-hidden />
+                </Button>
+              }
+              content={(Menu) => (
+                <>
+                  <Menu.Item className={menu.item} onSelect={() => void actions.mark('seen').catch(ignore)}>
+                    <MailOpen aria-hidden />
+                    {t('mail.markRead')}
+                  </Menu.Item>
+                  <Menu.Item className={menu.item} onSelect={() => void actions.mark('unseen').catch(ignore)}>
+                    <Mail aria-hidden />
+                    {t('mail.markUnread')}
+                  </Menu.Item>
+                  <Menu.Item
+                    className={menu.item}
+                    onSelect={() => void actions.mark('flagged').catch(ignore)}
+                  >
+                    <Star aria-hidden />
+                    {t('mail.flag')}
+                  </Menu.Item>
+                  <Menu.Item
+                    className={menu.item}
+                    onSelect={() => void actions.mark('unflagged').catch(ignore)}
+                  >
+                    <StarOff aria-hidden />
+                    {t('mail.unflag')}
+                  </Menu.Item>
+                </>
+              )}
+            />
+            {system === 'junk' ? (
+              <Button
+                variant="ghost"
+                iconOnly
+                aria-label={t('mail.notSpam')}
+                title={t('mail.notSpam')}
+                onClick={() => void actions.spam().catch(ignore)}
+              >
+                <ShieldCheck aria-hidden />
+              </Button>
+            ) : (
+              <Button
+                variant="ghost"
+                iconOnly
+                aria-label={t('mail.toSpam')}
+                title={t('mail.toSpam')}
+                onClick={() => void actions.spam().catch(ignore)}
+              >
+                <ShieldAlert aria-hidden />
+              </Button>
+            )}
+          </>
+        ) : canEmpty ? (
+          <Button variant="ghost" className={styles.emptyButton} onClick={() => setConfirm('empty')}>
+            <Trash2 aria-hidden />
+            <span>{system === 'trash' ? t('mail.emptyTrash') : t('mail.emptyJunk')}</span>
+          </Button>
+        ) : null}
+      </div>
+      <ConfirmDialog
+        open={confirm !== null}
+        onOpenChange={(open) => !open && setConfirm(null)}
+        danger
+        title={
+          confirm === 'empty'
+            ? t('mail.emptyConfirmTitle')
+            : confirm === 'chainDelete'
+              ? t('mail.chainDeleteTitle')
+              : t('mail.bulkDeleteTitle')
+        }
+        text={
+          confirm === 'empty'
+            ? t('mail.emptyConfirmText', { folder: title })
+            : confirm === 'chainDelete'
+              ? t('mail.chainDeleteText')
+              : t('mail.bulkDeleteText', { count: actions.count, folder: title })
+        }
+        confirmLabel={t('mail.delete')}
+        onConfirm={() =>
+          confirm === 'empty' ? actions.empty() : actions.remove({ chains: confirm === 'chainDelete' })
+        }
+      />
+    </>
+  );
+}
