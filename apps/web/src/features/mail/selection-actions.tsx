@@ -143,7 +143,13 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
             )}
           </>
         ) : canEmpty ? (
-          <Button variant="ghost" className={styles.emptyButton} onClick={() => setConfirm('empty')}>
+          <Button
+            variant="ghost"
+            className={styles.emptyButton}
+            // The text hides on phones; the name stays.
+            aria-label={system === 'trash' ? t('mail.emptyTrash') : t('mail.emptyJunk')}
+            onClick={() => setConfirm('empty')}
+          >
             <Trash2 aria-hidden />
             <span>{system === 'trash' ? t('mail.emptyTrash') : t('mail.emptyJunk')}</span>
           </Button>
