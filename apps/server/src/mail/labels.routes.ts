@@ -1,3 +1,4 @@
+import { requireFullSession } from './alias-scope.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,7 +18,9 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/labels',
     { schema: { tags: ['labels'], summary: "The caller's labels", response: { 200: labelsResponseSchema } } },
-    async (request) => ({ labels: await listLabels(app.deps.db, request.requireAuth().accountId) }),
+    async (request) => ({
+      labels: await listLabels(app.deps.db, requireFullSession(request.requireAuth()).accountId),
+    }),
   );
 
   app.post(
@@ -31,7 +34,11 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => ({
-      label: await createLabel(app.deps.db, request.requireAuth().accountId, request.body.label),
+      label: await createLabel(
+        app.deps.db,
+        requireFullSession(request.requireAuth()).accountId,
+        request.body.label,
+      ),
     }),
   );
 
@@ -49,7 +56,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => ({
       label: await changeLabel(
         app.deps.db,
-        request.requireAuth().accountId,
+        requireFullSession(request.requireAuth()).accountId,
         request.params.id,
         request.body.label,
       ),
@@ -67,7 +74,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const { accountId } = requireFullSession(request.requireAuth());
       const events = await removeLabel(app.deps.db, accountId, request.params.id);
       await publishAfterCommit(app.deps.events, request.log, accountId, events);
       return { ok: true as const };

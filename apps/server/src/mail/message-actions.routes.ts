@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { requireFullSession, requireMessagesInView } from './alias-scope.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   actionResultSchema,
@@ -59,8 +60,13 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
-      return answer(request, accountId, markMessages(app.deps.db, accountId, request.body));
+      const principal = request.requireAuth();
+      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
+      return answer(
+        request,
+        principal.accountId,
+        markMessages(app.deps.db, principal.accountId, request.body),
+      );
     },
   );
 
@@ -75,8 +81,13 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
-      return answer(request, accountId, moveMessages(app.deps.db, accountId, request.body));
+      const principal = request.requireAuth();
+      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
+      return answer(
+        request,
+        principal.accountId,
+        moveMessages(app.deps.db, principal.accountId, request.body),
+      );
     },
   );
 
@@ -91,8 +102,13 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
-      return answer(request, accountId, deleteMessages(app.deps.db, accountId, request.body));
+      const principal = request.requireAuth();
+      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
+      return answer(
+        request,
+        principal.accountId,
+        deleteMessages(app.deps.db, principal.accountId, request.body),
+      );
     },
   );
 
@@ -107,7 +123,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const { accountId } = requireFullSession(request.requireAuth());
       return answer(request, accountId, emptyFolder(app.deps.db, accountId, request.body.folder_id));
     },
   );
@@ -126,7 +142,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const { accountId } = request.requireAuth();
+      const { accountId } = requireFullSession(request.requireAuth());
       const { request_type, request_params, request: query } = request.body;
       return answer(
         request,
@@ -148,7 +164,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
         },
       },
       async (request) => {
-        const { accountId } = request.requireAuth();
+        const { accountId } = requireFullSession(request.requireAuth());
         const { request: query, ...params } = request.body;
         return answer(request, accountId, bulkAction(app.deps.db, accountId, type, params, query));
       },

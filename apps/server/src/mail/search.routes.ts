@@ -1,3 +1,5 @@
+import { requireFullSession } from './alias-scope.js';
+import { sessionView } from './messages-read.service.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -24,7 +26,13 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: mailListResponseSchema },
       },
     },
-    async (request) => searchMessages(app.deps.db, request.requireAuth().accountId, request.body),
+    async (request) => {
+      const principal = request.requireAuth();
+      // An alias-only session searches only mail to its own address, whatever alias_id it asks for.
+      const view = await sessionView(app.deps.db, principal);
+      const query = view.kind === 'alias' ? { ...request.body, alias_id: view.aliasId ?? -1 } : request.body;
+      return searchMessages(app.deps.db, principal.accountId, query);
+    },
   );
 
   app.get(
@@ -40,6 +48,11 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      labelMessages(app.deps.db, request.requireAuth().accountId, request.params.label_id, request.query),
+      labelMessages(
+        app.deps.db,
+        requireFullSession(request.requireAuth()).accountId,
+        request.params.label_id,
+        request.query,
+      ),
   );
 };
