@@ -80,7 +80,10 @@ export async function startIngestServer(
     ...(tls ?? {}),
     disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     logger: false,
-    socketTimeout: 60_000,
+    // RFC 5321 §4.5.3.2: a server should wait at least 5 minutes for the client.
+    socketTimeout: 5 * 60_000,
+    // Each connection may hold one message in memory while it arrives; bound how many do.
+    maxClients: 200,
 
     onMailFrom(address, _session, callback) {
       if (controlChars.test(address.address)) {
