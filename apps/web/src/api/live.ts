@@ -121,7 +121,7 @@ export class LiveConnection {
   }
 }
 
-/** SPEC §4: new, store and move refresh the active folder's lists; updateMailbox(List) reload the folders. */
+/** SPEC §4: new, store and move refresh the active folder's lists; updateMailbox(List) reload the folders and quota. */
 export function applyMailEvent(client: QueryClient, event: MailEvent): void {
   switch (event.event) {
     case 'new':
@@ -136,6 +136,8 @@ export function applyMailEvent(client: QueryClient, event: MailEvent): void {
     case 'updateMailbox':
     case 'updateMailboxList':
       void client.invalidateQueries({ queryKey: ['folders'] });
+      // Counters change when mail arrives or leaves for good, and so does the quota bar's 'Used X of Y'.
+      void client.invalidateQueries({ queryKey: ['user', 'account'] });
       break;
   }
 }
