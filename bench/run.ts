@@ -35,28 +35,13 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
     (m) =>
       m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
   );
-  await tryImport(
-    './list.js',
-    (m) =>
-      m.runListBench &&
-      (async (o) => {
-        const rows: BenchRow[] = [];
-        for (const messages of o.quick ? [10_000] : [10_000, 100_000])
-          rows.push(...(await (m.runListBench as ExportedBench)({ ...o, messages })));
-        return rows;
-      }),
-  );
-  await tryImport(
-    './search.js',
-    (m) =>
-      m.runSearchBench &&
-      (async (o) => {
-        const rows: BenchRow[] = [];
-        for (const messages of o.quick ? [10_000] : [10_000, 100_000])
-          rows.push(...(await (m.runSearchBench as ExportedBench)({ ...o, messages })));
-        return rows;
-      }),
-  );
+  // One corpus size per entry, so each runs on its own fresh database.
+  for (const messages of quick ? [10_000] : [10_000, 100_000]) {
+    const sized = (name: string) => (m: Record<string, unknown>) =>
+      m[name] ? (o: Parameters<DbBench>[0]) => (m[name] as ExportedBench)({ ...o, messages }) : undefined;
+    await tryImport('./list.js', sized('runListBench'));
+    await tryImport('./search.js', sized('runSearchBench'));
+  }
   await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
   return found;
 }

@@ -58,6 +58,9 @@ export async function storeMessage(
   const from = parsed.addresses.from?.[0];
 
   const run = async (trx: Db) => {
+    // Read-only, so it runs before the account and folder row locks below: they serialise every
+    // delivery to the mailbox and should be held as briefly as possible.
+    const threadId = await findThread(trx, input.accountId, parsed);
     const charged = await trx
       .updateTable('accounts')
       .set({ quota_used_bytes: sql`quota_used_bytes + ${raw.size}` })
@@ -82,7 +85,6 @@ export async function storeMessage(
       .executeTakeFirst();
     if (!folder) throw new DomainError('request_folder_not_found');
 
-    const threadId = await findThread(trx, input.accountId, parsed);
     const row = await trx
       .insertInto('messages')
       .values({
