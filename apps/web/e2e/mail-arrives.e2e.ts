@@ -64,7 +64,11 @@ describe('mail sent over SMTP arrives in the web app live', () => {
     });
     const mobilePage = await mobile.newPage();
     await mobilePage.goto(page.url() + (page.url().includes('?') ? '&' : '?') + 'lang=ru');
-    await mobilePage.getByRole('region', { name: 'Письмо' }).getByText('Платёж получен — счёт №42').first().waitFor();
+    await mobilePage
+      .getByRole('region', { name: 'Письмо' })
+      .getByText('Платёж получен — счёт №42')
+      .first()
+      .waitFor();
     await screenshot(mobilePage, 'reader-mobile-ru');
     await mobile.close();
     await context.close();

@@ -51,7 +51,10 @@ export const errorCatalogue = {
   folder_trash_not_found: [404, 'Trash folder not found'],
   folder_already_exist: [409, 'A folder with this name already exists'],
   folder_parent_wrong: [400, 'Wrong parent folder'],
-  folder_name_invalid: [400, 'A folder name cannot contain dots, slashes or control characters, or be that long'],
+  folder_name_invalid: [
+    400,
+    'A folder name cannot contain dots, slashes or control characters, or be that long',
+  ],
   profile_not_found: [404, 'Profile not found'],
   request_profile_id_error: [400, 'Invalid profile'],
   request_label_id_error: [400, 'Invalid label'],
