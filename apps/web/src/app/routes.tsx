@@ -89,7 +89,7 @@ export function AppRoutes() {
               element={<SearchView />}
             >
               <Route index element={<ReaderEmpty />} />
-              <Route path=":msg_id" element={<ReaderEmpty />} />
+              <Route path=":msg_id" element={<ReaderRoute />} />
             </Route>
           </Route>
 

@@ -5,12 +5,15 @@ import type {
   MailListItem,
   MailListResponse,
 } from '@mailroom/protocol';
+import type { SearchForm } from '../search/search-model';
 
-/** What a list shows: a folder or a label (search comes with issue 4's second landing). */
+/** What a list shows: a folder, a label or search results. */
 export interface ListSource {
-  kind: 'folder' | 'label';
-  /** The folder id or label id of the route. */
+  kind: 'folder' | 'label' | 'search';
+  /** The folder id or label id of the route; for a search the folder searched in (0 for all folders). */
   id: number;
+  /** The search of a search list. */
+  search?: SearchForm;
   /** 'all' or an alias id, as in the route's a_id. */
   aliasId: string;
   page: number;

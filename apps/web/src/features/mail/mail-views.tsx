@@ -2,11 +2,12 @@ import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type
 import { Navigate, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
-import { FolderX, Inbox, MailOpen, PenSquare, SearchX } from 'lucide-react';
+import { FolderX, Inbox, MailOpen, PenSquare } from 'lucide-react';
 import {
   DESKTOP_SPLIT_MIN,
   LIST_PAGE_SIZE,
   REDIRECT_COOKIE,
+  SEARCH_PAGE_SIZE,
   isSafeRedirectPath,
   type MailListItem,
 } from '@mailroom/protocol';
@@ -37,7 +38,7 @@ import { MessageList } from './message-list';
 import { useFolders, useLabels, useMessageList } from './queries';
 import { savedListShare } from './panes-layout';
 import { useSelection } from './selection-store';
-import { TopPanel } from './top-panel';
+import { parseSearchParams, searchPath } from '../search/search-model';
 import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
@@ -110,15 +111,25 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   const locked = lockedAliasId(useUser(), account);
   const folders = useFolders();
   const aliasId = params.a_id ?? 'all';
-  const id = Number(kind === 'folder' ? params.f_id : params.l_id);
-  const page = Math.max(1, Math.floor(Number(params.page)) || 1);
-  // The limit query parameter sets the page size (SPEC §2), else the per_page setting.
-  const limit = Number(searchParams.get('limit')) || account?.settings.per_page || LIST_PAGE_SIZE;
-  const source = useMemo<ListSource>(
-    () => ({ kind, id, aliasId, page, limit }),
-    [kind, id, aliasId, page, limit],
+  // The route's search (SPEC §2 search route); rebuilt only when the path changes.
+  const searchKey = kind === 'search' ? location.pathname.split('/').slice(0, 14).join('/') : '';
+  const searched = useMemo(
+    () => (kind === 'search' ? parseSearchParams(params) : null),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the parameters are all in searchKey
+    [kind, searchKey],
   );
-  const list = useMessageList(Number.isInteger(id) && id > 0 ? source : null);
+  const id =
+    kind === 'search' ? (searched?.folderId ?? 0) : Number(kind === 'folder' ? params.f_id : params.l_id);
+  const page = Math.max(1, Math.floor(Number(params.page)) || 1);
+  // The limit query parameter sets the page size (SPEC §2), else the per_page setting (searches page by 20).
+  const limit =
+    Number(searchParams.get('limit')) ||
+    (kind === 'search' ? SEARCH_PAGE_SIZE : account?.settings.per_page || LIST_PAGE_SIZE);
+  const source = useMemo<ListSource>(
+    () => ({ kind, id, aliasId, page, limit, ...(searched ? { search: searched.form } : {}) }),
+    [kind, id, aliasId, page, limit, searched],
+  );
+  const list = useMessageList(kind === 'search' || (Number.isInteger(id) && id > 0) ? source : null);
   const allFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);
   const folder = kind === 'folder' ? (allFolders.find((candidate) => candidate.id === id) ?? null) : null;
   const open = parseMessageRouteId(params.msg_id, kind, kind === 'folder' ? id : null);
@@ -138,14 +149,28 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   }, [listReady]);
 
   const setView = useSelection((state) => state.setView);
-  useEffect(() => setView(`${kind}:${id}:${aliasId}:${page}`), [kind, id, aliasId, page, setView]);
+  useEffect(
+    () => setView(`${kind}:${id}:${aliasId}:${page}:${searchKey}`),
+    [kind, id, aliasId, page, searchKey, setView],
+  );
 
   const pathTo = useCallback(
     (toPage: number, item?: Pick<MailListItem, 'folder_id' | 'uid'> | null) => {
-      const base = kind === 'folder' ? folderPath(aliasId, id, toPage) : labelPath(aliasId, id, toPage);
+      const base =
+        kind === 'folder'
+          ? folderPath(aliasId, id, toPage)
+          : kind === 'label'
+            ? labelPath(aliasId, id, toPage)
+            : searchPath(
+                aliasId,
+                searched?.folderId ?? null,
+                searched?.labelId ?? null,
+                toPage,
+                searched!.form,
+              );
       return `${base}${item ? `/${messageRouteId(item, kind)}` : ''}${search}`;
     },
-    [kind, aliasId, id, search],
+    [kind, aliasId, id, search, searched],
   );
 
   const items = list.data?.messages;
@@ -350,27 +375,10 @@ export function LabelView() {
   );
 }
 
+/** Search results (SPEC §2 search route): the message list and reader over POST messages/search. */
 export function SearchView() {
   const { t } = useTranslation();
-  const { search_text } = useParams();
-  const text = search_text && search_text !== 'false' ? search_text : '';
-  return (
-    <>
-      <TopPanel title={t('mail.searchTitle')} />
-      <div className={styles.panes}>
-        <section className={styles.list}>
-          <ComingSoon
-            title={t('mail.searchSoonTitle')}
-            text={text ? t('mail.searchSoonText', { text }) : undefined}
-            icon={SearchX}
-          />
-        </section>
-        <section className={styles.reader}>
-          <Outlet />
-        </section>
-      </div>
-    </>
-  );
+  return <MailScreen kind="search" title={() => t('mail.searchTitle')} />;
 }
 
 export function ReaderEmpty() {

@@ -19,6 +19,7 @@ import type {
   MessageQuery,
 } from '@mailroom/protocol';
 import { api } from '../../api/client';
+import { searchRequest } from '../search/search-model';
 import {
   messageKey,
   toFolderMessages,
@@ -41,7 +42,16 @@ export const mailKeys = {
   labels: ['labels'] as const,
   lists: ['messages', 'list'] as const,
   list: (source: ListSource) =>
-    ['messages', 'list', source.kind, source.id, source.aliasId, source.page, source.limit] as const,
+    [
+      'messages',
+      'list',
+      source.kind,
+      source.id,
+      source.aliasId,
+      source.page,
+      source.limit,
+      source.search ?? null,
+    ] as const,
   listsOf: (kind: ListSource['kind'], id: number) => ['messages', 'list', kind, id] as const,
   mails: ['messages', 'mail'] as const,
   mail: (folderId: number, uid: number, showImages: boolean) =>
@@ -66,10 +76,16 @@ export const mailQueries = {
     queryOptions({
       queryKey: mailKeys.list(source),
       queryFn: ({ signal }) =>
-        api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
-          query: { a_id: source.aliasId, page: source.page, limit: source.limit },
-          signal,
-        }),
+        source.kind === 'search'
+          ? api.post<MailListResponse>(
+              '/api/v1/messages/search',
+              searchRequest(source.search!, source.id > 0 ? source.id : null, source.page, source.limit),
+              { signal },
+            )
+          : api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
+              query: { a_id: source.aliasId, page: source.page, limit: source.limit },
+              signal,
+            }),
       // Live events and refresh refetch often; without a staleness window the list would blink on every focus.
       staleTime: 10_000,
     }),
@@ -99,7 +115,7 @@ export function useLabels(enabled = true) {
 export function useMessageList(source: ListSource | null) {
   return useQuery({
     ...mailQueries.list(source ?? { kind: 'folder', id: 0, aliasId: 'all', page: 1, limit: 1 }),
-    enabled: source !== null && source.id > 0,
+    enabled: source !== null && (source.kind === 'search' ? source.search !== undefined : source.id > 0),
   });
 }
 
@@ -238,7 +254,7 @@ export function bulkRequest(source: ListSource): MessageQuery {
   return {
     page: source.page,
     limit: source.limit,
-    ...(source.kind === 'folder' ? { folder_id: source.id } : { label_id: source.id }),
+    ...(source.kind === 'label' ? { label_id: source.id } : source.id > 0 ? { folder_id: source.id } : {}),
     ...(alias === null ? {} : { alias_id: alias }),
   };
 }

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
-import { Contact, EllipsisVertical, Info, RotateCw, Search, Settings } from 'lucide-react';
+import { Contact, EllipsisVertical, Info, RotateCw, Settings } from 'lucide-react';
+import { SearchLine } from '../search/search-line';
 import { MainHeader } from '../../app/main-header';
 import { Button } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
@@ -33,10 +34,7 @@ export function TopPanel({ title, range, leading, actions, titleHidden = false }
       {leading}
       <h1 className={titleHidden ? 'visually-hidden' : styles.title}>{title}</h1>
       {actions}
-      <div className={styles.search}>
-        <Search aria-hidden />
-        <input type="search" aria-label={t('mail.search')} placeholder={t('mail.searchSoon')} disabled />
-      </div>
+      <SearchLine />
       <Button
         variant="ghost"
         iconOnly
