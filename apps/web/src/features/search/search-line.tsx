@@ -192,6 +192,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
               <input
                 type="text"
                 inputMode="numeric"
+                disabled={datesDisabled}
                 placeholder={t('search.dateFormat')}
                 value={datesDisabled ? '' : form.from}
                 aria-invalid={badFrom || undefined}
@@ -203,6 +204,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
               <input
                 type="text"
                 inputMode="numeric"
+                disabled={datesDisabled}
                 placeholder={t('search.dateFormat')}
                 value={datesDisabled ? '' : form.to}
                 aria-invalid={badTo || undefined}

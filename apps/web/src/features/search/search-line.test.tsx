@@ -1,0 +1,177 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter, useLocation } from 'react-router';
+import {
+  defaultSettings,
+  type Account,
+  type AccessResponse,
+  type Folder,
+  type MailListItem,
+} from '@mailroom/protocol';
+import { Providers } from '../../app/providers';
+import { AppRoutes } from '../../app/routes';
+import { createQueryClient } from '../../app/query-client';
+import { useNotices } from '../../ui/notices-store';
+
+const user: AccessResponse = {
+  email: 'ann@mailroom.test',
+  member_id: '123456789012',
+  name: 'Ann Lee',
+  info: { alias: null },
+};
+const account: Account = {
+  email: user.email,
+  aliases: [],
+  profiles: [],
+  settings: { ...defaultSettings },
+  quota: { size: 512, limit: 1024 * 1024 },
+  alias_accesses: [],
+};
+const folders: Folder[] = [
+  {
+    id: 11,
+    name: 'INBOX',
+    system: 'inbox',
+    unread: 0,
+    total: 1,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  },
+];
+
+function item(uid: number, subject: string): MailListItem {
+  return {
+    id: uid,
+    uid,
+    folder_id: 11,
+    subject,
+    flags: { seen: true, flagged: false, draft: false },
+    labels: [],
+    fields: {
+      from: [{ name: 'Bob', email: 'bob@example.test' }],
+      to: [],
+      cc: [],
+      bcc: [],
+      'reply-to': [],
+    },
+    preview: '',
+    has_attachments: false,
+    encrypted: false,
+    size: 10,
+    created_at: '2026-11-20T10:00:00Z',
+    thread_id: uid,
+  };
+}
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function mockServer() {
+  const searches: unknown[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (url.startsWith('/auth/access')) return json(user);
+      if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
+      if (url.startsWith('/api/v1/user/account')) return json(account);
+      if (url.startsWith('/api/v1/folders')) return json({ folders });
+      if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
+      if (url.startsWith('/api/v1/messages/search')) {
+        searches.push(JSON.parse(String(init?.body)));
+        return json({ messages: [item(7, 'Found it')], total: 1, all: 1 });
+      }
+      if (url.startsWith('/api/v1/messages/folder/11'))
+        return json({ messages: [item(1, 'In the inbox')], total: 1, all: 1 });
+      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+    }),
+  );
+  return searches;
+}
+
+function CurrentPath() {
+  return <output data-testid="path">{useLocation().pathname}</output>;
+}
+
+function renderAt(path: string) {
+  return render(
+    <Providers queryClient={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <CurrentPath />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+const path = () => screen.getByTestId('path').textContent;
+
+beforeAll(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useNotices.setState({ queue: [] });
+});
+
+describe('search line', () => {
+  it('searches the current folder with the dates, shows the results and Escape goes back', async () => {
+    const searches = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    const input = await screen.findByRole('searchbox', { name: 'Search mail' });
+    fireEvent.change(input, { target: { value: 'hello' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    fireEvent.change(screen.getByRole('textbox', { name: 'Date from' }), { target: { value: '01.02.2025' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Date to' }), { target: { value: '03.02.2025' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+
+    await waitFor(() =>
+      expect(path()).toBe('/mail/search/all/11/false/1/hello/false/false/true/false/01.02.2025/03.02.2025'),
+    );
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    await within(grid).findByText('Found it');
+    expect(searches).toEqual([
+      {
+        page: 1,
+        limit: 20,
+        folder_id: 11,
+        text: 'hello',
+        date: { since: '2025-02-01T00:00:00Z', before: '2025-02-03T23:59:59Z' },
+      },
+    ]);
+
+    fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search mail' }), { key: 'Escape' });
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+  });
+
+  it('keeps one field checked, disables dates for all folders and ignores an empty all-folders search', async () => {
+    const searches = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('searchbox', { name: 'Search mail' });
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+
+    const body = screen.getByRole('checkbox', { name: 'Body' });
+    fireEvent.click(body);
+    expect((body as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Sender' }));
+    fireEvent.click(body);
+    expect((body as HTMLInputElement).checked).toBe(false);
+
+    fireEvent.click(screen.getByRole('radio', { name: 'All folders' }));
+    expect((screen.getByRole('textbox', { name: 'Date from' }) as HTMLInputElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(path()).toBe('/mail/folder/all/11/1');
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search mail' }), { target: { value: 'bob' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await waitFor(() => expect(searches).toEqual([{ page: 1, limit: 20, from: 'bob' }]));
+    expect(path()).toBe('/mail/search/all/11/false/1/bob/true/false/false/true/false/false');
+  });
+});
