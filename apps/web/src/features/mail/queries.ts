@@ -77,11 +77,7 @@ export const mailQueries = {
       queryKey: mailKeys.list(source),
       queryFn: ({ signal }) =>
         source.kind === 'search'
-          ? api.post<MailListResponse>(
-              '/api/v1/messages/search',
-              searchRequest(source.search!, source.id > 0 ? source.id : null, source.page, source.limit),
-              { signal },
-            )
+          ? api.post<MailListResponse>('/api/v1/messages/search', bulkRequest(source), { signal })
           : api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
               query: { a_id: source.aliasId, page: source.page, limit: source.limit },
               signal,
@@ -248,9 +244,16 @@ export function useBulkAction() {
   );
 }
 
-/** The bulk request describing a list: the active folder or label with its alias view. */
+/** The request describing a list: the active folder, label or search with its alias view. */
 export function bulkRequest(source: ListSource): MessageQuery {
   const alias = source.aliasId === 'all' ? null : Number(source.aliasId);
+  if (source.kind === 'search' && source.search) {
+    // The search's own request: select-all in search results acts on every match, not on the folder.
+    return {
+      ...searchRequest(source.search, source.id > 0 ? source.id : null, source.page, source.limit),
+      ...(alias === null ? {} : { alias_id: alias }),
+    };
+  }
   return {
     page: source.page,
     limit: source.limit,

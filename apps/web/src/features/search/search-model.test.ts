@@ -83,3 +83,17 @@ describe('search request', () => {
     expect(parsed).toEqual({ form, folderId: 11, labelId: null });
   });
 });
+
+describe('select-all in search results', () => {
+  it('acts on the search, with the alias view, not on the folder searched in', async () => {
+    const { bulkRequest } = await import('../mail/queries');
+    const search = { ...emptySearchForm, text: 'invoice', subject: true, body: false };
+    expect(bulkRequest({ kind: 'search', id: 11, aliasId: '4', page: 1, limit: 20, search })).toEqual({
+      page: 1,
+      limit: 20,
+      folder_id: 11,
+      subject: 'invoice',
+      alias_id: 4,
+    });
+  });
+});
