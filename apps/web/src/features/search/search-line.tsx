@@ -79,6 +79,18 @@ function SearchLineForm({ searching }: { searching: boolean }) {
     return () => window.removeEventListener('keydown', onKeyDown);
   }, [searching]);
 
+  // The advanced form closes on a click outside the search line, like any popover.
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (!open) return;
+    function onPointerDown(event: PointerEvent) {
+      if (event.target instanceof Node && formRef.current?.contains(event.target)) return;
+      setOpen(false);
+    }
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => document.removeEventListener('pointerdown', onPointerDown);
+  }, [open]);
+
   const onEscape = (event: ReactKeyboardEvent) => {
     if (event.key !== 'Escape') return;
     event.preventDefault();
@@ -94,6 +106,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
 
   return (
     <form
+      ref={formRef}
       role="search"
       aria-label={t('search.region')}
       className={styles.line}
