@@ -57,13 +57,30 @@ describe('mail sent over SMTP arrives in the web app live', () => {
     // Opening marks it read: the Inbox counter goes away.
     await expect.poll(() => inbox.getAttribute('aria-label'), { timeout: 10_000 }).toBe('Inbox');
     await screenshot(page, 'reader-desktop-en');
+    const readerUrl = page.url();
+
+    // Full-text search finds it by a Russian word prefix, without the ё.
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    await search.fill('платеж');
+    await search.press('Enter');
+    await page.waitForURL(/\/mail\/search\//);
+    await page
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: /Платёж получен — счёт №42/ })
+      .waitFor({ timeout: 15_000 });
+    await screenshot(page, 'search-desktop-en');
+    await search.fill('nonexistentword');
+    await search.press('Enter');
+    await expect
+      .poll(() => page.getByRole('grid', { name: 'Messages' }).getByRole('row').count(), { timeout: 10_000 })
+      .toBe(0);
 
     const mobile = await browser.newContext({
       viewport: { width: 390, height: 844 },
       storageState: await context.storageState(),
     });
     const mobilePage = await mobile.newPage();
-    await mobilePage.goto(page.url() + (page.url().includes('?') ? '&' : '?') + 'lang=ru');
+    await mobilePage.goto(readerUrl + (readerUrl.includes('?') ? '&' : '?') + 'lang=ru');
     await mobilePage
       .getByRole('region', { name: 'Письмо' })
       .getByText('Платёж получен — счёт №42')
