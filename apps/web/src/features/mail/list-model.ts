@@ -189,3 +189,40 @@ export function shouldShowImages(
   if (setting === 'correspondent') return senderIsContact;
   return false;
 }
+
+/** Adding or removing one label (POST messages/mark with flag label or unlabel). */
+export interface LabelChange {
+  labelId: number;
+  add: boolean;
+}
+
+function changeLabels(labels: readonly number[], change: LabelChange): number[] {
+  const without = labels.filter((id) => id !== change.labelId);
+  return change.add ? [...without, change.labelId] : without;
+}
+
+/** A list page with a label added to or removed from the named messages (optimistic update; chain members too). */
+export function withLabel(
+  list: MailListResponse,
+  keys: ReadonlySet<string>,
+  change: LabelChange,
+): MailListResponse {
+  let changed = false;
+  const messages = list.messages.map((item) => {
+    const memberHit = item.threads?.some((member) => keys.has(messageKey(member))) ?? false;
+    const rowHit = keys.has(messageKey(item));
+    if (!rowHit && !memberHit) return item;
+    changed = true;
+    const threads = memberHit
+      ? item.threads!.map((member) =>
+          keys.has(messageKey(member)) ? { ...member, labels: changeLabels(member.labels, change) } : member,
+        )
+      : item.threads;
+    return {
+      ...item,
+      labels: rowHit ? changeLabels(item.labels, change) : item.labels,
+      ...(threads ? { threads } : {}),
+    };
+  });
+  return changed ? { ...list, messages } : list;
+}

@@ -24,8 +24,10 @@ import {
   messageKey,
   toFolderMessages,
   withFlag,
+  withLabel,
   withoutMessages,
   type FlagChange,
+  type LabelChange,
   type ListSource,
 } from './list-model';
 
@@ -172,6 +174,39 @@ export function useMarkMessages() {
   });
 }
 
+export interface LabelVariables extends LabelChange {
+  messages: readonly MessageRef[];
+}
+
+/** Labels go on and off at once in the list and the reader, and come back as they were if the server refuses. */
+export function useLabelMessages() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ labelId, add, messages }: LabelVariables) =>
+      api.post<{ ok: true }>('/api/v1/messages/mark', {
+        flag: add ? 'label' : 'unlabel',
+        label_id: labelId,
+        folder_messages: toFolderMessages(messages),
+      }),
+    onMutate: async ({ labelId, add, messages }) => {
+      await client.cancelQueries({ queryKey: ['messages'] });
+      const saved = snapshot(client);
+      const keys = new Set(messages.map(messageKey));
+      const change = { labelId, add };
+      updateLists(client, (list) => withLabel(list, keys, change));
+      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
+        if (!data || !keys.has(messageKey(data.message))) return data;
+        const list = withLabel({ messages: [data.message], total: 1, all: 1 }, keys, change);
+        return { message: { ...data.message, labels: list.messages[0]!.labels } };
+      });
+      return { saved };
+    },
+    onError: (_error, _variables, context) => restore(client, context?.saved),
+    // A label list shows what carries the label: it changes with it.
+    onSettled: () => client.invalidateQueries({ queryKey: [...mailKeys.lists, 'label'] }),
+  });
+}
+
 /** Delete and move take the rows out of the list at once; the refetch afterwards brings the next rows up. */
 function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
   call: (variables: V) => Promise<unknown>,
@@ -233,7 +268,7 @@ export function useEmptyFolder() {
 
 export interface BulkVariables {
   request_type: 'move' | 'mark';
-  request_params: { destination_id?: number; flag?: FlagChange };
+  request_params: { destination_id?: number; flag?: FlagChange | 'label' | 'unlabel'; label_id?: number };
   request: MessageQuery;
 }
 

@@ -23,6 +23,7 @@ import {
   ReplyAll,
   Star,
   Trash2,
+  X,
 } from 'lucide-react';
 import {
   RECIPIENT_TAGS_SHOWN,
@@ -42,7 +43,7 @@ import { Preloader } from '../../ui/preloader';
 import { useAccount, useUser } from '../auth/queries';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
-import { useLabels, useMail, useMarkMessages } from './queries';
+import { useLabelMessages, useLabels, useMail, useMarkMessages } from './queries';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
 import { HtmlBody } from './html-body';
@@ -133,6 +134,7 @@ function MessageView({
   const user = useUser();
   const labels = useLabels(!user?.info.alias);
   const mark = useMarkMessages();
+  const unlabel = useLabelMessages();
   const actions = useMailActions();
   const fullscreen = useSelection((state) => state.fullscreen);
   const setFullscreen = useSelection((state) => state.setFullscreen);
@@ -218,8 +220,17 @@ function MessageView({
           <ul className={styles.labels} aria-label={t('labels.title')}>
             {messageLabels.map((label) => (
               <li key={label.id} className={styles.label}>
-                <span style={{ background: label.color }} aria-hidden />
+                <span className={styles.labelDot} style={{ background: label.color }} aria-hidden />
                 {label.name}
+                <button
+                  type="button"
+                  className={styles.labelRemove}
+                  aria-label={t('mail.removeLabel', { label: label.name })}
+                  title={t('mail.removeLabel', { label: label.name })}
+                  onClick={() => unlabel.mutate({ labelId: label.id, add: false, messages: [message] })}
+                >
+                  <X aria-hidden />
+                </button>
               </li>
             ))}
           </ul>

@@ -1,7 +1,18 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
-import { FolderInput, Mail, MailOpen, ShieldAlert, ShieldCheck, Star, StarOff, Trash2 } from 'lucide-react';
+import {
+  Check,
+  FolderInput,
+  Mail,
+  MailOpen,
+  ShieldAlert,
+  ShieldCheck,
+  Star,
+  StarOff,
+  Tag,
+  Trash2,
+} from 'lucide-react';
 import { folderDisplayName } from '@mailroom/protocol';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -9,6 +20,8 @@ import { Dropdown } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
 import { useUser } from '../auth/queries';
 import { useMailScreen } from './mail-context';
+import { messageKey } from './list-model';
+import { useLabels } from './queries';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
 import { useDeleteKey } from './use-mail-keyboard';
@@ -31,6 +44,14 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
   // With nothing ticked the actions apply to the open message; on narrow screens the reader's own bar has them.
   const openOnly = actions.canAct && selectedCount === 0 && !actions.bulk;
   const system = screen.folder?.system;
+  // Alias-only users do not see labels (SPEC §6).
+  const labels = useLabels(!isAliasUser);
+  const rows = screen.list?.messages ?? [];
+  const targetKeys = new Set(actions.targets.map(messageKey));
+  const targetRows = rows.filter((row) => targetKeys.has(messageKey(row)));
+  /** A label every targeted row already carries: choosing it again takes it off (not in bulk mode). */
+  const onAll = (labelId: number) =>
+    !actions.bulk && targetRows.length > 0 && targetRows.every((row) => row.labels.includes(labelId));
 
   function remove() {
     if (actions.bulk) setConfirm('bulkDelete');
@@ -83,6 +104,40 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
                           : folderDisplayName(folder.name)}
                       </Menu.Item>
                     ))}
+                  </>
+                )}
+              />
+            )}
+            {isAliasUser ? null : (
+              <Dropdown
+                trigger={
+                  <Button variant="ghost" iconOnly aria-label={t('mail.addLabel')} title={t('mail.addLabel')}>
+                    <Tag aria-hidden />
+                  </Button>
+                }
+                content={(Menu) => (
+                  <>
+                    <Menu.Label className={menu.label}>{t('mail.addLabel')}</Menu.Label>
+                    {(labels.data ?? []).length === 0 ? (
+                      <Menu.Item className={menu.item} disabled>
+                        {labels.isPending ? t('mail.labelsLoading') : t('labels.empty')}
+                      </Menu.Item>
+                    ) : null}
+                    {(labels.data ?? []).map((label) => {
+                      const on = onAll(label.id);
+                      return (
+                        <Menu.CheckboxItem
+                          key={label.id}
+                          className={menu.item}
+                          checked={on}
+                          onSelect={() => void actions.label(label.id, !on).catch(ignore)}
+                        >
+                          <span className={styles.labelDot} style={{ background: label.color }} aria-hidden />
+                          {label.name}
+                          {on ? <Check aria-hidden className={styles.labelCheck} /> : null}
+                        </Menu.CheckboxItem>
+                      );
+                    })}
                   </>
                 )}
               />

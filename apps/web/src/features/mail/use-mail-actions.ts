@@ -7,6 +7,7 @@ import {
   useBulkAction,
   useDeleteMessages,
   useEmptyFolder,
+  useLabelMessages,
   useMarkMessages,
   useMoveMessages,
 } from './queries';
@@ -28,6 +29,8 @@ export interface MailActions {
   remove(options?: { chains?: boolean }): Promise<void>;
   move(destinationId: number): Promise<void>;
   mark(flag: FlagChange): Promise<void>;
+  /** Add a label to the targets (or the whole folder in bulk mode), or take it off. */
+  label(labelId: number, add?: boolean): Promise<void>;
   /** To Junk, or from Junk back to the Inbox. */
   spam(): Promise<void>;
   empty(): Promise<void>;
@@ -41,6 +44,7 @@ export function useMailActions(): MailActions {
   const remover = useDeleteMessages();
   const mover = useMoveMessages();
   const marker = useMarkMessages();
+  const labeller = useLabelMessages();
   const bulker = useBulkAction();
   const emptier = useEmptyFolder();
 
@@ -113,6 +117,18 @@ export function useMailActions(): MailActions {
         });
       } else if (targets.length > 0) {
         await marker.mutateAsync({ flag, messages: targets });
+      }
+      done(false);
+    },
+    async label(labelId, add = true) {
+      if (bulk) {
+        await bulker.mutateAsync({
+          request_type: 'mark',
+          request_params: { flag: add ? 'label' : 'unlabel', label_id: labelId },
+          request: bulkRequest(screen.source),
+        });
+      } else if (targets.length > 0) {
+        await labeller.mutateAsync({ labelId, add, messages: targets });
       }
       done(false);
     },

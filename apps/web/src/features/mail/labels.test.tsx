@@ -1,0 +1,219 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import {
+  defaultSettings,
+  type Account,
+  type AccessResponse,
+  type Folder,
+  type Label,
+  type Mail,
+  type MailListItem,
+} from '@mailroom/protocol';
+import { Providers } from '../../app/providers';
+import { AppRoutes } from '../../app/routes';
+import { createQueryClient } from '../../app/query-client';
+import { useNotices } from '../../ui/notices-store';
+import { useSelection } from './selection-store';
+
+const user: AccessResponse = {
+  email: 'ann@mailroom.test',
+  member_id: '123456789012',
+  name: 'Ann Lee',
+  info: { alias: null },
+};
+const account: Account = {
+  email: user.email,
+  aliases: [],
+  profiles: [],
+  settings: { ...defaultSettings, per_page: 3 },
+  quota: { size: 512, limit: 1024 * 1024 },
+  alias_accesses: [],
+};
+const inbox: Folder = {
+  id: 11,
+  name: 'INBOX',
+  system: 'inbox',
+  unread: 0,
+  total: 5,
+  subfolders: [],
+  isCollector: false,
+  isSubCollector: false,
+};
+const labels: Label[] = [
+  { id: 7, name: 'Work', color: '#336699', search_field: 'body', search_content: '', folder_id: null },
+  { id: 8, name: 'Home', color: '#e66465', search_field: 'body', search_content: '', folder_id: null },
+];
+
+function item(uid: number, labelIds: number[] = []): MailListItem {
+  return {
+    id: uid,
+    uid,
+    folder_id: 11,
+    subject: `Subject ${uid}`,
+    flags: { seen: true, flagged: false, draft: false },
+    labels: labelIds,
+    fields: {
+      from: [{ name: `Sender ${uid}`, email: `s${uid}@example.test` }],
+      to: [],
+      cc: [],
+      bcc: [],
+      'reply-to': [],
+    },
+    preview: `Preview ${uid}`,
+    has_attachments: false,
+    encrypted: false,
+    size: 10,
+    created_at: '2026-11-20T10:00:00Z',
+    thread_id: uid,
+  };
+}
+const rows = [item(5), item(4, [7]), item(3), item(2), item(1)];
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+function mockServer({ markFails = false } = {}) {
+  const calls: { url: string; body: unknown }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
+      if (url.startsWith('/auth/access')) return json(user);
+      if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
+      if (url.startsWith('/api/v1/user/account')) return json(account);
+      if (url.startsWith('/api/v1/folders')) return json({ folders: [inbox] });
+      if (url.startsWith('/api/v1/labels')) return json({ labels });
+      const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
+      if (list) {
+        const query = new URLSearchParams(list[1]);
+        const page = Number(query.get('page'));
+        const limit = Number(query.get('limit'));
+        return json({ messages: rows.slice((page - 1) * limit, page * limit), total: 5, all: 5 });
+      }
+      const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
+      if (one) {
+        const message: Mail = {
+          ...rows.find((row) => row.uid === Number(one[1]))!,
+          content: btoa('Body'),
+          content_type: 'text/plain',
+          attachments: [],
+          images_blocked: false,
+          message_id: null,
+        };
+        return json({ message });
+      }
+      if (url.startsWith('/api/v1/messages/mark') && markFails) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
+      }
+      if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
+      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+    }),
+  );
+  return calls;
+}
+
+function renderAt(path: string) {
+  return render(
+    <Providers queryClient={createQueryClient()}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+/** The colour dots of a row's labels carry the label names. */
+function rowLabels(uid: number): string[] {
+  const row = screen.getByRole('row', { name: new RegExp(`Subject ${uid}`) });
+  return [...row.querySelectorAll('[title]')]
+    .map((element) => element.getAttribute('aria-label'))
+    .filter((name): name is string => name === 'Work' || name === 'Home');
+}
+
+async function openLabelMenu() {
+  // The first click loads the menu's chunk; Radix opens on pointer down once it is there.
+  fireEvent.click(await screen.findByRole('button', { name: 'Add label' }));
+  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  if (!screen.queryByRole('menu')) {
+    const trigger = screen.getByRole('button', { name: 'Add label', hidden: true });
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false });
+  }
+  return screen.findByRole('menu');
+}
+
+beforeAll(() => {
+  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
+  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  useNotices.setState({ queue: [] });
+  useSelection.getState().clear();
+});
+
+describe('labels on messages', () => {
+  it('adds a label to the selection from the toolbar menu at once and tells the server', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 5”' }));
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 3”' }));
+    const menu = await openLabelMenu();
+    fireEvent.click(await within(menu).findByRole('menuitemcheckbox', { name: 'Home' }));
+    await waitFor(() => expect(rowLabels(5)).toEqual(['Home']));
+    expect(rowLabels(3)).toEqual(['Home']);
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/mark',
+        body: { flag: 'label', label_id: 8, folder_messages: [{ folder_id: 11, message_uids: [5, 3] }] },
+      }),
+    );
+  });
+
+  it('labels the whole folder through the bulk call after select-all', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    useSelection.getState().set(new Set(['11:5', '11:4', '11:3']), true);
+    const menu = await openLabelMenu();
+    fireEvent.click(await within(menu).findByRole('menuitemcheckbox', { name: 'Work' }));
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/bulk',
+        body: {
+          request_type: 'mark',
+          request_params: { flag: 'label', label_id: 7 },
+          request: { page: 1, limit: 3, folder_id: 11 },
+        },
+      }),
+    );
+  });
+
+  it('removes a label from the reader and puts it back when the server refuses', async () => {
+    const calls = mockServer({ markFails: true });
+    renderAt('/mail/folder/all/11/1/4');
+    const reader = await screen.findByRole('article', { name: 'Message' });
+    const remove = await within(reader).findByRole('button', { name: 'Remove label “Work”' });
+    expect(rowLabels(4)).toEqual(['Work']);
+    fireEvent.click(remove);
+    await waitFor(() =>
+      expect(within(reader).queryByRole('button', { name: 'Remove label “Work”' })).toBeNull(),
+    );
+    expect(rowLabels(4)).toEqual([]);
+    expect(calls).toContainEqual({
+      url: '/api/v1/messages/mark',
+      body: { flag: 'unlabel', label_id: 7, folder_messages: [{ folder_id: 11, message_uids: [4] }] },
+    });
+    // Rolled back on the failure.
+    expect(await within(reader).findByRole('button', { name: 'Remove label “Work”' })).toBeTruthy();
+    expect(rowLabels(4)).toEqual(['Work']);
+    await waitFor(() => expect(useNotices.getState().queue.length).toBeGreaterThan(0));
+  });
+});
