@@ -5,6 +5,7 @@ import {
   useEffect,
   useMemo,
   useRef,
+  useState,
   type DragEvent,
   type KeyboardEvent,
   type MouseEvent,
@@ -12,7 +13,15 @@ import {
 import { useTranslation } from 'react-i18next';
 import clsx from 'clsx';
 import { CloudOff, FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
-import { DOUBLE_CLICK_MS, formatListDate, type MailListItem } from '@mailroom/protocol';
+import { useNavigate } from 'react-router';
+import {
+  DOUBLE_CLICK_MS,
+  folderDisplayName,
+  formatListDate,
+  type MailListItem,
+  type ThreadMember,
+} from '@mailroom/protocol';
+import { folderPath } from '../../app/paths';
 import { useAccount, useUser } from '../auth/queries';
 import { Button } from '../../ui/button';
 import { useMailScreen } from './mail-context';
@@ -23,6 +32,8 @@ import { MESSAGE_DRAG_TYPE } from './drag';
 import styles from './message-list.module.css';
 
 const ROW_HEIGHT = { withPreview: 76, compact: 56 } as const;
+/** The height of a member line of an opened chain. */
+const MEMBER_HEIGHT = 40;
 const SKELETON_ROWS = 12;
 /** Up to this many rows a page is drawn whole; longer pages (the limit parameter) are virtualised. */
 const PLAIN_MAX = 100;
@@ -44,6 +55,39 @@ export function MessageList() {
   const rowHeight = showPreview ? ROW_HEIGHT.withPreview : ROW_HEIGHT.compact;
   const items = screen.list?.messages;
   const count = items?.length ?? 0;
+
+  // SPEC §3 isChainOpened: the chains shown opened under their rows, by the row's key.
+  const [openedChains, setOpenedChains] = useState<ReadonlySet<string>>(() => new Set());
+  const toggleChain = useMemo(
+    () => (key: string) =>
+      setOpenedChains((current) => {
+        const next = new Set(current);
+        if (next.has(key)) next.delete(key);
+        else next.add(key);
+        return next;
+      }),
+    [],
+  );
+  const sizes = useMemo(
+    () =>
+      (items ?? []).map((item) =>
+        openedChains.has(messageKey(item))
+          ? rowHeight + (item.threads?.length ?? 0) * MEMBER_HEIGHT
+          : rowHeight,
+      ),
+    [items, openedChains, rowHeight],
+  );
+  const tops = useMemo(() => {
+    const result: number[] = [];
+    let at = 0;
+    for (const size of sizes) {
+      result.push(at);
+      at += size;
+    }
+    result.push(at);
+    return result;
+  }, [sizes]);
+  const sizesKey = [...openedChains].join(',');
 
   const labelsById = useMemo(
     () => new Map((labels.data ?? []).map((label) => [label.id, label] as const)),
@@ -101,7 +145,9 @@ export function MessageList() {
   const now = new Date();
   function renderRow(index: number, top: number) {
     const item = items![index]!;
-    return (
+    const key = messageKey(item);
+    const chainOpened = openedChains.has(key) && (item.threads?.length ?? 0) > 0;
+    const row = (
       <MessageRow
         key={messageKey(item)}
         item={item}
@@ -113,8 +159,23 @@ export function MessageList() {
         labelsById={labelsById}
         locale={i18n.language}
         now={now}
+        chainOpened={chainOpened}
+        onToggleChain={toggleChain}
       />
     );
+    if (!chainOpened) return row;
+    return [
+      row,
+      ...item.threads!.map((member, position) => (
+        <ChainMember
+          key={`${key}/${messageKey(member)}`}
+          member={member}
+          parent={item}
+          top={top + rowHeight + position * MEMBER_HEIGHT}
+          labelsById={labelsById}
+        />
+      )),
+    ];
   }
   return (
     <div ref={scrollRef} className={styles.scroller} data-testid="message-list-scroller">
@@ -124,15 +185,17 @@ export function MessageList() {
         aria-rowcount={screen.list?.total ?? count}
         aria-multiselectable="true"
         className={styles.grid}
-        style={{ height: count * rowHeight }}
+        style={{ height: tops[count] }}
       >
         {virtual ? (
           <Suspense
-            fallback={Array.from({ length: PLAIN_MAX }, (_, index) => renderRow(index, index * rowHeight))}
+            fallback={Array.from({ length: PLAIN_MAX }, (_, index) => renderRow(index, tops[index]!))}
           >
             <VirtualRows
               count={count}
               rowHeight={rowHeight}
+              sizeOf={(index) => sizes[index] ?? rowHeight}
+              sizesKey={sizesKey}
               scrollRef={scrollRef}
               openIndex={openIndex}
               getKey={(index) => messageKey(items[index]!)}
@@ -140,7 +203,7 @@ export function MessageList() {
             />
           </Suspense>
         ) : (
-          items.map((_, index) => renderRow(index, index * rowHeight))
+          items.map((_, index) => renderRow(index, tops[index]!))
         )}
       </div>
     </div>
@@ -157,6 +220,8 @@ interface MessageRowProps {
   labelsById: ReadonlyMap<number, Label>;
   locale: string;
   now: Date;
+  chainOpened: boolean;
+  onToggleChain(key: string): void;
 }
 
 const MessageRow = memo(function MessageRow({
@@ -169,6 +234,8 @@ const MessageRow = memo(function MessageRow({
   labelsById,
   locale,
   now,
+  chainOpened,
+  onToggleChain,
 }: MessageRowProps) {
   const { t } = useTranslation();
   const screen = useMailScreen();
@@ -213,6 +280,14 @@ const MessageRow = memo(function MessageRow({
     } else if (event.key === ' ') {
       event.preventDefault();
       toggle(key);
+    } else if (
+      chain &&
+      (event.key === 'ArrowRight') !== chainOpened &&
+      /^Arrow(Right|Left)$/.test(event.key)
+    ) {
+      // As in a tree: right opens the chain, left closes it.
+      event.preventDefault();
+      onToggleChain(key);
     }
   }
 
@@ -256,10 +331,20 @@ const MessageRow = memo(function MessageRow({
           {unread ? <span className={styles.dot} aria-hidden /> : null}
           <span className={styles.who}>{who}</span>
           {chain ? (
-            <span className={styles.chain} title={t('mail.chain', { count: chain })}>
+            <button
+              type="button"
+              tabIndex={-1}
+              className={clsx(styles.chain, chainOpened && styles.chainOpened)}
+              aria-expanded={chainOpened}
+              aria-label={
+                chainOpened ? t('mail.chainHide', { count: chain }) : t('mail.chainShow', { count: chain })
+              }
+              title={t('mail.chain', { count: chain })}
+              onClick={() => onToggleChain(key)}
+            >
               <Layers aria-hidden />
               {chain}
-            </span>
+            </button>
           ) : null}
           <time className={styles.date} dateTime={item.created_at}>
             {date}
@@ -299,3 +384,85 @@ const MessageRow = memo(function MessageRow({
     </div>
   );
 });
+
+/**
+ * A member of an opened chain, drawn under its row. The list row carries only each member's folder, flags and
+ * labels; a member in another folder opens in that folder.
+ */
+function ChainMember({
+  member,
+  parent,
+  top,
+  labelsById,
+}: {
+  member: ThreadMember;
+  parent: MailListItem;
+  top: number;
+  labelsById: ReadonlyMap<number, Label>;
+}) {
+  const { t } = useTranslation();
+  const screen = useMailScreen();
+  const navigate = useNavigate();
+  const key = messageKey(member);
+  const open = key === screen.openKey;
+  const folder = screen.folders.find((candidate) => candidate.id === member.folder_id);
+  const folderName = folder
+    ? folder.system
+      ? t(`folders.system.${folder.system}`)
+      : folderDisplayName(folder.name)
+    : '';
+  const otherFolder = screen.source.kind === 'folder' && member.folder_id !== screen.source.id;
+  const subject = parent.subject.trim() || t('mail.noSubject');
+  const unread = !member.flags.seen;
+  const memberLabels = member.labels.map((id) => labelsById.get(id)).filter((label) => label !== undefined);
+  const name = [
+    t('mail.chainMember', { subject }),
+    folderName,
+    unread ? t('mail.unread') : null,
+    member.flags.flagged ? t('mail.flagged') : null,
+  ]
+    .filter(Boolean)
+    .join(', ');
+
+  function openMember() {
+    if (otherFolder) navigate(`${folderPath(screen.source.aliasId, member.folder_id)}/${member.uid}`);
+    else screen.openMessage(member);
+  }
+
+  return (
+    <div
+      role="row"
+      aria-label={name}
+      aria-current={open ? 'true' : undefined}
+      tabIndex={0}
+      data-message-key={key}
+      className={clsx(styles.member, unread && styles.unread, open && styles.open)}
+      style={{ transform: `translateY(${top}px)`, height: MEMBER_HEIGHT }}
+      onClick={openMember}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          openMember();
+        }
+      }}
+    >
+      <div role="gridcell" className={styles.memberBody}>
+        {unread ? <span className={styles.dot} aria-hidden /> : null}
+        <span className={styles.subject}>{subject}</span>
+        {folderName ? <span className={styles.memberFolder}>{folderName}</span> : null}
+        {memberLabels.map((label) => (
+          <span
+            key={label.id}
+            className={styles.label}
+            style={{ background: label.color }}
+            title={label.name}
+            aria-label={label.name}
+          />
+        ))}
+        {member.flags.flagged ? (
+          <Star className={clsx(styles.icon, styles.memberFlag)} aria-label={t('mail.flagged')} />
+        ) : null}
+      </div>
+    </div>
+  );
+}

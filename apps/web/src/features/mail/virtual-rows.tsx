@@ -4,6 +4,9 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 export interface VirtualRowsProps {
   count: number;
   rowHeight: number;
+  /** The height of a row when it differs (an opened chain); sizesKey changes whenever a size does. */
+  sizeOf?: (index: number) => number;
+  sizesKey?: string;
   scrollRef: RefObject<HTMLDivElement | null>;
   /** The open row, kept in view as the keyboard steps through the list. */
   openIndex: number;
@@ -18,6 +21,8 @@ export interface VirtualRowsProps {
 export default function VirtualRows({
   count,
   rowHeight,
+  sizeOf,
+  sizesKey,
   scrollRef,
   openIndex,
   getKey,
@@ -26,10 +31,13 @@ export default function VirtualRows({
   const virtualizer = useVirtualizer({
     count,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => rowHeight,
+    estimateSize: sizeOf ?? (() => rowHeight),
     overscan: 8,
     getItemKey: getKey,
   });
+  useEffect(() => {
+    virtualizer.measure();
+  }, [sizesKey, virtualizer]);
   useEffect(() => {
     if (openIndex >= 0) virtualizer.scrollToIndex(openIndex, { align: 'auto' });
   }, [openIndex, virtualizer]);

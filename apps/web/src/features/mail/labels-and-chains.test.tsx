@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, useLocation } from 'react-router';
 import {
   defaultSettings,
   type Account,
@@ -68,7 +68,14 @@ function item(uid: number, labelIds: number[] = []): MailListItem {
     thread_id: uid,
   };
 }
-const rows = [item(5), item(4, [7]), item(3), item(2), item(1)];
+const chained: MailListItem = {
+  ...item(5),
+  threads: [
+    { id: 9, uid: 9, folder_id: 11, flags: { seen: false, flagged: false, draft: false }, labels: [] },
+    { id: 20, uid: 20, folder_id: 14, flags: { seen: true, flagged: true, draft: false }, labels: [8] },
+  ],
+};
+const rows = [chained, item(4, [7]), item(3), item(2), item(1)];
 
 function json(body: unknown, status = 200) {
   return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
@@ -84,7 +91,8 @@ function mockServer({ markFails = false } = {}) {
       if (url.startsWith('/auth/access')) return json(user);
       if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
       if (url.startsWith('/api/v1/user/account')) return json(account);
-      if (url.startsWith('/api/v1/folders')) return json({ folders: [inbox] });
+      if (url.startsWith('/api/v1/folders'))
+        return json({ folders: [inbox, { ...inbox, id: 14, name: 'INBOX.Sent', system: 'sent', total: 1 }] });
       if (url.startsWith('/api/v1/labels')) return json({ labels });
       const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
       if (list) {
@@ -116,11 +124,16 @@ function mockServer({ markFails = false } = {}) {
   return calls;
 }
 
+function CurrentPath() {
+  return <output data-testid="path">{useLocation().pathname}</output>;
+}
+
 function renderAt(path: string) {
   return render(
     <Providers queryClient={createQueryClient()}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
+        <CurrentPath />
       </MemoryRouter>
     </Providers>,
   );
@@ -215,5 +228,34 @@ describe('labels on messages', () => {
     expect(await within(reader).findByRole('button', { name: 'Remove label “Work”' })).toBeTruthy();
     expect(rowLabels(4)).toEqual(['Work']);
     await waitFor(() => expect(useNotices.getState().queue.length).toBeGreaterThan(0));
+  });
+});
+
+describe('chains', () => {
+  it('opens a chain under its row; a member in another folder opens there', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1');
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    expect(within(grid).getAllByRole('row')).toHaveLength(3);
+    const badge = within(grid).getByRole('button', { name: 'Open the chain (3 messages)' });
+    expect(badge.getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(badge);
+    const members = within(grid).getAllByRole('row', { name: /^In the chain: Subject 5/ });
+    expect(members.map((row) => row.getAttribute('aria-label'))).toEqual([
+      'In the chain: Subject 5, Inbox, unread',
+      'In the chain: Subject 5, Sent, flagged',
+    ]);
+    expect(within(grid).getByRole('button', { name: 'Close the chain (3 messages)' })).toBeTruthy();
+    fireEvent.click(members[1]!);
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/14/1/20'));
+  });
+
+  it('still asks before deleting a chain', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 5”' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Delete the whole chain?')).toBeTruthy();
   });
 });
