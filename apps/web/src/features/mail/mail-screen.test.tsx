@@ -263,6 +263,10 @@ describe('mail screen', () => {
     await screen.findByRole('grid', { name: 'Messages' });
     expect(screen.queryByRole('button', { name: 'Create folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
+    // Alias-only users do not see labels: no 'Add label' among the selection's actions.
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 4”' }));
+    expect(await screen.findByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Add label' })).toBeNull();
   });
 
   it('shows a failed list with a retry and the error dialog', async () => {
