@@ -155,6 +155,10 @@ export interface ThreadMemberRow {
   uid: number;
   folder_id: number;
   thread_id: number;
+  subject: string;
+  from_email: string;
+  from_name: string;
+  received_at: Date;
   seen: boolean;
   flagged: boolean;
   draft: boolean;
@@ -179,10 +183,11 @@ export async function threadMembers(
         ? sql`and alias_id is null`
         : sql`and alias_id = ${alias.aliasId}`;
   const { rows } = await sql<ThreadMemberRow>`
-    select m.id, m.uid, m.folder_id, m.thread_id, m.seen, m.flagged, m.draft, m.labels
+    select m.id, m.uid, m.folder_id, m.thread_id, m.subject, m.from_email, m.from_name, m.received_at,
+      m.seen, m.flagged, m.draft, m.labels
     from unnest(${sql.val(threadIds)}::bigint[]) as t(thread_id)
     cross join lateral (
-      select id, uid, folder_id, thread_id, seen, flagged, draft, labels, received_at
+      select id, uid, folder_id, thread_id, subject, from_email, from_name, seen, flagged, draft, labels, received_at
       from messages
       where account_id = ${accountId} and thread_id = t.thread_id ${aliasCondition}
       order by received_at desc, id desc

@@ -39,6 +39,9 @@ function toThreadMember(row: ThreadMemberRow): ThreadMember {
     id: row.id,
     uid: row.uid,
     folder_id: row.folder_id,
+    subject: row.subject,
+    from: row.from_email ? [{ email: row.from_email, name: row.from_name }] : [],
+    created_at: new Date(row.received_at).toISOString(),
     flags: { seen: row.seen, flagged: row.flagged, draft: row.draft },
     labels: row.labels.map(Number),
   };

@@ -25,6 +25,9 @@ export const threadMemberSchema = z.object({
   id: z.number().int(),
   uid: z.number().int(),
   folder_id: z.number().int(),
+  subject: z.string(),
+  from: z.array(mailAddressSchema),
+  created_at: z.string(),
   flags: mailFlagsSchema,
   labels: z.array(z.number().int()),
 });

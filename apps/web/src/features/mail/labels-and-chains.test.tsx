@@ -1,3 +1,4 @@
+import { formatListDate } from '@mailroom/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
@@ -71,8 +72,26 @@ function item(uid: number, labelIds: number[] = []): MailListItem {
 const chained: MailListItem = {
   ...item(5),
   threads: [
-    { id: 9, uid: 9, folder_id: 11, flags: { seen: false, flagged: false, draft: false }, labels: [] },
-    { id: 20, uid: 20, folder_id: 14, flags: { seen: true, flagged: true, draft: false }, labels: [8] },
+    {
+      id: 9,
+      uid: 9,
+      folder_id: 11,
+      subject: 'Subject 5',
+      from: [],
+      created_at: '2026-01-01T00:00:00Z',
+      flags: { seen: false, flagged: false, draft: false },
+      labels: [],
+    },
+    {
+      id: 20,
+      uid: 20,
+      folder_id: 14,
+      subject: 'Subject 5',
+      from: [],
+      created_at: '2026-01-01T00:00:00Z',
+      flags: { seen: true, flagged: true, draft: false },
+      labels: [8],
+    },
   ],
 };
 const rows = [chained, item(4, [7]), item(3), item(2), item(1)];
@@ -241,9 +260,11 @@ describe('chains', () => {
     expect(badge.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(badge);
     const members = within(grid).getAllByRole('row', { name: /^In the chain: Subject 5/ });
+    // Each member line names its own subject, sender, folder and date (SPEC §9 list format).
+    const date = formatListDate('2026-01-01T00:00:00Z', new Date(), 'en');
     expect(members.map((row) => row.getAttribute('aria-label'))).toEqual([
-      'In the chain: Subject 5, Inbox, unread',
-      'In the chain: Subject 5, Sent, flagged',
+      `In the chain: Subject 5, Inbox, ${date}, unread`,
+      `In the chain: Subject 5, Sent, ${date}, flagged`,
     ]);
     expect(within(grid).getByRole('button', { name: 'Close the chain (3 messages)' })).toBeTruthy();
     fireEvent.click(members[1]!);

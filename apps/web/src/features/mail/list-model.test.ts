@@ -86,6 +86,9 @@ describe('actions on rows', () => {
             {
               id: 50,
               uid: 50,
+              subject: 'Chain',
+              from: [],
+              created_at: '2026-01-01T00:00:00Z',
               folder_id: 2,
               flags: { seen: true, flagged: false, draft: false },
               labels: [],

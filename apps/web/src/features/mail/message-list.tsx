@@ -400,7 +400,7 @@ function ChainMember({
   top: number;
   labelsById: ReadonlyMap<number, Label>;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const screen = useMailScreen();
   const navigate = useNavigate();
   const key = messageKey(member);
@@ -412,12 +412,17 @@ function ChainMember({
       : folderDisplayName(folder.name)
     : '';
   const otherFolder = screen.source.kind === 'folder' && member.folder_id !== screen.source.id;
-  const subject = parent.subject.trim() || t('mail.noSubject');
+  // Each member carries its own subject, sender and date (a reply's subject differs from the original's).
+  const subject = member.subject.trim() || parent.subject.trim() || t('mail.noSubject');
+  const sender = member.from[0]?.name || member.from[0]?.email || '';
+  const date = formatListDate(member.created_at, new Date(), i18n.language);
   const unread = !member.flags.seen;
   const memberLabels = member.labels.map((id) => labelsById.get(id)).filter((label) => label !== undefined);
   const name = [
     t('mail.chainMember', { subject }),
+    sender,
     folderName,
+    date,
     unread ? t('mail.unread') : null,
     member.flags.flagged ? t('mail.flagged') : null,
   ]
@@ -448,8 +453,10 @@ function ChainMember({
     >
       <div role="gridcell" className={styles.memberBody}>
         {unread ? <span className={styles.dot} aria-hidden /> : null}
+        {sender ? <span className={styles.memberFolder}>{sender}</span> : null}
         <span className={styles.subject}>{subject}</span>
         {folderName ? <span className={styles.memberFolder}>{folderName}</span> : null}
+        <span className={styles.memberFolder}>{date}</span>
         {memberLabels.map((label) => (
           <span
             key={label.id}
