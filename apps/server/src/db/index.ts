@@ -43,6 +43,10 @@ export const pgliteExtensions = { pg_trgm };
 export async function openDatabase(source: DbSource): Promise<Db> {
   if (source.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    // An idle client whose backend goes away (restart, failover, pg_terminate_backend) emits 'error'
+    // on the pool; unhandled, that would crash the process. The pool drops the client and the next
+    // query opens a new connection, so there is nothing else to do.
+    pool.on('error', () => undefined);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   let pglite: PGlite;
