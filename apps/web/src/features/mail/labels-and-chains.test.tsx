@@ -2,35 +2,16 @@ import { formatListDate } from '@mailroom/protocol';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
-import {
-  defaultSettings,
-  type Account,
-  type AccessResponse,
-  type Folder,
-  type Label,
-  type Mail,
-  type MailListItem,
-} from '@mailroom/protocol';
+import { type Folder, type Label, type Mail, type MailListItem } from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
+import { testAccount, testUser } from '../../test/fixtures';
 import { AppRoutes } from '../../app/routes';
 import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
 import { useSelection } from './selection-store';
 
-const user: AccessResponse = {
-  email: 'ann@mailroom.test',
-  member_id: '123456789012',
-  name: 'Ann Lee',
-  info: { alias: null },
-};
-const account: Account = {
-  email: user.email,
-  aliases: [],
-  profiles: [],
-  settings: { ...defaultSettings, per_page: 3 },
-  quota: { size: 512, limit: 1024 * 1024 },
-  alias_accesses: [],
-};
+const user = testUser;
+const account = testAccount({ per_page: 3 });
 const inbox: Folder = {
   id: 11,
   name: 'INBOX',
