@@ -10,3 +10,4 @@ export * from './format.js';
 export * from './events.js';
 export * from './schemas/labels.js';
 export * from './schemas/message-actions.js';
+export * from './schemas/sending.js';
