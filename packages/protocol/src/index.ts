@@ -11,3 +11,4 @@ export * from './events.js';
 export * from './schemas/labels.js';
 export * from './schemas/message-actions.js';
 export * from './schemas/sending.js';
+export * from './schemas/encrypted.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE } from '../constants.js';
+import { encryptionSchema } from './encrypted.js';
 
 /** A recipient as the compose window sends it; the name is optional. */
 export const outgoingAddressSchema = z.object({
@@ -38,6 +39,9 @@ export type ComposeSource = z.infer<typeof composeSourceSchema>;
  * POST messages/send and messages/draft (SPEC §7). `content` is the body as typed (HTML or
  * plain text, not base64); `attachments` are ids from POST attachments; `uid` is the draft in
  * the Drafts folder this message replaces (saving replaces it, sending deletes it).
+ * `encrypt` (send only): the browser has encrypted subject, body and attachments into
+ * `encryption`; `subject` and `content` are then empty and `attachments` too, and recipients get
+ * a notice with a /decrypt link instead of the message (see schemas/encrypted.ts).
  */
 export const composeRequestSchema = z.object({
   subject: z.string().max(998).default(''),
@@ -48,6 +52,8 @@ export const composeRequestSchema = z.object({
   uid: z.number().int().positive().nullable().optional(),
   source: composeSourceSchema.nullable().optional(),
   isDraft: z.boolean().default(false),
+  encrypt: z.boolean().default(false),
+  encryption: encryptionSchema.optional(),
 });
 export type ComposeRequest = z.input<typeof composeRequestSchema>;
 export type ComposeRequestParsed = z.output<typeof composeRequestSchema>;
