@@ -88,6 +88,7 @@ export const errorCatalogue = {
   member_id_taken: [409, 'This member ID is already taken'],
   quota_exceeded: [413, 'The mailbox is full'],
   search_content_not_indicated: [400, "You didn't specify a search query!"],
+  invalid_header_value: [400, 'Line breaks and control characters are not allowed in'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;
