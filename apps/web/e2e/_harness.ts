@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
 export const screenshotDir = path.join(repoRoot, 'apps/web/e2e/screenshots');
@@ -115,4 +116,34 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(screenshotDir, `${name}.png`);
   await page.screenshot({ path: file, fullPage: false });
   return file;
+}
+
+/** An SMTP client for the harness's SMTP port: one pooled connection, so many messages cost one handshake. */
+export function smtpTransport(smtpPort: number): Transporter {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtpPort,
+    secure: false,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: 1,
+    maxMessages: Infinity,
+  });
+  afterAll(() => transport.close());
+  return transport;
+}
+
+/**
+ * Delivers `count` messages over one SMTP connection, in order (message i is sent before i + 1, so the newest,
+ * shown first, is the last one). `make(i)` gives each message's fields, i counting from 1.
+ */
+export async function deliverMany(
+  transport: Transporter,
+  count: number,
+  make: (i: number) => SendMailOptions,
+): Promise<void> {
+  for (let i = 1; i <= count; i++) {
+    const info = await transport.sendMail(make(i));
+    if (info.accepted.length === 0) throw new Error(`message ${i} was not accepted: ${info.response}`);
+  }
 }

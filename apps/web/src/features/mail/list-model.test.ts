@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MailListItem, MailListResponse } from '@mailroom/protocol';
 import {
+  keyboardSequence,
   messageKey,
   messageRouteId,
   pageRange,
@@ -138,6 +139,35 @@ describe('rows and pages', () => {
     expect(stepFrom(0, -1, 30, 1, 3)).toEqual({ kind: 'none' });
     expect(stepFrom(14, 1, 15, 3, 3)).toEqual({ kind: 'none' });
     expect(stepFrom(-1, 1, 0, 1, 1)).toEqual({ kind: 'none' });
+  });
+
+  it('up and down walk into the members of an opened chain, skipping members kept in other folders', () => {
+    const member = (uid: number, folder_id = 1) => ({
+      id: uid,
+      uid,
+      folder_id,
+      subject: `Re ${uid}`,
+      from: [],
+      created_at: '2026-11-21T10:00:00Z',
+      flags: { seen: true, flagged: false, draft: false },
+      labels: [],
+    });
+    const rows = [
+      item(10, { threads: [member(8), member(7, 2), member(6)] }),
+      item(5, { threads: [member(4)] }),
+    ];
+    const keys = (sequence: { folder_id: number; uid: number }[]) => sequence.map(messageKey);
+    expect(keys(keyboardSequence(rows, new Set(), 1))).toEqual(['1:10', '1:5']);
+    expect(keys(keyboardSequence(rows, new Set(['1:10']), 1))).toEqual(['1:10', '1:8', '1:6', '1:5']);
+    // A label or search list opens any member in place.
+    expect(keys(keyboardSequence(rows, new Set(['1:10', '1:5']), null))).toEqual([
+      '1:10',
+      '1:8',
+      '2:7',
+      '1:6',
+      '1:5',
+      '1:4',
+    ]);
   });
 
   it('shows remote images by the image_display setting', () => {

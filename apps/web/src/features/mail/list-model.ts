@@ -180,6 +180,27 @@ export function stepFrom(
   return { kind: 'none' };
 }
 
+/**
+ * The messages up/down walks through, in screen order: each row, and under a chain opened in place (SPEC §3
+ * isChainOpened) its members. In a folder list only members of that folder are stepped on: one in another folder
+ * opens in its own folder, which would leave this list and its keyboard path behind.
+ */
+export function keyboardSequence(
+  items: readonly MailListItem[],
+  openedChains: ReadonlySet<string>,
+  folderId: number | null,
+): Pick<MailListItem, 'folder_id' | 'uid'>[] {
+  const sequence: Pick<MailListItem, 'folder_id' | 'uid'>[] = [];
+  for (const item of items) {
+    sequence.push(item);
+    if (!item.threads?.length || !openedChains.has(messageKey(item))) continue;
+    for (const member of item.threads) {
+      if (folderId === null || member.folder_id === folderId) sequence.push(member);
+    }
+  }
+  return sequence;
+}
+
 /** image_display (SPEC §4): 'correspondent' shows remote images from senders who are contacts. */
 export function shouldShowImages(
   setting: 'always' | 'never' | 'correspondent' | undefined,

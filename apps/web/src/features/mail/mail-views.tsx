@@ -25,6 +25,7 @@ import { useAccount, useUser } from '../auth/queries';
 import type { AccessResponse, Account } from '@mailroom/protocol';
 import { findInbox, flattenFolders } from './folder-order';
 import {
+  keyboardSequence,
   messageKey,
   messageRouteId,
   pageRange,
@@ -201,16 +202,21 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
     (direction: 1 | -1) => {
       if (!items) return;
       const current = openRef.current;
-      const index = current ? items.findIndex((item) => messageKey(item) === current) : -1;
-      const next = stepFrom(index, direction, items.length, page, pages);
-      if (next.kind === 'open') openItem(items[next.index]!);
+      const sequence = keyboardSequence(
+        items,
+        useSelection.getState().openedChains,
+        kind === 'folder' ? id : null,
+      );
+      const index = current ? sequence.findIndex((item) => messageKey(item) === current) : -1;
+      const next = stepFrom(index, direction, sequence.length, page, pages);
+      if (next.kind === 'open') openItem(sequence[next.index]!);
       else if (next.kind === 'page') {
         openRef.current = null;
         pendingRef.current = null;
         navigate(pathTo(next.page), { state: { pick: next.pick } satisfies PickState });
       }
     },
-    [items, page, pages, navigate, pathTo, openItem],
+    [items, kind, id, page, pages, navigate, pathTo, openItem],
   );
 
   // The other half of paging across a boundary: open the first or last message once the new page is here.

@@ -5,7 +5,6 @@ import {
   useEffect,
   useMemo,
   useRef,
-  useState,
   type DragEvent,
   type KeyboardEvent,
   type MouseEvent,
@@ -56,18 +55,9 @@ export function MessageList() {
   const items = screen.list?.messages;
   const count = items?.length ?? 0;
 
-  // SPEC §3 isChainOpened: the chains shown opened under their rows, by the row's key.
-  const [openedChains, setOpenedChains] = useState<ReadonlySet<string>>(() => new Set());
-  const toggleChain = useMemo(
-    () => (key: string) =>
-      setOpenedChains((current) => {
-        const next = new Set(current);
-        if (next.has(key)) next.delete(key);
-        else next.add(key);
-        return next;
-      }),
-    [],
-  );
+  // SPEC §3 isChainOpened; kept in the selection store so the keyboard (mail-views) walks into opened chains.
+  const openedChains = useSelection((state) => state.openedChains);
+  const toggleChain = useSelection((state) => state.toggleChain);
   const sizes = useMemo(
     () =>
       (items ?? []).map((item) =>

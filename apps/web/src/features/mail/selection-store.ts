@@ -9,11 +9,14 @@ interface SelectionState {
   bulk: boolean;
   /** The reader covers the list (double click on desktop; always on narrow screens). */
   fullscreen: boolean;
+  /** SPEC §3 isChainOpened: the chains shown opened under their rows, by the row's key (the keyboard walks them). */
+  openedChains: ReadonlySet<string>;
   setView(view: string): void;
   set(keys: ReadonlySet<string>, bulk?: boolean): void;
   toggle(key: string): void;
   clear(): void;
   setFullscreen(fullscreen: boolean): void;
+  toggleChain(key: string): void;
 }
 
 export const useSelection = create<SelectionState>((set) => ({
@@ -21,8 +24,13 @@ export const useSelection = create<SelectionState>((set) => ({
   keys: new Set(),
   bulk: false,
   fullscreen: false,
+  openedChains: new Set(),
   setView: (view) =>
-    set((state) => (state.view === view ? state : { view, keys: new Set(), bulk: false, fullscreen: false })),
+    set((state) =>
+      state.view === view
+        ? state
+        : { view, keys: new Set(), bulk: false, fullscreen: false, openedChains: new Set() },
+    ),
   set: (keys, bulk = false) => set({ keys, bulk }),
   toggle: (key) =>
     set((state) => {
@@ -34,4 +42,11 @@ export const useSelection = create<SelectionState>((set) => ({
     }),
   clear: () => set({ keys: new Set(), bulk: false }),
   setFullscreen: (fullscreen) => set({ fullscreen }),
+  toggleChain: (key) =>
+    set((state) => {
+      const openedChains = new Set(state.openedChains);
+      if (openedChains.has(key)) openedChains.delete(key);
+      else openedChains.add(key);
+      return { openedChains };
+    }),
 }));
