@@ -18,7 +18,7 @@ import type { BenchRow } from './types.js';
 const serverEntry = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
 const target = '≤ 100';
 
-interface Server {
+export interface Server {
   http: string;
   smtpPort: number;
   stop(): Promise<void>;
@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startServer(env: Record<string, string>): Promise<Server> {
+export async function startServer(env: Record<string, string>): Promise<Server> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-bench-ws-'));
   const [port, smtpPort] = [await freePort(), await freePort()];
   const http = `http://127.0.0.1:${port}`;
@@ -77,7 +77,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
 }
 
 /** Signs a new member up at the embedded IdP like a browser would; returns the session cookie and address. */
-async function signUp(http: string): Promise<{ cookie: string; email: string }> {
+export async function signUp(http: string): Promise<{ cookie: string; email: string }> {
   const jar = new Map<string, string>();
   const request = async (url: string, init: RequestInit = {}) => {
     const response = await fetch(new URL(url, http), {
