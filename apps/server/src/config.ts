@@ -55,6 +55,9 @@ const schema = z.object({
     .max(24 * 365)
     .default(24 * 14),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  ENCRYPTED_MESSAGE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(28),
+  ENCRYPTED_MESSAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
+  DECRYPT_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -89,6 +92,14 @@ export interface Config {
   frameAncestors: string[];
   sessionTtlMs: number;
   authRateLimit: number;
+  encrypted: {
+    /** How long a password-encrypted message can be opened. */
+    ttlMs: number;
+    /** Wrong passwords before the message is locked (and its sender told). */
+    maxAttempts: number;
+    /** Decrypt requests per minute per IP. */
+    rateLimit: number;
+  };
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
@@ -116,6 +127,10 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
+  ENCRYPTED_MESSAGE_TTL_DAYS: 'Days a password-encrypted message can be opened before it expires (default 28)',
+  ENCRYPTED_MESSAGE_MAX_ATTEMPTS:
+    'Wrong passwords before an encrypted message is locked and its sender told (default 5)',
+  DECRYPT_RATE_LIMIT: 'Decrypt requests per minute per IP, signed in or not (default 20)',
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
   LOG_LEVEL: 'pino log level (default info)',
   WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
@@ -171,6 +186,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     frameAncestors: e.FRAME_ANCESTORS.map((u) => new URL(u).origin),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    encrypted: {
+      ttlMs: e.ENCRYPTED_MESSAGE_TTL_DAYS * 86_400_000,
+      maxAttempts: e.ENCRYPTED_MESSAGE_MAX_ATTEMPTS,
+      rateLimit: e.DECRYPT_RATE_LIMIT,
+    },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR

@@ -88,6 +88,9 @@ export const errorCatalogue = {
   member_id_taken: [409, 'This member ID is already taken'],
   quota_exceeded: [413, 'The mailbox is full'],
   search_content_not_indicated: [400, "You didn't specify a search query!"],
+  decrypt_failed: [403, 'Wrong password, or the message does not exist or has expired'],
+  decrypt_locked: [423, 'Too many wrong passwords: this message is locked. Ask the sender to send it again'],
+  encrypted_too_large: [413, 'An encrypted message may be at most 20 MB with its attachments'],
   invalid_header_value: [400, 'Line breaks and control characters are not allowed in'],
 } as const satisfies Record<string, readonly [number, string]>;
 

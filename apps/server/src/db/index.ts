@@ -12,6 +12,7 @@ import * as m003 from './migrations/003-mail-store.js';
 import * as m005 from './migrations/005-delivery.js';
 import * as m006 from './migrations/006-folders-and-lists.js';
 import * as m007 from './migrations/007-search.js';
+import * as m009 from './migrations/009-encrypted-messages.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '005-delivery': m005,
   '006-folders-and-lists': m006,
   '007-search': m007,
+  '009-encrypted-messages': m009,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

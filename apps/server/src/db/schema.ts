@@ -142,4 +142,20 @@ export interface Database {
     password_hash: string;
     created_at: CreatedAt;
   };
+  encrypted_messages: {
+    id: string;
+    account_id: number;
+    sender_email: string;
+    blob_hash: string;
+    size: number;
+    iterations: number;
+    key_salt: string;
+    auth_salt: string;
+    /** Hex SHA-256 of the authentication value. */
+    auth_digest: string;
+    failed_attempts: ColumnType<number, number | undefined, number>;
+    locked_at: Date | null;
+    created_at: CreatedAt;
+    expires_at: Date;
+  };
 }

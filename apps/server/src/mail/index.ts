@@ -5,3 +5,4 @@ export { parseMessage, type ParsedMessage, type ParsedAttachment } from './parse
 export { storeMessage, type StoreMessageInput, type StoredMessage } from './store-message.js';
 export { threadSubject } from './threads.js';
 export { listColumns, toListItem, toMailFields, type ListRow } from './list-items.js';
+export { readMessage } from './messages-read.service.js';

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+
+export interface EncryptedRow {
+  id: string;
+  account_id: number;
+  sender_email: string;
+  blob_hash: string;
+  iterations: number;
+  key_salt: string;
+  auth_salt: string;
+  auth_digest: string;
+  failed_attempts: number;
+  locked_at: Date | null;
+  created_at: Date;
+}
+
+export async function insertEncrypted(
+  db: Db,
+  row: Omit<EncryptedRow, 'failed_attempts' | 'locked_at' | 'created_at'> & {
+    size: number;
+    expires_at: Date;
+  },
+): Promise<void> {
+  await db.insertInto('encrypted_messages').values(row).execute();
+}
+
+const columns = [
+  'id',
+  'account_id',
+  'sender_email',
+  'blob_hash',
+  'iterations',
+  'key_salt',
+  'auth_salt',
+  'auth_digest',
+  'failed_attempts',
+  'locked_at',
+  'created_at',
+] as const;
+
+/** A message that has not expired; `forUpdate` inside a transaction serialises attempts on it. */
+export function findLiveEncrypted(db: Db, id: string, forUpdate = false): Promise<EncryptedRow | undefined> {
+  return db
+    .selectFrom('encrypted_messages')
+    .select(columns)
+    .where('id', '=', id)
+    .where('expires_at', '>', sql<Date>`now()`)
+    .$if(forUpdate, (q) => q.forUpdate())
+    .executeTakeFirst();
+}
+
+/** Counts one wrong password; locks the message when that makes `maxAttempts`. */
+export async function recordFailure(
+  db: Db,
+  id: string,
+  maxAttempts: number,
+): Promise<{ failed_attempts: number; locked_now: boolean }> {
+  const row = await db
+    .updateTable('encrypted_messages')
+    .set({
+      failed_attempts: sql`failed_attempts + 1`,
+      locked_at: sql`case when failed_attempts + 1 >= ${maxAttempts} then now() else null end`,
+    })
+    .where('id', '=', id)
+    .where('locked_at', 'is', null)
+    .returning(['failed_attempts', 'locked_at'])
+    .executeTakeFirst();
+  return { failed_attempts: row?.failed_attempts ?? maxAttempts, locked_now: Boolean(row?.locked_at) };
+}
+
+/** Expired rows go; bounded so a send never waits on a large clean-up. */
+export async function deleteExpired(db: Db, limit = 100): Promise<number> {
+  const result = await db
+    .deleteFrom('encrypted_messages')
+    .where(
+      'id',
+      'in',
+      db
+        .selectFrom('encrypted_messages')
+        .select('id')
+        .where('expires_at', '<=', sql<Date>`now()`)
+        .limit(limit),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,170 @@
+import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import {
+  ENCRYPTED_PAYLOAD_LIMIT_BYTES,
+  ENCRYPTION_KDF_ITERATIONS,
+  ENCRYPTION_SALT_BYTES,
+  type DecryptParams,
+  type Encryption,
+} from '@mailroom/protocol';
+import type { Config } from '../config.js';
+import type { Db } from '../db/index.js';
+import type { BlobStore } from '../blobs/index.js';
+import type { EventBus } from '../events/index.js';
+import type { Principal } from '../accounts/index.js';
+import { DomainError } from '../http/errors.js';
+import { parseMessage, readMessage, storeMessage, systemFolder } from '../mail/index.js';
+import {
+  deleteExpired,
+  findLiveEncrypted,
+  insertEncrypted,
+  recordFailure,
+  type EncryptedRow,
+} from './encrypted.repository.js';
+import { encryptedIdInNotice, encryptedNotice, lockedNotice, type NoticeContent } from './notices.js';
+
+export interface EncryptedDeps {
+  config: Config;
+  db: Db;
+  blobs: BlobStore;
+  events: EventBus;
+  /** Keys fake params for unknown ids: see `paramsKey`. */
+  secrets: { cookieSecret: string };
+  log?: { warn(obj: unknown, msg: string): void };
+}
+
+function digest(auth: string): Buffer {
+  return createHash('sha256').update(Buffer.from(auth, 'base64url')).digest();
+}
+
+/**
+ * The key of the fake params, derived from the cookie secret under its own label, so it is
+ * stable across restarts and processes without another secret to keep.
+ */
+export function paramsKey(cookieSecret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', cookieSecret, '', 'mailroom encrypted-message params', 32));
+}
+
+/**
+ * Stores an encrypted message from messages/send and returns the notice recipients get instead.
+ * The server receives ciphertext, salts and the authentication value; it keeps SHA-256 of the
+ * latter. PBKDF2 already makes each password guess cost 600,000 rounds, so a plain hash of its
+ * output is enough: a stolen row is no cheaper to attack than the ciphertext next to it.
+ */
+export async function createEncryptedMessage(
+  deps: Pick<EncryptedDeps, 'config' | 'db' | 'blobs'>,
+  input: { accountId: number; sender: { email: string; name: string }; encryption: Encryption },
+): Promise<{ id: string; link: string; expiresAt: Date; notice: NoticeContent }> {
+  const ciphertext = Buffer.from(input.encryption.ciphertext, 'base64');
+  if (ciphertext.length > ENCRYPTED_PAYLOAD_LIMIT_BYTES) throw new DomainError('encrypted_too_large');
+  const blob = await deps.blobs.put(ciphertext);
+  const id = randomBytes(16).toString('base64url');
+  const expiresAt = new Date(Date.now() + deps.config.encrypted.ttlMs);
+  await deleteExpired(deps.db);
+  await insertEncrypted(deps.db, {
+    id,
+    account_id: input.accountId,
+    sender_email: input.sender.email,
+    blob_hash: blob.hash,
+    size: blob.size,
+    iterations: input.encryption.iterations,
+    key_salt: input.encryption.key_salt,
+    auth_salt: input.encryption.auth_salt,
+    auth_digest: digest(input.encryption.auth).toString('hex'),
+    expires_at: expiresAt,
+  });
+  const link = `${deps.config.publicUrl}/decrypt?id=${id}`;
+  const sender = input.sender.name ? `${input.sender.name} <${input.sender.email}>` : input.sender.email;
+  return { id, link, expiresAt, notice: encryptedNotice({ id, link, sender, expiresAt }) };
+}
+
+/**
+ * GET decrypt/{id}/params. Unknown and expired ids get params made from an HMAC of the id: stable
+ * and shaped like real ones (real ones always have ENCRYPTION_KDF_ITERATIONS), so this route does
+ * not tell which ids exist.
+ */
+export async function decryptParams(deps: EncryptedDeps, id: string): Promise<DecryptParams> {
+  const row = await findLiveEncrypted(deps.db, id);
+  if (row) return { id, iterations: row.iterations, key_salt: row.key_salt, auth_salt: row.auth_salt };
+  const key = paramsKey(deps.secrets.cookieSecret);
+  const salt = (label: string) =>
+    createHmac('sha256', key)
+      .update(`${label}:${id}`)
+      .digest()
+      .subarray(0, ENCRYPTION_SALT_BYTES)
+      .toString('base64url');
+  return { id, iterations: ENCRYPTION_KDF_ITERATIONS, key_salt: salt('key'), auth_salt: salt('auth') };
+}
+
+// Compared against for unknown ids, so both paths do the same work.
+const dummyDigest = createHash('sha256').update('no such message').digest();
+
+/**
+ * POST decrypt: the ciphertext once `auth` matches. A wrong password and an unknown or expired id
+ * both give decrypt_failed, byte for byte the same; the attempt that reaches the limit locks the
+ * message and tells the sender once; from then on every attempt gives decrypt_locked.
+ */
+export async function openEncrypted(deps: EncryptedDeps, id: string, auth: string): Promise<Buffer> {
+  const offered = digest(auth);
+  const outcome = await deps.db.transaction().execute(async (trx) => {
+    const row = await findLiveEncrypted(trx, id, true);
+    const expected = row ? Buffer.from(row.auth_digest, 'hex') : dummyDigest;
+    const matches = expected.length === offered.length && timingSafeEqual(expected, offered);
+    if (!row) return { kind: 'failed' as const };
+    if (row.locked_at) return { kind: 'locked' as const };
+    if (matches) return { kind: 'open' as const, row };
+    const failure = await recordFailure(trx, id, deps.config.encrypted.maxAttempts);
+    return { kind: 'failed' as const, lockedNow: failure.locked_now ? row : undefined };
+  });
+  if (outcome.kind === 'open') return deps.blobs.get(outcome.row.blob_hash);
+  if (outcome.kind === 'locked') throw new DomainError('decrypt_locked');
+  if (outcome.lockedNow) {
+    await tellSenderLocked(deps, outcome.lockedNow).catch((err: unknown) =>
+      deps.log?.warn({ err }, 'telling the sender about a locked encrypted message failed'),
+    );
+  }
+  throw new DomainError('decrypt_failed');
+}
+
+/** The encrypted message behind a notice in the caller's mailbox (encrypted flag set by sending). */
+async function encryptedIdOf(db: Db, principal: Principal, folderId: number, uid: number): Promise<string> {
+  const mail = await readMessage(db, principal, folderId, uid, false);
+  const id = mail.encrypted ? encryptedIdInNotice(Buffer.from(mail.content, 'base64').toString()) : undefined;
+  if (!id) throw new DomainError('message_not_found');
+  return id;
+}
+
+/** POST messages/decrypt: params without `auth`, the ciphertext with it, for a notice the caller holds. */
+export async function decryptForMessage(
+  deps: EncryptedDeps,
+  principal: Principal,
+  input: { folder_id: number; uid: number; auth?: string | undefined },
+): Promise<DecryptParams | Buffer> {
+  const id = await encryptedIdOf(deps.db, principal, input.folder_id, input.uid);
+  return input.auth === undefined ? decryptParams(deps, id) : openEncrypted(deps, id, input.auth);
+}
+
+async function tellSenderLocked(deps: EncryptedDeps, row: EncryptedRow): Promise<void> {
+  const notice = lockedNotice({ sentAt: row.created_at, attempts: deps.config.encrypted.maxAttempts });
+  const raw = await new MailComposer({
+    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
+    to: row.sender_email,
+    subject: notice.subject,
+    text: notice.text,
+    html: notice.html,
+    date: new Date(),
+  })
+    .compile()
+    .build();
+  const parsed = await parseMessage(raw);
+  const inbox = await systemFolder(deps.db, row.account_id, 'inbox');
+  // A notice about the user's own mail is never refused for space.
+  const { events } = await storeMessage(deps.db, deps.blobs, {
+    accountId: row.account_id,
+    folderId: inbox.id,
+    raw,
+    parsed,
+    enforceQuota: false,
+  });
+  await deps.events.publish(row.account_id, events);
+}
