@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ENCRYPTION_KDF_ITERATIONS, type Encryption } from '@mailroom/protocol';
 import { createEncryptedMessage } from '../src/encrypted/index.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { systemFolder } from '../src/mail/index.js';
+import { deliverMessage, resolveRecipient } from '../src/delivery/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import {
   decryptEnvelope,
@@ -16,7 +17,7 @@ import {
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 
 const MAX_ATTEMPTS = 3;
-const { app, db, config, blobs } = await createTestApp({
+const { app, db, config, blobs, events } = await createTestApp({
   env: { ENCRYPTED_MESSAGE_MAX_ATTEMPTS: String(MAX_ATTEMPTS), DECRYPT_RATE_LIMIT: '1000' },
 });
 const ann = await signUpAndSignIn(app, 'Ann Sender');
@@ -51,6 +52,14 @@ async function store(sealed: Encryption) {
 }
 
 const anonymous = () => new Browser(app);
+
+/** The inbound delivery path local recipients of messages/send take too. */
+async function deliverToBob(raw: Buffer) {
+  const resolved = await resolveRecipient(db, config, bobAccount.email);
+  if (resolved.kind !== 'local') throw new Error('Bob is not local');
+  const log = { info() {}, warn() {}, error() {}, debug() {} };
+  return deliverMessage({ config, db, blobs, events, log }, raw, [resolved.recipient], 'each');
+}
 
 async function authFor(id: string, password: string) {
   const params = (await anonymous().get(`/api/v1/decrypt/${id}/params`)).json() as {
@@ -238,13 +247,10 @@ describe('password-encrypted messages', () => {
       .compile()
       .build();
     const folder = await systemFolder(db, bobAccount.id, 'inbox');
-    const { message } = await storeMessage(db, blobs, {
-      accountId: bobAccount.id,
-      folderId: folder.id,
-      raw,
-      parsed: await parseMessage(raw),
-      encrypted: true,
-    });
+    const [delivered] = await deliverToBob(raw);
+    expect(delivered).toEqual({ ok: true });
+    const message = (await inbox(bobAccount.id)).at(-1)!;
+    expect(message.encrypted).toBe(true);
     const ref = { folder_id: folder.id, uid: message.uid };
 
     const params = await bob.browser.request('POST', '/api/v1/messages/decrypt', { json: ref });
@@ -263,6 +269,20 @@ describe('password-encrypted messages', () => {
     expect(stranger.statusCode).toBe(404);
     const anon = await anonymous().request('POST', '/api/v1/messages/decrypt', { json: { ...ref, auth } });
     expect(anon.statusCode).toBe(401);
+  });
+
+  it('a forged notice header naming no live encrypted message does not mark mail encrypted', async () => {
+    const raw = await new MailComposer({
+      from: 'someone@elsewhere.example',
+      to: bobAccount.email,
+      subject: 'Encrypted message',
+      text: `Open http://mailroom.localhost/decrypt?id=${randomBytes(16).toString('base64url')}`,
+      headers: { 'X-Mailroom-Encrypted': randomBytes(16).toString('base64url') },
+    })
+      .compile()
+      .build();
+    await deliverToBob(raw);
+    expect((await inbox(bobAccount.id)).at(-1)!.encrypted).toBe(false);
   });
 
   it('the notice names the sender and links to /decrypt in English and Russian, with a generic subject', async () => {

@@ -6,6 +6,7 @@ import { blobHash, type BlobStore } from '../blobs/index.js';
 import type { EventBus } from '../events/index.js';
 import { DomainError } from '../http/errors.js';
 import { parseMessage, storeMessage, systemFolder } from '../mail/index.js';
+import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from './recipients.js';
 
 export interface IngestDeps {
@@ -57,9 +58,12 @@ export async function deliverMessage(
 ): Promise<DeliveryOutcome[]> {
   const parsed = await parseMessage(raw);
   const hash = blobHash(raw);
+  let encrypted: boolean;
   try {
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
     await Promise.all([raw, ...parsed.attachments.map((a) => a.content)].map((b) => deps.blobs.put(b)));
+    // The notice of a password-encrypted message: the reader shows the password prompt for it.
+    encrypted = await isEncryptedNotice(deps.db, raw);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     return recipients.map(() => ({ ok: false, failure: 'temporary' }));
@@ -87,6 +91,7 @@ export async function deliverMessage(
             raw,
             parsed,
             aliasId: recipient.aliasId,
+            encrypted,
           });
           published.push([recipient.accountId, events]);
         }

@@ -4,6 +4,7 @@ import {
   ENCRYPTED_PAYLOAD_LIMIT_BYTES,
   ENCRYPTION_KDF_ITERATIONS,
   ENCRYPTION_SALT_BYTES,
+  type ComposeRequestParsed,
   type DecryptParams,
   type Encryption,
 } from '@mailroom/protocol';
@@ -21,7 +22,13 @@ import {
   recordFailure,
   type EncryptedRow,
 } from './encrypted.repository.js';
-import { encryptedIdInNotice, encryptedNotice, lockedNotice, type NoticeContent } from './notices.js';
+import {
+  encryptedIdInNotice,
+  encryptedNotice,
+  encryptedNoticeHeader,
+  lockedNotice,
+  type NoticeContent,
+} from './notices.js';
 
 export interface EncryptedDeps {
   config: Config;
@@ -76,6 +83,37 @@ export async function createEncryptedMessage(
   const link = `${deps.config.publicUrl}/decrypt?id=${id}`;
   const sender = input.sender.name ? `${input.sender.name} <${input.sender.email}>` : input.sender.email;
   return { id, link, expiresAt, notice: encryptedNotice({ id, link, sender, expiresAt }) };
+}
+
+/**
+ * messages/send with `encrypt`: stores the encryption and returns the notice that is sent instead
+ * of the message. The browser must have put subject, body and attachments inside the encryption:
+ * anything left in the clear is refused rather than sent next to the ciphertext.
+ */
+export async function encryptedSendNotice(
+  deps: Pick<EncryptedDeps, 'config' | 'db' | 'blobs'>,
+  accountId: number,
+  sender: { email: string; name: string },
+  request: Pick<ComposeRequestParsed, 'encryption' | 'subject' | 'content' | 'attachments'>,
+): Promise<NoticeContent> {
+  if (!request.encryption || request.subject || request.content || request.attachments.length)
+    throw new DomainError('invalid_request_params');
+  const { notice } = await createEncryptedMessage(deps, {
+    accountId,
+    sender,
+    encryption: request.encryption,
+  });
+  return notice;
+}
+
+/**
+ * True when a message being delivered is the notice of a live encrypted message: the mailbox then
+ * marks it encrypted and the reader offers the password prompt. A forged header naming no real
+ * message marks nothing.
+ */
+export async function isEncryptedNotice(db: Db, raw: Buffer): Promise<boolean> {
+  const id = encryptedNoticeHeader(raw);
+  return id !== undefined && (await findLiveEncrypted(db, id)) !== undefined;
 }
 
 /**

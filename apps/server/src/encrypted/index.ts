@@ -2,6 +2,8 @@ export { encryptedRoutes } from './encrypted.routes.js';
 export {
   createEncryptedMessage,
   decryptParams,
+  encryptedSendNotice,
+  isEncryptedNotice,
   openEncrypted,
   type EncryptedDeps,
 } from './encrypted.service.js';

@@ -82,3 +82,10 @@ export function lockedNotice(input: { sentAt: Date; attempts: number }): NoticeC
 export function encryptedIdInNotice(body: string): string | undefined {
   return /\/decrypt\?id=([A-Za-z0-9_-]{22})(?![A-Za-z0-9_-])/.exec(body)?.[1];
 }
+
+/** The id in a raw message's X-Mailroom-Encrypted header, looked for in the header block only. */
+export function encryptedNoticeHeader(raw: Buffer): string | undefined {
+  const end = raw.indexOf('\r\n\r\n');
+  const head = raw.subarray(0, end === -1 ? Math.min(raw.length, 65_536) : end).toString('latin1');
+  return /(?:^|\n)X-Mailroom-Encrypted:[ \t]*([A-Za-z0-9_-]{22})[ \t]*(?:\r?\n|$)/i.exec(head)?.[1];
+}
