@@ -21,6 +21,14 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      'no-restricted-imports': [
+        'error',
+        ...['i18next', 'react-i18next'].map((name) => ({
+          name,
+          message:
+            "useTranslation comes from src/i18n: i18next would take 16 KB of the shell's 120 KB (DESIGN §5).",
+        })),
+      ],
     },
   },
 );

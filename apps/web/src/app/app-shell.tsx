@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import clsx from 'clsx';
 import { Sidebar } from '../features/mail/sidebar';
 import { useUi } from './ui-store';

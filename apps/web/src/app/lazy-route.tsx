@@ -7,7 +7,7 @@ import {
   type ReactNode,
 } from 'react';
 import { CHUNK_LOAD_TIMEOUT_MS } from '@mailroom/protocol';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { TriangleAlert } from 'lucide-react';
 import { Preloader } from '../ui/preloader';
 import { Button } from '../ui/button';

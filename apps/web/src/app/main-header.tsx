@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Menu } from 'lucide-react';
 import { Button } from '../ui/button';
 import { useUi } from './ui-store';

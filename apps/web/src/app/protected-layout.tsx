@@ -1,6 +1,6 @@
 import { Navigate, Outlet } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { CloudOff } from 'lucide-react';
 import { useUser } from '../features/auth/queries';
 import { Preloader } from '../ui/preloader';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Mail } from 'lucide-react';
 import { LanguageSwitcher } from '../features/mail/language-switcher';
 import styles from './public-layout.module.css';

@@ -1,6 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import { Sparkles } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import styles from './coming-soon.module.css';
 
 export interface ComingSoonProps {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ConfirmDialogProps } from './confirm-dialog';
 import { Dialog } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Button } from './button';
 import { raiseError } from './notices-store';
 import styles from './dialog.module.css';

@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { Dialog } from 'radix-ui';
 import { CircleAlert, CircleCheck } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import clsx from 'clsx';
 import { BANNER_MS } from '@mailroom/protocol';
 import { Button } from './button';

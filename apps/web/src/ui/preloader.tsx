@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import styles from './preloader.module.css';
 
 export function Preloader({ fullscreen = false }: { fullscreen?: boolean }) {

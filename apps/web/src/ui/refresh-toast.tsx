@@ -1,5 +1,5 @@
 import { RotateCw } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { useNotices } from './notices-store';
 import styles from './refresh-toast.module.css';
 

@@ -1,5 +1,5 @@
 import { Check, ChevronDown } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../i18n';
 import { Dropdown } from './dropdown';
 import styles from './menu.module.css';
 

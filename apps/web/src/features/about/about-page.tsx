@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { AtSign, HardDrive, Paperclip } from 'lucide-react';
 import {
   ATTACHMENTS_TOTAL_LIMIT_BYTES,

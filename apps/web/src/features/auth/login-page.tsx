@@ -1,9 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
 import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
-import { loadErrorTexts, translateErrorCode } from '../../i18n';
+import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { PublicLayout } from '../../app/public-layout';
 import { readCookie } from '../../app/cookies';
 import { buttonClass } from '../../ui/button';

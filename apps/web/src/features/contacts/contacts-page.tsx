@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Contact } from 'lucide-react';
 import { MainHeader } from '../../app/main-header';
 import { ComingSoon } from '../../ui/coming-soon';

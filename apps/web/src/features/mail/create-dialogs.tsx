@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Dialog } from 'radix-ui';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,

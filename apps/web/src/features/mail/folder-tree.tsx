@@ -1,6 +1,6 @@
 import { useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ChevronRight, File, Folder, FolderDown, Inbox, Send, ShieldAlert, Trash2 } from 'lucide-react';
 import type { FolderSystem } from '@mailroom/protocol';

@@ -1,7 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { SUPPORTED_LANGUAGES, type Language } from '@mailroom/protocol';
 import clsx from 'clsx';
-import { setLanguage } from '../../i18n';
+import { setLanguage, useTranslation } from '../../i18n';
 import styles from './shell-footer.module.css';
 
 // Each language is named in itself, so it can be found whatever the current language is.

@@ -1,6 +1,6 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button, buttonClass } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';

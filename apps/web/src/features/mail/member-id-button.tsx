@@ -1,6 +1,6 @@
 import { useEffect, useState, type ButtonHTMLAttributes, type MouseEvent, type Ref } from 'react';
 import { Check, Copy } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { COPIED_MS } from '@mailroom/protocol';
 import clsx from 'clsx';
 import styles from './user-menu.module.css';

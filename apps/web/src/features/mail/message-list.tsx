@@ -9,7 +9,7 @@ import {
   type KeyboardEvent,
   type MouseEvent,
 } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { CloudOff, FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
 import { useNavigate } from 'react-router';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { formatFileSize, quotaPercent, type Quota } from '@mailroom/protocol';
 import clsx from 'clsx';
 import styles from './sidebar.module.css';

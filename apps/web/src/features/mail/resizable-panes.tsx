@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Group, Panel, Separator, useDefaultLayout } from 'react-resizable-panels';
 import { SPLITTER_DEFAULT, SPLITTER_MIN_WIDTHS } from '@mailroom/protocol';
 import styles from './mail-views.module.css';

@@ -1,4 +1,4 @@
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { LanguageSwitcher } from './language-switcher';
 import styles from './shell-footer.module.css';
 

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Link, useMatch, useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, PenSquare, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../auth/queries';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
 import { Contact, EllipsisVertical, Info, RotateCw, Settings } from 'lucide-react';
 import { SearchLine } from '../search/search-line';

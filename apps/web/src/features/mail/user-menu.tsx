@@ -1,5 +1,5 @@
 import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { isUnauthorized } from '../../api/client';
 import { logOut, signInUrl, useRid, useUser } from '../auth/queries';
 import { Avatar } from '../../ui/avatar';

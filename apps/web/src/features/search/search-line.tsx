@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useLocation, useMatch, useNavigate, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import { Search, SlidersHorizontal, X } from 'lucide-react';
 import { folderPath, labelPath } from '../../app/paths';
 import { Button } from '../../ui/button';

@@ -1,5 +1,5 @@
 import { NavLink, Outlet, Link, useParams } from 'react-router';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Settings } from 'lucide-react';
 import { MainHeader } from '../../app/main-header';
