@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
@@ -15,7 +15,6 @@ import {
   Download,
   Forward,
   ImageOff,
-  LockKeyhole,
   Maximize2,
   Minimize2,
   Paperclip,
@@ -49,6 +48,9 @@ import { useMailActions } from './use-mail-actions';
 import { HtmlBody } from './html-body';
 import { decodeContent, linkifyText } from './sanitize-html';
 import styles from './reader.module.css';
+
+// The password prompt and WebCrypto code load only when an encrypted message is opened.
+const ReaderDecrypt = lazy(() => import('../decrypt/reader-decrypt'));
 
 const kindIcons: Record<AttachmentKind, typeof File> = {
   pdf: FileType,
@@ -264,11 +266,9 @@ function MessageView({
 
       <div className={styles.body}>
         {message.encrypted ? (
-          <div className={styles.encrypted}>
-            <LockKeyhole aria-hidden />
-            <h2>{t('mail.encryptedTitle')}</h2>
-            <p>{t('mail.encryptedText')}</p>
-          </div>
+          <Suspense fallback={<Preloader />}>
+            <ReaderDecrypt key={messageKey(message)} folderId={message.folder_id} uid={message.uid} />
+          </Suspense>
         ) : message.content_type === 'text/html' ? (
           <HtmlBody html={decodeContent(message.content)} showImages={showImages} title={subject} />
         ) : (

@@ -1,0 +1,112 @@
+import { useEffect, useState } from 'react';
+import { Check, Copy, LockKeyhole, RefreshCw } from 'lucide-react';
+import clsx from 'clsx';
+import {
+  COPIED_MS,
+  ENCRYPTION_PASSWORD_MAX_LENGTH,
+  ENCRYPTION_PASSWORD_MIN_LENGTH,
+  validateEncryptionPassword,
+} from '@mailroom/protocol';
+import { useTranslation } from '../../i18n';
+import { Button } from '../../ui/button';
+import { generatePassword } from './crypto';
+import styles from './encrypt-switch.module.css';
+
+export interface EncryptionChoice {
+  on: boolean;
+  password: string;
+}
+
+export const encryptionOff: EncryptionChoice = { on: false, password: '' };
+
+/** The password problem to show, or null when it can be used (SPEC §5: 3 to 20 characters). */
+export function encryptionPasswordValid(choice: EncryptionChoice): boolean {
+  return !choice.on || validateEncryptionPassword(choice.password);
+}
+
+/**
+ * Compose's 'encrypt with password' switch: on, it prefills a random 20-character password, shown
+ * so it can be copied and passed to the recipients another way.
+ */
+export function EncryptSwitch({
+  value,
+  onChange,
+}: {
+  value: EncryptionChoice;
+  onChange: (next: EncryptionChoice) => void;
+}) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = window.setTimeout(() => setCopied(false), COPIED_MS);
+    return () => window.clearTimeout(timer);
+  }, [copied]);
+
+  const invalid = value.on && !validateEncryptionPassword(value.password);
+  const copy = () => {
+    void navigator.clipboard?.writeText(value.password).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
+  };
+
+  return (
+    <div className={clsx(styles.box, value.on && styles.on)}>
+      <label className={styles.switchRow}>
+        <input
+          type="checkbox"
+          role="switch"
+          checked={value.on}
+          onChange={(event) =>
+            onChange({
+              on: event.target.checked,
+              password: event.target.checked ? value.password || generatePassword() : value.password,
+            })
+          }
+        />
+        <LockKeyhole aria-hidden />
+        <span>{t('decrypt.encrypt')}</span>
+      </label>
+      {value.on ? (
+        <div className={styles.details}>
+          <div className={styles.passwordRow}>
+            <input
+              className={styles.password}
+              aria-label={t('decrypt.password')}
+              value={value.password}
+              maxLength={ENCRYPTION_PASSWORD_MAX_LENGTH * 2}
+              spellCheck={false}
+              autoComplete="off"
+              aria-invalid={invalid}
+              onChange={(event) => onChange({ on: true, password: event.target.value })}
+            />
+            <Button variant="secondary" onClick={copy} aria-live="polite">
+              {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+              {copied ? t('decrypt.copied') : t('decrypt.copy')}
+            </Button>
+            <Button
+              variant="ghost"
+              iconOnly
+              aria-label={t('decrypt.regenerate')}
+              title={t('decrypt.regenerate')}
+              onClick={() => onChange({ on: true, password: generatePassword() })}
+            >
+              <RefreshCw aria-hidden />
+            </Button>
+          </div>
+          {invalid ? (
+            <p className={styles.problem} role="alert">
+              {t('decrypt.passwordLength', {
+                min: ENCRYPTION_PASSWORD_MIN_LENGTH,
+                max: ENCRYPTION_PASSWORD_MAX_LENGTH,
+              })}
+            </p>
+          ) : (
+            <p className={styles.hint}>{t('decrypt.encryptHint')}</p>
+          )}
+        </div>
+      ) : null}
+    </div>
+  );
+}
