@@ -22,6 +22,7 @@ import { authRoutes } from './auth/auth.routes.js';
 import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
 import { OidcClient } from './auth/oidc-client.js';
 import { mailRoutes } from './mail/index.js';
+import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { csrfPlugin } from './http/csrf.js';
 import { toApiError } from './http/errors.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       );
       await api.register(accountRoutes);
       await api.register(mailRoutes);
+      await api.register(sendingRoutes);
       await api.register(encryptedRoutes);
     },
     { prefix: '/api/v1' },

@@ -43,6 +43,9 @@ const schema = z.object({
   OIDC_MEMBER_ID_CLAIM: z.string().min(1).default('member_id'),
   OIDC_SCOPES: z.string().min(1).default('openid profile'),
   SMTP_RELAY_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(3600_000).default(5_000),
+  OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
+  OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(15),
   FRAME_ANCESTORS: z
     .string()
     .default('')
@@ -88,6 +91,14 @@ export interface Config {
     scopes: string;
   };
   smtpRelayUrl: string | undefined;
+  outbox: {
+    /** How often the outbox job looks for mail that is due. */
+    pollMs: number;
+    /** First retry delay; each further attempt waits twice as long (capped at 4 hours). */
+    retryBaseMs: number;
+    /** Attempts before a temporary failure becomes a bounce to the sender. */
+    maxAttempts: number;
+  };
   /** Origins allowed to frame the app; non-empty means embedding is on (SameSite=None cookies). */
   frameAncestors: string[];
   sessionTtlMs: number;
@@ -124,10 +135,16 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   OIDC_SCOPES: 'Scopes requested at sign-in (default "openid profile")',
   SMTP_RELAY_URL:
     'smtp:// or smtps:// URL of the relay for outgoing mail; unset keeps remote mail in the outbox',
+  OUTBOX_POLL_MS: 'How often the outbox job looks for outgoing mail that is due, in ms (default 5000)',
+  OUTBOX_RETRY_BASE_MS:
+    'Delay before the first retry of outgoing mail, in ms; doubles per attempt up to 4 h (default 60000)',
+  OUTBOX_MAX_ATTEMPTS:
+    'Delivery attempts of outgoing mail before a temporary failure bounces to the sender (default 15)',
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
-  ENCRYPTED_MESSAGE_TTL_DAYS: 'Days a password-encrypted message can be opened before it expires (default 28)',
+  ENCRYPTED_MESSAGE_TTL_DAYS:
+    'Days a password-encrypted message can be opened before it expires (default 28)',
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS:
     'Wrong passwords before an encrypted message is locked and its sender told (default 5)',
   DECRYPT_RATE_LIMIT: 'Decrypt requests per minute per IP, signed in or not (default 20)',
@@ -183,6 +200,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scopes: e.OIDC_SCOPES,
     },
     smtpRelayUrl: e.SMTP_RELAY_URL,
+    outbox: {
+      pollMs: e.OUTBOX_POLL_MS,
+      retryBaseMs: e.OUTBOX_RETRY_BASE_MS,
+      maxAttempts: e.OUTBOX_MAX_ATTEMPTS,
+    },
     frameAncestors: e.FRAME_ANCESTORS.map((u) => new URL(u).origin),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     authRateLimit: e.AUTH_RATE_LIMIT,

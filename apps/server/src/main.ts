@@ -9,6 +9,7 @@ import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';
 import { deleteExpiredIdpModels } from './auth/dev-idp/idp-store.js';
 import { startIngest } from './delivery/index.js';
+import { startSendingJobs } from './sending/index.js';
 
 async function main() {
   let config: Config;
@@ -30,6 +31,7 @@ async function main() {
   const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });
   const ingest = await startIngest({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) });
+  const sending = startSendingJobs({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) });
   app.log.info(
     {
       publicUrl: config.publicUrl,
@@ -52,6 +54,7 @@ async function main() {
     app.log.info({ signal }, 'shutting down');
     clearInterval(sweep);
     await ingest.close();
+    await sending.stop();
     await app.close();
     await admin.close();
     await events.close();

@@ -2,17 +2,31 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
 export interface BlobStore {
   /** Stores the bytes durably (on disk and in its folder's entry) before resolving. */
   put(data: Buffer): Promise<{ hash: string; size: number }>;
+  /**
+   * Stores a stream durably, hashing it as it is written; `maxBytes` stops it early with a
+   * BlobTooLargeError (nothing is kept). Memory stays flat whatever the size.
+   */
+  putStream(source: Readable, options?: { maxBytes?: number }): Promise<{ hash: string; size: number }>;
   get(hash: string): Promise<Buffer>;
   stream(hash: string): ReadStream;
   has(hash: string): Promise<boolean>;
 }
 
 const hashPattern = /^[0-9a-f]{64}$/;
+
+/** A streamed blob passed its size limit; what was written so far is gone. */
+export class BlobTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`blob larger than ${maxBytes} bytes`);
+    this.name = 'BlobTooLargeError';
+  }
+}
 
 export function blobHash(data: Buffer): string {
   return createHash('sha256').update(data).digest('hex');
@@ -48,6 +62,40 @@ export class FsBlobStore implements BlobStore {
     await fs.rename(temp, target);
     await syncDir(dir);
     return { hash, size: data.length };
+  }
+
+  async putStream(source: Readable, options: { maxBytes?: number } = {}) {
+    const max = options.maxBytes ?? Infinity;
+    // The name is known only at the end, so the temporary file lives at the root, not in its folder.
+    await fs.mkdir(this.root, { recursive: true });
+    const temp = path.join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
+    const file = await fs.open(temp, 'w', 0o600);
+    const hasher = createHash('sha256');
+    let size = 0;
+    let kept = false;
+    try {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > max) throw new BlobTooLargeError(max);
+        hasher.update(chunk);
+        await file.write(chunk);
+      }
+      await file.sync();
+      await file.close();
+      const hash = hasher.digest('hex');
+      const target = this.pathOf(hash);
+      if (!(await this.has(hash))) {
+        const dir = path.dirname(target);
+        await fs.mkdir(dir, { recursive: true });
+        await fs.rename(temp, target);
+        kept = true;
+        await syncDir(dir);
+      }
+      return { hash, size };
+    } finally {
+      await file.close().catch(() => undefined);
+      if (!kept) await fs.rm(temp, { force: true });
+    }
   }
 
   get(hash: string): Promise<Buffer> {

@@ -1,1 +1,1 @@
-export { FsBlobStore, blobHash, type BlobStore } from './blob-store.js';
+export { BlobTooLargeError, FsBlobStore, blobHash, type BlobStore } from './blob-store.js';

@@ -13,6 +13,7 @@ import * as m005 from './migrations/005-delivery.js';
 import * as m006 from './migrations/006-folders-and-lists.js';
 import * as m007 from './migrations/007-search.js';
 import * as m009 from './migrations/009-encrypted-messages.js';
+import * as m008 from './migrations/008-sending.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '006-folders-and-lists': m006,
   '007-search': m007,
   '009-encrypted-messages': m009,
+  '008-sending': m008,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

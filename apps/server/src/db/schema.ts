@@ -26,6 +26,9 @@ export interface StoredAttachment {
   inline: boolean;
 }
 
+/** queued: waiting for (another) attempt; sent: accepted; bounced: given up, the sender told. */
+export type OutboxStatus = 'queued' | 'sent' | 'bounced';
+
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Int8 = ColumnType<number, number | bigint, number | bigint>;
 
@@ -157,5 +160,37 @@ export interface Database {
     locked_at: Date | null;
     created_at: CreatedAt;
     expires_at: Date;
+  };
+  compose_uploads: {
+    id: Generated<number>;
+    account_id: number;
+    blob_hash: string;
+    name: string;
+    content_type: string;
+    size: Int8;
+    created_at: CreatedAt;
+    touched_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  outbox: {
+    id: Generated<number>;
+    account_id: number;
+    blob_hash: string;
+    size: Int8;
+    message_id: string | null;
+    envelope_from: string;
+    recipient: string;
+    local: boolean;
+    status: ColumnType<OutboxStatus, OutboxStatus | undefined, OutboxStatus>;
+    attempts: ColumnType<number, number | undefined, number>;
+    next_attempt_at: ColumnType<Date, Date | undefined, Date>;
+    last_error: string | null;
+    created_at: CreatedAt;
+    done_at: Date | null;
+  };
+  dkim_keys: {
+    domain: string;
+    selector: string;
+    private_key: string;
+    created_at: CreatedAt;
   };
 }

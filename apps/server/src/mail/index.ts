@@ -6,3 +6,10 @@ export { storeMessage, type StoreMessageInput, type StoredMessage } from './stor
 export { threadSubject } from './threads.js';
 export { listColumns, toListItem, toMailFields, type ListRow } from './list-items.js';
 export { readMessage } from './messages-read.service.js';
+export {
+  discardDraft,
+  findComposeSource,
+  markAnswered,
+  type ComposeSourceMessage,
+} from './compose-lookups.js';
+export { sessionView } from './messages-read.service.js';

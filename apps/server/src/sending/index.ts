@@ -1,0 +1,10 @@
+export { sendingRoutes } from './sending.routes.js';
+export { startSendingJobs } from './jobs.js';
+export {
+  prepareMessage,
+  sendMessage,
+  saveDraft,
+  type PreparedMessage,
+  type SendingDeps,
+} from './sending.service.js';
+export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';

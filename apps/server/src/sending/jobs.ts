@@ -1,0 +1,42 @@
+import { startPeriodicJob } from '../jobs/periodic.js';
+import { createRelay, onOutboxWake, runOutbox } from './outbox.js';
+import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
+import type { SendingDeps } from './sending.service.js';
+import { UPLOAD_TTL_MS } from './uploads.js';
+
+/** Delivered and bounced outbox rows are kept this long, for an operator looking into a complaint. */
+const FINISHED_OUTBOX_TTL_MS = 7 * 24 * 3600_000;
+const SWEEP_INTERVAL_MS = 3600_000;
+
+/**
+ * The outbox job (every OUTBOX_POLL_MS, and at once when a send queues remote mail) and an
+ * hourly sweep of compose uploads nobody used and of old finished outbox rows. Blobs are
+ * shared by content and stay: removing unreferenced ones needs a store-wide collector.
+ */
+export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
+  const relay = deps.config.smtpRelayUrl ? createRelay(deps.config.smtpRelayUrl) : undefined;
+  const outbox = startPeriodicJob({
+    name: 'outbox',
+    intervalMs: deps.config.outbox.pollMs,
+    run: () => runOutbox(deps, relay),
+    log: deps.log,
+  });
+  const stopWaking = onOutboxWake(() => outbox.wake());
+  const sweep = startPeriodicJob({
+    name: 'sending-sweep',
+    intervalMs: SWEEP_INTERVAL_MS,
+    run: async () => {
+      const now = Date.now();
+      await deleteStaleUploads(deps.db, new Date(now - UPLOAD_TTL_MS));
+      await deleteFinishedOutbox(deps.db, new Date(now - FINISHED_OUTBOX_TTL_MS));
+    },
+    log: deps.log,
+  });
+  return {
+    async stop() {
+      stopWaking();
+      await Promise.all([outbox.stop(), sweep.stop()]);
+      relay?.close();
+    },
+  };
+}

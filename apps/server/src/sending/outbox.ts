@@ -1,0 +1,231 @@
+import { EventEmitter } from 'node:events';
+import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { deliverMessage, resolveRecipient, type LocalRecipient } from '../delivery/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../mail/index.js';
+import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
+import {
+  claimDue,
+  dkimKeyFor,
+  markBounced,
+  markSent,
+  scheduleRetry,
+  type OutboxRow,
+} from './sending.repository.js';
+import type { SendingDeps } from './sending.service.js';
+
+export type AttemptOutcome = 'sent' | 'retry' | 'bounced';
+
+type Attempt = { ok: true } | { ok: false; permanent: boolean; failure: Omit<DeliveryFailure, 'recipient'> };
+
+const MAX_BACKOFF_MS = 4 * 3600_000;
+/** How long a claimed row is left alone while one attempt runs (a dead process's rows come back). */
+export const LEASE_MS = 10 * 60_000;
+
+const wake = new EventEmitter().setMaxListeners(0);
+/** Asks the outbox jobs of this process to look for due mail now rather than at the next poll. */
+export function wakeOutbox(): void {
+  wake.emit('wake');
+}
+export function onOutboxWake(listener: () => void): () => void {
+  wake.on('wake', listener);
+  return () => wake.off('wake', listener);
+}
+
+export function backoffMs(retryBaseMs: number, attempts: number): number {
+  return Math.min(retryBaseMs * 2 ** Math.max(0, attempts - 1), MAX_BACKOFF_MS);
+}
+
+/** nodemailer to SMTP_RELAY_URL, pooled; the envelope is always given explicitly. */
+export function createRelay(url: string): Transporter {
+  return nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 4,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 5 * 60_000,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+}
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+/** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
+async function relayOne(deps: SendingDeps, relay: Transporter, row: OutboxRow): Promise<Attempt> {
+  const raw = await deps.blobs.get(row.blob_hash);
+  const key = await dkimKeyFor(deps.db, domainOf(row.envelope_from));
+  try {
+    await relay.sendMail({
+      envelope: { from: row.envelope_from, to: [row.recipient] },
+      raw,
+      ...(key
+        ? { dkim: { domainName: key.domain, keySelector: key.selector, privateKey: key.private_key } }
+        : {}),
+    });
+    return { ok: true };
+  } catch (err) {
+    const e = err as { responseCode?: number; response?: string; message?: string };
+    const code = e.responseCode ?? 0;
+    const permanent = code >= 500 && code < 600;
+    const enhanced = /\b([245]\.\d{1,3}\.\d{1,3})\b/.exec(e.response ?? '')?.[1];
+    return {
+      ok: false,
+      permanent,
+      failure: {
+        status:
+          enhanced && enhanced[0] === (permanent ? '5' : '4') ? enhanced : permanent ? '5.0.0' : '4.4.1',
+        diagnostic: e.response ?? e.message ?? 'delivery failed',
+        diagnosticType: e.response ? 'smtp' : 'x-local',
+      },
+    };
+  }
+}
+
+/** Local rows of one message: the inbound delivery path (quota, and filters when they come). */
+async function deliverLocal(deps: SendingDeps, rows: OutboxRow[]): Promise<Attempt[]> {
+  const raw = await deps.blobs.get(rows[0]!.blob_hash);
+  const attempts = new Map<OutboxRow, Attempt>();
+  const found: { row: OutboxRow; recipient: LocalRecipient }[] = [];
+  for (const row of rows) {
+    const resolved = await resolveRecipient(deps.db, deps.config, row.recipient);
+    if (resolved.kind === 'local') found.push({ row, recipient: resolved.recipient });
+    else {
+      attempts.set(row, {
+        ok: false,
+        permanent: true,
+        failure: {
+          status: '5.1.1',
+          diagnostic: `${row.recipient}: no such mailbox here`,
+          diagnosticType: 'x-local',
+        },
+      });
+    }
+  }
+  if (found.length) {
+    const outcomes = await deliverMessage(
+      deps,
+      raw,
+      found.map((f) => f.recipient),
+      'each',
+    );
+    found.forEach(({ row }, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome.ok) attempts.set(row, { ok: true });
+      else {
+        const permanent = outcome.failure === 'quota_permanent';
+        attempts.set(row, {
+          ok: false,
+          permanent,
+          failure: {
+            status: permanent ? '5.2.2' : outcome.failure === 'quota' ? '4.2.2' : '4.3.0',
+            diagnostic:
+              outcome.failure === 'temporary'
+                ? 'temporary local delivery failure'
+                : `${row.recipient}: mailbox full`,
+            diagnosticType: 'x-local',
+          },
+        });
+      }
+    });
+  }
+  return rows.map((r) => attempts.get(r)!);
+}
+
+/** Stores the DSN in the sender's Inbox (never refused for quota) and closes the row, together. */
+async function bounce(deps: SendingDeps, row: OutboxRow, failure: DeliveryFailure): Promise<void> {
+  const original = await deps.blobs.get(row.blob_hash).catch(() => Buffer.alloc(0));
+  const raw = await buildBounce({
+    mailDomain: deps.config.mailDomain,
+    sender: row.envelope_from,
+    failure,
+    originalHeaders: headerBlock(original),
+    originalMessageId: row.message_id,
+    arrivalDate: row.created_at,
+  });
+  const parsed = await parseMessage(raw);
+  await deps.blobs.put(raw);
+  const events = await deps.db.transaction().execute(async (trx) => {
+    const inbox = await systemFolder(trx, row.account_id, 'inbox');
+    const stored = await storeMessage(trx, deps.blobs, {
+      accountId: row.account_id,
+      folderId: inbox.id,
+      raw,
+      parsed,
+      enforceQuota: false,
+    });
+    await markBounced(trx, row.id, `${failure.status} ${failure.diagnostic}`);
+    return stored.events;
+  });
+  deps.events
+    .publish(row.account_id, events)
+    .catch((err: unknown) => deps.log.warn({ err }, 'publishing bounce events failed'));
+}
+
+async function settle(deps: SendingDeps, row: OutboxRow, attempt: Attempt): Promise<AttemptOutcome> {
+  if (attempt.ok) {
+    await markSent(deps.db, row.id);
+    return 'sent';
+  }
+  const exhausted = row.attempts >= deps.config.outbox.maxAttempts;
+  if (attempt.permanent || exhausted) {
+    const failure = { recipient: row.recipient, ...attempt.failure };
+    if (!attempt.permanent) failure.status = failure.status.replace(/^4/, '5');
+    deps.log.info({ outbox: row.id, status: failure.status }, 'outgoing mail bounced');
+    await bounce(deps, row, failure);
+    return 'bounced';
+  }
+  const delay = backoffMs(deps.config.outbox.retryBaseMs, row.attempts);
+  await scheduleRetry(deps.db, row.id, delay, `${attempt.failure.status} ${attempt.failure.diagnostic}`);
+  return 'retry';
+}
+
+/**
+ * One attempt for each claimed row: local rows through the inbound path (grouped by message),
+ * remote ones through the relay (when there is one; without, they stay queued). Returns the
+ * outcome per row, in order.
+ */
+export async function deliverClaimed(
+  deps: SendingDeps,
+  rows: OutboxRow[],
+  relay?: Transporter,
+): Promise<AttemptOutcome[]> {
+  const outcomes = new Map<OutboxRow, AttemptOutcome>();
+  const byMessage = new Map<string, OutboxRow[]>();
+  for (const row of rows.filter((r) => r.local)) {
+    byMessage.set(row.blob_hash, [...(byMessage.get(row.blob_hash) ?? []), row]);
+  }
+  for (const group of byMessage.values()) {
+    const attempts = await deliverLocal(deps, group);
+    for (const [i, row] of group.entries()) outcomes.set(row, await settle(deps, row, attempts[i]!));
+  }
+  const remote = rows.filter((r) => !r.local);
+  if (relay) {
+    // As many at once as the relay pool has connections.
+    const queue = [...remote];
+    const worker = async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        const attempt = await relayOne(deps, relay, row);
+        outcomes.set(row, await settle(deps, row, attempt));
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+  } else {
+    for (const row of remote) outcomes.set(row, 'retry');
+  }
+  return rows.map((r) => outcomes.get(r) ?? 'retry');
+}
+
+/** Claims and works through due rows until none are left; returns how many were attempted. */
+export async function runOutbox(deps: SendingDeps, relay: Transporter | undefined): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await claimDue(deps.db, {
+      limit: 50,
+      leaseMs: LEASE_MS,
+      includeRemote: relay !== undefined,
+    });
+    if (!rows.length) return total;
+    await deliverClaimed(deps, rows, relay);
+    total += rows.length;
+  }
+}

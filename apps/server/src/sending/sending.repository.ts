@@ -1,0 +1,237 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/index.js';
+
+/** The addresses an account may send as: primary, aliases and profile addresses. */
+export async function senderAddresses(
+  db: Db,
+  accountId: number,
+): Promise<{ email: string; name: string; aliasId: number | null }[]> {
+  const [account, aliases, profiles] = await Promise.all([
+    db.selectFrom('accounts').select(['email', 'name']).where('id', '=', accountId).executeTakeFirst(),
+    db.selectFrom('aliases').select(['id', 'email']).where('account_id', '=', accountId).execute(),
+    db
+      .selectFrom('profiles')
+      .select(['email', 'name', 'is_default'])
+      .where('account_id', '=', accountId)
+      .orderBy('is_default', 'desc')
+      .execute(),
+  ]);
+  if (!account) return [];
+  const nameOf = (email: string) =>
+    profiles.find((p) => p.email.toLowerCase() === email.toLowerCase())?.name ?? account.name;
+  const aliasIdOf = (email: string) =>
+    aliases.find((a) => a.email.toLowerCase() === email.toLowerCase())?.id ?? null;
+  return [
+    { email: account.email, name: nameOf(account.email), aliasId: null },
+    ...aliases.map((a) => ({ email: a.email, name: nameOf(a.email), aliasId: a.id })),
+    ...profiles.map((p) => ({ email: p.email, name: p.name, aliasId: aliasIdOf(p.email) })),
+  ];
+}
+
+// ---- compose uploads
+
+export interface UploadRow {
+  id: number;
+  blob_hash: string;
+  name: string;
+  content_type: string;
+  size: number;
+}
+
+export async function insertUploads(
+  db: Db,
+  accountId: number,
+  uploads: Omit<UploadRow, 'id'>[],
+): Promise<UploadRow[]> {
+  if (!uploads.length) return [];
+  return db
+    .insertInto('compose_uploads')
+    .values(uploads.map((u) => ({ account_id: accountId, ...u })))
+    .returning(['id', 'blob_hash', 'name', 'content_type', 'size'])
+    .execute();
+}
+
+/** The account's uploads among `ids` (others' ids are simply absent), in the order asked. */
+export async function findUploads(db: Db, accountId: number, ids: number[]): Promise<UploadRow[]> {
+  if (!ids.length) return [];
+  const rows = await db
+    .selectFrom('compose_uploads')
+    .select(['id', 'blob_hash', 'name', 'content_type', 'size'])
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((id) => byId.get(id)).filter((r): r is UploadRow => r !== undefined);
+}
+
+/** Bytes of uploads not yet sent or expired: they count against the quota until then. */
+export async function pendingUploadBytes(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('compose_uploads')
+    .select(sql<number>`coalesce(sum(size), 0)::bigint`.as('bytes'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.bytes);
+}
+
+export async function quotaOf(db: Db, accountId: number) {
+  return db
+    .selectFrom('accounts')
+    .select(['quota_used_bytes', 'quota_limit_bytes'])
+    .where('id', '=', accountId)
+    .executeTakeFirstOrThrow();
+}
+
+/** A draft save keeps its uploads alive; the sweep removes only uploads left untouched. */
+export async function touchUploads(db: Db, accountId: number, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db
+    .updateTable('compose_uploads')
+    .set({ touched_at: new Date() })
+    .where('account_id', '=', accountId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export async function deleteUploads(db: Db, accountId: number, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await db.deleteFrom('compose_uploads').where('account_id', '=', accountId).where('id', 'in', ids).execute();
+}
+
+export async function deleteStaleUploads(db: Db, olderThan: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('compose_uploads')
+    .where('touched_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---- outbox
+
+export interface OutboxRow {
+  id: number;
+  account_id: number;
+  blob_hash: string;
+  size: number;
+  message_id: string | null;
+  envelope_from: string;
+  recipient: string;
+  local: boolean;
+  attempts: number;
+  created_at: Date;
+}
+
+const outboxColumns = [
+  'id',
+  'account_id',
+  'blob_hash',
+  'size',
+  'message_id',
+  'envelope_from',
+  'recipient',
+  'local',
+  'attempts',
+  'created_at',
+] as const;
+
+export async function enqueue(
+  db: Db,
+  rows: {
+    account_id: number;
+    blob_hash: string;
+    size: number;
+    message_id: string | null;
+    envelope_from: string;
+    recipient: string;
+    local: boolean;
+  }[],
+): Promise<OutboxRow[]> {
+  if (!rows.length) return [];
+  return db.insertInto('outbox').values(rows).returning(outboxColumns).execute();
+}
+
+/**
+ * Claims due rows for one attempt: FOR UPDATE SKIP LOCKED lets several processes share the
+ * queue, and the lease (next_attempt_at pushed ahead) keeps others off a row while it is being
+ * delivered outside any transaction; a process that dies mid-attempt leaves the row to be
+ * claimed again when the lease runs out. `ids` claims those rows only (delivery right after send).
+ */
+export async function claimDue(
+  db: Db,
+  opts: { limit: number; leaseMs: number; includeRemote: boolean; ids?: number[] },
+): Promise<OutboxRow[]> {
+  return db.transaction().execute(async (trx) => {
+    let query = trx
+      .selectFrom('outbox')
+      .select('id')
+      .where('status', '=', 'queued')
+      .where('next_attempt_at', '<=', sql<Date>`now()`)
+      .orderBy('next_attempt_at')
+      .limit(opts.limit)
+      .forUpdate()
+      .skipLocked();
+    if (!opts.includeRemote) query = query.where('local', '=', true);
+    if (opts.ids) query = query.where('id', 'in', opts.ids.length ? opts.ids : [-1]);
+    const due = await query.execute();
+    if (!due.length) return [];
+    return trx
+      .updateTable('outbox')
+      .set({
+        attempts: sql`attempts + 1`,
+        next_attempt_at: sql`now() + ${`${opts.leaseMs} milliseconds`}::interval`,
+      })
+      .where(
+        'id',
+        'in',
+        due.map((d) => d.id),
+      )
+      .returning(outboxColumns)
+      .execute();
+  });
+}
+
+export async function markSent(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status: 'sent', done_at: new Date(), last_error: null })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function markBounced(db: Db, id: number, error: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({ status: 'bounced', done_at: new Date(), last_error: error.slice(0, 1000) })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function scheduleRetry(db: Db, id: number, delayMs: number, error: string): Promise<void> {
+  await db
+    .updateTable('outbox')
+    .set({
+      next_attempt_at: sql`now() + ${`${Math.round(delayMs)} milliseconds`}::interval`,
+      last_error: error.slice(0, 1000),
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+export async function deleteFinishedOutbox(db: Db, olderThan: Date): Promise<number> {
+  const result = await db
+    .deleteFrom('outbox')
+    .where('status', '<>', 'queued')
+    .where('done_at', '<', olderThan)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+// ---- DKIM
+
+export async function dkimKeyFor(db: Db, domain: string) {
+  return db
+    .selectFrom('dkim_keys')
+    .select(['domain', 'selector', 'private_key'])
+    .where('domain', '=', domain.toLowerCase())
+    .executeTakeFirst();
+}

@@ -1,0 +1,151 @@
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  ATTACHMENTS_TOTAL_LIMIT_BYTES,
+  composeRequestSchema,
+  copyAttachmentsRequestSchema,
+  copyAttachmentsResponseSchema,
+  draftResponseSchema,
+  sendResponseSchema,
+  uploadResponseSchema,
+} from '@mailroom/protocol';
+import { DomainError } from '../http/errors.js';
+import { prepareMessage, saveDraft, sendMessage, type SendingDeps } from './sending.service.js';
+import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
+import { bodyParts } from './compose-mime.js';
+import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
+
+/**
+ * Content may be up to the 50 MB of the contract, and JSON escaping (or two-byte UTF-8) can
+ * double it on the wire.
+ */
+const COMPOSE_BODY_LIMIT = 2 * ATTACHMENTS_TOTAL_LIMIT_BYTES + 1024 * 1024;
+
+export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, blobs } = app.deps;
+  const deps: SendingDeps = { ...app.deps, log: app.log.child({ area: 'sending' }) };
+
+  // One file per request; one byte over the limit is enough to know it is too big.
+  await app.register(multipart, {
+    limits: {
+      files: 1,
+      fileSize: ATTACHMENTS_TOTAL_LIMIT_BYTES + 1,
+      fields: 10,
+      parts: 11,
+      headerPairs: 100,
+    },
+  });
+
+  app.post(
+    '/messages/send',
+    {
+      bodyLimit: COMPOSE_BODY_LIMIT,
+      schema: {
+        tags: ['sending'],
+        summary: 'Send a message',
+        description:
+          'Stores a copy in Sent (with Bcc), delivers to local recipients at once and queues remote ' +
+          'ones for the relay; `uid` names a draft the message finishes (it is deleted).',
+        body: composeRequestSchema,
+        response: { 200: sendResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = request.requireAuth();
+      if (request.body.encrypt) checkEncryptedSend(request.body);
+      const prepared = await prepareMessage(db, principal, request.body, 'send');
+      if (request.body.encrypt) {
+        // Password-encrypted (issue #5): recipients get a notice with the /decrypt link instead.
+        const notice = await encryptedSendNotice(
+          deps,
+          principal.accountId,
+          prepared.message.from,
+          request.body,
+        );
+        prepared.message = {
+          ...prepared.message,
+          ...bodyParts(notice.html, 'text/html'),
+          subject: notice.subject,
+          headers: notice.headers,
+        };
+        prepared.encrypted = true;
+      }
+      return sendMessage(deps, principal, prepared);
+    },
+  );
+
+  app.post(
+    '/messages/draft',
+    {
+      bodyLimit: COMPOSE_BODY_LIMIT,
+      schema: {
+        tags: ['sending'],
+        summary: 'Save a draft',
+        description: 'Stores the message in Drafts with \\Draft; `uid` names the draft it replaces.',
+        body: composeRequestSchema,
+        response: { 200: draftResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = request.requireAuth();
+      const prepared = await prepareMessage(db, principal, request.body, 'draft');
+      return saveDraft(deps, principal, prepared);
+    },
+  );
+
+  app.post(
+    '/attachments',
+    {
+      schema: {
+        tags: ['sending'],
+        summary: 'Upload one compose attachment',
+        description:
+          'multipart/form-data with exactly one file part. Streamed to storage; over 50 MB it is ' +
+          '413 max_limit_reached, and it must fit in the mailbox quota with the other pending uploads.',
+        consumes: ['multipart/form-data'],
+        response: { 200: uploadResponseSchema },
+      },
+    },
+    async (request) => {
+      const principal = request.requireAuth();
+      if (!request.isMultipart()) throw new DomainError('invalid_request_params');
+      let file;
+      try {
+        file = await request.file();
+      } catch (err) {
+        if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
+        throw err;
+      }
+      if (!file) throw new DomainError('invalid_request_params');
+      const length = Number(request.headers['content-length']);
+      try {
+        const attachment = await uploadAttachment(db, blobs, principal, {
+          stream: file.file,
+          name: file.filename,
+          contentType: file.mimetype,
+          ...(Number.isFinite(length) && length > 0 ? { declaredSize: length - 8192 } : {}),
+        });
+        return { attachment };
+      } finally {
+        // Whatever is left of a refused upload is read and dropped, so the client gets the answer.
+        file.file.resume();
+      }
+    },
+  );
+
+  app.post(
+    '/attachments/copy',
+    {
+      schema: {
+        tags: ['sending'],
+        summary: 'Reuse attachments of a stored message in compose',
+        description: 'For a forward or a reopened draft: no bytes are uploaded or copied.',
+        body: copyAttachmentsRequestSchema,
+        response: { 200: copyAttachmentsResponseSchema },
+      },
+    },
+    async (request) => ({
+      attachments: await copyAttachments(db, request.requireAuth(), request.body),
+    }),
+  );
+};

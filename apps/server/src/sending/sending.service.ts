@@ -1,0 +1,197 @@
+import type { ComposeRequestParsed, DraftResponse, MailEvent, SendResponse } from '@mailroom/protocol';
+import { COMPOSE_MODE } from '@mailroom/protocol';
+import type { Principal } from '../accounts/index.js';
+import type { Db } from '../db/index.js';
+import { isHostedDomain, type IngestDeps } from '../delivery/index.js';
+import { DomainError } from '../http/errors.js';
+import {
+  discardDraft,
+  findComposeSource,
+  markAnswered,
+  parseMessage,
+  storeMessage,
+  systemFolder,
+  type ComposeSourceMessage,
+} from '../mail/index.js';
+import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
+import { deliverClaimed, wakeOutbox } from './outbox.js';
+import { checkOutgoing, envelopeRecipients } from './outgoing.js';
+import { claimDue, deleteUploads, enqueue, touchUploads } from './sending.repository.js';
+import { attachmentsForMessage } from './uploads.js';
+
+/** What sending needs: the same parts as ingest (local recipients take the inbound path). */
+export type SendingDeps = IngestDeps;
+
+/** References kept on a reply: enough to thread, bounded like the store keeps them. */
+const MAX_REFERENCES = 50;
+
+/** A checked compose request, with its parts loaded: the input of sendMessage and saveDraft. */
+export interface PreparedMessage {
+  message: OutgoingMessage;
+  /** The compose uploads it uses (deleted once sent, kept alive by a draft save). */
+  uploadIds: number[];
+  source: (ComposeSourceMessage & { mode: number }) | null;
+  /** The draft it replaces (saving) or finishes (sending). */
+  draftUid: number | null;
+  /** A password-encrypted message's notice: stored with the encrypted flag. */
+  encrypted?: boolean;
+}
+
+/**
+ * Checks a compose request (header text, recipients, sender, attachments, the message it
+ * answers) and turns it into message parts. Encryption replaces the body afterwards: the
+ * service below takes the parts as they are.
+ */
+export async function prepareMessage(
+  db: Db,
+  principal: Principal,
+  request: ComposeRequestParsed,
+  purpose: 'send' | 'draft',
+): Promise<PreparedMessage> {
+  const headers = await checkOutgoing(db, principal, request, purpose === 'send');
+  const { ids, attachments } = await attachmentsForMessage(db, principal.accountId, request.attachments);
+  let source: PreparedMessage['source'] = null;
+  if (request.source) {
+    const found = await findComposeSource(db, principal, request.source.folder_id, request.source.uid);
+    if (!found) throw new DomainError('message_not_found');
+    source = { ...found, mode: request.source.mode };
+  }
+  const replying = source !== null && source.mode !== COMPOSE_MODE.FORWARD && source.messageId !== null;
+  return {
+    message: {
+      ...headers,
+      ...bodyParts(request.content, request.content_type),
+      attachments,
+      inReplyTo: replying ? source!.messageId : null,
+      references: replying ? [...source!.references, source!.messageId!].slice(-MAX_REFERENCES) : [],
+    },
+    uploadIds: ids,
+    source,
+    draftUid: request.uid ?? null,
+  };
+}
+
+function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
+  deps.events
+    .publish(accountId, events)
+    .catch((err: unknown) => deps.log.warn({ err }, 'publishing sending events failed'));
+}
+
+/**
+ * Sends: one transaction stores the copy in Sent (with Bcc), removes the draft it came from,
+ * marks the answered message and queues one outbox row per recipient; after the commit local
+ * recipients get it at once through the inbound delivery path, remote ones from the outbox job.
+ */
+export async function sendMessage(
+  deps: SendingDeps,
+  principal: Principal,
+  prepared: PreparedMessage,
+): Promise<SendResponse> {
+  const { db, blobs, config } = deps;
+  const { message } = prepared;
+  const ids = { messageId: newMessageId(message.from.email), date: new Date() };
+  const sentRaw = await buildMime(blobs, message, ids, { keepBcc: true });
+  const outboundRaw = Buffer.concat([
+    receivedHeader(config.mailDomain, ids.date),
+    await buildMime(blobs, message, ids, { keepBcc: false }),
+  ]);
+  const [parsed, outboundBlob] = await Promise.all([
+    parseMessage(sentRaw),
+    blobs.put(outboundRaw),
+    // Written before the transaction so storeMessage finds it and no fsync holds a row lock.
+    blobs.put(sentRaw),
+  ]);
+  const recipients = await Promise.all(
+    envelopeRecipients(message).map(async (address) => ({
+      address,
+      local: await isHostedDomain(db, config, address.slice(address.lastIndexOf('@') + 1)),
+    })),
+  );
+  const accountId = principal.accountId;
+
+  const { stored, events, queued } = await db.transaction().execute(async (trx) => {
+    const events: MailEvent[] = [];
+    if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
+    const sent = await systemFolder(trx, accountId, 'sent');
+    const result = await storeMessage(trx, blobs, {
+      accountId,
+      folderId: sent.id,
+      raw: sentRaw,
+      parsed,
+      flags: { seen: true },
+      aliasId: message.fromAliasId,
+      encrypted: prepared.encrypted ?? false,
+    });
+    events.push(...result.events);
+    // $Forwarded has no column in the store (flags are columns, not keywords): only replies mark.
+    if (prepared.source && prepared.source.mode !== COMPOSE_MODE.FORWARD) {
+      events.push(...(await markAnswered(trx, accountId, prepared.source.id)));
+    }
+    const queued = await enqueue(
+      trx,
+      recipients.map((r) => ({
+        account_id: accountId,
+        blob_hash: outboundBlob.hash,
+        size: outboundBlob.size,
+        message_id: ids.messageId,
+        envelope_from: message.from.email,
+        recipient: r.address,
+        local: r.local,
+      })),
+    );
+    await deleteUploads(trx, accountId, prepared.uploadIds);
+    return { stored: result.message, events, queued };
+  });
+  publish(deps, accountId, events);
+
+  // Local recipients now, so the sender learns how many got it; a crash here leaves the rows
+  // queued and the outbox job delivers them (the inbound path does not store a retry twice).
+  const localIds = queued.filter((r) => r.local).map((r) => r.id);
+  const claimed = await claimDue(db, {
+    limit: localIds.length,
+    leaseMs: 60_000,
+    includeRemote: false,
+    ids: localIds,
+  });
+  const outcomes = await deliverClaimed(deps, claimed);
+  const remote = queued.length - localIds.length;
+  if (remote && config.smtpRelayUrl) wakeOutbox();
+  return {
+    message: { uid: stored.uid, folder_id: stored.folderId },
+    delivered: outcomes.filter((o) => o === 'sent').length,
+    queued: remote,
+    relay_configured: Boolean(config.smtpRelayUrl),
+  };
+}
+
+/** Saves a draft in Drafts (\Draft, seen), replacing the draft it was saved as before. */
+export async function saveDraft(
+  deps: SendingDeps,
+  principal: Principal,
+  prepared: PreparedMessage,
+): Promise<DraftResponse> {
+  const { db, blobs } = deps;
+  const { message } = prepared;
+  const ids = { messageId: newMessageId(message.from.email), date: new Date() };
+  const raw = await buildMime(blobs, message, ids, { keepBcc: true });
+  const [parsed] = await Promise.all([parseMessage(raw), blobs.put(raw)]);
+  const accountId = principal.accountId;
+  const { stored, events } = await db.transaction().execute(async (trx) => {
+    const events: MailEvent[] = [];
+    if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
+    const drafts = await systemFolder(trx, accountId, 'draft');
+    const result = await storeMessage(trx, blobs, {
+      accountId,
+      folderId: drafts.id,
+      raw,
+      parsed,
+      flags: { seen: true, draft: true },
+      aliasId: message.fromAliasId,
+    });
+    events.push(...result.events);
+    await touchUploads(trx, accountId, prepared.uploadIds);
+    return { stored: result.message, events };
+  });
+  publish(deps, accountId, events);
+  return { message: { uid: stored.uid, folder_id: stored.folderId } };
+}

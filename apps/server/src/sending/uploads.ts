@@ -1,0 +1,141 @@
+import type { Readable } from 'node:stream';
+import {
+  ATTACHMENTS_TOTAL_LIMIT_BYTES,
+  ATTACHMENTS_TOTAL_LIMIT_MB,
+  type CopyAttachmentsRequest,
+  type UploadedAttachment,
+} from '@mailroom/protocol';
+import type { Principal } from '../accounts/index.js';
+import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
+import type { Db } from '../db/index.js';
+import { DomainError } from '../http/errors.js';
+import { findComposeSource } from '../mail/index.js';
+import type { OutgoingAttachment } from './compose-mime.js';
+import {
+  findUploads,
+  insertUploads,
+  pendingUploadBytes,
+  quotaOf,
+  type UploadRow,
+} from './sending.repository.js';
+
+/** Uploads nobody sent or saved in a draft for this long are removed by the sweep. */
+export const UPLOAD_TTL_MS = 24 * 3600_000;
+
+export function tooLarge(): DomainError {
+  return new DomainError('max_limit_reached', `Max limit reached: ${ATTACHMENTS_TOTAL_LIMIT_MB}Mb`);
+}
+
+/** The file's name as shown and sent: no folders, no control characters, bounded. */
+// eslint-disable-next-line no-control-regex
+const nameControls = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
+
+export function uploadName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  const cleaned = base.replace(nameControls, '').trim().slice(0, 255);
+  return cleaned || 'attachment';
+}
+
+/** A MIME type token only (`type/subtype`), or application/octet-stream. */
+export function uploadContentType(declared: string | undefined): string {
+  const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(type) && type.length <= 255
+    ? type
+    : 'application/octet-stream';
+}
+
+const toUploaded = (row: UploadRow): UploadedAttachment => ({ id: row.id, name: row.name, size: row.size });
+
+/**
+ * One file, streamed to the blob store (hashed and fsynced on the way, never held in memory):
+ * over the 50 MB total it is max_limit_reached, and it must fit in the quota together with the
+ * mailbox and the other uploads not yet sent.
+ */
+export async function uploadAttachment(
+  db: Db,
+  blobs: BlobStore,
+  principal: Principal,
+  file: { stream: Readable; name: string; contentType: string | undefined; declaredSize?: number },
+): Promise<UploadedAttachment> {
+  const room = async () => {
+    const quota = await quotaOf(db, principal.accountId);
+    return (
+      quota.quota_limit_bytes - quota.quota_used_bytes - (await pendingUploadBytes(db, principal.accountId))
+    );
+  };
+  if (file.declaredSize !== undefined && file.declaredSize > (await room())) {
+    file.stream.resume();
+    throw new DomainError('quota_exceeded');
+  }
+  let blob: { hash: string; size: number };
+  try {
+    blob = await blobs.putStream(file.stream, { maxBytes: ATTACHMENTS_TOTAL_LIMIT_BYTES });
+  } catch (err) {
+    if (err instanceof BlobTooLargeError || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw tooLarge();
+    }
+    throw err;
+  }
+  if (blob.size > (await room())) throw new DomainError('quota_exceeded');
+  const [row] = await insertUploads(db, principal.accountId, [
+    {
+      blob_hash: blob.hash,
+      name: uploadName(file.name),
+      content_type: uploadContentType(file.contentType),
+      size: blob.size,
+    },
+  ]);
+  return toUploaded(row!);
+}
+
+/**
+ * POST attachments/copy: attachments of a stored message (forward, reopened draft) become
+ * compose uploads pointing at the same blobs; no byte is copied.
+ */
+export async function copyAttachments(
+  db: Db,
+  principal: Principal,
+  request: CopyAttachmentsRequest,
+): Promise<UploadedAttachment[]> {
+  const source = await findComposeSource(db, principal, request.folder_id, request.uid);
+  if (!source) throw new DomainError('message_not_found');
+  const wanted = request.ids ? new Set(request.ids) : null;
+  const picked = source.attachments.filter((a) => !wanted || wanted.has(a.id));
+  if (wanted && picked.length !== wanted.size) throw new DomainError('entity_not_found');
+  const rows = await insertUploads(
+    db,
+    principal.accountId,
+    picked.map((a) => ({
+      blob_hash: a.blob_hash,
+      name: uploadName(a.name),
+      content_type: uploadContentType(a.content_type),
+      size: a.size,
+    })),
+  );
+  return rows.map(toUploaded);
+}
+
+/**
+ * The uploads a message names, the caller's only (another account's id is entity_not_found),
+ * within the 50 MB total.
+ */
+export async function attachmentsForMessage(
+  db: Db,
+  accountId: number,
+  ids: number[],
+): Promise<{ ids: number[]; attachments: OutgoingAttachment[] }> {
+  const unique = [...new Set(ids)];
+  const rows = await findUploads(db, accountId, unique);
+  if (rows.length !== unique.length) throw new DomainError('entity_not_found');
+  const total = rows.reduce((sum, r) => sum + r.size, 0);
+  if (total > ATTACHMENTS_TOTAL_LIMIT_BYTES) throw tooLarge();
+  return {
+    ids: unique,
+    attachments: rows.map((r) => ({
+      name: r.name,
+      contentType: r.content_type,
+      blobHash: r.blob_hash,
+      size: r.size,
+    })),
+  };
+}
