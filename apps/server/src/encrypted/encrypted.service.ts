@@ -94,16 +94,20 @@ export async function encryptedSendNotice(
   deps: Pick<EncryptedDeps, 'config' | 'db' | 'blobs'>,
   accountId: number,
   sender: { email: string; name: string },
-  request: Pick<ComposeRequestParsed, 'encryption' | 'subject' | 'content' | 'attachments'>,
+  request: EncryptedSendFields,
 ): Promise<NoticeContent> {
+  const encryption = checkEncryptedSend(request);
+  const { notice } = await createEncryptedMessage(deps, { accountId, sender, encryption });
+  return notice;
+}
+
+type EncryptedSendFields = Pick<ComposeRequestParsed, 'encryption' | 'subject' | 'content' | 'attachments'>;
+
+/** Called before anything else of the request is looked at, so nothing is done for a bad one. */
+export function checkEncryptedSend(request: EncryptedSendFields): Encryption {
   if (!request.encryption || request.subject || request.content || request.attachments.length)
     throw new DomainError('invalid_request_params');
-  const { notice } = await createEncryptedMessage(deps, {
-    accountId,
-    sender,
-    encryption: request.encryption,
-  });
-  return notice;
+  return request.encryption;
 }
 
 /**

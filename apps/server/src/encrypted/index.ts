@@ -1,5 +1,6 @@
 export { encryptedRoutes } from './encrypted.routes.js';
 export {
+  checkEncryptedSend,
   createEncryptedMessage,
   decryptParams,
   encryptedSendNotice,
