@@ -25,6 +25,7 @@ import {
   X,
 } from 'lucide-react';
 import {
+  COMPOSE_MODE,
   RECIPIENT_TAGS_SHOWN,
   attachmentKind,
   formatFileSize,
@@ -44,6 +45,7 @@ import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
 import { useLabelMessages, useLabels, useMail, useMarkMessages } from './queries';
 import { useSelection } from './selection-store';
+import { loadComposeWindow, useCompose } from '../compose/compose-store';
 import { useMailActions } from './use-mail-actions';
 import { HtmlBody } from './html-body';
 import { decodeContent, linkifyText } from './sanitize-html';
@@ -161,28 +163,26 @@ function MessageView({
         >
           <ArrowLeft aria-hidden />
         </Button>
-        {/* Compose is another issue: the buttons are in place, and say so. */}
-        <Button variant="ghost" iconOnly disabled aria-label={t('mail.reply')} title={t('mail.composeSoon')}>
-          <Reply aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          disabled
-          aria-label={t('mail.replyAll')}
-          title={t('mail.composeSoon')}
-        >
-          <ReplyAll aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          disabled
-          aria-label={t('mail.forward')}
-          title={t('mail.composeSoon')}
-        >
-          <Forward aria-hidden />
-        </Button>
+        {/* Reply, reply all, forward: compose modes 1, 2, 3 (SPEC §4). */}
+        {(
+          [
+            [COMPOSE_MODE.REPLY, Reply, t('mail.reply')],
+            [COMPOSE_MODE.REPLY_ALL, ReplyAll, t('mail.replyAll')],
+            [COMPOSE_MODE.FORWARD, Forward, t('mail.forward')],
+          ] as const
+        ).map(([mode, Icon, label]) => (
+          <Button
+            key={mode}
+            variant="ghost"
+            iconOnly
+            aria-label={label}
+            title={label}
+            onPointerEnter={() => void loadComposeWindow().catch(() => {})}
+            onClick={() => useCompose.getState().openCompose({ mode, source: message })}
+          >
+            <Icon aria-hidden />
+          </Button>
+        ))}
         <span className={styles.spacer} />
         <Button
           variant="ghost"

@@ -13,6 +13,8 @@ import { FolderTree } from './folder-tree';
 import { QuotaBar } from './quota-bar';
 import { ShellFooter } from './shell-footer';
 import { UserMenu } from './user-menu';
+import { ComposeHost } from '../compose/compose-host';
+import { loadComposeWindow, useCompose } from '../compose/compose-store';
 import { useFolders, useLabels } from './queries';
 
 // Dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
@@ -93,9 +95,12 @@ export function Sidebar() {
         <Button
           variant="primary"
           block
-          disabled
-          title={t('sidebar.newMessageSoon')}
           className={styles.compose}
+          onPointerEnter={() => void loadComposeWindow().catch(() => {})}
+          onClick={() => {
+            useCompose.getState().openCompose({ mode: 0 });
+            setSidebarOpen(false);
+          }}
         >
           <PenSquare aria-hidden />
           {t('sidebar.newMessage')}
@@ -209,6 +214,7 @@ export function Sidebar() {
         {account ? <QuotaBar quota={account.quota} /> : null}
         <ShellFooter />
       </div>
+      <ComposeHost />
     </div>
   );
 }

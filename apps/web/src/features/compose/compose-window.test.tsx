@@ -1,0 +1,293 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE, type Account, type Mail } from '@mailroom/protocol';
+import { Providers } from '../../app/providers';
+import { createQueryClient } from '../../app/query-client';
+import { sessionQueries } from '../auth/queries';
+import { testAccount, testUser } from '../../test/fixtures';
+import { useNotices } from '../../ui/notices-store';
+import { useCompose, type ComposeRequestOpen } from './compose-store';
+import ComposeWindow from './compose-window';
+
+const account: Account = {
+  ...testAccount({ signature_add: 'always', signature_reply: true }),
+  aliases: [{ id: 7, email: 'ann.work@mailroom.test' }],
+  profiles: [
+    { id: 1, name: 'Ann Lee', email: testUser.email, signature: 'Ann Lee, Mailroom', default: true },
+  ],
+};
+
+function json(body: unknown, status = 200) {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+const original: Mail = {
+  id: 3,
+  uid: 3,
+  folder_id: 11,
+  subject: 'RE: Отчёт',
+  flags: { seen: true, flagged: false, draft: false },
+  labels: [],
+  fields: {
+    from: [{ name: 'Bob', email: 'bob@example.org' }],
+    to: [
+      { name: '', email: testUser.email },
+      { name: 'Carol', email: 'carol@example.org' },
+    ],
+    cc: [{ name: '', email: 'ann.work@mailroom.test' }],
+    bcc: [],
+    'reply-to': [],
+  },
+  preview: '',
+  has_attachments: true,
+  encrypted: false,
+  size: 10,
+  created_at: '2026-11-20T10:00:00Z',
+  thread_id: 3,
+  content: btoa('<p>See the <b>numbers</b></p>'),
+  content_type: 'text/html',
+  attachments: [{ id: 0, name: 'report.pdf', size: 2048 }],
+  images_blocked: false,
+  message_id: '<m3@example.org>',
+};
+
+interface Server {
+  calls: { url: string; body: unknown }[];
+  sendResponse?: unknown;
+  draftMessage?: Mail;
+}
+
+function mockServer(server: Server) {
+  let draftUid = 40;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      server.calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
+      if (url === '/api/v1/messages/send') {
+        return json(
+          server.sendResponse ?? {
+            message: { uid: 1, folder_id: 2 },
+            delivered: 1,
+            queued: 0,
+            relay_configured: true,
+          },
+        );
+      }
+      if (url === '/api/v1/messages/draft') return json({ message: { uid: ++draftUid, folder_id: 4 } });
+      if (url === '/api/v1/attachments/copy') {
+        return json({ attachments: [{ id: 91, name: 'report.pdf', size: 2048 }] });
+      }
+      if (url.startsWith('/api/v1/messages/4/') && server.draftMessage)
+        return json({ message: server.draftMessage });
+      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'entity_not_found' } } }, 404);
+    }),
+  );
+}
+
+function renderCompose(request: ComposeRequestOpen, server: Server) {
+  mockServer(server);
+  const client = createQueryClient();
+  client.setQueryData(sessionQueries.account().queryKey, account);
+  client.setQueryData(sessionQueries.access().queryKey, testUser);
+  act(() => useCompose.getState().openCompose(request));
+  return render(
+    <Providers queryClient={client}>
+      <ComposeWindow />
+    </Providers>,
+  );
+}
+
+const noticeTexts = () => useNotices.getState().queue.map((notice) => notice.text);
+const sent = (server: Server, path: string) => server.calls.filter((call) => call.url === path);
+
+function typeRecipients(label: string, text: string) {
+  const field = screen.getByLabelText(label, { selector: 'input' });
+  fireEvent.focus(field);
+  fireEvent.change(field, { target: { value: text } });
+  fireEvent.blur(field);
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  act(() => useCompose.getState().closeCompose());
+  useNotices.setState({ queue: [] });
+});
+
+describe('the compose window', () => {
+  it('refuses to send with a flagged address and names the field, and with no recipient at all', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+    const window = await screen.findByRole('dialog', { name: 'New message' });
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(noticeTexts()).toEqual(['Recipient email not specified.']));
+
+    typeRecipients('To', 'bob@example.org bob');
+    expect(within(window).getByTitle('Not a valid address: bob')).toBeTruthy();
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(noticeTexts()[1]).toBe('Invalid email for: To'));
+    expect(sent(server, '/api/v1/messages/send')).toEqual([]);
+  });
+
+  it('shows two recipients and +N for the rest', async () => {
+    renderCompose({ mode: COMPOSE_MODE.NEW }, { calls: [] });
+    await screen.findByRole('dialog', { name: 'New message' });
+    typeRecipients('To', 'a@example.org, b@example.org, c@example.org d@example.org');
+    const tags = screen.getByRole('list', { name: 'To' });
+    expect(
+      within(tags)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['a@example.org', 'b@example.org', '+2']);
+  });
+
+  it('sends from the default profile with its signature after ---, and says msg_sent', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+    const window = await screen.findByRole('dialog', { name: 'New message' });
+    typeRecipients('To', 'Bob <bob@example.org>');
+    fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Встреча' } });
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(noticeTexts()).toEqual(['Message sent.']));
+    expect(sent(server, '/api/v1/messages/send')[0]!.body).toEqual({
+      subject: 'Встреча',
+      fields: {
+        from: { email: testUser.email, name: 'Ann Lee' },
+        to: [{ email: 'bob@example.org', name: 'Bob' }],
+        cc: [],
+        bcc: [],
+        'reply-to': [],
+      },
+      content: '<p></p><p>---</p><p>Ann Lee, Mailroom</p>',
+      content_type: 'text/html',
+      attachments: [],
+      uid: null,
+      source: null,
+      isDraft: false,
+    });
+    expect(screen.queryByRole('dialog')).toBeNull();
+  });
+
+  it('says plainly that remote mail waits in the outbox when no relay is configured', async () => {
+    const server: Server = {
+      calls: [],
+      sendResponse: { message: { uid: 1, folder_id: 2 }, delivered: 0, queued: 1, relay_configured: false },
+    };
+    renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+    await screen.findByRole('dialog', { name: 'New message' });
+    typeRecipients('To', 'far@example.org');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() =>
+      expect(noticeTexts()[0]).toMatch(/^Message sent\. Mail to other servers waits in the outbox/),
+    );
+  });
+
+  it('reply-all starts with Re:, everyone but the user, the quote and the original as source', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.REPLY_ALL, source: original }, server);
+    const window = await screen.findByRole('dialog', { name: 'Re: Отчёт' });
+    expect((within(window).getByLabelText('Subject') as HTMLInputElement).value).toBe('Re: Отчёт');
+    expect(
+      within(screen.getByRole('list', { name: 'To' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Bob', 'Carol']);
+    expect(screen.queryByRole('list', { name: 'Cc' })).toBeNull();
+    const editor = within(window).getByRole('textbox', { name: 'Message text' });
+    expect(editor.textContent).toContain('Bob <bob@example.org> wrote:');
+    expect(editor.querySelector('blockquote strong')?.textContent).toBe('numbers');
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
+    const body = sent(server, '/api/v1/messages/send')[0]!.body as {
+      source: unknown;
+      fields: { from: unknown };
+    };
+    expect(body.source).toEqual({ folder_id: 11, uid: 3, mode: 2 });
+    // The message came to the primary address, which the default profile sends from.
+    expect(body.fields.from).toEqual({ email: testUser.email, name: 'Ann Lee' });
+  });
+
+  it('a forward brings the attachments along through attachments/copy', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.FORWARD, source: original }, server);
+    const window = await screen.findByRole('dialog', { name: 'Fwd: RE: Отчёт' });
+    expect(await within(window).findByText('report.pdf')).toBeTruthy();
+    expect(sent(server, '/api/v1/attachments/copy')[0]!.body).toEqual({ folder_id: 11, uid: 3 });
+    typeRecipients('To', 'dave@example.org');
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
+    expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({ attachments: [91] });
+  });
+
+  it('closing an untouched window saves nothing; closing a filled one saves a draft', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+    let window = await screen.findByRole('dialog', { name: 'New message' });
+    fireEvent.click(within(window).getByRole('button', { name: /^Close/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent(server, '/api/v1/messages/draft')).toEqual([]);
+
+    act(() => useCompose.getState().openCompose({ mode: COMPOSE_MODE.NEW }));
+    window = await screen.findByRole('dialog', { name: 'New message' });
+    fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Later' } });
+    fireEvent.click(within(window).getByRole('button', { name: /^Close/ }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(sent(server, '/api/v1/messages/draft').map((call) => call.body)).toMatchObject([
+      { subject: 'Later', isDraft: true, uid: null },
+    ]);
+  });
+
+  it('a reopened draft keeps its uid, so sending it deletes the draft on the server', async () => {
+    const draft: Mail = {
+      ...original,
+      uid: 8,
+      folder_id: 4,
+      subject: 'Half written',
+      fields: { ...original.fields, from: [{ name: '', email: testUser.email }], cc: [] },
+      content: btoa('plain draft text'),
+      content_type: 'text/plain',
+      attachments: [],
+    };
+    const server: Server = { calls: [], draftMessage: draft };
+    renderCompose({ mode: COMPOSE_MODE.NEW, draft: { folder_id: 4, uid: 8 } }, server);
+    const window = await screen.findByRole('dialog', { name: 'Half written' });
+    expect((within(window).getByLabelText('Message text') as HTMLTextAreaElement).value).toBe(
+      'plain draft text',
+    );
+    fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
+    expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({
+      uid: 8,
+      content: 'plain draft text',
+      content_type: 'text/plain',
+    });
+  });
+
+  it('plain-text mode strips the HTML of the signature', async () => {
+    const server: Server = { calls: [] };
+    account.profiles[0]!.signature = '<p><b>Ann</b> Lee</p>';
+    try {
+      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+      const window = await screen.findByRole('dialog', { name: 'New message' });
+      fireEvent.click(within(window).getByRole('button', { name: 'Plain text' }));
+      expect((within(window).getByLabelText('Message text') as HTMLTextAreaElement).value).toBe(
+        '---\nAnn Lee',
+      );
+    } finally {
+      account.profiles[0]!.signature = 'Ann Lee, Mailroom';
+    }
+  });
+
+  it('a file beyond the 50 MB total is refused with max_limit_reached and never uploaded', async () => {
+    const server: Server = { calls: [] };
+    renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+    await screen.findByRole('dialog', { name: 'New message' });
+    const big = new File([new Uint8Array(8)], 'huge.bin');
+    Object.defineProperty(big, 'size', { value: ATTACHMENTS_TOTAL_LIMIT_BYTES + 1 });
+    const open = vi.spyOn(XMLHttpRequest.prototype, 'open');
+    fireEvent.change(screen.getByTestId('compose-file-input'), { target: { files: [big] } });
+    await waitFor(() => expect(noticeTexts()).toEqual(['Max limit reached: 50Mb']));
+    expect(open).not.toHaveBeenCalled();
+    expect(screen.queryByText('huge.bin')).toBeNull();
+  });
+});
