@@ -40,6 +40,7 @@ import { useFolders, useLabels, useMessageList } from './queries';
 import { savedListShare } from './panes-layout';
 import { useSelection } from './selection-store';
 import { parseSearchParams, searchPath } from '../search/search-model';
+import { useCompose } from '../compose/compose-store';
 import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
@@ -255,7 +256,11 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       retryList: () => void list.refetch(),
       openKey,
       pathTo,
-      openMessage: (item) => openItem(item),
+      // A message in Drafts opens in the compose window instead of the reader (SPEC §4).
+      openMessage: (item) =>
+        allFolders.find((candidate) => candidate.id === item.folder_id)?.system === 'draft'
+          ? useCompose.getState().openCompose({ mode: 0, draft: { folder_id: item.folder_id, uid: item.uid } })
+          : openItem(item),
       closeMessage: () => {
         useSelection.getState().setFullscreen(false);
         navigate(pathTo(page));
@@ -339,10 +344,10 @@ function MailPanes({ list, hasMessage }: { list: ReactNode; hasMessage: boolean 
         <Button
           variant="primary"
           iconOnly
-          disabled
           className={styles.fab}
           aria-label={t('sidebar.newMessage')}
-          title={t('sidebar.newMessageSoon')}
+          title={t('sidebar.newMessage')}
+          onClick={() => useCompose.getState().openCompose({ mode: 0 })}
         >
           <PenSquare aria-hidden />
         </Button>
