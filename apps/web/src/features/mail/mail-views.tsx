@@ -257,10 +257,11 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       openKey,
       pathTo,
       // A message in Drafts opens in the compose window instead of the reader (SPEC §4).
-      openMessage: (item) =>
-        allFolders.find((candidate) => candidate.id === item.folder_id)?.system === 'draft'
-          ? useCompose.getState().openCompose({ mode: 0, draft: { folder_id: item.folder_id, uid: item.uid } })
-          : openItem(item),
+      openMessage: (item) => {
+        const folderOf = allFolders.find((candidate) => candidate.id === item.folder_id);
+        if (folderOf?.system !== 'draft') openItem(item);
+        else useCompose.getState().openCompose({ mode: 0, draft: { folder_id: item.folder_id, uid: item.uid } });
+      },
       closeMessage: () => {
         useSelection.getState().setFullscreen(false);
         navigate(pathTo(page));
