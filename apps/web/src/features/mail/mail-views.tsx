@@ -260,7 +260,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
       openMessage: (item) => {
         const folderOf = allFolders.find((candidate) => candidate.id === item.folder_id);
         if (folderOf?.system !== 'draft') openItem(item);
-        else useCompose.getState().openCompose({ mode: 0, draft: { folder_id: item.folder_id, uid: item.uid } });
+        else useCompose.getState().openCompose({ mode: 0, draft: { folder_id: folderOf.id, uid: item.uid } });
       },
       closeMessage: () => {
         useSelection.getState().setFullscreen(false);
