@@ -12,3 +12,4 @@ export * from './schemas/labels.js';
 export * from './schemas/message-actions.js';
 export * from './schemas/sending.js';
 export * from './schemas/encrypted.js';
+export * from './encryption.js';

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  ENCRYPTED_ID_PATTERN,
+  ENCRYPTED_PAYLOAD_LIMIT_BYTES,
+  ENCRYPTION_AUTH_BYTES,
+  ENCRYPTION_KDF_ITERATIONS,
+  ENCRYPTION_SALT_BYTES,
+} from '../encryption.js';
 
 /**
  * Password-encrypted messages (issue #5). The browser derives two values from the password with
@@ -6,16 +13,6 @@ import { z } from 'zod';
  * authentication value (under `auth_salt`) that proves the password to the server, which keeps
  * only its SHA-256. The server never sees the password, the key or the plaintext.
  */
-
-/** PBKDF2-SHA-256 rounds for both derivations (OWASP 2023 guidance for PBKDF2-HMAC-SHA256). */
-export const ENCRYPTION_KDF_ITERATIONS = 600_000;
-export const ENCRYPTION_SALT_BYTES = 16;
-export const ENCRYPTION_AUTH_BYTES = 32;
-export const ENCRYPTION_IV_BYTES = 12;
-/** Largest ciphertext of one encrypted message (body and attachments together), in bytes. */
-export const ENCRYPTED_PAYLOAD_LIMIT_BYTES = 20 * 1024 * 1024;
-/** Ids are 16 random bytes in base64url: not guessable, so a guess costs an online request per id. */
-export const ENCRYPTED_ID_PATTERN = /^[A-Za-z0-9_-]{22}$/;
 
 const base64url = (bytes: number) =>
   z
