@@ -14,7 +14,9 @@ export const securityHeadersPlugin = fp<{ frameAncestors: string[] }>(async (app
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        // A srcdoc mail body inherits this policy: without http(s) here 'show images' could never load one.
+        // What a body may load is narrowed by its own CSP (sanitize-html.ts) and the server's sanitiser.
+        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameSrc: ["'self'", 'blob:', 'data:'],

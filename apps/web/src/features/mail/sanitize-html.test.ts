@@ -15,6 +15,12 @@ describe('message HTML', () => {
     expect(html).toContain('Hi');
   });
 
+  it("keeps a mail's leading style block (its head styles) instead of dropping it with a parsed head", () => {
+    const html = sanitizeMessageHtml('<style>.note{color:#555}</style><p class="note">Hi</p>');
+    expect(html).toContain('<style>.note{color:#555}</style>');
+    expect(html).toContain('<p class="note">Hi</p>');
+  });
+
   it('opens links in a new tab without access to this window', () => {
     const html = sanitizeMessageHtml('<a href="https://example.test/page">link</a>');
     expect(html).toContain('target="_blank"');

@@ -32,6 +32,8 @@ const FORBID_TAGS = [
 export function sanitizeMessageHtml(html: string): string {
   return purifier.sanitize(html, {
     WHOLE_DOCUMENT: false,
+    // Without it a leading <style> (a mail's head styles, kept by the server) is parsed into a head and lost.
+    FORCE_BODY: true,
     FORBID_TAGS,
     FORBID_ATTR: ['srcdoc', 'formaction', 'action', 'ping'],
     ADD_ATTR: ['target'],
@@ -53,10 +55,12 @@ function contentSecurityPolicy(origin: string, showImages: boolean): string {
 /**
  * The iframe document: the sanitised body under a restrictive CSP (a refresh or remote fetch that slipped past both
  * sanitisers still loads nothing), links opening in a new tab, and a calm default look for plain messages.
+ * No referrer for what the body loads once images are shown (Chromium still sends the app's origin, not the path,
+ * for images fetched by CSS in a srcdoc frame).
  */
 export function messageDocument(bodyHtml: string, options: { origin: string; showImages: boolean }): string {
   const csp = contentSecurityPolicy(options.origin, options.showImages);
-  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><base target="_blank"><style>html,body{margin:0;padding:0}body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b1e23;overflow-wrap:anywhere;overflow-y:hidden}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style></head><body>${sanitizeMessageHtml(bodyHtml)}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><meta name="referrer" content="no-referrer"><base target="_blank"><style>html,body{margin:0;padding:0}body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b1e23;overflow-wrap:anywhere;overflow-y:hidden}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style></head><body>${sanitizeMessageHtml(bodyHtml)}</body></html>`;
 }
 
 /** base64 of the body as the API sends it, decoded as UTF-8. */
