@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Download, KeyRound, LockKeyhole, Paperclip } from 'lucide-react';
+import clsx from 'clsx';
 import { formatFileSize } from '@mailroom/protocol';
 import { useTranslation, translateErrorCode } from '../../i18n';
 import { errorDisplayMessage } from '../../api/error-message';
@@ -27,7 +28,8 @@ export default function DecryptPanel({
   const [password, setPassword] = useState('');
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
 
-  if (state.status === 'opened') return <DecryptedMessage payload={state.payload} />;
+  if (state.status === 'opened')
+    return <DecryptedMessage payload={state.payload} card={headingLevel === 1} />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -84,11 +86,12 @@ export default function DecryptPanel({
   );
 }
 
-function DecryptedMessage({ payload }: { payload: EncryptedPayload }) {
+/** `card`: framed on its own page; the reader already frames it. */
+function DecryptedMessage({ payload, card }: { payload: EncryptedPayload; card: boolean }) {
   const { t } = useTranslation();
   const subject = payload.subject || t('decrypt.noSubject');
   return (
-    <article className={styles.message} aria-label={t('decrypt.decryptedMessage')}>
+    <article className={clsx(styles.message, card && styles.card)} aria-label={t('decrypt.decryptedMessage')}>
       <h2 className={styles.subject}>{subject}</h2>
       {payload.attachments.length > 0 ? (
         <section className={styles.attachments} aria-label={t('decrypt.attachments')}>
