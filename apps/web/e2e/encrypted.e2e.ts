@@ -1,0 +1,115 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { launchBrowser, newPage, screenshot, signUp, startServer } from './_harness.js';
+
+const { url } = await startServer();
+const browser = await launchBrowser();
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-encrypted-e2e-'));
+afterAll(() => fs.rm(tmp, { recursive: true, force: true }));
+const file = { name: 'договор.pdf', bytes: Buffer.concat([Buffer.from('%PDF-1.4\n'), randomBytes(200_000)]) };
+await fs.writeFile(path.join(tmp, file.name), file.bytes);
+
+const subject = 'Условия сделки';
+const secretText = 'The price is 4200 and the date stays';
+
+async function addressOf(page: Page): Promise<string> {
+  const response = await page.request.get(`${url}/api/v1/user/account`);
+  return ((await response.json()) as { email: string }).email;
+}
+
+/** The /decrypt link of the newest message in the Inbox, as the recipient's mail has it. */
+async function decryptLink(page: Page): Promise<string> {
+  const { folders } = (await (await page.request.get(`${url}/api/v1/folders`)).json()) as {
+    folders: { id: number; system: string | null }[];
+  };
+  const inbox = folders.find((f) => f.system === 'inbox')!;
+  const list = (await (
+    await page.request.get(`${url}/api/v1/messages/folder/${inbox.id}?page=1&limit=5`)
+  ).json()) as { messages: { uid: number }[] };
+  const opened = await page.request.get(`${url}/api/v1/messages/${inbox.id}/${list.messages[0]!.uid}`);
+  const { message } = (await opened.json()) as { message: { content: string } };
+  const body = Buffer.from(message.content, 'base64').toString('utf8');
+  return /https?:\/\/[^\s"<]+\/decrypt\?id=[A-Za-z0-9_-]{22}/.exec(body)![0];
+}
+
+describe('password-encrypted messages', () => {
+  it('A sends an encrypted message to B; /decrypt refuses a wrong password and opens with the right one, attachment included', async () => {
+    const ann = await newPage(browser);
+    const boris = await newPage(browser);
+    await signUp(ann.page, url, 'Ann Lee');
+    await signUp(boris.page, url, 'Boris Petrov');
+    const borisAddress = await addressOf(boris.page);
+
+    // A writes, switches encryption on, keeps the generated password and sends.
+    const a = ann.page;
+    await a.getByRole('button', { name: 'New message' }).first().click();
+    const compose = a.getByTestId('compose-window');
+    await compose.waitFor();
+    const to = compose.getByRole('textbox', { name: 'To', exact: true });
+    await to.fill(borisAddress);
+    await to.press('Tab');
+    await compose.getByLabel('Subject').fill(subject);
+    await compose.getByRole('textbox', { name: 'Message text' }).click();
+    await a.keyboard.type(secretText);
+    await compose.getByRole('switch', { name: 'Encrypt with a password' }).check();
+    const passwordField = compose.getByRole('textbox', { name: 'Password' });
+    const password = await passwordField.inputValue();
+    expect(password).toMatch(/^[A-Za-z0-9]{20}$/);
+    await compose.getByTestId('compose-file-input').setInputFiles([path.join(tmp, file.name)]);
+    await compose.getByText(file.name).waitFor();
+    await screenshot(a, 'encrypted-compose');
+    await compose.getByRole('button', { name: 'Send' }).click();
+    const notice = a.locator('[data-testid="success-dialog"], [data-testid="error-dialog"]');
+    await notice.waitFor({ timeout: 60_000 });
+    expect(await notice.textContent()).toContain('Message sent.');
+
+    // B gets a notice, not the message; the link in it works without an account.
+    const row = boris.page
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: /Encrypted message/ });
+    await row.waitFor({ timeout: 15_000 });
+    const link = await decryptLink(boris.page);
+    expect(link.startsWith(`${url}/decrypt?id=`)).toBe(true);
+
+    const stranger = await newPage(browser);
+    const page = stranger.page;
+    await page.goto(link);
+    const prompt = page.getByLabel('Password');
+    await prompt.fill('wrong-password');
+    await page.getByRole('button', { name: 'Decrypt' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), { timeout: 30_000 })
+      .toContain('Wrong password');
+    await screenshot(page, 'encrypted-wrong-password');
+
+    await prompt.fill(password);
+    await page.getByRole('button', { name: 'Decrypt' }).click();
+    const message = page.getByRole('article', { name: 'Decrypted message' });
+    await message.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
+    await expect
+      .poll(() => message.frameLocator('iframe').first().locator('body').textContent(), { timeout: 10_000 })
+      .toContain(secretText);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      message.getByRole('link', { name: new RegExp(file.name) }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(file.name);
+    const saved = await fs.readFile((await download.path())!);
+    expect(sha256(saved)).toBe(sha256(file.bytes));
+    await screenshot(page, 'encrypted-decrypted');
+
+    // In B's own mailbox the reader asks for the same password.
+    await row.click();
+    const reader = boris.page.getByRole('region', { name: 'Message' });
+    await reader.getByLabel('Password').fill(password);
+    await reader.getByRole('button', { name: 'Decrypt' }).click();
+    await reader.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
+    await screenshot(boris.page, 'encrypted-reader');
+  });
+});
