@@ -10,6 +10,7 @@ import { deleteExpiredSessions } from './auth/sessions.js';
 import { deleteExpiredIdpModels } from './auth/dev-idp/idp-store.js';
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs } from './sending/index.js';
+import { sweepExpiredEncrypted } from './encrypted/index.js';
 
 async function main() {
   let config: Config;
@@ -44,6 +45,9 @@ async function main() {
   const sweep = setInterval(() => {
     void deleteExpiredSessions(db).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
     void deleteExpiredIdpModels(db).catch((err: unknown) => app.log.warn({ err }, 'IdP sweep failed'));
+    void sweepExpiredEncrypted({ db, blobs }).catch((err: unknown) =>
+      app.log.warn({ err }, 'encrypted message sweep failed'),
+    );
   }, 3600_000);
   sweep.unref();
 

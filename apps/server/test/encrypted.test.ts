@@ -4,7 +4,7 @@ import { pbkdf2Sync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ENCRYPTION_KDF_ITERATIONS, type Encryption } from '@mailroom/protocol';
-import { createEncryptedMessage } from '../src/encrypted/index.js';
+import { createEncryptedMessage, sweepExpiredEncrypted } from '../src/encrypted/index.js';
 import { systemFolder } from '../src/mail/index.js';
 import { deliverMessage, resolveRecipient } from '../src/delivery/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
@@ -217,7 +217,7 @@ describe('password-encrypted messages', () => {
     ]);
   });
 
-  it('an expired message answers like an unknown one', async () => {
+  it('an expired message answers like an unknown one, and the sweep deletes it with its ciphertext', async () => {
     const { id } = await store(await sealedPromise);
     const { auth } = await authFor(id, PASSWORD);
     await db
@@ -231,6 +231,25 @@ describe('password-encrypted messages', () => {
     });
     expect(expired.statusCode).toBe(403);
     expect(expired.rawPayload.equals(unknown.rawPayload)).toBe(true);
+
+    // The hourly sweep then removes the row and the ciphertext itself.
+    const { blob_hash } = await db
+      .selectFrom('encrypted_messages')
+      .select('blob_hash')
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(await blobs.has(blob_hash)).toBe(true);
+    expect(await sweepExpiredEncrypted({ db, blobs })).toBeGreaterThanOrEqual(1);
+    // Other tests stored the very same ciphertext: it stays while their rows need it.
+    expect(await blobs.has(blob_hash)).toBe(true);
+    await db
+      .updateTable('encrypted_messages')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .execute();
+    await sweepExpiredEncrypted({ db, blobs });
+    expect(await blobs.has(blob_hash)).toBe(false);
+    const left = await db.selectFrom('encrypted_messages').select('id').where('id', '=', id).execute();
+    expect(left).toEqual([]);
   });
 
   it('a recipient opens the notice in the reader with messages/decrypt; another account cannot', async () => {

@@ -16,6 +16,8 @@ export interface BlobStore {
   get(hash: string): Promise<Buffer>;
   stream(hash: string): ReadStream;
   has(hash: string): Promise<boolean>;
+  /** Deletes a blob nothing else can share (an expired encrypted message's random ciphertext). */
+  remove(hash: string): Promise<void>;
 }
 
 const hashPattern = /^[0-9a-f]{64}$/;
@@ -113,6 +115,10 @@ export class FsBlobStore implements BlobStore {
     } catch {
       return false;
     }
+  }
+
+  async remove(hash: string): Promise<void> {
+    await fs.rm(this.pathOf(hash), { force: true });
   }
 }
 

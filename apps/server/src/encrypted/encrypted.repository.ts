@@ -69,9 +69,9 @@ export async function recordFailure(
   return { failed_attempts: row?.failed_attempts ?? maxAttempts, locked_now: Boolean(row?.locked_at) };
 }
 
-/** Expired rows go; bounded so a send never waits on a large clean-up. */
-export async function deleteExpired(db: Db, limit = 100): Promise<number> {
-  const result = await db
+/** Removes up to `limit` expired rows and returns their ciphertext blobs. */
+export async function takeExpired(db: Db, limit = 500): Promise<string[]> {
+  const rows = await db
     .deleteFrom('encrypted_messages')
     .where(
       'id',
@@ -82,6 +82,18 @@ export async function deleteExpired(db: Db, limit = 100): Promise<number> {
         .where('expires_at', '<=', sql<Date>`now()`)
         .limit(limit),
     )
+    .returning('blob_hash')
+    .execute();
+  return rows.map((r) => r.blob_hash);
+}
+
+/** Whether a live row still points at the blob (the same ciphertext sent twice, by a retry). */
+export async function blobInUse(db: Db, hash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('encrypted_messages')
+    .select('id')
+    .where('blob_hash', '=', hash)
+    .limit(1)
     .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return row !== undefined;
 }

@@ -16,10 +16,11 @@ import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../http/errors.js';
 import { parseMessage, readMessage, storeMessage, systemFolder } from '../mail/index.js';
 import {
-  deleteExpired,
+  blobInUse,
   findLiveEncrypted,
   insertEncrypted,
   recordFailure,
+  takeExpired,
   type EncryptedRow,
 } from './encrypted.repository.js';
 import {
@@ -67,7 +68,6 @@ export async function createEncryptedMessage(
   const blob = await deps.blobs.put(ciphertext);
   const id = randomBytes(16).toString('base64url');
   const expiresAt = new Date(Date.now() + deps.config.encrypted.ttlMs);
-  await deleteExpired(deps.db);
   await insertEncrypted(deps.db, {
     id,
     account_id: input.accountId,
@@ -83,6 +83,21 @@ export async function createEncryptedMessage(
   const link = `${deps.config.publicUrl}/decrypt?id=${id}`;
   const sender = input.sender.name ? `${input.sender.name} <${input.sender.email}>` : input.sender.email;
   return { id, link, expiresAt, notice: encryptedNotice({ id, link, sender, expiresAt }) };
+}
+
+/**
+ * Expired messages go for good, row and ciphertext (random bytes: only a resend of the same
+ * request shares them, and then the blob stays while a row needs it).
+ * Run hourly by main.ts; until then an expired row already answers like an unknown one.
+ */
+export async function sweepExpiredEncrypted(deps: Pick<EncryptedDeps, 'db' | 'blobs'>): Promise<number> {
+  let removed = 0;
+  for (;;) {
+    const hashes = await takeExpired(deps.db);
+    for (const hash of hashes) if (!(await blobInUse(deps.db, hash))) await deps.blobs.remove(hash);
+    removed += hashes.length;
+    if (hashes.length === 0) return removed;
+  }
 }
 
 /**

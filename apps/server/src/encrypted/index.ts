@@ -6,6 +6,7 @@ export {
   encryptedSendNotice,
   isEncryptedNotice,
   openEncrypted,
+  sweepExpiredEncrypted,
   type EncryptedDeps,
 } from './encrypted.service.js';
 export { ENCRYPTED_HEADER, ENCRYPTED_NOTICE_SUBJECT, encryptedIdInNotice } from './notices.js';
