@@ -2,16 +2,16 @@ import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } fro
 import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { Maximize2, Minimize2, Minus, Paperclip, Send, Type, X } from 'lucide-react';
+import { Paperclip, Send, Type } from 'lucide-react';
 import { AUTOSAVE_MS, recipientFieldNames, type RecipientFieldName } from '@mailroom/protocol';
 import { Button } from '../../ui/button';
 import { Select } from '../../ui/select';
-import { TagInput } from '../../ui/tag-input';
 import { useNotices } from '../../ui/notices-store';
-import { mergeTags, splitRecipients, type RecipientTag } from './addresses';
+import type { RecipientTag } from './addresses';
 import { AttachmentList, useAttachments } from './attachments';
 import { convertBody, signatureBlock, swapSignature, type BodyFormat } from './compose-body';
 import type { ComposeInitial } from './compose-init';
+import { ComposeHeader, RecipientInputs } from './compose-parts';
 import {
   composeRequest,
   sendProblem,
@@ -22,7 +22,7 @@ import { useCompose } from './compose-store';
 import { htmlToPlain } from './body-text';
 import { copyAttachments, refreshMail, sendMessage } from './queries';
 import { normalizeHtml, RichEditor } from './rich-editor';
-import { fieldLabelKeys, sendErrorText } from './send-errors';
+import { sendErrorText } from './send-errors';
 import { useDraftSaver } from './use-draft-saver';
 import {
   EncryptSwitch,
@@ -43,9 +43,6 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
   const closeCompose = useCompose((state) => state.closeCompose);
   const [fromId, setFromId] = useState(initial.fromId);
   const [recipients, setRecipients] = useState<RecipientFields>(initial.recipients);
-  const [extraFields, setExtraFields] = useState<RecipientFieldName[]>(() =>
-    (['cc', 'bcc', 'reply-to'] as const).filter((field) => initial.recipients[field].length > 0),
-  );
   const [subject, setSubject] = useState(initial.subject);
   const [format, setFormat] = useState<BodyFormat>(initial.format);
   const startBody = useMemo(
@@ -259,42 +256,14 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
       }}
       onDrop={onDrop}
     >
-      <header className={styles.header}>
-        <button type="button" className={styles.title} onClick={() => setCollapsed(!collapsed)}>
-          {title}
-        </button>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={collapsed ? t('compose.expand') : t('compose.collapse')}
-          title={collapsed ? t('compose.expand') : t('compose.collapse')}
-          onClick={() => setCollapsed(!collapsed)}
-        >
-          <Minus aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          className={styles.fullscreenButton}
-          aria-label={fullscreen ? t('compose.exitFullscreen') : t('compose.fullscreen')}
-          title={fullscreen ? t('compose.exitFullscreen') : t('compose.fullscreen')}
-          onClick={() => {
-            setFullscreen(!fullscreen);
-            setCollapsed(false);
-          }}
-        >
-          {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('compose.close')}
-          title={t('compose.close')}
-          onClick={() => void close()}
-        >
-          <X aria-hidden />
-        </Button>
-      </header>
+      <ComposeHeader
+        title={title}
+        collapsed={collapsed}
+        fullscreen={fullscreen}
+        onCollapsed={setCollapsed}
+        onFullscreen={setFullscreen}
+        onClose={() => void close()}
+      />
       <form
         className={styles.form}
         hidden={collapsed}
@@ -320,42 +289,11 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
               <span className={styles.fromText}>{from?.email}</span>
             )}
           </div>
-          {(['to', ...extraFields] as RecipientFieldName[]).map((field) => (
-            <div key={field} className={styles.recipientRow}>
-              <TagInput
-                label={t(fieldLabelKeys[field])}
-                tags={recipients[field].map((tag) => ({
-                  text: tag.name || tag.email,
-                  title: tag.email,
-                  invalid: !tag.valid,
-                }))}
-                autoFocus={field === 'to' && initial.recipients.to.length === 0 && !initial.draftUid}
-                onCommit={(text) => setField(field, mergeTags(recipients[field], splitRecipients(text)))}
-                onRemove={(index) =>
-                  setField(
-                    field,
-                    recipients[field].filter((_, position) => position !== index),
-                  )
-                }
-              />
-              {field === 'to' ? (
-                <div className={styles.extraToggles}>
-                  {(['cc', 'bcc', 'reply-to'] as const)
-                    .filter((extra) => !extraFields.includes(extra))
-                    .map((extra) => (
-                      <button
-                        key={extra}
-                        type="button"
-                        className={styles.extraToggle}
-                        onClick={() => setExtraFields([...extraFields, extra])}
-                      >
-                        {t(fieldLabelKeys[extra])}
-                      </button>
-                    ))}
-                </div>
-              ) : null}
-            </div>
-          ))}
+          <RecipientInputs
+            recipients={recipients}
+            autoFocus={initial.recipients.to.length === 0 && !initial.draftUid}
+            onChange={setField}
+          />
           <input
             className={styles.subject}
             aria-label={t('compose.subject')}
