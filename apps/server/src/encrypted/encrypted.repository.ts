@@ -64,6 +64,7 @@ export async function recordFailure(
     })
     .where('id', '=', id)
     .where('locked_at', 'is', null)
+    .where('expires_at', '>', sql<Date>`now()`)
     .returning(['failed_attempts', 'locked_at'])
     .executeTakeFirst();
   return { failed_attempts: row?.failed_attempts ?? maxAttempts, locked_now: Boolean(row?.locked_at) };

@@ -167,7 +167,11 @@ export async function openEncrypted(deps: EncryptedDeps, id: string, auth: strin
     const row = await findLiveEncrypted(trx, id, true);
     const expected = row ? Buffer.from(row.auth_digest, 'hex') : dummyDigest;
     const matches = expected.length === offered.length && timingSafeEqual(expected, offered);
-    if (!row) return { kind: 'failed' as const };
+    if (!row) {
+      // The same statement as for a wrong password (it matches nothing), so both take alike.
+      await recordFailure(trx, id, deps.config.encrypted.maxAttempts);
+      return { kind: 'failed' as const };
+    }
     if (row.locked_at) return { kind: 'locked' as const };
     if (matches) return { kind: 'open' as const, row };
     const failure = await recordFailure(trx, id, deps.config.encrypted.maxAttempts);
