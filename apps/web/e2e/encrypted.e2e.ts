@@ -111,5 +111,15 @@ describe('password-encrypted messages', () => {
     await reader.getByRole('button', { name: 'Decrypt' }).click();
     await reader.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
     await screenshot(boris.page, 'encrypted-reader');
+
+    // On a phone in Russian: the prompt, then the message.
+    const phone = await newPage(browser, { width: 390, height: 844 }, 'ru-RU');
+    await phone.page.goto(link);
+    await phone.page.getByRole('heading', { name: 'Расшифровать письмо' }).waitFor();
+    await screenshot(phone.page, 'encrypted-prompt-ru-mobile');
+    await phone.page.getByLabel('Пароль').fill(password);
+    await phone.page.getByRole('button', { name: 'Расшифровать' }).click();
+    await phone.page.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
+    await screenshot(phone.page, 'encrypted-decrypted-ru-mobile');
   });
 });
