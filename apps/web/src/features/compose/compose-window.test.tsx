@@ -1,6 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE, type Account, type Mail } from '@mailroom/protocol';
+import {
+  ATTACHMENTS_TOTAL_LIMIT_BYTES,
+  AUTOSAVE_MS,
+  COMPOSE_MODE,
+  type Account,
+  type Mail,
+} from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
 import { sessionQueries } from '../auth/queries';
@@ -289,5 +295,49 @@ describe('the compose window', () => {
     await waitFor(() => expect(noticeTexts()).toEqual(['Max limit reached: 50Mb']));
     expect(open).not.toHaveBeenCalled();
     expect(screen.queryByText('huge.bin')).toBeNull();
+  });
+
+  it('autosaves every 30 s while open: later saves replace the draft by its uid, nothing unchanged is sent', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const server: Server = { calls: [] };
+      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+      const window = await screen.findByRole('dialog', { name: 'New message' });
+      const subject = within(window).getByLabelText('Subject');
+      fireEvent.change(subject, { target: { value: 'Plan' } });
+      act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
+      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
+      await within(window).findByText('Draft saved');
+      fireEvent.change(subject, { target: { value: 'Plan B' } });
+      act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
+      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(2));
+      act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(sent(server, '/api/v1/messages/draft').map((call) => call.body)).toMatchObject([
+        { subject: 'Plan', uid: null },
+        { subject: 'Plan B', uid: 41 },
+      ]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('does not autosave while collapsed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const server: Server = { calls: [] };
+      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+      const window = await screen.findByRole('dialog', { name: 'New message' });
+      fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Folded' } });
+      fireEvent.click(within(window).getByRole('button', { name: 'Collapse' }));
+      act(() => vi.advanceTimersByTime(3 * AUTOSAVE_MS));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(sent(server, '/api/v1/messages/draft')).toEqual([]);
+      fireEvent.click(within(window).getByRole('button', { name: 'Expand' }));
+      act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
+      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
