@@ -197,4 +197,40 @@ describe('compose: write, attach, send, reply, drafts', () => {
     await mobile.close();
     await context.close();
   });
+
+  it('an upload refused with 413 says so on its preview; a running upload can be cancelled', async () => {
+    const { context, page } = await newPage(browser);
+    await signUp(page, url, 'Uma Upload');
+    await inboxOf(page).waitFor();
+    // A proxy in front of the server answering 413 with an HTML page: the failure under test is the answer.
+    let calls = 0;
+    let releaseStalled: () => void = () => {};
+    const stalled = new Promise<void>((resolve) => (releaseStalled = resolve));
+    await page.route('**/api/v1/attachments', async (route) => {
+      calls += 1;
+      if (calls === 1) {
+        await route.fulfill({ status: 413, contentType: 'text/html', body: '<html>413</html>' });
+        return;
+      }
+      await stalled;
+      await route.abort().catch(() => {});
+    });
+    await page.getByRole('button', { name: 'New message' }).first().click();
+    const compose = page.getByTestId('compose-window');
+    const input = compose.getByTestId('compose-file-input');
+    await input.setInputFiles([path.join(tmp, small.name)]);
+    const failed = compose.locator('[data-status="failed"]');
+    await failed.waitFor();
+    await expect.poll(() => failed.textContent()).toContain('Request Entity Too Large');
+    await screenshot(page, 'compose-upload-error-desktop-en');
+
+    await input.setInputFiles([path.join(tmp, big.name)]);
+    const running = compose.locator('[data-status="uploading"]');
+    await running.waitFor();
+    await compose.getByRole('button', { name: `Cancel uploading ${big.name}` }).click();
+    await running.waitFor({ state: 'detached' });
+    await expect.poll(() => compose.getByText(big.name).count()).toBe(0);
+    releaseStalled();
+    await context.close();
+  });
 });
