@@ -31,6 +31,7 @@ import {
   type EncryptionChoice,
 } from '../decrypt/encrypt-switch';
 import { EncryptedTooLargeError, encryptComposeRequest } from '../decrypt/encrypt-request';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import styles from './compose.module.css';
 
 function bodyText(body: string, format: BodyFormat): string {
@@ -55,6 +56,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
   const [collapsed, setCollapsed] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [sending, setSending] = useState(false);
+  const sendingRef = useRef(false);
   const [draftState, setDraftState] = useState<'idle' | 'saved' | 'failed'>('idle');
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -64,6 +66,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
   const [encryption, setEncryption] = useState<EncryptionChoice>(encryptionOff);
   const encryptionRef = useRef(encryption);
   encryptionRef.current = encryption;
+  const [confirmDiscard, setConfirmDiscard] = useState(false);
   const from = initial.fromChoices.find((option) => option.id === fromId) ?? initial.fromChoices[0];
   const uploading = attachments.items.some((item) => item.status === 'uploading');
 
@@ -115,7 +118,8 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
   useEffect(() => {
     if (collapsed) return;
     const timer = window.setInterval(() => {
-      if (!needsSave() || finished.current) return;
+      // Not while a send is on its way: the send deletes the draft, a save now would leave a new one.
+      if (!needsSave() || finished.current || sendingRef.current) return;
       drafts.save().catch(() => setDraftState('failed'));
     }, AUTOSAVE_MS);
     return () => window.clearInterval(timer);
@@ -132,6 +136,11 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
   );
 
   async function close() {
+    // Not saved as a draft (its text must not reach the server): closing would lose it silently.
+    if (encryptionRef.current.on && touchedRef.current && filled()) {
+      setConfirmDiscard(true);
+      return;
+    }
     if (needsSave()) {
       try {
         await drafts.save();
@@ -166,6 +175,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
       return;
     }
     setSending(true);
+    sendingRef.current = true;
     try {
       const uid = await drafts.settledUid();
       const plain = composeRequest({ ...formRef.current, draftUid: uid }, false);
@@ -194,6 +204,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
         );
     } finally {
       setSending(false);
+      sendingRef.current = false;
     }
   }
 
@@ -331,6 +342,18 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
           <AttachmentList items={attachments.items} onRemove={attachments.remove} />
           {dragging ? <div className={styles.dropZone}>{t('compose.dropFiles')}</div> : null}
         </div>
+        <ConfirmDialog
+          open={confirmDiscard}
+          onOpenChange={setConfirmDiscard}
+          title={t('decrypt.discardTitle')}
+          text={t('decrypt.discardText')}
+          confirmLabel={t('decrypt.discard')}
+          danger
+          onConfirm={() => {
+            finished.current = true;
+            closeCompose();
+          }}
+        />
         <EncryptSwitch
           value={encryption}
           onChange={(next) => {
