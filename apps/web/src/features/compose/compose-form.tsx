@@ -323,6 +323,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
               html={body}
               revision={revision}
               label={t('compose.body')}
+              autoFocus={initial.recipients.to.length > 0 && !initial.draftUid}
               onChange={(html) => {
                 setBody(html);
                 touch();

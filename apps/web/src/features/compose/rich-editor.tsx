@@ -43,17 +43,20 @@ export interface RichEditorProps {
   html: string;
   revision: number;
   label: string;
+  /** Put the cursor at the start (a reply: recipients are filled, the text comes first). */
+  autoFocus?: boolean;
   onChange(html: string): void;
 }
 
 /** TipTap with a small toolbar; loaded only with the compose window (DESIGN §5). */
-export function RichEditor({ html, revision, label, onChange }: RichEditorProps) {
+export function RichEditor({ html, revision, label, autoFocus = false, onChange }: RichEditorProps) {
   const { t } = useTranslation();
   const onChangeRef = useRef(onChange);
   onChangeRef.current = onChange;
   const editor = useEditor({
     extensions,
     content: html,
+    autofocus: autoFocus ? 'start' : false,
     immediatelyRender: true,
     shouldRerenderOnTransaction: false,
     editorProps: {
