@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, signUp, startServer } from './_harness.js';
 
-const { url } = await startServer();
+const { url, dataDir } = await startServer();
 const browser = await launchBrowser();
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -69,6 +69,19 @@ describe('password-encrypted messages', () => {
     await notice.waitFor({ timeout: 60_000 });
     expect(await notice.textContent()).toContain('Message sent.');
 
+    // Nothing of it reached the server's disk in the clear: not in the database files, not in a blob.
+    const needles = [secretText, subject, password, file.bytes.subarray(100_000, 100_064)].map((n) =>
+      typeof n === 'string' ? Buffer.from(n) : n,
+    );
+    const files = await fs.readdir(dataDir, { recursive: true, withFileTypes: true });
+    let scanned = 0;
+    for (const entry of files.filter((f) => f.isFile())) {
+      const bytes = await fs.readFile(path.join(entry.parentPath, entry.name));
+      scanned += bytes.length;
+      for (const needle of needles) expect(bytes.includes(needle), entry.name).toBe(false);
+    }
+    expect(scanned).toBeGreaterThan(1_000_000);
+
     // B gets a notice, not the message; the link in it works without an account.
     const row = boris.page
       .getByRole('grid', { name: 'Messages' })
@@ -111,6 +124,18 @@ describe('password-encrypted messages', () => {
     await reader.getByRole('button', { name: 'Decrypt' }).click();
     await reader.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
     await screenshot(boris.page, 'encrypted-reader');
+
+    // A message to be encrypted is never saved as a draft, so closing it asks first.
+    await a.getByTestId('success-dialog').waitFor({ state: 'detached' });
+    await a.getByRole('button', { name: 'New message' }).first().click();
+    await compose.getByRole('textbox', { name: 'Message text' }).click();
+    await a.keyboard.type('not to be kept');
+    await compose.getByRole('switch', { name: 'Encrypt with a password' }).check();
+    await compose.getByRole('button', { name: /^Close/ }).click();
+    const confirm = a.getByRole('alertdialog', { name: 'Discard the encrypted message?' });
+    await confirm.waitFor();
+    await confirm.getByRole('button', { name: 'Discard' }).click();
+    await compose.waitFor({ state: 'detached' });
 
     // On a phone in Russian: the prompt, then the message.
     const phone = await newPage(browser, { width: 390, height: 844 }, 'ru-RU');
