@@ -43,6 +43,7 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
     await tryImport('./search.js', sized('runSearchBench'));
   }
   await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
+  await tryImport('./send.js', (m) => m.runSendBench && ((o) => (m.runSendBench as ExportedBench)(o)));
   return found;
 }
 

@@ -131,6 +131,23 @@ async function deliverLocal(deps: SendingDeps, rows: OutboxRow[]): Promise<Attem
   return rows.map((r) => attempts.get(r)!);
 }
 
+/**
+ * Something of ours failed (a blob unreadable, the database away): a temporary failure, so the
+ * row is retried with backoff and, should it never work, bounced once the attempts are used up.
+ */
+function failedAttempt(deps: SendingDeps, err: unknown): Attempt {
+  deps.log.error({ err }, 'an outbox delivery attempt failed');
+  return {
+    ok: false,
+    permanent: false,
+    failure: {
+      status: '4.3.0',
+      diagnostic: 'temporary failure of the mail system',
+      diagnosticType: 'x-local',
+    },
+  };
+}
+
 /** Stores the DSN in the sender's Inbox (never refused for quota) and closes the row, together. */
 async function bounce(deps: SendingDeps, row: OutboxRow, failure: DeliveryFailure): Promise<void> {
   const original = await deps.blobs.get(row.blob_hash).catch(() => Buffer.alloc(0));
@@ -195,7 +212,9 @@ export async function deliverClaimed(
     byMessage.set(row.blob_hash, [...(byMessage.get(row.blob_hash) ?? []), row]);
   }
   for (const group of byMessage.values()) {
-    const attempts = await deliverLocal(deps, group);
+    const attempts = await deliverLocal(deps, group).catch((err: unknown) =>
+      group.map(() => failedAttempt(deps, err)),
+    );
     for (const [i, row] of group.entries()) outcomes.set(row, await settle(deps, row, attempts[i]!));
   }
   const remote = rows.filter((r) => !r.local);
@@ -204,7 +223,7 @@ export async function deliverClaimed(
     const queue = [...remote];
     const worker = async () => {
       for (let row = queue.shift(); row; row = queue.shift()) {
-        const attempt = await relayOne(deps, relay, row);
+        const attempt = await relayOne(deps, relay, row).catch((err: unknown) => failedAttempt(deps, err));
         outcomes.set(row, await settle(deps, row, attempt));
       }
     };

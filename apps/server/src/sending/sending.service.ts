@@ -147,13 +147,18 @@ export async function sendMessage(
   // Local recipients now, so the sender learns how many got it; a crash here leaves the rows
   // queued and the outbox job delivers them (the inbound path does not store a retry twice).
   const localIds = queued.filter((r) => r.local).map((r) => r.id);
-  const claimed = await claimDue(db, {
+  const outcomes = await claimDue(db, {
     limit: localIds.length,
     leaseMs: 60_000,
     includeRemote: false,
     ids: localIds,
-  });
-  const outcomes = await deliverClaimed(deps, claimed);
+  })
+    .then((claimed) => deliverClaimed(deps, claimed))
+    .catch((err: unknown) => {
+      // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
+      deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
+      return [];
+    });
   const remote = queued.length - localIds.length;
   if (remote && config.smtpRelayUrl) wakeOutbox();
   return {
