@@ -76,6 +76,9 @@ export type ComposeMode = (typeof COMPOSE_MODE)[keyof typeof COMPOSE_MODE];
 export const REPLY_SUBJECT_PREFIX = 'Re:';
 export const FORWARD_SUBJECT_PREFIX = 'Fwd:';
 export const SIGNATURE_SEPARATOR = '---';
+/** Recipient field names of a message, as `invalid_email_for` lists them. */
+export const recipientFieldNames = ['to', 'cc', 'bcc', 'reply-to'] as const;
+export type RecipientFieldName = (typeof recipientFieldNames)[number];
 
 // Cookies
 export const LANG_COOKIE = 'lang';

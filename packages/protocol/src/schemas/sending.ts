@@ -9,10 +9,6 @@ export const outgoingAddressSchema = z.object({
 });
 export type OutgoingAddress = z.infer<typeof outgoingAddressSchema>;
 
-/** Recipient field names, as `invalid_email_for` lists them. */
-export const recipientFieldNames = ['to', 'cc', 'bcc', 'reply-to'] as const;
-export type RecipientFieldName = (typeof recipientFieldNames)[number];
-
 export const outgoingFieldsSchema = z.object({
   /** One of the user's profiles or aliases (SPEC §3 Account). */
   from: outgoingAddressSchema,
