@@ -340,4 +340,44 @@ describe('the compose window', () => {
       vi.useRealTimers();
     }
   });
+
+  it('changing From to another profile swaps the signature under ---', async () => {
+    const server: Server = { calls: [] };
+    account.profiles.push({
+      id: 2,
+      name: 'Ann at work',
+      email: 'ann.work@mailroom.test',
+      signature: 'Ann, Sales',
+      default: false,
+    });
+    try {
+      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+      const window = await screen.findByRole('dialog', { name: 'New message' });
+      const editor = within(window).getByRole('textbox', { name: 'Message text' });
+      expect(editor.textContent).toContain('Ann Lee, Mailroom');
+      // The first click loads the menu's chunk; Radix opens on pointer down once it is there.
+      fireEvent.click(within(window).getByRole('button', { name: 'From' }));
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      if (!screen.queryByRole('menu')) {
+        fireEvent.pointerDown(within(window).getByRole('button', { name: 'From', hidden: true }), {
+          button: 0,
+        });
+      }
+      const menu = await screen.findByRole('menu');
+      fireEvent.click(
+        within(menu).getByRole('menuitemradio', { name: 'Ann at work <ann.work@mailroom.test>' }),
+      );
+      await waitFor(() => expect(editor.textContent).toContain('Ann, Sales'));
+      expect(editor.textContent).not.toContain('Ann Lee, Mailroom');
+      typeRecipients('To', 'bob@example.org');
+      fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
+      await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
+      expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({
+        fields: { from: { email: 'ann.work@mailroom.test', name: 'Ann at work' } },
+        content: '<p></p><p>---</p><p>Ann, Sales</p>',
+      });
+    } finally {
+      account.profiles.pop();
+    }
+  });
 });
