@@ -154,9 +154,11 @@ describe('compose: write, attach, send, reply, drafts', () => {
     // Full screen and back, folded to its title bar and back.
     await compose.getByRole('button', { name: 'Full screen' }).click();
     expect((await compose.boundingBox())!.width).toBeGreaterThan(1300);
+    await screenshot(page, 'compose-fullscreen-desktop-en');
     await compose.getByRole('button', { name: 'Exit full screen' }).click();
     await compose.getByRole('button', { name: 'Collapse' }).click();
     await expect.poll(() => compose.getByLabel('Subject').isVisible()).toBe(false);
+    await screenshot(page, 'compose-collapsed-desktop-en');
     await compose.getByRole('button', { name: 'Expand' }).click();
     await compose.getByRole('textbox', { name: 'Message text' }).click();
     await page.keyboard.type('Начало письма');
