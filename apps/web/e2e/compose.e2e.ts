@@ -26,11 +26,13 @@ async function addressOf(page: Page): Promise<string> {
 }
 
 /** The notice after Send: the success text, or the error shown instead (so a failure says why). */
-async function expectSent(page: Page) {
+async function expectSent(page: Page): Promise<string> {
   const notice = page.locator('[data-testid="success-dialog"], [data-testid="error-dialog"]');
   await notice.waitFor({ timeout: 30_000 });
-  expect(await notice.textContent()).toContain('Message sent.');
+  const text = (await notice.textContent()) ?? '';
+  expect(text).toContain('Message sent.');
   await page.getByTestId('success-dialog').getByRole('button', { name: 'Close' }).click();
+  return text;
 }
 
 const inboxOf = (page: Page) =>
@@ -120,6 +122,16 @@ describe('compose: write, attach, send, reply, drafts', () => {
     await screenshot(b, 'compose-reply-desktop-en');
     await reply.getByRole('button', { name: 'Send' }).click();
     await expectSent(b);
+
+    // B forwards A's message outside: its attachments come along without a new upload, and with no relay set up
+    // here the notice says that remote mail waits in the outbox.
+    await reader.getByRole('button', { name: 'Forward', exact: true }).click();
+    const forward = b.getByTestId('compose-window');
+    await expect(forward.getByLabel('Subject').inputValue()).resolves.toBe(`Fwd: ${subject}`);
+    await expect.poll(() => forward.locator('[data-status="done"]').count(), { timeout: 10_000 }).toBe(2);
+    await typeRecipient(b, 'To', 'carol@example.org');
+    await forward.getByRole('button', { name: 'Send' }).click();
+    expect(await expectSent(b)).toContain('waits in the outbox');
 
     // A sees the reply live and, with chains on, as one chain with the message A sent.
     const annGrid = a.getByRole('grid', { name: 'Messages' });
