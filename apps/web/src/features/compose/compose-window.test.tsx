@@ -322,6 +322,24 @@ describe('the compose window', () => {
     }
   });
 
+  it('keeps the 30-s autosave rhythm while the user goes on typing', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const server: Server = { calls: [] };
+      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
+      const window = await screen.findByRole('dialog', { name: 'New message' });
+      const subject = within(window).getByLabelText('Subject');
+      fireEvent.change(subject, { target: { value: 'Typing' } });
+      act(() => vi.advanceTimersByTime(AUTOSAVE_MS - 5_000));
+      fireEvent.change(subject, { target: { value: 'Typing on' } });
+      act(() => vi.advanceTimersByTime(5_000));
+      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
+      expect(sent(server, '/api/v1/messages/draft')[0]!.body).toMatchObject({ subject: 'Typing on' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('does not autosave while collapsed', async () => {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {

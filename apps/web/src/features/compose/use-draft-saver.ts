@@ -1,4 +1,4 @@
-import { useCallback, useRef } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { saveDraft } from './queries';
 import { composeRequest, type ComposeForm } from './compose-request';
 
@@ -46,5 +46,6 @@ export function useDraftSaver(getForm: () => ComposeForm, onSaved: (uid: number)
     return JSON.stringify({ ...composeRequest(form, true), uid: null }) === lastSaved.current;
   }, [getForm]);
 
-  return { save, settledUid, isUnchanged };
+  // One object for the window's life: the autosave interval depends on it and must not restart on every render.
+  return useMemo(() => ({ save, settledUid, isUnchanged }), [save, settledUid, isUnchanged]);
 }
