@@ -231,6 +231,30 @@ describe('sending through the relay', () => {
   });
 });
 
+describe('several processes', () => {
+  it('two outbox workers on one database deliver each message exactly once', async () => {
+    const sink = await startSink();
+    const { ctx, user } = await withRelay({ port: sink.port });
+    const count = 30;
+    for (let i = 0; i < count; i++) {
+      await call(user.browser, 'POST', 'messages/send', compose(user.email, [`r${i}@example.com`]));
+    }
+    // Two app processes' jobs, as two servers on one PostgreSQL would run them.
+    const other = await createTestApp({
+      db,
+      env: { SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`, OUTBOX_POLL_MS: '20' },
+    });
+    startJobs(ctx);
+    startJobs(other);
+    await sink.waitFor(count);
+    await until(async () => (await outboxOf(user.accountId)).every((r) => r.status === 'sent'));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(sink.messages).toHaveLength(count);
+    expect(new Set(sink.messages.map((m) => m.to[0])).size).toBe(count);
+    expect((await outboxOf(user.accountId)).every((r) => r.attempts === 1)).toBe(true);
+  });
+});
+
 describe('without a relay', () => {
   it('remote mail stays queued and the answer says no relay is configured', async () => {
     const ctx = await createTestApp({ db, env: { OUTBOX_POLL_MS: '50' } });
