@@ -170,6 +170,50 @@ describe('sending to local recipients', () => {
   });
 });
 
+describe('a full mailbox at the recipient', () => {
+  it('keeps the message queued for a retry while the mailbox is full for now', async () => {
+    const full = await mailUser(ctx, 'Full Box');
+    await db
+      .updateTable('accounts')
+      .set({ quota_limit_bytes: 200_000, quota_used_bytes: 199_900 })
+      .where('id', '=', full.accountId)
+      .execute();
+    const { body } = await call(ann.browser, 'POST', 'messages/send', compose(ann.email, [full.email]));
+    expect(body).toMatchObject({ delivered: 0, queued: 0 });
+    const [row] = await db
+      .selectFrom('outbox')
+      .select(['status', 'last_error'])
+      .where('recipient', '=', full.email)
+      .execute();
+    expect(row!.status).toBe('queued');
+    expect(row!.last_error).toMatch(/^4\.2\.2/);
+    expect(await folder(full.folders.inbox)).toEqual([]);
+  });
+
+  it('bounces at once when the message is bigger than the whole mailbox', async () => {
+    const tiny = await mailUser(ctx, 'Tiny Box');
+    await db
+      .updateTable('accounts')
+      .set({ quota_limit_bytes: 500 })
+      .where('id', '=', tiny.accountId)
+      .execute();
+    await call(
+      ann.browser,
+      'POST',
+      'messages/send',
+      compose(ann.email, [tiny.email], { subject: 'Too big' }),
+    );
+    const [row] = await db
+      .selectFrom('outbox')
+      .select(['status', 'last_error'])
+      .where('recipient', '=', tiny.email)
+      .execute();
+    expect(row!.status).toBe('bounced');
+    const [bounce] = await folder(ann.folders.inbox);
+    expect(bounce!.raw.toString()).toContain('Status: 5.2.2');
+  });
+});
+
 describe('drafts', () => {
   it('saving stores a \\Draft copy; saving again replaces it; sending deletes it', async () => {
     const first = await call(
