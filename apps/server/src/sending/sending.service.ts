@@ -90,6 +90,7 @@ export async function sendMessage(
   const { db, blobs, config } = deps;
   const { message } = prepared;
   const ids = { messageId: newMessageId(message.from.email), date: new Date() };
+  // One after the other: with 50 MB of attachments each copy is ~70 MB in memory.
   const sentRaw = await buildMime(blobs, message, ids, { keepBcc: true });
   const outboundRaw = Buffer.concat([
     receivedHeader(config.mailDomain, ids.date),
