@@ -5,6 +5,7 @@ import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { createTestApp, createTestDb } from './_util.js';
 import { call, mailUser } from './_actions.js';
 import { compose, freePort, parse, startJobs, startSink, until } from './_sending.js';
+import { claimDue } from '../src/sending/sending.repository.js';
 
 /** An app whose relay is the test's own SMTP sink; the outbox job runs as in main.ts. */
 async function withRelay(
@@ -252,6 +253,27 @@ describe('several processes', () => {
     expect(sink.messages).toHaveLength(count);
     expect(new Set(sink.messages.map((m) => m.to[0])).size).toBe(count);
     expect((await outboxOf(user.accountId)).every((r) => r.attempts === 1)).toBe(true);
+  });
+});
+
+describe('a process that dies mid-delivery', () => {
+  it('leaves its claimed rows to be delivered by another once the lease runs out', async () => {
+    const sink = await startSink();
+    const { ctx, user } = await withRelay({ port: sink.port });
+    await call(user.browser, 'POST', 'messages/send', compose(user.email, ['orphan@example.com']));
+    // The dead process claimed the row (one attempt counted) and never finished it.
+    const claimed = await claimDue(db, { limit: 10, leaseMs: 1500, includeRemote: true });
+    expect(claimed.map((r) => r.recipient)).toEqual(['orphan@example.com']);
+    startJobs(ctx);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sink.messages).toHaveLength(0);
+    const [got] = await sink.waitFor(1);
+    expect(got!.to).toEqual(['orphan@example.com']);
+    const row = await until(async () => {
+      const [r] = await outboxOf(user.accountId);
+      return r?.status === 'sent' && r;
+    });
+    expect(row.attempts).toBe(2);
   });
 });
 
