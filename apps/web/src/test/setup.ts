@@ -1,7 +1,7 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
-// jsdom lacks ResizeObserver, which Radix popovers and react-resizable-panels need.
+// jsdom lacks ResizeObserver, which Radix popovers need.
 class ResizeObserverStub {
   observe(): void {}
   unobserve(): void {}

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
@@ -8,6 +8,8 @@ import {
   LIST_PAGE_SIZE,
   REDIRECT_COOKIE,
   SEARCH_PAGE_SIZE,
+  SPLITTER_DEFAULT,
+  SPLITTER_MIN_WIDTHS,
   isSafeRedirectPath,
   type MailListItem,
 } from '@mailroom/protocol';
@@ -21,6 +23,7 @@ import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
+import { SplitPanes } from '../../ui/split-panes';
 import { useAccount, useUser } from '../auth/queries';
 import type { AccessResponse, Account } from '@mailroom/protocol';
 import { findInbox, flattenFolders } from './folder-order';
@@ -37,7 +40,6 @@ import { MailContext, type MailScreenContext } from './mail-context';
 import { MailToolbar } from './mail-toolbar';
 import { MessageList } from './message-list';
 import { useFolders, useLabels, useMessageList } from './queries';
-import { savedListShare } from './panes-layout';
 import { useSelection } from './selection-store';
 import { parseSearchParams, searchPath } from '../search/search-model';
 import { useCompose } from '../compose/compose-store';
@@ -45,10 +47,9 @@ import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
 const Reader = lazyRoute(() => import('./reader'));
-// Requested at once, in parallel with the start-up calls, so it is usually here before the first list is.
-const loadResizablePanes = () => import('./resizable-panes');
-const ResizablePanes = lazy(loadResizablePanes);
-if (typeof window !== 'undefined') void loadResizablePanes().catch(() => {});
+
+/** Where the list's share of the two panes is remembered (SPEC §2 splitter). */
+const PANES_STORAGE_KEY = 'mailroom:panes';
 
 /**
  * The a_id an alias-only user is kept to (SPEC §6: alias selector locked): their alias's id, or null for a full
@@ -314,21 +315,16 @@ function MailPanes({ list, hasMessage }: { list: ReactNode; hasMessage: boolean 
     <div className={styles.list}>{list}</div>
   );
   if (desktop && !fullscreen) {
-    const share = savedListShare();
     return (
-      <Suspense
-        fallback={
-          <div
-            className={styles.panes}
-            style={{ gridTemplateColumns: `minmax(370px, ${share}fr) minmax(400px, ${100 - share}fr)` }}
-          >
-            {listPane}
-            {reader}
-          </div>
-        }
-      >
-        <ResizablePanes list={listPane} reader={reader} />
-      </Suspense>
+      <SplitPanes
+        className={styles.panes}
+        first={listPane}
+        second={reader}
+        defaultShare={SPLITTER_DEFAULT[0]}
+        minWidths={SPLITTER_MIN_WIDTHS}
+        storageKey={PANES_STORAGE_KEY}
+        label={t('mail.splitter')}
+      />
     );
   }
   return (
