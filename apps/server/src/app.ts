@@ -158,6 +158,8 @@ async function registerWebApp(app: FastifyInstance, distDir: string) {
       root: distDir,
       wildcard: false,
       index: false,
+      // The build writes .br and .gz beside each asset (apps/web/scripts/precompress.mjs).
+      preCompressed: true,
       setHeaders: (reply, file) => {
         // Vite puts a content hash in asset names: they never change.
         if (file.includes(`${path.sep}assets${path.sep}`))

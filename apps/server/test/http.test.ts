@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Browser, createTestApp, createTestDb, signUpAndSignIn } from './_util.js';
 import { ConfigError, loadConfig, settingDocs } from '../src/config.js';
@@ -10,6 +11,11 @@ afterAll(() => fs.rm(webDist, { recursive: true, force: true }));
 await fs.mkdir(path.join(webDist, 'assets'));
 await fs.writeFile(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
 await fs.writeFile(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+// What apps/web/scripts/precompress.mjs writes beside a big asset.
+const bigAsset = `export const words = ${JSON.stringify('mail '.repeat(2000))};`;
+await fs.writeFile(path.join(webDist, 'assets', 'big-def456.js'), bigAsset);
+await fs.writeFile(path.join(webDist, 'assets', 'big-def456.js.br'), zlib.brotliCompressSync(bigAsset));
+await fs.writeFile(path.join(webDist, 'assets', 'big-def456.js.gz'), zlib.gzipSync(bigAsset));
 
 const db = await createTestDb();
 const { app } = await createTestApp({ db, env: { WEB_DIST_DIR: webDist } });
@@ -28,6 +34,27 @@ describe('serving the web app', () => {
     const asset = await new Browser(app).get('/assets/app-abc123.js');
     expect(asset.headers['cache-control']).toContain('immutable');
     expect((await new Browser(app).get('/assets/missing-1.js')).statusCode).toBe(404);
+  });
+
+  it('assets go out compressed when the browser accepts it, and plain when it does not', async () => {
+    const br = await app.inject({
+      url: '/assets/big-def456.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(bigAsset);
+
+    const gz = await app.inject({ url: '/assets/big-def456.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(bigAsset);
+
+    const plain = await app.inject({
+      url: '/assets/big-def456.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(bigAsset);
   });
 
   it('security headers: CSP with frame-ancestors, nosniff, referrer policy', async () => {
