@@ -3,8 +3,15 @@ import react from '@vitejs/plugin-react';
 
 const backend = 'http://127.0.0.1:8080';
 
-export default defineConfig({
+export default defineConfig(({ mode }) => ({
   plugins: [react()],
+  // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
+  // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
+  css: {
+    modules: {
+      generateScopedName: mode === 'production' ? '_[hash:base64:6]' : '_[name]_[local]_[hash:base64:4]',
+    },
+  },
   // Read @mailroom/protocol from its TypeScript sources, so the web app never needs a protocol build first.
   resolve: { conditions: ['@mailroom/source', ...defaultClientConditions] },
   build: {
@@ -38,4 +45,4 @@ export default defineConfig({
       '/ws': { target: backend, ws: true },
     },
   },
-});
+}));

@@ -9,15 +9,24 @@ import {
 } from '../features/mail/mail-views';
 import type { SettingsAction, SettingsSectionId } from '../features/settings/sections';
 import { Lazy, lazyRoute } from './lazy-route';
+import { loadFeatureTexts } from '../i18n';
 import { NoAliasGuard, ProtectedLayout } from './protected-layout';
 import { RootLayout } from './root-layout';
 
 // Everything but the mail shell is a separate chunk (DESIGN §5: the shell's initial JS ≤ 120 KB gzipped).
-const AboutPage = lazyRoute(() => import('../features/about/about-page'));
-const LoginPage = lazyRoute(() => import('../features/auth/login-page'));
-const DecryptPage = lazyRoute(() => import('../features/decrypt/decrypt-page'));
+const AboutPage = lazyRoute(() =>
+  Promise.all([import('../features/about/about-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+);
+const LoginPage = lazyRoute(() =>
+  Promise.all([import('../features/auth/login-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+);
+const DecryptPage = lazyRoute(() =>
+  Promise.all([import('../features/decrypt/decrypt-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+);
 const ContactsPage = lazyRoute(() => import('../features/contacts/contacts-page'));
-const SettingsLayout = lazyRoute(() => import('../features/settings/settings-layout'));
+const SettingsLayout = lazyRoute(() =>
+  Promise.all([import('../features/settings/settings-layout'), loadFeatureTexts()]).then(([chunk]) => chunk),
+);
 const SettingsSectionPage = lazyRoute(() =>
   import('../features/settings/settings-layout').then((module) => ({ default: module.SettingsSection })),
 );

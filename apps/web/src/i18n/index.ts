@@ -10,6 +10,7 @@ import { LANG_COOKIE, type Language } from '@mailroom/protocol';
 import { detectLanguage } from './detect-language';
 import { readCookie, writeCookie } from '../app/cookies';
 import type en from './locales/en.json';
+import type enFeatures from './locales/features.en.json';
 
 type Texts = { readonly [key: string]: string | Texts };
 
@@ -17,7 +18,7 @@ type Texts = { readonly [key: string]: string | Texts };
 type Leaves<T, Prefix extends string = ''> = {
   [K in keyof T & string]: T[K] extends string ? `${Prefix}${K}` : Leaves<T[K], `${Prefix}${K}.`>;
 }[keyof T & string];
-export type TextKey = Leaves<typeof en>;
+export type TextKey = Leaves<typeof en & typeof enFeatures>;
 export type TextValues = Readonly<Record<string, string | number>>;
 export type Translate = (key: TextKey, values?: TextValues) => string;
 
@@ -26,6 +27,12 @@ export type Translate = (key: TextKey, values?: TextValues) => string;
 const interfaceText: Record<Language, () => Promise<{ default: Texts }>> = {
   en: () => import('./locales/en.json'),
   ru: () => import('./locales/ru.json'),
+};
+// Texts of the screens that load on demand (compose, decrypt, settings, about, login): they come with those
+// chunks, not with the mail shell.
+const featureText: Record<Language, () => Promise<{ default: Texts }>> = {
+  en: () => import('./locales/features.en.json'),
+  ru: () => import('./locales/features.ru.json'),
 };
 const errorText: Record<Language, () => Promise<{ default: Record<string, string> }>> = {
   en: () => import('./locales/errors.en.json'),
@@ -38,6 +45,7 @@ const STRICT = import.meta.env.MODE === 'test';
 
 const loadedTexts: Partial<Record<Language, Texts>> = {};
 const loadedErrors: Partial<Record<Language, Record<string, string>>> = {};
+const loadedFeatures: Partial<Record<Language, Texts>> = {};
 
 function lookup(texts: Texts | undefined, key: string): string | undefined {
   let node: string | Texts | undefined = texts;
@@ -54,7 +62,7 @@ function interpolate(text: string, values: Readonly<Record<string, unknown>> | u
 
 function translator(language: Language): Translate {
   return (key, values) => {
-    const text = lookup(loadedTexts[language], key);
+    const text = lookup(loadedTexts[language], key) ?? lookup(loadedFeatures[language], key);
     if (text === undefined) {
       if (STRICT) throw new Error(`No ${language} text for '${key}'`);
       return key;
@@ -119,6 +127,10 @@ async function ensureTexts(language: Language): Promise<void> {
   loadedTexts[language] ??= (await interfaceText[language]()).default;
 }
 
+async function ensureFeatures(language: Language): Promise<void> {
+  loadedFeatures[language] ??= (await featureText[language]()).default;
+}
+
 async function ensureErrors(language: Language): Promise<void> {
   loadedErrors[language] ??= (await errorText[language]()).default;
 }
@@ -128,6 +140,17 @@ export async function initI18n(language: Language = initialLanguage()): Promise<
   await ensureTexts(language);
   publish(language);
   return i18n;
+}
+
+/**
+ * The texts of the on-demand screens (compose, decrypt, settings, about, login) in the current language; their lazy chunks wait for it,
+ * so they never render a key. Safe to call often.
+ */
+export async function loadFeatureTexts(): Promise<void> {
+  const language = i18n.language;
+  if (loadedFeatures[language]) return;
+  await ensureFeatures(language);
+  publish(language);
 }
 
 /** The error catalogue in the current language; safe to call often. */
@@ -140,6 +163,7 @@ export async function setLanguage(language: Language): Promise<void> {
   writeCookie(LANG_COOKIE, language, { maxAgeSeconds: ONE_YEAR_S });
   await ensureTexts(language);
   if (loadedErrors[i18n.language]) await ensureErrors(language);
+  if (loadedFeatures[i18n.language]) await ensureFeatures(language);
   publish(language);
 }
 

@@ -4,6 +4,8 @@ import en from './locales/en.json';
 import ru from './locales/ru.json';
 import errorsEn from './locales/errors.en.json';
 import errorsRu from './locales/errors.ru.json';
+import featuresEn from './locales/features.en.json';
+import featuresRu from './locales/features.ru.json';
 
 type Tree = { [key: string]: string | Tree };
 
@@ -23,6 +25,7 @@ function variables(text: string): string[] {
 
 describe.each([
   ['interface', en as Tree, ru as Tree],
+  ['on-demand feature', featuresEn as Tree, featuresRu as Tree],
   ['errors', errorsEn as Tree, errorsRu as Tree],
 ])('%s translations', (_name, english, russian) => {
   const enLeaves = leaves(english);
@@ -41,6 +44,13 @@ describe.each([
     for (const [key, text] of enLeaves) {
       expect(variables(ruLeaves.get(key) ?? ''), key).toEqual(variables(text));
     }
+  });
+});
+
+describe('on-demand feature texts', () => {
+  it('never share a section with the shell texts, so no key has two meanings', () => {
+    const shared = Object.keys(featuresEn).filter((section) => section in en);
+    expect(shared).toEqual([]);
   });
 });
 

@@ -18,6 +18,7 @@ afterEach(() => {
 });
 
 // The interface text and error catalogue in English, loaded once as the app does before its first render.
-const { initI18n, loadErrorTexts } = await import('../i18n');
+const { initI18n, loadErrorTexts, loadFeatureTexts } = await import('../i18n');
 await initI18n('en');
 await loadErrorTexts();
+await loadFeatureTexts();

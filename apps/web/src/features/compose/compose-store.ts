@@ -1,3 +1,4 @@
+import { loadFeatureTexts } from '../../i18n';
 import { create } from 'zustand';
 import type { ComposeMode, Mail } from '@mailroom/protocol';
 
@@ -30,5 +31,6 @@ export const useCompose = create<ComposeState>((set) => ({
   closeCompose: () => set({ open: null }),
 }));
 
-/** Load the compose chunk ahead of a click (hover or focus on a button that opens it). */
-export const loadComposeWindow = () => import('./compose-window');
+/** Load the compose chunk and its texts ahead of a click (hover or focus on a button that opens it). */
+export const loadComposeWindow = () =>
+  Promise.all([import('./compose-window'), loadFeatureTexts()]).then(([chunk]) => chunk);

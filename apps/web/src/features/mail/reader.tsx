@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useTranslation } from '../../i18n';
+import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
   ArrowLeft,
@@ -52,7 +52,9 @@ import { decodeContent, linkifyText } from './sanitize-html';
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
-const ReaderDecrypt = lazy(() => import('../decrypt/reader-decrypt'));
+const ReaderDecrypt = lazy(() =>
+  Promise.all([import('../decrypt/reader-decrypt'), loadFeatureTexts()]).then(([chunk]) => chunk),
+);
 
 const kindIcons: Record<AttachmentKind, typeof File> = {
   pdf: FileType,

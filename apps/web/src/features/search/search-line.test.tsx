@@ -110,7 +110,10 @@ describe('search line', () => {
     const input = await screen.findByRole('searchbox', { name: 'Search mail' });
     fireEvent.change(input, { target: { value: 'hello' } });
     fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
-    fireEvent.change(screen.getByRole('textbox', { name: 'Date from' }), { target: { value: '01.02.2025' } });
+    // The advanced form is its own chunk: it appears once loaded.
+    fireEvent.change(await screen.findByRole('textbox', { name: 'Date from' }), {
+      target: { value: '01.02.2025' },
+    });
     fireEvent.change(screen.getByRole('textbox', { name: 'Date to' }), { target: { value: '03.02.2025' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
 
@@ -139,7 +142,7 @@ describe('search line', () => {
     await screen.findByRole('searchbox', { name: 'Search mail' });
     fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
 
-    const body = screen.getByRole('checkbox', { name: 'Body' });
+    const body = await screen.findByRole('checkbox', { name: 'Body' });
     fireEvent.click(body);
     expect((body as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Sender' }));

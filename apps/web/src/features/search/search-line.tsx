@@ -1,9 +1,16 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useId,
+  useRef,
+  useState,
+  type KeyboardEvent as ReactKeyboardEvent,
+} from 'react';
 import { useLocation, useMatch, useNavigate, useParams } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { Search, SlidersHorizontal, X } from 'lucide-react';
 import { folderPath, labelPath } from '../../app/paths';
-import { Button } from '../../ui/button';
 import { findInbox } from '../mail/folder-order';
 import { useFolders } from '../mail/queries';
 import {
@@ -12,13 +19,12 @@ import {
   isBadDate,
   parseSearchParams,
   searchPath,
-  toggleField,
-  type SearchField,
   type SearchForm,
 } from './search-model';
 import styles from './search-line.module.css';
 
-const FIELDS: readonly SearchField[] = ['subject', 'body', 'sender'];
+// The advanced form loads when it is first opened, not with the mail shell (DESIGN §5 budget).
+const AdvancedSearch = lazy(() => import('./advanced-search'));
 
 /** The search line of the top panel (SPEC §2) with its advanced form; it keeps no state a route change loses. */
 export function SearchLine() {
@@ -157,91 +163,17 @@ function SearchLineForm({ searching }: { searching: boolean }) {
         </button>
       </div>
       {open ? (
-        <div
-          id={popoverId}
-          role="group"
-          aria-label={t('search.advanced')}
-          className={styles.popover}
-          onKeyDown={onEscape}
-        >
-          <fieldset className={styles.fieldset}>
-            <legend>{t('search.scope')}</legend>
-            <label>
-              <input
-                type="radio"
-                name="search-scope"
-                checked={!form.allFolders}
-                onChange={() => setForm({ ...form, allFolders: false })}
-              />
-              {t('search.currentFolder')}
-            </label>
-            <label>
-              <input
-                type="radio"
-                name="search-scope"
-                checked={form.allFolders}
-                onChange={() => setForm({ ...form, allFolders: true })}
-              />
-              {t('search.allFolders')}
-            </label>
-          </fieldset>
-          <fieldset className={styles.fieldset}>
-            <legend>{t('search.lookIn')}</legend>
-            {FIELDS.map((field) => (
-              <label key={field}>
-                <input
-                  type="checkbox"
-                  checked={form[field]}
-                  onChange={() => setForm(toggleField(form, field))}
-                />
-                {t(`search.fields.${field}`)}
-              </label>
-            ))}
-          </fieldset>
-          <fieldset className={styles.fieldset} disabled={datesDisabled}>
-            <legend>{t('search.dates')}</legend>
-            <label className={styles.date}>
-              {t('search.dateFrom')}
-              <input
-                type="text"
-                inputMode="numeric"
-                disabled={datesDisabled}
-                placeholder={t('search.dateFormat')}
-                value={datesDisabled ? '' : form.from}
-                aria-invalid={badFrom || undefined}
-                onChange={(event) => setForm({ ...form, from: event.target.value })}
-              />
-            </label>
-            <label className={styles.date}>
-              {t('search.dateTo')}
-              <input
-                type="text"
-                inputMode="numeric"
-                disabled={datesDisabled}
-                placeholder={t('search.dateFormat')}
-                value={datesDisabled ? '' : form.to}
-                aria-invalid={badTo || undefined}
-                onChange={(event) => setForm({ ...form, to: event.target.value })}
-              />
-            </label>
-            {badFrom || badTo ? (
-              <p className={styles.error} role="alert">
-                {t('search.badDate')}
-              </p>
-            ) : null}
-          </fieldset>
-          <div className={styles.actions}>
-            <Button
-              variant="ghost"
-              onClick={() => setForm({ ...emptySearchForm, allFolders: form.allFolders })}
-            >
-              {t('search.reset')}
-            </Button>
-            <Button variant="primary" type="submit">
-              {t('search.submit')}
-            </Button>
-          </div>
-        </div>
+        <Suspense fallback={null}>
+          <AdvancedSearch
+            id={popoverId}
+            form={form}
+            setForm={setForm}
+            datesDisabled={datesDisabled}
+            badFrom={badFrom}
+            badTo={badTo}
+            onKeyDown={onEscape}
+          />
+        </Suspense>
       ) : null}
     </form>
   );

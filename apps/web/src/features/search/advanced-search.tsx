@@ -1,0 +1,111 @@
+import type { KeyboardEvent } from 'react';
+import { useTranslation } from '../../i18n';
+import { Button } from '../../ui/button';
+import { emptySearchForm, toggleField, type SearchField, type SearchForm } from './search-model';
+import styles from './search-line.module.css';
+
+const FIELDS: readonly SearchField[] = ['subject', 'body', 'sender'];
+
+export interface AdvancedSearchProps {
+  id: string;
+  form: SearchForm;
+  setForm: (form: SearchForm) => void;
+  /** Dates apply to one folder only (SPEC §2). */
+  datesDisabled: boolean;
+  badFrom: boolean;
+  badTo: boolean;
+  onKeyDown: (event: KeyboardEvent) => void;
+}
+
+/** The advanced search popover (SPEC §2, §5): scope, fields with one always kept, dd.MM.yyyy dates, reset. */
+export default function AdvancedSearch({
+  id,
+  form,
+  setForm,
+  datesDisabled,
+  badFrom,
+  badTo,
+  onKeyDown,
+}: AdvancedSearchProps) {
+  const { t } = useTranslation();
+  return (
+    <div
+      id={id}
+      role="group"
+      aria-label={t('search.advanced')}
+      className={styles.popover}
+      onKeyDown={onKeyDown}
+    >
+      <fieldset className={styles.fieldset}>
+        <legend>{t('search.scope')}</legend>
+        <label>
+          <input
+            type="radio"
+            name="search-scope"
+            checked={!form.allFolders}
+            onChange={() => setForm({ ...form, allFolders: false })}
+          />
+          {t('search.currentFolder')}
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="search-scope"
+            checked={form.allFolders}
+            onChange={() => setForm({ ...form, allFolders: true })}
+          />
+          {t('search.allFolders')}
+        </label>
+      </fieldset>
+      <fieldset className={styles.fieldset}>
+        <legend>{t('search.lookIn')}</legend>
+        {FIELDS.map((field) => (
+          <label key={field}>
+            <input type="checkbox" checked={form[field]} onChange={() => setForm(toggleField(form, field))} />
+            {t(`search.fields.${field}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className={styles.fieldset} disabled={datesDisabled}>
+        <legend>{t('search.dates')}</legend>
+        <label className={styles.date}>
+          {t('search.dateFrom')}
+          <input
+            type="text"
+            inputMode="numeric"
+            disabled={datesDisabled}
+            placeholder={t('search.dateFormat')}
+            value={datesDisabled ? '' : form.from}
+            aria-invalid={badFrom || undefined}
+            onChange={(event) => setForm({ ...form, from: event.target.value })}
+          />
+        </label>
+        <label className={styles.date}>
+          {t('search.dateTo')}
+          <input
+            type="text"
+            inputMode="numeric"
+            disabled={datesDisabled}
+            placeholder={t('search.dateFormat')}
+            value={datesDisabled ? '' : form.to}
+            aria-invalid={badTo || undefined}
+            onChange={(event) => setForm({ ...form, to: event.target.value })}
+          />
+        </label>
+        {badFrom || badTo ? (
+          <p className={styles.error} role="alert">
+            {t('search.badDate')}
+          </p>
+        ) : null}
+      </fieldset>
+      <div className={styles.actions}>
+        <Button variant="ghost" onClick={() => setForm({ ...emptySearchForm, allFolders: form.allFolders })}>
+          {t('search.reset')}
+        </Button>
+        <Button variant="primary" type="submit">
+          {t('search.submit')}
+        </Button>
+      </div>
+    </div>
+  );
+}
