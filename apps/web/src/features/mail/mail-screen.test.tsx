@@ -13,6 +13,7 @@ import { testAccount, testUser } from '../../test/fixtures';
 import { AppRoutes } from '../../app/routes';
 import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
+import { useCompose } from '../compose/compose-store';
 
 const user = testUser;
 const account = testAccount({ per_page: 3 });
@@ -30,6 +31,7 @@ const folders = [
   folder(11, 'INBOX', 'inbox', 5),
   folder(12, 'INBOX.Trash', 'trash'),
   folder(13, 'INBOX.Junk', 'junk'),
+  folder(14, 'INBOX.Drafts', 'draft'),
 ];
 
 function item(uid: number, seen = true): MailListItem {
@@ -242,6 +244,14 @@ describe('mail screen', () => {
     mockServer({ missing: 4 });
     renderAt('/mail/folder/all/11/1/4');
     await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+  });
+
+  it('a link to a message in Drafts opens it in the compose window and keeps the list', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/14/1/7');
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/14/1'));
+    expect(useCompose.getState().open).toMatchObject({ mode: 0, draft: { folder_id: 14, uid: 7 } });
+    useCompose.getState().closeCompose();
   });
 
   it('keeps an alias-only user on their alias, without folder or label creation', async () => {

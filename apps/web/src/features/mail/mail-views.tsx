@@ -246,6 +246,17 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
     if (!isUnauthorized(listError)) raiseError(listError);
   }, [listError, folders.data, aliasId, navigate]);
 
+  // A message in Drafts opens in the compose window however it was reached — a click, the arrow keys or a link
+  // (SPEC §4): the compose window takes it and the list stays.
+  const draftsId = allFolders.find((candidate) => candidate.system === 'draft')?.id;
+  const openDraftUid = open && open.folderId === draftsId ? open.uid : null;
+  useEffect(() => {
+    if (openDraftUid === null || draftsId === undefined) return;
+    useCompose.getState().openCompose({ mode: 0, draft: { folder_id: draftsId, uid: openDraftUid } });
+    openRef.current = null;
+    navigate(pathTo(page), { replace: true });
+  }, [openDraftUid, draftsId, navigate, pathTo, page]);
+
   const context = useMemo<MailScreenContext>(
     () => ({
       source,
