@@ -266,6 +266,37 @@ describe('drafts', () => {
     expect(empty.status).toBe(200);
   });
 
+  it('a reply saved as a draft and sent later without its source still answers the original', async () => {
+    const subject = `Budget ${Math.random()}`;
+    await call(ann.browser, 'POST', 'messages/send', compose(ann.email, [bob.email], { subject }));
+    const [original] = await folder(bob.folders.inbox);
+    const originalId = (await parse(original!.raw)).messageId!;
+    const saved = await call(
+      bob.browser,
+      'POST',
+      'messages/draft',
+      compose(bob.email, [ann.email], {
+        subject: `Re: ${subject}`,
+        isDraft: true,
+        source: { folder_id: bob.folders.inbox, uid: original!.uid, mode: COMPOSE_MODE.REPLY },
+      }),
+    );
+    expect(saved.status).toBe(200);
+    // Reopened from Drafts: the compose window sends the draft's uid, not the message it answers.
+    const sent = await call(
+      bob.browser,
+      'POST',
+      'messages/send',
+      compose(bob.email, [ann.email], { subject: `Re: ${subject}`, uid: saved.body.message.uid }),
+    );
+    expect(sent.status).toBe(200);
+    const [annGot] = await folder(ann.folders.inbox);
+    const parsed = await parse(annGot!.raw);
+    expect(parsed.inReplyTo).toBe(originalId);
+    const [annSent] = (await folder(ann.folders.sent)).filter((m) => m.subject === subject);
+    expect(annGot!.thread_id).toBe(annSent!.thread_id);
+  });
+
   it("another account's draft uid is not touched", async () => {
     const bobDraft = await call(
       bob.browser,

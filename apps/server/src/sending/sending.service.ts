@@ -57,18 +57,38 @@ export async function prepareMessage(
     source = { ...found, mode: request.source.mode };
   }
   const replying = source !== null && source.mode !== COMPOSE_MODE.FORWARD && source.messageId !== null;
+  const thread = replying
+    ? { inReplyTo: source!.messageId, references: [...source!.references, source!.messageId!] }
+    : await savedDraftThread(db, principal, request);
   return {
     message: {
       ...headers,
       ...bodyParts(request.content, request.content_type),
       attachments,
-      inReplyTo: replying ? source!.messageId : null,
-      references: replying ? [...source!.references, source!.messageId!].slice(-MAX_REFERENCES) : [],
+      inReplyTo: thread.inReplyTo,
+      references: thread.references.slice(-MAX_REFERENCES),
     },
     uploadIds: ids,
     source,
     draftUid: request.uid ?? null,
   };
+}
+
+/**
+ * A reply saved as a draft and reopened comes back without `source` (the compose window only knows the draft):
+ * it answers what its saved copy answered, the last of its References, so the thread holds on both sides.
+ */
+async function savedDraftThread(
+  db: Db,
+  principal: Principal,
+  request: ComposeRequestParsed,
+): Promise<{ inReplyTo: string | null; references: string[] }> {
+  const none = { inReplyTo: null, references: [] };
+  if (request.source || !request.uid) return none;
+  const drafts = await systemFolder(db, principal.accountId, 'draft');
+  const draft = await findComposeSource(db, principal, drafts.id, request.uid);
+  const references = draft?.references ?? [];
+  return references.length ? { inReplyTo: references.at(-1)!, references } : none;
 }
 
 function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
