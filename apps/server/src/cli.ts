@@ -1,10 +1,59 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
-import { runAdminCommand, type AdminCommand } from './admin/commands.js';
+import { runAdminCommand, type AdminCommand, type AdminResult } from './admin/commands.js';
 import { DomainError } from './http/errors.js';
 
-const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]`;
+const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
+       npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)`;
+
+class UsageError extends Error {}
+/** A problem on the operator's side (e.g. an unreadable file): one line, exit code 1. */
+class CliError extends Error {}
+
+/** Reads the command line into one admin command; UsageError when it does not make one. */
+async function commandFrom(argv: string[]): Promise<AdminCommand> {
+  const [area, action, ...rest] = argv;
+  if (area === 'user' && action === 'add') {
+    const { values } = parseArgs({
+      args: rest,
+      options: { name: { type: 'string' }, password: { type: 'string' }, 'member-id': { type: 'string' } },
+    });
+    if (!values.name || !values.password) throw new UsageError();
+    return {
+      command: 'user.add',
+      name: values.name,
+      password: values.password,
+      ...(values['member-id'] ? { memberId: values['member-id'] } : {}),
+    };
+  }
+  if (area === 'dkim' && action === 'set') {
+    const { values } = parseArgs({
+      args: rest,
+      options: {
+        domain: { type: 'string' },
+        selector: { type: 'string' },
+        'key-file': { type: 'string' },
+        generate: { type: 'boolean' },
+      },
+    });
+    const keyFile = values['key-file'];
+    // Exactly one source of the key.
+    if (!values.domain || !values.selector || Boolean(keyFile) === Boolean(values.generate))
+      throw new UsageError();
+    const privateKeyPem = keyFile
+      ? await fs.readFile(keyFile, 'utf8').catch((err: NodeJS.ErrnoException) => {
+          throw new CliError(`Cannot read the key file ${keyFile}: ${err.code ?? err.message}`);
+        })
+      : generateKeyPairSync('rsa', { modulusLength: 2048 })
+          .privateKey.export({ type: 'pkcs8', format: 'pem' })
+          .toString();
+    return { command: 'dkim.set', domain: values.domain, selector: values.selector, privateKeyPem };
+  }
+  throw new UsageError();
+}
 
 /**
  * The `mailroom` operator command. With PostgreSQL it opens the database itself; with PGlite it
@@ -12,25 +61,16 @@ const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password s
  * folder only when no server runs.
  */
 async function main(argv: string[]): Promise<number> {
-  const [area, action, ...rest] = argv;
-  if (area !== 'user' || action !== 'add') {
+  let command: AdminCommand;
+  try {
+    command = await commandFrom(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError) && !(err instanceof TypeError)) throw err;
+    // parseArgs throws TypeError for an unknown option or a missing value.
+    if (err instanceof TypeError) console.error(err.message);
     console.error(usage);
     return 2;
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: { name: { type: 'string' }, password: { type: 'string' }, 'member-id': { type: 'string' } },
-  });
-  if (!values.name || !values.password) {
-    console.error(usage);
-    return 2;
-  }
-  const command: AdminCommand = {
-    command: 'user.add',
-    name: values.name,
-    password: values.password,
-    ...(values['member-id'] ? { memberId: values['member-id'] } : {}),
-  };
   const config = loadConfig();
 
   if (!config.databaseUrl) {
@@ -54,15 +94,21 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function print(result: { memberId: string; email: string }) {
-  console.log(`member ID: ${result.memberId}`);
-  console.log(`address:   ${result.email}`);
+function print(result: AdminResult) {
+  if ('memberId' in result) {
+    console.log(`member ID: ${result.memberId}`);
+    console.log(`address:   ${result.email}`);
+    return;
+  }
+  console.log(`DKIM key set for ${result.domain} (selector ${result.selector}). Publish this TXT record:`);
+  console.log(`name:  ${result.dnsName}`);
+  console.log(`value: ${result.dnsValue}`);
 }
 
 try {
   process.exitCode = await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof ConfigError || err instanceof DomainError) {
+  if (err instanceof ConfigError || err instanceof DomainError || err instanceof CliError) {
     console.error(err instanceof DomainError ? `${err.code}: ${err.message}` : err.message);
     process.exitCode = 1;
   } else {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { DomainError } from '../http/errors.js';
-import { adminCommandSchema, runAdminCommand, type AdminCommand, type UserAddResult } from './commands.js';
+import { adminCommandSchema, runAdminCommand, type AdminCommand, type AdminResult } from './commands.js';
 
 /**
  * PGlite allows one process per data folder, so while the server runs the CLI asks it over
@@ -13,7 +13,7 @@ import { adminCommandSchema, runAdminCommand, type AdminCommand, type UserAddRes
  */
 export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
 
-type Reply = { ok: true; result: UserAddResult } | { ok: false; code: string; message: string };
+type Reply = { ok: true; result: AdminResult } | { ok: false; code: string; message: string };
 
 export async function startAdminSocket(db: Db, config: Config): Promise<{ close(): Promise<void> }> {
   const socketPath = adminSocketPath(config.dataDir);

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import { ensureAccount } from '../accounts/index.js';
 import { createIdpUser } from '../auth/dev-idp/idp-users.js';
+import { setDkimKey, type DkimKeyResult } from '../sending/index.js';
 
 /** Operator commands, run by the CLI directly or by the server on the CLI's behalf (admin socket). */
 export const adminCommandSchema = z.discriminatedUnion('command', [
@@ -12,6 +13,13 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     password: z.string().min(1).max(200),
     memberId: z.string().optional(),
   }),
+  z.object({
+    command: z.literal('dkim.set'),
+    domain: z.string().max(253),
+    selector: z.string().max(63),
+    // A 4096-bit RSA key in PEM is about 3.3 KB; the socket reads at most 64 KB per line anyway.
+    privateKeyPem: z.string().max(16_000),
+  }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
@@ -20,7 +28,9 @@ export interface UserAddResult {
   email: string;
 }
 
-export async function runAdminCommand(db: Db, config: Config, command: AdminCommand): Promise<UserAddResult> {
+export type AdminResult = UserAddResult | DkimKeyResult;
+
+export async function runAdminCommand(db: Db, config: Config, command: AdminCommand): Promise<AdminResult> {
   switch (command.command) {
     case 'user.add': {
       const user = await createIdpUser(db, {
@@ -35,5 +45,7 @@ export async function runAdminCommand(db: Db, config: Config, command: AdminComm
       });
       return { memberId: user.memberId, email: account.email };
     }
+    case 'dkim.set':
+      return setDkimKey(db, command);
   }
 }
