@@ -90,6 +90,36 @@ describe('labels', () => {
     expect(narrowed.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Tagged by hand']);
   });
 
+  it('a message its saved search finds shows the label in the folder list, in search results and when opened', async () => {
+    const { body } = await call(ann.browser, 'POST', 'labels', {
+      label: { name: 'Receipts', search_field: 'subject', search_content: 'receipt' },
+    });
+    const labelId: number = body.label.id;
+    const found = await ann.deliver({ from: 'shop@example.com', subject: 'Your receipt 42', text: 'thanks' });
+    const other = await ann.deliver({
+      from: 'news@example.com',
+      subject: 'Weekly news',
+      text: 'receipt inside',
+    });
+    const labelsOf = (messages: { uid: number; labels: number[] }[], uid: number) =>
+      messages.find((m) => m.uid === uid)?.labels;
+
+    const list = await call(
+      ann.browser,
+      'GET',
+      `messages/folder/${found.folderId}?a_id=all&page=1&limit=100`,
+    );
+    expect(labelsOf(list.body.messages, found.uid)).toContain(labelId);
+    expect(labelsOf(list.body.messages, other.uid)).not.toContain(labelId);
+
+    const search = await call(ann.browser, 'POST', 'messages/search', { subject: 'receipt' });
+    expect(search.status).toBe(200);
+    expect(labelsOf(search.body.messages, found.uid)).toContain(labelId);
+
+    const opened = await call(ann.browser, 'GET', `messages/${found.folderId}/${found.uid}`);
+    expect(opened.body.message.labels).toEqual([labelId]);
+  });
+
   it('deleting a label takes it off every message and announces the change', async () => {
     const { body } = await call(ann.browser, 'POST', 'labels', {
       label: { name: 'Temp', search_content: 'zzz' },

@@ -5,6 +5,7 @@ import type { StoredAttachment } from '../db/schema.js';
 import { DomainError } from '../http/errors.js';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 import { toListItem } from './list-items.js';
+import { withSavedSearchLabels } from './saved-search-labels.js';
 import {
   aliasBelongsTo,
   sessionAlias,
@@ -108,7 +109,7 @@ export async function listFolderMessages(
     countMessages(db, page, folder.total_count),
     page.threaded ? countThreads(db, page) : undefined,
   ]);
-  const items = rows.map(toListItem);
+  const items = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
   return {
     messages: page.threaded ? await attachThreads(db, accountId, view, items) : items,
     total: threads ?? all,
@@ -133,7 +134,12 @@ async function toMail(
   row: MessageRow,
   showImages: boolean,
 ): Promise<Mail> {
-  const [item] = await attachThreads(db, accountId, view, [toListItem(row)]);
+  const [item] = await attachThreads(
+    db,
+    accountId,
+    view,
+    await withSavedSearchLabels(db, accountId, [toListItem(row)]),
+  );
   const attachments = row.attachments;
   let content: string;
   let contentType: Mail['content_type'];

@@ -44,14 +44,20 @@ function fieldMatches(field: SearchField, text: string): RawBuilder<SqlBool> | n
 /** The never-matching condition, for input with no words at all. */
 const nothing = sql<SqlBool>`false`;
 
-/** A label's view: messages carrying the keyword, and those its saved search finds (in its folder). */
+/** The messages a label's saved search finds (in its folder, when it has one); null when it has no search. */
+export function savedSearchCondition(label: Label): RawBuilder<SqlBool> | null {
+  const search = fieldMatches(label.search_field, label.search_content);
+  if (!search) return null;
+  return label.folder_id !== null
+    ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})`
+    : search;
+}
+
+/** A label's view: messages carrying the keyword, and those its saved search finds. */
 export function labelCondition(accountId: number, label: Label): RawBuilder<SqlBool> {
   const keyword = sql<SqlBool>`messages.labels @> ${sql.val([label.id])}::bigint[]`;
-  const search = fieldMatches(label.search_field, label.search_content);
-  if (!search) return keyword;
-  const saved =
-    label.folder_id !== null ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})` : search;
-  return sql<SqlBool>`(${keyword} or ${saved})`;
+  const saved = savedSearchCondition(label);
+  return saved ? sql<SqlBool>`(${keyword} or ${saved})` : keyword;
 }
 
 export function filterCondition(f: MessageFilter): RawBuilder<SqlBool> {

@@ -5,6 +5,7 @@ import { DomainError } from '../http/errors.js';
 import { requireFolder } from './folders.query.js';
 import { requireLabel } from './labels.service.js';
 import { toListItem } from './list-items.js';
+import { withSavedSearchLabels } from './saved-search-labels.js';
 import { countMessages, matchingMessages, pageOfMessages } from './search.repository.js';
 import { dayBound, filterCondition, groupByFolder, isUnbounded, type MessageFilter } from './search.query.js';
 
@@ -39,7 +40,8 @@ async function listPage(
     pageOfMessages(db, condition, { limit, offset: (page - 1) * limit }),
     countMessages(db, condition),
   ]);
-  return { messages: rows.map(toListItem), total, all: total };
+  const messages = await withSavedSearchLabels(db, filter.accountId, rows.map(toListItem));
+  return { messages, total, all: total };
 }
 
 /** POST messages/search: one page of the matches, newest first; total and all both count every match. */
