@@ -76,9 +76,12 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     const mobilePage = await mobile.newPage();
     await mobilePage.goto(`${url}/mail`);
     await mobilePage.waitForURL(/\/mail\/folder\//);
+    // The list has loaded (its empty state), not its skeleton rows.
+    await mobilePage.getByText('Здесь пусто').waitFor();
     await screenshot(mobilePage, 'shell-mobile-ru');
     await mobilePage.goto(`${url}/mail?lang=en`);
     await mobilePage.waitForURL(/\/mail\/folder\//);
+    await mobilePage.getByText('Nothing here').waitFor();
     await screenshot(mobilePage, 'shell-mobile-en');
     await mobile.close();
 
