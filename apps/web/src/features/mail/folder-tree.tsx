@@ -7,7 +7,7 @@ import type { FolderSystem } from '@mailroom/protocol';
 import { folderPath } from '../../app/paths';
 import type { FolderNode } from './folder-order';
 import { isMessageDrag, readDraggedMessages } from './drag';
-import { useMoveMessages } from './queries';
+import { useMoveTo, type MoveSubject } from './queries';
 import { useSelection } from './selection-store';
 import styles from './folder-tree.module.css';
 
@@ -147,7 +147,7 @@ function TreeItem({
   const groupId = `folder-group-${folder.id}`;
   const name =
     folder.unread > 0 ? `${displayName}, ${t('folders.unread', { count: folder.unread })}` : displayName;
-  const move = useMoveMessages();
+  const moveTo = useMoveTo();
   const [dropping, setDropping] = useState(false);
 
   // Selected messages dragged from the list move here on drop (SPEC §2 drag-and-drop onto the folder tree).
@@ -162,12 +162,22 @@ function TreeItem({
     setDropping(false);
     if (!isMessageDrag([...event.dataTransfer.types])) return;
     event.preventDefault();
-    const messages = readDraggedMessages(event.dataTransfer)
-      .filter((group) => group.folder_id !== folder.id)
-      .flatMap((group) => group.message_uids.map((uid) => ({ folder_id: group.folder_id, uid })));
-    if (messages.length === 0) return;
+    const dragged = readDraggedMessages(event.dataTransfer);
+    let subject: MoveSubject;
+    if (dragged.bulk) {
+      // Select-all: the whole folder, label or search result moves, as with the toolbar's move (SPEC §4).
+      if (dragged.bulk.folder_id === folder.id) return;
+      subject = { bulk: dragged.bulk };
+    } else {
+      const messages = dragged.messages
+        .filter((group) => group.folder_id !== folder.id)
+        .flatMap((group) => group.message_uids.map((uid) => ({ folder_id: group.folder_id, uid })));
+      if (messages.length === 0) return;
+      subject = { messages };
+    }
     useSelection.getState().clear();
-    move.mutate({ destinationId: folder.id, messages });
+    // A failure is shown in the error dialog by the mutation cache; the rows come back on their own.
+    moveTo(folder.id, subject).catch(() => {});
   }
 
   function onChevron(event: MouseEvent) {

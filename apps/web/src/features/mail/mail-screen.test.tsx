@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import {
   type Account,
@@ -14,6 +14,7 @@ import { AppRoutes } from '../../app/routes';
 import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose } from '../compose/compose-store';
+import { useSelection } from './selection-store';
 
 const user = testUser;
 const account = testAccount({ per_page: 3 });
@@ -162,7 +163,35 @@ afterAll(() => {
 afterEach(() => {
   vi.unstubAllGlobals();
   useNotices.setState({ queue: [] });
+  useSelection.getState().clear();
 });
+
+/** jsdom has no DataTransfer: this one keeps what the dragged row writes for the folder it is dropped on. */
+class TestDataTransfer {
+  private readonly data = new Map<string, string>();
+  dropEffect = 'none';
+  effectAllowed = 'all';
+  get types(): string[] {
+    return [...this.data.keys()];
+  }
+  setData(type: string, value: string) {
+    this.data.set(type, value);
+  }
+  getData(type: string): string {
+    return this.data.get(type) ?? '';
+  }
+}
+
+/** Drags a row of the list onto a folder of the sidebar as the browser does: dragstart, dragover, drop. */
+function dragRowToFolder(subject: string, folderName: string) {
+  const row = screen.getByRole('row', { name: new RegExp(subject) });
+  const target = screen.getByRole('treeitem', { name: folderName });
+  const dataTransfer = new TestDataTransfer();
+  fireEvent.dragStart(row, { dataTransfer });
+  fireEvent.dragEnter(target, { dataTransfer });
+  fireEvent.dragOver(target, { dataTransfer });
+  fireEvent.drop(target, { dataTransfer });
+}
 
 describe('mail screen', () => {
   it('lists the page with sender and subject, and the range', async () => {
@@ -288,5 +317,49 @@ describe('mail screen', () => {
         body: { folder_messages: [{ folder_id: 11, message_uids: [4, 3] }] },
       }),
     );
+  });
+  it('a row dropped on a folder with select-all on moves the whole folder through the bulk call', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    // The select menu's 'All in this folder': its chunk loads on the first click, Radix opens on pointer down.
+    fireEvent.click(screen.getByRole('button', { name: 'Select messages' }));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    if (!screen.queryByRole('menu')) {
+      const trigger = screen.getByRole('button', { name: 'Select messages', hidden: true });
+      fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false });
+    }
+    const menu = await screen.findByRole('menu');
+    fireEvent.click(within(menu).getByRole('menuitem', { name: 'All in this folder' }));
+    expect(await screen.findByText('Selected: 5')).toBeTruthy();
+
+    dragRowToFolder('Subject 4', 'Trash');
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/bulk',
+        body: {
+          request_type: 'move',
+          request_params: { destination_id: 12 },
+          request: { page: 1, limit: 3, folder_id: 11 },
+        },
+      }),
+    );
+    // The folder-wide request, not the three rows of the page.
+    expect(calls.some((call) => call.url === '/api/v1/messages/move')).toBe(false);
+    expect(useSelection.getState().bulk).toBe(false);
+  });
+
+  it('a single unselected row dropped on a folder moves just that row', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    dragRowToFolder('Subject 4', 'Trash');
+    await waitFor(() =>
+      expect(calls).toContainEqual({
+        url: '/api/v1/messages/move',
+        body: { destination_id: 12, folder_messages: [{ folder_id: 11, message_uids: [4] }] },
+      }),
+    );
+    expect(calls.some((call) => call.url === '/api/v1/messages/bulk')).toBe(false);
   });
 });

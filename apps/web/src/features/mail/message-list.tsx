@@ -25,9 +25,9 @@ import { useAccount, useUser } from '../auth/queries';
 import { Button } from '../../ui/button';
 import { useMailScreen } from './mail-context';
 import { messageKey, rowCorrespondents, toFolderMessages } from './list-model';
-import { useLabels, useMarkMessages, type Label } from './queries';
+import { bulkRequest, useLabels, useMarkMessages, type Label } from './queries';
 import { useSelection } from './selection-store';
-import { MESSAGE_DRAG_TYPE } from './drag';
+import { writeDraggedMessages } from './drag';
 import styles from './message-list.module.css';
 
 const ROW_HEIGHT = { withPreview: 76, compact: 56 } as const;
@@ -282,12 +282,17 @@ const MessageRow = memo(function MessageRow({
   }
 
   function onDragStart(event: DragEvent) {
-    // Dragging an unselected row drags just that row; dragging a selected one drags the whole selection.
+    // Dragging an unselected row drags just that row; dragging a selected one drags the whole selection, and
+    // with select-all on that is the whole folder, label or search result, as the toolbar's move takes it.
     const selection = useSelection.getState();
-    const keys = selection.keys.has(key) ? selection.keys : new Set([key]);
+    const inSelection = selection.keys.has(key);
+    const keys = inSelection ? selection.keys : new Set([key]);
     const rows = (screen.list?.messages ?? []).filter((candidate) => keys.has(messageKey(candidate)));
     event.dataTransfer.effectAllowed = 'move';
-    event.dataTransfer.setData(MESSAGE_DRAG_TYPE, JSON.stringify(toFolderMessages(rows)));
+    writeDraggedMessages(event.dataTransfer, {
+      messages: toFolderMessages(rows),
+      bulk: inSelection && selection.bulk ? bulkRequest(screen.source) : null,
+    });
     event.dataTransfer.setData('text/plain', rows.map((row) => row.subject).join('\n'));
   }
 

@@ -279,6 +279,29 @@ export function useBulkAction() {
   );
 }
 
+/** What a move takes: rows named by folder and uid, or with select-all on the request naming the whole list. */
+export type MoveSubject = { bulk: MessageQuery } | { messages: readonly MessageRef[] };
+
+/**
+ * The one move of the mail screen, for the toolbar's 'Move to folder' and for a drop onto a folder of the sidebar:
+ * select-all goes to the bulk call, which moves the whole folder, label or search result (SPEC §4).
+ */
+export function useMoveTo(): (destinationId: number, subject: MoveSubject) => Promise<void> {
+  const mover = useMoveMessages();
+  const bulker = useBulkAction();
+  return async (destinationId, subject) => {
+    if ('bulk' in subject) {
+      await bulker.mutateAsync({
+        request_type: 'move',
+        request_params: { destination_id: destinationId },
+        request: subject.bulk,
+      });
+    } else if (subject.messages.length > 0) {
+      await mover.mutateAsync({ destinationId, messages: subject.messages });
+    }
+  };
+}
+
 /** The request describing a list: the active folder, label or search with its alias view. */
 export function bulkRequest(source: ListSource): MessageQuery {
   const alias = source.aliasId === 'all' ? null : Number(source.aliasId);

@@ -9,7 +9,7 @@ import {
   useEmptyFolder,
   useLabelMessages,
   useMarkMessages,
-  useMoveMessages,
+  useMoveTo,
 } from './queries';
 import { useSelection } from './selection-store';
 
@@ -42,7 +42,7 @@ export function useMailActions(): MailActions {
   const keys = useSelection((state) => state.keys);
   const bulk = useSelection((state) => state.bulk);
   const remover = useDeleteMessages();
-  const mover = useMoveMessages();
+  const moveTo = useMoveTo();
   const marker = useMarkMessages();
   const labeller = useLabelMessages();
   const bulker = useBulkAction();
@@ -73,15 +73,7 @@ export function useMailActions(): MailActions {
   }
 
   async function move(destinationId: number) {
-    if (bulk) {
-      await bulker.mutateAsync({
-        request_type: 'move',
-        request_params: { destination_id: destinationId },
-        request: bulkRequest(screen.source),
-      });
-    } else if (targets.length > 0) {
-      await mover.mutateAsync({ destinationId, messages: targets });
-    }
+    await moveTo(destinationId, bulk ? { bulk: bulkRequest(screen.source) } : { messages: targets });
     done(true);
   }
 
