@@ -49,7 +49,8 @@ export function MailToolbar({ title }: { title: string }) {
           ) : null
         }
         range={
-          total > 0 && !crowded ? (
+          // A phone's bar has no room to spare for two disabled arrows: one page shows no paging there.
+          total > 0 && !crowded && !(phone && range.pages <= 1) ? (
             <div className={styles.paging}>
               <span className={styles.range}>
                 {t('mail.range', { from: range.from, to: range.to, total: range.total })}

@@ -91,6 +91,25 @@ function renderAt(path: string) {
 
 const path = () => screen.getByTestId('path').textContent;
 
+/** jsdom has no matchMedia: answer width queries as a browser window `width` px wide would. */
+function viewportWidth(width: number) {
+  vi.stubGlobal('matchMedia', (query: string) => {
+    const max = /max-width:\s*([\d.]+)px/.exec(query);
+    const min = /min-width:\s*([\d.]+)px/.exec(query);
+    const matches = (!max || width <= Number(max[1])) && (!min || width >= Number(min[1]));
+    return {
+      matches,
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    };
+  });
+}
+
 beforeAll(() => {
   vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
   vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
@@ -159,5 +178,56 @@ describe('search line', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     await waitFor(() => expect(searches).toEqual([{ page: 1, limit: 20, from: 'bob' }]));
     expect(path()).toBe('/mail/search/all/11/false/1/bob/true/false/false/true/false/false');
+  });
+  it('on a phone opens from its icon over the top bar, takes the focus, and Escape or the back arrow folds it', async () => {
+    viewportWidth(390);
+    mockServer();
+    renderAt('/mail/folder/all/11/1');
+    const toggle = await screen.findByRole('button', { name: 'Search mail' });
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('searchbox')).toBeNull();
+
+    fireEvent.click(toggle);
+    const input = await screen.findByRole('searchbox', { name: 'Search mail' });
+    expect(document.activeElement).toBe(input);
+    expect(screen.queryByRole('button', { name: 'Search mail' })).toBeNull();
+    fireEvent.change(input, { target: { value: 'draft' } });
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Search mail' })),
+    );
+    expect(path()).toBe('/mail/folder/all/11/1');
+
+    // The back arrow folds it too; the advanced form is still there behind its button.
+    fireEvent.click(screen.getByRole('button', { name: 'Search mail' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Close the search line' }));
+    expect(screen.queryByRole('searchbox')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Search mail' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
+    expect(await screen.findByRole('textbox', { name: 'Date from' })).toBeTruthy();
+  });
+
+  it('on a phone runs a search from the opened line, and Escape there leaves search mode', async () => {
+    viewportWidth(390);
+    const searches = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    fireEvent.click(await screen.findByRole('button', { name: 'Search mail' }));
+    const input = await screen.findByRole('searchbox', { name: 'Search mail' });
+    fireEvent.change(input, { target: { value: 'hello' } });
+    fireEvent.submit(screen.getByRole('search', { name: 'Mail search' }));
+    await waitFor(() => expect(path()).toMatch(/^\/mail\/search\/all\/11\/false\/1\/hello\//));
+    await within(await screen.findByRole('grid', { name: 'Messages' })).findByText('Found it');
+    expect(searches).toHaveLength(1);
+
+    // The results have the whole bar; the folded icon opens the line with the search in it.
+    fireEvent.click(screen.getByRole('button', { name: 'Search mail' }));
+    const again = await screen.findByRole('searchbox', { name: 'Search mail' });
+    expect((again as HTMLInputElement).value).toBe('hello');
+    fireEvent.keyDown(again, { key: 'Escape' });
+    await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Search mail' })),
+    );
   });
 });

@@ -9,8 +9,12 @@ import {
 } from 'react';
 import { useLocation, useMatch, useNavigate, useParams } from 'react-router';
 import { useTranslation } from '../../i18n';
-import { Search, SlidersHorizontal, X } from 'lucide-react';
+import clsx from 'clsx';
+import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
+import { MOBILE_MAX } from '@mailroom/protocol';
 import { folderPath, labelPath } from '../../app/paths';
+import { Button } from '../../ui/button';
+import { useMediaQuery } from '../../ui/use-media-query';
 import { findInbox } from '../mail/folder-order';
 import { useFolders } from '../mail/queries';
 import {
@@ -35,8 +39,20 @@ export function SearchLine() {
   return <SearchLineForm key={key} searching={searching} />;
 }
 
+/**
+ * On a phone the line folds into an icon: when Escape folds the line and leaves search mode, the new route's line
+ * mounts afresh and takes the focus back on its icon (the route change remounts the whole top panel).
+ */
+let focusToggleOnMount = false;
+
 function SearchLineForm({ searching }: { searching: boolean }) {
   const { t } = useTranslation();
+  // Below 768 px the line is too narrow beside the title: an icon opens it over the whole top bar.
+  const phone = useMediaQuery(`(max-width: ${MOBILE_MAX - 0.02}px)`);
+  const [expanded, setExpanded] = useState(false);
+  const folded = phone && !expanded;
+  const expandRef = useRef<HTMLButtonElement>(null);
+  const focusToggle = useRef(false);
   const params = useParams();
   const navigate = useNavigate();
   const folders = useFolders();
@@ -72,6 +88,27 @@ function SearchLineForm({ searching }: { searching: boolean }) {
   const closeRef = useRef(close);
   closeRef.current = close;
 
+  /** Phone: fold the line back into its icon, which takes the focus. */
+  const fold = () => {
+    setOpen(false);
+    setExpanded(false);
+    focusToggle.current = true;
+  };
+
+  // Opened: the input takes the focus. Folded: the icon does, when the fold came from the line.
+  useEffect(() => {
+    if (expanded) inputRef.current?.focus();
+    else if (focusToggle.current) {
+      focusToggle.current = false;
+      expandRef.current?.focus();
+    }
+  }, [expanded, phone]);
+  useEffect(() => {
+    if (!focusToggleOnMount) return;
+    focusToggleOnMount = false;
+    expandRef.current?.focus();
+  }, []);
+
   // Escape closes search wherever focus is (SPEC §2), unless a dialog or menu takes it first.
   useEffect(() => {
     if (!searching) return;
@@ -103,24 +140,59 @@ function SearchLineForm({ searching }: { searching: boolean }) {
     if (open) {
       setOpen(false);
       toggleRef.current?.focus();
-    } else close();
+      return;
+    }
+    if (phone && expanded) {
+      fold();
+      // Leaving search mode remounts the line on the folder's route: it focuses its icon there.
+      if (searching) focusToggleOnMount = true;
+    }
+    close();
   };
 
   const datesDisabled = form.allFolders;
   const badFrom = !datesDisabled && isBadDate(form.from);
   const badTo = !datesDisabled && isBadDate(form.to);
 
+  if (folded) {
+    return (
+      <Button
+        ref={expandRef}
+        variant="ghost"
+        iconOnly
+        className={clsx(styles.toggle, searching && styles.searching)}
+        aria-label={t('mail.search')}
+        title={t('mail.search')}
+        aria-expanded={false}
+        onClick={() => setExpanded(true)}
+      >
+        <Search aria-hidden />
+      </Button>
+    );
+  }
+
   return (
     <form
       ref={formRef}
       role="search"
       aria-label={t('search.region')}
-      className={styles.line}
+      className={clsx(styles.line, phone && styles.overlay)}
       onSubmit={(event) => {
         event.preventDefault();
         run();
       }}
     >
+      {phone ? (
+        <Button
+          variant="ghost"
+          iconOnly
+          aria-label={t('search.closeLine')}
+          title={t('search.closeLine')}
+          onClick={fold}
+        >
+          <ArrowLeft aria-hidden />
+        </Button>
+      ) : null}
       <div className={styles.box}>
         <Search aria-hidden />
         <input

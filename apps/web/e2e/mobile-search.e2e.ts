@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import {
+  deliverMany,
+  launchBrowser,
+  newPage,
+  screenshot,
+  signUp,
+  smtpTransport,
+  startServer,
+} from './_harness.js';
+
+const { url, smtpPort } = await startServer();
+const browser = await launchBrowser();
+const transport = smtpTransport(smtpPort);
+
+/** The element that has the focus, by its accessible label. */
+function focusedLabel(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
+}
+
+describe('search on a phone', () => {
+  it('at 390×844 the search is an icon that opens the line over the top bar, in English and Russian', async () => {
+    const { context, page } = await newPage(browser, { width: 390, height: 844 });
+    const memberId = await signUp(page, url, 'Pia Phone');
+    await deliverMany(transport, 6, (i) => ({
+      from: '"Billing" <billing@example.org>',
+      to: `${memberId}@mailroom.test`,
+      subject: i % 2 ? `Invoice ${i}` : `Weekly notes ${i}`,
+      text: `Message number ${i}.`,
+    }));
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 15_000 }).toBe(6);
+
+    // Folded: an icon beside the title, which keeps its room.
+    const toolbar = page.getByRole('toolbar', { name: 'Message actions' });
+    const toggle = toolbar.getByRole('button', { name: 'Search mail' });
+    await toggle.waitFor();
+    expect(await page.getByRole('searchbox').count()).toBe(0);
+    expect(await toolbar.getByRole('heading', { name: 'Inbox' }).isVisible()).toBe(true);
+    await screenshot(page, 'search-mobile-en-folded');
+
+    // Open: the line covers the bar, the input has the focus; Escape folds it and the icon has the focus again.
+    await toggle.click();
+    const input = page.getByRole('searchbox', { name: 'Search mail' });
+    await input.waitFor();
+    expect(await focusedLabel(page)).toBe('Search mail');
+    const bar = (await toolbar.boundingBox())!;
+    const line = (await page.getByRole('search', { name: 'Mail search' }).boundingBox())!;
+    expect(line.width).toBeGreaterThan(bar.width - 2);
+    expect((await input.boundingBox())!.width).toBeGreaterThan(200);
+    await screenshot(page, 'search-mobile-en-open');
+    await page.keyboard.press('Escape');
+    await toggle.waitFor();
+    expect(await page.getByRole('searchbox').count()).toBe(0);
+    expect(await focusedLabel(page)).toBe('Search mail');
+
+    // The advanced form opens from the line and fits the screen.
+    await toggle.click();
+    await page.getByRole('button', { name: 'Advanced search' }).click();
+    const dateFrom = page.getByRole('textbox', { name: 'Date from' });
+    await dateFrom.waitFor();
+    const form = (await page.getByRole('group', { name: 'Advanced search' }).boundingBox())!;
+    expect(form.x).toBeGreaterThanOrEqual(0);
+    expect(form.x + form.width).toBeLessThanOrEqual(390);
+    await screenshot(page, 'search-mobile-en-advanced');
+    await page.keyboard.press('Escape');
+
+    // A search runs from the line; the results get the whole bar back.
+    await input.fill('Invoice');
+    await input.press('Enter');
+    await page.waitForURL(/\/mail\/search\//);
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+    await toggle.waitFor();
+    await screenshot(page, 'search-mobile-en-results');
+
+    // The same in Russian.
+    await page.goto(`${url}/mail?lang=ru`);
+    const ruToggle = page.getByRole('button', { name: 'Поиск по почте' });
+    await ruToggle.waitFor();
+    await expect.poll(() => page.getByRole('grid', { name: 'Письма' }).getByRole('row').count()).toBe(6);
+    await screenshot(page, 'search-mobile-ru-folded');
+    await ruToggle.click();
+    await page.getByRole('searchbox', { name: 'Поиск по почте' }).waitFor();
+    await page.getByRole('button', { name: 'Закрыть строку поиска' }).waitFor();
+    await screenshot(page, 'search-mobile-ru-open');
+    await page.getByRole('button', { name: 'Закрыть строку поиска' }).click();
+    await ruToggle.waitFor();
+    expect(await focusedLabel(page)).toBe('Поиск по почте');
+    await context.close();
+  });
+});
