@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -11,6 +12,14 @@ const bool = z
   .transform((v) => ['true', '1', 'yes'].includes(v));
 const port = z.coerce.number().int().min(0).max(65535);
 const url = z.url({ protocol: /^https?$/ });
+
+/** 10.1.2.3, 10.0.0.0/8, fd00::/8 */
+function isCidr(value: string): boolean {
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = net.isIP(address);
+  if (!family || rest.length) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
 
 const schema = z.object({
   PORT: port.default(8080),
@@ -61,6 +70,22 @@ const schema = z.object({
   ENCRYPTED_MESSAGE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(28),
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   DECRYPT_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  IMAGE_PROXY_ALLOW_PRIVATE: z
+    .string()
+    .default('false')
+    .transform((v) => {
+      if (['true', '1', 'yes'].includes(v)) return ['0.0.0.0/0', '::/0'];
+      if (['false', '0', 'no'].includes(v)) return [];
+      return v.split(/[\s,]+/).filter(Boolean);
+    })
+    .pipe(z.array(z.string().refine(isCidr, 'true, false, or IP addresses / CIDR ranges'))),
+  IMAGE_PROXY_MAX_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(10 * 1024 * 1024),
+  IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -111,6 +136,15 @@ export interface Config {
     /** Decrypt requests per minute per IP. */
     rateLimit: number;
   };
+  /** Remote images of messages, fetched by the server for the reader (mail/image-proxy.ts). */
+  imageProxy: {
+    /** Loopback and private addresses (CIDR ranges) it may fetch from too (tests, internal image hosts). */
+    allowPrivate: string[];
+    /** Largest image passed on, in bytes. */
+    maxBytes: number;
+    /** Time for the whole fetch, redirects and body included. */
+    timeoutMs: number;
+  };
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
@@ -148,6 +182,11 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS:
     'Wrong passwords before an encrypted message is locked and its sender told (default 5)',
   DECRYPT_RATE_LIMIT: 'Decrypt requests per minute per IP, signed in or not (default 20)',
+  IMAGE_PROXY_ALLOW_PRIVATE:
+    'true, or the addresses/CIDR ranges among loopback and private ones the image proxy may fetch remote images from (default false: none)',
+  IMAGE_PROXY_MAX_SIZE: 'Largest remote image the image proxy passes on, in bytes (default 10485760)',
+  IMAGE_PROXY_TIMEOUT_MS:
+    'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
   LOG_LEVEL: 'pino log level (default info)',
   WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
@@ -212,6 +251,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ttlMs: e.ENCRYPTED_MESSAGE_TTL_DAYS * 86_400_000,
       maxAttempts: e.ENCRYPTED_MESSAGE_MAX_ATTEMPTS,
       rateLimit: e.DECRYPT_RATE_LIMIT,
+    },
+    imageProxy: {
+      allowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
+      maxBytes: e.IMAGE_PROXY_MAX_SIZE,
+      timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

@@ -302,7 +302,10 @@ describe('opening a message', () => {
 
     const shown = await open(ann.browser, `${ann.inbox}/${stored.uid}?show_images=true`);
     expect(shown.body.message.images_blocked).toBe(false);
-    expect(decode(shown.body.message)).toContain('src="https://tracker.example/i.png"');
+    // Through the image proxy: the browser never fetches from the sender's server itself.
+    expect(decode(shown.body.message)).toContain(
+      `src="/api/v1/image-proxy?url=${encodeURIComponent('https://tracker.example/i.png')}&amp;sig=`,
+    );
     // Reading does not mark it seen: the client sends the mark call.
     const row = await db
       .selectFrom('messages')

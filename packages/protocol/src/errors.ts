@@ -92,6 +92,7 @@ export const errorCatalogue = {
   decrypt_locked: [423, 'Too many wrong passwords: this message is locked. Ask the sender to send it again'],
   encrypted_too_large: [413, 'An encrypted message may be at most 20 MB with its attachments'],
   invalid_header_value: [400, 'Line breaks and control characters are not allowed in'],
+  image_unavailable: [502, 'The image could not be loaded'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

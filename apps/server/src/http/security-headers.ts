@@ -14,9 +14,9 @@ export const securityHeadersPlugin = fp<{ frameAncestors: string[] }>(async (app
         defaultSrc: ["'self'"],
         scriptSrc: ["'self'"],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        // A srcdoc mail body inherits this policy: without http(s) here 'show images' could never load one.
-        // What a body may load is narrowed by its own CSP (sanitize-html.ts) and the server's sanitiser.
-        imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
+        // Nothing remote: a mail's remote images (and a srcdoc mail body inherits this policy) come through
+        // the server's image proxy (mail/image-proxy.ts), so the sender never sees the reader's browser.
+        imgSrc: ["'self'", 'data:', 'blob:'],
         fontSrc: ["'self'", 'data:'],
         connectSrc: ["'self'"],
         frameSrc: ["'self'", 'blob:', 'data:'],

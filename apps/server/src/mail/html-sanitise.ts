@@ -2,15 +2,20 @@ import sanitizeHtml from 'sanitize-html';
 import postcss, { type Root } from 'postcss';
 
 export interface SanitiseOptions {
-  /** Load remote images and styles (the reader's "show images"); tracking pixels stay out anyway. */
+  /**
+   * Show remote images (the reader's "show images"): each one through `proxyUrl`, so the browser
+   * fetches only from our origin. Tracking pixels and remote stylesheets stay out anyway.
+   */
   showImages: boolean;
+  /** The same-origin address a remote image is loaded through (the signed image proxy URL). */
+  proxyUrl: (remoteUrl: string) => string;
   /** The URL an inline part (`cid:` reference, Content-ID without brackets) is served at, if we have it. */
   inlineUrl: (contentId: string) => string | undefined;
 }
 
 export interface SanitisedHtml {
   html: string;
-  /** Something remote (image, background, stylesheet, CSS url) was left out. */
+  /** A remote image (img, srcset, background, CSS url) was left out: 'show images' would show it. */
   imagesBlocked: boolean;
 }
 
@@ -45,7 +50,8 @@ export function htmlTooComplex(html: string): boolean {
  * Server-side sanitising of message HTML. The web client renders the result in a sandboxed iframe
  * without scripts and runs DOMPurify again; this step is the one the API guarantees: no scripts,
  * event handlers, forms, frames, objects or base/meta tricks, and nothing remote is fetched
- * (images, srcset, background attributes, `<link>`, `@import`, `url()` in styles) unless asked.
+ * (images, srcset, background attributes, `url()` in styles) unless asked, and then only through
+ * the image proxy; remote stylesheets (`<link>`, `@import`) never.
  */
 export function sanitiseMessageHtml(html: string, options: SanitiseOptions): SanitisedHtml {
   const ctx = { ...options, blocked: false };
@@ -173,6 +179,11 @@ function remoteAllowed(ctx: Ctx): boolean {
   return false;
 }
 
+/** Where a kept URL is loaded from: remote ones only through the proxy. */
+function loadedFrom(url: { kind: 'keep' | 'remote'; url?: string }, ctx: Ctx): string {
+  return url.kind === 'remote' ? ctx.proxyUrl(url.url!) : url.url!;
+}
+
 function isTrackingPixel(attribs: Record<string, string>): boolean {
   const tiny = (v: string | undefined) => v !== undefined && /^\s*[01](px)?\s*$/i.test(v);
   const style = (attribs.style ?? '').toLowerCase().replace(/\s+/g, '');
@@ -192,35 +203,34 @@ function transformTag(tagName: string, attribs: Record<string, string>, ctx: Ctx
   }
   if (a.background !== undefined) {
     const bg = classifyUrl(a.background, ctx);
-    if (bg.kind === 'keep' || (bg.kind === 'remote' && remoteAllowed(ctx))) a.background = bg.url!;
+    if (bg.kind === 'keep' || (bg.kind === 'remote' && remoteAllowed(ctx)))
+      a.background = loadedFrom({ kind: bg.kind, url: bg.url }, ctx);
     else delete a.background;
   }
   if (tagName === 'img') {
     if (a.src !== undefined) {
       const src = classifyUrl(a.src, ctx);
-      // A remote pixel exists only to tell the sender the mail was opened: never loaded.
-      if (src.kind === 'remote' && isTrackingPixel(attribs)) {
-        // (Renaming the tag away would confuse sanitize-html's raw-text handling: an empty img is inert.)
-        ctx.blocked = true;
-        return { tagName, attribs: {} };
-      }
-      if (src.kind === 'keep' || (src.kind === 'remote' && remoteAllowed(ctx))) a.src = src.url!;
+      // A remote pixel exists only to tell the sender the mail was opened: never loaded, so it is not
+      // counted as blocked either ('show images' would not show it).
+      // (Renaming the tag away would confuse sanitize-html's raw-text handling: an empty img is inert.)
+      if (src.kind === 'remote' && isTrackingPixel(attribs)) return { tagName, attribs: {} };
+      if (src.kind === 'keep' || (src.kind === 'remote' && remoteAllowed(ctx)))
+        a.src = loadedFrom({ kind: src.kind, url: src.url }, ctx);
       else delete a.src;
     }
     if (a.srcset !== undefined) {
-      const candidates = a.srcset.split(',').map((c) => c.trim().split(/\s+/)[0] ?? '');
-      const allRemote = candidates.every((c) => classifyUrl(c, ctx).kind === 'remote');
-      if (!(allRemote && remoteAllowed(ctx))) delete a.srcset;
+      const candidates = a.srcset.split(',').map((c) => c.trim().split(/\s+/));
+      const allRemote = candidates.every(([url]) => classifyUrl(url ?? '', ctx).kind === 'remote');
+      if (allRemote && remoteAllowed(ctx))
+        a.srcset = candidates
+          .map(([url, ...descriptor]) => [ctx.proxyUrl(url!.trim()), ...descriptor].join(' '))
+          .join(', ');
+      else delete a.srcset;
     }
   }
-  if (tagName === 'link') {
-    const stylesheet = /(^|\s)stylesheet(\s|$)/i.test(a.rel ?? '');
-    const href = classifyUrl(a.href ?? '', ctx);
-    if (stylesheet && href.kind === 'remote' && remoteAllowed(ctx))
-      return { tagName: 'link', attribs: { rel: 'stylesheet', href: href.url! } };
-    if (stylesheet && href.kind === 'remote') ctx.blocked = true;
-    return { tagName, attribs: {} }; // an empty <link /> loads nothing
-  }
+  // A remote stylesheet is never loaded (the proxy serves images only; the reader's CSP refuses styles
+  // from elsewhere): an empty <link /> loads nothing.
+  if (tagName === 'link') return { tagName, attribs: {} };
   if (tagName === 'a' && a.href !== undefined) {
     // Links open outside the reader, without telling the site where they came from.
     a.target = '_blank';
@@ -239,12 +249,7 @@ const fetchingFunction = /(^|[^a-z-])(image-set|-webkit-image-set|image|src|cros
 function cleanCss(root: Root, ctx: Ctx): void {
   root.walkAtRules((rule) => {
     const name = rule.name.toLowerCase();
-    if (name === 'import') {
-      const target = /^\s*(?:url\(\s*)?["']?([^"')\s]+)/i.exec(rule.params)?.[1] ?? '';
-      const kind = classifyUrl(target, ctx).kind;
-      if (!(kind === 'remote' && remoteAllowed(ctx))) rule.remove();
-      return;
-    }
+    // @import among them: remote stylesheets are never loaded.
     if (!allowedAtRules.has(name)) rule.remove();
   });
   root.walkDecls((decl) => {
@@ -260,7 +265,7 @@ function cleanCss(root: Root, ctx: Ctx): void {
       const url = classifyUrl(dq ?? sq ?? bare ?? '', ctx);
       if (url.kind === 'keep') return `url("${url.url!.replace(/"/g, '%22')}")`;
       if (url.kind === 'remote') {
-        if (remoteAllowed(ctx)) return `url("${url.url!.replace(/"/g, '%22')}")`;
+        if (remoteAllowed(ctx)) return `url("${ctx.proxyUrl(url.url!)}")`;
         refusedRemote = true;
       } else dropped = true;
       return 'none';
@@ -269,7 +274,11 @@ function cleanCss(root: Root, ctx: Ctx): void {
       decl.remove();
       return;
     }
-    if (fetchingFunction.test(value) && !remoteAllowed(ctx)) {
+    // image-set("https://…") and the like fetch a bare string, which cannot be pointed at the proxy.
+    if (
+      fetchingFunction.test(value) &&
+      (!remoteAllowed(ctx) || /["']/.test(value.replace(urlFunction, '')))
+    ) {
       decl.remove();
       return;
     }

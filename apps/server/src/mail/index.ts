@@ -1,6 +1,7 @@
 export { createSystemFolders, getFolderTree, systemFolders } from './folders.service.js';
 export { requireFolder, systemFolder, type FolderRef } from './folders.query.js';
 export { mailRoutes } from './mail.routes.js';
+export { restoreProxiedImageUrls } from './image-proxy.js';
 export { parseMessage, type ParsedMessage, type ParsedAttachment } from './parse-message.js';
 export { storeMessage, type StoreMessageInput, type StoredMessage } from './store-message.js';
 export { threadSubject } from './threads.js';

@@ -5,11 +5,16 @@ import { labelRoutes } from './labels.routes.js';
 import { messageActionRoutes } from './message-actions.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { messagesReadRoutes } from './messages-read.routes.js';
+import { ImageFetcher, ImageUrlSigner, imageProxyRoutes } from './image-proxy.js';
 
 /** The mail API: each area registers its routes here with one line. */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config, secrets } = app.deps;
+  const signer = new ImageUrlSigner(secrets.cookieSecret);
+  const fetcher = new ImageFetcher({ ...config.imageProxy, maxRedirects: 3 });
   await app.register(folderRoutes);
-  await app.register(messagesReadRoutes);
+  await app.register(messagesReadRoutes, { signer });
+  await app.register(imageProxyRoutes, { signer, fetcher });
   await app.register(attachmentRoutes);
   await app.register(labelRoutes);
   await app.register(searchRoutes);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listQuerySchema, mailListResponseSchema, mailSchema } from '@mailroom/protocol';
 import { DomainError } from '../http/errors.js';
 import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
+import type { ImageUrlSigner } from './image-proxy.js';
 
 /** Path ids arrive as text; a folder id that is not a number has its own code (SPEC §4: go to the first folder). */
 function folderIdOf(value: string): number {
@@ -13,9 +14,15 @@ function folderIdOf(value: string): number {
 const showImages = z
   .enum(['true', 'false'])
   .optional()
-  .describe('true loads remote images and styles; by default they are left out (images_blocked says so)');
+  .describe(
+    'true keeps remote images, each pointed at the image proxy (GET image-proxy); by default they are ' +
+      'left out (images_blocked says so)',
+  );
 
-export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
+export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner }> = async (
+  app,
+  { signer },
+) => {
   const { db } = app.deps;
 
   app.get(
@@ -46,8 +53,9 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
         tags: ['messages'],
         summary: 'Open a message',
         description:
-          'HTML is sanitised on the server; remote images, tracking pixels and external CSS are left ' +
-          'out unless show_images=true; cid: images point at the attachment URL. Does not mark the ' +
+          'HTML is sanitised on the server; remote images and tracking pixels are left out unless ' +
+          'show_images=true, which points remote images at the image proxy (tracking pixels and ' +
+          'external CSS stay out); cid: images point at the attachment URL. Does not mark the ' +
           'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
           'a folder id that is not a number.',
         params: z.object({ folder_id: z.string(), uid: z.string() }),
@@ -65,7 +73,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
         request.requireAuth(),
         folderId,
         Number(uid),
-        request.query.show_images === 'true',
+        request.query.show_images === 'true' && signer,
       );
       return { message };
     },
@@ -86,7 +94,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         request.requireAuth(),
         request.query.message_id,
-        request.query.show_images === 'true',
+        request.query.show_images === 'true' && signer,
       ),
     }),
   );

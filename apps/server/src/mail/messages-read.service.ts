@@ -4,6 +4,7 @@ import type { Db } from '../db/index.js';
 import type { StoredAttachment } from '../db/schema.js';
 import { DomainError } from '../http/errors.js';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
+import type { ImageUrlSigner } from './image-proxy.js';
 import { toListItem } from './list-items.js';
 import { withSavedSearchLabels } from './saved-search-labels.js';
 import {
@@ -117,6 +118,9 @@ export async function listFolderMessages(
   };
 }
 
+/** Remote images left out (false), or shown through the image proxy whose URLs this signer makes. */
+export type ShowImages = false | ImageUrlSigner;
+
 /** The API path an inline or attached part of a message is downloaded from. */
 export function attachmentUrl(attachmentId: number, folderId: number, uid: number): string {
   return `/api/v1/attachments/${attachmentId}?message_uid=${uid}&folder_id=${folderId}`;
@@ -132,7 +136,7 @@ async function toMail(
   accountId: number,
   view: AliasFilter,
   row: MessageRow,
-  showImages: boolean,
+  showImages: ShowImages,
 ): Promise<Mail> {
   const [item] = await attachThreads(
     db,
@@ -148,7 +152,8 @@ async function toMail(
   if (row.body_html !== null && !htmlTooComplex(row.body_html)) {
     const byCid = new Map(attachments.filter((a) => a.content_id).map((a) => [a.content_id!, a.id]));
     const sanitised = sanitiseMessageHtml(row.body_html, {
-      showImages,
+      showImages: showImages !== false,
+      proxyUrl: (url) => (showImages === false ? '' : showImages.proxyUrl(url)),
       inlineUrl: (cid) => {
         const id = byCid.get(cid);
         return id === undefined ? undefined : attachmentUrl(id, row.folder_id, row.uid);
@@ -179,7 +184,7 @@ export async function readMessage(
   principal: Principal,
   folderId: number,
   uid: number,
-  showImages: boolean,
+  showImages: ShowImages,
 ): Promise<Mail> {
   const view = await sessionView(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
@@ -192,7 +197,7 @@ export async function readMessageById(
   db: Db,
   principal: Principal,
   messageId: string,
-  showImages: boolean,
+  showImages: ShowImages,
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
   const view = await sessionView(db, principal);

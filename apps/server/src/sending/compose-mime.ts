@@ -3,6 +3,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { convert } from 'html-to-text';
 import type { BlobStore } from '../blobs/index.js';
+import { restoreProxiedImageUrls } from '../mail/index.js';
 import type { OutgoingHeaders } from './outgoing.js';
 
 /** A file of the message; its bytes are a blob (uploaded, or of a forwarded message). */
@@ -47,10 +48,14 @@ export function htmlToText(html: string): string {
   });
 }
 
-/** The text and HTML parts for content as typed in the compose window. */
+/**
+ * The text and HTML parts for content as typed in the compose window. Images quoted from a message read
+ * with images shown point at our image proxy: they go out with their own addresses again.
+ */
 export function bodyParts(content: string, contentType: 'text/plain' | 'text/html') {
   if (contentType === 'text/plain') return { text: crlf(content), html: null };
-  return { text: crlf(htmlToText(content)), html: crlf(content) };
+  const html = restoreProxiedImageUrls(content);
+  return { text: crlf(htmlToText(html)), html: crlf(html) };
 }
 
 export function newMessageId(fromEmail: string): string {

@@ -108,7 +108,7 @@ function DecryptedMessage({ payload, card }: { payload: EncryptedPayload; card: 
       ) : null}
       <div className={styles.body}>
         {payload.content_type === 'text/html' ? (
-          <HtmlBody html={payload.content} showImages={false} title={subject} />
+          <HtmlBody html={payload.content} title={subject} />
         ) : (
           <div className={styles.plain}>
             {linkifyText(payload.content).map((part, index) =>

@@ -7,13 +7,10 @@ import styles from './reader.module.css';
  * allow-same-origin only so this page can measure the content and size the frame to it; popups so links open in
  * a new tab, escaping the sandbox so the linked site works normally.
  */
-export function HtmlBody({ html, showImages, title }: { html: string; showImages: boolean; title: string }) {
+export function HtmlBody({ html, title }: { html: string; title: string }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [height, setHeight] = useState(120);
-  const srcDoc = useMemo(
-    () => messageDocument(html, { origin: window.location.origin, showImages }),
-    [html, showImages],
-  );
+  const srcDoc = useMemo(() => messageDocument(html, { origin: window.location.origin }), [html]);
 
   useEffect(() => {
     const element = frame.current;

@@ -272,7 +272,7 @@ function MessageView({
             <ReaderDecrypt key={messageKey(message)} folderId={message.folder_id} uid={message.uid} />
           </Suspense>
         ) : message.content_type === 'text/html' ? (
-          <HtmlBody html={decodeContent(message.content)} showImages={showImages} title={subject} />
+          <HtmlBody html={decodeContent(message.content)} title={subject} />
         ) : (
           <PlainBody text={decodeContent(message.content)} />
         )}

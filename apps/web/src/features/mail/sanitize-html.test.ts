@@ -27,12 +27,12 @@ describe('message HTML', () => {
     expect(html).toContain('rel="noopener noreferrer"');
   });
 
-  it('puts the body under a CSP that allows remote images only when asked', () => {
-    const blocked = messageDocument('<p>x</p>', { origin: 'https://mail.test', showImages: false });
-    expect(blocked).toContain("default-src 'none'");
-    expect(blocked).toContain('img-src https://mail.test data:;');
-    const shown = messageDocument('<p>x</p>', { origin: 'https://mail.test', showImages: true });
-    expect(shown).toContain('img-src https://mail.test data: https: http:');
+  it('puts the body under a CSP that loads images only from our origin (the image proxy) and data:', () => {
+    const html = messageDocument('<p>x</p>', { origin: 'https://mail.test' });
+    expect(html).toContain("default-src 'none'");
+    expect(html).toContain('img-src https://mail.test data:;');
+    expect(html).toContain('font-src data:;');
+    expect(html).not.toMatch(/https:(?!\/\/mail\.test)|http:/);
   });
 
   it('decodes base64 bodies as UTF-8', () => {

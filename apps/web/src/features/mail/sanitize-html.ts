@@ -40,14 +40,16 @@ export function sanitizeMessageHtml(html: string): string {
   });
 }
 
-/** Where remote content may load from: nothing remote unless the user (or the image_display setting) allows images. */
-function contentSecurityPolicy(origin: string, showImages: boolean): string {
-  const images = showImages ? `${origin} data: https: http:` : `${origin} data:`;
+/**
+ * What the body may load: images from our origin (inline parts, and remote images through the server's image
+ * proxy once the user or the image_display setting shows them) and data: URLs; nothing from anywhere else.
+ */
+function contentSecurityPolicy(origin: string): string {
   return [
     "default-src 'none'",
-    `img-src ${images}`,
+    `img-src ${origin} data:`,
     "style-src 'unsafe-inline'",
-    showImages ? 'font-src data: https:' : 'font-src data:',
+    'font-src data:',
     "form-action 'none'",
   ].join('; ');
 }
@@ -55,11 +57,10 @@ function contentSecurityPolicy(origin: string, showImages: boolean): string {
 /**
  * The iframe document: the sanitised body under a restrictive CSP (a refresh or remote fetch that slipped past both
  * sanitisers still loads nothing), links opening in a new tab, and a calm default look for plain messages.
- * No referrer for what the body loads once images are shown (Chromium still sends the app's origin, not the path,
- * for images fetched by CSS in a srcdoc frame).
+ * No referrer for what the body loads (the image proxy never passes one on anyway).
  */
-export function messageDocument(bodyHtml: string, options: { origin: string; showImages: boolean }): string {
-  const csp = contentSecurityPolicy(options.origin, options.showImages);
+export function messageDocument(bodyHtml: string, options: { origin: string }): string {
+  const csp = contentSecurityPolicy(options.origin);
   return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><meta name="referrer" content="no-referrer"><base target="_blank"><style>html,body{margin:0;padding:0}body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b1e23;overflow-wrap:anywhere;overflow-y:hidden}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style></head><body>${sanitizeMessageHtml(bodyHtml)}</body></html>`;
 }
 
