@@ -219,6 +219,9 @@ describe('search line', () => {
     await waitFor(() => expect(path()).toMatch(/^\/mail\/search\/all\/11\/false\/1\/hello\//));
     await within(await screen.findByRole('grid', { name: 'Messages' })).findByText('Found it');
     expect(searches).toHaveLength(1);
+    await waitFor(() =>
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Search mail' })),
+    );
 
     // The results have the whole bar; the folded icon opens the line with the search in it.
     fireEvent.click(screen.getByRole('button', { name: 'Search mail' }));

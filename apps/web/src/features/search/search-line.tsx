@@ -35,15 +35,20 @@ export function SearchLine() {
   const location = useLocation();
   const searching = useMatch('/mail/search/*') !== null;
   // A new search route (or leaving search) starts the line afresh from the route.
-  const key = searching ? location.pathname.split('/').slice(0, 14).join('/') : 'idle';
+  const key = searching ? searchKey(location.pathname) : 'idle';
   return <SearchLineForm key={key} searching={searching} />;
 }
 
 /**
- * On a phone the line folds into an icon: when Escape folds the line and leaves search mode, the new route's line
- * mounts afresh and takes the focus back on its icon (the route change remounts the whole top panel).
+ * Phone: a search run or closed from the opened line changes the route, which remounts the whole top panel; the
+ * new line's folded icon takes the focus back, as a fold without a route change does, instead of the page's body.
  */
-let focusToggleOnMount = false;
+let refocusOnMount = false;
+
+/** The part of a search route that names the search (not the open message): a new one starts the line afresh. */
+function searchKey(path: string): string {
+  return path.split('/').slice(0, 14).join('/');
+}
 
 function SearchLineForm({ searching }: { searching: boolean }) {
   const { t } = useTranslation();
@@ -54,6 +59,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
   const expandRef = useRef<HTMLButtonElement>(null);
   const focusToggle = useRef(false);
   const params = useParams();
+  const { pathname } = useLocation();
   const navigate = useNavigate();
   const folders = useFolders();
   const fromRoute = searching ? parseSearchParams(params) : null;
@@ -70,7 +76,10 @@ function SearchLineForm({ searching }: { searching: boolean }) {
   const run = () => {
     if (!canRunSearch(form)) return;
     setOpen(false);
-    navigate(searchPath(aliasId, folderId, labelId, 1, form));
+    const target = searchPath(aliasId, folderId, labelId, 1, form);
+    // The same search again keeps its line: nothing remounts and the focus stays where it is.
+    if (phone && (!searching || searchKey(target) !== searchKey(pathname))) refocusOnMount = true;
+    navigate(target);
   };
 
   /** Search mode off: back to the folder (or label) searched from (SPEC §4). */
@@ -104,8 +113,8 @@ function SearchLineForm({ searching }: { searching: boolean }) {
     }
   }, [expanded, phone]);
   useEffect(() => {
-    if (!focusToggleOnMount) return;
-    focusToggleOnMount = false;
+    if (!refocusOnMount) return;
+    refocusOnMount = false;
     expandRef.current?.focus();
   }, []);
 
@@ -144,8 +153,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
     }
     if (phone && expanded) {
       fold();
-      // Leaving search mode remounts the line on the folder's route: it focuses its icon there.
-      if (searching) focusToggleOnMount = true;
+      if (searching) refocusOnMount = true;
     }
     close();
   };
@@ -211,8 +219,10 @@ function SearchLineForm({ searching }: { searching: boolean }) {
             aria-label={t('search.clear')}
             title={t('search.clear')}
             onClick={() => {
-              if (searching) close();
-              else {
+              if (searching) {
+                if (phone) refocusOnMount = true;
+                close();
+              } else {
                 setForm({ ...form, text: '' });
                 inputRef.current?.focus();
               }

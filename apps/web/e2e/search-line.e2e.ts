@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   deliverMany,
-  launchBrowser,
   newPage,
   screenshot,
+  sharedBrowser,
+  sharedServer,
   signUp,
   smtpTransport,
-  startServer,
 } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
-const browser = await launchBrowser();
+const { url, smtpPort } = sharedServer();
+const browser = await sharedBrowser();
 const transport = smtpTransport(smtpPort);
 
 /** The element that has the focus, by its accessible label. */
@@ -19,7 +19,7 @@ function focusedLabel(page: Page): Promise<string | null> {
   return page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? null);
 }
 
-describe('search on a phone', () => {
+describe('the search line', () => {
   it('at 390×844 the search is an icon that opens the line over the top bar, in English and Russian', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 });
     const memberId = await signUp(page, url, 'Pia Phone');
@@ -72,6 +72,7 @@ describe('search on a phone', () => {
     await page.waitForURL(/\/mail\/search\//);
     await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
     await toggle.waitFor();
+    await expect.poll(() => focusedLabel(page)).toBe('Search mail');
     await screenshot(page, 'search-mobile-en-results');
 
     // The same in Russian.
@@ -87,6 +88,54 @@ describe('search on a phone', () => {
     await page.getByRole('button', { name: 'Закрыть строку поиска' }).click();
     await ruToggle.waitFor();
     expect(await focusedLabel(page)).toBe('Поиск по почте');
+    await context.close();
+  });
+  it('on desktop the search results keep the sidebar as it is: New message stays a live button', async () => {
+    const { context, page } = await newPage(browser);
+    const memberId = await signUp(page, url, 'Dee Desk');
+    await deliverMany(transport, 3, (i) => ({
+      from: '"Billing" <billing@example.org>',
+      to: `${memberId}@mailroom.test`,
+      subject: `Receipt ${i}`,
+      text: `Receipt number ${i}.`,
+    }));
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 15_000 }).toBe(3);
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    await search.fill('Receipt');
+    await search.press('Enter');
+    await page.waitForURL(/\/mail\/search\//);
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(3);
+    await screenshot(page, 'search-results-desktop-en');
+
+    // Not disabled, not dimmed, not covered: the accent colour at full opacity, and it is what a click hits.
+    const compose = page.getByRole('button', { name: 'New message' });
+    expect(await compose.isEnabled()).toBe(true);
+    const look = await compose.evaluate((button) => {
+      let opacity = 1;
+      for (let element: Element | null = button; element; element = element.parentElement) {
+        opacity *= Number(getComputedStyle(element).opacity);
+      }
+      const box = button.getBoundingClientRect();
+      const hit = document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2);
+      const accent = getComputedStyle(document.documentElement).getPropertyValue('--color-accent').trim();
+      const probe = document.createElement('span');
+      probe.style.color = accent;
+      document.body.append(probe);
+      const accentRgb = getComputedStyle(probe).color;
+      probe.remove();
+      return {
+        opacity,
+        background: getComputedStyle(button).backgroundColor,
+        accentRgb,
+        hitsButton: hit !== null && button.contains(hit),
+      };
+    });
+    expect(look.opacity).toBe(1);
+    expect(look.background).toBe(look.accentRgb);
+    expect(look.hitsButton).toBe(true);
+    await compose.click();
+    await page.getByRole('dialog', { name: /New message/ }).waitFor();
     await context.close();
   });
 });
