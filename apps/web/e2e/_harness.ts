@@ -1,89 +1,30 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { chromiumOptions, repoRoot, spawnServer, type ServerInfo } from './_processes.js';
 
-const repoRoot = new URL('../../../', import.meta.url).pathname;
 export const screenshotDir = path.join(repoRoot, 'apps/web/e2e/screenshots');
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+/**
+ * The built server the whole run shares (started once by _global-setup.ts). Test files on it keep to users they
+ * sign up themselves and to mail of their own, so they pass in any order and next to each other.
+ */
+export function sharedServer(): ServerInfo {
+  return inject('server');
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
+/** A server of the test file's own, for a file that needs settings the shared one must not have. */
+export async function startServer(env: Record<string, string> = {}): Promise<ServerInfo> {
+  const { stop, ...info } = await spawnServer(env);
+  afterAll(stop);
+  return info;
 }
 
-/** Starts the built server (`apps/server/dist/main.js`) with a fresh data folder, as `npm start` would. */
-export async function startServer(env: Record<string, string> = {}) {
-  const port = await freePort();
-  const smtpPort = await freePort();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-'));
-  const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      SMTP_PORT: String(smtpPort),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  afterAll(async () => {
-    child.kill('SIGTERM');
-    await new Promise((resolve) => child.once('exit', resolve));
-    await fs.rm(dataDir, { recursive: true, force: true });
-  });
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok && (await accepts(smtpPort))) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error('server did not start');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return { url, dataDir, smtpPort };
-}
-
-/** Debian's Chromium through playwright-core (no browser downloads here). */
+/** Debian's Chromium through playwright-core, one per test file (a launch takes a few hundred ms). */
 export async function launchBrowser(): Promise<Browser> {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumOptions);
   afterAll(() => browser.close());
   return browser;
 }

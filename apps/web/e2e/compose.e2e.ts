@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signUp, startServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp } from './_harness.js';
 
-const { url } = await startServer();
+const { url } = sharedServer();
 const browser = await launchBrowser();
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signUp, smtpTransport, startServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
@@ -68,8 +68,10 @@ describe('flag changes apply at once and roll back when the server refuses', () 
       flag: 'flagged',
       folder_messages: [{ folder_id: folderId, message_uids: [uid] }],
     });
-    await expect(rowFlag.getAttribute('aria-pressed')).resolves.toBe('true');
-    await expect(row.getAttribute('aria-label')).resolves.toMatch(/, flagged/);
+    // The call is held until release(), so what shows now is the optimistic state. React may paint it just
+    // after the request leaves (the cache changes first, the render follows), hence poll rather than read once.
+    await expect.poll(() => rowFlag.getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => row.getAttribute('aria-label')).toMatch(/, flagged/);
     first.release();
     const dialog = page.getByTestId('error-dialog');
     await dialog.waitFor();
@@ -99,8 +101,8 @@ describe('flag changes apply at once and roll back when the server refuses', () 
     const second = await failNextMark(page);
     await readerFlag.click();
     await expect(second.requested).resolves.toMatchObject({ flag: 'unflagged' });
-    await expect(readerFlag.getAttribute('aria-pressed')).resolves.toBe('false');
-    await expect(rowFlag.getAttribute('aria-pressed')).resolves.toBe('false');
+    await expect.poll(() => readerFlag.getAttribute('aria-pressed')).toBe('false');
+    await expect.poll(() => rowFlag.getAttribute('aria-pressed')).toBe('false');
     second.release();
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Close' }).click();

@@ -5,12 +5,12 @@ import {
   launchBrowser,
   newPage,
   screenshot,
+  sharedServer,
   signUp,
   smtpTransport,
-  startServer,
 } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 

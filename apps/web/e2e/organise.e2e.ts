@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { launchBrowser, newPage, screenshot, signUp, startServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 
 describe('organising mail in the browser', () => {

@@ -2,16 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import {
   deliverMany,
+  launchBrowser,
   newPage,
   screenshot,
-  sharedBrowser,
   sharedServer,
   signUp,
   smtpTransport,
 } from './_harness.js';
 
 const { url, smtpPort } = sharedServer();
-const browser = await sharedBrowser();
+const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
 /** The element that has the focus, by its accessible label. */

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, startServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer } from './_harness.js';
 
-const { url, dataDir } = await startServer();
+const { url, dataDir } = sharedServer();
 const browser = await launchBrowser();
 
 const systemFolders = {

@@ -1,0 +1,111 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { LaunchOptions } from 'playwright-core';
+
+// The processes the end-to-end tests drive, without Vitest's test API, so that the global setup (one server for
+// the whole run) and a test file needing a server of its own (_harness.ts startServer) start them the same way.
+
+export const repoRoot = new URL('../../../', import.meta.url).pathname;
+
+export interface ServerInfo {
+  url: string;
+  smtpPort: number;
+  dataDir: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The built server every test file shares (sharedServer() in _harness.ts). */
+    server: ServerInfo;
+  }
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/**
+ * Starts the built server (`apps/server/dist/main.js`) with a fresh data folder, as `npm start` would, and waits
+ * until both its HTTP and SMTP ports answer. `stop()` ends it and removes the data folder.
+ */
+export async function spawnServer(
+  env: Record<string, string> = {},
+): Promise<ServerInfo & { stop: () => Promise<void> }> {
+  const port = await freePort();
+  const smtpPort = await freePort();
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-'));
+  const url = `http://localhost:${port}`;
+  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      SMTP_PORT: String(smtpPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      PUBLIC_URL: url,
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      try {
+        if ((await fetch(`${url}/healthz`)).ok && (await accepts(smtpPort))) break;
+      } catch {
+        // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error('server did not start');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { url, smtpPort, dataDir, stop };
+}
+
+/** Debian's Chromium through playwright-core (no browser downloads here). */
+export const chromiumOptions: LaunchOptions = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
