@@ -63,6 +63,12 @@ const remote = await recordingServer('127.0.0.2', (path, response) => {
       response.write(Buffer.alloc(1024), () => setTimeout(more, 1));
     };
     more();
+  } else if (name === '/silent') {
+    // Never answers (until the test server closes).
+  } else if (name === '/stalls') {
+    // Answers, then stops sending halfway.
+    response.writeHead(200, { 'content-type': 'image/png', 'content-length': PNG.length });
+    response.write(PNG.subarray(0, 10));
   } else if (name === '/to-photo') response.writeHead(302, { location: '/photo.png' }).end();
   else if (name === '/to-internal')
     response.writeHead(302, { location: `${internal.origin}/secret.png` }).end();
@@ -325,6 +331,42 @@ describe('the image proxy', () => {
       );
     });
     expect(hits.remote).toEqual([]);
+  });
+});
+
+describe('a slow image server', () => {
+  it('gets the whole fetch, body included, within the timeout', async () => {
+    const quick = await createTestApp({
+      db: ctx.db,
+      env: { IMAGE_PROXY_ALLOW_PRIVATE: '127.0.0.2', IMAGE_PROXY_TIMEOUT_MS: '300' },
+    });
+    const cy = await mailUser(quick, 'Cy Quick');
+    const quickSigner = new ImageUrlSigner(quick.app.deps.secrets.cookieSecret);
+    const silent = await cy.browser.get(quickSigner.proxyUrl(`${R}/silent`));
+    expect(silent.statusCode).toBe(502);
+    expect((silent.json() as { error: { message: string } }).error.message).toMatch(
+      /no answer within 300 ms/,
+    );
+
+    // Headers came in time, the body does not: the answer is cut off rather than left hanging.
+    await quick.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = quick.app.server.address() as AddressInfo;
+    const cookie = [...cy.browser.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    const started = Date.now();
+    const outcome = await new Promise<{ status: number | undefined; complete: boolean }>((resolve) => {
+      http
+        .get(
+          `http://127.0.0.1:${port}${quickSigner.proxyUrl(`${R}/stalls`)}`,
+          { headers: { cookie, host: 'mailroom.localhost' } },
+          (response) => {
+            response.resume();
+            response.on('close', () => resolve({ status: response.statusCode, complete: response.complete }));
+          },
+        )
+        .on('error', () => resolve({ status: undefined, complete: false }));
+    });
+    expect(outcome).toEqual({ status: 200, complete: false });
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 
