@@ -2,9 +2,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ConsoleMessage, Dialog, Request } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, signUp, smtpTransport, startServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
