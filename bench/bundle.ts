@@ -12,6 +12,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import nodemailer from 'nodemailer';
+import { IS_LOGGED_COOKIE } from '@mailroom/protocol';
 import { chromium, type Browser } from 'playwright-core';
 import type { BenchRow } from './types.js';
 import { signUp, startServer } from './ws.js';
@@ -62,7 +63,11 @@ async function openMail(browser: Browser, http: string, cookie: string, locale: 
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale });
   try {
     const [name, value] = cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: http }]);
+    // The session, and the isLogged cookie the sign-in sets beside it (readable by the page, which relies on it).
+    await context.addCookies([
+      { name, value, url: http },
+      { name: IS_LOGGED_COOKIE, value: '1', url: http },
+    ]);
     await context.addInitScript(() => {
       // The moment the first message row exists, on the page's own clock (0 = navigation start).
       const observer = new MutationObserver(() => {

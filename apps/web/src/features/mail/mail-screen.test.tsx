@@ -15,6 +15,7 @@ import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose } from '../compose/compose-store';
 import { useSelection } from './selection-store';
+import { warmUpMail } from './warm-up';
 
 const user = testUser;
 const account = testAccount({ per_page: 3 });
@@ -140,9 +141,9 @@ function CurrentPath() {
   return <output data-testid="path">{location.pathname}</output>;
 }
 
-function renderAt(path: string) {
+function renderAt(path: string, queryClient = createQueryClient()) {
   return render(
-    <Providers queryClient={createQueryClient()}>
+    <Providers queryClient={queryClient}>
       <MemoryRouter initialEntries={[path]}>
         <AppRoutes />
         <CurrentPath />
@@ -361,5 +362,31 @@ describe('mail screen', () => {
       }),
     );
     expect(calls.some((call) => call.url === '/api/v1/messages/bulk')).toBe(false);
+  });
+  it('opening /mail cold asks for the session, the folders and the Inbox page at once, and the screens use them', async () => {
+    mockServer();
+    document.cookie = 'isLogged=1; path=/';
+    const client = createQueryClient();
+    warmUpMail(client, { pathname: '/mail', search: '' });
+    const urls = () => vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    // Before anything is drawn: start-up and the folders side by side, then the Inbox's first page.
+    expect(urls()).toEqual(['/auth/access', '/api/v1/user/account', '/auth/rids', '/api/v1/folders']);
+    const inboxPage = '/api/v1/messages/folder/11?a_id=all&page=1&limit=3';
+    await waitFor(() => expect(urls()).toContain(inboxPage));
+
+    renderAt('/mail', client);
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    expect(await within(grid).findAllByRole('row')).toHaveLength(3);
+    expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1');
+    // The screens found each answer in the cache under their own keys: nothing was asked twice.
+    for (const url of ['/auth/access', '/api/v1/user/account', '/auth/rids', '/api/v1/folders', inboxPage]) {
+      expect(urls().filter((candidate) => candidate === url)).toHaveLength(1);
+    }
+  });
+
+  it('a browser that was never signed in asks for nothing before start-up', () => {
+    mockServer();
+    warmUpMail(createQueryClient(), { pathname: '/mail', search: '' });
+    expect(vi.mocked(fetch)).not.toHaveBeenCalled();
   });
 });
