@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // End-to-end tests: the built server as a child process, driven by Debian's Chromium (`npm run e2e`).
-// _global-setup.ts starts one server and one Chromium for all files; a file needing other settings starts its own.
+// _global-setup.ts starts one server for all files; a file needing other settings starts its own.
 export default defineConfig({
   test: {
     name: 'e2e',
@@ -11,6 +11,9 @@ export default defineConfig({
     globalSetup: ['./_global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
-    fileParallelism: false,
+    // Two files at a time: much of a file's time is waiting (for mail to arrive, a dialog to close, a poll), so
+    // the second one fills it; they share the server and keep to their own users.
+    fileParallelism: true,
+    maxWorkers: 2,
   },
 });
