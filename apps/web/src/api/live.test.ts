@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { applyMailEvent, documentTitle, LiveConnection, liveUrl } from './live';
+import { applyMailEvent, documentTitle, LiveConnection, liveUrl, refreshMissed } from './live';
 
 class FakeSocket extends EventTarget {
   sent: string[] = [];
@@ -51,6 +51,31 @@ describe('live connection (SPEC §4)', () => {
     expect(events).toEqual([{ event: 'new', folder_id: 1, uids: [3] }]);
   });
 
+  it('tells when the socket opens, the first time and after a reconnect', () => {
+    let opened = 0;
+    const sockets: FakeSocket[] = [];
+    const timers: (() => void)[] = [];
+    const connection = new LiveConnection({
+      url: 'wss://mail.test/ws',
+      onEvent: () => {},
+      onOpen: () => opened++,
+      createSocket: () => {
+        sockets.push(new FakeSocket());
+        return sockets.at(-1) as unknown as WebSocket;
+      },
+      setTimer: (callback) => timers.push(callback),
+      clearTimer: () => {},
+    });
+    connection.start();
+    expect(opened).toBe(0);
+    sockets[0]!.emit('open');
+    expect(opened).toBe(1);
+    sockets[0]!.emit('close');
+    timers.at(-1)!();
+    sockets[1]!.emit('open');
+    expect(opened).toBe(2);
+  });
+
   it('retries 1 s after a close and 5 s after an error, resetting the count on open', () => {
     const { connection, sockets, timers, counts } = setup();
     connection.start();
@@ -91,6 +116,26 @@ describe('events to queries', () => {
     expect(spy).toHaveBeenCalledWith({ queryKey: ['messages', 'list', 'folder', 7] });
     applyMailEvent(client, { event: 'updateMailbox', folder_id: 4, unseen: 2, total: 9 });
     expect(spy).toHaveBeenCalledWith({ queryKey: ['folders'] });
+  });
+
+  it('loads again what was loaded before the socket opened, as its events may have been missed', async () => {
+    const client = new QueryClient();
+    const before = ['messages', 'list', 'folder', 4, 'all', 1, 30, null];
+    client.setQueryData(before, { messages: [], total: 0, all: 0 }, { updatedAt: 1_000 });
+    client.setQueryData(['folders'], { folders: [] }, { updatedAt: 1_000 });
+    client.setQueryData(['user', 'account'], {}, { updatedAt: 1_000 });
+    const after = ['messages', 'list', 'folder', 5, 'all', 1, 30, null];
+    client.setQueryData(after, { messages: [], total: 0, all: 0 }, { updatedAt: 3_000 });
+    client.setQueryData(['messages', 'mail', 4, 1, false], {}, { updatedAt: 1_000 });
+    refreshMissed(client, 2_000);
+    await Promise.resolve();
+    const invalid = (key: unknown[]) => client.getQueryState(key)?.isInvalidated;
+    expect(invalid(before)).toBe(true);
+    expect(invalid(['folders'])).toBe(true);
+    expect(invalid(['user', 'account'])).toBe(true);
+    expect(invalid(after)).toBe(false);
+    // An opened message does not change with the events.
+    expect(invalid(['messages', 'mail', 4, 1, false])).toBe(false);
   });
 
   it('shows the Inbox unread count in the title', () => {

@@ -1,4 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient } from '@tanstack/react-query';
 import {
   WS_MAX_TRIES,
   WS_OPENING_MESSAGE,
@@ -16,6 +16,8 @@ export interface LiveOptions {
   onEvent(event: MailEvent): void;
   /** Called with the reconnect count whenever it changes (the toast shows from 3). */
   onReconnectCount?(count: number): void;
+  /** Called each time the socket opens, the first time and after a reconnect. */
+  onOpen?(): void;
   createSocket?(url: string): WebSocket;
   setTimer?(callback: () => void, ms: number): unknown;
   clearTimer?(handle: unknown): void;
@@ -42,6 +44,7 @@ export class LiveConnection {
   constructor(options: LiveOptions) {
     this.options = {
       onReconnectCount: () => {},
+      onOpen: () => {},
       createSocket: (url) => new WebSocket(url),
       setTimer: (callback, ms) => window.setTimeout(callback, ms),
       clearTimer: (handle) => window.clearTimeout(handle as number),
@@ -81,6 +84,7 @@ export class LiveConnection {
     socket.addEventListener('open', () => {
       this.setCount(0);
       socket.send(WS_OPENING_MESSAGE);
+      this.options.onOpen();
     });
     socket.addEventListener('message', (message: MessageEvent) => {
       if (typeof message.data !== 'string' || message.data === WS_OPENING_MESSAGE) return;
@@ -142,6 +146,17 @@ export function applyMailEvent(client: QueryClient, event: MailEvent): void {
   }
 }
 
+/**
+ * Events sent while no socket was open are lost — mail that arrived while the page was loading (the lists load
+ * before the live chunk connects) or during a reconnect: what was loaded before the socket opened is loaded again.
+ */
+export function refreshMissed(client: QueryClient, openedAt: number): void {
+  const loadedBefore = (query: Query) => query.state.dataUpdatedAt < openedAt;
+  for (const queryKey of [['messages', 'list'], ['folders'], ['user', 'account']]) {
+    void client.invalidateQueries({ queryKey, predicate: loadedBefore });
+  }
+}
+
 function inboxUnread(folders: readonly Folder[] | undefined): number {
   return folders?.find((folder) => folder.system === 'inbox')?.unread ?? 0;
 }
@@ -164,6 +179,7 @@ export function startLiveUpdates(client: QueryClient, appName: string): () => vo
           url: liveUrl(),
           onEvent: (event) => applyMailEvent(client, event),
           onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
+          onOpen: () => refreshMissed(client, Date.now()),
         });
   connection?.start();
 

@@ -86,6 +86,8 @@ function mockServer({
     ? { ...account, aliases: [{ id: 21, email: 'ann.alias@mailroom.test' }] }
     : account;
   const calls: { url: string; body: unknown }[] = [];
+  /** Messages moved away from folder 11: asking for them there answers 404, as the server does. */
+  const movedAway = new Set<number>();
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
@@ -110,7 +112,7 @@ function mockServer({
     const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
     if (one) {
       const uid = Number(one[1]);
-      if (uid === missing)
+      if (uid === missing || movedAway.has(uid))
         return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'message_not_found' } } }, 404);
       const message: Mail = {
         ...item(uid, uid !== 5),
@@ -127,6 +129,11 @@ function mockServer({
         await new Promise((resolve) => setTimeout(resolve, 100));
         return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
       }
+      return json({ ok: true });
+    }
+    if (url.startsWith('/api/v1/messages/move')) {
+      const body = JSON.parse(String(init?.body)) as { folder_messages: { message_uids: number[] }[] };
+      for (const group of body.folder_messages) for (const uid of group.message_uids) movedAway.add(uid);
       return json({ ok: true });
     }
     if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
@@ -363,6 +370,15 @@ describe('mail screen', () => {
     );
     expect(calls.some((call) => call.url === '/api/v1/messages/bulk')).toBe(false);
   });
+  it('the open message dropped on a folder leaves the reader for the list', async () => {
+    mockServer();
+    renderAt('/mail/folder/all/11/1/4');
+    const reader = await screen.findByRole('article', { name: 'Message' });
+    await within(reader).findByText('Body of 4');
+    dragRowToFolder('Subject 4', 'Trash');
+    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+  });
+
   it('opening /mail cold asks for the session, the folders and the Inbox page at once, and the screens use them', async () => {
     mockServer();
     document.cookie = 'isLogged=1; path=/';

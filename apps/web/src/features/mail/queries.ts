@@ -287,6 +287,7 @@ export type MoveSubject = { bulk: MessageQuery } | { messages: readonly MessageR
  * select-all goes to the bulk call, which moves the whole folder, label or search result (SPEC §4).
  */
 export function useMoveTo(): (destinationId: number, subject: MoveSubject) => Promise<void> {
+  const client = useQueryClient();
   const mover = useMoveMessages();
   const bulker = useBulkAction();
   return async (destinationId, subject) => {
@@ -299,6 +300,9 @@ export function useMoveTo(): (destinationId: number, subject: MoveSubject) => Pr
     } else if (subject.messages.length > 0) {
       await mover.mutateAsync({ destinationId, messages: subject.messages });
     }
+    // A moved message is no longer where the reader asks for it: an open one is asked for again, answers 404 and
+    // the reader goes back to the list (a drop on the sidebar does not know what the reader shows).
+    void client.invalidateQueries({ queryKey: mailKeys.mails });
   };
 }
 

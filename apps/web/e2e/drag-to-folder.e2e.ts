@@ -18,7 +18,7 @@ async function apiTotal(page: Page, folderId: string): Promise<number> {
   return ((await response.json()) as { total: number }).total;
 }
 
-describe('drag and drop with select-all', () => {
+describe('drag and drop onto a folder', () => {
   it("a row dragged onto a folder with 'All in this folder' on moves every message of the folder, not the page", async () => {
     const { context, page } = await newPage(browser);
     const memberId = await signUp(page, url, 'Al Drag');
@@ -54,6 +54,27 @@ describe('drag and drop with select-all', () => {
     const targetId = (await target.getAttribute('data-folder-id'))!;
     expect(await apiTotal(page, inboxId)).toBe(0);
     expect(await apiTotal(page, targetId)).toBe(40);
+    await context.close();
+  });
+  it('the open message dragged onto a folder moves, and the reader goes back to the list', async () => {
+    const { context, page } = await newPage(browser);
+    const memberId = await signUp(page, url, 'Ora Open');
+    await deliverMany(transport, 2, (i) => ({
+      from: '"Pat Doe" <pat@example.org>',
+      to: `${memberId}@mailroom.test`,
+      subject: `Open me ${i}`,
+      text: `Body of open ${i}.`,
+    }));
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    const row = grid.getByRole('row', { name: /Open me 2,/ });
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    const reader = page.getByRole('region', { name: 'Message' });
+    await reader.getByText('Body of open 2.').waitFor();
+    await row.dragTo(folderItem(page, 'Junk'));
+    await reader.getByText('No message selected').waitFor({ timeout: 10_000 });
+    expect(new URL(page.url()).pathname).toMatch(/^\/mail\/folder\/all\/\d+\/1$/);
+    await expect.poll(() => grid.getByRole('row').count()).toBe(1);
     await context.close();
   });
 });
