@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { deliverMany, launchBrowser, newPage, signUp, smtpTransport, startServer } from './_harness.js';
+import { deliverMany, launchBrowser, newPage, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, smtpPort } = await startServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
