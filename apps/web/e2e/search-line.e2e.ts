@@ -139,3 +139,34 @@ describe('the search line', () => {
     await context.close();
   });
 });
+
+describe('the phone top bar', () => {
+  it('at 360 px a selection has the whole bar: search and refresh make room, the dots menu stays on screen', async () => {
+    const { context, page } = await newPage(browser, { width: 360, height: 740 });
+    const memberId = await signUp(page, url, 'Cro Wd');
+    await deliverMany(transport, 3, (i) => ({
+      from: '"Ann" <ann@example.org>',
+      to: `${memberId}@mailroom.test`,
+      subject: `Note ${i}`,
+      text: `Note ${i}.`,
+    }));
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 15_000 }).toBe(3);
+    const toolbar = page.getByRole('toolbar', { name: 'Message actions' });
+    const fits = () => toolbar.evaluate((bar) => bar.scrollWidth <= bar.clientWidth);
+    expect(await fits()).toBe(true);
+
+    await grid.getByRole('row').first().getByRole('checkbox').check();
+    await toolbar.getByRole('button', { name: 'Delete' }).waitFor();
+    expect(await toolbar.getByRole('button', { name: 'Search mail' }).count()).toBe(0);
+    expect(await fits()).toBe(true);
+    const dots = (await toolbar.getByRole('button', { name: 'More' }).boundingBox())!;
+    expect(dots.x + dots.width).toBeLessThanOrEqual(360);
+    await screenshot(page, 'selection-mobile-360-en');
+
+    // The selection cleared, search is back.
+    await grid.getByRole('row').first().getByRole('checkbox').uncheck();
+    await toolbar.getByRole('button', { name: 'Search mail' }).waitFor();
+    await context.close();
+  });
+});

@@ -39,7 +39,7 @@ export function MailToolbar({ title }: { title: string }) {
     <>
       <TopPanel
         title={title}
-        titleHidden={crowded}
+        crowded={crowded}
         leading={<SelectMenu />}
         actions={
           showActions ? (

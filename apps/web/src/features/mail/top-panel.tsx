@@ -19,12 +19,15 @@ export interface TopPanelProps {
   leading?: ReactNode;
   /** After the title: the actions on the selected or open messages. */
   actions?: ReactNode;
-  /** Keep the title for screen readers only (a phone's bar full of selection actions). */
-  titleHidden?: boolean;
+  /**
+   * A phone's bar full of selection actions: the title stays for screen readers only, and search and refresh make
+   * room until the selection is cleared (at 360 px the actions would push the dots menu off the screen).
+   */
+  crowded?: boolean;
 }
 
 /** SPEC §2 top panel: select menu, title, actions, search, refresh, paging and the dots menu. */
-export function TopPanel({ title, range, leading, actions, titleHidden = false }: TopPanelProps) {
+export function TopPanel({ title, range, leading, actions, crowded = false }: TopPanelProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const user = useUser();
@@ -32,18 +35,22 @@ export function TopPanel({ title, range, leading, actions, titleHidden = false }
   return (
     <MainHeader label={t('mail.toolbar')}>
       {leading}
-      <h1 className={titleHidden ? 'visually-hidden' : styles.title}>{title}</h1>
+      <h1 className={crowded ? 'visually-hidden' : styles.title}>{title}</h1>
       {actions}
-      <SearchLine />
-      <Button
-        variant="ghost"
-        iconOnly
-        aria-label={t('common.refresh')}
-        title={t('common.refresh')}
-        onClick={() => void queryClient.invalidateQueries()}
-      >
-        <RotateCw aria-hidden />
-      </Button>
+      {crowded ? null : (
+        <>
+          <SearchLine />
+          <Button
+            variant="ghost"
+            iconOnly
+            aria-label={t('common.refresh')}
+            title={t('common.refresh')}
+            onClick={() => void queryClient.invalidateQueries()}
+          >
+            <RotateCw aria-hidden />
+          </Button>
+        </>
+      )}
       {range}
       <Dropdown
         align="end"
