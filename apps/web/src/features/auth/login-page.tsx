@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
+import clsx from 'clsx';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
 import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
@@ -7,6 +8,7 @@ import { PublicLayout } from '../../app/public-layout';
 import { readCookie } from '../../app/cookies';
 import { buttonClass } from '../../ui/button';
 import { signInUrl, useUser } from './queries';
+import card from '../../ui/card.module.css';
 import styles from './login-page.module.css';
 
 /** The server sends a refused sign-in back here as ?error=<code> (e.g. invalid_member_id). */
@@ -40,11 +42,11 @@ export default function LoginPage() {
 
   return (
     <PublicLayout>
-      <section className={styles.card} aria-labelledby="login-title">
-        <span className={styles.icon}>
+      <section className={card.card} aria-labelledby="login-title">
+        <span className={card.icon}>
           <LogIn aria-hidden />
         </span>
-        <h1 id="login-title" className={styles.title}>
+        <h1 id="login-title" className={card.title}>
           {t('login.title')}
         </h1>
         {signInError ? (
@@ -58,9 +60,13 @@ export default function LoginPage() {
             {t('login.signedOut')}
           </p>
         ) : null}
-        <p className={styles.text}>{t('login.text')}</p>
+        <p className={card.text}>{t('login.text')}</p>
         {/* A real link: sign-on is a chain of full-page redirects through the provider, not a fetch. */}
-        <a className={buttonClass('primary', 'large')} href={signInUrl(target)} data-testid="sign-in">
+        <a
+          className={clsx(buttonClass('primary', 'large'), styles.signIn)}
+          href={signInUrl(target)}
+          data-testid="sign-in"
+        >
           {t('login.button')}
         </a>
         <a className={styles.about} href="/about">

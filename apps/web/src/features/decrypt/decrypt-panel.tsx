@@ -1,15 +1,16 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { Download, KeyRound, LockKeyhole, Paperclip } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { KeyRound, LockKeyhole } from 'lucide-react';
 import clsx from 'clsx';
-import { formatFileSize } from '@mailroom/protocol';
 import { useTranslation, translateErrorCode } from '../../i18n';
 import { errorDisplayMessage } from '../../api/error-message';
 import { Button } from '../../ui/button';
 import { HtmlBody } from '../mail/html-body';
-import { linkifyText } from '../mail/sanitize-html';
-import type { EncryptedAttachment, EncryptedPayload } from './crypto';
+import { AttachmentList, useBlobLinks } from '../mail/attachment-list';
+import { PlainBody } from '../mail/plain-body';
+import type { EncryptedPayload } from './crypto';
 import type { DecryptSource } from './decrypt-api';
 import { useDecrypt } from './use-decrypt';
+import card from '../../ui/card.module.css';
 import styles from './decrypt.module.css';
 
 /**
@@ -29,7 +30,7 @@ export default function DecryptPanel({
   const Heading = headingLevel === 1 ? 'h1' : 'h2';
 
   if (state.status === 'opened')
-    return <DecryptedMessage payload={state.payload} card={headingLevel === 1} />;
+    return <DecryptedMessage payload={state.payload} framed={headingLevel === 1} />;
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,12 +50,12 @@ export default function DecryptPanel({
           : null;
 
   return (
-    <form className={styles.prompt} onSubmit={onSubmit} aria-busy={working}>
-      <span className={styles.icon} aria-hidden>
+    <form className={card.card} onSubmit={onSubmit} aria-busy={working}>
+      <span className={card.icon} aria-hidden>
         <LockKeyhole />
       </span>
-      <Heading className={styles.title}>{t('decrypt.title')}</Heading>
-      <p className={styles.text}>{t('decrypt.prompt')}</p>
+      <Heading className={card.title}>{t('decrypt.title')}</Heading>
+      <p className={card.text}>{t('decrypt.prompt')}</p>
       <label className={styles.field}>
         <span>{t('decrypt.password')}</span>
         <input
@@ -86,66 +87,26 @@ export default function DecryptPanel({
   );
 }
 
-/** `card`: framed on its own page; the reader already frames it. */
-function DecryptedMessage({ payload, card }: { payload: EncryptedPayload; card: boolean }) {
+/** `framed` on its own page; the reader already frames it. */
+function DecryptedMessage({ payload, framed }: { payload: EncryptedPayload; framed: boolean }) {
   const { t } = useTranslation();
   const subject = payload.subject || t('decrypt.noSubject');
+  // A download from memory: the decrypted bytes never go back to the server.
+  const attachments = useBlobLinks(payload.attachments);
   return (
-    <article className={clsx(styles.message, card && styles.card)} aria-label={t('decrypt.decryptedMessage')}>
+    <article
+      className={clsx(styles.message, framed && styles.framed)}
+      aria-label={t('decrypt.decryptedMessage')}
+    >
       <h2 className={styles.subject}>{subject}</h2>
-      {payload.attachments.length > 0 ? (
-        <section className={styles.attachments} aria-label={t('decrypt.attachments')}>
-          <h3>
-            <Paperclip aria-hidden />
-            {t('decrypt.attachmentCount', { count: payload.attachments.length })}
-          </h3>
-          <ul>
-            {payload.attachments.map((attachment, index) => (
-              <AttachmentLink key={index} attachment={attachment} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {attachments.length > 0 ? <AttachmentList attachments={attachments} /> : null}
       <div className={styles.body}>
         {payload.content_type === 'text/html' ? (
           <HtmlBody html={payload.content} title={subject} />
         ) : (
-          <div className={styles.plain}>
-            {linkifyText(payload.content).map((part, index) =>
-              part.kind === 'link' ? (
-                <a key={index} href={part.href} target="_blank" rel="noopener noreferrer">
-                  {part.text}
-                </a>
-              ) : (
-                <span key={index}>{part.text}</span>
-              ),
-            )}
-          </div>
+          <PlainBody className={styles.plain} text={payload.content} />
         )}
       </div>
     </article>
-  );
-}
-
-/** A download from memory: the decrypted bytes never go back to the server. */
-function AttachmentLink({ attachment }: { attachment: EncryptedAttachment }) {
-  const url = useMemo(
-    () =>
-      URL.createObjectURL(
-        new Blob([attachment.bytes as Uint8Array<ArrayBuffer>], {
-          type: attachment.type || 'application/octet-stream',
-        }),
-      ),
-    [attachment],
-  );
-  useEffect(() => () => URL.revokeObjectURL(url), [url]);
-  return (
-    <li>
-      <a href={url} download={attachment.name} className={styles.attachment}>
-        <Download aria-hidden />
-        <span className={styles.attachmentName}>{attachment.name}</span>
-        <span className={styles.attachmentSize}>{formatFileSize(attachment.bytes.length)}</span>
-      </a>
-    </li>
   );
 }

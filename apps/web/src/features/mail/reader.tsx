@@ -4,20 +4,10 @@ import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
   ArrowLeft,
-  File,
-  FileArchive,
-  FileImage,
-  FileMusic,
-  FileSpreadsheet,
-  FileText,
-  FileType,
-  FileVideoCamera,
-  Download,
   Forward,
   ImageOff,
   Maximize2,
   Minimize2,
-  Paperclip,
   Reply,
   ReplyAll,
   Star,
@@ -27,11 +17,7 @@ import {
 import {
   COMPOSE_MODE,
   RECIPIENT_TAGS_SHOWN,
-  attachmentKind,
-  formatFileSize,
   formatFullDate,
-  type Attachment,
-  type AttachmentKind,
   type Mail,
   type MailAddress,
 } from '@mailroom/protocol';
@@ -48,24 +34,15 @@ import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose/compose-store';
 import { useMailActions } from './use-mail-actions';
 import { HtmlBody } from './html-body';
-import { decodeContent, linkifyText } from './sanitize-html';
+import { decodeContent } from './sanitize-html';
+import { AttachmentList } from './attachment-list';
+import { PlainBody } from './plain-body';
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
 const ReaderDecrypt = lazy(() =>
   Promise.all([import('../decrypt/reader-decrypt'), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-
-const kindIcons: Record<AttachmentKind, typeof File> = {
-  pdf: FileType,
-  doc: FileText,
-  audio: FileMusic,
-  xls: FileSpreadsheet,
-  video: FileVideoCamera,
-  archive: FileArchive,
-  img: FileImage,
-  other: File,
-};
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
 export default function Reader() {
@@ -264,7 +241,17 @@ function MessageView({
         </div>
       ) : null}
 
-      {message.attachments.length > 0 ? <Attachments message={message} /> : null}
+      {message.attachments.length > 0 ? (
+        <AttachmentList
+          className={styles.attachments}
+          attachments={message.attachments.map((attachment) => ({
+            key: attachment.id,
+            name: attachment.name,
+            size: attachment.size,
+            href: `/api/v1/attachments/${attachment.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`,
+          }))}
+        />
+      ) : null}
 
       <div className={styles.body}>
         {message.encrypted ? (
@@ -274,7 +261,7 @@ function MessageView({
         ) : message.content_type === 'text/html' ? (
           <HtmlBody html={decodeContent(message.content)} title={subject} />
         ) : (
-          <PlainBody text={decodeContent(message.content)} />
+          <PlainBody className={styles.plain} text={decodeContent(message.content)} />
         )}
       </div>
     </article>
@@ -306,61 +293,6 @@ function Recipients({ people }: { people: MailAddress[] }) {
           +{hidden}
         </button>
       ) : null}
-    </div>
-  );
-}
-
-function Attachments({ message }: { message: Mail }) {
-  const { t } = useTranslation();
-  return (
-    <section className={styles.attachments} aria-label={t('mail.attachments')}>
-      <h2 className={styles.attachmentsTitle}>
-        <Paperclip aria-hidden />
-        {t('mail.attachmentCount', { count: message.attachments.length })}
-      </h2>
-      <ul>
-        {message.attachments.map((attachment) => (
-          <AttachmentItem key={attachment.id} attachment={attachment} message={message} />
-        ))}
-      </ul>
-    </section>
-  );
-}
-
-function AttachmentItem({ attachment, message }: { attachment: Attachment; message: Mail }) {
-  const { t } = useTranslation();
-  const kind = attachmentKind(attachment.name);
-  const Icon = kindIcons[kind];
-  const href = `/api/v1/attachments/${attachment.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`;
-  return (
-    <li>
-      <a
-        className={styles.attachment}
-        href={href}
-        download={attachment.name}
-        title={t('mail.download', { name: attachment.name })}
-      >
-        <Icon className={clsx(styles.kind, styles[`kind-${kind}`])} aria-hidden />
-        <span className={styles.attachmentName}>{attachment.name}</span>
-        <span className={styles.attachmentSize}>{formatFileSize(attachment.size)}</span>
-        <Download className={styles.download} aria-hidden />
-      </a>
-    </li>
-  );
-}
-
-function PlainBody({ text }: { text: string }) {
-  return (
-    <div className={styles.plain}>
-      {linkifyText(text).map((part, index) =>
-        part.kind === 'link' ? (
-          <a key={index} href={part.href} target="_blank" rel="noopener noreferrer">
-            {part.text}
-          </a>
-        ) : (
-          <span key={index}>{part.text}</span>
-        ),
-      )}
     </div>
   );
 }
