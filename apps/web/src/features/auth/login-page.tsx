@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
 import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { PublicLayout } from '../../app/public-layout';
 import { readCookie } from '../../app/cookies';
+import { Navigate, useSearchParams } from '../../app/router';
 import { buttonClass } from '../../ui/button';
 import { signInUrl, useUser } from './queries';
 import styles from './login-page.module.css';
@@ -28,7 +28,7 @@ function useSignInError(code: string | null): string | null {
 
 export default function LoginPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const user = useUser();
   const noRedirect = params.get('noredirect') === 'true';
   const signInError = useSignInError(params.get('error'));
