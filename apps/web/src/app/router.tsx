@@ -1,6 +1,6 @@
 /**
  * The app's router: the only module that imports wouter (ESLint keeps it so). It replaced React Router, ~12 KB of
- * the mail shell's 120 KB (DESIGN §5), for ~2 KB; the rest of the app uses only what is exported here.
+ * the mail shell's 120 KB (DESIGN §5), for ~3 KB; the rest of the app uses only what is exported here.
  *
  * Addresses stay as the browser holds them (percent-encoded): mail routes carry search text and e-mail addresses
  * in path segments (SPEC §2), and wouter would otherwise run decodeURI over the path before matching, which leaves
@@ -53,22 +53,17 @@ function navigate(to: string, options: NavigateOptions = {}): void {
  */
 const escapedPathname = () => window.location.pathname.replace(/%/g, '%25');
 const useEncodedLocation: BaseLocationHook = () => [useLocationProperty(escapedPathname), navigate];
-const useEncodedSearch = () => useLocationProperty(rawSearch);
 
 /** The router over the browser's address bar and history. */
 export function AppRouter({ children }: { children: ReactNode }) {
-  return (
-    <Router hook={useEncodedLocation} searchHook={useEncodedSearch}>
-      {children}
-    </Router>
-  );
+  return <Router hook={useEncodedLocation}>{children}</Router>;
 }
 
 function decode(value: string): string {
   try {
     return decodeURIComponent(value);
   } catch {
-    // A malformed escape stays as typed, as React Router left it.
+    // A malformed escape stays as it is in the address.
     return value;
   }
 }

@@ -1,12 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Mail } from '@mailroom/protocol';
+import type { Label, Mail } from '@mailroom/protocol';
 import { answerShell, folder, json, listItem, notFound } from '../test/fixtures';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
 import { readCookie } from './cookies';
 
 const folders = [folder(11, 'INBOX', 'inbox', { total: 3 }), folder(12, 'INBOX.Trash', 'trash')];
-const labels = [
+const labels: Label[] = [
   { id: 7, name: 'Work', color: '#336699', search_field: 'body', search_content: '', folder_id: null },
 ];
 const rows = [listItem(3), listItem(2), listItem(1)];
@@ -167,6 +167,7 @@ describe('route parameters', () => {
       .getAllByRole('link')
       .filter((link) => link.getAttribute('aria-current') === 'page');
     expect(current.map((link) => link.textContent)).toEqual(['Folders']);
+    expect(current[0]!.className.split(' ')).toContain('active');
     fireEvent.click(within(nav).getByRole('link', { name: 'Labels' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/labels'));
     expect(within(nav).getByRole('link', { name: 'Labels' }).getAttribute('aria-current')).toBe('page');
