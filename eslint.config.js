@@ -3,6 +3,14 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
+const i18nImports = ['i18next', 'react-i18next'].map((name) => ({
+  name,
+  message: "useTranslation comes from src/i18n: i18next would take 16 KB of the shell's 120 KB (DESIGN §5).",
+}));
+const routerMessage =
+  'Routing comes from src/app/router.tsx, the one module that imports wouter (React Router took 12 KB of the ' +
+  "shell's 120 KB, DESIGN §5).";
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', '**/e2e/screenshots/**'] },
   js.configs.recommended,
@@ -23,12 +31,22 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       'no-restricted-imports': [
         'error',
-        ...['i18next', 'react-i18next'].map((name) => ({
-          name,
-          message:
-            "useTranslation comes from src/i18n: i18next would take 16 KB of the shell's 120 KB (DESIGN §5).",
-        })),
+        {
+          paths: [
+            ...i18nImports,
+            ...['wouter', 'react-router', 'react-router-dom'].map((name) => ({
+              name,
+              message: routerMessage,
+            })),
+          ],
+          patterns: [{ group: ['wouter/*', 'react-router/*', 'react-router-dom/*'], message: routerMessage }],
+        },
       ],
     },
+  },
+  {
+    // The router module wraps wouter for the rest of the app.
+    files: ['apps/web/src/app/router.tsx'],
+    rules: { 'no-restricted-imports': ['error', { paths: i18nImports }] },
   },
 );

@@ -1,11 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { BrowserRouter } from 'react-router';
 import './ui/global.css';
 import { initI18n, loadErrorTexts } from './i18n';
 import { Providers } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
+import { AppRouter } from './app/router';
 import { warmUpMail } from './features/mail/warm-up';
 
 const queryClient = createQueryClient();
@@ -16,9 +16,9 @@ void initI18n().then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers queryClient={queryClient}>
-        <BrowserRouter>
+        <AppRouter>
           <AppRoutes />
-        </BrowserRouter>
+        </AppRouter>
       </Providers>
     </StrictMode>,
   );

@@ -1,14 +1,14 @@
-import { useEffect } from 'react';
-import { Outlet, useLocation } from 'react-router';
+import { useEffect, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../i18n';
 import clsx from 'clsx';
 import { Sidebar } from '../features/mail/sidebar';
+import { useLocation } from './router';
 import { useUi } from './ui-store';
 import styles from './app-shell.module.css';
 
 /** The frame shared by mail, settings and contacts: sidebar on the left (slide-in below 768 px), content on the right. */
-export function AppShell() {
+export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const open = useUi((state) => state.sidebarOpen);
@@ -47,7 +47,7 @@ export function AppShell() {
       </aside>
       {open ? <div className={styles.backdrop} onClick={() => setOpen(false)} aria-hidden /> : null}
       <main id="main" className={styles.main} tabIndex={-1}>
-        <Outlet />
+        {children}
       </main>
     </div>
   );

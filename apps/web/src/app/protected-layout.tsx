@@ -1,4 +1,4 @@
-import { Navigate, Outlet } from 'react-router';
+import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../i18n';
 import { CloudOff } from 'lucide-react';
@@ -6,6 +6,7 @@ import { useUser } from '../features/auth/queries';
 import { Preloader } from '../ui/preloader';
 import { Button } from '../ui/button';
 import { AppShell } from './app-shell';
+import { Navigate } from './router';
 import { useSession } from './startup';
 import styles from './startup-failed.module.css';
 
@@ -24,18 +25,21 @@ function StartupFailed() {
   );
 }
 
-/** Mail, settings and contacts need the user, account and rid first (SPEC §2 guard); until then, the preloader. */
-export function ProtectedLayout() {
+/**
+ * Mail, settings and contacts need the user, account and rid first (SPEC §2 guard); until then, the preloader.
+ * Every protected route renders its page through this, so the shell around it stays mounted between them.
+ */
+export function Protected({ children }: { children: ReactNode }) {
   const status = useSession((state) => state.status);
   const signOnRequired = useSession((state) => state.signOnRequired);
-  if (status === 'success') return <AppShell />;
+  if (status === 'success') return <AppShell>{children}</AppShell>;
   if (status === 'failed' && !signOnRequired) return <StartupFailed />;
   return <Preloader fullscreen />;
 }
 
 /** Alias-only users are kept out of settings and contacts (SPEC §2, §6). */
-export function NoAliasGuard() {
+export function NoAliasGuard({ children }: { children: ReactNode }) {
   const user = useUser();
   if (user?.info.alias) return <Navigate to="/mail" replace />;
-  return <Outlet />;
+  return children;
 }

@@ -1,5 +1,4 @@
-import { useEffect, useRef } from 'react';
-import { Outlet, useLocation, useNavigate } from 'react-router';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ACCESS_RECHECK_MS } from '@mailroom/protocol';
 import { isUnauthorized } from '../api/client';
@@ -7,6 +6,7 @@ import { sessionQueries } from '../features/auth/queries';
 import { NoticeDialog } from '../ui/notice-dialog';
 import { RefreshToast } from '../ui/refresh-toast';
 import { isFramed, notifyHostLoaded } from './frame';
+import { useLocation, useNavigate } from './router';
 import { handleUnauthorized, hasIsLoggedCookie, startupStatus, useSession } from './startup';
 
 function onRoute(pathname: string, route: string): boolean {
@@ -14,7 +14,7 @@ function onRoute(pathname: string, route: string): boolean {
 }
 
 /** Runs the start-up machine of SPEC §4 around every route. */
-export function RootLayout() {
+export function RootLayout({ children }: { children: ReactNode }) {
   const location = useLocation();
   const navigate = useNavigate();
   const onDecrypt = onRoute(location.pathname, '/decrypt');
@@ -71,7 +71,7 @@ export function RootLayout() {
 
   return (
     <>
-      <Outlet />
+      {children}
       <NoticeDialog />
       <RefreshToast />
     </>

@@ -1,55 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
-import type { Account, AccessResponse, Folder } from '@mailroom/protocol';
-import { defaultSettings } from '@mailroom/protocol';
+import { describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import { ApiError } from '../api/client';
-import { Providers } from './providers';
-import { AppRoutes } from './routes';
-import { createQueryClient } from './query-client';
+import { answerShell, folder, json, notFound, testUser } from '../test/fixtures';
+import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
 import { readCookie } from './cookies';
-import { startupStatus, useSession } from './startup';
+import { startupStatus } from './startup';
 
-const user: AccessResponse = {
-  email: 'ann@mailroom.test',
-  member_id: '123456789012',
-  name: 'Ann Lee',
-  info: { alias: null },
-};
-const account: Account = {
-  email: user.email,
-  aliases: [],
-  profiles: [],
-  settings: defaultSettings,
-  quota: { size: 512, limit: 1024 * 1024 },
-  alias_accesses: [],
-};
-const folders: Folder[] = [
-  {
-    id: 11,
-    name: 'INBOX',
-    system: 'inbox',
-    unread: 2,
-    total: 40,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-  },
-  {
-    id: 12,
-    name: 'INBOX.Sent',
-    system: 'sent',
-    unread: 0,
-    total: 3,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-  },
+const folders = [
+  folder(11, 'INBOX', 'inbox', { total: 40, unread: 2 }),
+  folder(12, 'INBOX.Sent', 'sent', { total: 3 }),
 ];
 
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
 const unauthorized = () =>
   json({ error: { message: 'Sign-in required', meta: { code: 401, i8s: 'expected_token' } } }, 401);
 
@@ -61,36 +22,15 @@ function mockServer(signedIn: boolean) {
       (url.startsWith('/auth/access') || url.startsWith('/api/') || url.startsWith('/auth/rids'))
     )
       return unauthorized();
-    if (url.startsWith('/auth/access')) return json(user);
-    if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-    if (url.startsWith('/api/v1/user/account')) return json(account);
-    if (url.startsWith('/api/v1/folders')) return json({ folders });
-    return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+    return answerShell(url, { folders }) ?? notFound();
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
 
-function CurrentPath() {
-  const location = useLocation();
-  return <output data-testid="path">{location.pathname + location.search}</output>;
-}
+const path = currentPath;
 
-function renderAt(path: string) {
-  return render(
-    <Providers queryClient={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <CurrentPath />
-      </MemoryRouter>
-    </Providers>,
-  );
-}
-
-const path = () => screen.getByTestId('path').textContent;
-
-beforeEach(() => useSession.setState({ status: 'empty', unauthorized: false, signOnRequired: false }));
-afterEach(() => vi.unstubAllGlobals());
+setUpScreenTests();
 
 describe('startupStatus (SPEC §4)', () => {
   const loaded = { status: 'success', error: null } as const;
@@ -181,7 +121,7 @@ describe('start-up in the browser', () => {
     const base = fetchMock.getMockImplementation()!;
     fetchMock.mockImplementation(async (input: RequestInfo | URL) =>
       String(input).startsWith('/auth/access')
-        ? json({ ...user, info: { alias: 'ann@alias.test' } })
+        ? json({ ...testUser, info: { alias: 'ann@alias.test' } })
         : base(input),
     );
     renderAt('/settings/main');

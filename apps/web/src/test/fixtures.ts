@@ -1,4 +1,12 @@
-import { defaultSettings, type AccessResponse, type Account, type Settings } from '@mailroom/protocol';
+import {
+  defaultSettings,
+  type AccessResponse,
+  type Account,
+  type Folder,
+  type Label,
+  type MailListItem,
+  type Settings,
+} from '@mailroom/protocol';
 
 /** The signed-in member the screen tests render for. */
 export const testUser: AccessResponse = {
@@ -19,3 +27,79 @@ export function testAccount(settings: Partial<Settings> = {}): Account {
     alias_accesses: [],
   };
 }
+
+/** A JSON answer, as the API sends it. */
+export function json(body: unknown, status = 200): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/** An API error answer (SPEC §8 shape): status, the i8s code and a message. */
+export function apiError(status: number, code: string, message = code): Response {
+  return json({ error: { message, meta: { code: status, i8s: code } } }, status);
+}
+
+/** A top-level folder without subfolders. */
+export function folder(
+  id: number,
+  name: string,
+  system: Folder['system'],
+  counts: { total?: number; unread?: number } = {},
+): Folder {
+  return {
+    id,
+    name,
+    system,
+    unread: counts.unread ?? 0,
+    total: counts.total ?? 0,
+    subfolders: [],
+    isCollector: false,
+    isSubCollector: false,
+  };
+}
+
+/** Message `uid` of folder 11 as the list shows it: 'Subject {uid}' from 'Sender {uid}', seen, no labels. */
+export function listItem(uid: number, fields: Partial<MailListItem> = {}): MailListItem {
+  return {
+    id: uid,
+    uid,
+    folder_id: 11,
+    subject: `Subject ${uid}`,
+    flags: { seen: true, flagged: false, draft: false },
+    labels: [],
+    fields: {
+      from: [{ name: `Sender ${uid}`, email: `s${uid}@example.test` }],
+      to: [],
+      cc: [],
+      bcc: [],
+      'reply-to': [],
+    },
+    preview: `Preview ${uid}`,
+    has_attachments: false,
+    encrypted: false,
+    size: 10,
+    created_at: '2026-11-20T10:00:00Z',
+    thread_id: uid,
+    ...fields,
+  };
+}
+
+/** What the shell asks for before any mail: the session (user, account, rid), the folders and the labels. */
+export interface ShellData {
+  user?: AccessResponse;
+  account?: Account;
+  folders: Folder[];
+  labels?: Label[];
+}
+
+/** The server's answer to one of the shell's start-up requests, or null for any other URL. */
+export function answerShell(url: string, data: ShellData): Response | null {
+  const user = data.user ?? testUser;
+  if (url.startsWith('/auth/access')) return json(user);
+  if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
+  if (url.startsWith('/api/v1/user/account')) return json(data.account ?? testAccount());
+  if (url.startsWith('/api/v1/folders')) return json({ folders: data.folders });
+  if (url.startsWith('/api/v1/labels')) return json({ labels: data.labels ?? [] });
+  return null;
+}
+
+export const notFound = () => apiError(404, 'not_found', 'Not found');

@@ -1,4 +1,3 @@
-import { Link } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { AtSign, HardDrive, Paperclip } from 'lucide-react';
 import {
@@ -9,6 +8,7 @@ import {
   formatFileSize,
 } from '@mailroom/protocol';
 import { PublicLayout } from '../../app/public-layout';
+import { Link } from '../../app/router';
 import { buttonClass } from '../../ui/button';
 import { signInUrl, useUser } from '../auth/queries';
 import styles from './about-page.module.css';

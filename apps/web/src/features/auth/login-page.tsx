@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Navigate, useSearchParams } from 'react-router';
 import clsx from 'clsx';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
 import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { PublicLayout } from '../../app/public-layout';
 import { readCookie } from '../../app/cookies';
+import { Navigate, useSearchParams } from '../../app/router';
 import { buttonClass } from '../../ui/button';
 import { signInUrl, useUser } from './queries';
 import card from '../../ui/card.module.css';
@@ -30,7 +30,7 @@ function useSignInError(code: string | null): string | null {
 
 export default function LoginPage() {
   const { t } = useTranslation();
-  const [params] = useSearchParams();
+  const params = useSearchParams();
   const user = useUser();
   const noRedirect = params.get('noredirect') === 'true';
   const signInError = useSignInError(params.get('error'));

@@ -1,9 +1,9 @@
 import { useMemo } from 'react';
-import { useSearchParams } from 'react-router';
 import { LockKeyhole } from 'lucide-react';
 import { ENCRYPTED_ID_PATTERN } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { PublicLayout } from '../../app/public-layout';
+import { useSearchParams } from '../../app/router';
 import { publicSource } from './decrypt-api';
 import DecryptPanel from './decrypt-panel';
 import styles from './decrypt.module.css';
@@ -11,7 +11,7 @@ import styles from './decrypt.module.css';
 /** /decrypt?id=…: works without an account, like the link in the notice mail promises. */
 export default function DecryptPage() {
   const { t } = useTranslation();
-  const [search] = useSearchParams();
+  const search = useSearchParams();
   const id = search.get('id') ?? '';
   const valid = ENCRYPTED_ID_PATTERN.test(id);
   const source = useMemo(() => publicSource(id), [id]);

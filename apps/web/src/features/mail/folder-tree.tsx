@@ -1,10 +1,10 @@
 import { useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ChevronRight, File, Folder, FolderDown, Inbox, Send, ShieldAlert, Trash2 } from 'lucide-react';
 import type { FolderSystem } from '@mailroom/protocol';
 import { folderPath } from '../../app/paths';
+import { Link } from '../../app/router';
 import type { FolderNode } from './folder-order';
 import { isMessageDrag, readDraggedMessages } from './drag';
 import { useMoveTo, type MoveSubject } from './queries';

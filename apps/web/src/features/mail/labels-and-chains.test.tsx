@@ -1,55 +1,20 @@
 import { formatListDate } from '@mailroom/protocol';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
-import { type Folder, type Label, type Mail, type MailListItem } from '@mailroom/protocol';
-import { Providers } from '../../app/providers';
-import { testAccount, testUser } from '../../test/fixtures';
-import { AppRoutes } from '../../app/routes';
-import { createQueryClient } from '../../app/query-client';
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { type Label, type Mail, type MailListItem } from '@mailroom/protocol';
+import { answerShell, apiError, folder, json, listItem, notFound, testAccount } from '../../test/fixtures';
+import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { useNotices } from '../../ui/notices-store';
 import { useSelection } from './selection-store';
 
-const user = testUser;
 const account = testAccount({ per_page: 3 });
-const inbox: Folder = {
-  id: 11,
-  name: 'INBOX',
-  system: 'inbox',
-  unread: 0,
-  total: 5,
-  subfolders: [],
-  isCollector: false,
-  isSubCollector: false,
-};
+const folders = [folder(11, 'INBOX', 'inbox', { total: 5 }), folder(14, 'INBOX.Sent', 'sent', { total: 1 })];
 const labels: Label[] = [
   { id: 7, name: 'Work', color: '#336699', search_field: 'body', search_content: '', folder_id: null },
   { id: 8, name: 'Home', color: '#e66465', search_field: 'body', search_content: '', folder_id: null },
 ];
 
-function item(uid: number, labelIds: number[] = []): MailListItem {
-  return {
-    id: uid,
-    uid,
-    folder_id: 11,
-    subject: `Subject ${uid}`,
-    flags: { seen: true, flagged: false, draft: false },
-    labels: labelIds,
-    fields: {
-      from: [{ name: `Sender ${uid}`, email: `s${uid}@example.test` }],
-      to: [],
-      cc: [],
-      bcc: [],
-      'reply-to': [],
-    },
-    preview: `Preview ${uid}`,
-    has_attachments: false,
-    encrypted: false,
-    size: 10,
-    created_at: '2026-11-20T10:00:00Z',
-    thread_id: uid,
-  };
-}
+const item = (uid: number, labelIds: number[] = []) => listItem(uid, { labels: labelIds });
 const chained: MailListItem = {
   ...item(5),
   threads: [
@@ -77,10 +42,6 @@ const chained: MailListItem = {
 };
 const rows = [chained, item(4, [7]), item(3), item(2), item(1)];
 
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
 function mockServer({ markFails = false } = {}) {
   const calls: { url: string; body: unknown }[] = [];
   vi.stubGlobal(
@@ -88,12 +49,8 @@ function mockServer({ markFails = false } = {}) {
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
       if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
-      if (url.startsWith('/auth/access')) return json(user);
-      if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-      if (url.startsWith('/api/v1/user/account')) return json(account);
-      if (url.startsWith('/api/v1/folders'))
-        return json({ folders: [inbox, { ...inbox, id: 14, name: 'INBOX.Sent', system: 'sent', total: 1 }] });
-      if (url.startsWith('/api/v1/labels')) return json({ labels });
+      const shell = answerShell(url, { account, folders, labels });
+      if (shell) return shell;
       const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
       if (list) {
         const query = new URLSearchParams(list[1]);
@@ -115,28 +72,13 @@ function mockServer({ markFails = false } = {}) {
       }
       if (url.startsWith('/api/v1/messages/mark') && markFails) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
+        return apiError(500, 'internal_error', 'boom');
       }
       if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+      return notFound();
     }),
   );
   return calls;
-}
-
-function CurrentPath() {
-  return <output data-testid="path">{useLocation().pathname}</output>;
-}
-
-function renderAt(path: string) {
-  return render(
-    <Providers queryClient={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <CurrentPath />
-      </MemoryRouter>
-    </Providers>,
-  );
 }
 
 /** The colour dots of a row's labels carry the label names. */
@@ -158,18 +100,7 @@ async function openLabelMenu() {
   return screen.findByRole('menu');
 }
 
-beforeAll(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  useNotices.setState({ queue: [] });
-  useSelection.getState().clear();
-});
+setUpScreenTests();
 
 describe('labels on messages', () => {
   it('adds a label to the selection from the toolbar menu at once and tells the server', async () => {
@@ -249,7 +180,7 @@ describe('chains', () => {
     ]);
     expect(within(grid).getByRole('button', { name: 'Close the chain (3 messages)' })).toBeTruthy();
     fireEvent.click(members[1]!);
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/14/1/20'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/14/1/20'));
   });
 
   it('still asks before deleting a chain', async () => {

@@ -1,16 +1,17 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { type Account, type AccessResponse, type Mail } from '@mailroom/protocol';
 import {
-  type Account,
-  type AccessResponse,
-  type Folder,
-  type Mail,
-  type MailListItem,
-} from '@mailroom/protocol';
-import { Providers } from '../../app/providers';
-import { testAccount, testUser } from '../../test/fixtures';
-import { AppRoutes } from '../../app/routes';
+  answerShell,
+  apiError,
+  folder,
+  json,
+  listItem,
+  notFound,
+  testAccount,
+  testUser,
+} from '../../test/fixtures';
+import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose } from '../compose/compose-store';
@@ -19,51 +20,15 @@ import { warmUpMail } from './warm-up';
 
 const user = testUser;
 const account = testAccount({ per_page: 3 });
-const folder = (id: number, name: string, system: Folder['system'], total = 0): Folder => ({
-  id,
-  name,
-  system,
-  unread: 0,
-  total,
-  subfolders: [],
-  isCollector: false,
-  isSubCollector: false,
-});
 const folders = [
-  folder(11, 'INBOX', 'inbox', 5),
+  folder(11, 'INBOX', 'inbox', { total: 5 }),
   folder(12, 'INBOX.Trash', 'trash'),
   folder(13, 'INBOX.Junk', 'junk'),
   folder(14, 'INBOX.Drafts', 'draft'),
 ];
 
-function item(uid: number, seen = true): MailListItem {
-  return {
-    id: uid,
-    uid,
-    folder_id: 11,
-    subject: `Subject ${uid}`,
-    flags: { seen, flagged: false, draft: false },
-    labels: [],
-    fields: {
-      from: [{ name: `Sender ${uid}`, email: `s${uid}@example.test` }],
-      to: [],
-      cc: [],
-      bcc: [],
-      'reply-to': [],
-    },
-    preview: `Preview ${uid}`,
-    has_attachments: false,
-    encrypted: false,
-    size: 10,
-    created_at: '2026-11-20T10:00:00Z',
-    thread_id: uid,
-  };
-}
+const item = (uid: number, seen = true) => listItem(uid, { flags: { seen, flagged: false, draft: false } });
 const all = [item(5, false), item(4), item(3), item(2), item(1)];
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
 
 interface Options {
   markFails?: boolean;
@@ -91,14 +56,10 @@ function mockServer({
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = String(input);
     if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
-    if (url.startsWith('/auth/access')) return json(me);
-    if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-    if (url.startsWith('/api/v1/user/account')) return json(myAccount);
-    if (url.startsWith('/api/v1/folders')) return json({ folders });
-    if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
+    const shell = answerShell(url, { user: me, account: myAccount, folders });
+    if (shell) return shell;
     const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
-    if (list && listFails)
-      return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
+    if (list && listFails) return apiError(500, 'internal_error', 'boom');
     if (list) {
       const query = new URLSearchParams(list[1]);
       const page = Number(query.get('page'));
@@ -112,8 +73,7 @@ function mockServer({
     const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
     if (one) {
       const uid = Number(one[1]);
-      if (uid === missing || movedAway.has(uid))
-        return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'message_not_found' } } }, 404);
+      if (uid === missing || movedAway.has(uid)) return apiError(404, 'message_not_found', 'Not found');
       const message: Mail = {
         ...item(uid, uid !== 5),
         content: btoa(`Body of ${uid}`),
@@ -127,7 +87,7 @@ function mockServer({
     if (url.startsWith('/api/v1/messages/mark')) {
       if (markFails) {
         await new Promise((resolve) => setTimeout(resolve, 100));
-        return json({ error: { message: 'boom', meta: { code: 500, i8s: 'internal_error' } } }, 500);
+        return apiError(500, 'internal_error', 'boom');
       }
       return json({ ok: true });
     }
@@ -137,42 +97,13 @@ function mockServer({
       return json({ ok: true });
     }
     if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-    return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+    return notFound();
   });
   vi.stubGlobal('fetch', fetchMock);
   return calls;
 }
 
-function CurrentPath() {
-  const location = useLocation();
-  return <output data-testid="path">{location.pathname}</output>;
-}
-
-function renderAt(path: string, queryClient = createQueryClient()) {
-  return render(
-    <Providers queryClient={queryClient}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <CurrentPath />
-      </MemoryRouter>
-    </Providers>,
-  );
-}
-
-// jsdom lays nothing out: give elements a size so the virtualised list renders its rows.
-beforeAll(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-});
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  useNotices.setState({ queue: [] });
-  useSelection.getState().clear();
-});
+setUpScreenTests();
 
 /** jsdom has no DataTransfer: this one keeps what the dragged row writes for the folder it is dropped on. */
 class TestDataTransfer {
@@ -214,13 +145,7 @@ describe('mail screen', () => {
 
   it('renders only the rows in view of a 1,000-row page', async () => {
     mockServer({ many: true });
-    render(
-      <Providers queryClient={createQueryClient()}>
-        <MemoryRouter initialEntries={['/mail/folder/all/11/1?limit=1000']}>
-          <AppRoutes />
-        </MemoryRouter>
-      </Providers>,
-    );
+    renderAt('/mail/folder/all/11/1?limit=1000');
     const grid = await screen.findByRole('grid', { name: 'Messages' });
     expect(grid.getAttribute('aria-rowcount')).toBe('1000');
     // The virtualiser replaces the first 100 rows drawn while its chunk loads with the ~20 in view.
@@ -235,7 +160,7 @@ describe('mail screen', () => {
     fireEvent.click(within(grid).getAllByRole('row')[0]!);
     const reader = await screen.findByRole('article', { name: 'Message' });
     expect(await within(reader).findByText('Body of 5')).toBeTruthy();
-    expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/5');
+    expect(currentPath()).toBe('/mail/folder/all/11/1/5');
     await waitFor(() =>
       expect(calls).toContainEqual({
         url: '/api/v1/messages/mark',
@@ -264,9 +189,9 @@ describe('mail screen', () => {
     renderAt('/mail/folder/all/11/1/3');
     await screen.findByRole('article', { name: 'Message' });
     fireEvent.keyDown(window, { key: 'ArrowDown' });
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/2/2'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/11/2/2'));
     fireEvent.keyDown(window, { key: 'ArrowUp' });
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/3'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/11/1/3'));
   });
 
   it('opens the first message on arrow down when none is open', async () => {
@@ -274,19 +199,19 @@ describe('mail screen', () => {
     renderAt('/mail/folder/all/11/1');
     await screen.findByRole('grid', { name: 'Messages' });
     fireEvent.keyDown(window, { key: 'ArrowDown' });
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1/5'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/11/1/5'));
   });
 
   it('returns to the list when the message is gone (404)', async () => {
     mockServer({ missing: 4 });
     renderAt('/mail/folder/all/11/1/4');
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/11/1'));
   });
 
   it('a link to a message in Drafts opens it in the compose window and keeps the list', async () => {
     mockServer();
     renderAt('/mail/folder/all/14/1/7');
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/14/1'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/14/1'));
     expect(useCompose.getState().open).toMatchObject({ mode: 0, draft: { folder_id: 14, uid: 7 } });
     useCompose.getState().closeCompose();
   });
@@ -294,7 +219,7 @@ describe('mail screen', () => {
   it('keeps an alias-only user on their alias, without folder or label creation', async () => {
     mockServer({ aliasOnly: true });
     renderAt('/mail/folder/all/11/1');
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/21/11/1'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/21/11/1'));
     await screen.findByRole('grid', { name: 'Messages' });
     expect(screen.queryByRole('button', { name: 'Create folder' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
@@ -376,7 +301,7 @@ describe('mail screen', () => {
     const reader = await screen.findByRole('article', { name: 'Message' });
     await within(reader).findByText('Body of 4');
     dragRowToFolder('Subject 4', 'Trash');
-    await waitFor(() => expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1'));
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/11/1'));
   });
 
   it('opening /mail cold asks for the session, the folders and the Inbox page at once, and the screens use them', async () => {
@@ -393,7 +318,7 @@ describe('mail screen', () => {
     renderAt('/mail', client);
     const grid = await screen.findByRole('grid', { name: 'Messages' });
     expect(await within(grid).findAllByRole('row')).toHaveLength(3);
-    expect(screen.getByTestId('path').textContent).toBe('/mail/folder/all/11/1');
+    expect(currentPath()).toBe('/mail/folder/all/11/1');
     // The screens found each answer in the cache under their own keys: nothing was asked twice.
     for (const url of ['/auth/access', '/api/v1/user/account', '/auth/rids', '/api/v1/folders', inboxPage]) {
       expect(urls().filter((candidate) => candidate === url)).toHaveLength(1);

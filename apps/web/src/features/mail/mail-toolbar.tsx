@@ -1,7 +1,7 @@
 import { lazy, Suspense, type ReactNode } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
+import { Link } from '../../app/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';

@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Navigate, Outlet, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { FolderX, Inbox, MailOpen, PenSquare } from 'lucide-react';
@@ -18,6 +17,14 @@ import { raiseError } from '../../ui/notices-store';
 import { deleteCookie, readCookie } from '../../app/cookies';
 import { isFramed } from '../../app/frame';
 import { folderPath, labelPath } from '../../app/paths';
+import {
+  Navigate,
+  useLocation,
+  useLocationState,
+  useNavigate,
+  useParams,
+  useSearchParams,
+} from '../../app/router';
 import { Lazy, lazyRoute } from '../../app/lazy-route';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
@@ -68,10 +75,9 @@ export function lockedAliasId(user: AccessResponse | undefined, account: Account
  */
 export function MailIndex() {
   const { t } = useTranslation();
-  const location = useLocation();
   const folders = useFolders();
   const locked = lockedAliasId(useUser(), useAccount());
-  const fromRoot = (location.state as { fromRoot?: boolean } | null)?.fromRoot === true;
+  const fromRoot = useLocationState<{ fromRoot: boolean }>()?.fromRoot === true;
   // Read once per visit: later renders (folders arriving) must not forget where we were going.
   const [saved] = useState(() => (fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null));
   // The cookie is spent once read; cleared in an effect so a repeated render still sees it.
@@ -109,7 +115,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   const params = useParams();
   const navigate = useNavigate();
   const location = useLocation();
-  const [searchParams] = useSearchParams();
+  const searchParams = useSearchParams();
   const account = useAccount();
   const locked = lockedAliasId(useUser(), account);
   const folders = useFolders();
@@ -222,7 +228,7 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   );
 
   // The other half of paging across a boundary: open the first or last message once the new page is here.
-  const pick = (location.state as PickState | null)?.pick;
+  const pick = useLocationState<PickState>()?.pick;
   useEffect(() => {
     if (!pick || !items) return;
     const item = pick === 'first' ? items[0] : items[items.length - 1];
@@ -307,18 +313,30 @@ function MailScreen({ kind, title }: { kind: ListSource['kind']; title: (source:
   return (
     <MailContext.Provider value={context}>
       <MailToolbar title={title(source)} />
-      <MailPanes hasMessage={openKey !== null} list={<MessageList />} />
+      <MailPanes
+        hasMessage={openKey !== null}
+        list={<MessageList />}
+        reader={params.msg_id === undefined ? <ReaderEmpty /> : <ReaderRoute />}
+      />
     </MailContext.Provider>
   );
 }
 
-function MailPanes({ list, hasMessage }: { list: ReactNode; hasMessage: boolean }) {
+function MailPanes({
+  list,
+  reader: content,
+  hasMessage,
+}: {
+  list: ReactNode;
+  reader: ReactNode;
+  hasMessage: boolean;
+}) {
   const { t } = useTranslation();
   const desktop = useMediaQuery(`(min-width: ${DESKTOP_SPLIT_MIN}px)`, true);
   const fullscreen = useSelection((state) => state.fullscreen) && hasMessage;
   const reader = (
     <section className={styles.reader} aria-label={t('mail.reader')}>
-      <Outlet />
+      {content}
     </section>
   );
   const listPane = (
@@ -400,7 +418,7 @@ export function SearchView() {
   return <MailScreen kind="search" title={() => t('mail.searchTitle')} />;
 }
 
-export function ReaderEmpty() {
+function ReaderEmpty() {
   const { t } = useTranslation();
   return (
     <div className={styles.readerEmpty}>
@@ -411,8 +429,8 @@ export function ReaderEmpty() {
   );
 }
 
-/** The :msg_id child route: the reader, loaded on first use. */
-export function ReaderRoute() {
+/** With a msg_id in the route: the reader, loaded on first use. */
+function ReaderRoute() {
   return (
     <Lazy>
       <Reader />

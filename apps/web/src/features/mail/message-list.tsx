@@ -12,7 +12,6 @@ import {
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { CloudOff, FolderOpen, Layers, Lock, Paperclip, Star } from 'lucide-react';
-import { useNavigate } from 'react-router';
 import {
   DOUBLE_CLICK_MS,
   folderDisplayName,
@@ -21,6 +20,7 @@ import {
   type ThreadMember,
 } from '@mailroom/protocol';
 import { folderPath } from '../../app/paths';
+import { useNavigate } from '../../app/router';
 import { useAccount, useUser } from '../auth/queries';
 import { Button } from '../../ui/button';
 import { useMailScreen } from './mail-context';

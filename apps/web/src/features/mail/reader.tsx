@@ -1,5 +1,4 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
 import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
@@ -23,6 +22,7 @@ import {
 } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
 import { folderPath } from '../../app/paths';
+import { useNavigate } from '../../app/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { Preloader } from '../../ui/preloader';

@@ -1,5 +1,4 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Link, useMatch, useNavigate } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, PenSquare, Plus, X } from 'lucide-react';
@@ -7,6 +6,7 @@ import { useAccount, useUser } from '../auth/queries';
 import { Button } from '../../ui/button';
 import { Select } from '../../ui/select';
 import { folderPath, labelPath } from '../../app/paths';
+import { Link, useMatch, useNavigate } from '../../app/router';
 import { useUi } from '../../app/ui-store';
 import { buildFolderSections, findInbox, flattenFolders, type SystemFolderNames } from './folder-order';
 import { FolderTree } from './folder-tree';
@@ -43,14 +43,14 @@ export function Sidebar() {
   const account = useAccount();
   const folders = useFolders();
   const setSidebarOpen = useUi((state) => state.setSidebarOpen);
-  const folderMatch = useMatch('/mail/folder/:a_id/:f_id/*');
-  const anyMailMatch = useMatch('/mail/:kind/:a_id/*');
-  const aliasId = anyMailMatch?.params.a_id ?? 'all';
-  const activeFolderId = folderMatch ? Number(folderMatch.params.f_id) : null;
+  const folderMatch = useMatch('/mail/folder/:a_id/:f_id/*?');
+  const anyMailMatch = useMatch('/mail/:kind/:a_id/*?');
+  const aliasId = anyMailMatch?.a_id ?? 'all';
+  const activeFolderId = folderMatch ? Number(folderMatch.f_id) : null;
   const isAliasUser = Boolean(user?.info.alias);
   const labels = useLabels(!isAliasUser);
-  const labelMatch = useMatch('/mail/label/:a_id/:l_id/*');
-  const activeLabelId = labelMatch ? Number(labelMatch.params.l_id) : null;
+  const labelMatch = useMatch('/mail/label/:a_id/:l_id/*?');
+  const activeLabelId = labelMatch ? Number(labelMatch.l_id) : null;
   const [dialog, setDialog] = useState<'folder' | 'label' | null>(null);
   const flatFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);
 

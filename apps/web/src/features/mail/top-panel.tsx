@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Link } from 'react-router';
 import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
 import { Contact, EllipsisVertical, Info, RotateCw, Settings } from 'lucide-react';
 import { SearchLine } from '../search/search-line';
 import { MainHeader } from '../../app/main-header';
+import { Link } from '../../app/router';
 import { Button } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
 import { useUser } from '../auth/queries';

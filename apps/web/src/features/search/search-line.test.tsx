@@ -1,55 +1,16 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter, useLocation } from 'react-router';
-import { type Folder, type MailListItem } from '@mailroom/protocol';
-import { Providers } from '../../app/providers';
-import { testAccount, testUser } from '../../test/fixtures';
-import { AppRoutes } from '../../app/routes';
-import { createQueryClient } from '../../app/query-client';
-import { useNotices } from '../../ui/notices-store';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { answerShell, folder, json, listItem, notFound } from '../../test/fixtures';
+import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 
-const user = testUser;
-const account = testAccount();
-const folders: Folder[] = [
-  {
-    id: 11,
-    name: 'INBOX',
-    system: 'inbox',
-    unread: 0,
-    total: 1,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-  },
-];
+const folders = [folder(11, 'INBOX', 'inbox', { total: 1 })];
 
-function item(uid: number, subject: string): MailListItem {
-  return {
-    id: uid,
-    uid,
-    folder_id: 11,
+const item = (uid: number, subject: string) =>
+  listItem(uid, {
     subject,
-    flags: { seen: true, flagged: false, draft: false },
-    labels: [],
-    fields: {
-      from: [{ name: 'Bob', email: 'bob@example.test' }],
-      to: [],
-      cc: [],
-      bcc: [],
-      'reply-to': [],
-    },
+    fields: { from: [{ name: 'Bob', email: 'bob@example.test' }], to: [], cc: [], bcc: [], 'reply-to': [] },
     preview: '',
-    has_attachments: false,
-    encrypted: false,
-    size: 10,
-    created_at: '2026-11-20T10:00:00Z',
-    thread_id: uid,
-  };
-}
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
+  });
 
 function mockServer() {
   const searches: unknown[] = [];
@@ -57,39 +18,21 @@ function mockServer() {
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
-      if (url.startsWith('/auth/access')) return json(user);
-      if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-      if (url.startsWith('/api/v1/user/account')) return json(account);
-      if (url.startsWith('/api/v1/folders')) return json({ folders });
-      if (url.startsWith('/api/v1/labels')) return json({ labels: [] });
+      const shell = answerShell(url, { folders });
+      if (shell) return shell;
       if (url.startsWith('/api/v1/messages/search')) {
         searches.push(JSON.parse(String(init?.body)));
         return json({ messages: [item(7, 'Found it')], total: 1, all: 1 });
       }
       if (url.startsWith('/api/v1/messages/folder/11'))
         return json({ messages: [item(1, 'In the inbox')], total: 1, all: 1 });
-      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'not_found' } } }, 404);
+      return notFound();
     }),
   );
   return searches;
 }
 
-function CurrentPath() {
-  return <output data-testid="path">{useLocation().pathname}</output>;
-}
-
-function renderAt(path: string) {
-  return render(
-    <Providers queryClient={createQueryClient()}>
-      <MemoryRouter initialEntries={[path]}>
-        <AppRoutes />
-        <CurrentPath />
-      </MemoryRouter>
-    </Providers>,
-  );
-}
-
-const path = () => screen.getByTestId('path').textContent;
+const path = currentPath;
 
 /** jsdom has no matchMedia: answer width queries as a browser window `width` px wide would. */
 function viewportWidth(width: number) {
@@ -110,17 +53,7 @@ function viewportWidth(width: number) {
   });
 }
 
-beforeAll(() => {
-  vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockReturnValue(800);
-  vi.spyOn(HTMLElement.prototype, 'clientWidth', 'get').mockReturnValue(800);
-});
-afterAll(() => {
-  vi.restoreAllMocks();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  useNotices.setState({ queue: [] });
-});
+setUpScreenTests();
 
 describe('search line', () => {
   it('searches the current folder with the dates, shows the results and Escape goes back', async () => {

@@ -7,12 +7,12 @@ import {
   useState,
   type KeyboardEvent as ReactKeyboardEvent,
 } from 'react';
-import { useLocation, useMatch, useNavigate, useParams } from 'react-router';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import { folderPath, labelPath } from '../../app/paths';
+import { useLocation, useMatch, useNavigate, useParams } from '../../app/router';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { findInbox } from '../mail/folder-order';
@@ -33,7 +33,7 @@ const AdvancedSearch = lazy(() => import('./advanced-search'));
 /** The search line of the top panel (SPEC §2) with its advanced form; it keeps no state a route change loses. */
 export function SearchLine() {
   const location = useLocation();
-  const searching = useMatch('/mail/search/*') !== null;
+  const searching = useMatch('/mail/search/*?') !== null;
   // A new search route (or leaving search) starts the line afresh from the route.
   const key = searching ? searchKey(location.pathname) : 'idle';
   return <SearchLineForm key={key} searching={searching} />;

@@ -134,7 +134,7 @@ function idOrNull(value: string | undefined): number | null {
   return Number.isInteger(id) && id > 0 ? id : null;
 }
 
-/** The route parameters of a search back into the form (react-router has already decoded them). */
+/** The route parameters of a search back into the form (app/router has decoded them, once). */
 export function parseSearchParams(params: Record<string, string | undefined>): {
   form: SearchForm;
   folderId: number | null;

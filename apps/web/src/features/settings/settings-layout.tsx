@@ -1,14 +1,15 @@
-import { NavLink, Outlet, Link, useParams } from 'react-router';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Settings } from 'lucide-react';
 import { MainHeader } from '../../app/main-header';
+import { Link, NavLink, useParams } from '../../app/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { buttonClass } from '../../ui/button';
 import { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
 import styles from './settings.module.css';
 
-export default function SettingsLayout() {
+export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
     <>
@@ -26,7 +27,8 @@ export default function SettingsLayout() {
               <li key={section}>
                 <NavLink
                   to={`/settings/${section}`}
-                  className={({ isActive }) => clsx(styles.navLink, isActive && styles.active)}
+                  className={styles.navLink}
+                  activeClassName={styles.active}
                 >
                   {t(`settings.sections.${section}`)}
                 </NavLink>
@@ -34,9 +36,7 @@ export default function SettingsLayout() {
             ))}
           </ul>
         </nav>
-        <div className={styles.scroll}>
-          <Outlet />
-        </div>
+        <div className={styles.scroll}>{children}</div>
       </div>
     </>
   );
