@@ -10,6 +10,7 @@ import {
   ImageUrlSigner,
   isPublicAddress,
   restoreProxiedImageUrls,
+  sniffImageType,
 } from '../src/mail/image-proxy.js';
 
 // The smallest valid PNG (1×1).
@@ -45,6 +46,16 @@ const remote = await recordingServer('127.0.0.2', (path, response) => {
   const name = path.split('?')[0]!;
   if (name.endsWith('.png')) response.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
   else if (name === '/page.html') response.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>');
+  else if (name === '/octet-photo')
+    response.writeHead(200, { 'content-type': 'application/octet-stream' }).end(PNG);
+  else if (name === '/untyped-photo') {
+    // No type at all, and the bytes come in pieces smaller than the sniffed head.
+    response.writeHead(200);
+    response.write(PNG.subarray(0, 5), () => setTimeout(() => response.end(PNG.subarray(5)), 20));
+  } else if (name === '/octet-page')
+    response.writeHead(200, { 'content-type': 'application/octet-stream' }).end('<html><script>1</script>');
+  else if (name === '/octet-tiny')
+    response.writeHead(200, { 'content-type': 'application/octet-stream' }).end('GIF');
   else if (name === '/logo.svg')
     response
       .writeHead(200, { 'content-type': 'image/svg+xml' })
@@ -262,6 +273,20 @@ describe('the image proxy', () => {
     }
   });
 
+  it('serves an image labelled application/octet-stream or not labelled at all by what its bytes are', async () => {
+    for (const path of ['/octet-photo', '/untyped-photo']) {
+      const response = await viaProxy(ann, `${R}${path}`);
+      expect(response.statusCode, path).toBe(200);
+      expect(response.headers['content-type'], path).toBe('image/png');
+      expect(response.rawPayload.equals(PNG), path).toBe(true);
+    }
+    for (const path of ['/octet-page', '/octet-tiny']) {
+      const response = await viaProxy(ann, `${R}${path}`);
+      expect(response.statusCode, path).toBe(502);
+      expect((response.json() as { error: { message: string } }).error.message).toMatch(/not an image/);
+    }
+  });
+
   it('refuses an image declared bigger than the cap, and cuts one off that turns out bigger', async () => {
     const declared = await viaProxy(ann, `${R}/big-declared`);
     expect(declared.statusCode).toBe(502);
@@ -408,5 +433,22 @@ describe('addresses', () => {
     expect(restoreProxiedImageUrls(inStyle)).toBe(
       '<style>a{background:url("https://t.example/a.png?q=%3C/style%3E%3Cscript%3E&x=%27%22")}</style>',
     );
+  });
+});
+
+describe('sniffImageType', () => {
+  it('knows PNG, JPEG, GIF, WebP and AVIF by their first bytes, and nothing else', () => {
+    const bytes = (...parts: (string | number[])[]) =>
+      Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : Buffer.from(p))));
+    expect(sniffImageType(PNG)).toBe('image/png');
+    expect(sniffImageType(bytes([0xff, 0xd8, 0xff, 0xe0], 'JFIF'))).toBe('image/jpeg');
+    expect(sniffImageType(bytes('GIF89a', [1, 0, 1, 0]))).toBe('image/gif');
+    expect(sniffImageType(bytes('RIFF', [0, 0, 0, 0], 'WEBPVP8 '))).toBe('image/webp');
+    expect(sniffImageType(bytes([0, 0, 0, 0x1c], 'ftypavif'))).toBe('image/avif');
+    expect(sniffImageType(bytes('<svg xmlns="http://www.w3.org/2000/svg"/>'))).toBeUndefined();
+    expect(sniffImageType(bytes('<html><img src=x>'))).toBeUndefined();
+    expect(sniffImageType(bytes('RIFF', [0, 0, 0, 0], 'WAVEfmt '))).toBeUndefined();
+    expect(sniffImageType(bytes([0x89, 0x50, 0x4e]))).toBeUndefined();
+    expect(sniffImageType(Buffer.alloc(0))).toBeUndefined();
   });
 });

@@ -217,19 +217,29 @@ export class ImageFetcher {
         response.resume();
         throw new ImageFetchError('status', `the image server answered ${status}`);
       }
-      // Passive raster types only: SVG can carry scripts and links, anything else is not an image.
-      const contentType = servedContentType(response.headers['content-type'] ?? '');
-      if (!contentType.startsWith('image/')) {
-        response.destroy();
-        throw new ImageFetchError('type', `not an image (${response.headers['content-type'] ?? 'no type'})`);
-      }
       const declared = response.headers['content-length'];
       const length = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
       if (length !== undefined && length > this.options.maxBytes) {
         response.destroy();
         throw new ImageFetchError('size', `larger than ${this.options.maxBytes} bytes`);
       }
-      return { contentType, length, body: this.capped(response, signal) };
+      // Passive raster types only: SVG can carry scripts and links, anything else is not an image.
+      const declaredType = response.headers['content-type'] ?? '';
+      let contentType = servedContentType(declaredType);
+      let head: Buffer = Buffer.alloc(0);
+      // Some image hosts label everything application/octet-stream (or nothing): the first bytes decide.
+      if (isUntyped(declaredType)) {
+        head = await readHead(response, SNIFF_BYTES).catch((err: unknown) => {
+          throw this.failure(err, signal);
+        });
+        if (signal.aborted) throw this.failure(new Error('aborted'), signal);
+        contentType = sniffImageType(head) ?? contentType;
+      }
+      if (!contentType.startsWith('image/')) {
+        response.destroy();
+        throw new ImageFetchError('type', `not an image (${declaredType || 'no type'})`);
+      }
+      return { contentType, length, body: this.capped(head, response, signal) };
     }
   }
 
@@ -267,8 +277,11 @@ export class ImageFetcher {
     return new ImageFetchError('network', `cannot reach the image server (${(err as Error).message})`);
   }
 
-  /** The body, counted as it streams: past maxBytes (or the timeout) it fails and the upstream is dropped. */
-  private capped(response: http.IncomingMessage, signal: AbortSignal): Readable {
+  /**
+   * The body (after `head`, what was read of it already), counted as it streams: past maxBytes (or the
+   * timeout) it fails and the upstream is dropped.
+   */
+  private capped(head: Buffer, response: http.IncomingMessage, signal: AbortSignal): Readable {
     const max = this.options.maxBytes;
     let seen = 0;
     const counter = new Transform({
@@ -278,11 +291,67 @@ export class ImageFetcher {
         else callback(null, chunk);
       },
     });
+    if (head.length > 0) counter.write(head);
     pipeline(response, counter, { signal }).catch(() => {
       // pipeline has destroyed both streams; whoever reads `counter` sees the error.
     });
     return counter;
   }
+}
+
+/** Types that say nothing about what the bytes are. */
+function isUntyped(declared: string): boolean {
+  const type = declared.split(';')[0]!.trim().toLowerCase();
+  return type === '' || type === 'application/octet-stream' || type === 'binary/octet-stream';
+}
+
+const SNIFF_BYTES = 16;
+
+/**
+ * The raster image type the first bytes of a file announce (PNG, JPEG, GIF, WebP, AVIF), or undefined:
+ * only what the bytes prove is served as an image, never what a name or a guess suggests.
+ */
+export function sniffImageType(head: Buffer): string | undefined {
+  const ascii = (from: number, to: number) => head.subarray(from, to).toString('latin1');
+  if (head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return 'image/gif';
+  if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return 'image/webp';
+  if (ascii(4, 8) === 'ftyp' && ['avif', 'avis'].includes(ascii(8, 12))) return 'image/avif';
+  return undefined;
+}
+
+/** Reads at least `bytes` from the start of a stream (fewer if it ends first); the caller sends them on. */
+async function readHead(stream: Readable, bytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let have = 0;
+  while (have < bytes && !stream.readableEnded && !stream.destroyed) {
+    const chunk = stream.read() as Buffer | null;
+    if (chunk) {
+      chunks.push(chunk);
+      have += chunk.length;
+      continue;
+    }
+    await new Promise<void>((resolve, reject) => {
+      const settle = (err?: Error) => {
+        stream
+          .off('readable', onReadable)
+          .off('end', onReadable)
+          .off('close', onReadable)
+          .off('error', settle);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReadable = () => settle();
+      stream
+        .once('readable', onReadable)
+        .once('end', onReadable)
+        .once('close', onReadable)
+        .once('error', settle);
+    });
+  }
+  return Buffer.concat(chunks);
 }
 
 export const imageProxyRoutes: FastifyPluginAsyncZod<{
