@@ -2,10 +2,10 @@ import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
-import { blobHash, type BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '../blobs/index.js';
 import type { EventBus } from '../events/index.js';
 import { DomainError } from '../http/errors.js';
-import { parseMessage, storeMessage, systemFolder } from '../mail/index.js';
+import { parseMessage, putMessageBlobs, storeMessage, type MessageBlobs } from '../mail/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from './recipients.js';
 
@@ -31,23 +31,11 @@ export type DeliveryOutcome =
  */
 const RETRY_WINDOW_MS = 15 * 60_000;
 
-async function alreadyDelivered(db: Db, accountId: number, hash: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('messages')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('blob_hash', '=', hash)
-    .where('received_at', '>', new Date(Date.now() - RETRY_WINDOW_MS))
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 /**
  * Stores one received message into the Inbox of every local recipient, durably (blobs fsynced,
  * rows committed) before it resolves, then publishes the events.
  * `together` (SMTP, one reply for all): every account in one transaction, all or nothing.
- * `each` (LMTP, a reply per recipient): one transaction per account.
+ * `each` (LMTP, a reply per recipient): each account on its own.
  * Returns one outcome per recipient, in order; several addresses of one account get one copy.
  */
 export async function deliverMessage(
@@ -57,11 +45,11 @@ export async function deliverMessage(
   mode: 'together' | 'each',
 ): Promise<DeliveryOutcome[]> {
   const parsed = await parseMessage(raw);
-  const hash = blobHash(raw);
+  let blobs: MessageBlobs;
   let encrypted: boolean;
   try {
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
-    await Promise.all([raw, ...parsed.attachments.map((a) => a.content)].map((b) => deps.blobs.put(b)));
+    blobs = await putMessageBlobs(deps.blobs, raw, parsed);
     // The notice of a password-encrypted message: the reader shows the password prompt for it.
     encrypted = await isEncryptedNotice(deps.db, raw);
   } catch (err) {
@@ -79,23 +67,26 @@ export async function deliverMessage(
   for (const group of groups) {
     const published: [number, MailEvent[]][] = [];
     let current: LocalRecipient | undefined;
+    const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
+    const store = async (db: Db) => {
+      for (const recipient of group) {
+        current = recipient;
+        const stored = await storeMessage(db, deps.blobs, {
+          accountId: recipient.accountId,
+          systemFolder: 'inbox',
+          raw,
+          parsed,
+          blobs,
+          aliasId: recipient.aliasId,
+          encrypted,
+          skipIfStoredSince,
+        });
+        if (stored) published.push([recipient.accountId, stored.events]);
+      }
+    };
     try {
-      await deps.db.transaction().execute(async (trx) => {
-        for (const recipient of group) {
-          current = recipient;
-          if (await alreadyDelivered(trx, recipient.accountId, hash)) continue;
-          const inbox = await systemFolder(trx, recipient.accountId, 'inbox');
-          const { events } = await storeMessage(trx, deps.blobs, {
-            accountId: recipient.accountId,
-            folderId: inbox.id,
-            raw,
-            parsed,
-            aliasId: recipient.aliasId,
-            encrypted,
-          });
-          published.push([recipient.accountId, events]);
-        }
-      });
+      // One account is one statement, atomic by itself; several share a transaction (all or nothing).
+      await (group.length === 1 ? store(deps.db) : deps.db.transaction().execute(store));
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
       const outcome = failureOf(err, raw.length, current);

@@ -3,7 +3,13 @@ export { requireFolder, systemFolder, type FolderRef } from './folders.query.js'
 export { mailRoutes } from './mail.routes.js';
 export { restoreProxiedImageUrls } from './image-proxy.js';
 export { parseMessage, type ParsedMessage, type ParsedAttachment } from './parse-message.js';
-export { storeMessage, type StoreMessageInput, type StoredMessage } from './store-message.js';
+export {
+  putMessageBlobs,
+  storeMessage,
+  type MessageBlobs,
+  type StoreMessageInput,
+  type StoredMessage,
+} from './store-message.js';
 export { threadSubject } from './threads.js';
 export { listColumns, toListItem, toMailFields, type ListRow } from './list-items.js';
 export { readMessage } from './messages-read.service.js';
