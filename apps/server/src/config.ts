@@ -86,6 +86,7 @@ const schema = z.object({
     .max(1024 ** 3)
     .default(10 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
+  IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   TRUST_PROXY: bool.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -144,6 +145,8 @@ export interface Config {
     maxBytes: number;
     /** Time for the whole fetch, redirects and body included. */
     timeoutMs: number;
+    /** Images per minute per account: signed in, anyone could make the server fetch for them. */
+    rateLimit: number;
   };
   trustProxy: boolean;
   logLevel: string;
@@ -187,6 +190,7 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   IMAGE_PROXY_MAX_SIZE: 'Largest remote image the image proxy passes on, in bytes (default 10485760)',
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
+  IMAGE_PROXY_RATE_LIMIT: 'Remote images the image proxy fetches per minute per account (default 600)',
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
   LOG_LEVEL: 'pino log level (default info)',
   WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
@@ -256,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
       maxBytes: e.IMAGE_PROXY_MAX_SIZE,
       timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
+      rateLimit: e.IMAGE_PROXY_RATE_LIMIT,
     },
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

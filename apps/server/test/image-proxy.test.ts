@@ -359,6 +359,31 @@ describe('the image proxy', () => {
   });
 });
 
+describe('many images', () => {
+  it('are fetched up to IMAGE_PROXY_RATE_LIMIT a minute per account; past it 429, nothing fetched, other accounts unaffected', async () => {
+    const limited = await createTestApp({
+      db: ctx.db,
+      env: { IMAGE_PROXY_ALLOW_PRIVATE: '127.0.0.2', IMAGE_PROXY_RATE_LIMIT: '3' },
+    });
+    const [dee, eve] = [await mailUser(limited, 'Dee Hall'), await mailUser(limited, 'Eve Park')];
+    const limitedSigner = new ImageUrlSigner(limited.app.deps.secrets.cookieSecret);
+    const get = (user: MailUser, n: number) => user.browser.get(limitedSigner.proxyUrl(`${R}/many-${n}.png`));
+    const hits = await hitsDuring(async () => {
+      for (const n of [1, 2, 3]) expect((await get(dee, n)).statusCode).toBe(200);
+      const refused = await get(dee, 4);
+      expect(refused.statusCode).toBe(429);
+      expect(errorCode(refused)).toBe('too_many_requests');
+      expect((await get(eve, 5)).statusCode).toBe(200);
+    });
+    expect(hits.remote.map((h) => h.path)).toEqual([
+      '/many-1.png',
+      '/many-2.png',
+      '/many-3.png',
+      '/many-5.png',
+    ]);
+  });
+});
+
 describe('a slow image server', () => {
   it('gets the whole fetch, body included, within the timeout', async () => {
     const quick = await createTestApp({

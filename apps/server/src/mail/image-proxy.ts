@@ -357,11 +357,22 @@ async function readHead(stream: Readable, bytes: number): Promise<Buffer> {
 export const imageProxyRoutes: FastifyPluginAsyncZod<{
   signer: ImageUrlSigner;
   fetcher: ImageFetcher;
-}> = async (app, { signer, fetcher }) => {
+  /** Images per minute per account. */
+  rateLimit: number;
+}> = async (app, { signer, fetcher, rateLimit }) => {
   app.addHook('onClose', async () => fetcher.close());
   app.get(
     '/image-proxy',
     {
+      config: {
+        // Per account, not per IP: a signed-in user could otherwise make the server fetch without end.
+        rateLimit: {
+          max: rateLimit,
+          timeWindow: '1 minute',
+          keyGenerator: (request) =>
+            request.principal ? `image-proxy:${request.principal.accountId}` : request.ip,
+        },
+      },
       schema: {
         tags: ['messages'],
         summary: 'A remote image of a message, fetched by the server',
@@ -370,7 +381,7 @@ export const imageProxyRoutes: FastifyPluginAsyncZod<{
           'never sees the reader. Only URLs the server signed (`sig`) are fetched, from public addresses, ' +
           'following at most 3 redirects; raster image types only (no SVG), size-capped, served with ' +
           'nosniff and a sandbox CSP. 403 forbidden for a wrong signature, 502 image_unavailable when the ' +
-          'image cannot be fetched or is not one.',
+          'image cannot be fetched or is not one, 429 too_many_requests past IMAGE_PROXY_RATE_LIMIT a minute.',
         querystring: z.object({ url: z.string().min(1).max(8192), sig: z.string().min(1).max(100) }),
       },
     },

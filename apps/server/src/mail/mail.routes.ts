@@ -14,7 +14,7 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   const fetcher = new ImageFetcher({ ...config.imageProxy, maxRedirects: 3 });
   await app.register(folderRoutes);
   await app.register(messagesReadRoutes, { signer });
-  await app.register(imageProxyRoutes, { signer, fetcher });
+  await app.register(imageProxyRoutes, { signer, fetcher, rateLimit: config.imageProxy.rateLimit });
   await app.register(attachmentRoutes);
   await app.register(labelRoutes);
   await app.register(searchRoutes);
