@@ -4,7 +4,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, expect, onTestFinished } from 'vitest';
 import pg from 'pg';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, pgliteExtensions, type Db } from '../src/db/index.js';
@@ -69,12 +69,17 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   });
 }
 
-export async function createTestApp(opts: { db?: Db; env?: Record<string, string> } = {}) {
+export async function createTestApp(
+  opts: { db?: Db; env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
   const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
   const events = new InProcessEventBus();
-  const app = await buildApp({ config, db, secrets: generateSecrets(), blobs, events }, { logger: false });
+  const app = await buildApp(
+    { config, db, secrets: generateSecrets(), blobs, events },
+    { logger: opts.logger ?? false },
+  );
   cleanup(() => app.close());
   return { app, db, config, blobs, events };
 }

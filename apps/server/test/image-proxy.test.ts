@@ -359,6 +359,25 @@ describe('the image proxy', () => {
   });
 });
 
+describe('the request log', () => {
+  it('keeps the image proxy path but not which remote image was asked for', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp({
+      db: ctx.db,
+      env: { IMAGE_PROXY_ALLOW_PRIVATE: '127.0.0.2' },
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    const fay = await mailUser(logged, 'Fay Lin');
+    const loggedSigner = new ImageUrlSigner(logged.app.deps.secrets.cookieSecret);
+    lines.length = 0;
+    const response = await fay.browser.get(loggedSigner.proxyUrl(`${R}/private-holiday.png`));
+    expect(response.statusCode).toBe(200);
+    const requestLines = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } });
+    expect(requestLines.find((l) => l.msg === 'incoming request')?.req?.url).toBe('/api/v1/image-proxy');
+    expect(lines.join('\n')).not.toMatch(/private-holiday|127\.0\.0\.2|sig=/);
+  });
+});
+
 describe('many images', () => {
   it('are fetched up to IMAGE_PROXY_RATE_LIMIT a minute per account; past it 429, nothing fetched, other accounts unaffected', async () => {
     const limited = await createTestApp({

@@ -5,6 +5,7 @@ import https from 'node:https';
 import net from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '@mailroom/protocol';
@@ -364,6 +365,15 @@ export const imageProxyRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/image-proxy',
     {
+      // The query names the remote image a reader looked at: the request log keeps only the path.
+      logSerializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: IMAGE_PROXY_PATH,
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
       config: {
         // Per account, not per IP: a signed-in user could otherwise make the server fetch without end.
         rateLimit: {
