@@ -21,10 +21,13 @@ export interface MessageFilter {
   flags?: MessageQuery['flags'];
 }
 
-/** Rows of message_contents whose vector matches `query` (a prefixQuery result). */
+/**
+ * Rows of message_contents whose vector matches `query` (a prefixQuery result). The query's words
+ * are taken as they are, like the stored vector's (searchVectorText): no PostgreSQL parser in between.
+ */
 const contentMatches = (query: string) =>
   sql<SqlBool>`messages.id in (select message_id from message_contents
-    where search_vector @@ to_tsquery('simple', ${query}))`;
+    where search_vector @@ ${query}::tsquery)`;
 
 /** ILIKE pattern for a substring, with the pattern characters taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
