@@ -112,6 +112,22 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     expect(got.at(-1)).toEqual({ event: 'updateMailbox', folder_id: 4, unseen: 10_000, total: 10_000 });
   });
 
+  it('events published at the same time all arrive in publishing order, equal ones too', async () => {
+    const { url } = await freshDatabase();
+    const [one, two] = [await bus(url), await bus(url)];
+    const sub = collect(two, 5);
+    const counts = (unseen: number): MailEvent => ({
+      event: 'updateMailbox',
+      folder_id: 2,
+      unseen,
+      total: 9,
+    });
+    // Published without waiting, as concurrent deliveries do: they leave together.
+    const sent = [counts(5), counts(6), counts(5), { event: 'new', folder_id: 2, uids: [8] } as MailEvent];
+    await Promise.all(sent.map((event) => one.publish(5, [event])));
+    expect(await sub.wait(sent.length)).toEqual(sent);
+  });
+
   it('listens again after its connection is killed, and tells its clients to reload', async () => {
     const { url } = await freshDatabase();
     const [one, two] = [await bus(url), await bus(url)];

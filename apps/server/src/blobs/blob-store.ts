@@ -40,7 +40,16 @@ export function blobHash(data: Buffer): string {
  * Keys are always our own hashes, never names from a message.
  */
 export class FsBlobStore implements BlobStore {
+  /** Folders known to exist (nothing removes them): a put skips its mkdir. */
+  private readonly folders = new Set<string>();
+
   constructor(private readonly root: string) {}
+
+  private async makeFolder(dir: string): Promise<void> {
+    if (this.folders.has(dir)) return;
+    await fs.mkdir(dir, { recursive: true });
+    this.folders.add(dir);
+  }
 
   private pathOf(hash: string): string {
     if (!hashPattern.test(hash)) throw new Error('invalid blob hash');
@@ -52,7 +61,7 @@ export class FsBlobStore implements BlobStore {
     const target = this.pathOf(hash);
     if (await this.has(hash)) return { hash, size: data.length };
     const dir = path.dirname(target);
-    await fs.mkdir(dir, { recursive: true });
+    await this.makeFolder(dir);
     const temp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
     const file = await fs.open(temp, 'w', 0o600);
     try {
@@ -69,7 +78,7 @@ export class FsBlobStore implements BlobStore {
   async putStream(source: Readable, options: { maxBytes?: number } = {}) {
     const max = options.maxBytes ?? Infinity;
     // The name is known only at the end, so the temporary file lives at the root, not in its folder.
-    await fs.mkdir(this.root, { recursive: true });
+    await this.makeFolder(this.root);
     const temp = path.join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
     const file = await fs.open(temp, 'w', 0o600);
     const hasher = createHash('sha256');
@@ -88,7 +97,7 @@ export class FsBlobStore implements BlobStore {
       const target = this.pathOf(hash);
       if (!(await this.has(hash))) {
         const dir = path.dirname(target);
-        await fs.mkdir(dir, { recursive: true });
+        await this.makeFolder(dir);
         await fs.rename(temp, target);
         kept = true;
         await syncDir(dir);

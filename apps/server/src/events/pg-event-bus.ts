@@ -12,6 +12,12 @@ interface Notice {
   origin: string;
   accountId: number;
   event: MailEvent;
+  /**
+   * Counts this process's notifications. PostgreSQL drops a notification identical to one already
+   * sent in the same transaction, and one statement carries a batch of them: two equal events
+   * apart (unseen 5, 6, then 5 again) must both arrive.
+   */
+  seq: number;
 }
 
 export interface EventBusLogger {
@@ -45,6 +51,10 @@ export class PgEventBus implements EventBus {
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectDelay: number;
   private closed = false;
+  /** Payloads gathering for the next pg_notify, and the promise of their sending. */
+  private batch: { payloads: string[]; sent: Promise<void> } | undefined;
+  private lastSent: Promise<unknown> = Promise.resolve();
+  private seq = 0;
 
   private constructor(private readonly options: PgEventBusOptions) {
     this.channel = options.channel ?? DEFAULT_CHANNEL;
@@ -65,10 +75,28 @@ export class PgEventBus implements EventBus {
     for (const event of events) this.local.deliver(accountId, event);
     const payloads = events
       .flatMap((event) => splitForNotify(event))
-      .map((event) => JSON.stringify({ origin: this.origin, accountId, event } satisfies Notice));
+      .map((event) =>
+        JSON.stringify({ origin: this.origin, accountId, event, seq: this.seq++ } satisfies Notice),
+      );
     if (payloads.length === 0) return;
-    // One round trip for the whole batch; unnest yields, and PostgreSQL delivers, them in order.
-    await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) as p', [this.channel, payloads]);
+    if (this.batch) {
+      this.batch.payloads.push(...payloads);
+      return this.batch.sent;
+    }
+    // One pg_notify statement at a time: what is published while one is out (or in the same tick)
+    // goes in the next, so a busy ingest costs a round trip per batch, not per message, and
+    // notifications leave in publishing order. unnest yields, and PostgreSQL delivers, them in order.
+    const batch = { payloads: [...payloads], sent: Promise.resolve() };
+    batch.sent = this.lastSent.then(async () => {
+      if (this.batch === batch) this.batch = undefined;
+      await this.pool.query('select pg_notify($1, p) from unnest($2::text[]) as p', [
+        this.channel,
+        batch.payloads,
+      ]);
+    });
+    this.batch = batch;
+    this.lastSent = batch.sent.catch(() => undefined);
+    return batch.sent;
   }
 
   subscribe(accountId: number, handler: EventHandler): () => void {
