@@ -14,6 +14,7 @@ import * as m006 from './migrations/006-folders-and-lists.js';
 import * as m007 from './migrations/007-search.js';
 import * as m009 from './migrations/009-encrypted-messages.js';
 import * as m008 from './migrations/008-sending.js';
+import * as m010 from './migrations/010-search-field-lexemes.js';
 
 export type { Database } from './schema.js';
 export type Db = Kysely<Database>;
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '007-search': m007,
   '009-encrypted-messages': m009,
   '008-sending': m008,
+  '010-search-field-lexemes': m010,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -22,34 +22,47 @@ export interface MessageFilter {
 }
 
 /**
- * Rows of message_contents whose vector matches `query` (a prefixQuery result). The query's words
- * are taken as they are, like the stored vector's (searchVectorText): no PostgreSQL parser in between.
+ * How a condition will be read. `page`: the newest few matches; the planner may walk the date
+ * index and test each message's vector, stopping at the page's end. `all`: every match (the
+ * total, bulk actions); the search index's matches are gathered first and looked up by primary
+ * key, which the planner will not choose for `in (…)` on its own: it joins every message of the
+ * account instead (count of 1,129 matches on 100k messages, PGlite: 18 -> 4 ms; 6,386: 28 -> 20 ms),
+ * and an `or` with the sender's address (`from`) becomes a BitmapOr of both indexes.
  */
-const contentMatches = (query: string) =>
-  sql<SqlBool>`messages.id in (select message_id from message_contents
-    where search_vector @@ ${query}::tsquery)`;
+export type Reading = 'page' | 'all';
+
+/**
+ * Messages whose vector matches `query` (a prefixQuery result). The query's words are taken as
+ * they are, like the stored vector's (searchVectorText): no PostgreSQL parser in between.
+ */
+const contentMatches = (query: string, reading: Reading) =>
+  reading === 'all'
+    ? sql<SqlBool>`messages.id = any(array(select message_id from message_contents
+        where search_vector @@ ${query}::tsquery))`
+    : sql<SqlBool>`messages.id in (select message_id from message_contents
+        where search_vector @@ ${query}::tsquery)`;
 
 /** ILIKE pattern for a substring, with the pattern characters taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Words in one field; `from` also matches a piece of an address (trigram index on from_email). */
-function fieldMatches(field: SearchField, text: string): RawBuilder<SqlBool> | null {
+function fieldMatches(field: SearchField, text: string, reading: Reading): RawBuilder<SqlBool> | null {
   const query = prefixQuery(text, [field]);
   const substring =
     field === 'from' && text.trim().length >= 3
       ? sql<SqlBool>`messages.from_email ilike ${containsPattern(text.trim())}`
       : null;
-  if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(query)})`;
+  if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(query, reading)})`;
   if (substring) return substring;
-  return query ? contentMatches(query) : null;
+  return query ? contentMatches(query, reading) : null;
 }
 
 /** The never-matching condition, for input with no words at all. */
 const nothing = sql<SqlBool>`false`;
 
 /** The messages a label's saved search finds (in its folder, when it has one); null when it has no search. */
-export function savedSearchCondition(label: Label): RawBuilder<SqlBool> | null {
-  const search = fieldMatches(label.search_field, label.search_content);
+export function savedSearchCondition(label: Label, reading: Reading = 'page'): RawBuilder<SqlBool> | null {
+  const search = fieldMatches(label.search_field, label.search_content, reading);
   if (!search) return null;
   return label.folder_id !== null
     ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})`
@@ -57,16 +70,16 @@ export function savedSearchCondition(label: Label): RawBuilder<SqlBool> | null {
 }
 
 /** A label's view: messages carrying the keyword, and those its saved search finds. */
-export function labelCondition(accountId: number, label: Label): RawBuilder<SqlBool> {
+export function labelCondition(label: Label, reading: Reading): RawBuilder<SqlBool> {
   const keyword = sql<SqlBool>`messages.labels @> ${sql.val([label.id])}::bigint[]`;
-  const saved = savedSearchCondition(label);
+  const saved = savedSearchCondition(label, reading);
   return saved ? sql<SqlBool>`(${keyword} or ${saved})` : keyword;
 }
 
-export function filterCondition(f: MessageFilter): RawBuilder<SqlBool> {
+export function filterCondition(f: MessageFilter, reading: Reading): RawBuilder<SqlBool> {
   const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`messages.account_id = ${f.accountId}`];
   if (f.folderId != null) parts.push(sql<SqlBool>`messages.folder_id = ${f.folderId}`);
-  if (f.label) parts.push(labelCondition(f.accountId, f.label));
+  if (f.label) parts.push(labelCondition(f.label, reading));
   if (f.aliasId !== undefined)
     parts.push(
       f.aliasId === null
@@ -75,10 +88,10 @@ export function filterCondition(f: MessageFilter): RawBuilder<SqlBool> {
     );
   if (f.text?.trim()) {
     const query = prefixQuery(f.text, ['subject', 'from', 'body']);
-    parts.push(query ? contentMatches(query) : nothing);
+    parts.push(query ? contentMatches(query, reading) : nothing);
   }
-  if (f.subject?.trim()) parts.push(fieldMatches('subject', f.subject) ?? nothing);
-  if (f.from?.trim()) parts.push(fieldMatches('from', f.from) ?? nothing);
+  if (f.subject?.trim()) parts.push(fieldMatches('subject', f.subject, reading) ?? nothing);
+  if (f.from?.trim()) parts.push(fieldMatches('from', f.from, reading) ?? nothing);
   if (f.since) parts.push(sql<SqlBool>`messages.received_at >= ${f.since}`);
   if (f.before) parts.push(sql<SqlBool>`messages.received_at <= ${f.before}`);
   for (const flag of new Set(f.flags ?? [])) {

@@ -35,10 +35,9 @@ async function listPage(
   page: number,
   limit: number,
 ): Promise<MailListResponse> {
-  const condition = filterCondition(filter);
   const [rows, total] = await Promise.all([
-    pageOfMessages(db, condition, { limit, offset: (page - 1) * limit }),
-    countMessages(db, condition),
+    pageOfMessages(db, filterCondition(filter, 'page'), { limit, offset: (page - 1) * limit }),
+    countMessages(db, filterCondition(filter, 'all')),
   ]);
   const messages = await withSavedSearchLabels(db, filter.accountId, rows.map(toListItem));
   return { messages, total, all: total };
@@ -77,5 +76,5 @@ export async function labelMessages(
 export async function resolveBulkTargets(db: Db, accountId: number, query: MessageQuery) {
   const filter = await resolveQuery(db, accountId, query);
   if (isUnbounded(filter)) throw new DomainError('invalid_request_params');
-  return groupByFolder(await matchingMessages(db, filterCondition(filter)));
+  return groupByFolder(await matchingMessages(db, filterCondition(filter, 'all')));
 }
