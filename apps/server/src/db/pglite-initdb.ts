@@ -1,0 +1,38 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+
+/**
+ * Creates an embedded database cluster (initdb) in a short-lived child process when the folder
+ * has none yet. PGlite runs initdb in a second complete PostgreSQL instance plus a copy of its
+ * heap, all WebAssembly memory, which is never given back: done in the server itself, the first
+ * start peaks near 800 MB and the server then idles ~100 MB above a restarted one for good. In a
+ * child all of it ends with the child; the server opens the finished cluster as on any restart.
+ */
+export async function createPgliteClusterIfMissing(dataDir: string): Promise<void> {
+  const exists = await fs.access(path.join(dataDir, 'PG_VERSION')).then(
+    () => true,
+    () => false,
+  );
+  if (exists) return;
+  await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  // Under tsx (development, tests) this file is TypeScript and the child needs the same loader.
+  const self = fileURLToPath(import.meta.url);
+  const args = self.endsWith('.ts') ? ['--import', 'tsx', self, dataDir] : [self, dataDir];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', resolve);
+  });
+  if (code !== 0)
+    throw new Error(`Creating the embedded database in ${dataDir} failed (exit ${code}): ${stderr}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const pglite = await PGlite.create(process.argv[2]!);
+  await pglite.close();
+}

@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { migrate, openDatabase } from './index.js';
+
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-pglite-open-'));
+afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+describe('embedded database in a data folder', () => {
+  it(
+    'is created on first open, runs with its memory settings, and keeps its data when reopened',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = path.join(root, 'data', 'pglite');
+      let db = await openDatabase({ kind: 'pglite', dataDir });
+      await migrate(db);
+      await sql`create table kept (v text)`.execute(db);
+      await sql`insert into kept values ('still here')`.execute(db);
+      const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db);
+      expect(rows[0]!.shared_buffers).toBe('96MB');
+      await db.destroy();
+
+      db = await openDatabase({ kind: 'pglite', dataDir });
+      const kept = await sql<{ v: string }>`select v from kept`.execute(db);
+      expect(kept.rows).toEqual([{ v: 'still here' }]);
+      await db.destroy();
+    },
+  );
+
+  it('reports why when the cluster cannot be created', async () => {
+    const blocked = path.join(root, 'a-file');
+    await fs.writeFile(blocked, '');
+    await expect(openDatabase({ kind: 'pglite', dataDir: path.join(blocked, 'pglite') })).rejects.toThrow(
+      /Creating the embedded database|ENOTDIR|EEXIST/,
+    );
+  });
+});
