@@ -2,21 +2,20 @@
  * SMTP ingest throughput (DESIGN.md §5: 20 KB messages, end to end to a committed row,
  * ≥ 300 messages/s on PostgreSQL; server memory under ingest ≤ 400 MB RSS).
  *
- * The real server (apps/server/src/main.ts, as `npm start` runs it but from sources through
- * tsx) runs as a child process on a fresh data folder; nodemailer sends `count` distinct ~20 KB
+ * The real server (apps/server/dist/main.js, what `npm start` runs; see server-process.ts) runs
+ * as a child process on a fresh data folder; nodemailer sends `count` distinct ~20 KB
  * messages (text and a small attachment) over 16 pooled connections, spread over 50 mailboxes as
  * an MX sees them, then `count / 2` more to one single mailbox. A message counts when its 250
  * arrives, which the server sends only after blobs are fsynced and rows committed. One
  * mailbox is slower by design: a folder's UIDs are handed out in commit order (the folder row
  * is locked from UID allocation to commit), so its deliveries are serialised. The
  * server's RSS (main thread, parse workers and, with PGlite, the embedded database) is sampled
- * from /proc while it ingests.
+ * from /proc while it ingests, and its high-water mark (VmHWM) read at the end catches what the
+ * sampling misses.
  *
  * Standalone: node --conditions=@mailroom/source --import tsx bench/ingest.ts [count] [databaseUrl]
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -27,11 +26,11 @@ import { sql } from 'kysely';
 import { migrate, openDatabase, type Db } from '../apps/server/src/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import type { BenchRow } from './types.js';
+import { cpuSecondsOf, memoryOf, startServer } from './server-process.js';
 
 const CONNECTIONS = 16;
 const WARM_UP = 40;
 const MAILBOXES = 50;
-const root = new URL('../', import.meta.url).pathname;
 
 /** A distinct message of about 20 KB: ~12 KB of text and a 4 KB attachment (5.5 KB in base64). */
 function message(i: number, to: string): Promise<Buffer> {
@@ -46,42 +45,6 @@ function message(i: number, to: string): Promise<Buffer> {
   })
     .compile()
     .build();
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number, isAlive: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
-    if (!isAlive()) throw new Error('the server exited during start-up');
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start');
-}
-
-async function rssOf(pid: number): Promise<number> {
-  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-}
-
-/** User + system CPU time of a process (all its threads), from /proc. */
-async function cpuSecondsOf(pid: number): Promise<number> {
-  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
 }
 
 export async function runIngestBench(opts: { databaseUrl?: string; count?: number }): Promise<BenchRow[]> {
@@ -103,28 +66,10 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
   }
   await db.destroy();
 
-  const smtpPort = await freePort();
-  const server = spawn(
-    process.execPath,
-    ['--conditions=@mailroom/source', '--import', 'tsx', 'apps/server/src/main.ts'],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATA_DIR: dataDir,
-        HOST: '127.0.0.1',
-        PORT: String(await freePort()),
-        SMTP_PORT: String(smtpPort),
-        MAIL_DOMAIN: 'mailroom.test',
-        LOG_LEVEL: 'error',
-        DATABASE_URL: opts.databaseUrl ?? '',
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const exited = new Promise((resolve) => server.once('exit', resolve));
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    await waitForPort(smtpPort, () => server.exitCode === null && server.signalCode === null);
+    server = await startServer({ dataDir, ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}) });
+    const { pid, smtpPort } = server;
     const single = Math.ceil(count / 2);
     const total = WARM_UP + count + single;
     const recipient = (i: number) => accounts[i < WARM_UP + count ? i % MAILBOXES : 0]!.email;
@@ -148,20 +93,20 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
     // Warm-up: connections, parse workers, query plans.
     await sendRange(0, WARM_UP);
 
-    const idleRss = await rssOf(server.pid!);
+    const idleRss = (await memoryOf(pid)).rss;
     let peakRss = idleRss;
     const sampler = setInterval(
-      () => void rssOf(server.pid!).then((r) => (peakRss = Math.max(peakRss, r))),
+      () => void memoryOf(pid).then((m) => (peakRss = Math.max(peakRss, m.rss))),
       50,
     );
-    const cpuBefore = await cpuSecondsOf(server.pid!);
+    const cpuBefore = await cpuSecondsOf(pid);
     const rate = await sendRange(WARM_UP, WARM_UP + count);
-    const cpuPerMessage = ((await cpuSecondsOf(server.pid!)) - cpuBefore) / count;
+    const cpuPerMessage = ((await cpuSecondsOf(pid)) - cpuBefore) / count;
     const singleRate = await sendRange(WARM_UP + count, total);
     clearInterval(sampler);
+    peakRss = Math.max(peakRss, (await memoryOf(pid)).peak);
     transport.close();
-    server.kill('SIGTERM');
-    await exited;
+    await server.stop();
 
     db = await openDb();
     const stored = await sql<{ n: number }>`select count(*)::int as n from messages`.execute(db);
@@ -191,14 +136,11 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
         unit: 'MB',
         target: '≤ 400 MB',
         ok: peakRss <= 400 * 1024 * 1024,
-        note: `${(idleRss / 1024 / 1024).toFixed(0)} MB before`,
+        note: `${(idleRss / 1024 / 1024).toFixed(0)} MB after start-up and a ${WARM_UP}-message warm-up`,
       },
     ];
   } finally {
-    if (server.exitCode === null && server.signalCode === null) {
-      server.kill('SIGKILL');
-      await exited;
-    }
+    await server?.stop();
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 }

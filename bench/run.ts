@@ -35,6 +35,7 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
     (m) =>
       m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
   );
+  await tryImport('./memory.js', (m) => m.runMemoryBench && ((o) => (m.runMemoryBench as ExportedBench)(o)));
   // One corpus size per entry, so each runs on its own fresh database.
   for (const messages of quick ? [10_000] : [10_000, 100_000]) {
     const sized = (name: string) => (m: Record<string, unknown>) =>

@@ -51,7 +51,7 @@ export const pgliteExtensions = { pg_trgm };
  * initdb picks PostgreSQL's 128 MB, which PGlite zero-fills inside its WebAssembly memory while
  * starting (so it is resident from the first second) and which pushes that memory past its 128 MB
  * minimum to 189 MB; WebAssembly memory is never given back. 96 MB keeps it at the minimum and
- * the idle server ~30 MB smaller, with search on the 100k corpus as fast as with 128 MB (each
+ * the idle server ~20 MB smaller, with search on the 100k corpus as fast as with 128 MB (each
  * buffer miss costs a file read and a copy into WebAssembly, and search's working set there is
  * 80–96 MB: with 64 MB the Russian-prefix query took 80 ms instead of 23; folder pages do not care).
  */

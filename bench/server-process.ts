@@ -1,0 +1,105 @@
+/**
+ * The real server as a child process, for the benchmarks that measure it from outside (ingest,
+ * memory). It runs what `npm start` runs: the compiled apps/server/dist/main.js (built here with
+ * `tsc -b` first, a no-op when it is up to date), not the sources through tsx, whose loader
+ * thread and per-worker TypeScript compilation would add memory production never spends.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs/promises';
+import net from 'node:net';
+
+const root = new URL('../', import.meta.url).pathname;
+let built = false;
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function waitForPort(port: number, isAlive: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
+    if (!isAlive()) throw new Error('the server exited during start-up');
+    const open = await new Promise<boolean>((resolve) => {
+      const s = net.connect(port, '127.0.0.1', () => {
+        s.destroy();
+        resolve(true);
+      });
+      s.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('the server did not start');
+}
+
+/** Resident memory now and its high-water mark since the process started (VmHWM), in bytes. */
+export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await fs.readFile(`/proc/${pid}/status`, 'utf8').catch(() => '');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+/** User + system CPU time of a process (all its threads), from /proc. */
+export async function cpuSecondsOf(pid: number): Promise<number> {
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) / 100;
+}
+
+export interface ServerProcess {
+  pid: number;
+  smtpPort: number;
+  /** Milliseconds from spawn until the SMTP port accepted connections (the last thing main.ts opens). */
+  startMs: number;
+  stop(): Promise<void>;
+}
+
+export async function startServer(opts: { dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
+  if (!built) {
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', 'apps/server'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
+    built = true;
+  }
+  const smtpPort = await freePort();
+  const started = performance.now();
+  const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: opts.dataDir,
+      HOST: '127.0.0.1',
+      PORT: String(await freePort()),
+      SMTP_PORT: String(smtpPort),
+      MAIL_DOMAIN: 'mailroom.test',
+      LOG_LEVEL: 'error',
+      DATABASE_URL: opts.databaseUrl ?? '',
+    },
+    // stderr is kept only for a failed start; oidc-provider warns about the Node version on every start.
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  const alive = () => server.exitCode === null && server.signalCode === null;
+  try {
+    await waitForPort(smtpPort, alive);
+  } catch (err) {
+    if (alive()) server.kill('SIGKILL');
+    await exited;
+    throw new Error(`${(err as Error).message}\n${stderr}`, { cause: err });
+  }
+  return {
+    pid: server.pid!,
+    smtpPort,
+    startMs: performance.now() - started,
+    async stop() {
+      if (alive()) server.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
