@@ -22,12 +22,16 @@ export interface MessageFilter {
 }
 
 /**
- * How a condition will be read. `page`: the newest few matches; the planner may walk the date
- * index and test each message's vector, stopping at the page's end. `all`: every match (the
- * total, bulk actions); the search index's matches are gathered first and looked up by primary
- * key, which the planner will not choose for `in (…)` on its own: it joins every message of the
- * account instead (count of 1,129 matches on 100k messages, PGlite: 18 -> 4 ms; 6,386: 28 -> 20 ms),
- * and an `or` with the sender's address (`from`) becomes a BitmapOr of both indexes.
+ * How a condition will be read. `page`: a few messages, the newest of a list or the rows of a
+ * page (saved-search labels); each message's vector may be tested on its own (`exists`), so the
+ * planner can walk the date index and stop at the page's end, or probe just the page's ids. With
+ * `in (…)`, a condition `or`-ed with the sender's address (`from`) always collected every match
+ * of the index first: a label's saved search on 30 rows took 46 ms instead of 0.2 (PostgreSQL,
+ * 25,000 matches). `all`: every match (the total, bulk actions); the search index's matches are
+ * gathered first and looked up by primary key, which the planner will not choose for `in (…)` on
+ * its own: it joined every message of the account instead (count of 1,129 matches on 100k
+ * messages, PGlite: 18 -> 4 ms; 6,386: 28 -> 20 ms), and an `or` with the sender's address becomes
+ * a BitmapOr of both indexes.
  */
 export type Reading = 'page' | 'all';
 
@@ -39,8 +43,8 @@ const contentMatches = (query: string, reading: Reading) =>
   reading === 'all'
     ? sql<SqlBool>`messages.id = any(array(select message_id from message_contents
         where search_vector @@ ${query}::tsquery))`
-    : sql<SqlBool>`messages.id in (select message_id from message_contents
-        where search_vector @@ ${query}::tsquery)`;
+    : sql<SqlBool>`exists (select from message_contents
+        where message_id = messages.id and search_vector @@ ${query}::tsquery)`;
 
 /** ILIKE pattern for a substring, with the pattern characters taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
