@@ -8,11 +8,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
+import { freePort } from './server-process.js';
 import type { BenchRow } from './types.js';
 
 const serverEntry = new URL('../apps/server/src/main.ts', import.meta.url).pathname;
@@ -22,14 +22,6 @@ export interface Server {
   http: string;
   smtpPort: number;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 export async function startServer(env: Record<string, string>): Promise<Server> {
