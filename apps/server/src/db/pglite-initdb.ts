@@ -18,9 +18,13 @@ export async function createPgliteClusterIfMissing(dataDir: string): Promise<voi
   );
   if (exists) return;
   await fs.mkdir(path.dirname(dataDir), { recursive: true });
+  // Built beside the folder and renamed into place when complete: a start cut off halfway (killed,
+  // power cut) leaves no half-made cluster that the next start would take for a finished one.
+  const staging = `${dataDir}.creating`;
+  await fs.rm(staging, { recursive: true, force: true });
   // Under tsx (development, tests) this file is TypeScript and the child needs the same loader.
   const self = fileURLToPath(import.meta.url);
-  const args = self.endsWith('.ts') ? ['--import', 'tsx', self, dataDir] : [self, dataDir];
+  const args = self.endsWith('.ts') ? ['--import', 'tsx', self, staging] : [self, staging];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -30,6 +34,8 @@ export async function createPgliteClusterIfMissing(dataDir: string): Promise<voi
   });
   if (code !== 0)
     throw new Error(`Creating the embedded database in ${dataDir} failed (exit ${code}): ${stderr}`);
+  // An empty folder made beforehand is replaced; one with other files in it is refused (ENOTEMPTY).
+  await fs.rename(staging, dataDir);
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

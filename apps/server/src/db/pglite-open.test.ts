@@ -29,6 +29,25 @@ describe('embedded database in a data folder', () => {
     },
   );
 
+  it(
+    'takes no half-made cluster for a finished one: a start cut off during creation is begun again',
+    {
+      timeout: 120_000,
+    },
+    async () => {
+      const dataDir = path.join(root, 'interrupted', 'pglite');
+      // What a killed first start leaves: the staging folder with part of a cluster in it.
+      await fs.mkdir(`${dataDir}.creating`, { recursive: true });
+      await fs.writeFile(path.join(`${dataDir}.creating`, 'PG_VERSION'), '17\n');
+      const db = await openDatabase({ kind: 'pglite', dataDir });
+      await migrate(db);
+      const { rows } = await sql<{ one: number }>`select 1 as one`.execute(db);
+      expect(rows).toEqual([{ one: 1 }]);
+      await db.destroy();
+      await expect(fs.access(`${dataDir}.creating`)).rejects.toThrow(/ENOENT/);
+    },
+  );
+
   it('reports why when the cluster cannot be created', async () => {
     const blocked = path.join(root, 'a-file');
     await fs.writeFile(blocked, '');
