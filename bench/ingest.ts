@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { sql } from 'kysely';
-import { migrate, openDatabase, type Db } from '../apps/server/src/db/index.js';
+import { migrate, openDatabase, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import type { BenchRow } from './types.js';
 import { cpuSecondsOf, memoryOf, startServer } from './server-process.js';

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import type { ListQuery } from '@mailroom/protocol';
-import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { systemFolder } from '../apps/server/src/mail/index.js';
 import { listFolderMessages } from '../apps/server/src/mail/messages-read.service.js';

@@ -12,10 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import type { MessageQuery } from '@mailroom/protocol';
-import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { systemFolder } from '../apps/server/src/mail/index.js';
-import { searchVectorSql } from '../apps/server/src/mail/search-vector.js';
+import { searchVectorSql } from '../apps/server/src/mailbox/search-vector.js';
 import { searchMessages } from '../apps/server/src/mail/search.service.js';
 import type { BenchRow } from './types.js';
 

@@ -13,10 +13,10 @@ import {
 } from 'fastify-type-provider-zod';
 import { errorBody } from '@mailroom/protocol';
 import type { Config } from './config.js';
-import type { Db } from './db/index.js';
-import type { Secrets } from './secrets.js';
-import type { BlobStore } from './blobs/index.js';
-import { liveUpdates, type EventBus } from './events/index.js';
+import type { Db } from './core/db/index.js';
+import type { Secrets } from './core/secrets.js';
+import type { BlobStore } from './core/blobs/index.js';
+import { liveUpdates, type EventBus } from './core/events/index.js';
 import { accountRoutes } from './accounts/index.js';
 import { authRoutes } from './auth/auth.routes.js';
 import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
@@ -28,7 +28,7 @@ import { csrfPlugin } from './http/csrf.js';
 import { toApiError } from './http/errors.js';
 import { metricsPlugin } from './http/metrics.js';
 import { securityHeadersPlugin } from './http/security-headers.js';
-import { sessionPlugin } from './http/session.js';
+import { sessionPlugin } from './auth/session-plugin.js';
 import { inProcessFetch } from './http/in-process-fetch.js';
 
 export interface AppDeps {

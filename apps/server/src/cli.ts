@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin/commands.js';
-import { DomainError } from './http/errors.js';
+import { DomainError } from './core/errors.js';
 
 const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)`;
@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
-  const { openConfiguredDatabase } = await import('./db-open.js');
+  const { openConfiguredDatabase } = await import('./core/db/open.js');
   const db = await openConfiguredDatabase(config);
   try {
     print(await runAdminCommand(db, config, command));

@@ -1,9 +1,9 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openConfiguredDatabase } from './db-open.js';
+import { openConfiguredDatabase } from './core/db/open.js';
 import path from 'node:path';
-import { loadSecrets } from './secrets.js';
-import { FsBlobStore } from './blobs/index.js';
-import { createEventBus } from './events/index.js';
+import { loadSecrets } from './core/secrets.js';
+import { FsBlobStore } from './core/blobs/index.js';
+import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredSessions } from './auth/sessions.js';

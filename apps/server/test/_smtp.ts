@@ -2,10 +2,10 @@ import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
-import { FsBlobStore } from '../src/blobs/index.js';
-import type { Db } from '../src/db/index.js';
+import { FsBlobStore } from '../src/core/blobs/index.js';
+import type { Db } from '../src/core/db/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
-import { InProcessEventBus } from '../src/events/index.js';
+import { InProcessEventBus } from '../src/core/events/index.js';
 import { cleanup, createTestDb, testConfig } from './_util.js';
 
 /** The SMTP (or LMTP) ingest on a loopback port, over a fresh database and data folder. */

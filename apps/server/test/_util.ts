@@ -7,12 +7,12 @@ import pg from 'pg';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
 import { loadConfig, type Config } from '../src/config.js';
-import { migrate, openDatabase, pgliteExtensions, type Db } from '../src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions, type Db } from '../src/core/db/index.js';
 import { buildApp } from '../src/app.js';
-import { generateSecrets } from '../src/secrets.js';
+import { generateSecrets } from '../src/core/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
-import { FsBlobStore } from '../src/blobs/index.js';
-import { InProcessEventBus } from '../src/events/index.js';
+import { FsBlobStore } from '../src/core/blobs/index.js';
+import { InProcessEventBus } from '../src/core/events/index.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
 export function cleanup(fn: () => unknown): void {

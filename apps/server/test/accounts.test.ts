@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '@mailroom/protocol';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
-import { grantPasswordAccess } from '../src/auth/password-access.js';
+import { grantPasswordAccess } from '../src/addresses/password-access.js';
 
 const { app, db } = await createTestApp();
 

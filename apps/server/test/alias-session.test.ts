@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Browser, createTestApp } from './_util.js';
 import { composeRaw, createAccount } from './_mail.js';
-import { grantPasswordAccess } from '../src/auth/password-access.js';
+import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
 
 const { app, db, blobs } = await createTestApp();
@@ -115,5 +115,63 @@ describe('an alias-only session acts only on mail to its address', () => {
       expect(response.statusCode, url).toBe(403);
       expect(response.json().error.meta.i8s).toBe('forbidden');
     }
+  });
+});
+
+describe('password access to the primary address sees its mail the same way everywhere', () => {
+  /** The owner grants password access to the account's own primary address; mail to it and to an alias. */
+  async function primarySession() {
+    const owner = await createAccount(db, 'Primary');
+    const alias = await db
+      .insertInto('aliases')
+      .values({ account_id: owner.id, email: `side-${owner.id}@mailroom.test` })
+      .returning(['id', 'email'])
+      .executeTakeFirstOrThrow();
+    await grantPasswordAccess(db, owner.id, owner.email, 'front-password');
+    const inbox = await systemFolder(db, owner.id, 'inbox');
+    const store = async (to: string, subject: string, aliasId: number | null) => {
+      const raw = await composeRaw({ from: 'x@example.com', to, subject, text: `${subject} quokka` });
+      return (
+        await storeMessage(db, blobs, {
+          accountId: owner.id,
+          folderId: inbox.id,
+          raw,
+          parsed: await parseMessage(raw),
+          aliasId,
+        })
+      ).message;
+    };
+    const toPrimary = await store(owner.email, 'Front desk note', null);
+    const toAlias = await store(alias.email, 'Side door note', alias.id);
+    const front = new Browser(app);
+    const login = await front.request('POST', '/auth/pw/login', {
+      json: { email: owner.email, password: 'front-password' },
+    });
+    expect(login.statusCode).toBe(200);
+    return { inbox, toPrimary, toAlias, front };
+  }
+
+  it('lists, searches and marks mail to the primary address, and nothing sent to an alias', async () => {
+    const { inbox, toPrimary, toAlias, front } = await primarySession();
+    const list = await front.request('GET', `/api/v1/messages/folder/${inbox.id}?page=1`);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().messages.map((m: { uid: number }) => m.uid)).toEqual([toPrimary.uid]);
+
+    const found = await front.request('POST', '/api/v1/messages/search', { json: { text: 'quokka' } });
+    expect(found.statusCode).toBe(200);
+    expect(found.json().messages.map((m: { uid: number }) => m.uid)).toEqual([toPrimary.uid]);
+
+    const marked = await front.request('POST', '/api/v1/messages/mark', {
+      json: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toPrimary.uid] }] },
+    });
+    expect(marked.statusCode).toBe(200);
+    expect(marked.json().marked).toEqual([{ folder_id: inbox.id, message_uids: [toPrimary.uid] }]);
+
+    const other = await front.request('POST', '/api/v1/messages/mark', {
+      json: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
+    });
+    expect(other.statusCode).toBe(404);
+    const opened = await front.request('GET', `/api/v1/messages/${inbox.id}/${toAlias.uid}`);
+    expect(opened.statusCode).toBe(404);
   });
 });

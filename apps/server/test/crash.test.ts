@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
-import { migrate, openDatabase, type Db } from '../src/db/index.js';
+import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
 import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
 

@@ -5,11 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { cleanup, signUpAndSignIn, testConfig } from './_util.js';
 import { LiveClient, listenWs } from './_ws.js';
-import { migrate, openDatabase, type Db } from '../src/db/index.js';
+import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
 import { buildApp } from '../src/app.js';
-import { generateSecrets } from '../src/secrets.js';
-import { FsBlobStore } from '../src/blobs/index.js';
-import { PgEventBus, splitForNotify } from '../src/events/index.js';
+import { generateSecrets } from '../src/core/secrets.js';
+import { FsBlobStore } from '../src/core/blobs/index.js';
+import { PgEventBus, splitForNotify } from '../src/core/events/index.js';
 
 const serverUrl = process.env.DATABASE_URL;
 

@@ -6,9 +6,9 @@ import type { MailEvent } from '@mailroom/protocol';
 import { cleanup, createTestDb, testConfig } from './_util.js';
 import { createAccount } from './_mail.js';
 import { LiveClient, listenWs } from './_ws.js';
-import { sessionPlugin } from '../src/http/session.js';
+import { sessionPlugin } from '../src/auth/session-plugin.js';
 import { createSession, deleteSession } from '../src/auth/sessions.js';
-import { InProcessEventBus, liveUpdates, type LiveUpdatesOptions } from '../src/events/index.js';
+import { InProcessEventBus, liveUpdates, type LiveUpdatesOptions } from '../src/core/events/index.js';
 import type { AppDeps } from '../src/app.js';
 
 /**

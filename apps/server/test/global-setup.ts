@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, pgliteExtensions } from '../src/db/index.js';
+import { migrate, openDatabase, pgliteExtensions } from '../src/core/db/index.js';
 import { PGlite } from '@electric-sql/pglite';
 
 /**

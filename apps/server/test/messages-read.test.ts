@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder, Mail, MailListResponse } from '@mailroom/protocol';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
-import { grantPasswordAccess } from '../src/auth/password-access.js';
+import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { composeRaw, deliverTestMessage } from './_mail.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
 

@@ -6,7 +6,7 @@ import {
   searchVectorText,
   type SearchField,
   type SearchSource,
-} from '../src/mail/search-vector.js';
+} from '../src/mailbox/search-vector.js';
 
 const db = await createTestDb();
 

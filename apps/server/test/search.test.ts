@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
 import { call, mailUser, type MailUser } from './_actions.js';
-import { prefixQuery, searchTokens } from '../src/mail/search-vector.js';
-import { up as rebuildSearchVectors } from '../src/db/migrations/010-search-field-lexemes.js';
+import { prefixQuery, searchTokens } from '../src/mailbox/search-vector.js';
+import { up as rebuildSearchVectors } from '../src/core/db/migrations/010-search-field-lexemes.js';
 import { sql } from 'kysely';
 
 const ctx = await createTestApp();

@@ -3,7 +3,7 @@ import { COMPOSE_MODE } from '@mailroom/protocol';
 import { Browser, createTestApp } from './_util.js';
 import { call, mailUser } from './_actions.js';
 import { compose, parse } from './_sending.js';
-import { grantPasswordAccess } from '../src/auth/password-access.js';
+import { grantPasswordAccess } from '../src/addresses/password-access.js';
 
 const ctx = await createTestApp();
 const { db, blobs } = ctx;

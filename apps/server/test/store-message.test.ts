@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cleanup, createTestDb } from './_util.js';
 import { composeRaw, createAccount, deliverTestMessage } from './_mail.js';
-import { FsBlobStore, blobHash } from '../src/blobs/index.js';
+import { FsBlobStore, blobHash } from '../src/core/blobs/index.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
 
 const db = await createTestDb();

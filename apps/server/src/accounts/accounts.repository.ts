@@ -1,5 +1,5 @@
 import type { Settings } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 export interface AccountRow {
   id: number;

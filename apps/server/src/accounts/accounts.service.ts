@@ -6,8 +6,8 @@ import {
   type SettingsUpdate,
   type UserInfo,
 } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { createSystemFolders } from '../mail/index.js';
 import {
   findAccountById,

@@ -6,4 +6,4 @@ export {
   type AccountRow,
   type Principal,
 } from './accounts.service.js';
-export { accountRoutes } from './accounts.routes.js';
+export { accountRoutes } from '../user/user.routes.js';

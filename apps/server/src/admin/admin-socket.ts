@@ -2,8 +2,8 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { adminCommandSchema, runAdminCommand, type AdminCommand, type AdminResult } from './commands.js';
 
 /**

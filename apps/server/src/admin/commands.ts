@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import { ensureAccount } from '../accounts/index.js';
 import { createIdpUser } from '../auth/dev-idp/idp-users.js';
 import { setDkimKey, type DkimKeyResult } from '../sending/index.js';

@@ -12,9 +12,9 @@ import {
 } from '@mailroom/protocol';
 import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
 import { cookieOptions } from '../http/cookies.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
-import { signInWithPassword } from './password-access.js';
+import { signInWithPassword } from '../addresses/password-access.js';
 import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
 
 const FLOW_COOKIE = 'mr_oidc';

@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
 import { isMemberId } from '@mailroom/protocol';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 
 export interface OidcClientOptions {
   issuer: string;

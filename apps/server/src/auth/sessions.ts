@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import type { Principal } from '../accounts/index.js';
 
 export const SESSION_COOKIE = 'mr_sid';

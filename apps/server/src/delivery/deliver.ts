@@ -1,13 +1,13 @@
 import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
-import type { BlobStore } from '../blobs/index.js';
-import type { EventBus } from '../events/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import type { BlobStore } from '../core/blobs/index.js';
+import type { EventBus } from '../core/events/index.js';
+import { DomainError } from '../core/errors.js';
 import { parseMessage, putMessageBlobs, storeMessage, type MessageBlobs } from '../mail/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
-import type { LocalRecipient } from './recipients.js';
+import type { LocalRecipient } from '../addresses/recipients.js';
 
 export interface IngestDeps {
   config: Config;

@@ -1,4 +1,4 @@
-import { closeParsePool } from './parse-pool.js';
+import { closeParsePool } from '../mailbox/parse/parse-pool.js';
 import { startIngestServer, type IngestServer } from './smtp-server.js';
 import type { IngestDeps } from './deliver.js';
 
@@ -8,9 +8,9 @@ export {
   resolveRecipient,
   type LocalRecipient,
   type RecipientResolution,
-} from './recipients.js';
+} from '../addresses/recipients.js';
 export { startIngestServer, type IngestServer } from './smtp-server.js';
-export { configureParsePool, closeParsePool } from './parse-pool.js';
+export { configureParsePool, closeParsePool } from '../mailbox/parse/parse-pool.js';
 
 /** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing stops both and the parse workers. */
 export async function startIngest(

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 export interface EncryptedRow {
   id: string;

@@ -9,11 +9,11 @@ import {
   type Encryption,
 } from '@mailroom/protocol';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
-import type { BlobStore } from '../blobs/index.js';
-import type { EventBus } from '../events/index.js';
+import type { Db } from '../core/db/index.js';
+import type { BlobStore } from '../core/blobs/index.js';
+import type { EventBus } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import { parseMessage, readMessage, storeMessage, systemFolder } from '../mail/index.js';
 import {
   blobInUse,

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import { DomainError } from './errors.js';
+import { DomainError } from '../core/errors.js';
 
 export const CSRF_HEADER = 'x-mailroom-csrf';
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

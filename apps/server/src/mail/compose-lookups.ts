@@ -1,8 +1,8 @@
 import type { MailEvent } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../db/index.js';
-import type { StoredAttachment } from '../db/schema.js';
-import { systemFolder } from './folders.query.js';
+import type { Db } from '../core/db/index.js';
+import type { StoredAttachment } from '../core/db/schema.js';
+import { systemFolder } from '../mailbox/folders.js';
 import {
   adjustCounters,
   deleteMessageRows,
@@ -10,7 +10,7 @@ import {
   lockFolders,
   lockMessages,
   releaseQuota,
-} from './message-actions.repository.js';
+} from '../mailbox/locks.repository.js';
 import { sessionView } from './messages-read.service.js';
 
 /** What the sending area needs of a message it answers, forwards or replaces. */

@@ -9,7 +9,7 @@ import {
   okSchema,
 } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import { sessionView } from './messages-read.service.js';
 import { createFolder, deleteFolder, getFolder, getFolderTree, updateFolder } from './folders.service.js';
 

@@ -1,7 +1,7 @@
 import type { Folder, FolderCreate, FolderSystem, FolderUpdate } from '@mailroom/protocol';
 import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import {
   aliasFolderCounts,
   deleteFolderAndMessages,

@@ -9,7 +9,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorBody } from '@mailroom/protocol';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import { servedContentType } from './attachments.js';
 
 /**

@@ -1,16 +1,16 @@
 export { createSystemFolders, getFolderTree, systemFolders } from './folders.service.js';
-export { requireFolder, systemFolder, type FolderRef } from './folders.query.js';
+export { requireFolder, systemFolder, type FolderRef } from '../mailbox/folders.js';
 export { mailRoutes } from './mail.routes.js';
 export { restoreProxiedImageUrls } from './image-proxy.js';
-export { parseMessage, type ParsedMessage, type ParsedAttachment } from './parse-message.js';
+export { parseMessage, type ParsedMessage, type ParsedAttachment } from '../mailbox/parse/parse-message.js';
 export {
   putMessageBlobs,
   storeMessage,
   type MessageBlobs,
   type StoreMessageInput,
   type StoredMessage,
-} from './store-message.js';
-export { threadSubject } from './threads.js';
+} from '../mailbox/ingest.js';
+export { threadSubject } from '../mailbox/threads.js';
 export { listColumns, toListItem, toMailFields, type ListRow } from './list-items.js';
 export { readMessage } from './messages-read.service.js';
 export {

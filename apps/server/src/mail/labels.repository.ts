@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Label, LabelSearchField } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 const labelColumns = ['id', 'name', 'color', 'search_field', 'search_content', 'folder_id'] as const;
 

@@ -1,7 +1,7 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
-import { requireFolder } from './folders.query.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
+import { requireFolder } from '../mailbox/folders.js';
 import { groupByFolder } from './search.query.js';
 import {
   deleteLabel,

@@ -1,6 +1,6 @@
 import type { MarkFlag, MessageQuery } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { resolveBulkTargets } from './search.service.js';
 import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from './message-actions.service.js';
 

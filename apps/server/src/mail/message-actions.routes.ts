@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { requireFullSession, requireMessagesInView } from './alias-scope.js';
+import { requireFullSession, requireMessagesInView } from './session-scope.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   actionResultSchema,
@@ -11,7 +11,7 @@ import {
   searchActionSchema,
   type MailEvent,
 } from '@mailroom/protocol';
-import type { EventBus } from '../events/index.js';
+import type { EventBus } from '../core/events/index.js';
 import { bulkAction } from './message-actions.bulk.js';
 import {
   deleteMessages,

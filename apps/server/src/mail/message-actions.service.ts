@@ -1,7 +1,7 @@
 import type { ActionResult, FolderMessages, MailEvent, MarkFlag } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
-import { requireFolder, systemFolder } from './folders.query.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
+import { requireFolder, systemFolder } from '../mailbox/folders.js';
 import { requireLabel } from './labels.service.js';
 import {
   adjustCounters,
@@ -16,7 +16,7 @@ import {
   setFlag,
   setLabel,
   type LockedMessage,
-} from './message-actions.repository.js';
+} from '../mailbox/locks.repository.js';
 
 /** What an action did, and the events to publish once its transaction has committed. */
 export interface ActionOutcome {

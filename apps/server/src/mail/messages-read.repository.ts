@@ -1,7 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Settings } from '@mailroom/protocol';
-import type { Database, Db } from '../db/index.js';
-import type { StoredAttachment } from '../db/schema.js';
+import type { Database, Db } from '../core/db/index.js';
+import type { StoredAttachment } from '../core/db/schema.js';
 import { listColumns, type ListRow } from './list-items.js';
 
 /** Which messages of a folder a list shows: all of them, main-address mail (null) or one alias's. */

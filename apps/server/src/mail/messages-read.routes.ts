@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { listQuerySchema, mailListResponseSchema, mailSchema } from '@mailroom/protocol';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
 import type { ImageUrlSigner } from './image-proxy.js';
 

@@ -1,8 +1,8 @@
 import type { ListQuery, Mail, MailListItem, MailListResponse, ThreadMember } from '@mailroom/protocol';
 import { defaultSettings } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import type { StoredAttachment } from '../db/schema.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import type { StoredAttachment } from '../core/db/schema.js';
+import { DomainError } from '../core/errors.js';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 import type { ImageUrlSigner } from './image-proxy.js';
 import { toListItem } from './list-items.js';
@@ -23,7 +23,7 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId } from './parse-message.js';
+import { normaliseMessageId } from '../mailbox/parse/parse-message.js';
 import type { Principal } from '../accounts/index.js';
 
 /**

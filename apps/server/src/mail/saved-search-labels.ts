@@ -1,4 +1,4 @@
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import { listLabels } from './labels.repository.js';
 import { savedSearchCondition } from './search.query.js';
 

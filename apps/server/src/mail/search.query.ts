@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { FolderMessages, Label, MessageQuery } from '@mailroom/protocol';
-import { prefixQuery, type SearchField } from './search-vector.js';
+import { prefixQuery, type SearchField } from '../mailbox/search-vector.js';
 
 /**
  * A message query (SPEC §3 search request, also the active folder or label of a bulk action)

@@ -1,5 +1,5 @@
 import type { RawBuilder, SqlBool } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import { listColumns, type ListRow } from './list-items.js';
 
 /** One page of the messages matching `condition`, newest first (the order of every mail list). */

@@ -1,4 +1,4 @@
-import { requireFullSession } from './alias-scope.js';
+import { requireFullSession } from './session-scope.js';
 import { sessionView } from './messages-read.service.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,8 +1,8 @@
 import type { MailListResponse, MessageQuery } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import { requireAccount } from '../accounts/index.js';
-import { DomainError } from '../http/errors.js';
-import { requireFolder } from './folders.query.js';
+import { DomainError } from '../core/errors.js';
+import { requireFolder } from '../mailbox/folders.js';
 import { requireLabel } from './labels.service.js';
 import { toListItem } from './list-items.js';
 import { withSavedSearchLabels } from './saved-search-labels.js';

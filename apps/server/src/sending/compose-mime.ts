@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { convert } from 'html-to-text';
-import type { BlobStore } from '../blobs/index.js';
+import type { BlobStore } from '../core/blobs/index.js';
 import { restoreProxiedImageUrls } from '../mail/index.js';
 import type { OutgoingHeaders } from './outgoing.js';
 

@@ -1,4 +1,4 @@
-import { startPeriodicJob } from '../jobs/periodic.js';
+import { startPeriodicJob } from '../core/jobs/periodic.js';
 import { createRelay, onOutboxWake, runOutbox } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
 import type { SendingDeps } from './sending.service.js';

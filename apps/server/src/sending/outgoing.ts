@@ -6,8 +6,8 @@ import {
   type RecipientFieldName,
 } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { senderAddresses } from './sending.repository.js';
 
 /** A checked address: the email trimmed, the name as typed. */

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 /** The addresses an account may send as: primary, aliases and profile addresses. */
 export async function senderAddresses(

@@ -9,7 +9,7 @@ import {
   sendResponseSchema,
   uploadResponseSchema,
 } from '@mailroom/protocol';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import { prepareMessage, saveDraft, sendMessage, type SendingDeps } from './sending.service.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 import { bodyParts } from './compose-mime.js';

@@ -1,9 +1,9 @@
 import type { ComposeRequestParsed, DraftResponse, MailEvent, SendResponse } from '@mailroom/protocol';
 import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import { isHostedDomain, type IngestDeps } from '../delivery/index.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 import {
   discardDraft,
   findComposeSource,

@@ -6,9 +6,9 @@ import {
   type UploadedAttachment,
 } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import { BlobTooLargeError, type BlobStore } from '../blobs/index.js';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import { BlobTooLargeError, type BlobStore } from '../core/blobs/index.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { findComposeSource } from '../mail/index.js';
 import type { OutgoingAttachment } from './compose-mime.js';
 import {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import type { Db } from '../../db/index.js';
-import { DomainError } from '../../http/errors.js';
+import type { Db } from '../../core/db/index.js';
+import { DomainError } from '../../core/errors.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
 import { idpStore } from './idp-store.js';
 import { errorPage, signInPage, signUpPage, signedUpPage } from './pages.js';

@@ -1,6 +1,6 @@
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { sql } from 'kysely';
-import type { Db } from '../../db/index.js';
+import type { Db } from '../../core/db/index.js';
 
 /**
  * oidc-provider's storage on our database: one table keyed by model kind and id. Keeps the

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { isMemberId } from '@mailroom/protocol';
-import type { Db } from '../../db/index.js';
-import { DomainError } from '../../http/errors.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../password-hash.js';
+import type { Db } from '../../core/db/index.js';
+import { DomainError } from '../../core/errors.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../core/password-hash.js';
 
 /** Users of the embedded development identity provider (stand-in for the provider's account system). */
 export interface IdpUser {

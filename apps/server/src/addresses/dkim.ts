@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 
 /**
  * Installing the DKIM key the outbox job signs with (`dkim_keys`, one key per domain). The

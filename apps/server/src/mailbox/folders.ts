@@ -1,6 +1,6 @@
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 
 export interface FolderRef {
   id: number;

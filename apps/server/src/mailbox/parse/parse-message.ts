@@ -1,7 +1,7 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import type { MailAddress, MessageAddresses } from '../db/schema.js';
-import { parseInWorker } from '../delivery/parse-pool.js';
-import { parseHeadersOnly } from '../delivery/header-fallback.js';
+import type { MailAddress, MessageAddresses } from '../../core/db/schema.js';
+import { parseInWorker } from './parse-pool.js';
+import { parseHeadersOnly } from './header-fallback.js';
 
 export interface ParsedAttachment {
   name: string;

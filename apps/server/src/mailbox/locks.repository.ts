@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 /**
  * SQL of the message actions. Lock order, the same everywhere: the account row first (as

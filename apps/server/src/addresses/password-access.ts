@@ -1,7 +1,7 @@
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 import type { Principal } from '../accounts/index.js';
-import { DomainError } from '../http/errors.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from './password-hash.js';
+import { DomainError } from '../core/errors.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../core/password-hash.js';
 
 /**
  * Password access to one address, granted by the mailbox owner (SPEC §1 "grant password access").

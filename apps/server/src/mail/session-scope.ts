@@ -1,7 +1,7 @@
 import type { FolderMessages } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../db/index.js';
-import { DomainError } from '../http/errors.js';
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import { sessionView } from './messages-read.service.js';
 
 /**

@@ -5,7 +5,7 @@ import {
   settingsUpdateSchema,
   userResponseSchema,
 } from '@mailroom/protocol';
-import { changeSettings, getAccountView, getSettings, getUserInfo } from './accounts.service.js';
+import { changeSettings, getAccountView, getSettings, getUserInfo } from '../accounts/accounts.service.js';
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;

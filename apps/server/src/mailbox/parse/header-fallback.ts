@@ -1,5 +1,5 @@
 import { simpleParser } from 'mailparser';
-import { cleanBody, fromParsedMail, type ParsedMessage } from '../mail/parse-message.js';
+import { cleanBody, fromParsedMail, type ParsedMessage } from './parse-message.js';
 
 /** Header bytes read when the full parse failed: enough for any sane header, bounded for a hostile one. */
 const HEADER_LIMIT = 64 * 1024;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { MessageAddresses } from '../schema.js';
-import { searchVectorSql } from '../../mail/search-vector.js';
+import { searchVectorSql } from '../../../mailbox/search-vector.js';
 
 /**
  * Search: the vector gets field weights (subject A, sender B, recipients C, body D) and folded

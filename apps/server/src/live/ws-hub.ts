@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
 import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
-import { DomainError } from '../http/errors.js';
+import { DomainError } from '../core/errors.js';
 
 export interface LiveUpdatesOptions {
   /** Ping every this often; a client that has not answered the previous ping is dropped. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import type { Config } from './config.js';
-import { migrate, openDatabase, type Db } from './db/index.js';
+import type { Config } from '../../config.js';
+import { migrate, openDatabase, type Db } from './index.js';
 
 export async function openConfiguredDatabase(config: Config): Promise<Db> {
   const db = await openDatabase(

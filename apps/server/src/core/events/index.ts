@@ -1,11 +1,11 @@
 import pino from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { InProcessEventBus, type EventBus } from './event-bus.js';
 import { PgEventBus } from './pg-event-bus.js';
 
 export { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';
 export { PgEventBus, splitForNotify, type PgEventBusOptions } from './pg-event-bus.js';
-export { liveUpdates, type LiveUpdatesOptions } from './ws-hub.js';
+export { liveUpdates, type LiveUpdatesOptions } from '../../live/ws-hub.js';
 
 /**
  * With PostgreSQL several server processes may share the database, so events cross between

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Config } from '../config.js';
-import type { Db } from '../db/index.js';
+import type { Db } from '../core/db/index.js';
 
 /** A mailbox of ours that accepts the address. `aliasId` null: the account's primary address. */
 export interface LocalRecipient {

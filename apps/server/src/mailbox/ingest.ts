@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import type { FolderSystem, MailEvent } from '@mailroom/protocol';
-import type { BlobStore } from '../blobs/index.js';
-import type { Db } from '../db/index.js';
-import type { StoredAttachment } from '../db/schema.js';
-import { DomainError } from '../http/errors.js';
-import { previewOf, type ParsedMessage } from './parse-message.js';
+import type { BlobStore } from '../core/blobs/index.js';
+import type { Db } from '../core/db/index.js';
+import type { StoredAttachment } from '../core/db/schema.js';
+import { DomainError } from '../core/errors.js';
+import { previewOf, type ParsedMessage } from './parse/parse-message.js';
 import { findThread, threadSubject } from './threads.js';
 import { searchVectorSql } from './search-vector.js';
 

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { Principal } from '../accounts/index.js';
-import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
-import { DomainError } from './errors.js';
+import { findSession, SESSION_COOKIE } from './sessions.js';
+import { DomainError } from '../core/errors.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

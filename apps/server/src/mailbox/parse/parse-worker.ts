@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { parseMessageUnbounded } from '../mail/parse-message.js';
+import { parseMessageUnbounded } from './parse-message.js';
 
 /** One parse per message; the pool (parse-pool.ts) bounds this thread's heap and time. */
 parentPort?.on('message', (job: { id: number; raw: Uint8Array }) => {

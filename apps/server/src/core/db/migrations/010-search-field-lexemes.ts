@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { MessageAddresses } from '../schema.js';
-import { searchVectorText } from '../../mail/search-vector.js';
+import { searchVectorText } from '../../../mailbox/search-vector.js';
 
 /**
  * Search vectors with each field's words under its own prefix instead of field weights (see

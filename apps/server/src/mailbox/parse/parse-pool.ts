@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ParsedMessage } from '../mail/parse-message.js';
+import type { ParsedMessage } from './parse-message.js';
 
 /**
  * A small pool of worker threads running mailparser. Hostile mail can make a parser spin or
