@@ -13,7 +13,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { ListQuery } from '@mailroom/protocol';
 import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
-import { systemFolder } from '../apps/server/src/mail/index.js';
+import { systemFolder } from '../apps/server/src/mailbox/index.js';
 import { listFolderMessages } from '../apps/server/src/mail/messages-read.service.js';
 import type { BenchRow } from './types.js';
 

@@ -14,7 +14,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { MessageQuery } from '@mailroom/protocol';
 import { migrate, openDatabase, pgliteExtensions, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
-import { systemFolder } from '../apps/server/src/mail/index.js';
+import { systemFolder } from '../apps/server/src/mailbox/index.js';
 import { searchVectorSql } from '../apps/server/src/mailbox/search-vector.js';
 import { searchMessages } from '../apps/server/src/mail/search.service.js';
 import type { BenchRow } from './types.js';
@@ -174,7 +174,13 @@ export async function runSearchBench(opts: { databaseUrl?: string; messages: num
     const measure = async (name: string, query: Partial<MessageQuery>, withTarget = true) => {
       let total = 0;
       const times = await timeIt(async () => {
-        total = (await searchMessages(db, account.id, { page: 1, limit: 20, ...query })).total;
+        total = (
+          await searchMessages(
+            db,
+            { accountId: account.id, aliasEmail: null },
+            { page: 1, limit: 20, ...query },
+          )
+        ).total;
       }, 50);
       const p50 = quantile(times, 0.5);
       rows.push({

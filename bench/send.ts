@@ -24,7 +24,7 @@ import { generateSecrets } from '../apps/server/src/core/secrets.js';
 import { FsBlobStore } from '../apps/server/src/core/blobs/index.js';
 import { InProcessEventBus } from '../apps/server/src/core/events/index.js';
 import { startSendingJobs } from '../apps/server/src/sending/index.js';
-import { closeParsePool } from '../apps/server/src/delivery/index.js';
+import { closeParsePool } from '../apps/server/src/mailbox/index.js';
 import type { BenchRow } from './types.js';
 
 const quantile = (sorted: number[], q: number) =>

@@ -16,20 +16,20 @@ import type { Config } from './config.js';
 import type { Db } from './core/db/index.js';
 import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
-import { liveUpdates, type EventBus } from './core/events/index.js';
-import { accountRoutes } from './accounts/index.js';
-import { authRoutes } from './auth/auth.routes.js';
-import { DEV_IDP_PATH, devIdpRoutes } from './auth/dev-idp/dev-idp.js';
-import { OidcClient } from './auth/oidc-client.js';
+import type { EventBus } from './core/events/index.js';
+import { liveUpdates } from './live/index.js';
+import { userRoutes } from './user/index.js';
+import { authRoutes, DEV_IDP_PATH, devIdpRoutes, OidcClient, sessionPlugin } from './auth/index.js';
 import { mailRoutes } from './mail/index.js';
 import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
-import { csrfPlugin } from './http/csrf.js';
-import { toApiError } from './http/errors.js';
-import { metricsPlugin } from './http/metrics.js';
-import { securityHeadersPlugin } from './http/security-headers.js';
-import { sessionPlugin } from './auth/session-plugin.js';
-import { inProcessFetch } from './http/in-process-fetch.js';
+import {
+  csrfPlugin,
+  inProcessFetch,
+  metricsPlugin,
+  securityHeadersPlugin,
+  toApiError,
+} from './http/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -137,7 +137,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () =>
         app.swagger(),
       );
-      await api.register(accountRoutes);
+      await api.register(userRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);
       await api.register(encryptedRoutes);

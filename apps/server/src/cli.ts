@@ -84,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
-  const { openConfiguredDatabase } = await import('./core/db/open.js');
+  const { openConfiguredDatabase } = await import('./core/db/index.js');
   const db = await openConfiguredDatabase(config);
   try {
     print(await runAdminCommand(db, config, command));

@@ -1,13 +1,12 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openConfiguredDatabase } from './core/db/open.js';
+import { openConfiguredDatabase } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
 import { FsBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startAdminSocket } from './admin/admin-socket.js';
-import { deleteExpiredSessions } from './auth/sessions.js';
-import { deleteExpiredIdpModels } from './auth/dev-idp/idp-store.js';
+import { deleteExpiredIdpModels, deleteExpiredSessions } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs } from './sending/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';

@@ -2,7 +2,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { BlobStore } from '../src/core/blobs/index.js';
 import type { Db } from '../src/core/db/index.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 import { ensureAccount } from '../src/accounts/index.js';
 
 /** Builds real RFC 5322 bytes with nodemailer's MailComposer. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Browser, createTestApp } from './_util.js';
 import { composeRaw, createAccount } from './_mail.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 
 const { app, db, blobs } = await createTestApp();
 

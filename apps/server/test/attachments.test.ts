@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, signUpAndSignIn } from './_util.js';
 import { deliverTestMessage } from './_mail.js';
-import { systemFolder } from '../src/mail/index.js';
-import { contentDisposition, safeFileName, servedContentType } from '../src/mail/attachments.js';
+import { systemFolder } from '../src/mailbox/index.js';
+import { contentDisposition, safeFileName } from '../src/mail/attachments.js';
+import { servedContentType } from '../src/mail/content-types.js';
 
 const { app, db, blobs } = await createTestApp();
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from './_util.js';
 import { startAdminSocket } from '../src/admin/admin-socket.js';
-import { setDkimKey } from '../src/sending/index.js';
+import { setDkimKey } from '../src/addresses/index.js';
 
 const run = promisify(execFile);
 const cli = new URL('../src/cli.ts', import.meta.url).pathname;

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configureParsePool } from '../src/delivery/index.js';
+import { configureParsePool } from '../src/mailbox/index.js';
 import { createAccount } from './_mail.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
 

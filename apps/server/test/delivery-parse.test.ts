@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureParsePool } from '../src/delivery/index.js';
-import { parseMessage } from '../src/mail/index.js';
+import { configureParsePool } from '../src/mailbox/index.js';
+import { parseMessage } from '../src/mailbox/index.js';
 
 const message = (body: string) =>
   Buffer.from(

@@ -5,8 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ENCRYPTION_KDF_ITERATIONS, type Encryption } from '@mailroom/protocol';
 import { createEncryptedMessage, sweepExpiredEncrypted } from '../src/encrypted/index.js';
-import { systemFolder } from '../src/mail/index.js';
-import { deliverMessage, resolveRecipient } from '../src/delivery/index.js';
+import { systemFolder } from '../src/mailbox/index.js';
+import { deliverMessage } from '../src/delivery/index.js';
+import { resolveRecipient } from '../src/addresses/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import {
   decryptEnvelope,

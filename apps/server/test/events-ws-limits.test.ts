@@ -8,7 +8,8 @@ import { createAccount } from './_mail.js';
 import { LiveClient, listenWs } from './_ws.js';
 import { sessionPlugin } from '../src/auth/session-plugin.js';
 import { createSession, deleteSession } from '../src/auth/sessions.js';
-import { InProcessEventBus, liveUpdates, type LiveUpdatesOptions } from '../src/core/events/index.js';
+import { InProcessEventBus } from '../src/core/events/index.js';
+import { liveUpdates, type LiveUpdatesOptions } from '../src/live/index.js';
 import type { AppDeps } from '../src/app.js';
 
 /**

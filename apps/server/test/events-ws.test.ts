@@ -4,7 +4,7 @@ import type { MailEvent } from '@mailroom/protocol';
 import { cleanup, createTestApp, signUpAndSignIn } from './_util.js';
 import { composeRaw } from './_mail.js';
 import { LiveClient, listenWs, RefusedUpgrade } from './_ws.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
 
 const { app, db, blobs, events, config } = await createTestApp();

@@ -11,7 +11,7 @@ import {
   isPublicAddress,
   restoreProxiedImageUrls,
   sniffImageType,
-} from '../src/mail/image-proxy.js';
+} from '../src/mail/image-proxy/index.js';
 
 // The smallest valid PNG (1×1).
 const PNG = Buffer.from(

@@ -3,7 +3,7 @@ import type { Folder, Mail, MailListResponse } from '@mailroom/protocol';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { composeRaw, deliverTestMessage } from './_mail.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 
 const { app, db, blobs } = await createTestApp();
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { cleanup, createTestDb } from './_util.js';
 import { composeRaw, createAccount, deliverTestMessage } from './_mail.js';
 import { FsBlobStore, blobHash } from '../src/core/blobs/index.js';
-import { parseMessage, storeMessage, systemFolder } from '../src/mail/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 
 const db = await createTestDb();
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-blobs-'));

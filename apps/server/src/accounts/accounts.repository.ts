@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Settings } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 
@@ -33,6 +34,15 @@ export function findAccountByMemberId(db: Db, memberId: string): Promise<Account
     .executeTakeFirst();
 }
 
+/** The account whose primary address this is, case-insensitively. */
+export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
+  return db
+    .selectFrom('accounts')
+    .select(accountColumns)
+    .where(sql`lower(email)`, '=', email.toLowerCase())
+    .executeTakeFirst();
+}
+
 /** Inserts the account unless one exists for the member ID; returns the new id or undefined. */
 export async function insertAccount(
   db: Db,
@@ -58,15 +68,6 @@ export async function updateAccountSettings(db: Db, accountId: number, settings:
     .updateTable('accounts')
     .set({ settings: JSON.stringify(settings) })
     .where('id', '=', accountId)
-    .execute();
-}
-
-export function listAliases(db: Db, accountId: number) {
-  return db
-    .selectFrom('aliases')
-    .select(['id', 'email'])
-    .where('account_id', '=', accountId)
-    .orderBy('id')
     .execute();
 }
 

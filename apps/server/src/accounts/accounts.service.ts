@@ -1,21 +1,18 @@
 import {
   MAIL_QUOTA_BYTES,
   defaultSettings,
-  type Account,
   type Settings,
   type SettingsUpdate,
   type UserInfo,
 } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { createSystemFolders } from '../mail/index.js';
+import { createSystemFolders } from '../mailbox/index.js';
 import {
   findAccountById,
   findAccountByMemberId,
   insertAccount,
   insertProfile,
-  listAliases,
-  listProfiles,
   updateAccountSettings,
   type AccountRow,
 } from './accounts.repository.js';
@@ -44,7 +41,7 @@ export async function ensureAccount(
   const existing = await findAccountByMemberId(db, input.memberId);
   if (existing) return { account: existing, created: false };
   const email = primaryAddress(input.memberId, input.mailDomain);
-  const created = await db.transaction().execute(async (trx) => {
+  const created = await transact(db, async (trx) => {
     const id = await insertAccount(trx, {
       memberId: input.memberId,
       name: input.name,
@@ -81,38 +78,12 @@ export async function getUserInfo(db: Db, principal: Principal): Promise<UserInf
   return { email: account.email, member_id: account.member_id, name: account.name, info: { alias: null } };
 }
 
-const kb = (bytes: number) => Math.ceil(bytes / 1024);
-
-export async function getAccountView(db: Db, principal: Principal): Promise<Account> {
-  const account = await requireAccount(db, principal.accountId);
-  const [aliases, profiles] = await Promise.all([listAliases(db, account.id), listProfiles(db, account.id)]);
-  const asAlias = principal.aliasEmail;
-  return {
-    email: asAlias ?? account.email,
-    // An alias-only session sees only its own address, never the owner's other identities.
-    aliases: asAlias ? aliases.filter((a) => a.email === asAlias) : aliases,
-    profiles: profiles
-      .filter((p) => !asAlias || p.email === asAlias)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        email: p.email,
-        signature: p.signature,
-        default: p.is_default,
-      })),
-    settings: account.settings,
-    quota: { size: kb(account.quota_used_bytes), limit: kb(account.quota_limit_bytes) },
-    // Delegated addresses this account may act as; delegation lands with the domains issue.
-    alias_accesses: [],
-  };
-}
-
 export async function getSettings(db: Db, accountId: number): Promise<Settings> {
   return (await requireAccount(db, accountId)).settings;
 }
 
 export async function changeSettings(db: Db, accountId: number, update: SettingsUpdate): Promise<Settings> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const settings = { ...defaultSettings, ...(await requireAccount(trx, accountId)).settings, ...update };
     await updateAccountSettings(trx, accountId, settings);
     return settings;

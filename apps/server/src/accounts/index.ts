@@ -1,9 +1,11 @@
 export {
+  changeSettings,
   ensureAccount,
+  getSettings,
   getUserInfo,
   primaryAddress,
   requireAccount,
   type AccountRow,
   type Principal,
 } from './accounts.service.js';
-export { accountRoutes } from '../user/user.routes.js';
+export { findAccountByEmail, findAccountById, listProfiles } from './accounts.repository.js';

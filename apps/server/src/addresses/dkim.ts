@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
+import { findDkimKey, upsertDkimKey } from './addresses.repository.js';
 
 /**
  * Installing the DKIM key the outbox job signs with (`dkim_keys`, one key per domain). The
@@ -76,10 +77,11 @@ export async function setDkimKey(db: Db, input: DkimKeyInput): Promise<DkimKeyRe
   const { domain, selector, key } = checkDkimKey(input);
   // Stored as PKCS#8 whatever the operator gave, so the signer always reads one format.
   const privateKey = key.export({ type: 'pkcs8', format: 'pem' }).toString();
-  await db
-    .insertInto('dkim_keys')
-    .values({ domain, selector, private_key: privateKey })
-    .onConflict((oc) => oc.column('domain').doUpdateSet({ selector, private_key: privateKey }))
-    .execute();
+  await upsertDkimKey(db, { domain, selector, privateKey });
   return dkimDnsRecord(domain, selector, key);
+}
+
+/** The key mail from this domain is signed with when relayed, if the domain has one. */
+export function dkimKeyFor(db: Db, domain: string) {
+  return findDkimKey(db, domain);
 }

@@ -2,6 +2,7 @@ import type { Db } from '../core/db/index.js';
 import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../core/password-hash.js';
+import { findPasswordAccess, upsertPasswordAccess } from './addresses.repository.js';
 
 /**
  * Password access to one address, granted by the mailbox owner (SPEC §1 "grant password access").
@@ -13,20 +14,12 @@ export async function grantPasswordAccess(
   email: string,
   password: string,
 ): Promise<void> {
-  const password_hash = await hashPassword(password);
-  await db
-    .insertInto('password_accesses')
-    .values({ email: email.toLowerCase(), account_id: accountId, password_hash })
-    .onConflict((oc) => oc.column('email').doUpdateSet({ password_hash, account_id: accountId }))
-    .execute();
+  const passwordHash = await hashPassword(password);
+  await upsertPasswordAccess(db, { email: email.toLowerCase(), accountId, passwordHash });
 }
 
 export async function signInWithPassword(db: Db, email: string, password: string): Promise<Principal> {
-  const row = await db
-    .selectFrom('password_accesses')
-    .select(['account_id', 'password_hash', 'email'])
-    .where('email', '=', email.trim().toLowerCase())
-    .executeTakeFirst();
+  const row = await findPasswordAccess(db, email.trim().toLowerCase());
   // Verify against a dummy hash for unknown addresses so both answers take the same time.
   const ok = await verifyPassword(password, row?.password_hash ?? dummyPasswordHash);
   if (!row || !ok) throw new DomainError('user_not_found', 'User not found');

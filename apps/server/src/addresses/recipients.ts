@@ -1,6 +1,7 @@
-import { sql } from 'kysely';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
+import { findAccountByEmail, findAccountById } from '../accounts/index.js';
+import { findAliasByEmail } from './addresses.repository.js';
 
 /** A mailbox of ours that accepts the address. `aliasId` null: the account's primary address. */
 export interface LocalRecipient {
@@ -39,7 +40,7 @@ export function splitAddress(address: string): { local: string; domain: string }
   return { local: address.slice(0, at), domain: address.slice(at + 1) };
 }
 
-/** Primary addresses (`accounts.email`) and aliases (`aliases.email`), case-insensitively. */
+/** Primary addresses (`accounts.email`) and aliases, case-insensitively. */
 export async function resolveRecipient(
   db: Db,
   config: Config,
@@ -49,38 +50,18 @@ export async function resolveRecipient(
   if (!parts) return { kind: 'invalid' };
   if (!(await isHostedDomain(db, config, parts.domain))) return { kind: 'foreign' };
   const email = address.toLowerCase();
-  const primary = await db
-    .selectFrom('accounts')
-    .select(['id', 'quota_limit_bytes', 'quota_used_bytes'])
-    .where(sql`lower(email)`, '=', email)
-    .executeTakeFirst();
-  if (primary) {
-    return {
-      kind: 'local',
-      recipient: {
-        address: email,
-        accountId: primary.id,
-        aliasId: null,
-        quotaLimitBytes: primary.quota_limit_bytes,
-        quotaUsedBytes: primary.quota_used_bytes,
-      },
-    };
-  }
-  const alias = await db
-    .selectFrom('aliases')
-    .innerJoin('accounts', 'accounts.id', 'aliases.account_id')
-    .select(['aliases.id', 'aliases.account_id', 'accounts.quota_limit_bytes', 'accounts.quota_used_bytes'])
-    .where(sql`lower(aliases.email)`, '=', email)
-    .executeTakeFirst();
-  if (!alias) return { kind: 'unknown' };
+  const primary = await findAccountByEmail(db, email);
+  const alias = primary ? undefined : await findAliasByEmail(db, email);
+  const account = primary ?? (alias && (await findAccountById(db, alias.account_id)));
+  if (!account) return { kind: 'unknown' };
   return {
     kind: 'local',
     recipient: {
       address: email,
-      accountId: alias.account_id,
-      aliasId: alias.id,
-      quotaLimitBytes: alias.quota_limit_bytes,
-      quotaUsedBytes: alias.quota_used_bytes,
+      accountId: account.id,
+      aliasId: alias ? alias.id : null,
+      quotaLimitBytes: account.quota_limit_bytes,
+      quotaUsedBytes: account.quota_used_bytes,
     },
   };
 }

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { ensureAccount } from '../accounts/index.js';
-import { createIdpUser } from '../auth/dev-idp/idp-users.js';
-import { setDkimKey, type DkimKeyResult } from '../sending/index.js';
+import { createIdpUser } from '../auth/index.js';
+import { setDkimKey, type DkimKeyResult } from '../addresses/index.js';
 
 /** Operator commands, run by the CLI directly or by the server on the CLI's behalf (admin socket). */
 export const adminCommandSchema = z.discriminatedUnion('command', [

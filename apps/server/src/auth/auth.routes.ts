@@ -11,10 +11,10 @@ import {
   safeRedirectPath,
 } from '@mailroom/protocol';
 import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
-import { cookieOptions } from '../http/cookies.js';
+import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
-import { signInWithPassword } from '../addresses/password-access.js';
+import { signInWithPassword } from '../addresses/index.js';
 import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
 
 const FLOW_COOKIE = 'mr_oidc';

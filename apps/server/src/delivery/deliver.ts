@@ -3,11 +3,11 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import type { EventBus } from '../core/events/index.js';
+import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
-import { parseMessage, putMessageBlobs, storeMessage, type MessageBlobs } from '../mail/index.js';
+import { parseMessage, putMessageBlobs, storeMessage, type MessageBlobs } from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
-import type { LocalRecipient } from '../addresses/recipients.js';
+import type { LocalRecipient } from '../addresses/index.js';
 
 export interface IngestDeps {
   config: Config;
@@ -94,11 +94,8 @@ export async function deliverMessage(
       for (const r of group) outcomes.set(r.accountId, outcome);
       continue;
     }
-    for (const [accountId, events] of published) {
-      deps.events
-        .publish(accountId, events)
-        .catch((err: unknown) => deps.log.warn({ err }, 'publishing delivery events failed'));
-    }
+    for (const [accountId, events] of published)
+      void publishAfterCommit(deps.events, deps.log, accountId, events);
   }
   return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
 }

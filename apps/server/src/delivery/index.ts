@@ -1,16 +1,10 @@
-import { closeParsePool } from '../mailbox/parse/parse-pool.js';
+import { closeParsePool } from '../mailbox/index.js';
 import { startIngestServer, type IngestServer } from './smtp-server.js';
 import type { IngestDeps } from './deliver.js';
 
 export { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
-export {
-  isHostedDomain,
-  resolveRecipient,
-  type LocalRecipient,
-  type RecipientResolution,
-} from '../addresses/recipients.js';
 export { startIngestServer, type IngestServer } from './smtp-server.js';
-export { configureParsePool, closeParsePool } from '../mailbox/parse/parse-pool.js';
+export { configureParsePool, closeParsePool } from '../mailbox/index.js';
 
 /** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing stops both and the parse workers. */
 export async function startIngest(

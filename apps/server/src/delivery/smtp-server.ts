@@ -9,7 +9,7 @@ import {
 } from 'smtp-server';
 import { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
 import { LineEndingCheck } from './line-endings.js';
-import { resolveRecipient, splitAddress, type LocalRecipient } from '../addresses/recipients.js';
+import { resolveRecipient, splitAddress, type LocalRecipient } from '../addresses/index.js';
 
 /** RFC 5321 §4.5.3.1.8: a server must take at least 100 recipients; more is a spam run. */
 const MAX_RECIPIENTS = 100;

@@ -11,10 +11,11 @@ import {
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import type { EventBus } from '../core/events/index.js';
+import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
-import { parseMessage, readMessage, storeMessage, systemFolder } from '../mail/index.js';
+import { readMessage } from '../mail/index.js';
+import { storeNotice } from '../mailbox/index.js';
 import {
   blobInUse,
   findLiveEncrypted,
@@ -38,7 +39,7 @@ export interface EncryptedDeps {
   events: EventBus;
   /** Keys fake params for unknown ids: see `paramsKey`. */
   secrets: { cookieSecret: string };
-  log?: { warn(obj: unknown, msg: string): void };
+  log: PublishLog & { warn(obj: unknown, msg: string): void };
 }
 
 function digest(auth: string): Buffer {
@@ -217,15 +218,6 @@ async function tellSenderLocked(deps: EncryptedDeps, row: EncryptedRow): Promise
   })
     .compile()
     .build();
-  const parsed = await parseMessage(raw);
-  const inbox = await systemFolder(deps.db, row.account_id, 'inbox');
-  // A notice about the user's own mail is never refused for space.
-  const { events } = await storeMessage(deps.db, deps.blobs, {
-    accountId: row.account_id,
-    folderId: inbox.id,
-    raw,
-    parsed,
-    enforceQuota: false,
-  });
-  await deps.events.publish(row.account_id, events);
+  const { events } = await storeNotice(deps.db, deps.blobs, row.account_id, raw);
+  await publishAfterCommit(deps.events, deps.log, row.account_id, events);
 }

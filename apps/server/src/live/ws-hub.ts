@@ -3,7 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
-import { findSession, SESSION_COOKIE } from '../auth/sessions.js';
+import { findSession, SESSION_COOKIE } from '../auth/index.js';
 import { DomainError } from '../core/errors.js';
 
 export interface LiveUpdatesOptions {

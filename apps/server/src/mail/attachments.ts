@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { encodeExtended } from 'content-disposition';
 import { idParamSchema } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/schema.js';
+import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { attachmentsOf } from './messages-read.repository.js';
-import { attachmentDisplayName, sessionView } from './messages-read.service.js';
+import { attachmentDisplayName } from './messages-read.service.js';
+import { scopeOf } from '../addresses/index.js';
+import { servedContentType } from './content-types.js';
 import type { Principal } from '../accounts/index.js';
 
 /**
@@ -30,20 +32,6 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=${encodeExtended(safe)}`;
 }
 
-/**
- * The declared type is served only for types a browser renders passively; HTML, SVG, XML,
- * scripts and anything unknown become application/octet-stream so nothing runs on our origin.
- */
-export function servedContentType(declared: string): string {
-  const type = declared.split(';')[0]!.trim().toLowerCase();
-  if (/^image\/(png|gif|jpeg|pjpeg|webp|avif|bmp|apng|x-icon|vnd\.microsoft\.icon|tiff)$/.test(type))
-    return type;
-  if (/^(audio|video)\/[a-z0-9.+-]+$/.test(type)) return type;
-  if (type === 'application/pdf') return type;
-  if (type === 'text/plain' || type === 'text/csv') return `${type}; charset=utf-8`;
-  return 'application/octet-stream';
-}
-
 /** One attachment (or inline part) of one of the caller's messages. */
 export async function findAttachment(
   db: Db,
@@ -52,8 +40,8 @@ export async function findAttachment(
   uid: number,
   attachmentId: number,
 ): Promise<StoredAttachment> {
-  const view = await sessionView(db, principal);
-  const row = await attachmentsOf(db, principal.accountId, view, folderId, uid);
+  const scope = await scopeOf(db, principal);
+  const row = await attachmentsOf(db, principal.accountId, scope, folderId, uid);
   const attachment = row?.attachments.find((a) => a.id === attachmentId);
   if (!attachment) throw new DomainError('entity_not_found');
   return attachment;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import type { Db, Trx } from '../core/db/index.js';
 import type { FolderSystem } from '@mailroom/protocol';
 
 export interface FolderRow {
@@ -8,32 +8,6 @@ export interface FolderRow {
   system: FolderSystem | null;
   unread_count: number;
   total_count: number;
-}
-
-/**
- * UIDVALIDITY comes from one ever-growing sequence (migration 006): a folder re-created under a
- * deleted one's name must never get its UIDVALIDITY back, since its UIDs start again at 1.
- */
-const nextUidvalidity = sql<number>`nextval('folder_uidvalidity_seq')::int`;
-
-export async function insertFolders(
-  db: Db,
-  accountId: number,
-  folders: { name: string; system: FolderSystem | null }[],
-): Promise<number[]> {
-  const rows = await db
-    .insertInto('folders')
-    .values(
-      folders.map((f) => ({
-        account_id: accountId,
-        name: f.name,
-        system: f.system,
-        uidvalidity: nextUidvalidity,
-      })),
-    )
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
 }
 
 export async function listFolders(db: Db, accountId: number): Promise<FolderRow[]> {
@@ -69,7 +43,7 @@ export async function aliasFolderCounts(db: Db, accountId: number, aliasId: numb
 }
 
 /** The caller's folder, row-locked for the rest of the transaction (renames and deletes serialise). */
-export function lockFolder(trx: Db, accountId: number, folderId: number) {
+export function lockFolder(trx: Trx, accountId: number, folderId: number) {
   return trx
     .selectFrom('folders')
     .select(['id', 'name', 'system'])
@@ -118,26 +92,7 @@ export async function renameFolderTree(db: Db, accountId: number, from: string, 
     .execute();
 }
 
-/** Deletes a folder and its messages; returns the bytes those messages held against the quota. */
-export async function deleteFolderAndMessages(db: Db, accountId: number, folderId: number): Promise<number> {
-  const { bytes } = await db
-    .selectFrom('messages')
-    .select(sql<number>`coalesce(sum(size), 0)::bigint`.as('bytes'))
-    .where('account_id', '=', accountId)
-    .where('folder_id', '=', folderId)
-    .executeTakeFirstOrThrow();
-  await db
-    .deleteFrom('messages')
-    .where('account_id', '=', accountId)
-    .where('folder_id', '=', folderId)
-    .execute();
-  await db.deleteFrom('folders').where('account_id', '=', accountId).where('id', '=', folderId).execute();
-  if (Number(bytes) > 0) {
-    await db
-      .updateTable('accounts')
-      .set({ quota_used_bytes: sql`greatest(quota_used_bytes - ${Number(bytes)}, 0)` })
-      .where('id', '=', accountId)
-      .execute();
-  }
-  return Number(bytes);
+/** Deletes a folder row whose messages are already gone (purged under the mailbox lock order). */
+export async function deleteFolderRow(trx: Trx, accountId: number, folderId: number): Promise<void> {
+  await trx.deleteFrom('folders').where('account_id', '=', accountId).where('id', '=', folderId).execute();
 }

@@ -8,26 +8,17 @@ import {
   idParamSchema,
   okSchema,
 } from '@mailroom/protocol';
-import type { Principal } from '../accounts/index.js';
-import { DomainError } from '../core/errors.js';
-import { sessionView } from './messages-read.service.js';
-import { createFolder, deleteFolder, getFolder, getFolderTree, updateFolder } from './folders.service.js';
+import { publishAfterCommit } from '../core/events/index.js';
+import { createFolder, deleteFolder, folderTreeFor, getFolder, updateFolder } from './folders.service.js';
+import { ownerOnly } from './session-scope.js';
 
 const params = z.object({ id: idParamSchema });
-
-/** Folder management belongs to the mailbox owner: an alias-only session may not (SPEC §6). */
-function ownerOnly(principal: Principal): number {
-  if (principal.aliasEmail) throw new DomainError('forbidden');
-  return principal.accountId;
-}
 
 export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, events } = app.deps;
   /** Clients reload the folder list on this event; sent after the commit, never failing the request. */
   const announce = (accountId: number, log: { error: (o: object, m: string) => void }) =>
-    events.publish(accountId, [{ event: 'updateMailboxList' }]).catch((err: unknown) => {
-      log.error({ err }, 'publishing updateMailboxList failed');
-    });
+    publishAfterCommit(events, log, accountId, [{ event: 'updateMailboxList' }]);
 
   app.get(
     '/folders',
@@ -38,13 +29,7 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: foldersResponseSchema },
       },
     },
-    async (request) => {
-      const principal = request.requireAuth();
-      const view = await sessionView(db, principal);
-      // An alias-only session sees the folders with the counts of its own mail only.
-      const scope = view.kind === 'alias' ? { aliasId: view.aliasId } : null;
-      return { folders: await getFolderTree(db, principal.accountId, scope) };
-    },
+    async (request) => ({ folders: await folderTreeFor(db, request.requireAuth()) }),
   );
 
   app.post(

@@ -1,35 +1,32 @@
 import type { Folder, FolderCreate, FolderSystem, FolderUpdate } from '@mailroom/protocol';
 import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
+import type { Principal } from '../accounts/index.js';
+import { scopeOf } from '../addresses/index.js';
+import {
+  insertFolders,
+  lockAccount,
+  lockMessages,
+  purgeLocked,
+  systemFolders,
+  type Scope,
+} from '../mailbox/index.js';
 import {
   aliasFolderCounts,
-  deleteFolderAndMessages,
+  deleteFolderRow,
   descendantNames,
   folderNameTaken,
-  insertFolders,
   listFolders,
   lockFolder,
   renameFolderTree,
   type FolderRow,
 } from './folders.repository.js';
 
-/** The folders every mailbox starts with (SPEC §3), in the order the sidebar shows them. */
-export const systemFolders: { name: string; system: FolderSystem }[] = [
-  { name: 'INBOX', system: 'inbox' },
-  { name: 'INBOX.Sent', system: 'sent' },
-  { name: 'INBOX.Drafts', system: 'draft' },
-  { name: 'INBOX.Trash', system: 'trash' },
-  { name: 'INBOX.Junk', system: 'junk' },
-];
 const systemOrder = new Map(systemFolders.map((f, i) => [f.system, i]));
 
 /** The namespace every folder lives under; its direct children are the top-level folders. */
 const ROOT = 'INBOX';
-
-export async function createSystemFolders(db: Db, accountId: number): Promise<void> {
-  await insertFolders(db, accountId, systemFolders);
-}
 
 /**
  * The folder tree. Names are dotted paths under the INBOX namespace (as with Dovecot's `INBOX.`
@@ -39,16 +36,18 @@ export async function createSystemFolders(db: Db, accountId: number): Promise<vo
 export async function getFolderTree(
   db: Db,
   accountId: number,
-  view: { aliasId: number | null } | null = null,
+  scope: Scope = { kind: 'all' },
 ): Promise<Folder[]> {
   const rows = await listFolders(db, accountId);
-  if (!view) return buildFolderTree(rows);
-  // An alias-only session counts only mail to its address (null: the primary address, i.e. no alias).
-  const counts = await aliasFolderCounts(db, accountId, view.aliasId);
+  if (scope.kind === 'all') return buildFolderTree(rows);
+  // A session held to one address counts only mail to that address (null: the primary address).
+  if (scope.kind === 'none')
+    return buildFolderTree(rows.map((row) => ({ ...row, total_count: 0, unread_count: 0 })));
+  const counts = await aliasFolderCounts(db, accountId, scope.aliasId);
   return buildFolderTree(
     rows.map((row) => {
       const c = counts.get(row.id);
-      if (view.aliasId !== null) return { ...row, total_count: c?.total ?? 0, unread_count: c?.unread ?? 0 };
+      if (scope.aliasId !== null) return { ...row, total_count: c?.total ?? 0, unread_count: c?.unread ?? 0 };
       return {
         ...row,
         total_count: Math.max(0, row.total_count - (c?.total ?? 0)),
@@ -56,6 +55,11 @@ export async function getFolderTree(
       };
     }),
   );
+}
+
+/** The tree a principal sees: a session held to one address gets the counts of its own mail only. */
+export async function folderTreeFor(db: Db, principal: Principal): Promise<Folder[]> {
+  return getFolderTree(db, principal.accountId, await scopeOf(db, principal));
 }
 
 export function buildFolderTree(rows: FolderRow[]): Folder[] {
@@ -126,7 +130,7 @@ function validName(name: string): string {
  * The path new children of `parentId` get as prefix. No parent, or the Inbox itself, means the
  * top level: in this namespace the Inbox's children are the top-level folders.
  */
-async function parentPath(trx: Db, accountId: number, parentId: number | null): Promise<string> {
+async function parentPath(trx: Trx, accountId: number, parentId: number | null): Promise<string> {
   if (parentId === null) return ROOT;
   const parent = await lockFolder(trx, accountId, parentId);
   if (!parent) throw new DomainError('folder_parent_wrong');
@@ -150,7 +154,7 @@ export async function createFolder(
 ): Promise<number> {
   const segment = validName(input.name);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await transact(db, async (trx) => {
       const prefix = await parentPath(trx, accountId, input.parent_id);
       refuseCollectorNamespace(prefix, segment);
       const name = `${prefix}.${segment}`;
@@ -175,7 +179,7 @@ export async function updateFolder(
 ): Promise<boolean> {
   const segment = input.name === undefined ? undefined : validName(input.name);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await transact(db, async (trx) => {
       const folder = await lockFolder(trx, accountId, folderId);
       if (!folder) throw new DomainError('entity_not_found');
       if (folder.system) throw new DomainError('forbidden');
@@ -207,15 +211,18 @@ export async function updateFolder(
 
 /**
  * Deletes a folder without subfolders, with its messages, and gives their bytes back to the
- * quota. Blobs stay: they are content-addressed and may be shared with other messages.
+ * quota. Locks in the mailbox order (account row, then the folder, then its messages) like every
+ * other writer: taking the folder first deadlocked against a move into it on PostgreSQL.
  */
 export async function deleteFolder(db: Db, accountId: number, folderId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transact(db, async (trx) => {
+    await lockAccount(trx, accountId);
     const folder = await lockFolder(trx, accountId, folderId);
     if (!folder) throw new DomainError('entity_not_found');
     if (folder.system) throw new DomainError('forbidden');
     if ((await descendantNames(trx, accountId, folder.name)).length)
       throw new DomainError('folder_children_exist');
-    await deleteFolderAndMessages(trx, accountId, folder.id);
+    await purgeLocked(trx, accountId, folder.id, await lockMessages(trx, accountId, folder.id, null));
+    await deleteFolderRow(trx, accountId, folder.id);
   });
 }

@@ -10,7 +10,7 @@ import {
   okSchema,
 } from '@mailroom/protocol';
 import { changeLabel, createLabel, listLabels, removeLabel } from './labels.service.js';
-import { publishAfterCommit } from './message-actions.routes.js';
+import { publishAfterCommit } from '../core/events/index.js';
 
 const params = z.object({ id: idParamSchema });
 

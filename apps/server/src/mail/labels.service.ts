@@ -1,8 +1,7 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { requireFolder } from '../mailbox/folders.js';
-import { groupByFolder } from './search.query.js';
+import { groupByFolder, requireFolder } from '../mailbox/index.js';
 import {
   deleteLabel,
   findLabel,

@@ -1,5 +1,5 @@
 import type { MailFields, MailListItem } from '@mailroom/protocol';
-import type { MessageAddresses } from '../core/db/schema.js';
+import type { MessageAddresses } from '../core/db/index.js';
 
 /** The columns a list row needs (`.select(listColumns)`): never bodies or the search vector. */
 export const listColumns = [

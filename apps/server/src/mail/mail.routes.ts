@@ -5,7 +5,7 @@ import { labelRoutes } from './labels.routes.js';
 import { messageActionRoutes } from './message-actions.routes.js';
 import { searchRoutes } from './search.routes.js';
 import { messagesReadRoutes } from './messages-read.routes.js';
-import { ImageFetcher, ImageUrlSigner, imageProxyRoutes } from './image-proxy.js';
+import { ImageFetcher, ImageUrlSigner, imageProxyRoutes } from './image-proxy/index.js';
 
 /** The mail API: each area registers its routes here with one line. */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,5 +1,5 @@
 import type { MarkFlag, MessageQuery } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { resolveBulkTargets } from './search.service.js';
 import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from './message-actions.service.js';
@@ -21,7 +21,7 @@ export async function bulkAction(
   params: BulkParams,
   request: MessageQuery,
 ): Promise<ActionOutcome> {
-  return db.transaction().execute(async (trx) => {
+  return transact(db, async (trx) => {
     const targets = await resolveBulkTargets(trx, accountId, request);
     if (type === 'get') return { result: { ok: true, folder_messages: targets }, events: [] };
     if (type === 'delete') {

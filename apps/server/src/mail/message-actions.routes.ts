@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { requireFullSession, requireMessagesInView } from './session-scope.js';
+import { requireFullSession } from './session-scope.js';
+import { publishAfterCommit } from '../core/events/index.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   actionResultSchema,
@@ -9,32 +10,10 @@ import {
   markRequestSchema,
   moveRequestSchema,
   searchActionSchema,
-  type MailEvent,
 } from '@mailroom/protocol';
 import type { EventBus } from '../core/events/index.js';
 import { bulkAction } from './message-actions.bulk.js';
-import {
-  deleteMessages,
-  emptyFolder,
-  markMessages,
-  moveMessages,
-  type ActionOutcome,
-} from './message-actions.service.js';
-
-/** Events go out after the commit; a bus failure is logged, the committed change still answered. */
-export async function publishAfterCommit(
-  events: EventBus,
-  log: FastifyBaseLogger,
-  accountId: number,
-  list: MailEvent[],
-) {
-  if (!list.length) return;
-  try {
-    await events.publish(accountId, list);
-  } catch (err) {
-    log.error({ err }, 'publishing mail events failed');
-  }
-}
+import { actOnMessages, emptyFolder, type ActionOutcome } from './message-actions.service.js';
 
 const response = { 200: actionResultSchema };
 
@@ -61,11 +40,10 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = request.requireAuth();
-      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
       return answer(
         request,
         principal.accountId,
-        markMessages(app.deps.db, principal.accountId, request.body),
+        actOnMessages(app.deps.db, principal, 'mark', request.body),
       );
     },
   );
@@ -82,11 +60,10 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = request.requireAuth();
-      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
       return answer(
         request,
         principal.accountId,
-        moveMessages(app.deps.db, principal.accountId, request.body),
+        actOnMessages(app.deps.db, principal, 'move', request.body),
       );
     },
   );
@@ -103,11 +80,10 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const principal = request.requireAuth();
-      await requireMessagesInView(app.deps.db, principal, request.body.folder_messages);
       return answer(
         request,
         principal.accountId,
-        deleteMessages(app.deps.db, principal.accountId, request.body),
+        actOnMessages(app.deps.db, principal, 'delete', request.body),
       );
     },
   );

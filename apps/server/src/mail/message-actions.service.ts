@@ -1,22 +1,26 @@
 import type { ActionResult, FolderMessages, MailEvent, MarkFlag } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { requireFolder, systemFolder } from '../mailbox/folders.js';
-import { requireLabel } from './labels.service.js';
 import {
-  adjustCounters,
   allocateUids,
-  deleteMessageRows,
+  counterEvent,
   folderSystems,
   lockAccount,
   lockFolders,
   lockMessages,
+  mergeGroups,
+  purgeLocked,
   relocateMessages,
-  releaseQuota,
+  requireFolder,
   setFlag,
   setLabel,
+  systemFolder,
+  unseenCount,
   type LockedMessage,
-} from '../mailbox/locks.repository.js';
+} from '../mailbox/index.js';
+import { requireLabel } from './labels.service.js';
+import { requireMessagesInView } from './session-scope.js';
+import type { Principal } from '../accounts/index.js';
 
 /** What an action did, and the events to publish once its transaction has committed. */
 export interface ActionOutcome {
@@ -24,46 +28,20 @@ export interface ActionOutcome {
   events: MailEvent[];
 }
 
-const inTransaction = <T>(db: Db, fn: (trx: Db) => Promise<T>) =>
-  db.isTransaction ? fn(db) : db.transaction().execute(fn);
-
-/** folder_messages with each folder once and each uid once. */
-function mergeGroups(groups: FolderMessages[]): FolderMessages[] {
-  const byFolder = new Map<number, Set<number>>();
-  for (const g of groups) {
-    const uids = byFolder.get(g.folder_id) ?? new Set<number>();
-    for (const uid of g.message_uids) uids.add(uid);
-    byFolder.set(g.folder_id, uids);
-  }
-  return [...byFolder].map(([folder_id, uids]) => ({ folder_id, message_uids: [...uids] }));
-}
-
 /** Locks the folders in id order; any id that is not the caller's folder refuses the whole action. */
-async function lockOwnFolders(trx: Db, accountId: number, folderIds: number[]) {
+async function lockOwnFolders(trx: Trx, accountId: number, folderIds: number[]) {
   const wanted = new Set(folderIds);
   const locked = await lockFolders(trx, accountId, [...wanted]);
   if (locked.length !== wanted.size) throw new DomainError('entity_not_found');
   return new Map(locked.map((f) => [f.id, f]));
 }
 
-async function counterEvent(trx: Db, folderId: number, total: number, unread: number): Promise<MailEvent> {
-  const counts = await adjustCounters(trx, folderId, total, unread);
-  return {
-    event: 'updateMailbox',
-    folder_id: folderId,
-    unseen: counts.unread_count,
-    total: counts.total_count,
-  };
-}
-
-const unseenCount = (messages: LockedMessage[]) => messages.filter((m) => !m.seen).length;
-
 export async function markMessages(
   db: Db,
   accountId: number,
   request: { flag: MarkFlag; folder_messages: FolderMessages[]; label_id?: number | undefined },
 ): Promise<ActionOutcome> {
-  return inTransaction(db, async (trx) => {
+  return transact(db, async (trx) => {
     const { flag } = request;
     const labelled = flag === 'label' || flag === 'unlabel';
     if (labelled && request.label_id === undefined) throw new DomainError('request_label_id_error');
@@ -99,7 +77,7 @@ export async function markMessages(
  * Moves messages whose folders (and the destination) this transaction has locked: one block of
  * new UIDs from the destination's UIDNEXT, as IMAP MOVE does; flags, labels and thread stay.
  */
-async function moveLocked(trx: Db, accountId: number, destinationId: number, groups: FolderMessages[]) {
+async function moveLocked(trx: Trx, accountId: number, destinationId: number, groups: FolderMessages[]) {
   const events: MailEvent[] = [];
   const sources: { folderId: number; messages: LockedMessage[] }[] = [];
   for (const group of groups) {
@@ -147,29 +125,13 @@ export async function moveMessages(
   accountId: number,
   request: { destination_id: number; folder_messages: FolderMessages[] },
 ): Promise<ActionOutcome> {
-  return inTransaction(db, async (trx) => {
+  return transact(db, async (trx) => {
     const groups = mergeGroups(request.folder_messages);
     await lockAccount(trx, accountId);
     await lockOwnFolders(trx, accountId, [request.destination_id, ...groups.map((g) => g.folder_id)]);
     const { moved, events } = await moveLocked(trx, accountId, request.destination_id, groups);
     return { result: { ok: true, moved }, events };
   });
-}
-
-/** Removes locked messages for good: rows gone, counters and quota given back. */
-async function purgeLocked(trx: Db, accountId: number, folderId: number, messages: LockedMessage[]) {
-  if (!messages.length) return { deleted: null, events: [] as MailEvent[], bytes: 0 };
-  await deleteMessageRows(
-    trx,
-    messages.map((m) => m.id),
-  );
-  const uids = messages.map((m) => m.uid);
-  const events: MailEvent[] = [
-    { event: 'move', folder_id: folderId, to_folder_id: null, uids },
-    await counterEvent(trx, folderId, -messages.length, -unseenCount(messages)),
-  ];
-  const bytes = messages.reduce((sum, m) => sum + m.size, 0);
-  return { deleted: { folder_id: folderId, message_uids: uids }, events, bytes };
 }
 
 const isDisposal = (system: string | null) => system === 'trash' || system === 'junk';
@@ -180,7 +142,7 @@ export async function deleteMessages(
   accountId: number,
   request: { folder_messages: FolderMessages[] },
 ): Promise<ActionOutcome> {
-  return inTransaction(db, async (trx) => {
+  return transact(db, async (trx) => {
     const groups = mergeGroups(request.folder_messages);
     const systems = new Map(
       (
@@ -200,15 +162,12 @@ export async function deleteMessages(
 
     const events: MailEvent[] = [];
     const deleted: FolderMessages[] = [];
-    let bytes = 0;
     for (const group of purge) {
       const messages = await lockMessages(trx, accountId, group.folder_id, group.message_uids);
       const purged = await purgeLocked(trx, accountId, group.folder_id, messages);
       if (purged.deleted) deleted.push(purged.deleted);
       events.push(...purged.events);
-      bytes += purged.bytes;
     }
-    await releaseQuota(trx, accountId, bytes);
     const moved = trash ? await moveLocked(trx, accountId, trash.id, toTrash) : { moved: [], events: [] };
     events.push(...moved.events);
     return { result: { ok: true, deleted, moved: moved.moved }, events };
@@ -217,14 +176,35 @@ export async function deleteMessages(
 
 /** POST messages/empty: every message of Trash or Junk, for good; any other folder is forbidden. */
 export async function emptyFolder(db: Db, accountId: number, folderId: number): Promise<ActionOutcome> {
-  return inTransaction(db, async (trx) => {
+  return transact(db, async (trx) => {
     const folder = await requireFolder(trx, accountId, folderId);
     if (!isDisposal(folder.system)) throw new DomainError('forbidden');
     await lockAccount(trx, accountId);
     await lockOwnFolders(trx, accountId, [folderId]);
     const messages = await lockMessages(trx, accountId, folderId, null);
     const purged = await purgeLocked(trx, accountId, folderId, messages);
-    await releaseQuota(trx, accountId, purged.bytes);
     return { result: { ok: true, deleted: purged.deleted ? [purged.deleted] : [] }, events: purged.events };
   });
+}
+
+type MessagesRequest = {
+  mark: Parameters<typeof markMessages>[2];
+  move: Parameters<typeof moveMessages>[2];
+  delete: Parameters<typeof deleteMessages>[2];
+};
+
+/**
+ * POST messages/mark, move, delete for a principal: every named message must be in the session's
+ * scope (entity_not_found otherwise), then the action runs in its own transaction.
+ */
+export async function actOnMessages<A extends keyof MessagesRequest>(
+  db: Db,
+  principal: Principal,
+  action: A,
+  request: MessagesRequest[A],
+): Promise<ActionOutcome> {
+  await requireMessagesInView(db, principal, request.folder_messages);
+  if (action === 'mark') return markMessages(db, principal.accountId, request as MessagesRequest['mark']);
+  if (action === 'move') return moveMessages(db, principal.accountId, request as MessagesRequest['move']);
+  return deleteMessages(db, principal.accountId, request as MessagesRequest['delete']);
 }

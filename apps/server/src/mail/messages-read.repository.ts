@@ -1,26 +1,39 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Settings } from '@mailroom/protocol';
 import type { Database, Db } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/schema.js';
+import type { StoredAttachment } from '../core/db/index.js';
 import { listColumns, type ListRow } from './list-items.js';
+import { scopeCondition, type Scope } from '../mailbox/index.js';
 
-/** Which messages of a folder a list shows: all of them, main-address mail (null) or one alias's. */
-export type AliasFilter = { kind: 'all' } | { kind: 'alias'; aliasId: number | null };
-
-/** Narrows a messages query to the alias view (mail to one address), or leaves it whole. */
-export function inView(alias: AliasFilter) {
+/** Narrows a messages query to a scope (mail to one address), or leaves it whole. */
+export function inView(scope: Scope) {
   return <QB extends SelectQueryBuilder<Database, 'messages' | 'message_contents', object>>(q: QB): QB =>
-    alias.kind === 'all'
-      ? q
-      : alias.aliasId === null
-        ? (q.where('messages.alias_id', 'is', null) as QB)
-        : (q.where('messages.alias_id', '=', alias.aliasId) as QB);
+    scope.kind === 'all' ? q : (q.where(scopeCondition(scope)) as QB);
+}
+
+/** How many of these uids of the caller's folder are in the scope. */
+export async function countInScope(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  uids: number[],
+  scope: Scope,
+): Promise<number> {
+  const row = await db
+    .selectFrom('messages')
+    .select(db.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('folder_id', '=', folderId)
+    .where('uid', 'in', uids)
+    .where(scopeCondition(scope))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export interface FolderPageQuery {
   accountId: number;
   folderId: number;
-  alias: AliasFilter;
+  scope: Scope;
   offset: number;
   limit: number;
   unreadFirst: boolean;
@@ -40,42 +53,6 @@ export function folderAndSettings(db: Db, accountId: number, folderId: number) {
 }
 
 /**
- * What an alias-only session (password access to one address, SPEC §6) may see: mail to that
- * address. Its alias id, null when the address is the account's primary one, or undefined when
- * the address is no longer the account's (then nothing is visible).
- */
-export async function sessionAlias(
-  db: Db,
-  accountId: number,
-  email: string,
-): Promise<{ aliasId: number | null } | undefined> {
-  const alias = await db
-    .selectFrom('aliases')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where('email', '=', email.toLowerCase())
-    .executeTakeFirst();
-  if (alias) return { aliasId: alias.id };
-  const primary = await db
-    .selectFrom('accounts')
-    .select('id')
-    .where('id', '=', accountId)
-    .where('email', '=', email.toLowerCase())
-    .executeTakeFirst();
-  return primary ? { aliasId: null } : undefined;
-}
-
-export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('aliases')
-    .select('id')
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-/**
  * A page of a folder, newest first (unread first when asked), walking `messages_folder_page`
  * (or `messages_folder_unread`) so a page costs its rows, not the folder's size. Threaded, a row
  * is kept only when no newer message of its thread is in the same view (an index probe on
@@ -87,14 +64,9 @@ export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
     .select(listColumns)
     .where('messages.account_id', '=', q.accountId)
     .where('messages.folder_id', '=', q.folderId);
-  query = query.$call(inView(q.alias));
+  query = query.$call(inView(q.scope));
   if (q.threaded) {
-    const aliasCondition =
-      q.alias.kind === 'all'
-        ? sql``
-        : q.alias.aliasId === null
-          ? sql`and newer.alias_id is null`
-          : sql`and newer.alias_id = ${q.alias.aliasId}`;
+    const aliasCondition = q.scope.kind === 'all' ? sql`` : sql`and ${scopeCondition(q.scope, 'newer')}`;
     query = query.where(
       sql<boolean>`not exists (
         select 1 from messages newer
@@ -121,16 +93,18 @@ const folderIsTheCallers = (q: FolderPageQuery) =>
 
 /** Messages in the view: the folder's counter unless an alias narrows it (then a partial-index count). */
 export async function countMessages(db: Db, q: FolderPageQuery, folderTotal: number): Promise<number> {
-  if (q.alias.kind === 'all') return folderTotal;
+  if (q.scope.kind === 'all') return folderTotal;
+  if (q.scope.kind === 'none') return 0;
+  const aliasId = q.scope.aliasId;
   const { n } = await db
     .selectFrom('messages')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('folder_id', '=', q.folderId)
-    .where('alias_id', q.alias.aliasId === null ? 'is not' : '=', q.alias.aliasId)
+    .where('alias_id', aliasId === null ? 'is not' : '=', aliasId)
     .where(folderIsTheCallers(q))
     .executeTakeFirstOrThrow();
   // Main-address mail is the folder minus alias mail: counting the (rare) alias rows is the cheap side.
-  return q.alias.aliasId === null ? Math.max(0, folderTotal - n) : n;
+  return aliasId === null ? Math.max(0, folderTotal - n) : n;
 }
 
 /** Threads in the view (the rows a threaded list pages through): distinct over (folder_id, thread_id). */
@@ -141,8 +115,7 @@ export async function countThreads(db: Db, q: FolderPageQuery): Promise<number> 
     .distinct()
     .where('folder_id', '=', q.folderId)
     .where(folderIsTheCallers(q));
-  if (q.alias.kind === 'alias')
-    threads = threads.where('alias_id', q.alias.aliasId === null ? 'is' : '=', q.alias.aliasId);
+  if (q.scope.kind !== 'all') threads = threads.where(scopeCondition(q.scope));
   const { n } = await db
     .selectFrom(threads.as('t'))
     .select(sql<number>`count(*)::int`.as('n'))
@@ -173,15 +146,10 @@ export async function threadMembers(
   db: Db,
   accountId: number,
   threadIds: number[],
-  alias: AliasFilter,
+  scope: Scope,
 ): Promise<ThreadMemberRow[]> {
   if (!threadIds.length) return [];
-  const aliasCondition =
-    alias.kind === 'all'
-      ? sql``
-      : alias.aliasId === null
-        ? sql`and alias_id is null`
-        : sql`and alias_id = ${alias.aliasId}`;
+  const aliasCondition = scope.kind === 'all' ? sql`` : sql`and ${scopeCondition(scope)}`;
   const { rows } = await sql<ThreadMemberRow>`
     select m.id, m.uid, m.folder_id, m.thread_id, m.subject, m.from_email, m.from_name, m.received_at,
       m.seen, m.flagged, m.draft, m.labels
@@ -214,7 +182,7 @@ const messageColumns = [
 ] as const;
 
 /** One of the caller's messages by folder and UID. */
-export function messageByUid(db: Db, accountId: number, alias: AliasFilter, folderId: number, uid: number) {
+export function messageByUid(db: Db, accountId: number, scope: Scope, folderId: number, uid: number) {
   return db
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
@@ -222,19 +190,19 @@ export function messageByUid(db: Db, accountId: number, alias: AliasFilter, fold
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)
-    .$call(inView(alias))
+    .$call(inView(scope))
     .executeTakeFirst() as Promise<MessageRow | undefined>;
 }
 
 /** The caller's newest copy of a message by its Message-ID. */
-export function messageByMessageId(db: Db, accountId: number, alias: AliasFilter, messageId: string) {
+export function messageByMessageId(db: Db, accountId: number, scope: Scope, messageId: string) {
   return db
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
     .select(messageColumns)
     .where('messages.account_id', '=', accountId)
     .where('messages.message_id', '=', messageId)
-    .$call(inView(alias))
+    .$call(inView(scope))
     .orderBy('messages.received_at', 'desc')
     .orderBy('messages.id', 'desc')
     .limit(1)
@@ -242,13 +210,13 @@ export function messageByMessageId(db: Db, accountId: number, alias: AliasFilter
 }
 
 /** A message's attachment list, by folder and UID, for the caller only. */
-export function attachmentsOf(db: Db, accountId: number, alias: AliasFilter, folderId: number, uid: number) {
+export function attachmentsOf(db: Db, accountId: number, scope: Scope, folderId: number, uid: number) {
   return db
     .selectFrom('messages')
     .select(['messages.attachments'])
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)
-    .$call(inView(alias))
+    .$call(inView(scope))
     .executeTakeFirst();
 }

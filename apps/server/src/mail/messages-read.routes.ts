@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { listQuerySchema, mailListResponseSchema, mailSchema } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
 import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
-import type { ImageUrlSigner } from './image-proxy.js';
+import type { ImageUrlSigner } from './image-proxy/index.js';
 
 /** Path ids arrive as text; a folder id that is not a number has its own code (SPEC §4: go to the first folder). */
 function folderIdOf(value: string): number {

@@ -1,15 +1,13 @@
 import type { ListQuery, Mail, MailListItem, MailListResponse, ThreadMember } from '@mailroom/protocol';
 import { defaultSettings } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/schema.js';
+import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
-import type { ImageUrlSigner } from './image-proxy.js';
+import type { ImageUrlSigner } from './image-proxy/index.js';
 import { toListItem } from './list-items.js';
 import { withSavedSearchLabels } from './saved-search-labels.js';
 import {
-  aliasBelongsTo,
-  sessionAlias,
   countMessages,
   countThreads,
   folderAndSettings,
@@ -18,23 +16,13 @@ import {
   messageByUid,
   threadMembers,
   THREAD_MEMBERS_MAX,
-  type AliasFilter,
   type FolderPageQuery,
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId } from '../mailbox/parse/parse-message.js';
+import { normaliseMessageId, type Scope } from '../mailbox/index.js';
+import { narrowScope, scopeOf } from '../addresses/index.js';
 import type { Principal } from '../accounts/index.js';
-
-/**
- * The part of the mailbox a session sees: all of it, or in an alias-only session (password access
- * to one address, SPEC §6) only mail to that address. An address no longer the account's sees nothing.
- */
-export async function sessionView(db: Db, principal: Principal): Promise<AliasFilter> {
-  if (!principal.aliasEmail) return { kind: 'all' };
-  const alias = await sessionAlias(db, principal.accountId, principal.aliasEmail);
-  return { kind: 'alias', aliasId: alias ? alias.aliasId : -1 };
-}
 
 function toThreadMember(row: ThreadMemberRow): ThreadMember {
   return {
@@ -53,7 +41,7 @@ function toThreadMember(row: ThreadMemberRow): ThreadMember {
 async function attachThreads<T extends MailListItem>(
   db: Db,
   accountId: number,
-  view: AliasFilter,
+  view: Scope,
   items: T[],
 ): Promise<T[]> {
   const members = await threadMembers(db, accountId, [...new Set(items.map((i) => i.thread_id))], view);
@@ -86,20 +74,14 @@ export async function listFolderMessages(
   const folder = await folderAndSettings(db, accountId, folderId);
   if (!folder) throw new DomainError('entity_not_found');
   const settings = { ...defaultSettings, ...folder.settings };
-  // An alias-only session is held to its own address whatever a_id says.
-  const view = await sessionView(db, principal);
-  let alias = view;
-  if (alias.kind === 'all' && query.a_id !== 'all') {
-    // 0 is the main address; any other id must be one of the caller's aliases.
-    if (query.a_id !== 0 && !(await aliasBelongsTo(db, accountId, query.a_id)))
-      throw new DomainError('entity_not_found');
-    alias = { kind: 'alias', aliasId: query.a_id === 0 ? null : query.a_id };
-  }
+  // Threads show the members the session may see; the list itself may be narrowed further by a_id.
+  const view = await scopeOf(db, principal);
+  const scope = await narrowScope(db, accountId, view, query.a_id);
   const limit = query.limit ?? settings.per_page;
   const page: FolderPageQuery = {
     accountId,
     folderId,
-    alias,
+    scope,
     limit,
     offset: (query.page - 1) * limit,
     unreadFirst: settings.unread_first,
@@ -134,7 +116,7 @@ export function attachmentDisplayName(a: StoredAttachment): string {
 async function toMail(
   db: Db,
   accountId: number,
-  view: AliasFilter,
+  view: Scope,
   row: MessageRow,
   showImages: ShowImages,
 ): Promise<Mail> {
@@ -186,7 +168,7 @@ export async function readMessage(
   uid: number,
   showImages: ShowImages,
 ): Promise<Mail> {
-  const view = await sessionView(db, principal);
+  const view = await scopeOf(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
   return toMail(db, principal.accountId, view, row, showImages);
@@ -200,7 +182,7 @@ export async function readMessageById(
   showImages: ShowImages,
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
-  const view = await sessionView(db, principal);
+  const view = await scopeOf(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
   return toMail(db, principal.accountId, view, row, showImages);

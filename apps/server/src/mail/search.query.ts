@@ -1,6 +1,6 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { FolderMessages, Label, MessageQuery } from '@mailroom/protocol';
-import { prefixQuery, type SearchField } from '../mailbox/search-vector.js';
+import { prefixQuery, scopeCondition, type Scope, type SearchField } from '../mailbox/index.js';
 
 /**
  * A message query (SPEC §3 search request, also the active folder or label of a bulk action)
@@ -11,8 +11,8 @@ export interface MessageFilter {
   accountId: number;
   folderId?: number | null;
   label?: Label | null;
-  /** null = mail to the main address (alias_id 0 in the API). */
-  aliasId?: number | null;
+  /** Mail to one address only (a session held to it, or alias_id of the query); all when absent. */
+  scope?: Scope;
   from?: string;
   subject?: string;
   text?: string;
@@ -84,12 +84,7 @@ export function filterCondition(f: MessageFilter, reading: Reading): RawBuilder<
   const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`messages.account_id = ${f.accountId}`];
   if (f.folderId != null) parts.push(sql<SqlBool>`messages.folder_id = ${f.folderId}`);
   if (f.label) parts.push(labelCondition(f.label, reading));
-  if (f.aliasId !== undefined)
-    parts.push(
-      f.aliasId === null
-        ? sql<SqlBool>`messages.alias_id is null`
-        : sql<SqlBool>`messages.alias_id = ${f.aliasId}`,
-    );
+  if (f.scope && f.scope.kind !== 'all') parts.push(scopeCondition(f.scope));
   if (f.text?.trim()) {
     const query = prefixQuery(f.text, ['subject', 'from', 'body']);
     parts.push(query ? contentMatches(query, reading) : nothing);
@@ -112,7 +107,7 @@ export function isUnbounded(f: MessageFilter): boolean {
   return (
     f.folderId == null &&
     !f.label &&
-    f.aliasId === undefined &&
+    (!f.scope || f.scope.kind === 'all') &&
     !f.text?.trim() &&
     !f.subject?.trim() &&
     !f.from?.trim() &&
@@ -128,15 +123,4 @@ export function dayBound(value: string | undefined, end: boolean): Date | undefi
   if (/^\d{4}-\d{2}-\d{2}$/.test(value))
     return new Date(`${value}T${end ? '23:59:59.999' : '00:00:00.000'}Z`);
   return new Date(value);
-}
-
-/** Uids grouped by folder, in the order given: the shape of folder_messages. */
-export function groupByFolder(rows: { folder_id: number; uid: number }[]): FolderMessages[] {
-  const byFolder = new Map<number, number[]>();
-  for (const row of rows) {
-    const uids = byFolder.get(row.folder_id);
-    if (uids) uids.push(row.uid);
-    else byFolder.set(row.folder_id, [row.uid]);
-  }
-  return [...byFolder].map(([folder_id, message_uids]) => ({ folder_id, message_uids }));
 }

@@ -1,5 +1,4 @@
 import { requireFullSession } from './session-scope.js';
-import { sessionView } from './messages-read.service.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -26,13 +25,8 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: mailListResponseSchema },
       },
     },
-    async (request) => {
-      const principal = request.requireAuth();
-      // An alias-only session searches only mail to its own address, whatever alias_id it asks for.
-      const view = await sessionView(app.deps.db, principal);
-      const query = view.kind === 'alias' ? { ...request.body, alias_id: view.aliasId ?? -1 } : request.body;
-      return searchMessages(app.deps.db, principal.accountId, query);
-    },
+    // A session held to one address searches only mail to it, whatever alias_id it asks for.
+    async (request) => searchMessages(app.deps.db, request.requireAuth(), request.body),
   );
 
   app.get(

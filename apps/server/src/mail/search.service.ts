@@ -2,15 +2,25 @@ import type { MailListResponse, MessageQuery } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import { requireAccount } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
-import { requireFolder } from '../mailbox/folders.js';
+import { groupByFolder, requireFolder, type Scope } from '../mailbox/index.js';
+import { narrowScope, scopeOf } from '../addresses/index.js';
+import type { Principal } from '../accounts/index.js';
 import { requireLabel } from './labels.service.js';
 import { toListItem } from './list-items.js';
 import { withSavedSearchLabels } from './saved-search-labels.js';
 import { countMessages, matchingMessages, pageOfMessages } from './search.repository.js';
-import { dayBound, filterCondition, groupByFolder, isUnbounded, type MessageFilter } from './search.query.js';
+import { dayBound, filterCondition, isUnbounded, type MessageFilter } from './search.query.js';
 
-/** Checks the ids a query names against the caller (entity_not_found otherwise) and reads its dates. */
-export async function resolveQuery(db: Db, accountId: number, query: MessageQuery): Promise<MessageFilter> {
+/**
+ * Checks the ids a query names against the caller (entity_not_found otherwise) and reads its dates.
+ * `scope` is what the session may see (scopeOf); alias_id narrows it further for the owner.
+ */
+export async function resolveQuery(
+  db: Db,
+  accountId: number,
+  query: MessageQuery,
+  scope: Scope = { kind: 'all' },
+): Promise<MessageFilter> {
   const since = dayBound(query.date?.since, false);
   const before = dayBound(query.date?.before, true);
   if ((since && isNaN(since.getTime())) || (before && isNaN(before.getTime())))
@@ -19,7 +29,7 @@ export async function resolveQuery(db: Db, accountId: number, query: MessageQuer
     accountId,
     folderId: query.folder_id != null ? (await requireFolder(db, accountId, query.folder_id)).id : null,
     label: query.label_id != null ? await requireLabel(db, accountId, query.label_id) : null,
-    ...(query.alias_id != null ? { aliasId: query.alias_id === 0 ? null : query.alias_id } : {}),
+    scope: await narrowScope(db, accountId, scope, query.alias_id ?? 'all'),
     ...(query.from !== undefined ? { from: query.from } : {}),
     ...(query.subject !== undefined ? { subject: query.subject } : {}),
     ...(query.text !== undefined ? { text: query.text } : {}),
@@ -46,10 +56,11 @@ async function listPage(
 /** POST messages/search: one page of the matches, newest first; total and all both count every match. */
 export async function searchMessages(
   db: Db,
-  accountId: number,
+  principal: Principal,
   query: MessageQuery,
 ): Promise<MailListResponse> {
-  return listPage(db, await resolveQuery(db, accountId, query), query.page, query.limit);
+  const scope = await scopeOf(db, principal);
+  return listPage(db, await resolveQuery(db, principal.accountId, query, scope), query.page, query.limit);
 }
 
 /** GET messages/label/{id}: the keyword's messages and the saved search's, in every folder. */
@@ -64,7 +75,7 @@ export async function labelMessages(
   const filter: MessageFilter = {
     accountId,
     label,
-    ...(query.a_id !== 'all' ? { aliasId: query.a_id === 0 ? null : query.a_id } : {}),
+    scope: await narrowScope(db, accountId, { kind: 'all' }, query.a_id),
   };
   return listPage(db, filter, query.page, limit);
 }

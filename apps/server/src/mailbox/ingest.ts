@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { FolderSystem, MailEvent } from '@mailroom/protocol';
 import type { BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/schema.js';
+import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { previewOf, type ParsedMessage } from './parse/parse-message.js';
 import { findThread, threadSubject } from './threads.js';

@@ -15,7 +15,9 @@ export function scopeCondition(scope: Scope, table = 'messages'): RawBuilder<Sql
   const column = sql.ref(`${table}.alias_id`);
   if (scope.kind === 'all') return sql<SqlBool>`true`;
   if (scope.kind === 'none') return sql<SqlBool>`false`;
-  return scope.aliasId === null ? sql<SqlBool>`${column} is null` : sql<SqlBool>`${column} = ${scope.aliasId}`;
+  return scope.aliasId === null
+    ? sql<SqlBool>`${column} is null`
+    : sql<SqlBool>`${column} = ${scope.aliasId}`;
 }
 
 /** Whether a message delivered to `aliasId` (null: the primary address) is in the scope. */

@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { MailAddress } from '../core/db/schema.js';
+import type { MailAddress } from '../core/db/index.js';
 
 /**
  * How mail text becomes searchable, in one place for the index (storeMessage, migration 010) and

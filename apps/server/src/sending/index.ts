@@ -8,4 +8,3 @@ export {
   type SendingDeps,
 } from './sending.service.js';
 export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';
-export { setDkimKey, type DkimKeyInput, type DkimKeyResult } from '../addresses/dkim.js';

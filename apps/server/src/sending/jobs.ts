@@ -1,7 +1,7 @@
-import { startPeriodicJob } from '../core/jobs/periodic.js';
+import { startPeriodicJob } from '../core/jobs/index.js';
 import { createRelay, onOutboxWake, runOutbox } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
-import type { SendingDeps } from './sending.service.js';
+import type { SendingDeps } from './outbox.js';
 import { UPLOAD_TTL_MS } from './uploads.js';
 
 /** Delivered and bounced outbox rows are kept this long, for an operator looking into a complaint. */

@@ -1,18 +1,22 @@
 import { EventEmitter } from 'node:events';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import { deliverMessage, resolveRecipient, type LocalRecipient } from '../delivery/index.js';
-import { parseMessage, storeMessage, systemFolder } from '../mail/index.js';
+import { deliverMessage } from '../delivery/index.js';
+import { dkimKeyFor, resolveRecipient, type LocalRecipient } from '../addresses/index.js';
+import { storeNotice } from '../mailbox/index.js';
+import { publishAfterCommit } from '../core/events/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
 import {
   claimDue,
-  dkimKeyFor,
   markBounced,
   markSent,
   scheduleRetry,
   type OutboxRow,
 } from './sending.repository.js';
-import type { SendingDeps } from './sending.service.js';
+import type { IngestDeps } from '../delivery/index.js';
+
+/** What sending needs: the same parts as ingest (local recipients take the inbound path). */
+export type SendingDeps = IngestDeps;
 
 export type AttemptOutcome = 'sent' | 'retry' | 'bounced';
 
@@ -159,23 +163,10 @@ async function bounce(deps: SendingDeps, row: OutboxRow, failure: DeliveryFailur
     originalMessageId: row.message_id,
     arrivalDate: row.created_at,
   });
-  const parsed = await parseMessage(raw);
-  await deps.blobs.put(raw);
-  const events = await deps.db.transaction().execute(async (trx) => {
-    const inbox = await systemFolder(trx, row.account_id, 'inbox');
-    const stored = await storeMessage(trx, deps.blobs, {
-      accountId: row.account_id,
-      folderId: inbox.id,
-      raw,
-      parsed,
-      enforceQuota: false,
-    });
-    await markBounced(trx, row.id, `${failure.status} ${failure.diagnostic}`);
-    return stored.events;
-  });
-  deps.events
-    .publish(row.account_id, events)
-    .catch((err: unknown) => deps.log.warn({ err }, 'publishing bounce events failed'));
+  const { events } = await storeNotice(deps.db, deps.blobs, row.account_id, raw, (trx) =>
+    markBounced(trx, row.id, `${failure.status} ${failure.diagnostic}`),
+  );
+  await publishAfterCommit(deps.events, deps.log, row.account_id, events);
 }
 
 async function settle(deps: SendingDeps, row: OutboxRow, attempt: Attempt): Promise<AttemptOutcome> {

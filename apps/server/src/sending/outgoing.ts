@@ -8,7 +8,7 @@ import {
 import type { Principal } from '../accounts/index.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { senderAddresses } from './sending.repository.js';
+import { senderAddressesOf } from '../addresses/index.js';
 
 /** A checked address: the email trimmed, the name as typed. */
 export interface Mailbox {
@@ -91,7 +91,7 @@ export async function requireSender(
 ): Promise<{ from: Mailbox; aliasId: number | null }> {
   const email = from.email.trim();
   if (!isEmail(email)) throw new DomainError('failed_validation_email_address');
-  const own = await senderAddresses(db, principal.accountId);
+  const own = await senderAddressesOf(db, principal.accountId);
   const match = own.find((a) => a.email.toLowerCase() === email.toLowerCase());
   const allowed =
     match && (!principal.aliasEmail || principal.aliasEmail.toLowerCase() === email.toLowerCase());

@@ -1,33 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../core/db/index.js';
 
-/** The addresses an account may send as: primary, aliases and profile addresses. */
-export async function senderAddresses(
-  db: Db,
-  accountId: number,
-): Promise<{ email: string; name: string; aliasId: number | null }[]> {
-  const [account, aliases, profiles] = await Promise.all([
-    db.selectFrom('accounts').select(['email', 'name']).where('id', '=', accountId).executeTakeFirst(),
-    db.selectFrom('aliases').select(['id', 'email']).where('account_id', '=', accountId).execute(),
-    db
-      .selectFrom('profiles')
-      .select(['email', 'name', 'is_default'])
-      .where('account_id', '=', accountId)
-      .orderBy('is_default', 'desc')
-      .execute(),
-  ]);
-  if (!account) return [];
-  const nameOf = (email: string) =>
-    profiles.find((p) => p.email.toLowerCase() === email.toLowerCase())?.name ?? account.name;
-  const aliasIdOf = (email: string) =>
-    aliases.find((a) => a.email.toLowerCase() === email.toLowerCase())?.id ?? null;
-  return [
-    { email: account.email, name: nameOf(account.email), aliasId: null },
-    ...aliases.map((a) => ({ email: a.email, name: nameOf(a.email), aliasId: a.id })),
-    ...profiles.map((p) => ({ email: p.email, name: p.name, aliasId: aliasIdOf(p.email) })),
-  ];
-}
-
 // ---- compose uploads
 
 export interface UploadRow {
@@ -224,14 +197,4 @@ export async function deleteFinishedOutbox(db: Db, olderThan: Date): Promise<num
     .where('done_at', '<', olderThan)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
-}
-
-// ---- DKIM
-
-export async function dkimKeyFor(db: Db, domain: string) {
-  return db
-    .selectFrom('dkim_keys')
-    .select(['domain', 'selector', 'private_key'])
-    .where('domain', '=', domain.toLowerCase())
-    .executeTakeFirst();
 }

@@ -1,26 +1,22 @@
 import type { ComposeRequestParsed, DraftResponse, MailEvent, SendResponse } from '@mailroom/protocol';
 import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../core/db/index.js';
-import { isHostedDomain, type IngestDeps } from '../delivery/index.js';
+import { transact, type Db } from '../core/db/index.js';
+import { publishAfterCommit } from '../core/events/index.js';
+import type { IngestDeps } from '../delivery/index.js';
+import { isHostedDomain } from '../addresses/index.js';
+import { parseMessage, storeMessage, systemFolder } from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
-import {
-  discardDraft,
-  findComposeSource,
-  markAnswered,
-  parseMessage,
-  storeMessage,
-  systemFolder,
-  type ComposeSourceMessage,
-} from '../mail/index.js';
+import { discardDraft, findComposeSource, markAnswered, type ComposeSourceMessage } from '../mail/index.js';
 import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
 import { deliverClaimed, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
 import { claimDue, deleteUploads, enqueue, touchUploads } from './sending.repository.js';
 import { attachmentsForMessage } from './uploads.js';
 
-/** What sending needs: the same parts as ingest (local recipients take the inbound path). */
-export type SendingDeps = IngestDeps;
+import type { SendingDeps } from './outbox.js';
+
+export type { SendingDeps };
 
 /** References kept on a reply: enough to thread, bounded like the store keeps them. */
 const MAX_REFERENCES = 50;
@@ -92,9 +88,7 @@ async function savedDraftThread(
 }
 
 function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
-  deps.events
-    .publish(accountId, events)
-    .catch((err: unknown) => deps.log.warn({ err }, 'publishing sending events failed'));
+  return publishAfterCommit(deps.events, deps.log, accountId, events);
 }
 
 /**
@@ -130,7 +124,7 @@ export async function sendMessage(
   );
   const accountId = principal.accountId;
 
-  const { stored, events, queued } = await db.transaction().execute(async (trx) => {
+  const { stored, events, queued } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
     if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
     const sent = await systemFolder(trx, accountId, 'sent');
@@ -163,7 +157,7 @@ export async function sendMessage(
     await deleteUploads(trx, accountId, prepared.uploadIds);
     return { stored: result.message, events, queued };
   });
-  publish(deps, accountId, events);
+  void publish(deps, accountId, events);
 
   // Local recipients now, so the sender learns how many got it; a crash here leaves the rows
   // queued and the outbox job delivers them (the inbound path does not store a retry twice).
@@ -202,7 +196,7 @@ export async function saveDraft(
   const raw = await buildMime(blobs, message, ids, { keepBcc: true });
   const [parsed] = await Promise.all([parseMessage(raw), blobs.put(raw)]);
   const accountId = principal.accountId;
-  const { stored, events } = await db.transaction().execute(async (trx) => {
+  const { stored, events } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
     if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
     const drafts = await systemFolder(trx, accountId, 'draft');
@@ -218,6 +212,6 @@ export async function saveDraft(
     await touchUploads(trx, accountId, prepared.uploadIds);
     return { stored: result.message, events };
   });
-  publish(deps, accountId, events);
+  void publish(deps, accountId, events);
   return { message: { uid: stored.uid, folder_id: stored.folderId } };
 }

@@ -5,9 +5,10 @@ import {
   settingsUpdateSchema,
   userResponseSchema,
 } from '@mailroom/protocol';
-import { changeSettings, getAccountView, getSettings, getUserInfo } from '../accounts/accounts.service.js';
+import { changeSettings, getSettings, getUserInfo } from '../accounts/index.js';
+import { getAccountView } from './user.service.js';
 
-export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
 
   app.get(

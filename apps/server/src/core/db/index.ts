@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
+import type { Config } from '../../config.js';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
@@ -15,8 +17,21 @@ import * as m009 from './migrations/009-encrypted-messages.js';
 import * as m008 from './migrations/008-sending.js';
 import * as m010 from './migrations/010-search-field-lexemes.js';
 
-export type { Database } from './schema.js';
+export type * from './schema.js';
 export type Db = Kysely<Database>;
+
+declare const inTransaction: unique symbol;
+/**
+ * A database handle inside a transaction. Functions that take row locks or purge rows demand it
+ * by type, so a lock can never be taken on a bare connection where it would end at once.
+ */
+export type Trx = Db & { readonly [inTransaction]: true };
+
+/** Runs `fn` in a transaction: the caller's when `db` already is one, a new one otherwise. */
+export function transact<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Trx);
+  return db.transaction().execute((trx) => fn(trx as unknown as Trx));
+}
 
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
@@ -87,4 +102,15 @@ export async function migrate(db: Db): Promise<void> {
   if (error || failed) {
     throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
   }
+}
+
+/** The database the settings name: PostgreSQL at DATABASE_URL, or embedded PGlite under DATA_DIR; migrated. */
+export async function openConfiguredDatabase(config: Config): Promise<Db> {
+  const db = await openDatabase(
+    config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+  );
+  await migrate(db);
+  return db;
 }

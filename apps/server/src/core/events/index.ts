@@ -5,7 +5,7 @@ import { PgEventBus } from './pg-event-bus.js';
 
 export { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';
 export { PgEventBus, splitForNotify, type PgEventBusOptions } from './pg-event-bus.js';
-export { liveUpdates, type LiveUpdatesOptions } from '../../live/ws-hub.js';
+export { publishAfterCommit, type PublishLog } from './publish.js';
 
 /**
  * With PostgreSQL several server processes may share the database, so events cross between

@@ -1,7 +1,5 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import type { MailAddress, MessageAddresses } from '../../core/db/schema.js';
-import { parseInWorker } from './parse-pool.js';
-import { parseHeadersOnly } from './header-fallback.js';
+import type { MailAddress, MessageAddresses } from '../../core/db/index.js';
 
 export interface ParsedAttachment {
   name: string;
@@ -135,18 +133,4 @@ export function fromParsedMail(mail: ParsedMail): ParsedMessage {
 /** mailparser in the calling thread: only for the parse worker, which runs under resource limits. */
 export async function parseMessageUnbounded(raw: Buffer): Promise<ParsedMessage> {
   return fromParsedMail(await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true }));
-}
-
-/**
- * Parses raw RFC 5322 bytes. mailparser runs in a worker thread with memory and time limits so
- * hostile mail (deep nesting, millions of parts, huge headers) cannot stall or crash the server;
- * when the worker fails, the message is described from a bounded parse of its header alone.
- * Never throws for any input.
- */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  try {
-    return await parseInWorker(raw);
-  } catch {
-    return parseHeadersOnly(raw);
-  }
 }

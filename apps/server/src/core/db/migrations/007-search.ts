@@ -1,10 +1,9 @@
 import { sql, type Kysely } from 'kysely';
-import type { MessageAddresses } from '../schema.js';
-import { searchVectorSql } from '../../../mailbox/search-vector.js';
+import { searchVectorSql007 } from './007-search-vector.js';
 
 /**
  * Search: the vector gets field weights (subject A, sender B, recipients C, body D) and folded
- * words (see mail/search-vector.ts), so rows stored before are rebuilt the same way; and an index
+ * words (frozen in 007-search-vector.ts), so rows stored before are rebuilt the same way; and an index
  * for lists that span folders (search in all folders, labels), newest first within the account.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -16,7 +15,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     const { rows } = await sql<{
       id: number;
       subject: string;
-      addresses: MessageAddresses;
+      addresses: {
+        from?: { name: string; email: string }[];
+        to?: { name: string; email: string }[];
+        cc?: { name: string; email: string }[];
+      };
       body_text: string;
     }>`
       select m.id, m.subject, m.addresses, c.body_text
@@ -25,7 +28,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (!rows.length) break;
     for (const row of rows) {
       const a = row.addresses;
-      const vector = searchVectorSql({
+      const vector = searchVectorSql007({
         subject: row.subject,
         from: a.from ?? [],
         to: [...(a.to ?? []), ...(a.cc ?? [])],

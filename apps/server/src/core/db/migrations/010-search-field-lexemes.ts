@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import type { MessageAddresses } from '../schema.js';
-import { searchVectorText } from '../../../mailbox/search-vector.js';
+import { searchVectorText010 } from './010-search-vector.js';
 
 /**
  * Search vectors with each field's words under its own prefix instead of field weights (see
@@ -20,7 +19,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     const { rows } = await sql<{
       id: number;
       subject: string;
-      addresses: MessageAddresses;
+      addresses: {
+        from?: { name: string; email: string }[];
+        to?: { name: string; email: string }[];
+        cc?: { name: string; email: string }[];
+      };
       body_text: string;
     }>`
       select m.id, m.subject, m.addresses, c.body_text
@@ -29,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     if (!rows.length) break;
     const vectors = rows.map((row) => {
       const a = row.addresses;
-      return searchVectorText({
+      return searchVectorText010({
         subject: row.subject,
         from: a.from ?? [],
         to: [...(a.to ?? []), ...(a.cc ?? [])],

@@ -1,10 +1,11 @@
 import { sql } from 'kysely';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import type { Db, Trx } from '../core/db/index.js';
 
 /**
- * SQL of the message actions. Lock order, the same everywhere: the account row first (as
- * storeMessage takes it first to charge quota), then folder rows by id, then message rows by id.
+ * SQL of the mailbox store's row writes. Lock order, the same for every writer: the account row
+ * first (as storeMessage takes it first to charge quota), then folder rows by id, then message
+ * rows by id. Every function here takes a `Trx`: a lock outside a transaction would end at once.
  * The account row alone already serialises one account's actions: folder locks by id were not
  * enough on PostgreSQL (the 50-request test deadlocked through the row-lock wait queue), and
  * queueing one user's own clicks costs nothing a person notices. The folder and message locks
@@ -27,8 +28,8 @@ export interface LockedMessage {
  * Locks the account row, first in every action. NO KEY UPDATE: it queues with storeMessage's
  * quota update and other actions but not with inserts that merely reference the account.
  */
-export async function lockAccount(db: Db, accountId: number): Promise<void> {
-  await db.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
+export async function lockAccount(trx: Trx, accountId: number): Promise<void> {
+  await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
 }
 
 export async function folderSystems(db: Db, accountId: number, folderIds: number[]) {
@@ -41,9 +42,9 @@ export async function folderSystems(db: Db, accountId: number, folderIds: number
 }
 
 /** Locks the caller's folders among `folderIds`, in id order; others' ids are simply absent. */
-export async function lockFolders(db: Db, accountId: number, folderIds: number[]): Promise<LockedFolder[]> {
+export async function lockFolders(trx: Trx, accountId: number, folderIds: number[]): Promise<LockedFolder[]> {
   if (!folderIds.length) return [];
-  return db
+  return trx
     .selectFrom('folders')
     .select(['id', 'system'])
     .where('account_id', '=', accountId)
@@ -55,12 +56,12 @@ export async function lockFolders(db: Db, accountId: number, folderIds: number[]
 
 /** Locks the messages of a folder named by uid (all of them when `uids` is null), in id order. */
 export async function lockMessages(
-  db: Db,
+  trx: Trx,
   accountId: number,
   folderId: number,
   uids: number[] | null,
 ): Promise<LockedMessage[]> {
-  return db
+  return trx
     .selectFrom('messages')
     .select(['id', 'uid', 'seen', 'size'])
     .where('account_id', '=', accountId)
@@ -74,10 +75,10 @@ export async function lockMessages(
 export type FlagChange = 'seen' | 'unseen' | 'flagged' | 'unflagged';
 
 /** Sets a flag on the rows that lack it; returns those that changed. */
-export async function setFlag(db: Db, ids: number[], change: FlagChange) {
+export async function setFlag(trx: Trx, ids: number[], change: FlagChange) {
   const column = change === 'seen' || change === 'unseen' ? 'seen' : 'flagged';
   const value = change === 'seen' || change === 'flagged';
-  return db
+  return trx
     .updateTable('messages')
     .set({ [column]: value })
     .where('id', '=', sql<number>`any(${ids}::bigint[])`)
@@ -87,8 +88,8 @@ export async function setFlag(db: Db, ids: number[], change: FlagChange) {
 }
 
 /** Adds or removes a label keyword on the rows that lack or carry it; returns those that changed. */
-export async function setLabel(db: Db, ids: number[], labelId: number, on: boolean) {
-  return db
+export async function setLabel(trx: Trx, ids: number[], labelId: number, on: boolean) {
+  return trx
     .updateTable('messages')
     .set({
       labels: on
@@ -106,8 +107,8 @@ export async function setLabel(db: Db, ids: number[], labelId: number, on: boole
 }
 
 /** Takes `count` UIDs from the folder's UIDNEXT (the folder row is locked); returns the first. */
-export async function allocateUids(db: Db, folderId: number, count: number): Promise<number> {
-  const row = await db
+export async function allocateUids(trx: Trx, folderId: number, count: number): Promise<number> {
+  const row = await trx
     .updateTable('folders')
     .set({ uidnext: sql`uidnext + ${count}` })
     .where('id', '=', folderId)
@@ -117,23 +118,23 @@ export async function allocateUids(db: Db, folderId: number, count: number): Pro
 }
 
 /** Puts messages in `folderId` under new UIDs (ids[i] gets uids[i]); flags and labels stay. */
-export async function relocateMessages(db: Db, folderId: number, ids: number[], uids: number[]) {
+export async function relocateMessages(trx: Trx, folderId: number, ids: number[], uids: number[]) {
   await sql`
     update messages m set folder_id = ${folderId}, uid = v.uid
     from unnest(${ids}::bigint[], ${uids}::int[]) as v(id, uid)
-    where m.id = v.id`.execute(db);
+    where m.id = v.id`.execute(trx);
 }
 
-export async function deleteMessageRows(db: Db, ids: number[]): Promise<void> {
-  await db
+export async function deleteMessageRows(trx: Trx, ids: number[]): Promise<void> {
+  await trx
     .deleteFrom('messages')
     .where('id', '=', sql<number>`any(${ids}::bigint[])`)
     .execute();
 }
 
 /** Shifts a folder's counters by what an action did; returns the new values for updateMailbox. */
-export async function adjustCounters(db: Db, folderId: number, total: number, unread: number) {
-  return db
+export async function adjustCounters(trx: Trx, folderId: number, total: number, unread: number) {
+  return trx
     .updateTable('folders')
     .set({
       total_count: sql`total_count + ${total}`,
@@ -144,9 +145,9 @@ export async function adjustCounters(db: Db, folderId: number, total: number, un
     .executeTakeFirstOrThrow();
 }
 
-export async function releaseQuota(db: Db, accountId: number, bytes: number): Promise<void> {
+export async function releaseQuota(trx: Trx, accountId: number, bytes: number): Promise<void> {
   if (bytes <= 0) return;
-  await db
+  await trx
     .updateTable('accounts')
     .set({ quota_used_bytes: sql`greatest(0, quota_used_bytes - ${bytes})` })
     .where('id', '=', accountId)

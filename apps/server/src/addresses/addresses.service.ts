@@ -1,0 +1,76 @@
+import type { Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
+import type { Scope } from '../mailbox/index.js';
+import { findAccountById, listProfiles, type Principal } from '../accounts/index.js';
+import { aliasBelongsTo, listAliases } from './addresses.repository.js';
+
+export { listAliases };
+
+/** An address an account may send as, with the alias it belongs to (null: the primary address). */
+export interface SenderAddress {
+  email: string;
+  name: string;
+  aliasId: number | null;
+}
+
+/** The addresses an account may send as: primary, aliases and profile addresses. */
+export async function senderAddressesOf(db: Db, accountId: number): Promise<SenderAddress[]> {
+  const [account, aliases, profiles] = await Promise.all([
+    findAccountById(db, accountId),
+    listAliases(db, accountId),
+    listProfiles(db, accountId),
+  ]);
+  if (!account) return [];
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  const nameOf = (email: string) => profiles.find((p) => same(p.email, email))?.name ?? account.name;
+  const aliasIdOf = (email: string) => aliases.find((a) => same(a.email, email))?.id ?? null;
+  return [
+    { email: account.email, name: nameOf(account.email), aliasId: null },
+    ...aliases.map((a) => ({ email: a.email, name: nameOf(a.email), aliasId: a.id })),
+    ...profiles.map((p) => ({ email: p.email, name: p.name, aliasId: aliasIdOf(p.email) })),
+  ];
+}
+
+/**
+ * Which of the account's own addresses this is: the primary one (aliasId null) or an alias;
+ * undefined when the address is not (or no longer) the account's.
+ */
+export async function ownAddress(
+  db: Db,
+  accountId: number,
+  email: string,
+): Promise<{ aliasId: number | null } | undefined> {
+  const wanted = email.toLowerCase();
+  const account = await findAccountById(db, accountId);
+  if (account?.email.toLowerCase() === wanted) return { aliasId: null };
+  const alias = (await listAliases(db, accountId)).find((a) => a.email.toLowerCase() === wanted);
+  return alias ? { aliasId: alias.id } : undefined;
+}
+
+/**
+ * The part of the mailbox a principal sees (the one place that decides it): the owner all of
+ * it; a session with password access to one address, the mail to that address, whether it is an
+ * alias or the primary address; an address no longer the account's, nothing.
+ */
+export async function scopeOf(db: Db, principal: Principal): Promise<Scope> {
+  if (!principal.aliasEmail) return { kind: 'all' };
+  const address = await ownAddress(db, principal.accountId, principal.aliasEmail);
+  return address ? { kind: 'address', aliasId: address.aliasId } : { kind: 'none' };
+}
+
+/**
+ * A list narrowed by the owner to one address (`a_id` of SPEC §7: 'all', 0 for the primary
+ * address, or an alias id), within the scope the principal has (scopeOf).
+ */
+export async function narrowScope(
+  db: Db,
+  accountId: number,
+  scope: Scope,
+  aId: 'all' | number,
+): Promise<Scope> {
+  // A session held to one address stays there whatever a_id says.
+  if (scope.kind !== 'all' || aId === 'all') return scope;
+  if (aId === 0) return { kind: 'address', aliasId: null };
+  if (!(await aliasBelongsTo(db, accountId, aId))) throw new DomainError('entity_not_found');
+  return { kind: 'address', aliasId: aId };
+}

@@ -1,0 +1,1 @@
+export { liveUpdates, type LiveUpdatesOptions } from './ws-hub.js';
