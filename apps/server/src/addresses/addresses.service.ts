@@ -60,17 +60,23 @@ export async function scopeOf(db: Db, principal: Principal): Promise<Scope> {
 
 /**
  * A list narrowed by the owner to one address (`a_id` of SPEC §7: 'all', 0 for the primary
- * address, or an alias id), within the scope the principal has (scopeOf).
+ * address, or an alias id), within the scope the principal has (scopeOf). An id that is not one
+ * of the account's aliases is refused (a folder list: entity_not_found) or matches nothing (search
+ * and label lists, which find nothing rather than fail).
  */
 export async function narrowScope(
   db: Db,
   accountId: number,
   scope: Scope,
   aId: 'all' | number,
+  foreign: 'refuse' | 'nothing' = 'refuse',
 ): Promise<Scope> {
   // A session held to one address stays there whatever a_id says.
   if (scope.kind !== 'all' || aId === 'all') return scope;
   if (aId === 0) return { kind: 'address', aliasId: null };
-  if (!(await aliasBelongsTo(db, accountId, aId))) throw new DomainError('entity_not_found');
+  if (!(await aliasBelongsTo(db, accountId, aId))) {
+    if (foreign === 'nothing') return { kind: 'none' };
+    throw new DomainError('entity_not_found');
+  }
   return { kind: 'address', aliasId: aId };
 }

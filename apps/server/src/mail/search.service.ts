@@ -29,7 +29,7 @@ export async function resolveQuery(
     accountId,
     folderId: query.folder_id != null ? (await requireFolder(db, accountId, query.folder_id)).id : null,
     label: query.label_id != null ? await requireLabel(db, accountId, query.label_id) : null,
-    scope: await narrowScope(db, accountId, scope, query.alias_id ?? 'all'),
+    scope: await narrowScope(db, accountId, scope, query.alias_id ?? 'all', 'nothing'),
     ...(query.from !== undefined ? { from: query.from } : {}),
     ...(query.subject !== undefined ? { subject: query.subject } : {}),
     ...(query.text !== undefined ? { text: query.text } : {}),
@@ -75,7 +75,7 @@ export async function labelMessages(
   const filter: MessageFilter = {
     accountId,
     label,
-    scope: await narrowScope(db, accountId, { kind: 'all' }, query.a_id),
+    scope: await narrowScope(db, accountId, { kind: 'all' }, query.a_id, 'nothing'),
   };
   return listPage(db, filter, query.page, limit);
 }
