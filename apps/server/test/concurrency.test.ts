@@ -87,3 +87,56 @@ describe('concurrent actions on the same messages', () => {
     expect(account.quota_used_bytes).toBe(remaining.reduce((sum, m) => sum + m.size, 0));
   });
 });
+
+describe('deleting a folder while messages move into it', () => {
+  it('150 races of folder deletion against a move into it: no deadlock, no 500, quota and counters exact', async () => {
+    const bo = await mailUser(ctx, 'Bo Race');
+    const rounds = 150;
+    for (let i = 0; i < rounds; i++)
+      await bo.deliver({ from: 'x@example.com', subject: `race ${i}`, text: 'deadlock probe' });
+    const inbox = await ctx.db
+      .selectFrom('messages')
+      .select('uid')
+      .where('folder_id', '=', bo.folders.inbox)
+      .orderBy('uid')
+      .execute();
+    const statuses = new Map<number, number>();
+    for (let i = 0; i < rounds; i++) {
+      const created = await call(bo.browser, 'POST', 'folders', {
+        folder: { name: `Race ${i}`, parent_id: null },
+      });
+      expect(created.status).toBe(200);
+      const folderId = created.body.folder.id as number;
+      const [moved, deleted] = await Promise.all([
+        call(bo.browser, 'POST', 'messages/move', {
+          destination_id: folderId,
+          folder_messages: [{ folder_id: bo.folders.inbox, message_uids: [inbox[i]!.uid] }],
+        }),
+        call(bo.browser, 'DELETE', `folders/${folderId}`),
+      ]);
+      for (const r of [moved, deleted]) {
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        // Either it happened, or the folder was already gone: a catalogue answer, never a 500.
+        if (r.status !== 200) expect(r.body.error.meta.i8s).toBe('entity_not_found');
+      }
+      expect(deleted.status).toBe(200);
+    }
+    expect(statuses.get(500)).toBeUndefined();
+
+    const remaining = await ctx.db
+      .selectFrom('messages')
+      .select(['folder_id', 'size'])
+      .where('account_id', '=', bo.accountId)
+      .execute();
+    // Every message is either still in the Inbox (its move lost the race) or went with its folder.
+    expect(remaining.every((m) => m.folder_id === bo.folders.inbox)).toBe(true);
+    const c = await counters(ctx, bo.folders.inbox);
+    expect(c.stored).toEqual(c.truth);
+    const account = await ctx.db
+      .selectFrom('accounts')
+      .select('quota_used_bytes')
+      .where('id', '=', bo.accountId)
+      .executeTakeFirstOrThrow();
+    expect(account.quota_used_bytes).toBe(remaining.reduce((sum, m) => sum + m.size, 0));
+  });
+});
