@@ -1,7 +1,13 @@
 export { authRoutes } from './auth.routes.js';
 export { OidcClient } from './oidc-client.js';
 export { sessionPlugin } from './session-plugin.js';
-export { SESSION_COOKIE, createSession, deleteExpiredSessions, deleteSession, findSession } from './sessions.js';
+export {
+  SESSION_COOKIE,
+  createSession,
+  deleteExpiredSessions,
+  deleteSession,
+  findSession,
+} from './sessions.js';
 export { DEV_IDP_PATH, devIdpRoutes } from './dev-idp/dev-idp.js';
 export { deleteExpiredIdpModels } from './dev-idp/idp-store.js';
 export { createIdpUser, verifyIdpUser } from './dev-idp/idp-users.js';

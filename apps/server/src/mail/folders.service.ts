@@ -1,4 +1,4 @@
-import type { Folder, FolderCreate, FolderSystem, FolderUpdate } from '@mailroom/protocol';
+import type { Folder, FolderCreate, FolderUpdate } from '@mailroom/protocol';
 import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
 import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';

@@ -11,7 +11,6 @@ import {
   moveRequestSchema,
   searchActionSchema,
 } from '@mailroom/protocol';
-import type { EventBus } from '../core/events/index.js';
 import { bulkAction } from './message-actions.bulk.js';
 import { actOnMessages, emptyFolder, type ActionOutcome } from './message-actions.service.js';
 

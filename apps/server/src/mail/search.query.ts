@@ -1,5 +1,5 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
-import type { FolderMessages, Label, MessageQuery } from '@mailroom/protocol';
+import type { Label, MessageQuery } from '@mailroom/protocol';
 import { prefixQuery, scopeCondition, type Scope, type SearchField } from '../mailbox/index.js';
 
 /**

@@ -6,13 +6,7 @@ import { dkimKeyFor, resolveRecipient, type LocalRecipient } from '../addresses/
 import { storeNotice } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
-import {
-  claimDue,
-  markBounced,
-  markSent,
-  scheduleRetry,
-  type OutboxRow,
-} from './sending.repository.js';
+import { claimDue, markBounced, markSent, scheduleRetry, type OutboxRow } from './sending.repository.js';
 import type { IngestDeps } from '../delivery/index.js';
 
 /** What sending needs: the same parts as ingest (local recipients take the inbound path). */

@@ -3,7 +3,6 @@ import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
-import type { IngestDeps } from '../delivery/index.js';
 import { isHostedDomain } from '../addresses/index.js';
 import { parseMessage, storeMessage, systemFolder } from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
