@@ -72,6 +72,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { message_uid: uid, folder_id: folderId } = request.query;
       const attachment = await findAttachment(db, request.requireAuth(), folderId, uid, request.params.id);
+      const body = await blobs.stream(attachment.blob_hash);
       return (
         reply
           .header('content-type', servedContentType(attachment.content_type))
@@ -81,7 +82,7 @@ export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
           .header('content-security-policy', "sandbox; default-src 'none'")
           // Parts never change, but access can: the browser may keep them, shared caches may not.
           .header('cache-control', 'private, max-age=3600')
-          .send(blobs.stream(attachment.blob_hash))
+          .send(body)
       );
     },
   );

@@ -70,7 +70,7 @@ const mailbox = (a: { email: string; name: string }) => ({ name: a.name, address
  * alternative beside HTML, attachments streamed from the blob store. `keepBcc`: the Bcc header
  * stays (the sender's own copy); recipients never get it.
  */
-export function buildMime(
+export async function buildMime(
   blobs: BlobStore,
   message: OutgoingMessage,
   ids: { messageId: string; date: Date },
@@ -90,12 +90,14 @@ export function buildMime(
     ...(message.inReplyTo ? { inReplyTo: `<${message.inReplyTo}>` } : {}),
     ...(message.references.length ? { references: message.references.map((r) => `<${r}>`) } : {}),
     ...(message.headers ? { headers: message.headers } : {}),
-    attachments: message.attachments.map((a) => ({
-      filename: a.name,
-      contentType: a.contentType,
-      // A fresh stream per build: the Sent copy and the recipients' copy are built separately.
-      content: blobs.stream(a.blobHash),
-    })),
+    attachments: await Promise.all(
+      message.attachments.map(async (a) => ({
+        filename: a.name,
+        contentType: a.contentType,
+        // A fresh stream per build: the Sent copy and the recipients' copy are built separately.
+        content: await blobs.stream(a.blobHash),
+      })),
+    ),
     // Never read local files or URLs named in the content: only the blobs above.
     disableFileAccess: true,
     disableUrlAccess: true,

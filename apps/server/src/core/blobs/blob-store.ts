@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { createReadStream, type ReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
@@ -14,7 +13,11 @@ export interface BlobStore {
    */
   putStream(source: Readable, options?: { maxBytes?: number }): Promise<{ hash: string; size: number }>;
   get(hash: string): Promise<Buffer>;
-  stream(hash: string): ReadStream;
+  /**
+   * The bytes as a stream; rejects (a missing blob, say) before any byte is read, so a caller can
+   * still answer with an error. Any store can implement it: a file, an S3 object.
+   */
+  stream(hash: string): Promise<Readable>;
   has(hash: string): Promise<boolean>;
   /** Deletes a blob nothing else can share (an expired encrypted message's random ciphertext). */
   remove(hash: string): Promise<void>;
@@ -113,8 +116,10 @@ export class FsBlobStore implements BlobStore {
     return fs.readFile(this.pathOf(hash));
   }
 
-  stream(hash: string): ReadStream {
-    return createReadStream(this.pathOf(hash));
+  async stream(hash: string): Promise<Readable> {
+    const file = await fs.open(this.pathOf(hash), 'r');
+    // The stream closes the file when it ends or is destroyed.
+    return file.createReadStream();
   }
 
   async has(hash: string): Promise<boolean> {
