@@ -10,9 +10,7 @@ import {
   uploadResponseSchema,
 } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
-import { prepareMessage, saveDraft, sendMessage, type SendingDeps } from './sending.service.js';
-import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
-import { bodyParts } from './compose-mime.js';
+import { saveComposedDraft, sendComposed, type SendingDeps } from './sending.service.js';
 import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
 
 /**
@@ -50,28 +48,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: sendResponseSchema },
       },
     },
-    async (request) => {
-      const principal = request.requireAuth();
-      if (request.body.encrypt) checkEncryptedSend(request.body);
-      const prepared = await prepareMessage(db, principal, request.body, 'send');
-      if (request.body.encrypt) {
-        // Password-encrypted (issue #5): recipients get a notice with the /decrypt link instead.
-        const notice = await encryptedSendNotice(
-          deps,
-          principal.accountId,
-          prepared.message.from,
-          request.body,
-        );
-        prepared.message = {
-          ...prepared.message,
-          ...bodyParts(notice.html, 'text/html'),
-          subject: notice.subject,
-          headers: notice.headers,
-        };
-        prepared.encrypted = true;
-      }
-      return sendMessage(deps, principal, prepared);
-    },
+    async (request) => sendComposed(deps, request.requireAuth(), request.body),
   );
 
   app.post(
@@ -86,11 +63,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: draftResponseSchema },
       },
     },
-    async (request) => {
-      const principal = request.requireAuth();
-      const prepared = await prepareMessage(db, principal, request.body, 'draft');
-      return saveDraft(deps, principal, prepared);
-    },
+    async (request) => saveComposedDraft(deps, request.requireAuth(), request.body),
   );
 
   app.post(

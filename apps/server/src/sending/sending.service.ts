@@ -12,6 +12,7 @@ import { deliverClaimed, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
 import { claimDue, deleteUploads, enqueue, touchUploads } from './sending.repository.js';
 import { attachmentsForMessage } from './uploads.js';
+import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 
 import type { SendingDeps } from './outbox.js';
 
@@ -213,4 +214,37 @@ export async function saveDraft(
   });
   void publish(deps, accountId, events);
   return { message: { uid: stored.uid, folder_id: stored.folderId } };
+}
+
+/**
+ * POST messages/send: checks and loads the request, turns a password-encrypted one into the notice
+ * its recipients get (the ciphertext stays with us, SPEC §1), then sends.
+ */
+export async function sendComposed(
+  deps: SendingDeps,
+  principal: Principal,
+  request: ComposeRequestParsed,
+): Promise<SendResponse> {
+  if (request.encrypt) checkEncryptedSend(request);
+  const prepared = await prepareMessage(deps.db, principal, request, 'send');
+  if (request.encrypt) {
+    const notice = await encryptedSendNotice(deps, principal.accountId, prepared.message.from, request);
+    prepared.message = {
+      ...prepared.message,
+      ...bodyParts(notice.html, 'text/html'),
+      subject: notice.subject,
+      headers: notice.headers,
+    };
+    prepared.encrypted = true;
+  }
+  return sendMessage(deps, principal, prepared);
+}
+
+/** POST messages/draft: checks and loads the request, then saves it in Drafts. */
+export async function saveComposedDraft(
+  deps: SendingDeps,
+  principal: Principal,
+  request: ComposeRequestParsed,
+): Promise<DraftResponse> {
+  return saveDraft(deps, principal, await prepareMessage(deps.db, principal, request, 'draft'));
 }
