@@ -5,6 +5,7 @@ import { loadSecrets } from './core/secrets.js';
 import { FsBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
+import { startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredIdpModels, deleteExpiredSessions } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
@@ -41,21 +42,21 @@ async function main() {
     `Mailroom is running at ${config.publicUrl}`,
   );
 
-  const sweep = setInterval(() => {
-    void deleteExpiredSessions(db).catch((err: unknown) => app.log.warn({ err }, 'session sweep failed'));
-    void deleteExpiredIdpModels(db).catch((err: unknown) => app.log.warn({ err }, 'IdP sweep failed'));
-    void sweepExpiredEncrypted({ db, blobs }).catch((err: unknown) =>
-      app.log.warn({ err }, 'encrypted message sweep failed'),
-    );
-  }, 3600_000);
-  sweep.unref();
+  // Hourly, once across every process on the database.
+  const sweeps = [
+    { name: 'session-sweep', run: () => deleteExpiredSessions(db) },
+    { name: 'idp-sweep', run: () => deleteExpiredIdpModels(db) },
+    { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
+  ].map(({ name, run }) =>
+    startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    clearInterval(sweep);
+    await Promise.all(sweeps.map((s) => s.stop()));
     await ingest.close();
     await sending.stop();
     await app.close();

@@ -1,4 +1,4 @@
-import { startPeriodicJob } from '../core/jobs/index.js';
+import { startPeriodicJob, startRecurringJob } from '../core/jobs/index.js';
 import { createRelay, onOutboxWake, runOutbox } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
 import type { SendingDeps } from './outbox.js';
@@ -9,8 +9,9 @@ const FINISHED_OUTBOX_TTL_MS = 7 * 24 * 3600_000;
 const SWEEP_INTERVAL_MS = 3600_000;
 
 /**
- * The outbox job (every OUTBOX_POLL_MS, and at once when a send queues remote mail) and an
- * hourly sweep of compose uploads nobody used and of old finished outbox rows. Blobs are
+ * The outbox job (every OUTBOX_POLL_MS, and at once when a send queues remote mail; its rows are
+ * claimed one by one) and an hourly sweep, once across all processes, of compose uploads nobody
+ * used and of old finished outbox rows. Blobs are
  * shared by content and stay: removing unreferenced ones needs a store-wide collector.
  */
 export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
@@ -22,7 +23,8 @@ export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
     log: deps.log,
   });
   const stopWaking = onOutboxWake(() => outbox.wake());
-  const sweep = startPeriodicJob({
+  const sweep = startRecurringJob({
+    db: deps.db,
     name: 'sending-sweep',
     intervalMs: SWEEP_INTERVAL_MS,
     run: async () => {

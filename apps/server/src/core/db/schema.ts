@@ -34,6 +34,12 @@ type Int8 = ColumnType<number, number | bigint, number | bigint>;
 
 /** The database as Kysely sees it; migrations/ is the source of truth for the DDL. */
 export interface Database {
+  jobs: {
+    name: string;
+    run_at: ColumnType<Date, Date | undefined, Date>;
+    last_started_at: Date | null;
+    last_error: string | null;
+  };
   accounts: {
     id: Generated<number>;
     member_id: string;

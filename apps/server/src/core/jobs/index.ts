@@ -1,1 +1,2 @@
-export * from './periodic.js';
+export { startPeriodicJob, type PeriodicJob } from './periodic.js';
+export { startRecurringJob } from './recurring.js';
