@@ -1,7 +1,7 @@
 import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
@@ -86,7 +86,7 @@ export async function deliverMessage(
     };
     try {
       // One account is one statement, atomic by itself; several share a transaction (all or nothing).
-      await (group.length === 1 ? store(deps.db) : deps.db.transaction().execute(store));
+      await (group.length === 1 ? store(deps.db) : transact(deps.db, store));
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
       const outcome = failureOf(err, raw.length, current);

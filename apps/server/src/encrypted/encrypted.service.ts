@@ -9,7 +9,7 @@ import {
   type Encryption,
 } from '@mailroom/protocol';
 import type { Config } from '../config.js';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
@@ -164,7 +164,7 @@ const dummyDigest = createHash('sha256').update('no such message').digest();
  */
 export async function openEncrypted(deps: EncryptedDeps, id: string, auth: string): Promise<Buffer> {
   const offered = digest(auth);
-  const outcome = await deps.db.transaction().execute(async (trx) => {
+  const outcome = await transact(deps.db, async (trx) => {
     const row = await findLiveEncrypted(trx, id, true);
     const expected = row ? Buffer.from(row.auth_digest, 'hex') : dummyDigest;
     const matches = expected.length === offered.length && timingSafeEqual(expected, offered);

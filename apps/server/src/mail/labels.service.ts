@@ -1,5 +1,5 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { groupByFolder, requireFolder } from '../mailbox/index.js';
 import {
@@ -60,7 +60,7 @@ export async function changeLabel(db: Db, accountId: number, labelId: number, in
 
 /** Removes the label and its keyword from every message; `store` events name the messages touched. */
 export async function removeLabel(db: Db, accountId: number, labelId: number): Promise<MailEvent[]> {
-  const { deleted, untagged } = await db.transaction().execute((trx) => deleteLabel(trx, accountId, labelId));
+  const { deleted, untagged } = await transact(db, (trx) => deleteLabel(trx, accountId, labelId));
   if (!deleted) throw new DomainError('entity_not_found');
   return groupByFolder(untagged).map(({ folder_id, message_uids }) => ({
     event: 'store',

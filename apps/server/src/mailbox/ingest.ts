@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { FolderSystem, MailEvent } from '@mailroom/protocol';
 import type { BlobStore } from '../core/blobs/index.js';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { previewOf, type ParsedMessage } from './parse/parse-message.js';
@@ -214,5 +214,5 @@ export async function storeMessage(
   // transaction it either stores everything or nothing; a user folder could vanish between the
   // check and the update, which a transaction makes harmless.
   if (db.isTransaction || !('folderId' in input)) return run(db);
-  return db.transaction().execute(run);
+  return transact(db, run);
 }

@@ -133,34 +133,32 @@ export async function claimDue(
   db: Db,
   opts: { limit: number; leaseMs: number; includeRemote: boolean; ids?: number[] },
 ): Promise<OutboxRow[]> {
-  return db.transaction().execute(async (trx) => {
-    let query = trx
-      .selectFrom('outbox')
-      .select('id')
-      .where('status', '=', 'queued')
-      .where('next_attempt_at', '<=', sql<Date>`now()`)
-      .orderBy('next_attempt_at')
-      .limit(opts.limit)
-      .forUpdate()
-      .skipLocked();
-    if (!opts.includeRemote) query = query.where('local', '=', true);
-    if (opts.ids) query = query.where('id', 'in', opts.ids.length ? opts.ids : [-1]);
-    const due = await query.execute();
-    if (!due.length) return [];
-    return trx
-      .updateTable('outbox')
-      .set({
-        attempts: sql`attempts + 1`,
-        next_attempt_at: sql`now() + ${`${opts.leaseMs} milliseconds`}::interval`,
-      })
-      .where(
-        'id',
-        'in',
-        due.map((d) => d.id),
-      )
-      .returning(outboxColumns)
-      .execute();
-  });
+  // One statement: the row locks it takes and the lease it writes commit together.
+  const rows = await db
+    .with('due', (qb) => {
+      let query = qb
+        .selectFrom('outbox')
+        .select('id')
+        .where('status', '=', 'queued')
+        .where('next_attempt_at', '<=', sql<Date>`now()`)
+        .orderBy('next_attempt_at')
+        .limit(opts.limit)
+        .forUpdate()
+        .skipLocked();
+      if (!opts.includeRemote) query = query.where('local', '=', true);
+      if (opts.ids) query = query.where('id', 'in', opts.ids.length ? opts.ids : [-1]);
+      return query;
+    })
+    .updateTable('outbox')
+    .from('due')
+    .set({
+      attempts: sql`outbox.attempts + 1`,
+      next_attempt_at: sql`now() + ${`${opts.leaseMs} milliseconds`}::interval`,
+    })
+    .whereRef('outbox.id', '=', 'due.id')
+    .returning(outboxColumns.map((c) => `outbox.${c}` as const))
+    .execute();
+  return rows as OutboxRow[];
 }
 
 export async function markSent(db: Db, id: number): Promise<void> {
