@@ -11,8 +11,11 @@ export function toApiError(err: unknown): ApiError {
   if (err instanceof DomainError) {
     return { status: errorStatus(err.code), body: errorBody(err.code, err.userMessage) };
   }
-  const e = err as { statusCode?: number; code?: string; validation?: unknown } | null;
+  const e = err as { statusCode?: number; code?: string; validation?: { message?: string }[] } | null;
   if (e && typeof e === 'object') {
+    // A schema may name the catalogue code its failure means (a folder id in a path, say).
+    const named = e.validation?.[0]?.message;
+    if (typeof named === 'string' && isErrorCode(named)) return apiError(named);
     if (
       e.validation ||
       e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ||

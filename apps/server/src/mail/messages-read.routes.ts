@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { listQuerySchema, mailListResponseSchema, mailSchema } from '@mailroom/protocol';
-import { DomainError } from '../core/errors.js';
+import {
+  folderIdPathSchema,
+  listQuerySchema,
+  mailListResponseSchema,
+  mailSchema,
+  uidPathSchema,
+} from '@mailroom/protocol';
 import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
 import type { ImageUrlSigner } from './image-proxy/index.js';
-
-/** Path ids arrive as text; a folder id that is not a number has its own code (SPEC §4: go to the first folder). */
-function folderIdOf(value: string): number {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new DomainError('request_folder_id_error');
-  return Number(value);
-}
 
 const showImages = z
   .enum(['true', 'false'])
@@ -37,13 +36,12 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
           'in `threads`. `a_id`: all, 0 for mail to the main address, or an alias id. `limit` defaults ' +
           'to the per_page setting. `total` counts the rows this list pages through (chains when ' +
           'threaded, else messages); `all` counts every message in the view (folder, narrowed by a_id).',
-        params: z.object({ folder_id: z.string() }),
+        params: z.object({ folder_id: folderIdPathSchema }),
         querystring: listQuerySchema,
         response: { 200: mailListResponseSchema },
       },
     },
-    async (request) =>
-      listFolderMessages(db, request.requireAuth(), folderIdOf(request.params.folder_id), request.query),
+    async (request) => listFolderMessages(db, request.requireAuth(), request.params.folder_id, request.query),
   );
 
   app.get(
@@ -58,25 +56,20 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
           'external CSS stay out); cid: images point at the attachment URL. Does not mark the ' +
           'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
           'a folder id that is not a number.',
-        params: z.object({ folder_id: z.string(), uid: z.string() }),
+        params: z.object({ folder_id: folderIdPathSchema, uid: uidPathSchema }),
         querystring: z.object({ show_images: showImages }),
         response: { 200: z.object({ message: mailSchema }) },
       },
     },
-    async (request) => {
-      const folderId = folderIdOf(request.params.folder_id);
-      const uid = request.params.uid;
-      // UIDs are 32-bit (IMAP): anything else names no message.
-      if (!/^\d{1,10}$/.test(uid) || Number(uid) > 2 ** 31 - 1) throw new DomainError('message_not_found');
-      const message = await readMessage(
+    async (request) => ({
+      message: await readMessage(
         db,
         request.requireAuth(),
-        folderId,
-        Number(uid),
+        request.params.folder_id,
+        request.params.uid,
         request.query.show_images === 'true' && signer,
-      );
-      return { message };
-    },
+      ),
+    }),
   );
 
   app.get(

@@ -9,6 +9,23 @@ export const memberIdSchema = z.string().regex(/^\d{12}$/, 'invalid_member_id');
  */
 export const idParamSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/**
+ * A folder id in a message path. Anything else answers request_folder_id_error (the schema's
+ * message is the catalogue code), on which the client goes to the first folder (SPEC §4).
+ */
+export const folderIdPathSchema = z
+  .string()
+  .regex(/^\d{1,15}$/, 'request_folder_id_error')
+  .transform(Number)
+  .refine((id) => id >= 1, 'request_folder_id_error');
+
+/** A UID in a message path: 32-bit as in IMAP; anything else names no message (message_not_found). */
+export const uidPathSchema = z
+  .string()
+  .regex(/^\d{1,10}$/, 'message_not_found')
+  .transform(Number)
+  .refine((uid) => uid <= 2 ** 31 - 1, 'message_not_found');
+
 export const okSchema = z.object({ ok: z.literal(true) });
 export type Ok = z.infer<typeof okSchema>;
 
