@@ -47,14 +47,6 @@ export async function pendingUploadBytes(db: Db, accountId: number): Promise<num
   return Number(row.bytes);
 }
 
-export async function quotaOf(db: Db, accountId: number) {
-  return db
-    .selectFrom('accounts')
-    .select(['quota_used_bytes', 'quota_limit_bytes'])
-    .where('id', '=', accountId)
-    .executeTakeFirstOrThrow();
-}
-
 /** A draft save keeps its uploads alive; the sweep removes only uploads left untouched. */
 export async function touchUploads(db: Db, accountId: number, ids: number[]): Promise<void> {
   if (!ids.length) return;

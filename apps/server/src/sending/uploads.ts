@@ -5,7 +5,7 @@ import {
   type CopyAttachmentsRequest,
   type UploadedAttachment,
 } from '@mailroom/protocol';
-import type { Principal } from '../accounts/index.js';
+import { requireAccount, type Principal } from '../accounts/index.js';
 import { BlobTooLargeError, type BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
@@ -15,7 +15,6 @@ import {
   findUploads,
   insertUploads,
   pendingUploadBytes,
-  quotaOf,
   type UploadRow,
 } from './sending.repository.js';
 
@@ -58,7 +57,7 @@ export async function uploadAttachment(
   file: { stream: Readable; name: string; contentType: string | undefined; declaredSize?: number },
 ): Promise<UploadedAttachment> {
   const room = async () => {
-    const quota = await quotaOf(db, principal.accountId);
+    const quota = await requireAccount(db, principal.accountId);
     return (
       quota.quota_limit_bytes - quota.quota_used_bytes - (await pendingUploadBytes(db, principal.accountId))
     );
