@@ -70,11 +70,17 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
 }
 
 export async function createTestApp(
-  opts: { db?: Db; env?: Record<string, string>; logger?: FastifyServerOptions['logger'] } = {},
+  opts: {
+    db?: Db;
+    /** Another app's blob store: two processes of one deployment share their blobs as they share the database. */
+    blobs?: FsBlobStore;
+    env?: Record<string, string>;
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = opts.blobs ?? new FsBlobStore(path.join(config.dataDir, 'blobs'));
   const events = new InProcessEventBus();
   const app = await buildApp(
     { config, db, secrets: generateSecrets(), blobs, events },
