@@ -123,13 +123,17 @@ function roundRobin(...apps: FastifyInstance[]): FastifyInstance {
 
 describe.skipIf(!serverUrl)('several processes on one PostgreSQL database', () => {
   it('with one SECRET_KEY, each accepts what the other signed: sign-in, cookies, image URLs', async () => {
-    const { url } = await freshDatabase();
+    const { url, db } = await freshDatabase();
     const a = await startProcess(url, { SECRET_KEY: KEY_A });
     const b = await startProcess(url, { SECRET_KEY: KEY_A });
 
-    // The same keys; the IdP signing key is the one the first process stored.
+    // The same keys; the IdP signing key is the one the first process stored, encrypted.
     expect(b.deps.secrets).toEqual(a.deps.secrets);
     expect(a.deps.secrets.idpSigningKey.kid).toEqual(expect.any(String));
+    const stored = await db.selectFrom('server_keys').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(stored[0]!.value).not.toContain(String(a.deps.secrets.idpSigningKey.d));
+    expect(stored[0]!.value).not.toContain('RS256');
 
     // A whole single sign-on, every request going to the other process than the one before.
     const { browser } = await signUpAndSignIn(roundRobin(a, b));

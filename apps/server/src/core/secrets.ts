@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, generateKeyPairSync, hkdfSync, random
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from './db/index.js';
-import { insertOrGetServerKey } from './secrets.repository.js';
+import { findServerKey, insertOrGetServerKey } from './secrets.repository.js';
 
 /**
  * The service's keys. With SECRET_KEY they are derived from it (or, for the IdP signing key, kept in
@@ -70,19 +70,26 @@ export function deriveSecrets(secretKey: string): Omit<Secrets, 'idpSigningKey'>
 export async function loadSharedSigningKey(db: Db, secretKey: string): Promise<Record<string, unknown>> {
   const encryptionKey = derive(secretKey, 'idp signing key encryption v1');
   const name = `idp-signing-key:${derive(secretKey, 'idp signing key name v1').toString('hex').slice(0, 16)}`;
+  // Generating an RSA key takes a while: only when no process has stored one yet.
+  const stored =
+    (await findServerKey(db, name)) ??
+    (await insertOrGetServerKey(db, name, seal(encryptionKey, JSON.stringify(newSigningKey()))));
+  return JSON.parse(unseal(encryptionKey, stored)) as Record<string, unknown>;
+}
+
+/** AES-256-GCM: iv.tag.ciphertext, each base64url. */
+function seal(key: Buffer, plain: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
-  const sealed = Buffer.concat([cipher.update(JSON.stringify(newSigningKey()), 'utf8'), cipher.final()]);
-  const stored = await insertOrGetServerKey(
-    db,
-    name,
-    [iv, cipher.getAuthTag(), sealed].map((b) => b.toString('base64url')).join('.'),
-  );
-  const [ivText = '', tag = '', body = ''] = stored.split('.');
-  const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(ivText, 'base64url'));
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const sealed = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+  return [iv, cipher.getAuthTag(), sealed].map((b) => b.toString('base64url')).join('.');
+}
+
+function unseal(key: Buffer, sealed: string): string {
+  const [iv = '', tag = '', body = ''] = sealed.split('.');
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-  const plain = Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]);
-  return JSON.parse(plain.toString('utf8')) as Record<string, unknown>;
+  return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
 }
 
 /** The keys of this deployment: from SECRET_KEY when set, else generated once under DATA_DIR. */
