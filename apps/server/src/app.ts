@@ -27,6 +27,7 @@ import {
   csrfPlugin,
   inProcessFetch,
   metricsPlugin,
+  postgresRateLimitStore,
   securityHeadersPlugin,
   toApiError,
 } from './http/index.js';
@@ -80,6 +81,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   await app.register(securityHeadersPlugin, { frameAncestors: config.frameAncestors });
   await app.register(rateLimit, {
     global: false,
+    // On PostgreSQL several processes may serve one deployment: they count in the database together.
+    ...(config.databaseUrl ? { store: postgresRateLimitStore(deps.db) } : {}),
     errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
   });
   await app.register(metricsPlugin);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -38,6 +39,9 @@ const schema = z.object({
     .default(70_000_000),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  // Checked in loadConfig, whose messages never repeat the value.
+  SECRET_KEY: z.string().optional(),
+  SECRET_KEY_FILE: z.string().min(1).optional(),
   MAIL_DOMAIN: z
     .string()
     .regex(
@@ -106,6 +110,11 @@ export interface Config {
   maxMessageSize: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /**
+   * The deployment's secret, from SECRET_KEY or SECRET_KEY_FILE: every key the service uses is derived
+   * from it (core/secrets.ts), so processes sharing it agree. Undefined: keys generated under DATA_DIR.
+   */
+  secretKey: string | undefined;
   mailDomain: string;
   publicUrl: string;
   oidc: {
@@ -163,6 +172,9 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   MAX_MESSAGE_SIZE: 'Largest incoming message in bytes, announced with SIZE (default 70000000)',
   DATA_DIR: 'Folder for the embedded database, blobs and generated keys (default ./data)',
   DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
+  SECRET_KEY:
+    'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
+  SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
   MAIL_DOMAIN: 'Domain of primary addresses, <memberId>@MAIL_DOMAIN (default mailroom.test)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
   OIDC_ISSUER: 'Issuer URL of the provider single sign-on; unset runs the embedded development IdP',
@@ -198,6 +210,35 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
 
 export class ConfigError extends Error {}
 
+/** Shortest SECRET_KEY accepted: 32 characters, 256 bits when random bytes are written in base64. */
+export const SECRET_KEY_MIN_LENGTH = 32;
+
+/** SECRET_KEY, or the content of SECRET_KEY_FILE; the messages never show the secret itself. */
+function readSecretKey(value: string | undefined, file: string | undefined, cwd: string): string | undefined {
+  if (value !== undefined && file !== undefined) {
+    throw new ConfigError('Invalid setting SECRET_KEY_FILE: set SECRET_KEY or SECRET_KEY_FILE, not both');
+  }
+  let name = 'SECRET_KEY';
+  if (file !== undefined) {
+    name = 'SECRET_KEY_FILE';
+    try {
+      // A trailing newline is how editors and `echo` write a file; it is not part of the secret.
+      value = fs.readFileSync(path.resolve(cwd, file), 'utf8').replace(/\s+$/, '');
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+      throw new ConfigError(
+        `Invalid setting SECRET_KEY_FILE=${JSON.stringify(file)}: cannot read it (${reason})`,
+      );
+    }
+  }
+  if (value !== undefined && value.length < SECRET_KEY_MIN_LENGTH) {
+    throw new ConfigError(
+      `Invalid setting ${name}: the secret key must be at least ${SECRET_KEY_MIN_LENGTH} characters (it has ${value.length})`,
+    );
+  }
+  return value;
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const raw = Object.fromEntries(
     Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
@@ -218,6 +259,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
+  const secretKey = readSecretKey(e.SECRET_KEY, e.SECRET_KEY_FILE, env.INIT_CWD ?? process.cwd());
   return {
     port: e.PORT,
     host: e.HOST,
@@ -233,6 +275,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxMessageSize: e.MAX_MESSAGE_SIZE,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {

@@ -25,7 +25,7 @@ async function main() {
   }
 
   const db = await openConfiguredDatabase(config);
-  const secrets = await loadSecrets(config.dataDir);
+  const secrets = await loadSecrets(config, db);
   const admin = await startAdminSocket(db, config);
   const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
   const events = await createEventBus(config);

@@ -38,7 +38,7 @@ export interface EncryptedDeps {
   blobs: BlobStore;
   events: EventBus;
   /** Keys fake params for unknown ids: see `paramsKey`. */
-  secrets: { cookieSecret: string };
+  secrets: { decryptParamsSecret: string };
   log: PublishLog & { warn(obj: unknown, msg: string): void };
 }
 
@@ -47,11 +47,12 @@ function digest(auth: string): Buffer {
 }
 
 /**
- * The key of the fake params, derived from the cookie secret under its own label, so it is
- * stable across restarts and processes without another secret to keep.
+ * The key of the fake params, derived under its own label from the secret core/secrets.ts gives it
+ * (from SECRET_KEY, or the cookie secret without one), so it is stable across restarts and processes
+ * without another secret to keep.
  */
-export function paramsKey(cookieSecret: string): Buffer {
-  return Buffer.from(hkdfSync('sha256', cookieSecret, '', 'mailroom encrypted-message params', 32));
+export function paramsKey(secret: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, '', 'mailroom encrypted-message params', 32));
 }
 
 /**
@@ -144,7 +145,7 @@ export async function isEncryptedNotice(db: Db, raw: Buffer): Promise<boolean> {
 export async function decryptParams(deps: EncryptedDeps, id: string): Promise<DecryptParams> {
   const row = await findLiveEncrypted(deps.db, id);
   if (row) return { id, iterations: row.iterations, key_salt: row.key_salt, auth_salt: row.auth_salt };
-  const key = paramsKey(deps.secrets.cookieSecret);
+  const key = paramsKey(deps.secrets.decryptParamsSecret);
   const salt = (label: string) =>
     createHmac('sha256', key)
       .update(`${label}:${id}`)

@@ -4,3 +4,4 @@ export { toApiError, type ApiError } from './errors.js';
 export { inProcessFetch } from './in-process-fetch.js';
 export { metricsPlugin } from './metrics.js';
 export { securityHeadersPlugin } from './security-headers.js';
+export { postgresRateLimitStore } from './rate-limit-store.js';

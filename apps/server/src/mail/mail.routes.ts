@@ -10,7 +10,7 @@ import { ImageFetcher, ImageUrlSigner, imageProxyRoutes } from './image-proxy/in
 /** The mail API: each area registers its routes here with one line. */
 export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, secrets } = app.deps;
-  const signer = new ImageUrlSigner(secrets.cookieSecret);
+  const signer = new ImageUrlSigner(secrets.imageProxySecret);
   const fetcher = new ImageFetcher({ ...config.imageProxy, maxRedirects: 3 });
   await app.register(folderRoutes);
   await app.register(messagesReadRoutes, { signer });

@@ -16,6 +16,7 @@ import * as m007 from './migrations/007-search.js';
 import * as m009 from './migrations/009-encrypted-messages.js';
 import * as m008 from './migrations/008-sending.js';
 import * as m010 from './migrations/010-search-field-lexemes.js';
+import * as m011 from './migrations/011-shared-state.js';
 import * as m012 from './migrations/012-jobs.js';
 
 export type * from './schema.js';
@@ -44,6 +45,7 @@ const migrations: Record<string, Migration> = {
   '009-encrypted-messages': m009,
   '008-sending': m008,
   '010-search-field-lexemes': m010,
+  '011-shared-state': m011,
   '012-jobs': m012,
 };
 

@@ -135,6 +135,16 @@ export interface Database {
     password_hash: string;
     created_at: CreatedAt;
   };
+  server_keys: {
+    name: string;
+    value: string;
+    created_at: CreatedAt;
+  };
+  rate_limits: {
+    key: string;
+    count: number;
+    reset_at: Date;
+  };
   idp_models: {
     kind: string;
     id: string;
