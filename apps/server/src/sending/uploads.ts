@@ -11,12 +11,7 @@ import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { findComposeSource } from '../mail/index.js';
 import type { OutgoingAttachment } from './compose-mime.js';
-import {
-  findUploads,
-  insertUploads,
-  pendingUploadBytes,
-  type UploadRow,
-} from './sending.repository.js';
+import { findUploads, insertUploads, pendingUploadBytes, type UploadRow } from './sending.repository.js';
 
 /** Uploads nobody sent or saved in a draft for this long are removed by the sweep. */
 export const UPLOAD_TTL_MS = 24 * 3600_000;
