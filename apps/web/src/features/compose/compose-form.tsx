@@ -24,13 +24,9 @@ import { copyAttachments, refreshMail, sendMessage } from './queries';
 import { normalizeHtml, RichEditor } from './rich-editor';
 import { sendErrorText } from './send-errors';
 import { useDraftSaver } from './use-draft-saver';
-import {
-  EncryptSwitch,
-  encryptionOff,
-  encryptionPasswordValid,
-  type EncryptionChoice,
-} from '../decrypt/encrypt-switch';
-import { EncryptedTooLargeError, encryptComposeRequest } from '../decrypt/encrypt-request';
+import { EncryptSwitch, encryptionOff, encryptionPasswordValid, type EncryptionChoice } from '../decrypt';
+import { EncryptedTooLargeError, encryptComposeRequest } from '../decrypt';
+import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import styles from './compose.module.css';
 
@@ -350,6 +346,7 @@ export function ComposeForm({ initial }: { initial: ComposeInitial }) {
           text={t('decrypt.discardText')}
           confirmLabel={t('decrypt.discard')}
           danger
+          onError={raiseError}
           onConfirm={() => {
             finished.current = true;
             closeCompose();

@@ -1,7 +1,7 @@
 import { Component, Suspense, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { lazyRoute } from '../../app/lazy-route';
-import { raiseError } from '../../ui/notices-store';
+import { lazyRoute } from '../../ui/lazy-route';
+import { raiseError } from '../../api/error-message';
 import { loadComposeWindow, useCompose } from './compose-store';
 
 const ComposeWindow = lazyRoute(loadComposeWindow);

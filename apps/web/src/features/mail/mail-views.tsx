@@ -13,10 +13,10 @@ import {
   type MailListItem,
 } from '@mailroom/protocol';
 import { ApiError, isUnauthorized } from '../../api/client';
-import { raiseError } from '../../ui/notices-store';
-import { deleteCookie, readCookie } from '../../app/cookies';
-import { isFramed } from '../../app/frame';
-import { folderPath, labelPath } from '../../app/paths';
+import { raiseError } from '../../api/error-message';
+import { deleteCookie, readCookie } from '../../lib/cookies';
+import { isFramed } from '../../lib/frame';
+import { findInbox, flattenFolders, folderPath, labelPath, useFolders, useLabels } from '../folders';
 import {
   Navigate,
   useLocation,
@@ -24,16 +24,15 @@ import {
   useNavigate,
   useParams,
   useSearchParams,
-} from '../../app/router';
-import { Lazy, lazyRoute } from '../../app/lazy-route';
+} from '../../lib/router';
+import { Lazy, lazyRoute } from '../../ui/lazy-route';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { SplitPanes } from '../../ui/split-panes';
-import { useAccount, useUser } from '../auth/queries';
+import { useAccount, useUser } from '../account';
 import type { AccessResponse, Account } from '@mailroom/protocol';
-import { findInbox, flattenFolders } from './folder-order';
 import {
   keyboardSequence,
   messageKey,
@@ -46,10 +45,10 @@ import {
 import { MailContext, type MailScreenContext } from './mail-context';
 import { MailToolbar } from './mail-toolbar';
 import { MessageList } from './message-list';
-import { useFolders, useLabels, useMessageList } from './queries';
+import { useMessageList } from './queries';
 import { useSelection } from './selection-store';
-import { parseSearchParams, searchPath } from '../search/search-model';
-import { useCompose } from '../compose/compose-store';
+import { parseSearchParams, searchPath } from '../search';
+import { useCompose } from '../compose';
 import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).

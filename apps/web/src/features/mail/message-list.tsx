@@ -19,15 +19,14 @@ import {
   type MailListItem,
   type ThreadMember,
 } from '@mailroom/protocol';
-import { folderPath } from '../../app/paths';
-import { useNavigate } from '../../app/router';
-import { useAccount, useUser } from '../auth/queries';
+import { folderPath, useLabels, writeDraggedMessages, type Label } from '../folders';
+import { useNavigate } from '../../lib/router';
+import { useAccount, useUser } from '../account';
 import { Button } from '../../ui/button';
 import { useMailScreen } from './mail-context';
 import { messageKey, rowCorrespondents, toFolderMessages } from './list-model';
-import { bulkRequest, useLabels, useMarkMessages, type Label } from './queries';
+import { bulkRequest, useMarkMessages } from './queries';
 import { useSelection } from './selection-store';
-import { writeDraggedMessages } from './drag';
 import styles from './message-list.module.css';
 
 const ROW_HEIGHT = { withPreview: 76, compact: 56 } as const;

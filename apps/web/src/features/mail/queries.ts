@@ -7,19 +7,10 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import type {
-  Folder,
-  FoldersResponse,
-  Label,
-  LabelCreateRequest,
-  LabelsResponse,
-  Mail,
-  MailListItem,
-  MailListResponse,
-  MessageQuery,
-} from '@mailroom/protocol';
+import type { Mail, MailListItem, MailListResponse, MessageQuery } from '@mailroom/protocol';
 import { api } from '../../api/client';
-import { searchRequest } from '../search/search-model';
+import { folderKeys } from '../folders';
+import { searchRequest } from '../search';
 import {
   messageKey,
   toFolderMessages,
@@ -31,17 +22,13 @@ import {
   type ListSource,
 } from './list-model';
 
-export type { Label };
-
-/** The body of POST labels (SPEC §5 defaults are the server's too). */
-export type NewLabel = LabelCreateRequest['label'];
-
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
-/** Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail']. */
+/**
+ * Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail'].
+ * The folder tree and labels are the folders feature's (folderKeys).
+ */
 export const mailKeys = {
-  folders: ['folders'] as const,
-  labels: ['labels'] as const,
   lists: ['messages', 'list'] as const,
   list: (source: ListSource) =>
     [
@@ -54,6 +41,7 @@ export const mailKeys = {
       source.limit,
       source.search ?? null,
     ] as const,
+  listsOfKind: (kind: ListSource['kind']) => ['messages', 'list', kind] as const,
   listsOf: (kind: ListSource['kind'], id: number) => ['messages', 'list', kind, id] as const,
   mails: ['messages', 'mail'] as const,
   mail: (folderId: number, uid: number, showImages: boolean) =>
@@ -61,19 +49,6 @@ export const mailKeys = {
 };
 
 export const mailQueries = {
-  folders: () =>
-    queryOptions({
-      queryKey: mailKeys.folders,
-      queryFn: () => api.get<FoldersResponse>('/api/v1/folders'),
-      select: (response) => response.folders,
-      meta: { showError: true },
-    }),
-  labels: () =>
-    queryOptions({
-      queryKey: mailKeys.labels,
-      queryFn: ({ signal }) => api.get<LabelsResponse>('/api/v1/labels', { signal }),
-      select: (response) => response.labels,
-    }),
   list: (source: ListSource) =>
     queryOptions({
       queryKey: mailKeys.list(source),
@@ -101,14 +76,6 @@ export const mailQueries = {
       staleTime: 60_000,
     }),
 };
-
-export function useFolders() {
-  return useQuery(mailQueries.folders());
-}
-
-export function useLabels(enabled = true) {
-  return useQuery({ ...mailQueries.labels(), enabled });
-}
 
 export function useMessageList(source: ListSource | null) {
   return useQuery({
@@ -170,7 +137,7 @@ export function useMarkMessages() {
     },
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // Unread counters in the sidebar follow the server's count, not a guess.
-    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
+    onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
 }
 
@@ -203,7 +170,7 @@ export function useLabelMessages() {
     },
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // A label list shows what carries the label: it changes with it.
-    onSettled: () => client.invalidateQueries({ queryKey: [...mailKeys.lists, 'label'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
   });
 }
 
@@ -225,7 +192,7 @@ function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: mailKeys.folders }),
+        client.invalidateQueries({ queryKey: folderKeys.folders }),
       ]);
     },
   });
@@ -254,7 +221,7 @@ function useInvalidatingMutation<V>(call: (variables: V) => Promise<unknown>) {
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: mailKeys.folders }),
+        client.invalidateQueries({ queryKey: folderKeys.folders }),
       ]);
     },
   });
@@ -322,21 +289,4 @@ export function bulkRequest(source: ListSource): MessageQuery {
     ...(source.kind === 'label' ? { label_id: source.id } : source.id > 0 ? { folder_id: source.id } : {}),
     ...(alias === null ? {} : { alias_id: alias }),
   };
-}
-
-export function useCreateFolder() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (folder: { parent_id: number | null; name: string }) =>
-      api.post<{ folder: Folder }>('/api/v1/folders', { folder }),
-    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
-  });
-}
-
-export function useCreateLabel() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (label: NewLabel) => api.post<{ label: Label }>('/api/v1/labels', { label }),
-    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.labels }),
-  });
 }

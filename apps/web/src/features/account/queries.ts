@@ -1,0 +1,32 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AccessResponse, Account, RidsResponse } from '@mailroom/protocol';
+import { api } from '../../api/client';
+
+/** Query keys of who is signed in: the user (access), the account (settings, profiles, aliases, quota), the rid. */
+export const accountKeys = {
+  access: ['auth', 'access'] as const,
+  account: ['user', 'account'] as const,
+  rids: ['auth', 'rids'] as const,
+};
+
+export const sessionQueries = {
+  access: () =>
+    queryOptions({ queryKey: accountKeys.access, queryFn: () => api.get<AccessResponse>('/auth/access') }),
+  account: () =>
+    queryOptions({ queryKey: accountKeys.account, queryFn: () => api.get<Account>('/api/v1/user/account') }),
+  rids: () =>
+    queryOptions({ queryKey: accountKeys.rids, queryFn: () => api.get<RidsResponse>('/auth/rids') }),
+};
+
+/** The signed-in user; inside the protected layout it is always loaded (the guard waits for it). */
+export function useUser(): AccessResponse | undefined {
+  return useQuery({ ...sessionQueries.access(), enabled: false }).data;
+}
+
+export function useAccount(): Account | undefined {
+  return useQuery({ ...sessionQueries.account(), enabled: false }).data;
+}
+
+export function useRid(): string | null | undefined {
+  return useQuery({ ...sessionQueries.rids(), enabled: false }).data?.rid;
+}
