@@ -45,6 +45,11 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS configuration files (dependency-cruiser's) can only load their helpers with require().
+    files: ['**/*.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // The router module wraps wouter for the rest of the app.
     files: ['apps/web/src/lib/router.tsx'],
     rules: { 'no-restricted-imports': ['error', { paths: i18nImports }] },

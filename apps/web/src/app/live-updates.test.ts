@@ -1,7 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { applyMailEvent, refreshMissed } from './live-updates';
-import { documentTitle } from '../features/folders';
+import { applyMailEvent, liveHandlers, refreshMissed } from './live-updates';
+import { documentTitle, folderKeys, foldersLiveHandler } from '../features/folders';
+import { dispatchLiveEvent } from '../api/live';
+import { accountKeys, accountLiveHandler } from '../features/account';
+import { mailKeys, mailLiveHandler } from '../features/mail';
 
 describe('events to queries', () => {
   it('refreshes the folder lists on new/store/move and the folders on updateMailbox', () => {
@@ -38,5 +41,49 @@ describe('events to queries', () => {
   it('shows the Inbox unread count in the title', () => {
     expect(documentTitle('Mailroom', 3)).toBe('(3) Mailroom');
     expect(documentTitle('Mailroom', 0)).toBe('Mailroom');
+  });
+});
+
+describe('each feature owns the queries its events refresh', () => {
+  it('an event reaches the query keys of the feature that owns them, through the handlers the app wires', async () => {
+    const client = new QueryClient();
+    const folderList = mailKeys.list({ kind: 'folder', id: 4, aliasId: 'all', page: 1, limit: 30 });
+    const otherFolderList = mailKeys.list({ kind: 'folder', id: 5, aliasId: 'all', page: 1, limit: 30 });
+    const labelList = mailKeys.list({ kind: 'label', id: 9, aliasId: 'all', page: 1, limit: 30 });
+    const opened = mailKeys.mail(4, 1, false);
+    for (const key of [
+      folderList,
+      otherFolderList,
+      labelList,
+      opened,
+      folderKeys.folders,
+      accountKeys.account,
+    ])
+      client.setQueryData(key, {});
+    const invalid = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated;
+
+    dispatchLiveEvent(liveHandlers, client, { event: 'new', folder_id: 4, uids: [1] });
+    await Promise.resolve();
+    expect(invalid(folderList)).toBe(true);
+    expect(invalid(labelList)).toBe(true);
+    expect(invalid(otherFolderList)).toBe(false);
+    expect(invalid(opened)).toBe(false);
+    expect(invalid(folderKeys.folders)).toBe(false);
+
+    dispatchLiveEvent(liveHandlers, client, { event: 'updateMailboxList' });
+    await Promise.resolve();
+    expect(invalid(folderKeys.folders)).toBe(true);
+    expect(invalid(accountKeys.account)).toBe(true);
+  });
+
+  it('each feature handler touches only its own keys', () => {
+    const client = new QueryClient();
+    const spy = vi.spyOn(client, 'invalidateQueries');
+    mailLiveHandler.onEvent({ event: 'updateMailbox', folder_id: 4, unseen: 2, total: 9 }, client);
+    foldersLiveHandler.onEvent({ event: 'new', folder_id: 4, uids: [1] }, client);
+    accountLiveHandler.onEvent({ event: 'store', folder_id: 4, uids: [1] }, client);
+    expect(spy).not.toHaveBeenCalled();
+    foldersLiveHandler.onEvent({ event: 'updateMailbox', folder_id: 4, unseen: 2, total: 9 }, client);
+    expect(spy).toHaveBeenCalledWith({ queryKey: folderKeys.folders });
   });
 });
