@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AccessResponse, Account, RidsResponse } from '@mailroom/protocol';
-import { api } from '../../api/client';
+import type { AccessResponse, Account } from '@mailroom/protocol';
+import { call, routes } from '../../api/client';
 
 /** Query keys of who is signed in: the user (access), the account (settings, profiles, aliases, quota), the rid. */
 export const accountKeys = {
@@ -10,12 +10,9 @@ export const accountKeys = {
 };
 
 export const sessionQueries = {
-  access: () =>
-    queryOptions({ queryKey: accountKeys.access, queryFn: () => api.get<AccessResponse>('/auth/access') }),
-  account: () =>
-    queryOptions({ queryKey: accountKeys.account, queryFn: () => api.get<Account>('/api/v1/user/account') }),
-  rids: () =>
-    queryOptions({ queryKey: accountKeys.rids, queryFn: () => api.get<RidsResponse>('/auth/rids') }),
+  access: () => queryOptions({ queryKey: accountKeys.access, queryFn: () => call(routes.access) }),
+  account: () => queryOptions({ queryKey: accountKeys.account, queryFn: () => call(routes.account) }),
+  rids: () => queryOptions({ queryKey: accountKeys.rids, queryFn: () => call(routes.rids) }),
 };
 
 /** The signed-in user; inside the protected layout it is always loaded (the guard waits for it). */

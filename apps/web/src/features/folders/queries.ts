@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Folder, FoldersResponse, Label, LabelCreateRequest, LabelsResponse } from '@mailroom/protocol';
-import { api } from '../../api/client';
+import type { Label, LabelCreateRequest } from '@mailroom/protocol';
+import { call, routes } from '../../api/client';
 
 export type { Label };
 
@@ -17,14 +17,14 @@ export const folderQueries = {
   folders: () =>
     queryOptions({
       queryKey: folderKeys.folders,
-      queryFn: () => api.get<FoldersResponse>('/api/v1/folders'),
+      queryFn: () => call(routes.folders),
       select: (response) => response.folders,
       meta: { showError: true },
     }),
   labels: () =>
     queryOptions({
       queryKey: folderKeys.labels,
-      queryFn: ({ signal }) => api.get<LabelsResponse>('/api/v1/labels', { signal }),
+      queryFn: ({ signal }) => call(routes.labels, { signal }),
       select: (response) => response.labels,
     }),
 };
@@ -41,7 +41,7 @@ export function useCreateFolder() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (folder: { parent_id: number | null; name: string }) =>
-      api.post<{ folder: Folder }>('/api/v1/folders', { folder }),
+      call(routes.createFolder, { body: { folder } }),
     onSuccess: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
 }
@@ -49,7 +49,7 @@ export function useCreateFolder() {
 export function useCreateLabel() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (label: NewLabel) => api.post<{ label: Label }>('/api/v1/labels', { label }),
+    mutationFn: (label: NewLabel) => call(routes.createLabel, { body: { label } }),
     onSuccess: () => client.invalidateQueries({ queryKey: folderKeys.labels }),
   });
 }

@@ -8,7 +8,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import type { Mail, MailListItem, MailListResponse, MessageQuery } from '@mailroom/protocol';
-import { api } from '../../api/client';
+import { call, routes } from '../../api/client';
 import { folderKeys } from '../folders';
 import { searchRequest } from '../search';
 import {
@@ -48,17 +48,29 @@ export const mailKeys = {
     ['messages', 'mail', folderId, uid, showImages] as const,
 };
 
+/** The query of a folder or label page: the alias view, the page and its size. */
+function listQuery(source: ListSource) {
+  return { a_id: source.aliasId, page: source.page, limit: source.limit };
+}
+
 export const mailQueries = {
   list: (source: ListSource) =>
     queryOptions({
       queryKey: mailKeys.list(source),
       queryFn: ({ signal }) =>
         source.kind === 'search'
-          ? api.post<MailListResponse>('/api/v1/messages/search', bulkRequest(source), { signal })
-          : api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
-              query: { a_id: source.aliasId, page: source.page, limit: source.limit },
-              signal,
-            }),
+          ? call(routes.searchMessages, { body: bulkRequest(source), signal })
+          : source.kind === 'label'
+            ? call(routes.labelMessages, {
+                params: { label_id: source.id },
+                query: listQuery(source),
+                signal,
+              })
+            : call(routes.folderMessages, {
+                params: { folder_id: source.id },
+                query: listQuery(source),
+                signal,
+              }),
       // Live events and refresh refetch often; without a staleness window the list would blink on every focus.
       staleTime: 10_000,
     }),
@@ -66,7 +78,8 @@ export const mailQueries = {
     queryOptions({
       queryKey: mailKeys.mail(folderId, uid, showImages),
       queryFn: ({ signal }) =>
-        api.get<{ message: Mail }>(`/api/v1/messages/${folderId}/${uid}`, {
+        call(routes.message, {
+          params: { folder_id: folderId, uid },
           query: { show_images: showImages ? 'true' : undefined },
           signal,
         }),
@@ -122,7 +135,7 @@ export function useMarkMessages() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ flag, messages }: MarkVariables) =>
-      api.post<{ ok: true }>('/api/v1/messages/mark', { flag, folder_messages: toFolderMessages(messages) }),
+      call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
     onMutate: async ({ flag, messages }) => {
       await client.cancelQueries({ queryKey: ['messages'] });
       const saved = snapshot(client);
@@ -150,10 +163,12 @@ export function useLabelMessages() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ labelId, add, messages }: LabelVariables) =>
-      api.post<{ ok: true }>('/api/v1/messages/mark', {
-        flag: add ? 'label' : 'unlabel',
-        label_id: labelId,
-        folder_messages: toFolderMessages(messages),
+      call(routes.markMessages, {
+        body: {
+          flag: add ? 'label' : 'unlabel',
+          label_id: labelId,
+          folder_messages: toFolderMessages(messages),
+        },
       }),
     onMutate: async ({ labelId, add, messages }) => {
       await client.cancelQueries({ queryKey: ['messages'] });
@@ -200,16 +215,15 @@ function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
 
 export function useDeleteMessages() {
   return useRemovingMutation(({ messages }: { messages: readonly MessageRef[] }) =>
-    api.post<{ ok: true }>('/api/v1/messages/delete', { folder_messages: toFolderMessages(messages) }),
+    call(routes.deleteMessages, { body: { folder_messages: toFolderMessages(messages) } }),
   );
 }
 
 export function useMoveMessages() {
   return useRemovingMutation(
     ({ destinationId, messages }: { destinationId: number; messages: readonly MessageRef[] }) =>
-      api.post<{ ok: true }>('/api/v1/messages/move', {
-        destination_id: destinationId,
-        folder_messages: toFolderMessages(messages),
+      call(routes.moveMessages, {
+        body: { destination_id: destinationId, folder_messages: toFolderMessages(messages) },
       }),
   );
 }
@@ -229,7 +243,7 @@ function useInvalidatingMutation<V>(call: (variables: V) => Promise<unknown>) {
 
 export function useEmptyFolder() {
   return useInvalidatingMutation((folderId: number) =>
-    api.post<{ ok: true }>('/api/v1/messages/empty', { folder_id: folderId }),
+    call(routes.emptyFolder, { body: { folder_id: folderId } }),
   );
 }
 
@@ -241,9 +255,7 @@ export interface BulkVariables {
 
 /** Select-all acts on the whole folder or label, not just the page (SPEC §4): the server resolves the set. */
 export function useBulkAction() {
-  return useInvalidatingMutation((variables: BulkVariables) =>
-    api.post<{ ok: true }>('/api/v1/messages/bulk', variables),
-  );
+  return useInvalidatingMutation((variables: BulkVariables) => call(routes.bulkAction, { body: variables }));
 }
 
 /** What a move takes: rows named by folder and uid, or with select-all on the request naming the whole list. */

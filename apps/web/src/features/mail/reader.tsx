@@ -20,7 +20,7 @@ import {
   type Mail,
   type MailAddress,
 } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
+import { ApiError, routeUrl, routes } from '../../api/client';
 import { folderPath, useLabels } from '../folders';
 import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
@@ -246,7 +246,10 @@ function MessageView({
             key: attachment.id,
             name: attachment.name,
             size: attachment.size,
-            href: `/api/v1/attachments/${attachment.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`,
+            href: routeUrl(routes.attachment, {
+              params: { id: attachment.id },
+              query: { message_uid: message.uid, folder_id: message.folder_id },
+            }),
           }))}
         />
       ) : null}
