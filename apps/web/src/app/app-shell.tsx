@@ -1,12 +1,19 @@
 import { useEffect, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../i18n';
 import clsx from 'clsx';
 import { ComposeHost, NewMessageButton } from '../features/compose';
-import { useDropOnFolder } from '../features/mail';
+import { folderKeys } from '../features/folders';
+import { mailKeys, useDropOnFolder } from '../features/mail';
 import { Sidebar, useUi } from '../features/shell';
 import { useLocation } from '../lib/router';
 import styles from './app-shell.module.css';
+
+/** After a send or a draft save: every list and opened message, and the folders' counters. */
+function refreshAfterSave(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: mailKeys.all });
+  void client.invalidateQueries({ queryKey: folderKeys.folders });
+}
 
 /** The frame shared by mail, settings and contacts: sidebar on the left (slide-in below 768 px), content on the right. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -55,7 +62,7 @@ export function AppShell({ children }: { children: ReactNode }) {
         {children}
       </main>
       {/* Portalled to <body>, so the sidebar's slide-in transform on mobile is not its containing block. */}
-      <ComposeHost />
+      <ComposeHost onSaved={refreshAfterSave} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   ComposeRequest,
   CopyAttachmentsRequest,
@@ -38,10 +38,4 @@ export function useDraftMessage(draft: { folder_id: number; uid: number } | unde
     // A draft is read once per opening: a later opening must see the latest save.
     gcTime: 0,
   });
-}
-
-/** Lists and counters change after a send or a draft save; live events would say so too, a moment later. */
-export function refreshMail(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: ['messages'] });
-  void client.invalidateQueries({ queryKey: ['folders'] });
 }

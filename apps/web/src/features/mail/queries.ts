@@ -29,6 +29,7 @@ type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
  * The folder tree and labels are the folders feature's (folderKeys).
  */
 export const mailKeys = {
+  all: ['messages'] as const,
   lists: ['messages', 'list'] as const,
   list: (source: ListSource) =>
     [
@@ -137,7 +138,7 @@ export function useMarkMessages() {
     mutationFn: ({ flag, messages }: MarkVariables) =>
       call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
     onMutate: async ({ flag, messages }) => {
-      await client.cancelQueries({ queryKey: ['messages'] });
+      await client.cancelQueries({ queryKey: mailKeys.all });
       const saved = snapshot(client);
       const keys = new Set(messages.map(messageKey));
       updateLists(client, (list) => withFlag(list, keys, flag));
@@ -171,7 +172,7 @@ export function useLabelMessages() {
         },
       }),
     onMutate: async ({ labelId, add, messages }) => {
-      await client.cancelQueries({ queryKey: ['messages'] });
+      await client.cancelQueries({ queryKey: mailKeys.all });
       const saved = snapshot(client);
       const keys = new Set(messages.map(messageKey));
       const change = { labelId, add };
