@@ -21,7 +21,12 @@ export default defineConfig(({ mode }) => ({
       treeshake: {
         // The protocol package has no "sideEffects" field, so its zod schemas would drag all of zod into the
         // mail shell even though the client only needs its types and plain helpers (DESIGN §5 budget).
-        moduleSideEffects: (id: string) => !/[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id),
+        // Our own modules run nothing when imported either (main.tsx aside): a feature's index.ts re-exports what
+        // other areas use, and a module none of whose exports is used (with its CSS) must not ride into the shell
+        // chunk through that index, e.g. compose's encryption switch through the decrypt page's loader.
+        moduleSideEffects: (id: string) =>
+          !/[\\/]packages[\\/]protocol[\\/]src[\\/]/.test(id) &&
+          !(/[\\/]apps[\\/]web[\\/]src[\\/].*\.tsx?$/.test(id) && !/[\\/]src[\\/]main\.tsx$/.test(id)),
       },
     },
   },

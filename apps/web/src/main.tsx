@@ -5,8 +5,8 @@ import { initI18n, loadErrorTexts } from './i18n';
 import { Providers } from './app/providers';
 import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
-import { AppRouter } from './app/router';
-import { warmUpMail } from './features/mail/warm-up';
+import { AppRouter } from './lib/router';
+import { warmUpMail } from './app/warm-up';
 
 const queryClient = createQueryClient();
 // The first mail screen's requests start now, alongside the language chunk (DESIGN §5: Inbox drawn ≤ 1 s).

@@ -13,3 +13,4 @@ export * from './schemas/message-actions.js';
 export * from './schemas/sending.js';
 export * from './schemas/encrypted.js';
 export * from './encryption.js';
+export * from './routes.js';

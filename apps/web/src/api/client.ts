@@ -1,4 +1,17 @@
-import type { ApiErrorBody } from '@mailroom/protocol';
+import {
+  routePaths,
+  type ApiErrorBody,
+  type HttpMethod,
+  type RouteBody,
+  type RouteName,
+  type RouteNameOf,
+  type RoutePath,
+  type RouteParams,
+  type RouteQuery,
+  type RouteResponse,
+} from '@mailroom/protocol';
+
+export { routePaths as routes };
 
 /** A failed request: `status` is the HTTP status (meta.code), `code` the catalogue code (meta.i8s). */
 export class ApiError extends Error {
@@ -13,12 +26,12 @@ export class ApiError extends Error {
   }
 }
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValues = Record<string, unknown>;
 
 export interface RequestOptions {
   method?: HttpMethod;
   body?: unknown;
-  query?: Record<string, string | number | boolean | undefined>;
+  query?: QueryValues;
   signal?: AbortSignal;
 }
 
@@ -42,11 +55,11 @@ async function toApiError(response: Response): Promise<ApiError> {
   return new ApiError(response.status, response.statusText);
 }
 
-function withQuery(path: string, query: RequestOptions['query']): string {
+function withQuery(path: string, query: QueryValues | undefined): string {
   if (!query) return path;
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
+    if (value !== undefined && value !== null) params.set(key, String(value));
   }
   const text = params.toString();
   return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
@@ -75,6 +88,7 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The low-level transport under `call`; features call routes of the table, never a path of their own. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>
     request<T>(path, { ...options, method: 'GET' }),
@@ -90,4 +104,52 @@ export const api = {
 
 export function isUnauthorized(error: unknown): boolean {
   return error instanceof ApiError && error.status === 401;
+}
+
+type NameOf<R extends RoutePath> = RouteNameOf<R> & RouteName;
+type ParamsInput<K extends RouteName> = keyof RouteParams<K> extends never
+  ? { params?: never }
+  : { params: RouteParams<K> };
+type QueryInput<K extends RouteName> =
+  RouteQuery<K> extends undefined ? { query?: never } : { query?: RouteQuery<K> };
+type BodyInput<K extends RouteName> =
+  RouteBody<K> extends undefined ? { body?: never } : { body: RouteBody<K> };
+
+/** What `call` and `routeUrl` take for a route: its path parameters, query and body, typed from the route table. */
+export type CallInput<K extends RouteName> = ParamsInput<K> &
+  QueryInput<K> &
+  BodyInput<K> & { signal?: AbortSignal };
+type CallArgs<K extends RouteName> =
+  object extends CallInput<K> ? [input?: CallInput<K>] : [input: CallInput<K>];
+
+/**
+ * The address of a route: each `:name` of its path replaced by its parameter, percent-encoded (a '/' or '%' in a
+ * value stays inside its segment), and the query appended (undefined values left out).
+ */
+export function routeUrl(
+  route: RoutePath,
+  input: { params?: Record<string, string | number>; query?: unknown } = {},
+): string {
+  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
+    const value = input.params?.[name];
+    if (value === undefined) throw new Error(`${route.method} ${route.path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  return withQuery(path, input.query as QueryValues | undefined);
+}
+
+/**
+ * Calls a route of the protocol's table (`routes.markMessages`…): builds the address from the table, sends the body
+ * as JSON, and answers what the route's response schema describes; a failure is an ApiError (SPEC §8).
+ */
+export function call<R extends RoutePath>(
+  route: R,
+  ...[input]: CallArgs<NameOf<R>>
+): Promise<RouteResponse<NameOf<R>>> {
+  const { body, signal } = (input ?? {}) as { body?: unknown; signal?: AbortSignal };
+  return request<RouteResponse<NameOf<R>>>(routeUrl(route, input as Parameters<typeof routeUrl>[1]), {
+    method: route.method,
+    body,
+    signal,
+  });
 }

@@ -1,3 +1,5 @@
+import i18n, { loadErrorTexts, translateErrorCode } from '../i18n';
+import { useNotices } from '../ui/notices-store';
 import { ApiError } from './client';
 
 /** The translation lookups the display rule needs; injected so the rule stays pure and testable. */
@@ -34,4 +36,17 @@ export function errorDisplayMessage(error: unknown, translate: ErrorTranslator):
   if (error instanceof Error && error.message) return error.message;
   if (typeof error === 'string' && error) return error;
   return translate.fallback;
+}
+
+/** Show an error in the 'An error occured!' dialog, following the display rule of SPEC §8. */
+export function raiseError(error: unknown): void {
+  const show = () => {
+    const text = errorDisplayMessage(error, {
+      catalogue: translateErrorCode,
+      fallback: i18n.t('notice.somethingWrong'),
+    });
+    if (text !== null) useNotices.getState().push('error', text);
+  };
+  // Without the catalogue the server's English message is still shown.
+  loadErrorTexts().then(show, show);
 }

@@ -1,15 +1,12 @@
-import type { Query, QueryClient } from '@tanstack/react-query';
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import {
   WS_MAX_TRIES,
   WS_OPENING_MESSAGE,
   WS_PATH,
   WS_RETRY_AFTER_CLOSE_MS,
   WS_RETRY_AFTER_ERROR_MS,
-  WS_TOAST_AT_RECONNECTS,
-  type Folder,
   type MailEvent,
 } from '@mailroom/protocol';
-import { useNotices } from '../ui/notices-store';
 
 export interface LiveOptions {
   url: string;
@@ -125,74 +122,64 @@ export class LiveConnection {
   }
 }
 
-/** SPEC §4: new, store and move refresh the active folder's lists; updateMailbox(List) reload the folders and quota. */
-export function applyMailEvent(client: QueryClient, event: MailEvent): void {
-  switch (event.event) {
-    case 'new':
-    case 'store':
-    case 'move':
-      void client.invalidateQueries({ queryKey: ['messages', 'list', 'folder', event.folder_id] });
-      // A label list mixes folders; it may show any of these messages.
-      void client.invalidateQueries({ queryKey: ['messages', 'list', 'label'] });
-      if (event.event === 'move' && event.to_folder_id !== null)
-        void client.invalidateQueries({ queryKey: ['messages', 'list', 'folder', event.to_folder_id] });
-      break;
-    case 'updateMailbox':
-    case 'updateMailboxList':
-      void client.invalidateQueries({ queryKey: ['folders'] });
-      // Counters change when mail arrives or leaves for good, and so does the quota bar's 'Used X of Y'.
-      void client.invalidateQueries({ queryKey: ['user', 'account'] });
-      break;
-  }
+/**
+ * What a feature does with the websocket's events: each feature exports one for the query keys it owns, and the app
+ * hands the list to startLiveUpdates. This module only dispatches; it knows no feature and no query key.
+ */
+export interface LiveHandler {
+  /** Turns one event into refreshes of the feature's own queries (SPEC §4). */
+  onEvent(event: MailEvent, client: QueryClient): void;
+  /**
+   * The feature's queries that events keep current: events sent while no socket was open are lost — mail that
+   * arrived while the page was loading (the lists load before the live chunk connects) or during a reconnect — so
+   * what was loaded under these keys before the socket opened is loaded again.
+   */
+  refreshAfterGap: readonly QueryKey[];
 }
 
-/**
- * Events sent while no socket was open are lost — mail that arrived while the page was loading (the lists load
- * before the live chunk connects) or during a reconnect: what was loaded before the socket opened is loaded again.
- */
-export function refreshMissed(client: QueryClient, openedAt: number): void {
+export function dispatchLiveEvent(
+  handlers: readonly LiveHandler[],
+  client: QueryClient,
+  event: MailEvent,
+): void {
+  for (const handler of handlers) handler.onEvent(event, client);
+}
+
+/** Loads again what the handlers' keys held before `openedAt`, when the socket opened, as its events may be lost. */
+export function refreshMissedEvents(
+  handlers: readonly LiveHandler[],
+  client: QueryClient,
+  openedAt: number,
+): void {
   const loadedBefore = (query: Query) => query.state.dataUpdatedAt < openedAt;
-  for (const queryKey of [['messages', 'list'], ['folders'], ['user', 'account']]) {
-    void client.invalidateQueries({ queryKey, predicate: loadedBefore });
+  for (const handler of handlers) {
+    for (const queryKey of handler.refreshAfterGap) {
+      void client.invalidateQueries({ queryKey: [...queryKey], predicate: loadedBefore });
+    }
   }
 }
 
-function inboxUnread(folders: readonly Folder[] | undefined): number {
-  return folders?.find((folder) => folder.system === 'inbox')?.unread ?? 0;
-}
-
-/** "(3) Mailroom": the Inbox's unread count in the tab title. */
-export function documentTitle(appName: string, unread: number): string {
-  return unread > 0 ? `(${unread}) ${appName}` : appName;
+export interface LiveUpdatesOptions {
+  handlers: readonly LiveHandler[];
+  /** Called with the reconnect count whenever it changes (the refresh toast shows from WS_TOAST_AT_RECONNECTS). */
+  onReconnectCount?(count: number): void;
 }
 
 /**
- * Opens the live connection for the signed-in shell and keeps the tab title's unread count current; returns the
- * function that stops both. Loaded after the first paint (app-shell.tsx), as nothing on screen needs it to draw.
+ * Opens the live connection for the signed-in shell and dispatches its events to the handlers; returns the
+ * function that stops it. Loaded after the first paint (app-shell.tsx), as nothing on screen needs it to draw.
  */
-export function startLiveUpdates(client: QueryClient, appName: string): () => void {
-  const setToast = useNotices.getState().setRefreshToast;
-  const connection =
-    typeof WebSocket === 'undefined'
-      ? null
-      : new LiveConnection({
-          url: liveUrl(),
-          onEvent: (event) => applyMailEvent(client, event),
-          onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
-          onOpen: () => refreshMissed(client, Date.now()),
-        });
-  connection?.start();
-
-  const update = () => {
-    const data = client.getQueryData<{ folders: Folder[] }>(['folders']);
-    document.title = documentTitle(appName, inboxUnread(data?.folders));
-  };
-  update();
-  const unsubscribe = client.getQueryCache().subscribe((change) => {
-    if (change.query.queryKey[0] === 'folders') update();
+export function startLiveUpdates(
+  client: QueryClient,
+  { handlers, onReconnectCount }: LiveUpdatesOptions,
+): () => void {
+  if (typeof WebSocket === 'undefined') return () => {};
+  const connection = new LiveConnection({
+    url: liveUrl(),
+    onEvent: (event) => dispatchLiveEvent(handlers, client, event),
+    onReconnectCount: onReconnectCount ?? (() => {}),
+    onOpen: () => refreshMissedEvents(handlers, client, Date.now()),
   });
-  return () => {
-    connection?.stop();
-    unsubscribe();
-  };
+  connection.start();
+  return () => connection.stop();
 }

@@ -1,11 +1,19 @@
 import { useEffect, type ReactNode } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../i18n';
 import clsx from 'clsx';
-import { Sidebar } from '../features/mail/sidebar';
-import { useLocation } from './router';
-import { useUi } from './ui-store';
+import { ComposeHost, NewMessageButton } from '../features/compose';
+import { folderKeys } from '../features/folders';
+import { mailKeys, useDropOnFolder } from '../features/mail';
+import { Sidebar, useUi } from '../features/shell';
+import { useLocation } from '../lib/router';
 import styles from './app-shell.module.css';
+
+/** After a send or a draft save: every list and opened message, and the folders' counters. */
+function refreshAfterSave(client: QueryClient): void {
+  void client.invalidateQueries({ queryKey: mailKeys.all });
+  void client.invalidateQueries({ queryKey: folderKeys.folders });
+}
 
 /** The frame shared by mail, settings and contacts: sidebar on the left (slide-in below 768 px), content on the right. */
 export function AppShell({ children }: { children: ReactNode }) {
@@ -14,13 +22,14 @@ export function AppShell({ children }: { children: ReactNode }) {
   const open = useUi((state) => state.sidebarOpen);
   const setOpen = useUi((state) => state.setSidebarOpen);
   const queryClient = useQueryClient();
+  const dropOnFolder = useDropOnFolder();
   const appName = t('app.name');
   // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket).
   useEffect(() => {
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void import('../api/live').then(({ startLiveUpdates }) => {
-      if (!cancelled) stop = startLiveUpdates(queryClient, appName);
+    void import('./live-updates').then(({ startAppLiveUpdates }) => {
+      if (!cancelled) stop = startAppLiveUpdates(queryClient, appName);
     });
     return () => {
       cancelled = true;
@@ -43,12 +52,17 @@ export function AppShell({ children }: { children: ReactNode }) {
         {t('app.skipToContent')}
       </a>
       <aside className={clsx(styles.sidebar, open && styles.open)} data-testid="sidebar">
-        <Sidebar />
+        <Sidebar
+          newMessage={<NewMessageButton onOpened={() => setOpen(false)} />}
+          onDropMessages={dropOnFolder}
+        />
       </aside>
       {open ? <div className={styles.backdrop} onClick={() => setOpen(false)} aria-hidden /> : null}
       <main id="main" className={styles.main} tabIndex={-1}>
         {children}
       </main>
+      {/* Portalled to <body>, so the sidebar's slide-in transform on mobile is not its containing block. */}
+      <ComposeHost onSaved={refreshAfterSave} />
     </div>
   );
 }

@@ -2,13 +2,13 @@ import type { ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../i18n';
 import { CloudOff } from 'lucide-react';
-import { useUser } from '../features/auth/queries';
+import { useUser } from '../features/account';
 import { Preloader } from '../ui/preloader';
 import { Button } from '../ui/button';
 import { AppShell } from './app-shell';
-import { Navigate } from './router';
+import { Navigate } from '../lib/router';
 import { useSession } from './startup';
-import styles from './startup-failed.module.css';
+import styles from '../ui/startup-failed.module.css';
 
 function StartupFailed() {
   const { t } = useTranslation();

@@ -1,6 +1,6 @@
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import { ApiError, isUnauthorized } from '../api/client';
-import { raiseError } from '../ui/notices-store';
+import { raiseError } from '../api/error-message';
 import { useSession } from './startup';
 
 declare module '@tanstack/react-query' {

@@ -2,11 +2,11 @@ import { useEffect, useRef, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ACCESS_RECHECK_MS } from '@mailroom/protocol';
 import { isUnauthorized } from '../api/client';
-import { sessionQueries } from '../features/auth/queries';
+import { sessionQueries } from '../features/account';
 import { NoticeDialog } from '../ui/notice-dialog';
 import { RefreshToast } from '../ui/refresh-toast';
-import { isFramed, notifyHostLoaded } from './frame';
-import { useLocation, useNavigate } from './router';
+import { isFramed, notifyHostLoaded } from '../lib/frame';
+import { useLocation, useNavigate } from '../lib/router';
 import { handleUnauthorized, hasIsLoggedCookie, startupStatus, useSession } from './startup';
 
 function onRoute(pathname: string, route: string): boolean {

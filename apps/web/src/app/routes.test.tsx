@@ -3,7 +3,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import type { Label, Mail } from '@mailroom/protocol';
 import { answerShell, folder, json, listItem, notFound } from '../test/fixtures';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
-import { readCookie } from './cookies';
+import { readCookie } from '../lib/cookies';
 
 const folders = [folder(11, 'INBOX', 'inbox', { total: 3 }), folder(12, 'INBOX.Trash', 'trash')];
 const labels: Label[] = [

@@ -1,28 +1,32 @@
 import type { ReactNode } from 'react';
-import { FolderView, LabelView, MailIndex, SearchView } from '../features/mail/mail-views';
-import type { SettingsAction, SettingsSectionId } from '../features/settings/sections';
-import { Lazy, lazyRoute } from './lazy-route';
+import { FolderView, LabelView, MailIndex, SearchView } from '../features/mail';
+import { loadAboutPage } from '../features/about';
+import { loadLoginPage } from '../features/auth';
+import { loadContactsPage } from '../features/contacts';
+import { loadDecryptPage } from '../features/decrypt';
+import { loadSettingsLayout, type SettingsAction, type SettingsSectionId } from '../features/settings';
+import { Lazy, lazyRoute } from '../ui/lazy-route';
 import { loadFeatureTexts } from '../i18n';
 import { NoAliasGuard, Protected } from './protected-layout';
 import { RootLayout } from './root-layout';
-import { Navigate, Route, Switch } from './router';
+import { Navigate, Route, Switch } from '../lib/router';
 
 // Everything but the mail shell is a separate chunk (DESIGN §5: the shell's initial JS ≤ 120 KB gzipped).
 const AboutPage = lazyRoute(() =>
-  Promise.all([import('../features/about/about-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+  Promise.all([loadAboutPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 const LoginPage = lazyRoute(() =>
-  Promise.all([import('../features/auth/login-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+  Promise.all([loadLoginPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 const DecryptPage = lazyRoute(() =>
-  Promise.all([import('../features/decrypt/decrypt-page'), loadFeatureTexts()]).then(([chunk]) => chunk),
+  Promise.all([loadDecryptPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const ContactsPage = lazyRoute(() => import('../features/contacts/contacts-page'));
+const ContactsPage = lazyRoute(() => loadContactsPage());
 const SettingsLayout = lazyRoute(() =>
-  Promise.all([import('../features/settings/settings-layout'), loadFeatureTexts()]).then(([chunk]) => chunk),
+  Promise.all([loadSettingsLayout(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 const SettingsSectionPage = lazyRoute(() =>
-  import('../features/settings/settings-layout').then((module) => ({ default: module.SettingsSection })),
+  loadSettingsLayout().then((module) => ({ default: module.SettingsSection })),
 );
 
 /**

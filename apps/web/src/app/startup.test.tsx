@@ -3,7 +3,7 @@ import { screen, waitFor } from '@testing-library/react';
 import { ApiError } from '../api/client';
 import { answerShell, folder, json, notFound, testUser } from '../test/fixtures';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
-import { readCookie } from './cookies';
+import { readCookie } from '../lib/cookies';
 import { startupStatus } from './startup';
 
 const folders = [

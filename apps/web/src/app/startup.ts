@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import { IS_LOGGED_COOKIE, REDIRECT_COOKIE, REDIRECT_COOKIE_MAX_AGE_S } from '@mailroom/protocol';
 import { isUnauthorized } from '../api/client';
-import { readCookie, writeCookie } from './cookies';
+import { readCookie, writeCookie } from '../lib/cookies';
 
 /** SPEC §4 start-up status. */
 export type StartupStatus = 'empty' | 'success' | 'failed' | 'load_frame';

@@ -8,7 +8,7 @@
 import { useSyncExternalStore } from 'react';
 import { LANG_COOKIE, type Language } from '@mailroom/protocol';
 import { detectLanguage } from './detect-language';
-import { readCookie, writeCookie } from '../app/cookies';
+import { readCookie, writeCookie } from '../lib/cookies';
 import type en from './locales/en.json';
 import type enFeatures from './locales/features.en.json';
 

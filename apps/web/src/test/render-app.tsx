@@ -3,7 +3,7 @@ import { render } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import { Providers } from '../app/providers';
 import { createQueryClient } from '../app/query-client';
-import { AppRouter } from '../app/router';
+import { AppRouter } from '../lib/router';
 import { AppRoutes } from '../app/routes';
 import { useSession } from '../app/startup';
 import { useSelection } from '../features/mail/selection-store';

@@ -3,7 +3,6 @@ import type { ConfirmDialogProps } from './confirm-dialog';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from '../i18n';
 import { Button } from './button';
-import { raiseError } from './notices-store';
 import styles from './dialog.module.css';
 
 /** The Radix half of ConfirmDialog, loaded when a confirmation is first asked for. */
@@ -15,6 +14,7 @@ export default function ConfirmDialogImpl({
   confirmLabel,
   danger,
   onConfirm,
+  onError,
 }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
@@ -25,7 +25,7 @@ export default function ConfirmDialogImpl({
       await onConfirm();
       onOpenChange(false);
     } catch (error) {
-      raiseError(error);
+      onError(error);
     } finally {
       setBusy(false);
     }

@@ -11,6 +11,8 @@ export interface ConfirmDialogProps {
   danger?: boolean;
   /** May return a promise: the dialog shows a spinner and stays open until it settles. */
   onConfirm(): void | Promise<void>;
+  /** The action failed: the dialog stays open; the caller shows the error (ui knows no error catalogue). */
+  onError(error: unknown): void;
 }
 
 /** SPEC §2 confirm dialog: title, text, yes/cancel, a spinner while the action runs. Loads when first opened. */

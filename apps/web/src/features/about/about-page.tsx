@@ -7,10 +7,10 @@ import {
   PAID_ALIAS_PRICE,
   formatFileSize,
 } from '@mailroom/protocol';
-import { PublicLayout } from '../../app/public-layout';
-import { Link } from '../../app/router';
+import { PublicLayout } from '../shell';
+import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
-import { signInUrl, useUser } from '../auth/queries';
+import { signInUrl, useUser } from '../account';
 import styles from './about-page.module.css';
 
 export default function AboutPage() {

@@ -3,11 +3,11 @@ import clsx from 'clsx';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
 import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
-import { PublicLayout } from '../../app/public-layout';
-import { readCookie } from '../../app/cookies';
-import { Navigate, useSearchParams } from '../../app/router';
+import { PublicLayout } from '../shell';
+import { readCookie } from '../../lib/cookies';
+import { Navigate, useSearchParams } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
-import { signInUrl, useUser } from './queries';
+import { signInUrl, useUser } from '../account';
 import card from '../../ui/card.module.css';
 import styles from './login-page.module.css';
 

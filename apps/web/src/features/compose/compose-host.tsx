@@ -1,8 +1,12 @@
 import { Component, Suspense, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { lazyRoute } from '../../app/lazy-route';
-import { raiseError } from '../../ui/notices-store';
+import type { QueryClient } from '@tanstack/react-query';
+import { lazyRoute } from '../../ui/lazy-route';
+import { raiseError } from '../../api/error-message';
 import { loadComposeWindow, useCompose } from './compose-store';
+import { ComposeSavedContext } from './saved-context';
+
+const noRefresh = () => {};
 
 const ComposeWindow = lazyRoute(loadComposeWindow);
 
@@ -27,13 +31,15 @@ class ComposeBoundary extends Component<{ children: ReactNode }, { failed: boole
  * sidebar's slide-in transform on mobile does not become its containing block. TipTap and the window load on
  * first use only (DESIGN §5).
  */
-export function ComposeHost() {
+export function ComposeHost({ onSaved }: { onSaved?(client: QueryClient): void }) {
   const open = useCompose((state) => state.open !== null);
   if (!open) return null;
   return createPortal(
     <ComposeBoundary>
       <Suspense fallback={null}>
-        <ComposeWindow />
+        <ComposeSavedContext value={onSaved ?? noRefresh}>
+          <ComposeWindow />
+        </ComposeSavedContext>
       </Suspense>
     </ComposeBoundary>,
     document.body,

@@ -1,5 +1,5 @@
 import { COMPOSE_MODE, formatFullDate, type Account, type ComposeMode, type Mail } from '@mailroom/protocol';
-import { decodeContent, sanitizeMessageHtml } from '../mail/sanitize-html';
+import { decodeContent, sanitizeMessageHtml } from '../message-view';
 import { fromOptions, ownAddresses, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
 import { initialBody, wantsSignature, type BodyFormat, type QuotedOriginal } from './compose-body';
 import { emptyRecipients, type RecipientFields } from './compose-request';

@@ -9,7 +9,7 @@ import {
 } from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
-import { sessionQueries } from '../auth/queries';
+import { sessionQueries } from '../account/queries';
 import { testAccount, testUser } from '../../test/fixtures';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose, type ComposeRequestOpen } from './compose-store';

@@ -1,26 +1,24 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   ComposeRequest,
   CopyAttachmentsRequest,
-  CopyAttachmentsResponse,
   DraftResponse,
-  Mail,
   SendResponse,
   UploadedAttachment,
 } from '@mailroom/protocol';
-import { api } from '../../api/client';
+import { call, routes } from '../../api/client';
 
 export function sendMessage(body: ComposeRequest): Promise<SendResponse> {
-  return api.post<SendResponse>('/api/v1/messages/send', body);
+  return call(routes.sendMessage, { body });
 }
 
 export function saveDraft(body: ComposeRequest): Promise<DraftResponse> {
-  return api.post<DraftResponse>('/api/v1/messages/draft', body);
+  return call(routes.saveDraft, { body });
 }
 
 /** A forwarded message's or a reopened draft's attachments, as compose attachments (no second upload). */
 export async function copyAttachments(request: CopyAttachmentsRequest): Promise<UploadedAttachment[]> {
-  const response = await api.post<CopyAttachmentsResponse>('/api/v1/attachments/copy', request);
+  const response = await call(routes.copyAttachments, { body: request });
   return response.attachments;
 }
 
@@ -29,7 +27,8 @@ export function useDraftMessage(draft: { folder_id: number; uid: number } | unde
   return useQuery({
     queryKey: ['compose', 'draft', draft?.folder_id ?? 0, draft?.uid ?? 0],
     queryFn: ({ signal }) =>
-      api.get<{ message: Mail }>(`/api/v1/messages/${draft!.folder_id}/${draft!.uid}`, {
+      call(routes.message, {
+        params: { folder_id: draft!.folder_id, uid: draft!.uid },
         query: { show_images: 'true' },
         signal,
       }),
@@ -39,10 +38,4 @@ export function useDraftMessage(draft: { folder_id: number; uid: number } | unde
     // A draft is read once per opening: a later opening must see the latest save.
     gcTime: 0,
   });
-}
-
-/** Lists and counters change after a send or a draft save; live events would say so too, a moment later. */
-export function refreshMail(client: QueryClient): void {
-  void client.invalidateQueries({ queryKey: ['messages'] });
-  void client.invalidateQueries({ queryKey: ['folders'] });
 }

@@ -1,7 +1,7 @@
 import type { UploadedAttachment } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
+import { ApiError, routeUrl, routes } from '../../api/client';
 
-export const UPLOAD_PATH = '/api/v1/attachments';
+export const UPLOAD_PATH = routeUrl(routes.uploadAttachment);
 /** SPEC §7: up to 4 uploads at once; the rest wait their turn. */
 export const UPLOADS_IN_PARALLEL = 4;
 

@@ -1,8 +1,8 @@
 import { useTranslation } from '../../i18n';
 import { Contact } from 'lucide-react';
-import { MainHeader } from '../../app/main-header';
+import { MainHeader } from '../shell';
 import { ComingSoon } from '../../ui/coming-soon';
-import styles from '../settings/settings.module.css';
+import styles from './contacts.module.css';
 
 export default function ContactsPage() {
   const { t } = useTranslation();

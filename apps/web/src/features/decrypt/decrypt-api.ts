@@ -1,5 +1,5 @@
 import type { DecryptParams } from '@mailroom/protocol';
-import { ApiError, api } from '../../api/client';
+import { ApiError, call, routeUrl, routes } from '../../api/client';
 
 /**
  * Where an encrypted message is opened from: the public /decrypt page knows its id; the reader
@@ -36,15 +36,15 @@ async function postForBytes(path: string, body: unknown): Promise<Uint8Array> {
 
 export function publicSource(id: string): DecryptSource {
   return {
-    params: () => api.get<DecryptParams>(`/api/v1/decrypt/${encodeURIComponent(id)}/params`),
-    open: (auth) => postForBytes('/api/v1/decrypt', { id, auth }),
+    params: () => call(routes.decryptParams, { params: { id } }),
+    open: (auth) => postForBytes(routeUrl(routes.decrypt), { id, auth }),
   };
 }
 
 export function mailboxSource(folderId: number, uid: number): DecryptSource {
   const ref = { folder_id: folderId, uid };
   return {
-    params: () => api.post<DecryptParams>('/api/v1/messages/decrypt', ref),
-    open: (auth) => postForBytes('/api/v1/messages/decrypt', { ...ref, auth }),
+    params: () => call(routes.decryptMessage, { body: ref }),
+    open: (auth) => postForBytes(routeUrl(routes.decryptMessage), { ...ref, auth }),
   };
 }

@@ -5,7 +5,7 @@ import type {
   MailListItem,
   MailListResponse,
 } from '@mailroom/protocol';
-import type { SearchForm } from '../search/search-model';
+import type { SearchForm } from '../search';
 
 /** What a list shows: a folder, a label or search results. */
 export interface ListSource {

@@ -16,7 +16,7 @@ import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose } from '../compose/compose-store';
 import { useSelection } from './selection-store';
-import { warmUpMail } from './warm-up';
+import { warmUpMail } from '../../app/warm-up';
 
 const user = testUser;
 const account = testAccount({ per_page: 3 });

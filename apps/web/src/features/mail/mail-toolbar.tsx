@@ -1,14 +1,14 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
-import { Link } from '../../app/router';
+import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
 import { useMailScreen } from './mail-context';
 import { pageRange, selectByFilter, type SelectFilter } from './list-model';
 import { useSelection } from './selection-store';
-import { TopPanel } from './top-panel';
+import { TopPanel } from '../shell';
 import { useMailKeyboard } from './use-mail-keyboard';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { MOBILE_MAX } from '@mailroom/protocol';

@@ -7,19 +7,10 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import type {
-  Folder,
-  FoldersResponse,
-  Label,
-  LabelCreateRequest,
-  LabelsResponse,
-  Mail,
-  MailListItem,
-  MailListResponse,
-  MessageQuery,
-} from '@mailroom/protocol';
-import { api } from '../../api/client';
-import { searchRequest } from '../search/search-model';
+import type { Mail, MailListItem, MailListResponse, MessageQuery } from '@mailroom/protocol';
+import { call, routes } from '../../api/client';
+import { folderKeys } from '../folders';
+import { searchRequest } from '../search';
 import {
   messageKey,
   toFolderMessages,
@@ -31,17 +22,14 @@ import {
   type ListSource,
 } from './list-model';
 
-export type { Label };
-
-/** The body of POST labels (SPEC §5 defaults are the server's too). */
-export type NewLabel = LabelCreateRequest['label'];
-
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
-/** Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail']. */
+/**
+ * Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail'].
+ * The folder tree and labels are the folders feature's (folderKeys).
+ */
 export const mailKeys = {
-  folders: ['folders'] as const,
-  labels: ['labels'] as const,
+  all: ['messages'] as const,
   lists: ['messages', 'list'] as const,
   list: (source: ListSource) =>
     [
@@ -54,36 +42,36 @@ export const mailKeys = {
       source.limit,
       source.search ?? null,
     ] as const,
+  listsOfKind: (kind: ListSource['kind']) => ['messages', 'list', kind] as const,
   listsOf: (kind: ListSource['kind'], id: number) => ['messages', 'list', kind, id] as const,
   mails: ['messages', 'mail'] as const,
   mail: (folderId: number, uid: number, showImages: boolean) =>
     ['messages', 'mail', folderId, uid, showImages] as const,
 };
 
+/** The query of a folder or label page: the alias view, the page and its size. */
+function listQuery(source: ListSource) {
+  return { a_id: source.aliasId, page: source.page, limit: source.limit };
+}
+
 export const mailQueries = {
-  folders: () =>
-    queryOptions({
-      queryKey: mailKeys.folders,
-      queryFn: () => api.get<FoldersResponse>('/api/v1/folders'),
-      select: (response) => response.folders,
-      meta: { showError: true },
-    }),
-  labels: () =>
-    queryOptions({
-      queryKey: mailKeys.labels,
-      queryFn: ({ signal }) => api.get<LabelsResponse>('/api/v1/labels', { signal }),
-      select: (response) => response.labels,
-    }),
   list: (source: ListSource) =>
     queryOptions({
       queryKey: mailKeys.list(source),
       queryFn: ({ signal }) =>
         source.kind === 'search'
-          ? api.post<MailListResponse>('/api/v1/messages/search', bulkRequest(source), { signal })
-          : api.get<MailListResponse>(`/api/v1/messages/${source.kind}/${source.id}`, {
-              query: { a_id: source.aliasId, page: source.page, limit: source.limit },
-              signal,
-            }),
+          ? call(routes.searchMessages, { body: bulkRequest(source), signal })
+          : source.kind === 'label'
+            ? call(routes.labelMessages, {
+                params: { label_id: source.id },
+                query: listQuery(source),
+                signal,
+              })
+            : call(routes.folderMessages, {
+                params: { folder_id: source.id },
+                query: listQuery(source),
+                signal,
+              }),
       // Live events and refresh refetch often; without a staleness window the list would blink on every focus.
       staleTime: 10_000,
     }),
@@ -91,7 +79,8 @@ export const mailQueries = {
     queryOptions({
       queryKey: mailKeys.mail(folderId, uid, showImages),
       queryFn: ({ signal }) =>
-        api.get<{ message: Mail }>(`/api/v1/messages/${folderId}/${uid}`, {
+        call(routes.message, {
+          params: { folder_id: folderId, uid },
           query: { show_images: showImages ? 'true' : undefined },
           signal,
         }),
@@ -101,14 +90,6 @@ export const mailQueries = {
       staleTime: 60_000,
     }),
 };
-
-export function useFolders() {
-  return useQuery(mailQueries.folders());
-}
-
-export function useLabels(enabled = true) {
-  return useQuery({ ...mailQueries.labels(), enabled });
-}
 
 export function useMessageList(source: ListSource | null) {
   return useQuery({
@@ -155,9 +136,9 @@ export function useMarkMessages() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ flag, messages }: MarkVariables) =>
-      api.post<{ ok: true }>('/api/v1/messages/mark', { flag, folder_messages: toFolderMessages(messages) }),
+      call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
     onMutate: async ({ flag, messages }) => {
-      await client.cancelQueries({ queryKey: ['messages'] });
+      await client.cancelQueries({ queryKey: mailKeys.all });
       const saved = snapshot(client);
       const keys = new Set(messages.map(messageKey));
       updateLists(client, (list) => withFlag(list, keys, flag));
@@ -170,7 +151,7 @@ export function useMarkMessages() {
     },
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // Unread counters in the sidebar follow the server's count, not a guess.
-    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
+    onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
 }
 
@@ -183,13 +164,15 @@ export function useLabelMessages() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ labelId, add, messages }: LabelVariables) =>
-      api.post<{ ok: true }>('/api/v1/messages/mark', {
-        flag: add ? 'label' : 'unlabel',
-        label_id: labelId,
-        folder_messages: toFolderMessages(messages),
+      call(routes.markMessages, {
+        body: {
+          flag: add ? 'label' : 'unlabel',
+          label_id: labelId,
+          folder_messages: toFolderMessages(messages),
+        },
       }),
     onMutate: async ({ labelId, add, messages }) => {
-      await client.cancelQueries({ queryKey: ['messages'] });
+      await client.cancelQueries({ queryKey: mailKeys.all });
       const saved = snapshot(client);
       const keys = new Set(messages.map(messageKey));
       const change = { labelId, add };
@@ -203,7 +186,7 @@ export function useLabelMessages() {
     },
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // A label list shows what carries the label: it changes with it.
-    onSettled: () => client.invalidateQueries({ queryKey: [...mailKeys.lists, 'label'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
   });
 }
 
@@ -225,7 +208,7 @@ function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: mailKeys.folders }),
+        client.invalidateQueries({ queryKey: folderKeys.folders }),
       ]);
     },
   });
@@ -233,16 +216,15 @@ function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
 
 export function useDeleteMessages() {
   return useRemovingMutation(({ messages }: { messages: readonly MessageRef[] }) =>
-    api.post<{ ok: true }>('/api/v1/messages/delete', { folder_messages: toFolderMessages(messages) }),
+    call(routes.deleteMessages, { body: { folder_messages: toFolderMessages(messages) } }),
   );
 }
 
 export function useMoveMessages() {
   return useRemovingMutation(
     ({ destinationId, messages }: { destinationId: number; messages: readonly MessageRef[] }) =>
-      api.post<{ ok: true }>('/api/v1/messages/move', {
-        destination_id: destinationId,
-        folder_messages: toFolderMessages(messages),
+      call(routes.moveMessages, {
+        body: { destination_id: destinationId, folder_messages: toFolderMessages(messages) },
       }),
   );
 }
@@ -254,7 +236,7 @@ function useInvalidatingMutation<V>(call: (variables: V) => Promise<unknown>) {
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: mailKeys.folders }),
+        client.invalidateQueries({ queryKey: folderKeys.folders }),
       ]);
     },
   });
@@ -262,7 +244,7 @@ function useInvalidatingMutation<V>(call: (variables: V) => Promise<unknown>) {
 
 export function useEmptyFolder() {
   return useInvalidatingMutation((folderId: number) =>
-    api.post<{ ok: true }>('/api/v1/messages/empty', { folder_id: folderId }),
+    call(routes.emptyFolder, { body: { folder_id: folderId } }),
   );
 }
 
@@ -274,9 +256,7 @@ export interface BulkVariables {
 
 /** Select-all acts on the whole folder or label, not just the page (SPEC §4): the server resolves the set. */
 export function useBulkAction() {
-  return useInvalidatingMutation((variables: BulkVariables) =>
-    api.post<{ ok: true }>('/api/v1/messages/bulk', variables),
-  );
+  return useInvalidatingMutation((variables: BulkVariables) => call(routes.bulkAction, { body: variables }));
 }
 
 /** What a move takes: rows named by folder and uid, or with select-all on the request naming the whole list. */
@@ -322,21 +302,4 @@ export function bulkRequest(source: ListSource): MessageQuery {
     ...(source.kind === 'label' ? { label_id: source.id } : source.id > 0 ? { folder_id: source.id } : {}),
     ...(alias === null ? {} : { alias_id: alias }),
   };
-}
-
-export function useCreateFolder() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (folder: { parent_id: number | null; name: string }) =>
-      api.post<{ folder: Folder }>('/api/v1/folders', { folder }),
-    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.folders }),
-  });
-}
-
-export function useCreateLabel() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (label: NewLabel) => api.post<{ label: Label }>('/api/v1/labels', { label }),
-    onSuccess: () => client.invalidateQueries({ queryKey: mailKeys.labels }),
-  });
 }

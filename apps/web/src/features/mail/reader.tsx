@@ -20,28 +20,26 @@ import {
   type Mail,
   type MailAddress,
 } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
-import { folderPath } from '../../app/paths';
-import { useNavigate } from '../../app/router';
+import { ApiError, routeUrl, routes } from '../../api/client';
+import { folderPath, useLabels } from '../folders';
+import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { Preloader } from '../../ui/preloader';
-import { useAccount, useUser } from '../auth/queries';
+import { useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
-import { useLabelMessages, useLabels, useMail, useMarkMessages } from './queries';
+import { useLabelMessages, useMail, useMarkMessages } from './queries';
 import { useSelection } from './selection-store';
-import { loadComposeWindow, useCompose } from '../compose/compose-store';
+import { loadComposeWindow, useCompose } from '../compose';
+import { loadReaderDecrypt } from '../decrypt';
 import { useMailActions } from './use-mail-actions';
-import { HtmlBody } from './html-body';
-import { decodeContent } from './sanitize-html';
-import { AttachmentList } from './attachment-list';
-import { PlainBody } from './plain-body';
+import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
 const ReaderDecrypt = lazy(() =>
-  Promise.all([import('../decrypt/reader-decrypt'), loadFeatureTexts()]).then(([chunk]) => chunk),
+  Promise.all([loadReaderDecrypt(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
@@ -248,7 +246,10 @@ function MessageView({
             key: attachment.id,
             name: attachment.name,
             size: attachment.size,
-            href: `/api/v1/attachments/${attachment.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`,
+            href: routeUrl(routes.attachment, {
+              params: { id: attachment.id },
+              query: { message_uid: message.uid, folder_id: message.folder_id },
+            }),
           }))}
         />
       ) : null}

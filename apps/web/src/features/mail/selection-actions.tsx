@@ -15,13 +15,14 @@ import {
 } from 'lucide-react';
 import { folderDisplayName } from '@mailroom/protocol';
 import { Button } from '../../ui/button';
+import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dropdown } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
-import { useUser } from '../auth/queries';
+import { useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey } from './list-model';
-import { useLabels } from './queries';
+import { useLabels } from '../folders';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
 import { useDeleteKey } from './use-mail-keyboard';
@@ -213,6 +214,7 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
       <ConfirmDialog
         open={confirm !== null}
         onOpenChange={(open) => !open && setConfirm(null)}
+        onError={raiseError}
         danger
         title={
           confirm === 'empty'

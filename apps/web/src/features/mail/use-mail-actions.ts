@@ -1,5 +1,5 @@
 import type { Folder, MailListItem } from '@mailroom/protocol';
-import { useNavigate } from '../../app/router';
+import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, type FlagChange } from './list-model';
 import {

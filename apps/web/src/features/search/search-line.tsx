@@ -11,12 +11,11 @@ import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
 import { MOBILE_MAX } from '@mailroom/protocol';
-import { folderPath, labelPath } from '../../app/paths';
-import { useLocation, useMatch, useNavigate, useParams } from '../../app/router';
+import { findInbox, folderPath, labelPath, useFolders } from '../folders';
+import { useLocation, useMatch, useNavigate, useParams } from '../../lib/router';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
-import { findInbox } from '../mail/folder-order';
-import { useFolders } from '../mail/queries';
+
 import {
   canRunSearch,
   emptySearchForm,

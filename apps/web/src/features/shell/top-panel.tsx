@@ -2,14 +2,14 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
 import { Contact, EllipsisVertical, Info, RotateCw, Settings } from 'lucide-react';
-import { SearchLine } from '../search/search-line';
-import { MainHeader } from '../../app/main-header';
-import { Link } from '../../app/router';
+import { SearchLine } from '../search';
+import { MainHeader } from './main-header';
+import { Link } from '../../lib/router';
 import { Button } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
-import { useUser } from '../auth/queries';
+import { useUser } from '../account';
 import menu from '../../ui/menu.module.css';
-import styles from './mail-views.module.css';
+import styles from './top-panel.module.css';
 
 export interface TopPanelProps {
   title: string;

@@ -1,10 +1,10 @@
 import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { isUnauthorized } from '../../api/client';
-import { logOut, signInUrl, useRid, useUser } from '../auth/queries';
+import { logOut, signInUrl, useRid, useUser } from '../account';
 import { Avatar } from '../../ui/avatar';
 import { Dropdown } from '../../ui/dropdown';
-import { raiseError } from '../../ui/notices-store';
+import { raiseError } from '../../api/error-message';
 import { MemberIdButton } from './member-id-button';
 import menu from '../../ui/menu.module.css';
 import styles from './user-menu.module.css';

@@ -1,29 +1,32 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
-import { FolderPlus, Mail, PenSquare, Plus, X } from 'lucide-react';
-import { useAccount, useUser } from '../auth/queries';
+import { FolderPlus, Mail, Plus, X } from 'lucide-react';
+import { useAccount, useUser } from '../account';
 import { Button } from '../../ui/button';
 import { Select } from '../../ui/select';
-import { folderPath, labelPath } from '../../app/paths';
-import { Link, useMatch, useNavigate } from '../../app/router';
-import { useUi } from '../../app/ui-store';
-import { buildFolderSections, findInbox, flattenFolders, type SystemFolderNames } from './folder-order';
-import { FolderTree } from './folder-tree';
+import { Link, useMatch, useNavigate } from '../../lib/router';
+import {
+  buildFolderSections,
+  findInbox,
+  flattenFolders,
+  folderPath,
+  FolderTree,
+  labelPath,
+  loadCreateDialogs,
+  useFolders,
+  useLabels,
+  type FolderTreeProps,
+  type SystemFolderNames,
+} from '../folders';
+import { useUi } from './ui-store';
 import { QuotaBar } from './quota-bar';
 import { ShellFooter } from './shell-footer';
 import { UserMenu } from './user-menu';
-import { ComposeHost } from '../compose/compose-host';
-import { loadComposeWindow, useCompose } from '../compose/compose-store';
-import { useFolders, useLabels } from './queries';
 
 // Dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
-const CreateFolderDialog = lazy(() =>
-  import('./create-dialogs').then((m) => ({ default: m.CreateFolderDialog })),
-);
-const CreateLabelDialog = lazy(() =>
-  import('./create-dialogs').then((m) => ({ default: m.CreateLabelDialog })),
-);
+const CreateFolderDialog = lazy(() => loadCreateDialogs().then((m) => ({ default: m.CreateFolderDialog })));
+const CreateLabelDialog = lazy(() => loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })));
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
@@ -36,7 +39,14 @@ function SkeletonRows() {
   );
 }
 
-export function Sidebar() {
+export interface SidebarProps {
+  /** The 'New message' button (compose's), placed under the user menu. */
+  newMessage?: ReactNode;
+  /** What a drop of messages on a folder does (mail's move); without it the folders accept no drop. */
+  onDropMessages?: FolderTreeProps['onDropMessages'];
+}
+
+export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const user = useUser();
@@ -92,19 +102,7 @@ export function Sidebar() {
           </Button>
         </div>
         <UserMenu />
-        <Button
-          variant="primary"
-          block
-          className={styles.compose}
-          onPointerEnter={() => void loadComposeWindow().catch(() => {})}
-          onClick={() => {
-            useCompose.getState().openCompose({ mode: 0 });
-            setSidebarOpen(false);
-          }}
-        >
-          <PenSquare aria-hidden />
-          {t('sidebar.newMessage')}
-        </Button>
+        <div className={styles.compose}>{newMessage}</div>
         {aliasOptions.length > 1 ? (
           <Select
             label={t('sidebar.address')}
@@ -142,6 +140,7 @@ export function Sidebar() {
             label={t('folders.title')}
             aliasId={aliasId}
             activeFolderId={activeFolderId}
+            onDropMessages={onDropMessages}
           />
         ) : null}
         {sections.collectors.length > 0 ? (
@@ -153,6 +152,7 @@ export function Sidebar() {
               aliasId={aliasId}
               activeFolderId={activeFolderId}
               collector
+              onDropMessages={onDropMessages}
             />
           </>
         ) : null}
@@ -214,7 +214,6 @@ export function Sidebar() {
         {account ? <QuotaBar quota={account.quota} /> : null}
         <ShellFooter />
       </div>
-      <ComposeHost />
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../i18n';
+import { useTranslation } from '../../i18n';
 import { Menu } from 'lucide-react';
-import { Button } from '../ui/button';
+import { Button } from '../../ui/button';
 import { useUi } from './ui-store';
 import styles from './main-header.module.css';
 

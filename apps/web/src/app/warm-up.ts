@@ -1,11 +1,9 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { LIST_PAGE_SIZE, type Account } from '@mailroom/protocol';
-import { hasIsLoggedCookie } from '../../app/startup';
-import { sessionQueries } from '../auth/queries';
-import { findInbox } from './folder-order';
-import type { ListSource } from './list-model';
-import { lockedAliasId } from './mail-views';
-import { mailQueries } from './queries';
+import { hasIsLoggedCookie } from './startup';
+import { sessionQueries } from '../features/account';
+import { findInbox, folderQueries } from '../features/folders';
+import { lockedAliasId, mailQueries, type ListSource } from '../features/mail';
 
 /** The page size MailScreen uses: the limit query parameter, else the per_page setting. */
 function pageSize(search: URLSearchParams, account: Account): number {
@@ -36,7 +34,7 @@ export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathna
 
   if (folderRoute) {
     const [, aliasId, folderId, page] = folderRoute;
-    client.prefetchQuery(mailQueries.folders()).catch(ignore);
+    client.prefetchQuery(folderQueries.folders()).catch(ignore);
     account
       .then((settings) => {
         const source: ListSource = {
@@ -53,7 +51,7 @@ export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathna
   }
 
   // /mail opens the Inbox (MailIndex): its id comes with the folders, the alias view with the user and account.
-  Promise.all([access, account, client.fetchQuery(mailQueries.folders())])
+  Promise.all([access, account, client.fetchQuery(folderQueries.folders())])
     .then(([user, settings, { folders }]) => {
       const inbox = findInbox(folders) ?? folders[0];
       if (!inbox) return;

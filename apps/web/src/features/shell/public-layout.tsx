@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../i18n';
+import { useTranslation } from '../../i18n';
 import { Mail } from 'lucide-react';
-import { LanguageSwitcher } from '../features/mail/language-switcher';
-import { Link } from './router';
+import { LanguageSwitcher } from './language-switcher';
+import { Link } from '../../lib/router';
 import styles from './public-layout.module.css';
 
 /** The frame of the pages that work without a session: about, login, decrypt. */

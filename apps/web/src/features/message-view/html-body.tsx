@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { messageDocument } from './sanitize-html';
-import styles from './reader.module.css';
+import styles from './html-body.module.css';
 
 /**
  * An HTML body in a sandboxed iframe (DESIGN §4): no allow-scripts, so nothing in the message can run;

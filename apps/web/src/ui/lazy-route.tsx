@@ -9,8 +9,8 @@ import {
 import { CHUNK_LOAD_TIMEOUT_MS } from '@mailroom/protocol';
 import { useTranslation } from '../i18n';
 import { TriangleAlert } from 'lucide-react';
-import { Preloader } from '../ui/preloader';
-import { Button } from '../ui/button';
+import { Preloader } from './preloader';
+import { Button } from './button';
 import styles from './startup-failed.module.css';
 
 /** React.lazy with the 120-s chunk timeout of SPEC §8, so a stalled download ends in a message, not a spinner. */

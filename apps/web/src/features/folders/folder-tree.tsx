@@ -3,12 +3,10 @@ import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ChevronRight, File, Folder, FolderDown, Inbox, Send, ShieldAlert, Trash2 } from 'lucide-react';
 import type { FolderSystem } from '@mailroom/protocol';
-import { folderPath } from '../../app/paths';
-import { Link } from '../../app/router';
+import { folderPath } from './paths';
+import { Link } from '../../lib/router';
 import type { FolderNode } from './folder-order';
-import { isMessageDrag, readDraggedMessages } from './drag';
-import { useMoveTo, type MoveSubject } from './queries';
-import { useSelection } from './selection-store';
+import { isMessageDrag, readDraggedMessages, type DraggedMessages } from './drag';
 import styles from './folder-tree.module.css';
 
 const systemIcons: Record<FolderSystem, typeof Inbox> = {
@@ -25,10 +23,22 @@ export interface FolderTreeProps {
   aliasId: string;
   activeFolderId: number | null;
   collector?: boolean;
+  /**
+   * Messages dragged from the list were dropped on a folder (SPEC §2 drag-and-drop onto the folder tree). The tree
+   * only reads the drag; what a drop does is the mail screen's (the app passes mail's handler in).
+   */
+  onDropMessages?(folderId: number, dragged: DraggedMessages): void;
 }
 
 /** A WAI-ARIA tree: one tab stop, arrows move, Right/Left expand and collapse, Enter opens the folder. */
-export function FolderTree({ nodes, label, aliasId, activeFolderId, collector = false }: FolderTreeProps) {
+export function FolderTree({
+  nodes,
+  label,
+  aliasId,
+  activeFolderId,
+  collector = false,
+  onDropMessages,
+}: FolderTreeProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
   const [focusedId, setFocusedId] = useState<number | null>(null);
   const ids = nodes.map((node) => node.folder.id);
@@ -105,6 +115,7 @@ export function FolderTree({ nodes, label, aliasId, activeFolderId, collector = 
           collector={collector}
           onToggle={toggle}
           onFocusItem={setFocusedId}
+          onDropMessages={onDropMessages}
         />
       ))}
     </ul>
@@ -125,6 +136,7 @@ interface TreeItemProps {
   collector: boolean;
   onToggle(id: number): void;
   onFocusItem(id: number): void;
+  onDropMessages: FolderTreeProps['onDropMessages'];
 }
 
 function TreeItem({
@@ -137,6 +149,7 @@ function TreeItem({
   collector,
   onToggle,
   onFocusItem,
+  onDropMessages,
 }: TreeItemProps) {
   const { t } = useTranslation();
   const { folder, displayName, depth, children } = node;
@@ -147,12 +160,11 @@ function TreeItem({
   const groupId = `folder-group-${folder.id}`;
   const name =
     folder.unread > 0 ? `${displayName}, ${t('folders.unread', { count: folder.unread })}` : displayName;
-  const moveTo = useMoveTo();
   const [dropping, setDropping] = useState(false);
 
   // Selected messages dragged from the list move here on drop (SPEC §2 drag-and-drop onto the folder tree).
   function onDragOver(event: DragEvent) {
-    if (!isMessageDrag([...event.dataTransfer.types])) return;
+    if (!onDropMessages || !isMessageDrag([...event.dataTransfer.types])) return;
     event.preventDefault();
     event.dataTransfer.dropEffect = 'move';
     if (!dropping) setDropping(true);
@@ -162,22 +174,7 @@ function TreeItem({
     setDropping(false);
     if (!isMessageDrag([...event.dataTransfer.types])) return;
     event.preventDefault();
-    const dragged = readDraggedMessages(event.dataTransfer);
-    let subject: MoveSubject;
-    if (dragged.bulk) {
-      // Select-all: the whole folder, label or search result moves, as with the toolbar's move (SPEC §4).
-      if (dragged.bulk.folder_id === folder.id) return;
-      subject = { bulk: dragged.bulk };
-    } else {
-      const messages = dragged.messages
-        .filter((group) => group.folder_id !== folder.id)
-        .flatMap((group) => group.message_uids.map((uid) => ({ folder_id: group.folder_id, uid })));
-      if (messages.length === 0) return;
-      subject = { messages };
-    }
-    useSelection.getState().clear();
-    // A failure is shown in the error dialog by the mutation cache; the rows come back on their own.
-    moveTo(folder.id, subject).catch(() => {});
+    onDropMessages?.(folder.id, readDraggedMessages(event.dataTransfer));
   }
 
   function onChevron(event: MouseEvent) {
@@ -242,6 +239,7 @@ function TreeItem({
               collector={collector}
               onToggle={onToggle}
               onFocusItem={onFocusItem}
+              onDropMessages={onDropMessages}
             />
           ))}
         </ul>

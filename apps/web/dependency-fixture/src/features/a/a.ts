@@ -1,0 +1,3 @@
+import { y } from './y';
+
+export const a = y + 1;

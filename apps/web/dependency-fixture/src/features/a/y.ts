@@ -1,0 +1,3 @@
+import { x } from './x';
+
+export const y = typeof x === 'number' ? 1 : 2;

@@ -1,0 +1,4 @@
+// Against the direction: ui must not import api.
+import { client } from '../api/client';
+
+export const button = `button for ${client}`;

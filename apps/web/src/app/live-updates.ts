@@ -1,0 +1,37 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
+import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
+import { accountLiveHandler } from '../features/account';
+import { foldersLiveHandler, watchUnreadTitle } from '../features/folders';
+import { mailLiveHandler } from '../features/mail';
+import { useNotices } from '../ui/notices-store';
+
+/** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */
+export const liveHandlers: readonly LiveHandler[] = [mailLiveHandler, foldersLiveHandler, accountLiveHandler];
+
+/** One event to every feature's queries. */
+export function applyMailEvent(client: QueryClient, event: MailEvent): void {
+  dispatchLiveEvent(liveHandlers, client, event);
+}
+
+/** What was loaded before the socket opened (at `openedAt`) is loaded again: its events may have been missed. */
+export function refreshMissed(client: QueryClient, openedAt: number): void {
+  refreshMissedEvents(liveHandlers, client, openedAt);
+}
+
+/**
+ * The signed-in shell's live updates: the websocket with the features' handlers, the refresh toast after repeated
+ * reconnects, and the tab title's unread count. Returns the function that stops them. Loaded after the first paint.
+ */
+export function startAppLiveUpdates(client: QueryClient, appName: string): () => void {
+  const setToast = useNotices.getState().setRefreshToast;
+  const stopLive = startLiveUpdates(client, {
+    handlers: liveHandlers,
+    onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
+  });
+  const stopTitle = watchUnreadTitle(client, appName);
+  return () => {
+    stopLive();
+    stopTitle();
+  };
+}

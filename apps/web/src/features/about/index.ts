@@ -1,0 +1,1 @@
+export const loadAboutPage = () => import('./about-page');

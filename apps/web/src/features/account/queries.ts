@@ -1,0 +1,29 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { AccessResponse, Account } from '@mailroom/protocol';
+import { call, routes } from '../../api/client';
+
+/** Query keys of who is signed in: the user (access), the account (settings, profiles, aliases, quota), the rid. */
+export const accountKeys = {
+  access: ['auth', 'access'] as const,
+  account: ['user', 'account'] as const,
+  rids: ['auth', 'rids'] as const,
+};
+
+export const sessionQueries = {
+  access: () => queryOptions({ queryKey: accountKeys.access, queryFn: () => call(routes.access) }),
+  account: () => queryOptions({ queryKey: accountKeys.account, queryFn: () => call(routes.account) }),
+  rids: () => queryOptions({ queryKey: accountKeys.rids, queryFn: () => call(routes.rids) }),
+};
+
+/** The signed-in user; inside the protected layout it is always loaded (the guard waits for it). */
+export function useUser(): AccessResponse | undefined {
+  return useQuery({ ...sessionQueries.access(), enabled: false }).data;
+}
+
+export function useAccount(): Account | undefined {
+  return useQuery({ ...sessionQueries.account(), enabled: false }).data;
+}
+
+export function useRid(): string | null | undefined {
+  return useQuery({ ...sessionQueries.rids(), enabled: false }).data?.rid;
+}

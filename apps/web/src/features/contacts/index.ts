@@ -1,0 +1,1 @@
+export const loadContactsPage = () => import('./contacts-page');

@@ -1,0 +1,20 @@
+// The folder tree and labels: their data, order and routes, the tree itself, the create dialogs (lazy) and the
+// drag format a folder accepts. Shell, mail, search and settings use them; nothing here knows about those.
+export { folderKeys, folderQueries, useFolders, useLabels, type Label, type NewLabel } from './queries';
+export {
+  buildFolderSections,
+  findInbox,
+  flattenFolders,
+  systemFolderOrder,
+  type FolderNode,
+  type FolderSections,
+  type SystemFolderNames,
+} from './folder-order';
+export { folderPath, labelPath } from './paths';
+export { FolderTree, type FolderTreeProps } from './folder-tree';
+export { writeDraggedMessages, type DraggedMessages } from './drag';
+
+/** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5). */
+export const loadCreateDialogs = () => import('./create-dialogs');
+export { foldersLiveHandler } from './live';
+export { documentTitle, watchUnreadTitle } from './unread-title';

@@ -1,0 +1,7 @@
+// The frame around the signed-in screens (sidebar, top panel, footer, user menu, quota bar) and around the public
+// pages (PublicLayout). The sidebar takes the compose button and the folder drop from the app, which wires them.
+export { Sidebar, type SidebarProps } from './sidebar';
+export { TopPanel, type TopPanelProps } from './top-panel';
+export { MainHeader } from './main-header';
+export { PublicLayout } from './public-layout';
+export { useUi } from './ui-store';

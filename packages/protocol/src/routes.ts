@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { accessResponseSchema, loginQuerySchema, ridsResponseSchema } from './schemas/auth.js';
+import { idParamSchema, okSchema } from './schemas/common.js';
+import {
+  decryptParamsSchema,
+  decryptRequestSchema,
+  encryptedIdSchema,
+  messageDecryptRequestSchema,
+} from './schemas/encrypted.js';
+import { folderCreateSchema, folderResponseSchema, foldersResponseSchema } from './schemas/folders.js';
+import { labelCreateSchema, labelResponseSchema, labelsResponseSchema } from './schemas/labels.js';
+import {
+  actionResultSchema,
+  bulkRequestSchema,
+  deleteRequestSchema,
+  emptyRequestSchema,
+  markRequestSchema,
+  moveRequestSchema,
+} from './schemas/message-actions.js';
+import {
+  listQuerySchema,
+  mailListResponseSchema,
+  mailSchema,
+  messageQuerySchema,
+} from './schemas/messages.js';
+import {
+  composeRequestSchema,
+  copyAttachmentsRequestSchema,
+  copyAttachmentsResponseSchema,
+  draftResponseSchema,
+  sendResponseSchema,
+  uploadResponseSchema,
+} from './schemas/sending.js';
+import { accountSchema } from './schemas/user.js';
+import { routePaths, type RouteName, type RoutePath } from './route-paths.js';
+
+export * from './route-paths.js';
+
+/** What a route accepts and answers; a route without `response` does not answer JSON (a file, a redirect). */
+export interface RouteSchemas {
+  params?: z.ZodType;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  response?: z.ZodType;
+}
+
+const showImagesQuerySchema = z.object({ show_images: z.enum(['true', 'false']).optional() });
+const mailResponseSchema = z.object({ message: mailSchema });
+
+const schemas = {
+  access: { response: accessResponseSchema },
+  rids: { response: ridsResponseSchema },
+  signIn: { query: loginQuerySchema },
+  logOut: { response: okSchema },
+  account: { response: accountSchema },
+  folders: { response: foldersResponseSchema },
+  createFolder: { body: folderCreateSchema, response: folderResponseSchema },
+  labels: { response: labelsResponseSchema },
+  createLabel: { body: labelCreateSchema, response: labelResponseSchema },
+  folderMessages: {
+    params: z.object({ folder_id: z.string() }),
+    query: listQuerySchema,
+    response: mailListResponseSchema,
+  },
+  labelMessages: {
+    params: z.object({ label_id: idParamSchema }),
+    query: listQuerySchema,
+    response: mailListResponseSchema,
+  },
+  searchMessages: { body: messageQuerySchema.strict(), response: mailListResponseSchema },
+  message: {
+    params: z.object({ folder_id: z.string(), uid: z.string() }),
+    query: showImagesQuerySchema,
+    response: mailResponseSchema,
+  },
+  markMessages: { body: markRequestSchema, response: actionResultSchema },
+  moveMessages: { body: moveRequestSchema, response: actionResultSchema },
+  deleteMessages: { body: deleteRequestSchema, response: actionResultSchema },
+  emptyFolder: { body: emptyRequestSchema, response: actionResultSchema },
+  bulkAction: { body: bulkRequestSchema, response: actionResultSchema },
+  sendMessage: { body: composeRequestSchema, response: sendResponseSchema },
+  saveDraft: { body: composeRequestSchema, response: draftResponseSchema },
+  uploadAttachment: { response: uploadResponseSchema },
+  copyAttachments: { body: copyAttachmentsRequestSchema, response: copyAttachmentsResponseSchema },
+  attachment: {
+    params: z.object({ id: idParamSchema }),
+    query: z.object({
+      message_uid: z.coerce
+        .number()
+        .int()
+        .positive()
+        .max(2 ** 31 - 1),
+      folder_id: idParamSchema,
+    }),
+  },
+  decryptParams: { params: z.object({ id: encryptedIdSchema }), response: decryptParamsSchema },
+  decrypt: { body: decryptRequestSchema },
+  decryptMessage: { body: messageDecryptRequestSchema, response: decryptParamsSchema },
+} satisfies { [K in RouteName]: RouteSchemas };
+
+export type RouteTable = { [K in RouteName]: (typeof routePaths)[K] & (typeof schemas)[K] };
+
+/**
+ * The route table: method, path, and the schemas of params, query, body and response of each route. The server
+ * registers its routes from it and the web client calls them by it (through routePaths, at run time).
+ */
+export const routes = Object.fromEntries(
+  (Object.keys(routePaths) as RouteName[]).map((name) => [name, { ...routePaths[name], ...schemas[name] }]),
+) as RouteTable;
+
+/** The names of a path's `:name` parameters, e.g. 'folder_id' | 'uid'. */
+export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`
+  ? Name | PathParamNames<`/${Rest}`>
+  : P extends `${string}:${infer Name}`
+    ? Name
+    : never;
+
+type Input<S> = S extends z.ZodType ? z.input<S> : undefined;
+
+/** What a caller passes for route K: path parameters, query and body as the schemas accept them. */
+export type RouteParams<K extends RouteName> = Record<
+  PathParamNames<(typeof routePaths)[K]['path']>,
+  string | number
+>;
+export type RouteQuery<K extends RouteName> = RouteTable[K] extends { query: infer S } ? Input<S> : undefined;
+export type RouteBody<K extends RouteName> = RouteTable[K] extends { body: infer S } ? Input<S> : undefined;
+/** What route K answers, as its response schema describes it (unknown for a route that answers no JSON). */
+export type RouteResponse<K extends RouteName> = RouteTable[K] extends { response: infer S extends z.ZodType }
+  ? z.output<S>
+  : unknown;
+
+/** The name of the route a routePaths entry is (method and path together identify it). */
+export type RouteNameOf<R extends RoutePath> = {
+  [K in RouteName]: (typeof routePaths)[K] extends R ? (R extends (typeof routePaths)[K] ? K : never) : never;
+}[RouteName];
