@@ -24,6 +24,7 @@ import { mailRoutes } from './mail/index.js';
 import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import {
+  checkRouteTable,
   csrfPlugin,
   inProcessFetch,
   metricsPlugin,
@@ -63,6 +64,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     genReqId: () => crypto.randomUUID(),
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  checkRouteTable(app, ['/api/v1', '/auth'], ['/api/v1/openapi.json']);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -9,7 +9,7 @@ export interface RoutePath {
   path: string;
 }
 
-const route = <M extends HttpMethod, P extends string>(method: M, path: P) => ({ method, path });
+export const route = <M extends HttpMethod, P extends string>(method: M, path: P) => ({ method, path });
 
 /**
  * Method and path of every HTTP route the web client calls (SPEC §7), by name. Plain data with no schema in it,
@@ -50,3 +50,30 @@ export const routePaths = {
 } as const satisfies Record<string, RoutePath>;
 
 export type RouteName = keyof typeof routePaths;
+
+/** `path?query` with the defined values of `query` (as URLSearchParams encodes them). */
+export function withQuery(path: string, query: Record<string, unknown> | undefined): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
+}
+
+/**
+ * The address of a route with its path parameters filled in (percent-encoded) and its query: what the
+ * web client calls and links to, and what the server writes into the pages it serves (attachment links).
+ */
+export function routeUrl(
+  route: RoutePath,
+  input: { params?: Record<string, string | number>; query?: unknown } = {},
+): string {
+  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
+    const value = input.params?.[name];
+    if (value === undefined) throw new Error(`${route.method} ${route.path}: no value for :${name}`);
+    return encodeURIComponent(String(value));
+  });
+  return withQuery(path, input.query as Record<string, unknown> | undefined);
+}

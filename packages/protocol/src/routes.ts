@@ -1,14 +1,30 @@
 import { z } from 'zod';
-import { accessResponseSchema, loginQuerySchema, ridsResponseSchema } from './schemas/auth.js';
-import { idParamSchema, okSchema } from './schemas/common.js';
+import {
+  accessResponseSchema,
+  loginQuerySchema,
+  passwordLoginRequestSchema,
+  passwordLoginResponseSchema,
+  ridsResponseSchema,
+} from './schemas/auth.js';
+import { folderIdPathSchema, idParamSchema, okSchema, uidPathSchema } from './schemas/common.js';
 import {
   decryptParamsSchema,
   decryptRequestSchema,
   encryptedIdSchema,
   messageDecryptRequestSchema,
 } from './schemas/encrypted.js';
-import { folderCreateSchema, folderResponseSchema, foldersResponseSchema } from './schemas/folders.js';
-import { labelCreateSchema, labelResponseSchema, labelsResponseSchema } from './schemas/labels.js';
+import {
+  folderCreateSchema,
+  folderResponseSchema,
+  foldersResponseSchema,
+  folderUpdateSchema,
+} from './schemas/folders.js';
+import {
+  labelCreateSchema,
+  labelResponseSchema,
+  labelsResponseSchema,
+  labelUpdateSchema,
+} from './schemas/labels.js';
 import {
   actionResultSchema,
   bulkRequestSchema,
@@ -16,6 +32,7 @@ import {
   emptyRequestSchema,
   markRequestSchema,
   moveRequestSchema,
+  searchActionSchema,
 } from './schemas/message-actions.js';
 import {
   listQuerySchema,
@@ -31,8 +48,13 @@ import {
   sendResponseSchema,
   uploadResponseSchema,
 } from './schemas/sending.js';
-import { accountSchema } from './schemas/user.js';
-import { routePaths, type RouteName, type RoutePath } from './route-paths.js';
+import {
+  accountSchema,
+  settingsResponseSchema,
+  settingsUpdateSchema,
+  userResponseSchema,
+} from './schemas/user.js';
+import { route, routePaths, type RouteName, type RoutePath } from './route-paths.js';
 
 export * from './route-paths.js';
 
@@ -44,7 +66,15 @@ export interface RouteSchemas {
   response?: z.ZodType;
 }
 
-const showImagesQuerySchema = z.object({ show_images: z.enum(['true', 'false']).optional() });
+const showImagesQuerySchema = z.object({
+  show_images: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe(
+      'true keeps remote images, each pointed at the image proxy (GET image-proxy); by default they are ' +
+        'left out (images_blocked says so)',
+    ),
+});
 const mailResponseSchema = z.object({ message: mailSchema });
 
 const schemas = {
@@ -58,7 +88,7 @@ const schemas = {
   labels: { response: labelsResponseSchema },
   createLabel: { body: labelCreateSchema, response: labelResponseSchema },
   folderMessages: {
-    params: z.object({ folder_id: z.string() }),
+    params: z.object({ folder_id: folderIdPathSchema }),
     query: listQuerySchema,
     response: mailListResponseSchema,
   },
@@ -69,7 +99,7 @@ const schemas = {
   },
   searchMessages: { body: messageQuerySchema.strict(), response: mailListResponseSchema },
   message: {
-    params: z.object({ folder_id: z.string(), uid: z.string() }),
+    params: z.object({ folder_id: folderIdPathSchema, uid: uidPathSchema }),
     query: showImagesQuerySchema,
     response: mailResponseSchema,
   },
@@ -98,7 +128,74 @@ const schemas = {
   decryptMessage: { body: messageDecryptRequestSchema, response: decryptParamsSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
+const idParams = z.object({ id: idParamSchema });
+
+/**
+ * Routes only the server and other clients use (the web app does not call them), with their schemas. Kept out of
+ * routePaths so the web client does not carry them; the server registers them from this table like the others.
+ */
+const serverRoutes = {
+  user: { ...route('GET', '/api/v1/user'), response: userResponseSchema },
+  settings: { ...route('GET', '/api/v1/user/settings'), response: settingsResponseSchema },
+  changeSettings: {
+    ...route('POST', '/api/v1/user/settings'),
+    body: settingsUpdateSchema,
+    response: settingsResponseSchema,
+  },
+  updateFolder: {
+    ...route('POST', '/api/v1/folders/:id'),
+    params: idParams,
+    body: folderUpdateSchema,
+    response: folderResponseSchema,
+  },
+  deleteFolder: { ...route('DELETE', '/api/v1/folders/:id'), params: idParams, response: okSchema },
+  updateLabel: {
+    ...route('POST', '/api/v1/labels/:id'),
+    params: idParams,
+    body: labelUpdateSchema,
+    response: labelResponseSchema,
+  },
+  deleteLabel: { ...route('DELETE', '/api/v1/labels/:id'), params: idParams, response: okSchema },
+  messageById: {
+    ...route('GET', '/api/v1/messages'),
+    query: showImagesQuerySchema.extend({ message_id: z.string().min(1).max(1000) }),
+    response: mailResponseSchema,
+  },
+  searchDelete: {
+    ...route('POST', '/api/v1/messages/search/delete'),
+    body: searchActionSchema,
+    response: actionResultSchema,
+  },
+  searchMove: {
+    ...route('POST', '/api/v1/messages/search/move'),
+    body: searchActionSchema,
+    response: actionResultSchema,
+  },
+  searchMark: {
+    ...route('POST', '/api/v1/messages/search/mark'),
+    body: searchActionSchema,
+    response: actionResultSchema,
+  },
+  /** A remote image of a message, fetched by the server (the reader's HTML points at it). */
+  imageProxy: {
+    ...route('GET', '/api/v1/image-proxy'),
+    query: z.object({ url: z.string().min(1).max(8192), sig: z.string().min(1).max(100) }),
+  },
+  signInCallback: route('GET', '/auth/wm/callback'),
+  /** A plain link that signs out (from our own pages only). */
+  logOutLink: route('GET', '/auth/wm/logout'),
+  passwordSignIn: {
+    ...route('POST', '/auth/pw/login'),
+    body: passwordLoginRequestSchema,
+    response: passwordLoginResponseSchema,
+  },
+} satisfies Record<string, RoutePath & RouteSchemas>;
+
 export type RouteTable = { [K in RouteName]: (typeof routePaths)[K] & (typeof schemas)[K] };
+
+/** Every route of the API: those the web calls and the server-only ones. */
+export type ApiRouteTable = RouteTable & typeof serverRoutes;
+export type ApiRouteName = keyof ApiRouteTable;
 
 /**
  * The route table: method, path, and the schemas of params, query, body and response of each route. The server
@@ -107,6 +204,9 @@ export type RouteTable = { [K in RouteName]: (typeof routePaths)[K] & (typeof sc
 export const routes = Object.fromEntries(
   (Object.keys(routePaths) as RouteName[]).map((name) => [name, { ...routePaths[name], ...schemas[name] }]),
 ) as RouteTable;
+
+/** The whole API: `routes` and the server-only routes. The server registers every route from it. */
+export const apiRoutes: ApiRouteTable = { ...routes, ...serverRoutes };
 
 /** The names of a path's `:name` parameters, e.g. 'folder_id' | 'uid'. */
 export type PathParamNames<P extends string> = P extends `${string}:${infer Name}/${infer Rest}`

@@ -1,15 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { apiRoute } from '../http/index.js';
 import { z } from 'zod';
-import {
-  accessResponseSchema,
-  loginQuerySchema,
-  okSchema,
-  passwordLoginRequestSchema,
-  passwordLoginResponseSchema,
-  ridsResponseSchema,
-  safeRedirectPath,
-} from '@mailroom/protocol';
+import { safeRedirectPath } from '@mailroom/protocol';
 import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
 import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
@@ -49,17 +42,13 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
   }
 
-  app.get(
-    '/wm/login',
-    {
-      config: { rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'Start single sign-on; redirect is the path to return to',
-        querystring: loginQuerySchema,
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...apiRoute(app, 'signIn', {
+      tags: ['auth'],
+      summary: 'Start single sign-on; redirect is the path to return to',
+    }),
+    config: { rateLimit },
+    handler: async (request, reply) => {
       const redirect = safeRedirectPath(request.query.redirect ?? request.cookies.redirect ?? '/mail');
       const flow = await oidc.startLogin(request.query.prompt);
       const value = JSON.stringify({
@@ -71,12 +60,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
       reply.setCookie(FLOW_COOKIE, value, flowCookie);
       return reply.redirect(flow.url, 302);
     },
-  );
+  });
 
-  app.get(
-    '/wm/callback',
-    { config: { rateLimit }, schema: { tags: ['auth'], summary: 'Single sign-on callback', hide: true } },
-    async (request, reply) => {
+  app.route({
+    ...apiRoute(app, 'signInCallback', { tags: ['auth'], summary: 'Single sign-on callback', hide: true }),
+    config: { rateLimit },
+    handler: async (request, reply) => {
       const unsigned = request.unsignCookie(request.cookies[FLOW_COOKIE] ?? '');
       reply.clearCookie(FLOW_COOKIE, flowCookie);
       const flow =
@@ -95,62 +84,51 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
         return reply.redirect(`/login?noredirect=true&error=${encodeURIComponent(code)}`, 303);
       }
     },
-  );
+  });
 
-  app.post(
-    '/wm/logout',
-    { schema: { tags: ['auth'], summary: 'End the session', response: { 200: okSchema } } },
-    async (request, reply) => {
+  app.route({
+    ...apiRoute(app, 'logOut', { tags: ['auth'], summary: 'End the session' }),
+    handler: async (request, reply) => {
       await endSession(request, reply);
       return { ok: true as const };
     },
-  );
+  });
 
   // A plain link also logs out, but only when the navigation started on our own pages (or was typed),
   // so a cross-site link or image cannot sign people out.
-  app.get('/wm/logout', { schema: { tags: ['auth'], hide: true } }, async (request, reply) => {
-    const site = request.headers['sec-fetch-site'];
-    if (site && site !== 'same-origin' && site !== 'none') return reply.redirect('/mail', 303);
-    await endSession(request, reply);
-    return reply.redirect('/login?noredirect=true', 303);
+  app.route({
+    ...apiRoute(app, 'logOutLink', { tags: ['auth'], hide: true }),
+    handler: async (request, reply) => {
+      const site = request.headers['sec-fetch-site'];
+      if (site && site !== 'same-origin' && site !== 'none') return reply.redirect('/mail', 303);
+      await endSession(request, reply);
+      return reply.redirect('/login?noredirect=true', 303);
+    },
   });
 
-  app.get(
-    '/rids',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'The member ID of the session',
-        response: { 200: ridsResponseSchema },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...apiRoute(app, 'rids', { tags: ['auth'], summary: 'The member ID of the session' }),
+    handler: async (request) => {
       const info = await getUserInfo(db, request.requireAuth());
       return { rid: info.member_id };
     },
-  );
+  });
 
-  app.get(
-    '/access',
-    { schema: { tags: ['auth'], summary: 'The signed-in user', response: { 200: accessResponseSchema } } },
-    async (request) => getUserInfo(db, request.requireAuth()),
-  );
+  app.route({
+    ...apiRoute(app, 'access', { tags: ['auth'], summary: 'The signed-in user' }),
+    handler: async (request) => getUserInfo(db, request.requireAuth()),
+  });
 
-  app.post(
-    '/pw/login',
-    {
-      config: { rateLimit },
-      schema: {
-        tags: ['auth'],
-        summary: 'Sign in to an address that has password access',
-        body: passwordLoginRequestSchema,
-        response: { 200: passwordLoginResponseSchema },
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...apiRoute(app, 'passwordSignIn', {
+      tags: ['auth'],
+      summary: 'Sign in to an address that has password access',
+    }),
+    config: { rateLimit },
+    handler: async (request, reply) => {
       const principal = await signInWithPassword(db, request.body.email, request.body.password);
       await startSession(request, reply, principal);
       return { user: await getUserInfo(db, principal) };
     },
-  );
+  });
 };

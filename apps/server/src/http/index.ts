@@ -5,3 +5,4 @@ export { inProcessFetch } from './in-process-fetch.js';
 export { metricsPlugin } from './metrics.js';
 export { securityHeadersPlugin } from './security-headers.js';
 export { postgresRateLimitStore } from './rate-limit-store.js';
+export { apiRoute, checkRouteTable, type RouteDocs } from './api-route.js';

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { apiRoute } from '../http/index.js';
+
 import { encodeExtended } from 'content-disposition';
-import { idParamSchema } from '@mailroom/protocol';
+
 import type { Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
@@ -49,27 +50,15 @@ export async function findAttachment(
 
 export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, blobs } = app.deps;
-  app.get(
-    '/attachments/:id',
-    {
-      schema: {
-        tags: ['messages'],
-        summary: 'Download an attachment or inline part of a message',
-        description:
-          'Always served as a download (Content-Disposition: attachment) with nosniff and a sandbox CSP; ' +
-          'the declared type only when harmless, else application/octet-stream.',
-        params: z.object({ id: idParamSchema }),
-        querystring: z.object({
-          message_uid: z.coerce
-            .number()
-            .int()
-            .positive()
-            .max(2 ** 31 - 1),
-          folder_id: idParamSchema,
-        }),
-      },
-    },
-    async (request, reply) => {
+  app.route({
+    ...apiRoute(app, 'attachment', {
+      tags: ['messages'],
+      summary: 'Download an attachment or inline part of a message',
+      description:
+        'Always served as a download (Content-Disposition: attachment) with nosniff and a sandbox CSP; ' +
+        'the declared type only when harmless, else application/octet-stream.',
+    }),
+    handler: async (request, reply) => {
       const { message_uid: uid, folder_id: folderId } = request.query;
       const attachment = await findAttachment(db, request.requireAuth(), folderId, uid, request.params.id);
       const body = await blobs.stream(attachment.blob_hash);
@@ -85,5 +74,5 @@ export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
           .send(body)
       );
     },
-  );
+  });
 };

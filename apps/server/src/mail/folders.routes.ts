@@ -1,18 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  folderCreateSchema,
-  folderResponseSchema,
-  foldersResponseSchema,
-  folderUpdateSchema,
-  idParamSchema,
-  okSchema,
-} from '@mailroom/protocol';
+import { apiRoute } from '../http/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { createFolder, deleteFolder, folderTreeFor, getFolder, updateFolder } from './folders.service.js';
 import { ownerOnly } from './session-scope.js';
-
-const params = z.object({ id: idParamSchema });
 
 export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, events } = app.deps;
@@ -20,80 +10,57 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
   const announce = (accountId: number, log: { error: (o: object, m: string) => void }) =>
     publishAfterCommit(events, log, accountId, [{ event: 'updateMailboxList' }]);
 
-  app.get(
-    '/folders',
-    {
-      schema: {
-        tags: ['folders'],
-        summary: 'The folder tree with unread counts',
-        response: { 200: foldersResponseSchema },
-      },
-    },
-    async (request) => ({ folders: await folderTreeFor(db, request.requireAuth()) }),
-  );
+  app.route({
+    ...apiRoute(app, 'folders', { tags: ['folders'], summary: 'The folder tree with unread counts' }),
+    handler: async (request) => ({ folders: await folderTreeFor(db, request.requireAuth()) }),
+  });
 
-  app.post(
-    '/folders',
-    {
-      schema: {
-        tags: ['folders'],
-        summary: 'Create a folder',
-        description:
-          'parent_id null (or the Inbox) makes a top-level folder. Refused: name_not_indicated, ' +
-          'folder_name_invalid (dots, slashes, control characters, too long or too deep), ' +
-          'folder_already_exist (names compare without case), folder_parent_wrong.',
-        body: folderCreateSchema,
-        response: { 200: folderResponseSchema },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...apiRoute(app, 'createFolder', {
+      tags: ['folders'],
+      summary: 'Create a folder',
+      description:
+        'parent_id null (or the Inbox) makes a top-level folder. Refused: name_not_indicated, ' +
+        'folder_name_invalid (dots, slashes, control characters, too long or too deep), ' +
+        'folder_already_exist (names compare without case), folder_parent_wrong.',
+    }),
+    handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
       const id = await createFolder(db, accountId, request.body.folder);
       await announce(accountId, request.log);
       return { folder: await getFolder(db, accountId, id) };
     },
-  );
+  });
 
-  app.post(
-    '/folders/:id',
-    {
-      schema: {
-        tags: ['folders'],
-        summary: 'Rename and/or move a folder; its subfolders move with it',
-        description:
-          'Ids, UIDVALIDITY and UIDs are kept. System folders cannot be changed (forbidden); a parent ' +
-          'that is the folder itself or one of its subfolders is folder_parent_wrong.',
-        params,
-        body: folderUpdateSchema,
-        response: { 200: folderResponseSchema },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...apiRoute(app, 'updateFolder', {
+      tags: ['folders'],
+      summary: 'Rename and/or move a folder; its subfolders move with it',
+      description:
+        'Ids, UIDVALIDITY and UIDs are kept. System folders cannot be changed (forbidden); a parent ' +
+        'that is the folder itself or one of its subfolders is folder_parent_wrong.',
+    }),
+    handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
       if (await updateFolder(db, accountId, request.params.id, request.body.folder))
         await announce(accountId, request.log);
       return { folder: await getFolder(db, accountId, request.params.id) };
     },
-  );
+  });
 
-  app.delete(
-    '/folders/:id',
-    {
-      schema: {
-        tags: ['folders'],
-        summary: 'Delete a folder and its messages',
-        description:
-          'Refused with folder_children_exist while it has subfolders, forbidden for system folders. ' +
-          'The messages are deleted for good and their size is given back to the quota.',
-        params,
-        response: { 200: okSchema },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...apiRoute(app, 'deleteFolder', {
+      tags: ['folders'],
+      summary: 'Delete a folder and its messages',
+      description:
+        'Refused with folder_children_exist while it has subfolders, forbidden for system folders. ' +
+        'The messages are deleted for good and their size is given back to the quota.',
+    }),
+    handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
       await deleteFolder(db, accountId, request.params.id);
       await announce(accountId, request.log);
       return { ok: true as const };
     },
-  );
+  });
 };

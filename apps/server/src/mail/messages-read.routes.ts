@@ -1,22 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  folderIdPathSchema,
-  listQuerySchema,
-  mailListResponseSchema,
-  mailSchema,
-  uidPathSchema,
-} from '@mailroom/protocol';
+import { apiRoute } from '../http/index.js';
 import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
 import type { ImageUrlSigner } from './image-proxy/index.js';
-
-const showImages = z
-  .enum(['true', 'false'])
-  .optional()
-  .describe(
-    'true keeps remote images, each pointed at the image proxy (GET image-proxy); by default they are ' +
-      'left out (images_blocked says so)',
-  );
 
 export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner }> = async (
   app,
@@ -24,44 +9,33 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
 ) => {
   const { db } = app.deps;
 
-  app.get(
-    '/messages/folder/:folder_id',
-    {
-      schema: {
-        tags: ['messages'],
-        summary: 'A page of a folder',
-        description:
-          'Newest first (unread first with the unread_first setting); one row per chain with the ' +
-          'message_thread setting, the newest message of the chain in this folder, its other members ' +
-          'in `threads`. `a_id`: all, 0 for mail to the main address, or an alias id. `limit` defaults ' +
-          'to the per_page setting. `total` counts the rows this list pages through (chains when ' +
-          'threaded, else messages); `all` counts every message in the view (folder, narrowed by a_id).',
-        params: z.object({ folder_id: folderIdPathSchema }),
-        querystring: listQuerySchema,
-        response: { 200: mailListResponseSchema },
-      },
-    },
-    async (request) => listFolderMessages(db, request.requireAuth(), request.params.folder_id, request.query),
-  );
+  app.route({
+    ...apiRoute(app, 'folderMessages', {
+      tags: ['messages'],
+      summary: 'A page of a folder',
+      description:
+        'Newest first (unread first with the unread_first setting); one row per chain with the ' +
+        'message_thread setting, the newest message of the chain in this folder, its other members ' +
+        'in `threads`. `a_id`: all, 0 for mail to the main address, or an alias id. `limit` defaults ' +
+        'to the per_page setting. `total` counts the rows this list pages through (chains when ' +
+        'threaded, else messages); `all` counts every message in the view (folder, narrowed by a_id).',
+    }),
+    handler: async (request) =>
+      listFolderMessages(db, request.requireAuth(), request.params.folder_id, request.query),
+  });
 
-  app.get(
-    '/messages/:folder_id/:uid',
-    {
-      schema: {
-        tags: ['messages'],
-        summary: 'Open a message',
-        description:
-          'HTML is sanitised on the server; remote images and tracking pixels are left out unless ' +
-          'show_images=true, which points remote images at the image proxy (tracking pixels and ' +
-          'external CSS stay out); cid: images point at the attachment URL. Does not mark the ' +
-          'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
-          'a folder id that is not a number.',
-        params: z.object({ folder_id: folderIdPathSchema, uid: uidPathSchema }),
-        querystring: z.object({ show_images: showImages }),
-        response: { 200: z.object({ message: mailSchema }) },
-      },
-    },
-    async (request) => ({
+  app.route({
+    ...apiRoute(app, 'message', {
+      tags: ['messages'],
+      summary: 'Open a message',
+      description:
+        'HTML is sanitised on the server; remote images and tracking pixels are left out unless ' +
+        'show_images=true, which points remote images at the image proxy (tracking pixels and ' +
+        'external CSS stay out); cid: images point at the attachment URL. Does not mark the ' +
+        'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
+        'a folder id that is not a number.',
+    }),
+    handler: async (request) => ({
       message: await readMessage(
         db,
         request.requireAuth(),
@@ -70,19 +44,14 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         request.query.show_images === 'true' && signer,
       ),
     }),
-  );
+  });
 
-  app.get(
-    '/messages',
-    {
-      schema: {
-        tags: ['messages'],
-        summary: 'Open a message by its Message-ID (the newest copy)',
-        querystring: z.object({ message_id: z.string().min(1).max(1000), show_images: showImages }),
-        response: { 200: z.object({ message: mailSchema }) },
-      },
-    },
-    async (request) => ({
+  app.route({
+    ...apiRoute(app, 'messageById', {
+      tags: ['messages'],
+      summary: 'Open a message by its Message-ID (the newest copy)',
+    }),
+    handler: async (request) => ({
       message: await readMessageById(
         db,
         request.requireAuth(),
@@ -90,5 +59,5 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         request.query.show_images === 'true' && signer,
       ),
     }),
-  );
+  });
 };

@@ -1,5 +1,5 @@
 import type { ListQuery, Mail, MailListItem, MailListResponse, ThreadMember } from '@mailroom/protocol';
-import { defaultSettings } from '@mailroom/protocol';
+import { defaultSettings, routePaths, routeUrl } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
@@ -105,7 +105,10 @@ export type ShowImages = false | ImageUrlSigner;
 
 /** The API path an inline or attached part of a message is downloaded from. */
 export function attachmentUrl(attachmentId: number, folderId: number, uid: number): string {
-  return `/api/v1/attachments/${attachmentId}?message_uid=${uid}&folder_id=${folderId}`;
+  return routeUrl(routePaths.attachment, {
+    params: { id: attachmentId },
+    query: { message_uid: uid, folder_id: folderId },
+  });
 }
 
 /** What an attachment is called when the message gives it no usable name. */

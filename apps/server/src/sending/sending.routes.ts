@@ -1,14 +1,7 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  ATTACHMENTS_TOTAL_LIMIT_BYTES,
-  composeRequestSchema,
-  copyAttachmentsRequestSchema,
-  copyAttachmentsResponseSchema,
-  draftResponseSchema,
-  sendResponseSchema,
-  uploadResponseSchema,
-} from '@mailroom/protocol';
+import { apiRoute } from '../http/index.js';
+import { ATTACHMENTS_TOTAL_LIMIT_BYTES } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
 import { saveComposedDraft, sendComposed, type SendingDeps } from './sending.service.js';
 import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
@@ -34,52 +27,38 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
-  app.post(
-    '/messages/send',
-    {
-      bodyLimit: COMPOSE_BODY_LIMIT,
-      schema: {
-        tags: ['sending'],
-        summary: 'Send a message',
-        description:
-          'Stores a copy in Sent (with Bcc), delivers to local recipients at once and queues remote ' +
-          'ones for the relay; `uid` names a draft the message finishes (it is deleted).',
-        body: composeRequestSchema,
-        response: { 200: sendResponseSchema },
-      },
-    },
-    async (request) => sendComposed(deps, request.requireAuth(), request.body),
-  );
+  app.route({
+    ...apiRoute(app, 'sendMessage', {
+      tags: ['sending'],
+      summary: 'Send a message',
+      description:
+        'Stores a copy in Sent (with Bcc), delivers to local recipients at once and queues remote ' +
+        'ones for the relay; `uid` names a draft the message finishes (it is deleted).',
+    }),
+    bodyLimit: COMPOSE_BODY_LIMIT,
+    handler: async (request) => sendComposed(deps, request.requireAuth(), request.body),
+  });
 
-  app.post(
-    '/messages/draft',
-    {
-      bodyLimit: COMPOSE_BODY_LIMIT,
-      schema: {
-        tags: ['sending'],
-        summary: 'Save a draft',
-        description: 'Stores the message in Drafts with \\Draft; `uid` names the draft it replaces.',
-        body: composeRequestSchema,
-        response: { 200: draftResponseSchema },
-      },
-    },
-    async (request) => saveComposedDraft(deps, request.requireAuth(), request.body),
-  );
+  app.route({
+    ...apiRoute(app, 'saveDraft', {
+      tags: ['sending'],
+      summary: 'Save a draft',
+      description: 'Stores the message in Drafts with \\Draft; `uid` names the draft it replaces.',
+    }),
+    bodyLimit: COMPOSE_BODY_LIMIT,
+    handler: async (request) => saveComposedDraft(deps, request.requireAuth(), request.body),
+  });
 
-  app.post(
-    '/attachments',
-    {
-      schema: {
-        tags: ['sending'],
-        summary: 'Upload one compose attachment',
-        description:
-          'multipart/form-data with exactly one file part. Streamed to storage; over 50 MB it is ' +
-          '413 max_limit_reached, and it must fit in the mailbox quota with the other pending uploads.',
-        consumes: ['multipart/form-data'],
-        response: { 200: uploadResponseSchema },
-      },
-    },
-    async (request) => {
+  app.route({
+    ...apiRoute(app, 'uploadAttachment', {
+      tags: ['sending'],
+      summary: 'Upload one compose attachment',
+      description:
+        'multipart/form-data with exactly one file part. Streamed to storage; over 50 MB it is ' +
+        '413 max_limit_reached, and it must fit in the mailbox quota with the other pending uploads.',
+      consumes: ['multipart/form-data'],
+    }),
+    handler: async (request) => {
       const principal = request.requireAuth();
       if (!request.isMultipart()) throw new DomainError('invalid_request_params');
       let file;
@@ -104,21 +83,16 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         file.file.resume();
       }
     },
-  );
+  });
 
-  app.post(
-    '/attachments/copy',
-    {
-      schema: {
-        tags: ['sending'],
-        summary: 'Reuse attachments of a stored message in compose',
-        description: 'For a forward or a reopened draft: no bytes are uploaded or copied.',
-        body: copyAttachmentsRequestSchema,
-        response: { 200: copyAttachmentsResponseSchema },
-      },
-    },
-    async (request) => ({
+  app.route({
+    ...apiRoute(app, 'copyAttachments', {
+      tags: ['sending'],
+      summary: 'Reuse attachments of a stored message in compose',
+      description: 'For a forward or a reopened draft: no bytes are uploaded or copied.',
+    }),
+    handler: async (request) => ({
       attachments: await copyAttachments(db, request.requireAuth(), request.body),
     }),
-  );
+  });
 };

@@ -1,5 +1,7 @@
 import {
   routePaths,
+  routeUrl,
+  withQuery,
   type ApiErrorBody,
   type HttpMethod,
   type RouteBody,
@@ -53,16 +55,6 @@ async function toApiError(response: Response): Promise<ApiError> {
     return new ApiError(meta?.code ?? response.status, message, meta?.i8s ?? null);
   }
   return new ApiError(response.status, response.statusText);
-}
-
-function withQuery(path: string, query: QueryValues | undefined): string {
-  if (!query) return path;
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null) params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `${path}${path.includes('?') ? '&' : '?'}${text}` : path;
 }
 
 export async function request<T>(path: string, options: RequestOptions = {}): Promise<T> {
@@ -122,21 +114,9 @@ export type CallInput<K extends RouteName> = ParamsInput<K> &
 type CallArgs<K extends RouteName> =
   object extends CallInput<K> ? [input?: CallInput<K>] : [input: CallInput<K>];
 
-/**
- * The address of a route: each `:name` of its path replaced by its parameter, percent-encoded (a '/' or '%' in a
- * value stays inside its segment), and the query appended (undefined values left out).
- */
-export function routeUrl(
-  route: RoutePath,
-  input: { params?: Record<string, string | number>; query?: unknown } = {},
-): string {
-  const path = route.path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_match, name: string) => {
-    const value = input.params?.[name];
-    if (value === undefined) throw new Error(`${route.method} ${route.path}: no value for :${name}`);
-    return encodeURIComponent(String(value));
-  });
-  return withQuery(path, input.query as QueryValues | undefined);
-}
+// The address of a route (path parameters percent-encoded, undefined query values left out) comes from protocol,
+// where the server builds the links it writes with the same function.
+export { routeUrl };
 
 /**
  * Calls a route of the protocol's table (`routes.markMessages`…): builds the address from the table, sends the body

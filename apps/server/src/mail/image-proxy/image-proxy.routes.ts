@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { apiRoute } from '../../http/index.js';
+
 import { errorBody } from '@mailroom/protocol';
 import { DomainError } from '../../core/errors.js';
 import { ImageFetchError, type FetchedImage, type ImageFetcher } from './fetcher.js';
@@ -13,40 +14,36 @@ export const imageProxyRoutes: FastifyPluginAsyncZod<{
   rateLimit: number;
 }> = async (app, { signer, fetcher, rateLimit }) => {
   app.addHook('onClose', async () => fetcher.close());
-  app.get(
-    '/image-proxy',
-    {
-      // The query names the remote image a reader looked at: the request log keeps only the path.
-      logSerializers: {
-        req: (request: FastifyRequest) => ({
-          method: request.method,
-          url: IMAGE_PROXY_PATH,
-          host: request.host,
-          remoteAddress: request.ip,
-        }),
-      },
-      config: {
-        // Per account, not per IP: a signed-in user could otherwise make the server fetch without end.
-        rateLimit: {
-          max: rateLimit,
-          timeWindow: '1 minute',
-          keyGenerator: (request) =>
-            request.principal ? `image-proxy:${request.principal.accountId}` : request.ip,
-        },
-      },
-      schema: {
-        tags: ['messages'],
-        summary: 'A remote image of a message, fetched by the server',
-        description:
-          'The reader loads remote images (after show_images=true) through this address, so the sender ' +
-          'never sees the reader. Only URLs the server signed (`sig`) are fetched, from public addresses, ' +
-          'following at most 3 redirects; raster image types only (no SVG), size-capped, served with ' +
-          'nosniff and a sandbox CSP. 403 forbidden for a wrong signature, 502 image_unavailable when the ' +
-          'image cannot be fetched or is not one, 429 too_many_requests past IMAGE_PROXY_RATE_LIMIT a minute.',
-        querystring: z.object({ url: z.string().min(1).max(8192), sig: z.string().min(1).max(100) }),
+  app.route({
+    ...apiRoute(app, 'imageProxy', {
+      tags: ['messages'],
+      summary: 'A remote image of a message, fetched by the server',
+      description:
+        'The reader loads remote images (after show_images=true) through this address, so the sender ' +
+        'never sees the reader. Only URLs the server signed (`sig`) are fetched, from public addresses, ' +
+        'following at most 3 redirects; raster image types only (no SVG), size-capped, served with ' +
+        'nosniff and a sandbox CSP. 403 forbidden for a wrong signature, 502 image_unavailable when the ' +
+        'image cannot be fetched or is not one, 429 too_many_requests past IMAGE_PROXY_RATE_LIMIT a minute.',
+    }),
+    // The query names the remote image a reader looked at: the request log keeps only the path.
+    logSerializers: {
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: IMAGE_PROXY_PATH,
+        host: request.host,
+        remoteAddress: request.ip,
+      }),
+    },
+    config: {
+      // Per account, not per IP: a signed-in user could otherwise make the server fetch without end.
+      rateLimit: {
+        max: rateLimit,
+        timeWindow: '1 minute',
+        keyGenerator: (request) =>
+          request.principal ? `image-proxy:${request.principal.accountId}` : request.ip,
       },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const { url, sig } = request.query;
       if (!signer.verify(url, sig)) throw new DomainError('forbidden');
       let image: FetchedImage;
@@ -71,5 +68,5 @@ export const imageProxyRoutes: FastifyPluginAsyncZod<{
       if (image.length !== undefined) reply.header('content-length', image.length);
       return reply.send(image.body);
     },
-  );
+  });
 };

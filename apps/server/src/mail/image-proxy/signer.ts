@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { apiRoutes } from '@mailroom/protocol';
 
 /**
  * Remote images of a message load through the server (after 'Show images'), so the sender sees the
@@ -9,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * on the address actually connected to (a DNS lookup hook, so a name cannot resolve to a public address
  * when checked and a private one when used), and every redirect target is checked the same way.
  */
-export const IMAGE_PROXY_PATH = '/api/v1/image-proxy';
+export const IMAGE_PROXY_PATH = apiRoutes.imageProxy.path;
 export class ImageUrlSigner {
   private readonly key: Buffer;
   constructor(serverSecret: string) {
