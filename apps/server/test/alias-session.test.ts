@@ -6,18 +6,22 @@ import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.j
 
 const { app, db, blobs } = await createTestApp();
 
-/** An account with an alias that has password access, one message to the alias and one to the main address. */
-async function setUp() {
+/**
+ * An account with an alias, one message to the alias and one to the main address, and a session signed in
+ * by password access to the alias (or, with 'primary', to the account's own primary address).
+ */
+async function setUp(accessTo: 'alias' | 'primary' = 'alias') {
   const owner = await createAccount(db, 'Owner');
   const alias = await db
     .insertInto('aliases')
     .values({ account_id: owner.id, email: `desk-${owner.id}@mailroom.test` })
     .returning(['id', 'email'])
     .executeTakeFirstOrThrow();
-  await grantPasswordAccess(db, owner.id, alias.email, 'desk-password');
+  const access = accessTo === 'alias' ? alias.email : owner.email;
+  await grantPasswordAccess(db, owner.id, access, 'desk-password');
   const inbox = await systemFolder(db, owner.id, 'inbox');
   const store = async (to: string, subject: string, aliasId: number | null) => {
-    const raw = await composeRaw({ from: 'x@example.com', to, subject, text: subject });
+    const raw = await composeRaw({ from: 'x@example.com', to, subject, text: `${subject} quokka` });
     return (
       await storeMessage(db, blobs, {
         accountId: owner.id,
@@ -34,7 +38,7 @@ async function setUp() {
   expect(
     (
       await desk.request('POST', '/auth/pw/login', {
-        json: { email: alias.email, password: 'desk-password' },
+        json: { email: access, password: 'desk-password' },
       })
     ).statusCode,
   ).toBe(200);
@@ -119,40 +123,8 @@ describe('an alias-only session acts only on mail to its address', () => {
 });
 
 describe('password access to the primary address sees its mail the same way everywhere', () => {
-  /** The owner grants password access to the account's own primary address; mail to it and to an alias. */
-  async function primarySession() {
-    const owner = await createAccount(db, 'Primary');
-    const alias = await db
-      .insertInto('aliases')
-      .values({ account_id: owner.id, email: `side-${owner.id}@mailroom.test` })
-      .returning(['id', 'email'])
-      .executeTakeFirstOrThrow();
-    await grantPasswordAccess(db, owner.id, owner.email, 'front-password');
-    const inbox = await systemFolder(db, owner.id, 'inbox');
-    const store = async (to: string, subject: string, aliasId: number | null) => {
-      const raw = await composeRaw({ from: 'x@example.com', to, subject, text: `${subject} quokka` });
-      return (
-        await storeMessage(db, blobs, {
-          accountId: owner.id,
-          folderId: inbox.id,
-          raw,
-          parsed: await parseMessage(raw),
-          aliasId,
-        })
-      ).message;
-    };
-    const toPrimary = await store(owner.email, 'Front desk note', null);
-    const toAlias = await store(alias.email, 'Side door note', alias.id);
-    const front = new Browser(app);
-    const login = await front.request('POST', '/auth/pw/login', {
-      json: { email: owner.email, password: 'front-password' },
-    });
-    expect(login.statusCode).toBe(200);
-    return { inbox, toPrimary, toAlias, front };
-  }
-
   it('lists, searches and marks mail to the primary address, and nothing sent to an alias', async () => {
-    const { inbox, toPrimary, toAlias, front } = await primarySession();
+    const { inbox, toOwner: toPrimary, toAlias, desk: front } = await setUp('primary');
     const list = await front.request('GET', `/api/v1/messages/folder/${inbox.id}?page=1`);
     expect(list.statusCode).toBe(200);
     expect(list.json().messages.map((m: { uid: number }) => m.uid)).toEqual([toPrimary.uid]);
