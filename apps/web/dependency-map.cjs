@@ -13,7 +13,7 @@ const features = {
   auth: ['account', 'shell'],
   about: ['account', 'shell'],
   decrypt: ['message-view', 'shell'],
-  compose: ['account', 'decrypt', 'message-view'],
+  compose: ['account', 'message-view'],
   mail: ['account', 'compose', 'decrypt', 'folders', 'message-view', 'search', 'shell'],
   settings: ['account', 'folders', 'shell'],
   contacts: ['shell'],

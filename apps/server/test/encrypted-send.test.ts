@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
 import { sql } from 'kysely';
-import { decryptEnvelope, deriveSecrets, encryptMessage } from '../../web/src/features/decrypt/crypto.js';
+import { decryptEnvelope, deriveSecrets, encryptMessage } from '../../web/src/lib/crypto.js';
 import { Browser, createTestApp } from './_util.js';
 import { call, mailUser } from './_actions.js';
 

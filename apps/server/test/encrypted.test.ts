@@ -9,12 +9,7 @@ import { systemFolder } from '../src/mailbox/index.js';
 import { deliverMessage } from '../src/delivery/index.js';
 import { resolveRecipient } from '../src/addresses/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import {
-  decryptEnvelope,
-  deriveSecrets,
-  encryptMessage,
-  fromBase64Url,
-} from '../../web/src/features/decrypt/crypto.js';
+import { decryptEnvelope, deriveSecrets, encryptMessage, fromBase64Url } from '../../web/src/lib/crypto.js';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 
 const MAX_ATTEMPTS = 3;

@@ -8,7 +8,7 @@ import { AttachmentList } from './attachments';
 import type { ComposeInitial } from './compose-init';
 import { ComposeHeader, RecipientInputs } from './compose-parts';
 import { RichEditor } from './rich-editor';
-import { EncryptSwitch } from '../decrypt';
+import { EncryptSwitch } from './encrypt-switch';
 import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useComposeForm, type ComposeFormState } from './use-compose-form';

@@ -20,13 +20,8 @@ import { ComposeSavedContext } from './saved-context';
 import { normalizeHtml } from './rich-editor';
 import { sendErrorText } from './send-errors';
 import { useDraftSaver } from './use-draft-saver';
-import {
-  EncryptedTooLargeError,
-  encryptComposeRequest,
-  encryptionOff,
-  encryptionPasswordValid,
-  type EncryptionChoice,
-} from '../decrypt';
+import { EncryptedTooLargeError, encryptComposeRequest } from './encrypt-request';
+import { encryptionOff, encryptionPasswordValid, type EncryptionChoice } from './encrypt-switch';
 
 function bodyText(body: string, format: BodyFormat): string {
   return (format === 'html' ? htmlToPlain(body) : body).trim();

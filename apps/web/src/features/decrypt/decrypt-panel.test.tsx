@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ApiError } from '../../api/client';
-import { deriveSecrets, encryptMessage, fromBase64 } from './crypto';
+import { deriveSecrets, encryptMessage, fromBase64 } from '../../lib/crypto';
 import type { DecryptSource } from './decrypt-api';
 import DecryptPanel from './decrypt-panel';
 

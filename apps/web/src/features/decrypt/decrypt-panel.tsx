@@ -7,7 +7,7 @@ import { Button } from '../../ui/button';
 import { HtmlBody } from '../message-view';
 import { AttachmentList, useBlobLinks } from '../message-view';
 import { PlainBody } from '../message-view';
-import type { EncryptedPayload } from './crypto';
+import type { EncryptedPayload } from '../../lib/crypto';
 import type { DecryptSource } from './decrypt-api';
 import { useDecrypt } from './use-decrypt';
 import card from '../../ui/card.module.css';

@@ -1,12 +1,5 @@
-// Encrypted messages: the switch and request compose uses to encrypt, and the lazily loaded pieces that open one
-// (the public /decrypt page and the reader's panel).
-export {
-  EncryptSwitch,
-  encryptionOff,
-  encryptionPasswordValid,
-  type EncryptionChoice,
-} from './encrypt-switch';
-export { EncryptedTooLargeError, encryptComposeRequest, fitsEncryptedLimit } from './encrypt-request';
+// Opening an encrypted message, loaded only when one is opened: the public /decrypt page and the reader's panel.
+// (Encrypting one is compose's; the browser crypto both use is in lib/crypto.ts.)
 
 export const loadDecryptPage = () => import('./decrypt-page');
 export const loadReaderDecrypt = () => import('./reader-decrypt');

@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { ApiError } from '../../api/client';
-import { decryptEnvelope, deriveSecrets, type EncryptedPayload } from './crypto';
+import { decryptEnvelope, deriveSecrets, type EncryptedPayload } from '../../lib/crypto';
 import type { DecryptSource } from './decrypt-api';
 
 export type DecryptState =

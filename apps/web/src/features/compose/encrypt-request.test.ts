@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENCRYPTED_PAYLOAD_LIMIT_BYTES, composeRequestSchema, type ComposeRequest } from '@mailroom/protocol';
-import { decryptEnvelope, deriveSecrets, fromBase64 } from './crypto';
+import { decryptEnvelope, deriveSecrets, fromBase64 } from '../../lib/crypto';
 import { EncryptedTooLargeError, encryptComposeRequest, fitsEncryptedLimit } from './encrypt-request';
 
 const request: ComposeRequest = {

@@ -1,5 +1,5 @@
 import { ENCRYPTED_PAYLOAD_LIMIT_BYTES, type ComposeRequest } from '@mailroom/protocol';
-import { encryptMessage, type EncryptedAttachment } from './crypto';
+import { encryptMessage, type EncryptedAttachment } from '../../lib/crypto';
 
 /** Bytes the payload header and the GCM tag add at most beyond body and attachments. */
 const OVERHEAD_BYTES = 64 * 1024;

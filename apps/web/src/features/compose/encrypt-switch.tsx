@@ -9,7 +9,7 @@ import {
 } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { generatePassword } from './crypto';
+import { generatePassword } from '../../lib/crypto';
 import styles from './encrypt-switch.module.css';
 
 export interface EncryptionChoice {
