@@ -1,16 +1,9 @@
 import type { MailEvent } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
-import type { Db, Trx } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/index.js';
+import type { Db, StoredAttachment, Trx } from '../core/db/index.js';
 import { scopeOf } from '../addresses/index.js';
-import {
-  lockAccount,
-  lockFolders,
-  lockMessages,
-  purgeLocked,
-  scopeCondition,
-  systemFolder,
-} from '../mailbox/index.js';
+import { lockAccount, lockFolders, lockMessages, purgeLocked, systemFolder } from '../mailbox/index.js';
+import { composeSourceRow, setAnswered } from './compose.repository.js';
 
 /** What the sending area needs of a message it answers, forwards or replaces. */
 export interface ComposeSourceMessage {
@@ -30,15 +23,7 @@ export async function findComposeSource(
   folderId: number,
   uid: number,
 ): Promise<ComposeSourceMessage | undefined> {
-  const scope = await scopeOf(db, principal);
-  const row = await db
-    .selectFrom('messages')
-    .select(['id', 'message_id', 'reference_ids', 'attachments'])
-    .where('account_id', '=', principal.accountId)
-    .where('folder_id', '=', folderId)
-    .where('uid', '=', uid)
-    .where(scopeCondition(scope))
-    .executeTakeFirst();
+  const row = await composeSourceRow(db, principal.accountId, folderId, uid, await scopeOf(db, principal));
   return row
     ? { id: row.id, messageId: row.message_id, references: row.reference_ids, attachments: row.attachments }
     : undefined;
@@ -62,13 +47,6 @@ export async function discardDraft(trx: Trx, principal: Principal, uid: number):
 
 /** Sets \Answered on a message that was just replied to; the store event when it changed. */
 export async function markAnswered(db: Db, accountId: number, messageId: number): Promise<MailEvent[]> {
-  const row = await db
-    .updateTable('messages')
-    .set({ answered: true })
-    .where('id', '=', messageId)
-    .where('account_id', '=', accountId)
-    .where('answered', '=', false)
-    .returning(['folder_id', 'uid'])
-    .executeTakeFirst();
+  const row = await setAnswered(db, accountId, messageId);
   return row ? [{ event: 'store', folder_id: row.folder_id, uids: [row.uid] }] : [];
 }
