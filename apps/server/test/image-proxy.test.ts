@@ -344,6 +344,14 @@ describe('the image proxy', () => {
     ]);
   });
 
+  it('answers image_unavailable for a signed address it cannot parse', async () => {
+    for (const url of ['http://[::1', 'http://exa mple.com/x.png', 'http://%zz/']) {
+      const response = await viaProxy(ann, url);
+      expect(response.statusCode, url).toBe(502);
+      expect(errorCode(response), url).toBe('image_unavailable');
+    }
+  });
+
   it('with the default settings, refuses loopback images too', async () => {
     const strict = await createTestApp({ db: ctx.db });
     const bob = await mailUser(strict, 'Bo Chen');
@@ -460,6 +468,11 @@ describe('addresses', () => {
       'ff02::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      // IPv4-compatible (::/96) and IPv4-translated (::ffff:0:0/96) forms of loopback and private addresses.
+      '::127.0.0.1',
+      '::a00:1',
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a00:1',
       '64:ff9b::a00:1',
       '2002:a00:1::1',
       'not an address',

@@ -39,12 +39,21 @@ for (const [network, prefix] of [
 ] as const)
   nonPublic.addSubnet(network, prefix, 'ipv6');
 
+/**
+ * IPv4-compatible (::/96, deprecated, but a stack may still route ::a.b.c.d to a.b.c.d) and IPv4-translated
+ * (::ffff:0:0:0/96) IPv6 addresses: never public (IPv4-mapped ones are checked as IPv4). A list of their own, checked for IPv6 addresses only, because a
+ * BlockList also matches IPv4 addresses against ::/96 rules.
+ */
+const embeddedIpv4 = new net.BlockList();
+embeddedIpv4.addSubnet('::', 96, 'ipv6');
+embeddedIpv4.addSubnet('::ffff:0:0:0', 96, 'ipv6');
+
 /** Whether an IP address is on the public internet (not loopback, private, link-local, multicast…). */
 export function isPublicAddress(address: string): boolean {
   const family = net.isIP(address);
   if (family === 4) return !nonPublic.check(address, 'ipv4');
   if (family !== 6) return false;
-  return !nonPublic.check(address, 'ipv6');
+  return !nonPublic.check(address, 'ipv6') && !embeddedIpv4.check(address, 'ipv6');
 }
 
 /** Non-public addresses or CIDR ranges allowed anyway (IMAGE_PROXY_ALLOW_PRIVATE), and the check of both. */

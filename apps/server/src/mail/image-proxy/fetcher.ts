@@ -83,7 +83,12 @@ export class ImageFetcher {
 
   async fetch(url: string): Promise<FetchedImage> {
     const signal = AbortSignal.timeout(this.options.timeoutMs);
-    let target = new URL(url);
+    let target: URL;
+    try {
+      target = new URL(url);
+    } catch {
+      throw new ImageFetchError('address', 'not a valid address');
+    }
     for (let redirects = 0; ; redirects++) {
       const response = await this.get(target, signal);
       const status = response.statusCode ?? 0;
