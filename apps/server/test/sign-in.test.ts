@@ -124,6 +124,10 @@ describe('the saved return path is accepted only as a same-origin relative path'
     '/%252F%252Fevil.example',
     'javascript:alert(1)',
     '/\tevil',
+    // Look-alike slashes and dots outside ASCII (a Location header cannot carry them either).
+    '/\u3002evil.example',
+    '/\u2215\u2215evil.example',
+    '/\uff0f\uff0fevil.example',
   ];
   for (const redirect of hostile) {
     it(`${JSON.stringify(redirect)} falls back to /mail`, async () => {

@@ -261,6 +261,16 @@ describe('isSafeRedirectPath', () => {
     }
   });
 
+  it('refuses characters outside printable ASCII, look-alike slashes and dots among them', () => {
+    for (const path of [
+      '/\u3002evil.example',
+      '/\u2215\u2215evil.example',
+      '/\uff0f\uff0fevil.example',
+      '/mail/Папка',
+    ])
+      expect(isSafeRedirectPath(path), path).toBe(false);
+  });
+
   it('refuses a backslash anywhere', () => {
     expect(isSafeRedirectPath('/mail\\evil')).toBe(false);
   });

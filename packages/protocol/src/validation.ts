@@ -173,6 +173,9 @@ function isPathAbsolute(text: string): boolean {
 export function isSafeRedirectPath(path: unknown): boolean {
   if (typeof path !== 'string' || path.length > REDIRECT_PATH_MAX_LENGTH) return false;
   if (/[\s\p{Cc}]/u.test(path)) return false;
+  // Printable ASCII only: a browser keeps a path percent-encoded, a Location header cannot carry anything else,
+  // and look-alikes such as '／', '∕' or '。' are read as '/' and '.' by some layers.
+  if (/[^\x21-\x7e]/.test(path)) return false;
   let current = path;
   for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
     if (!isPathAbsolute(current)) return false;
