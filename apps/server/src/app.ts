@@ -28,6 +28,7 @@ import {
   csrfPlugin,
   inProcessFetch,
   metricsPlugin,
+  noNulPlugin,
   postgresRateLimitStore,
   securityHeadersPlugin,
   toApiError,
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
   });
   await app.register(metricsPlugin);
+  await app.register(noNulPlugin);
   await app.register(sessionPlugin);
   await app.register(csrfPlugin, { publicOrigin: new URL(config.publicUrl).origin });
   await app.register(liveUpdates);

@@ -156,3 +156,27 @@ describe('rate limits on sign-in routes', () => {
     expect(refused.json().error.meta).toEqual({ code: 429, i8s: 'too_many_requests' });
   });
 });
+
+describe('a NUL character in any field of a request', () => {
+  it('is refused with invalid_request_params, never a 500', async () => {
+    const { app } = await createTestApp();
+    const browser = new Browser(app);
+    const pw = await browser.request('POST', '/auth/pw/login', {
+      json: { email: 'desk\u0000@mailroom.test', password: 'x' },
+    });
+    expect(pw.statusCode).toBe(400);
+    expect(pw.json().error.meta.i8s).toBe('invalid_request_params');
+    const { browser: ann } = await signUpAndSignIn(app, 'Nul Tester');
+    for (const [url, json] of [
+      ['/api/v1/labels', { label: { name: 'bad\u0000name', color: '#e66465' } }],
+      ['/api/v1/messages/search', { text: 'a\u0000b' }],
+      ['/api/v1/folders', { folder: { name: 'x\u0000y', parent_id: null } }],
+    ] as const) {
+      const response = await ann.request('POST', url, { json });
+      expect(response.statusCode, url).toBe(400);
+      expect(response.json().error.meta.i8s, url).toBe('invalid_request_params');
+    }
+    const query = await ann.request('GET', '/api/v1/messages?message_id=a%00b');
+    expect(query.statusCode).toBe(400);
+  });
+});

@@ -6,3 +6,4 @@ export { metricsPlugin } from './metrics.js';
 export { securityHeadersPlugin } from './security-headers.js';
 export { postgresRateLimitStore } from './rate-limit-store.js';
 export { apiRoute, checkRouteTable, type RouteDocs } from './api-route.js';
+export { noNulPlugin } from './no-nul.js';
