@@ -49,6 +49,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Reachable without a session. */
     public?: boolean;
+    /** Checks NUL characters itself, with an answer of its own (see http/no-nul.ts). */
+    checksNul?: boolean;
   }
 }
 

@@ -36,6 +36,8 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         'ones for the relay; `uid` names a draft the message finishes (it is deleted).',
     }),
     bodyLimit: COMPOSE_BODY_LIMIT,
+    // Compose names the header fields a control character is in (invalid_header_value) and drops NUL from bodies.
+    config: { checksNul: true },
     handler: async (request) => sendComposed(deps, request.requireAuth(), request.body),
   });
 
@@ -46,6 +48,7 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Stores the message in Drafts with \\Draft; `uid` names the draft it replaces.',
     }),
     bodyLimit: COMPOSE_BODY_LIMIT,
+    config: { checksNul: true },
     handler: async (request) => saveComposedDraft(deps, request.requireAuth(), request.body),
   });
 
