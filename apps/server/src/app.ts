@@ -178,11 +178,13 @@ async function registerWebApp(app: FastifyInstance, distDir: string) {
   }
   app.setNotFoundHandler((request, reply) => {
     const accepts = request.headers.accept ?? '';
+    // Every app route gets the app, a last segment with a dot too (a date in a search, an address): only
+    // the built files under /assets are files, and one missing there is a 404, never the app.
     if (
       hasWeb &&
-      request.method === 'GET' &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
       !serverPaths.test(request.url) &&
-      !/\.[a-z0-9]+$/i.test(request.url.split('?')[0]!)
+      !request.url.startsWith('/assets/')
     ) {
       if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
         return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });

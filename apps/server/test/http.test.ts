@@ -30,6 +30,21 @@ describe('serving the web app', () => {
     }
   });
 
+  it('an app path whose last segment holds a dot loads the app on reload, and HEAD agrees with GET', async () => {
+    for (const url of [
+      '/mail/search/invoice/all/01.11.2026/30.11.2026',
+      '/settings/collectors/confirm/a@b.c',
+      '/mail/folder/all/1/1/x.pdf',
+    ]) {
+      const response = await new Browser(app).get(url, { accept: 'text/html' });
+      expect(response.statusCode, url).toBe(200);
+      expect(response.body, url).toContain('<div id="root">');
+    }
+    const head = await app.inject({ method: 'HEAD', url: '/mail', headers: { accept: 'text/html' } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-type']).toMatch(/^text\/html/);
+  });
+
   it('hashed assets are cached for good; a missing asset is a 404, not the app', async () => {
     const asset = await new Browser(app).get('/assets/app-abc123.js');
     expect(asset.headers['cache-control']).toContain('immutable');
