@@ -86,7 +86,9 @@ export const listQuerySchema = z.object({
     .union([z.literal('all'), z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
     .default('all'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
+  // A limit that is no page size (negative, zero, too big, not a number) falls back to the per_page setting:
+  // an old link or a hand-edited address then still shows a list, not an error or nothing.
+  limit: z.coerce.number().int().min(1).max(200).optional().catch(undefined),
 });
 export type ListQuery = z.infer<typeof listQuerySchema>;
 
