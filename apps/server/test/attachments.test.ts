@@ -57,6 +57,22 @@ describe('downloading attachments', () => {
     );
   });
 
+  it('shows a name without bidi overrides or other invisible format characters', async () => {
+    const { stored } = await messageWith(ann.accountId, [
+      {
+        filename: 'invoice\u202Efdp.exe',
+        content: Buffer.from('MZ'),
+        contentType: 'application/octet-stream',
+      },
+      { filename: 'a\u2066b\u200Fc\u00ADd\uFEFF.txt', content: Buffer.from('x'), contentType: 'text/plain' },
+    ]);
+    const opened = await ann.browser.get(`/api/v1/messages/${ann.inbox}/${stored.uid}`);
+    const names = (opened.json() as { message: { attachments: { name: string }[] } }).message.attachments.map(
+      (a) => a.name,
+    );
+    expect(names).toEqual(['invoicefdp.exe', 'abcd.txt']);
+  });
+
   it('serves HTML, SVG and unknown types as application/octet-stream', async () => {
     const { stored, parts } = await messageWith(ann.accountId, [
       { filename: 'page.html', content: Buffer.from('<script>alert(1)</script>'), contentType: 'text/html' },

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import {
+  withoutInvisibleFormatting,
   AVATAR_COLORS,
   attachmentKind,
   avatarColor,
@@ -238,5 +239,13 @@ describe('folder names', () => {
     expect(isCollectorFolderName('INBOX.import.box.Sent')).toBe(true);
     expect(isCollectorFolderName('INBOX.Imports')).toBe(false);
     expect(isCollectorFolderName('import.x')).toBe(false);
+  });
+});
+
+describe('withoutInvisibleFormatting', () => {
+  it('drops bidi overrides, isolates, marks, soft hyphens and BOMs, and keeps joiners', () => {
+    expect(withoutInvisibleFormatting('invoice\u202Efdp.exe')).toBe('invoicefdp.exe');
+    expect(withoutInvisibleFormatting('a\u2066b\u2069\u200Fc\u00ADd\uFEFF\u200Be')).toBe('abcde');
+    expect(withoutInvisibleFormatting('👩\u200D💻 отчёт')).toBe('👩\u200D💻 отчёт');
   });
 });

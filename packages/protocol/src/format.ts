@@ -211,3 +211,13 @@ export function folderDisplayName(dottedName: string): string {
 export function isCollectorFolderName(name: string): boolean {
   return name.includes('.import.');
 }
+
+/**
+ * A name as a person is shown it (an attachment, a file): without invisible format characters (Unicode Cf:
+ * bidi embeddings, overrides and isolates, marks, soft hyphens, zero-width spaces, BOM), which can make
+ * `invoice\u202Efdp.exe` read as "invoiceexe.pdf". Zero-width joiner and non-joiner stay: emoji and some
+ * scripts need them.
+ */
+export function withoutInvisibleFormatting(name: string): string {
+  return name.replace(/(?![\u200c\u200d])\p{Cf}/gu, '');
+}

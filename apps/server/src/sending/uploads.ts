@@ -4,6 +4,7 @@ import {
   ATTACHMENTS_TOTAL_LIMIT_MB,
   type CopyAttachmentsRequest,
   type UploadedAttachment,
+  withoutInvisibleFormatting,
 } from '@mailroom/protocol';
 import { requireAccount, type Principal } from '../accounts/index.js';
 import { BlobTooLargeError, type BlobStore } from '../core/blobs/index.js';
@@ -26,7 +27,7 @@ const nameControls = /[\u0000-\u001f\u007f\u0085\u2028\u2029]/g;
 
 export function uploadName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  const cleaned = base.replace(nameControls, '').trim().slice(0, 255);
+  const cleaned = withoutInvisibleFormatting(base.replace(nameControls, '')).trim().slice(0, 255);
   return cleaned || 'attachment';
 }
 

@@ -1,4 +1,5 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import { withoutInvisibleFormatting } from '@mailroom/protocol';
 import type { MailAddress, MessageAddresses } from '../../core/db/index.js';
 
 export interface ParsedAttachment {
@@ -63,7 +64,7 @@ export function cleanBody(value: string): string {
  */
 export function safeAttachmentName(name: string): string {
   const last =
-    cleanLine(name)
+    withoutInvisibleFormatting(cleanLine(name))
       .split(/[/\\]/)
       .filter((s) => s.trim() !== '')
       .pop() ?? '';

@@ -12,7 +12,12 @@ import {
   FileVideoCamera,
   Paperclip,
 } from 'lucide-react';
-import { attachmentKind, formatFileSize, type AttachmentKind } from '@mailroom/protocol';
+import {
+  attachmentKind,
+  formatFileSize,
+  withoutInvisibleFormatting,
+  type AttachmentKind,
+} from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import styles from './attachment-list.module.css';
 
@@ -53,18 +58,20 @@ export function AttachmentList({
       </h2>
       <ul>
         {attachments.map((attachment) => {
-          const kind = attachmentKind(attachment.name);
+          // A decrypted message's names come from its sender, never through the server: cleaned here too.
+          const name = withoutInvisibleFormatting(attachment.name);
+          const kind = attachmentKind(name);
           const Icon = kindIcons[kind];
           return (
             <li key={attachment.key}>
               <a
                 className={styles.attachment}
                 href={attachment.href}
-                download={attachment.name}
-                title={t('mail.download', { name: attachment.name })}
+                download={name}
+                title={t('mail.download', { name })}
               >
                 <Icon className={clsx(styles.kind, styles[`kind-${kind}`])} aria-hidden />
-                <span className={styles.name}>{attachment.name}</span>
+                <span className={styles.name}>{name}</span>
                 <span className={styles.size}>{formatFileSize(attachment.size)}</span>
                 <Download className={styles.download} aria-hidden />
               </a>
