@@ -84,17 +84,17 @@ export function AttachmentList({
 }
 
 /** Object URLs for files held in memory, revoked when the files change or the screen goes. */
-export function useBlobLinks(files: { name: string; type: string; bytes: Uint8Array }[]): AttachmentLink[] {
+export function useBlobLinks(files: { name: string; bytes: Uint8Array }[]): AttachmentLink[] {
   const links = useMemo(
     () =>
       files.map((file, index) => ({
         key: index,
         name: file.name,
         size: file.bytes.length,
+        // Always a download: with the sender's type (text/html, image/svg+xml) a blob: URL opened in a tab would
+        // be a document of our origin.
         href: URL.createObjectURL(
-          new Blob([file.bytes as Uint8Array<ArrayBuffer>], {
-            type: file.type || 'application/octet-stream',
-          }),
+          new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: 'application/octet-stream' }),
         ),
       })),
     [files],
