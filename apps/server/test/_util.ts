@@ -116,6 +116,8 @@ export class Browser {
     opts: {
       json?: unknown;
       form?: Record<string, string>;
+      /** A raw body, sent as it is with the content-type of `headers`. */
+      body?: string;
       headers?: Record<string, string>;
       csrf?: boolean;
     } = {},
@@ -136,6 +138,8 @@ export class Browser {
     } else if (opts.form) {
       headers['content-type'] = 'application/x-www-form-urlencoded';
       payload = new URLSearchParams(opts.form).toString();
+    } else if (opts.body !== undefined) {
+      payload = opts.body;
     }
     const target = url.startsWith('http') ? new URL(url) : new URL(url, this.origin);
     const response = await this.app.inject({

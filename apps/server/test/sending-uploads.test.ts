@@ -129,6 +129,27 @@ describe('compose attachments', () => {
   });
 });
 
+describe('a broken multipart upload', () => {
+  it('without a boundary, or cut off in its body, is invalid_request_params, never a 500', async () => {
+    const boundary = 'XyZ123';
+    const part = (body: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n` +
+      `Content-Type: text/plain\r\n\r\n${body}`;
+    for (const [contentType, payload] of [
+      ['multipart/form-data', part('hello') + `\r\n--${boundary}--\r\n`],
+      [`multipart/form-data; boundary=${boundary}`, part('hello, and then noth')],
+      [`multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-da`],
+    ] as const) {
+      const response = await ann.browser.request('POST', '/api/v1/attachments', {
+        headers: { 'content-type': contentType },
+        body: payload,
+      });
+      expect(response.statusCode, `${contentType} ${payload.slice(-20)}`).toBe(400);
+      expect(response.json().error.meta.i8s).toBe('invalid_request_params');
+    }
+  });
+});
+
 describe('reusing attachments of a stored message', () => {
   it('a forward keeps the attachments without uploading them again', async () => {
     const content = randomBytes(50_000);

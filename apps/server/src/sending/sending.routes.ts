@@ -69,10 +69,15 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         file = await request.file();
       } catch (err) {
         if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw tooLarge();
-        throw err;
+        // No boundary, a malformed part header, a body cut off before the first part: the client's form is broken.
+        throw new DomainError('invalid_request_params');
       }
       if (!file) throw new DomainError('invalid_request_params');
       const length = Number(request.headers['content-length']);
+      // A form cut off inside the file part fails the file's stream: that is the client's, not ours.
+      let formBroken = false;
+      file.file.once('error', () => (formBroken = true));
+      const broken = () => formBroken || file.file.errored !== null || file.file.truncated;
       try {
         const attachment = await uploadAttachment(db, blobs, principal, {
           stream: file.file,
@@ -81,6 +86,9 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
           ...(Number.isFinite(length) && length > 0 ? { declaredSize: length - 8192 } : {}),
         });
         return { attachment };
+      } catch (err) {
+        if (!(err instanceof DomainError) && broken()) throw new DomainError('invalid_request_params');
+        throw err;
       } finally {
         // Whatever is left of a refused upload is read and dropped, so the client gets the answer.
         file.file.resume();
