@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from '../../i18n';
-import { CloudOff, FolderOpen } from 'lucide-react';
+import { CloudOff, FolderOpen, SearchX } from 'lucide-react';
 import { useLabels } from '../folders';
 import { useAccount, useUser } from '../account';
 import { Button } from '../../ui/button';
@@ -101,11 +101,12 @@ export function MessageList() {
   }
 
   if (items.length === 0) {
+    const search = screen.source.kind === 'search';
     return (
       <div className={styles.empty} role="status">
-        <FolderOpen aria-hidden />
-        <h2>{t('mail.emptyTitle')}</h2>
-        <p>{t('mail.emptyText')}</p>
+        {search ? <SearchX aria-hidden /> : <FolderOpen aria-hidden />}
+        <h2>{search ? t('mail.searchEmptyTitle') : t('mail.emptyTitle')}</h2>
+        <p>{search ? t('mail.searchEmptyText') : t('mail.emptyText')}</p>
       </div>
     );
   }
