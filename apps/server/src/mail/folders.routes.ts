@@ -24,6 +24,8 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
         'folder_name_invalid (dots, slashes, control characters, too long or too deep), ' +
         'folder_already_exist (names compare without case), folder_parent_wrong.',
     }),
+    // A control character in a name is folder_name_invalid, which says more than a NUL's invalid_request_params.
+    config: { checksNul: true },
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
       const id = await createFolder(db, accountId, request.body.folder);
@@ -40,6 +42,8 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
         'Ids, UIDVALIDITY and UIDs are kept. System folders cannot be changed (forbidden); a parent ' +
         'that is the folder itself or one of its subfolders is folder_parent_wrong.',
     }),
+    // A control character in a name is folder_name_invalid, which says more than a NUL's invalid_request_params.
+    config: { checksNul: true },
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
       if (await updateFolder(db, accountId, request.params.id, request.body.folder))
