@@ -23,7 +23,8 @@ function day(offset: number): string {
 
 async function resultSubjects(page: Page): Promise<string[]> {
   const grid = page.getByRole('grid', { name: 'Messages' });
-  const empty = page.getByText('Nothing here');
+  // A search has its own empty state (not the empty folder's 'Nothing here').
+  const empty = page.getByText('No messages found');
   await grid.or(empty).first().waitFor({ timeout: 15_000 });
   if (await empty.isVisible()) return [];
   // A row's name is 'sender, subject, date[, unread…]'; these subjects have no commas.
@@ -126,6 +127,7 @@ describe('search with the advanced form', () => {
     await dateTo.fill(day(-1));
     await advanced.getByRole('button', { name: 'Search' }).click();
     await expect.poll(() => resultSubjects(page)).toEqual([]);
+    await screenshot(page, 'search-no-result-desktop-en');
     await toggle.click();
     await dateTo.fill('31.02.2026');
     await advanced.getByRole('alert').getByText('Enter dates as dd.mm.yyyy').waitFor();
