@@ -24,27 +24,33 @@ export function cleanup(fn: () => unknown): void {
  * A fresh, migrated database for one test file: a copy of the PGlite template, or a new
  * PostgreSQL database on the server DATABASE_URL points at (dropped when the file ends).
  */
+/**
+ * A fresh, migrated database on the PostgreSQL server at `serverUrl`, dropped after the file's tests; its URL too,
+ * so several "processes" of one test can open their own pools on it.
+ */
+export async function freshPostgresDatabase(serverUrl: string): Promise<{ url: string; db: Db }> {
+  const name = `mailroom_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ kind: 'postgres', url: url.href });
+  await migrate(db);
+  cleanup(async () => {
+    await db.destroy();
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  });
+  return { url: url.href, db };
+}
+
 export async function createTestDb(): Promise<Db> {
   const url = process.env.DATABASE_URL;
-  if (url) {
-    const name = `mailroom_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const testUrl = new URL(url);
-    testUrl.pathname = `/${name}`;
-    const db = await openDatabase({ kind: 'postgres', url: testUrl.href });
-    await migrate(db);
-    cleanup(async () => {
-      await db.destroy();
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
-    });
-    return db;
-  }
+  if (url) return (await freshPostgresDatabase(url)).db;
   const template = process.env.MAILROOM_TEST_TEMPLATE;
   const pglite = template
     ? await PGlite.create({

@@ -1,11 +1,9 @@
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
-import { cleanup, signUpAndSignIn, testConfig } from './_util.js';
+import { cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from './_util.js';
 import { LiveClient, listenWs } from './_ws.js';
-import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
 import { buildApp } from '../src/app.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { FsBlobStore } from '../src/core/blobs/index.js';
@@ -14,25 +12,7 @@ import { PgEventBus, splitForNotify } from '../src/core/events/index.js';
 const serverUrl = process.env.DATABASE_URL;
 
 /** A fresh database on the DATABASE_URL server, shared by the "processes" of one test. */
-async function freshDatabase(): Promise<{ url: string; db: Db }> {
-  const name = `mailroom_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ kind: 'postgres', url: url.href });
-  await migrate(db);
-  cleanup(async () => {
-    await db.destroy();
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  return { url: url.href, db };
-}
+const freshDatabase = () => freshPostgresDatabase(serverUrl!);
 
 async function bus(url: string): Promise<PgEventBus> {
   const b = await PgEventBus.connect({ connectionString: url, reconnectMinMs: 50 });

@@ -2,12 +2,11 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { Browser, cleanup, signUpAndSignIn, testConfig } from './_util.js';
+import { Browser, cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from './_util.js';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
+import { openDatabase, type Db } from '../src/core/db/index.js';
 import { buildApp } from '../src/app.js';
 import { deriveSecrets, loadSecrets } from '../src/core/secrets.js';
 import { FsBlobStore } from '../src/core/blobs/index.js';
@@ -80,25 +79,7 @@ describe('SECRET_KEY settings', () => {
 });
 
 /** A fresh database on the DATABASE_URL server, shared by the "processes" of one test. */
-async function freshDatabase(): Promise<{ url: string; db: Db }> {
-  const name = `mailroom_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl!);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ kind: 'postgres', url: url.href });
-  await migrate(db);
-  cleanup(async () => {
-    await db.destroy();
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  return { url: url.href, db };
-}
+const freshDatabase = () => freshPostgresDatabase(serverUrl!);
 
 /** One server "process": its own config, DATA_DIR and database pool, keys as main.ts loads them. */
 async function startProcess(url: string, env: Record<string, string>) {
