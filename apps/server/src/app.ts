@@ -25,7 +25,9 @@ import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import {
   checkRouteTable,
+  clientErrorHandler,
   csrfPlugin,
+  frameworkErrorHandler,
   inProcessFetch,
   metricsPlugin,
   noNulPlugin,
@@ -65,6 +67,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     bodyLimit: 1024 * 1024,
     // Requests carry ids for log correlation; generated, never taken from the client.
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
   checkRouteTable(app, ['/api/v1', '/auth'], ['/api/v1/openapi.json']);

@@ -1,4 +1,5 @@
 import fs from 'node:fs/promises';
+import net, { type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -192,5 +193,47 @@ describe('a NUL character in any field of a request', () => {
     }
     const query = await ann.request('GET', '/api/v1/messages?message_id=a%00b');
     expect(query.statusCode).toBe(400);
+  });
+});
+
+describe('what the HTTP parser and the router refuse', () => {
+  it('a bad URL, an overlong path parameter, overlong headers or a broken request get a catalogue 400', async () => {
+    const { app: served } = await createTestApp();
+    await served.listen({ port: 0, host: '127.0.0.1' });
+    afterAll(() => served.close());
+    const { port } = served.server.address() as AddressInfo;
+    const [name] = await signUpAndSignIn(served, 'Long Paths').then(({ browser }) => [...browser.cookies]);
+    const cookie = `${name![0]}=${name![1]}`;
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+        socket.on('close', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const answers = {
+      'a 10,000-character path parameter': await raw(
+        `GET /api/v1/messages/${'x'.repeat(10_000)}/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`,
+      ),
+      'a 20,000-character query': await raw(
+        `GET /api/v1/folders?q=${'y'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      ),
+      'a header too big': await raw(
+        `GET /api/v1/folders HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'z'.repeat(20_000)}\r\n\r\n`,
+      ),
+      'a broken escape in the path': await raw(
+        `GET /api/v1/folders/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
+      ),
+      'a request line that is not HTTP': await raw(`HELLO\r\n\r\n`),
+    };
+    for (const [what, answer] of Object.entries(answers)) {
+      const [head, body] = answer.split('\r\n\r\n');
+      expect(head, what).toMatch(/^HTTP\/1\.1 400 /);
+      expect(head, what).toMatch(/content-type: application\/json/i);
+      expect(JSON.parse(body!), what).toEqual({
+        error: { message: 'Invalid request parameters', meta: { code: 400, i8s: 'invalid_request_params' } },
+      });
+    }
   });
 });

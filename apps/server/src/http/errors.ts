@@ -1,3 +1,5 @@
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, errorStatus, isErrorCode, type ApiErrorBody, type ErrorCode } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
 
@@ -38,4 +40,30 @@ export function toApiError(err: unknown): ApiError {
 
 function apiError(code: ErrorCode): ApiError {
   return { status: errorStatus(code), body: errorBody(code) };
+}
+
+/**
+ * What Fastify's router refuses before any route runs (a broken escape, a path parameter longer than the router
+ * keeps): the same catalogue answer as any other bad request, not the framework's own body.
+ */
+export function frameworkErrorHandler(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const { status, body } = toApiError(err);
+  request.log.info({ code: body.error.meta.i8s, err: err.message }, 'request refused');
+  reply.status(status).header('cache-control', 'no-store').send(body);
+}
+
+/**
+ * What Node's HTTP parser refuses before Fastify sees a request (headers or a request line over the size limit, a
+ * line that is not HTTP): a catalogue 400, then the connection closes, since the parser cannot go on from there.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Duplex) {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody('invalid_request_params'));
+    socket.write(
+      `HTTP/1.1 ${errorStatus('invalid_request_params')} Bad Request\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

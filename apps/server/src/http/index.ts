@@ -1,6 +1,6 @@
 export { cookieOptions } from './cookies.js';
 export { CSRF_HEADER, csrfPlugin } from './csrf.js';
-export { toApiError, type ApiError } from './errors.js';
+export { clientErrorHandler, frameworkErrorHandler, toApiError, type ApiError } from './errors.js';
 export { inProcessFetch } from './in-process-fetch.js';
 export { metricsPlugin } from './metrics.js';
 export { securityHeadersPlugin } from './security-headers.js';
