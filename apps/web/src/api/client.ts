@@ -28,6 +28,14 @@ export class ApiError extends Error {
   }
 }
 
+/** The server could not be reached at all (down, or the network is): no answer to read. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(cause: unknown) {
+    super('The server cannot be reached', { cause });
+  }
+}
+
 export type QueryValues = Record<string, unknown>;
 
 export interface RequestOptions {
@@ -73,6 +81,9 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     body,
     credentials: 'same-origin',
     signal: options.signal,
+  }).catch((error: unknown) => {
+    // fetch rejects with a TypeError when no answer came; an abort stays what it is (a canceled request).
+    throw error instanceof TypeError ? new NetworkError(error) : error;
   });
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;

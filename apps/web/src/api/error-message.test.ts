@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './client';
+import { ApiError, NetworkError } from './client';
 import { errorDisplayMessage, type ErrorTranslator } from './error-message';
 
 const catalogue: Record<string, string> = {
@@ -9,6 +9,7 @@ const catalogue: Record<string, string> = {
 const translate: ErrorTranslator = {
   catalogue: (code) => catalogue[code] ?? null,
   fallback: 'smth went wrong',
+  unreachable: 'The server cannot be reached',
 };
 
 describe('errorDisplayMessage (SPEC §8)', () => {
@@ -21,6 +22,12 @@ describe('errorDisplayMessage (SPEC §8)', () => {
   it('shows the translation of the i8s code when there is one', () => {
     expect(errorDisplayMessage(new ApiError(400, 'server text', 'folder_children_exist'), translate)).toBe(
       'The folder contains subfolders!',
+    );
+  });
+
+  it('says the server cannot be reached when no answer came at all, not what fetch said', () => {
+    expect(errorDisplayMessage(new NetworkError(new TypeError('Failed to fetch')), translate)).toBe(
+      'The server cannot be reached',
     );
   });
 

@@ -1,6 +1,6 @@
 import i18n, { loadErrorTexts, translateErrorCode } from '../i18n';
 import { useNotices } from '../ui/notices-store';
-import { ApiError } from './client';
+import { ApiError, NetworkError } from './client';
 
 /** The translation lookups the display rule needs; injected so the rule stays pure and testable. */
 export interface ErrorTranslator {
@@ -8,6 +8,8 @@ export interface ErrorTranslator {
   catalogue(code: string, values?: Record<string, unknown>): string | null;
   /** An interface string (internal_error is looked up through `catalogue`). */
   fallback: string;
+  /** What to say when the server could not be reached at all. */
+  unreachable: string;
 }
 
 function isCanceled(error: unknown): boolean {
@@ -23,6 +25,7 @@ function isCanceled(error: unknown): boolean {
  */
 export function errorDisplayMessage(error: unknown, translate: ErrorTranslator): string | null {
   if (isCanceled(error)) return null;
+  if (error instanceof NetworkError) return translate.unreachable;
   if (error instanceof ApiError) {
     if (error.status === 500) return translate.catalogue('internal_error') ?? translate.fallback;
     if (error.code) {
@@ -44,6 +47,7 @@ export function raiseError(error: unknown): void {
     const text = errorDisplayMessage(error, {
       catalogue: translateErrorCode,
       fallback: i18n.t('notice.somethingWrong'),
+      unreachable: i18n.t('notice.unreachable'),
     });
     if (text !== null) useNotices.getState().push('error', text);
   };

@@ -3,8 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { ACCESS_RECHECK_MS } from '@mailroom/protocol';
 import { isUnauthorized } from '../api/client';
 import { sessionQueries } from '../features/account';
-import { NoticeDialog } from '../ui/notice-dialog';
+import { NoticeBox } from '../ui/notice-box';
 import { RefreshToast } from '../ui/refresh-toast';
+import { AreaBoundary } from '../ui/lazy-route';
 import { isFramed, notifyHostLoaded } from '../lib/frame';
 import { useLocation, useNavigate } from '../lib/router';
 import { handleUnauthorized, hasIsLoggedCookie, startupStatus, useSession } from './startup';
@@ -71,8 +72,9 @@ export function RootLayout({ children }: { children: ReactNode }) {
 
   return (
     <>
-      {children}
-      <NoticeDialog />
+      {/* The last line: whatever an area's own boundary does not catch still leaves the notices working. */}
+      <AreaBoundary variant="panel">{children}</AreaBoundary>
+      <NoticeBox />
       <RefreshToast />
     </>
   );

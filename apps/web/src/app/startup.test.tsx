@@ -51,6 +51,16 @@ describe('startupStatus (SPEC §4)', () => {
     );
   });
 
+  it('stays started when a refetch fails after everything loaded, unless it is a 401', () => {
+    const refetchFailed = (status: number) => ({ ...failed(status), data: { loaded: true } }) as const;
+    expect(
+      startupStatus({ parts: [loaded, refetchFailed(502), loaded], framed: false, isLogged: true }),
+    ).toBe('success');
+    expect(
+      startupStatus({ parts: [refetchFailed(401), loaded, loaded], framed: false, isLogged: true }),
+    ).toBe('load_frame');
+  });
+
   it('asks for sign-on (load_frame) on a 401 when the browser was signed in before', () => {
     expect(startupStatus({ parts: [failed(401), pending, pending], framed: false, isLogged: true })).toBe(
       'load_frame',

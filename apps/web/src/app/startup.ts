@@ -9,6 +9,8 @@ export type StartupStatus = 'empty' | 'success' | 'failed' | 'load_frame';
 export interface StartupPart {
   status: 'pending' | 'success' | 'error';
   error: unknown;
+  /** Set once the part has loaded; a later refetch that fails keeps it (and its status turns to error). */
+  data?: unknown;
 }
 
 export interface StartupInput {
@@ -22,9 +24,13 @@ export interface StartupInput {
  * empty → success once every part has loaded. A 401 means a sign-on is needed: with an isLogged cookie the
  * session merely expired and the user is sent to sign in again (load_frame); without it they are anonymous (failed).
  * Any other failure is failed. Inside a frame the host page owns the failure, so the status stays empty.
+ * Once started, a refetch that fails (the server out of reach for a moment) does not take the app down: what loaded
+ * stays loaded, and the error is the error box's to show; only a 401 still counts.
  */
 export function startupStatus({ parts, framed, isLogged }: StartupInput): StartupStatus {
-  if (parts.every((part) => part.status === 'success')) return 'success';
+  const loaded = (part: StartupPart) =>
+    part.status === 'success' || (part.data !== undefined && !isUnauthorized(part.error));
+  if (parts.every(loaded)) return 'success';
   const failed = parts.filter((part) => part.status === 'error');
   if (failed.length === 0) return 'empty';
   if (failed.some((part) => isUnauthorized(part.error)) && isLogged) return 'load_frame';

@@ -1,6 +1,7 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
+import { LazyPart, lazyPart } from './lazy-route';
 
-const ConfirmDialogImpl = lazy(() => import('./confirm-dialog-impl'));
+const ConfirmDialogImpl = lazyPart(() => import('./confirm-dialog-impl'));
 
 export interface ConfirmDialogProps {
   open: boolean;
@@ -19,8 +20,8 @@ export interface ConfirmDialogProps {
 export function ConfirmDialog(props: ConfirmDialogProps) {
   if (!props.open) return null;
   return (
-    <Suspense fallback={null}>
+    <LazyPart variant="notice" onFailed={() => props.onOpenChange(false)}>
       <ConfirmDialogImpl {...props} />
-    </Suspense>
+    </LazyPart>
   );
 }

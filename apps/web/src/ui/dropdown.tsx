@@ -1,8 +1,9 @@
-import { cloneElement, lazy, Suspense, useState, type ReactElement, type ReactNode } from 'react';
+import { cloneElement, useState, type ReactElement, type ReactNode } from 'react';
 import type { DropdownMenu } from 'radix-ui';
+import { LazyPart, lazyPart } from './lazy-route';
 
 const load = () => import('./dropdown-impl');
-const DropdownImpl = lazy(load);
+const DropdownImpl = lazyPart(load);
 
 export type MenuKit = typeof DropdownMenu;
 
@@ -34,8 +35,8 @@ export function Dropdown(props: DropdownProps) {
   });
   if (!used) return idle;
   return (
-    <Suspense fallback={idle}>
+    <LazyPart fallback={idle} variant="notice" onFailed={() => setUsed(false)}>
       <DropdownImpl {...props} />
-    </Suspense>
+    </LazyPart>
   );
 }

@@ -4,12 +4,14 @@ export interface Notice {
   id: number;
   kind: 'error' | 'success';
   text: string;
+  /** Reverses what the success reports (a delete, a move): offered while the notice shows. */
+  undo?: () => Promise<unknown>;
 }
 
 interface NoticesState {
   queue: Notice[];
   refreshToast: boolean;
-  push(kind: Notice['kind'], text: string): void;
+  push(kind: Notice['kind'], text: string, undo?: Notice['undo']): void;
   dismiss(id: number): void;
   setRefreshToast(visible: boolean): void;
 }
@@ -19,11 +21,24 @@ let nextId = 1;
 export const useNotices = create<NoticesState>((set) => ({
   queue: [],
   refreshToast: false,
-  push: (kind, text) => set((state) => ({ queue: [...state.queue, { id: nextId++, kind, text }] })),
+  push: (kind, text, undo) =>
+    set((state) => {
+      // Several requests failing for one reason (the server out of reach) make one box, not a row of them.
+      if (kind === 'error' && state.queue.some((notice) => notice.kind === 'error' && notice.text === text))
+        return state;
+      return {
+        // A success says what just happened: a newer one replaces an older one still waiting (its Undo with it),
+        // while errors wait their turn so that none goes unread.
+        queue: [
+          ...(kind === 'success' ? state.queue.filter((notice) => notice.kind === 'error') : state.queue),
+          { id: nextId++, kind, text, ...(undo ? { undo } : {}) },
+        ],
+      };
+    }),
   dismiss: (id) => set((state) => ({ queue: state.queue.filter((notice) => notice.id !== id) })),
   setRefreshToast: (visible) => set({ refreshToast: visible }),
 }));
 
-export function raiseSuccess(text: string): void {
-  useNotices.getState().push('success', text);
+export function raiseSuccess(text: string, undo?: Notice['undo']): void {
+  useNotices.getState().push('success', text, undo);
 }

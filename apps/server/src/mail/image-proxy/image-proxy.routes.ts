@@ -54,10 +54,7 @@ export const imageProxyRoutes: FastifyPluginAsyncZod<{
         // A broken remote image is the sender's problem, not an error of ours: logged as information. The answer
         // says nothing of why — resolver errors and address checks would let a member probe internal names.
         request.log.info({ reason: err.reason, detail: err.message }, 'remote image not served');
-        return reply
-          .status(502)
-          .header('cache-control', 'no-store')
-          .send(errorBody('image_unavailable'));
+        return reply.status(502).header('cache-control', 'no-store').send(errorBody('image_unavailable'));
       }
       image.body.on('error', (err) => request.log.info({ detail: err.message }, 'remote image cut off'));
       reply

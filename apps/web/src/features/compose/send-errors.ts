@@ -44,7 +44,10 @@ export function sendErrorText(error: unknown, t: Translate): string {
     return translateErrorCode('max_limit_reached', { limit: ATTACHMENTS_TOTAL_LIMIT_MB }) ?? error.message;
   }
   return (
-    errorDisplayMessage(error, { catalogue: translateErrorCode, fallback: t('notice.somethingWrong') }) ??
-    t('notice.somethingWrong')
+    errorDisplayMessage(error, {
+      catalogue: translateErrorCode,
+      fallback: t('notice.somethingWrong'),
+      unreachable: t('notice.unreachable'),
+    }) ?? t('notice.somethingWrong')
   );
 }

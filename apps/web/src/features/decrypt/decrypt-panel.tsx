@@ -46,6 +46,7 @@ export default function DecryptPanel({
           ? errorDisplayMessage(state.error, {
               catalogue: (code) => translateErrorCode(code),
               fallback: t('decrypt.failed'),
+              unreachable: t('notice.unreachable'),
             })
           : null;
 

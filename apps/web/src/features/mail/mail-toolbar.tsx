@@ -1,9 +1,10 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
+import { LazyPart, lazyPart } from '../../ui/lazy-route';
 import menu from '../../ui/menu.module.css';
 import { useMailScreen } from './mail-context';
 import { pageRange, selectByFilter, type SelectFilter } from './list-model';
@@ -14,7 +15,7 @@ import { useMediaQuery } from '../../ui/use-media-query';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
-const SelectionActions = lazy(() => import('./selection-actions'));
+const SelectionActions = lazyPart(() => import('./selection-actions'));
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {
@@ -43,9 +44,9 @@ export function MailToolbar({ title }: { title: string }) {
         leading={<SelectMenu />}
         actions={
           showActions ? (
-            <Suspense fallback={null}>
+            <LazyPart>
               <SelectionActions title={title} canEmpty={canEmpty} />
-            </Suspense>
+            </LazyPart>
           ) : null
         }
         range={

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { LazyPart, lazyPart } from '../../ui/lazy-route';
 import { useTranslation } from '../../i18n';
 import { CloudOff, FolderOpen, SearchX } from 'lucide-react';
 import { useLabels } from '../folders';
@@ -15,7 +16,7 @@ const SKELETON_ROWS = 12;
 /** Up to this many rows a page is drawn whole; longer pages (the limit parameter) are virtualised. */
 const PLAIN_MAX = 100;
 
-const VirtualRows = lazy(() => import('./virtual-rows'));
+const VirtualRows = lazyPart(() => import('./virtual-rows'));
 
 /**
  * The list of SPEC §2, a grid of fixed-height rows. Pages longer than PLAIN_MAX rows are virtualised with
@@ -157,7 +158,7 @@ export function MessageList() {
         style={{ height: tops[count] }}
       >
         {virtual ? (
-          <Suspense
+          <LazyPart
             fallback={Array.from({ length: PLAIN_MAX }, (_, index) => renderRow(index, tops[index]!))}
           >
             <VirtualRows
@@ -170,7 +171,7 @@ export function MessageList() {
               getKey={(index) => messageKey(items[index]!)}
               renderRow={renderRow}
             />
-          </Suspense>
+          </LazyPart>
         ) : (
           items.map((_, index) => renderRow(index, tops[index]!))
         )}

@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { LazyPart, lazyPart } from '../../ui/lazy-route';
 import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
@@ -38,7 +39,7 @@ import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-v
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
-const ReaderDecrypt = lazy(() =>
+const ReaderDecrypt = lazyPart(() =>
   Promise.all([loadReaderDecrypt(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 
@@ -256,9 +257,9 @@ function MessageView({
 
       <div className={styles.body}>
         {message.encrypted ? (
-          <Suspense fallback={<Preloader />}>
+          <LazyPart fallback={<Preloader />}>
             <ReaderDecrypt key={messageKey(message)} folderId={message.folder_id} uid={message.uid} />
-          </Suspense>
+          </LazyPart>
         ) : message.content_type === 'text/html' ? (
           <HtmlBody html={decodeContent(message.content)} title={subject} />
         ) : (

@@ -1,13 +1,20 @@
-import type { DraggedMessages } from '../folders';
-import { useMoveTo, type MoveSubject } from './queries';
+import { folderDisplayName } from '@mailroom/protocol';
+import { useTranslation } from '../../i18n';
+import { raiseSuccess } from '../../ui/notices-store';
+import { flattenFolders, useFolders, type DraggedMessages } from '../folders';
+import { useMoveBack, useMoveTo, type MoveSubject } from './queries';
 import { useSelection } from './selection-store';
 
 /**
  * What a drop of list rows on a folder of the sidebar does (SPEC §2 drag-and-drop onto the folder tree): the rows
- * move there as the toolbar's move does. The folder tree only reads the drag; the app hands it this handler.
+ * move there as the toolbar's move does, with the same Undo. The folder tree only reads the drag; the app hands it
+ * this handler.
  */
 export function useDropOnFolder(): (folderId: number, dragged: DraggedMessages) => void {
   const moveTo = useMoveTo();
+  const moveBack = useMoveBack();
+  const folders = useFolders();
+  const { t } = useTranslation();
   return (folderId, dragged) => {
     let subject: MoveSubject;
     if (dragged.bulk) {
@@ -22,7 +29,14 @@ export function useDropOnFolder(): (folderId: number, dragged: DraggedMessages) 
       subject = { messages };
     }
     useSelection.getState().clear();
-    // A failure is shown in the error dialog by the mutation cache; the rows come back on their own.
-    moveTo(folderId, subject).catch(() => {});
+    const folder = flattenFolders(folders.data ?? []).find((f) => f.id === folderId);
+    const name = folder?.system
+      ? t(`folders.system.${folder.system}`)
+      : folderDisplayName(folder?.name ?? '');
+    moveTo(folderId, subject).then(
+      (moved) => moved.length > 0 && raiseSuccess(t('mail.movedTo', { folder: name }), () => moveBack(moved)),
+      // A failure is shown in the error box by the mutation cache; the rows come back on their own.
+      () => {},
+    );
   };
 }

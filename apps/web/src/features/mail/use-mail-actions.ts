@@ -1,4 +1,6 @@
-import type { Folder, MailListItem } from '@mailroom/protocol';
+import { folderDisplayName, type Folder, type MailListItem, type MovedMessage } from '@mailroom/protocol';
+import { useTranslation } from '../../i18n';
+import { raiseSuccess } from '../../ui/notices-store';
 import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, type FlagChange } from './list-model';
@@ -9,6 +11,7 @@ import {
   useEmptyFolder,
   useLabelMessages,
   useMarkMessages,
+  useMoveBack,
   useMoveTo,
 } from './queries';
 import { useSelection } from './selection-store';
@@ -47,6 +50,8 @@ export function useMailActions(): MailActions {
   const labeller = useLabelMessages();
   const bulker = useBulkAction();
   const emptier = useEmptyFolder();
+  const moveBack = useMoveBack();
+  const { t } = useTranslation();
 
   const rows = screen.list?.messages ?? [];
   let targets: MessageRef[] = rows.filter((item) => keys.has(messageKey(item)));
@@ -72,9 +77,28 @@ export function useMailActions(): MailActions {
     }
   }
 
-  async function move(destinationId: number) {
-    await moveTo(destinationId, bulk ? { bulk: bulkRequest(screen.source) } : { messages: targets });
+  /** Says what happened in the success box, with Undo moving the messages back (SPEC §8 box, 4 s). */
+  function offerUndo(text: string, moved: readonly MovedMessage[]) {
+    if (moved.length === 0) return;
+    raiseSuccess(text, () => moveBack(moved));
+  }
+
+  async function moveOut(destinationId: number): Promise<MovedMessage[]> {
+    const moved = await moveTo(
+      destinationId,
+      bulk ? { bulk: bulkRequest(screen.source) } : { messages: targets },
+    );
     done(true);
+    return moved;
+  }
+
+  async function move(destinationId: number) {
+    const destination = screen.folders.find((folder) => folder.id === destinationId);
+    const moved = await moveOut(destinationId);
+    const name = destination?.system
+      ? t(`folders.system.${destination.system}`)
+      : folderDisplayName(destination?.name ?? '');
+    offerUndo(t('mail.movedTo', { folder: name }), moved);
   }
 
   return {
@@ -91,14 +115,16 @@ export function useMailActions(): MailActions {
         // In Trash or Junk everything selected goes for good, which is what emptying the folder does.
         const system = screen.folder?.system;
         if (system === 'trash' || system === 'junk') await emptier.mutateAsync(screen.folder!.id);
-        else if (trash) await move(trash.id);
+        else if (trash) offerUndo(t('mail.movedToTrash'), await moveOut(trash.id));
         done(true);
         return;
       }
       if (targets.length === 0) return;
       const members = options.chains ? chainRows.flatMap((item) => item.threads ?? []) : [];
-      await remover.mutateAsync({ messages: [...targets, ...members] });
+      // From Trash or Junk the messages go for good: nothing to undo, and the server lists them as deleted.
+      const result = await remover.mutateAsync({ messages: [...targets, ...members] });
       done(true);
+      offerUndo(t('mail.movedToTrash'), result.moved ?? []);
     },
     async mark(flag) {
       if (bulk) {
@@ -127,7 +153,8 @@ export function useMailActions(): MailActions {
     async spam() {
       const inJunk = screen.folder?.system === 'junk';
       const destination = inJunk ? systemFolder('inbox') : systemFolder('junk');
-      if (destination) await move(destination.id);
+      if (!destination) return;
+      offerUndo(inJunk ? t('mail.movedNotSpam') : t('mail.markedSpam'), await moveOut(destination.id));
     },
     async empty() {
       if (screen.folder) await emptier.mutateAsync(screen.folder.id);

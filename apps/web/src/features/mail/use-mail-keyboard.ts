@@ -7,7 +7,8 @@ function ownedByControl(target: EventTarget | null): boolean {
   if (target.isContentEditable) return true;
   if (
     target.closest(
-      'input, textarea, select, [role="menu"], [role="dialog"], [role="alertdialog"], [role="tree"]',
+      // A ticked row's checkbox keeps the focus after the click: Delete and the arrows still work from there.
+      'input:not([type="checkbox"]), textarea, select, [role="menu"], [role="dialog"], [role="alertdialog"], [role="tree"]',
     )
   )
     return true;

@@ -1,13 +1,6 @@
-import {
-  lazy,
-  Suspense,
-  useEffect,
-  useId,
-  useRef,
-  useState,
-  type KeyboardEvent as ReactKeyboardEvent,
-} from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n';
+import { LazyPart, lazyPart } from '../../ui/lazy-route';
 import clsx from 'clsx';
 import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
 import { MOBILE_MAX } from '@mailroom/protocol';
@@ -27,7 +20,7 @@ import {
 import styles from './search-line.module.css';
 
 // The advanced form loads when it is first opened, not with the mail shell (DESIGN §5 budget).
-const AdvancedSearch = lazy(() => import('./advanced-search'));
+const AdvancedSearch = lazyPart(() => import('./advanced-search'));
 
 /** The search line of the top panel (SPEC §2) with its advanced form; it keeps no state a route change loses. */
 export function SearchLine() {
@@ -244,7 +237,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
         </button>
       </div>
       {open ? (
-        <Suspense fallback={null}>
+        <LazyPart variant="notice" onFailed={() => setOpen(false)}>
           <AdvancedSearch
             id={popoverId}
             form={form}
@@ -254,7 +247,7 @@ function SearchLineForm({ searching }: { searching: boolean }) {
             badTo={badTo}
             onKeyDown={onEscape}
           />
-        </Suspense>
+        </LazyPart>
       ) : null}
     </form>
   );

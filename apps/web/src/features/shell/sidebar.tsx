@@ -1,9 +1,10 @@
-import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../account';
 import { Button } from '../../ui/button';
+import { LazyPart, lazyPart } from '../../ui/lazy-route';
 import { Select } from '../../ui/select';
 import { Link, useMatch, useNavigate } from '../../lib/router';
 import {
@@ -25,8 +26,10 @@ import { ShellFooter } from './shell-footer';
 import { UserMenu } from './user-menu';
 
 // Dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
-const CreateFolderDialog = lazy(() => loadCreateDialogs().then((m) => ({ default: m.CreateFolderDialog })));
-const CreateLabelDialog = lazy(() => loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })));
+const CreateFolderDialog = lazyPart(() =>
+  loadCreateDialogs().then((m) => ({ default: m.CreateFolderDialog })),
+);
+const CreateLabelDialog = lazyPart(() => loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })));
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
@@ -133,7 +136,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
           )}
         </div>
         {folders.isPending ? <SkeletonRows /> : null}
-        {folders.isError ? <p className={styles.muted}>{t('folders.loadFailed')}</p> : null}
+        {folders.isError && !folders.data ? <p className={styles.muted}>{t('folders.loadFailed')}</p> : null}
         {folders.data ? (
           <FolderTree
             nodes={sections.main}
@@ -187,12 +190,14 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
                 ))}
               </ul>
             ) : (
-              <p className={styles.muted}>{labels.isError ? t('labels.loadFailed') : t('labels.empty')}</p>
+              <p className={styles.muted}>
+                {labels.isError && !labels.data ? t('labels.loadFailed') : t('labels.empty')}
+              </p>
             )}
           </>
         )}
         {dialog ? (
-          <Suspense fallback={null}>
+          <LazyPart variant="notice" onFailed={() => setDialog(null)}>
             {dialog === 'folder' ? (
               <CreateFolderDialog
                 open
@@ -206,7 +211,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
                 folders={flatFolders}
               />
             )}
-          </Suspense>
+          </LazyPart>
         ) : null}
       </nav>
 

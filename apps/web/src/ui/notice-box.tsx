@@ -1,0 +1,110 @@
+import { useEffect, useRef, useState } from 'react';
+import { CircleAlert, CircleCheck, X } from 'lucide-react';
+import clsx from 'clsx';
+import { BANNER_MS } from '@mailroom/protocol';
+import { useTranslation } from '../i18n';
+import { useNotices, type Notice } from './notices-store';
+import styles from './notice-box.module.css';
+
+/**
+ * The error and success boxes of SPEC §8: one at a time in a corner, each closing itself after 4 s (the bar shows
+ * the time left; it waits while the pointer or the focus is on the box). They never block the screen, and they are
+ * part of the shell's own code: an error must show even when the server, and so any chunk not loaded yet, is out
+ * of reach.
+ */
+export function NoticeBox() {
+  const notice = useNotices((state) => state.queue[0]);
+  if (!notice) return null;
+  // A fresh box (and bar) for every notice.
+  return <NoticeCard key={notice.id} notice={notice} />;
+}
+
+function NoticeCard({ notice }: { notice: Notice }) {
+  const { t } = useTranslation();
+  const dismiss = useNotices((state) => state.dismiss);
+  const [undoing, setUndoing] = useState(false);
+  const isError = notice.kind === 'error';
+  const Icon = isError ? CircleAlert : CircleCheck;
+  const titleId = `notice-${notice.id}-title`;
+  const close = () => dismiss(notice.id);
+  const paused = usePausedTimer(BANNER_MS, close);
+
+  async function undo() {
+    setUndoing(true);
+    try {
+      await notice.undo!();
+    } finally {
+      close();
+    }
+  }
+
+  return (
+    <div
+      className={clsx(styles.box, isError && styles.error)}
+      role={isError ? 'alertdialog' : 'status'}
+      aria-labelledby={titleId}
+      data-testid={isError ? 'error-dialog' : 'success-dialog'}
+      data-paused={paused.on || undefined}
+      onKeyDown={(event) => event.key === 'Escape' && close()}
+      onPointerEnter={() => paused.set('pointer', true)}
+      onPointerLeave={() => paused.set('pointer', false)}
+      onFocus={() => paused.set('focus', true)}
+      onBlur={(event) => !event.currentTarget.contains(event.relatedTarget) && paused.set('focus', false)}
+    >
+      <Icon className={clsx(styles.icon, isError ? styles.errorIcon : styles.successIcon)} aria-hidden />
+      <div className={styles.body}>
+        <p id={titleId} className={styles.title}>
+          {isError ? t('notice.errorTitle') : t('notice.successTitle')}
+        </p>
+        <p className={styles.text}>{notice.text}</p>
+      </div>
+      {notice.undo && (
+        <button type="button" className={styles.undo} onClick={undo} disabled={undoing}>
+          {t('notice.undo')}
+        </button>
+      )}
+      <button type="button" className={styles.close} onClick={close} aria-label={t('common.close')}>
+        <X aria-hidden />
+      </button>
+      <div className={styles.progress} role="presentation" title={t('notice.autoClose')}>
+        <div
+          className={clsx(styles.bar, isError ? styles.errorBar : styles.successBar)}
+          style={{ animationDuration: `${BANNER_MS}ms` }}
+        />
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Calls `done` after `ms`, counting only the time the box is neither pointed at nor focused: whoever is reading it
+ * or reaching for Undo keeps it.
+ */
+function usePausedTimer(ms: number, done: () => void) {
+  const [holders, setHolders] = useState<ReadonlySet<string>>(new Set());
+  const left = useRef(ms);
+  const latest = useRef(done);
+  latest.current = done;
+  const on = holders.size > 0;
+  useEffect(() => {
+    if (on) return;
+    const started = Date.now();
+    const timer = window.setTimeout(() => latest.current(), left.current);
+    return () => {
+      window.clearTimeout(timer);
+      left.current = Math.max(0, left.current - (Date.now() - started));
+    };
+  }, [on]);
+  return {
+    on,
+    set(holder: string, holding: boolean) {
+      setHolders((current) => {
+        if (current.has(holder) === holding) return current;
+        const next = new Set(current);
+        if (holding) next.add(holder);
+        else next.delete(holder);
+        return next;
+      });
+    },
+  };
+}
