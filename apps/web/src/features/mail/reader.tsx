@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
@@ -220,7 +221,11 @@ function MessageView({
           <div className={styles.who}>
             <div className={styles.fromLine}>
               <span className={styles.fromName}>{from?.name || from?.email || t('mail.noSender')}</span>
-              {from?.name ? <span className={styles.fromEmail}>{from.email}</span> : null}
+              {from?.name ? (
+                <span className={styles.fromEmail}>
+                  <BreakableAddress address={from.email} />
+                </span>
+              ) : null}
             </div>
             <Recipients people={recipients} />
           </div>

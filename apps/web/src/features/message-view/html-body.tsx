@@ -2,6 +2,22 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { messageDocument } from './sanitize-html';
 import styles from './html-body.module.css';
 
+/** Mail laid out wider than the reader (600-px newsletters on a phone) is shrunk to fit, down to half its size. */
+const MIN_FIT = 0.5;
+
+/**
+ * Fits the message's document to the frame's width and returns the height it then needs. CSS zoom rather than a
+ * transform, so layout, text selection and link targets follow; what is still wider at MIN_FIT scrolls sideways.
+ */
+function fitToWidth(frame: HTMLIFrameElement, root: HTMLElement): number {
+  const available = frame.clientWidth;
+  root.style.zoom = '';
+  const natural = root.scrollWidth;
+  const factor = available > 0 && natural > available + 1 ? Math.max(MIN_FIT, available / natural) : 1;
+  if (factor < 1) root.style.zoom = String(factor);
+  return Math.ceil(root.getBoundingClientRect().height);
+}
+
 /**
  * An HTML body in a sandboxed iframe (DESIGN §4): no allow-scripts, so nothing in the message can run;
  * allow-same-origin only so this page can measure the content and size the frame to it; popups so links open in
@@ -19,7 +35,7 @@ export function HtmlBody({ html, title }: { html: string; title: string }) {
     const measure = () => {
       const doc = element.contentDocument;
       if (!doc?.documentElement) return;
-      setHeight(Math.max(60, doc.documentElement.scrollHeight));
+      setHeight(Math.max(60, fitToWidth(element, doc.documentElement)));
     };
     const onLoad = () => {
       measure();
