@@ -30,6 +30,8 @@ export const routePaths = {
   labelMessages: route('GET', '/api/v1/messages/label/:label_id'),
   searchMessages: route('POST', '/api/v1/messages/search'),
   message: route('GET', '/api/v1/messages/:folder_id/:uid'),
+  /** A message found by its Message-ID header (a /mail?message_id= link). */
+  messageById: route('GET', '/api/v1/messages'),
   markMessages: route('POST', '/api/v1/messages/mark'),
   moveMessages: route('POST', '/api/v1/messages/move'),
   deleteMessages: route('POST', '/api/v1/messages/delete'),

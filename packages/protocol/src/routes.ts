@@ -103,6 +103,10 @@ const schemas = {
     query: showImagesQuerySchema,
     response: mailResponseSchema,
   },
+  messageById: {
+    query: showImagesQuerySchema.extend({ message_id: z.string().min(1).max(1000) }),
+    response: mailResponseSchema,
+  },
   markMessages: { body: markRequestSchema, response: actionResultSchema },
   moveMessages: { body: moveRequestSchema, response: actionResultSchema },
   deleteMessages: { body: deleteRequestSchema, response: actionResultSchema },
@@ -156,11 +160,6 @@ const serverRoutes = {
     response: labelResponseSchema,
   },
   deleteLabel: { ...route('DELETE', '/api/v1/labels/:id'), params: idParams, response: okSchema },
-  messageById: {
-    ...route('GET', '/api/v1/messages'),
-    query: showImagesQuerySchema.extend({ message_id: z.string().min(1).max(1000) }),
-    response: mailResponseSchema,
-  },
   searchDelete: {
     ...route('POST', '/api/v1/messages/search/delete'),
     body: searchActionSchema,

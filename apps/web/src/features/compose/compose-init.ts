@@ -99,6 +99,8 @@ export function initialCompose(
     const { to, cc } = replyRecipients(mode, source, ownAddresses(account));
     recipients.to = to.map(toTag);
     recipients.cc = cc.map(toTag);
+  } else if (request.to) {
+    recipients.to = request.to.map((email) => toTag({ email, name: '' }));
   }
   const withSignature =
     wantsSignature(mode, account.settings.signature_add) && Boolean(from?.signature.trim());

@@ -9,6 +9,8 @@ export interface ComposeRequestOpen {
   source?: Mail;
   /** A message of the Drafts folder to continue. */
   draft?: { folder_id: number; uid: number };
+  /** Addresses a new message starts with in To (a /mail?recipient= link). */
+  to?: readonly string[];
 }
 
 interface ComposeState {

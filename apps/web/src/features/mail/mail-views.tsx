@@ -5,12 +5,13 @@ import { REDIRECT_COOKIE, isSafeRedirectPath } from '@mailroom/protocol';
 import { deleteCookie, readCookie } from '../../lib/cookies';
 import { isFramed } from '../../lib/frame';
 import { findInbox, flattenFolders, folderPath, useFolders, useLabels } from '../folders';
-import { Navigate, useLocationState } from '../../lib/router';
+import { Navigate, useLocationState, useSearchParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
 import { useAccount, useUser } from '../account';
 import { lockedAliasId } from './locked-alias';
+import { readMailLink, useMailLinkTarget } from './mail-links';
 import { MailScreen } from './mail-screen';
 import styles from './mail-views.module.css';
 
@@ -23,17 +24,23 @@ export function MailIndex() {
   const folders = useFolders();
   const locked = lockedAliasId(useUser(), useAccount());
   const fromRoot = useLocationState<{ fromRoot: boolean }>()?.fromRoot === true;
+  // A link's query (SPEC §2), read once: /mail?message_id=…, ?uid=, ?label=, ?sender=, ?recipient=.
+  const search = useSearchParams();
+  const [link] = useState(() => readMailLink(search));
   // Read once per visit: later renders (folders arriving) must not forget where we were going.
   const [saved] = useState(() => (fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null));
   // The cookie is spent once read; cleared in an effect so a repeated render still sees it.
   useEffect(() => {
     if (saved !== null) deleteCookie(REDIRECT_COOKIE);
   }, [saved]);
+  const inbox = folders.data ? (findInbox(folders.data) ?? folders.data[0]) : undefined;
+  const linked = useMailLinkTarget(link, locked ?? 'all', inbox?.id);
   if (saved !== null && isSafeRedirectPath(saved) && !/^\/(mail\/?)?$/.test(saved)) {
     return <Navigate to={saved} replace />;
   }
+  if (linked) return <Navigate to={linked} replace />;
+  if (linked === null) return <Preloader />;
   if (folders.data) {
-    const inbox = findInbox(folders.data) ?? folders.data[0];
     if (inbox) return <Navigate to={folderPath(locked ?? 'all', inbox.id)} replace />;
     return <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />;
   }
