@@ -88,3 +88,10 @@ export async function deliverMany(
     if (info.accepted.length === 0) throw new Error(`message ${i} was not accepted: ${info.response}`);
   }
 }
+
+/** A folder of the sidebar's tree by its name ("Inbox" matches "Inbox, 3 unread" but not "Inbox archive"). */
+export function folderItem(page: Page, name: string) {
+  return page
+    .getByRole('tree', { name: 'Folders' })
+    .getByRole('treeitem', { name: new RegExp(`^${name}(,|$)`) });
+}

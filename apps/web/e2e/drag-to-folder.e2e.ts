@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { deliverMany, launchBrowser, newPage, sharedServer, signUp, smtpTransport } from './_harness.js';
+import {
+  deliverMany,
+  launchBrowser,
+  newPage,
+  sharedServer,
+  signUp,
+  smtpTransport,
+  folderItem,
+} from './_harness.js';
 
 const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
-
-function folderItem(page: Page, name: string) {
-  return page
-    .getByRole('tree', { name: 'Folders' })
-    .getByRole('treeitem', { name: new RegExp(`^${name}(,|$)`) });
-}
 
 async function apiTotal(page: Page, folderId: string): Promise<number> {
   const response = await page.request.get(`${url}/api/v1/messages/folder/${folderId}?page=1&limit=1`);

@@ -8,17 +8,12 @@ import {
   sharedServer,
   signUp,
   smtpTransport,
+  folderItem,
 } from './_harness.js';
 
 const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
-
-function folderItem(page: Page, name: string) {
-  return page
-    .getByRole('tree', { name: 'Folders' })
-    .getByRole('treeitem', { name: new RegExp(`^${name}(,|$)`) });
-}
 
 async function createFolder(page: Page, name: string) {
   await page.getByRole('button', { name: 'Create folder' }).click();

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
+import {
+  launchBrowser,
+  newPage,
+  screenshot,
+  sharedServer,
+  signUp,
+  smtpTransport,
+  folderItem,
+} from './_harness.js';
 
 const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
-
-function folderItem(page: Page, name: string) {
-  return page
-    .getByRole('tree', { name: 'Folders' })
-    .getByRole('treeitem', { name: new RegExp(`^${name}(,|$)`) });
-}
 
 /** A folder's messages as the API lists them, a check independent of what the screen shows. */
 async function apiMessages(page: Page, folderId: string) {
