@@ -1,11 +1,11 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openConfiguredDatabase } from './core/db/index.js';
+import { openConfiguredDatabase, upkeepDatabase } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
 import { FsBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
-import { startRecurringJob } from './core/jobs/index.js';
+import { startPeriodicJob, startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredIdpModels, deleteExpiredSessions } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
@@ -51,12 +51,27 @@ async function main() {
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );
 
+  // Embedded PGlite has no autovacuum: the server does its work, every minute (PostgreSQL does it itself).
+  const upkeepLog = app.log.child({ area: 'upkeep' });
+  const upkeep = config.databaseUrl
+    ? null
+    : startPeriodicJob({
+        name: 'pglite-upkeep',
+        intervalMs: 60_000,
+        runAtStart: false,
+        log: upkeepLog,
+        run: async () => {
+          const done = await upkeepDatabase(db);
+          if (done.length > 0) upkeepLog.info({ done }, 'database upkeep');
+        },
+      });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info({ signal }, 'shutting down');
-    await Promise.all(sweeps.map((s) => s.stop()));
+    await Promise.all([...sweeps, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
     await ingest.close();
     await sending.stop();
     await app.close();

@@ -20,6 +20,7 @@ import * as m011 from './migrations/011-shared-state.js';
 import * as m012 from './migrations/012-jobs.js';
 
 export type * from './schema.js';
+export { upkeepDatabase } from './upkeep.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;

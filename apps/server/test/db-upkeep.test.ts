@@ -1,0 +1,49 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { createTestDb } from './_util.js';
+import { tableActivity, upkeepDatabase, upkeepFor } from '../src/core/db/upkeep.js';
+
+describe('upkeepFor: the autovacuum rules of PostgreSQL with its defaults', () => {
+  const quiet = { table: 't', live: 10_000, dead: 0, modifiedSinceAnalyze: 0, insertedSinceVacuum: 0 };
+  it('vacuums after many dead rows or many inserts, analyses after many changes, else leaves the table', () => {
+    expect(upkeepFor(quiet)).toBeNull();
+    expect(upkeepFor({ ...quiet, dead: 2_051 })).toBe('vacuum');
+    expect(upkeepFor({ ...quiet, insertedSinceVacuum: 3_001 })).toBe('vacuum');
+    expect(upkeepFor({ ...quiet, modifiedSinceAnalyze: 1_051 })).toBe('analyze');
+    expect(upkeepFor({ ...quiet, modifiedSinceAnalyze: 1_050, dead: 2_050 })).toBeNull();
+    // A fresh table filled at once: vacuumed (visibility map, GIN pending list) and analysed.
+    expect(upkeepFor({ ...quiet, live: 0, insertedSinceVacuum: 1_001, modifiedSinceAnalyze: 1_001 })).toBe(
+      'vacuum',
+    );
+  });
+});
+
+// The server runs the pass on embedded PGlite only (PostgreSQL has autovacuum, which would race this test).
+describe.skipIf(Boolean(process.env.DATABASE_URL))('a pass of upkeep on PGlite', () => {
+  it('after a bulk fill: statistics present, the GIN pending list drained, and the next pass has nothing to do', async () => {
+    const db = await createTestDb();
+    await sql`create table bulk_fill (id serial primary key, body text)`.execute(db);
+    await sql`create index bulk_fill_words on bulk_fill using gin (to_tsvector('simple', body)) with (fastupdate = on)`.execute(
+      db,
+    );
+    for (let i = 0; i < 5; i++)
+      await sql`insert into bulk_fill (body) select 'kestrel report ' || g from generate_series(1, 1000) g`.execute(
+        db,
+      );
+    const before = (await tableActivity(db)).find((t) => t.table === 'bulk_fill')!;
+    expect(before.insertedSinceVacuum).toBe(5_000);
+
+    const done = await upkeepDatabase(db);
+    expect(done).toContainEqual({ table: 'bulk_fill', upkeep: 'vacuum' });
+    const { rows } = await sql<{ analysed: boolean; vacuumed: boolean; stats: number }>`
+      select last_analyze is not null as analysed, last_vacuum is not null as vacuumed,
+             (select count(*)::int from pg_stats where tablename = 'bulk_fill') as stats
+        from pg_stat_user_tables where relname = 'bulk_fill'`.execute(db);
+    expect(rows[0]).toEqual({ analysed: true, vacuumed: true, stats: 2 });
+    // Nothing left in the pending list: cleaning it now moves no page.
+    const { rows: pending } = await sql<{ pages: string }>`
+      select gin_clean_pending_list('bulk_fill_words'::regclass) as pages`.execute(db);
+    expect(Number(pending[0]!.pages)).toBe(0);
+    expect((await upkeepDatabase(db)).map((d) => d.table)).not.toContain('bulk_fill');
+  });
+});
