@@ -51,6 +51,8 @@ export async function cpuSecondsOf(pid: number): Promise<number> {
 
 export interface ServerProcess {
   pid: number;
+  /** The HTTP origin, also the server's PUBLIC_URL (so the embedded IdP's sign-in works against it). */
+  http: string;
   smtpPort: number;
   /** Milliseconds from spawn until the SMTP port accepted connections (the last thing main.ts opens). */
   startMs: number;
@@ -65,7 +67,8 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
     });
     built = true;
   }
-  const smtpPort = await freePort();
+  const [smtpPort, httpPort] = [await freePort(), await freePort()];
+  const http = `http://127.0.0.1:${httpPort}`;
   const started = performance.now();
   const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
     cwd: root,
@@ -73,7 +76,8 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
       ...process.env,
       DATA_DIR: opts.dataDir,
       HOST: '127.0.0.1',
-      PORT: String(await freePort()),
+      PORT: String(httpPort),
+      PUBLIC_URL: http,
       SMTP_PORT: String(smtpPort),
       MAIL_DOMAIN: 'mailroom.test',
       LOG_LEVEL: 'error',
@@ -95,6 +99,7 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
   }
   return {
     pid: server.pid!,
+    http,
     smtpPort,
     startMs: performance.now() - started,
     async stop() {

@@ -1,0 +1,204 @@
+/**
+ * What a user feels on a real mailbox (#13). The server runs as `npm start` runs it (apps/server/dist/main.js, see
+ * server-process.ts) on a fresh data folder; a member signs up through the embedded IdP over HTTP; the mailbox is
+ * filled **over SMTP** from the shared corpus (../shared/corpus/gen-mailbox.mjs, seed 42: English and Russian
+ * work mail, newsletters, lists, invoices with attachments, threads) with 4 connections, as an MX delivers; then
+ * requests are timed **over HTTP with the session cookie**, client side (sent → body read), p50 and p90 of
+ * `RUNS` after a warm-up. The product's own upkeep runs while the bench waits (on PGlite a pass a minute): the
+ * bench itself runs no maintenance, so the figures are those of an install left to itself.
+ *
+ * Standalone: node --conditions=@mailroom/source --import tsx bench/mailbox.ts [messages] [databaseUrl]
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { createReadStream, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import readline from 'node:readline';
+import nodemailer from 'nodemailer';
+import type { BenchRow } from './types.js';
+import { cpuSecondsOf, memoryOf, startServer } from './server-process.js';
+import { signUp } from './ws.js';
+
+const CONNECTIONS = 4;
+const IN_FLIGHT = 32;
+const RUNS = 30;
+const WARM_UP = 3;
+const generator = new URL('../../shared/corpus/gen-mailbox.mjs', import.meta.url).pathname;
+
+/** The corpus of `count` messages, generated once into the temporary folder and kept for later runs. */
+async function corpus(count: number): Promise<{ dir: string; files: string[] }> {
+  const dir = path.join(os.tmpdir(), `mailroom-corpus-42-${count}`);
+  const manifest = path.join(dir, 'manifest.jsonl');
+  if (!existsSync(manifest)) {
+    await fs.rm(dir, { recursive: true, force: true });
+    execFileSync(process.execPath, [generator, '--count', String(count), '--seed', '42', '--out', dir], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  const files: string[] = [];
+  for await (const line of readline.createInterface({ input: createReadStream(manifest) }))
+    if (line.trim()) files.push(path.join(dir, (JSON.parse(line) as { file: string }).file));
+  return { dir, files };
+}
+
+export interface Timing {
+  p50: number;
+  p90: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+/** Times `request` over `RUNS` runs after a warm-up; `request` returns the response body read to its end. */
+async function time(request: (run: number) => Promise<unknown>): Promise<Timing> {
+  for (let i = 0; i < WARM_UP; i++) await request(-1 - i);
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await request(i);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 0.5), p90: percentile(times, 0.9) };
+}
+
+/** An HTTP client with the member's session, as the web app calls the API. */
+function apiClient(http: string, cookie: string) {
+  return async <T>(method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<T> => {
+    const response = await fetch(`${http}/api/v1/${pathname}`, {
+      method,
+      headers: {
+        cookie,
+        accept: 'application/json',
+        ...(body === undefined
+          ? {}
+          : { 'content-type': 'application/json', 'x-mailroom-csrf': '1', origin: http }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text.slice(0, 200)}`);
+    return JSON.parse(text) as T;
+  };
+}
+
+/** Sends every file over SMTP to `to`, `IN_FLIGHT` at a time over `CONNECTIONS` connections; messages/s. */
+async function fill(smtpPort: number, files: string[], to: string): Promise<number> {
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: smtpPort,
+    ignoreTLS: true,
+    pool: true,
+    maxConnections: CONNECTIONS,
+    maxMessages: Infinity,
+  });
+  const started = performance.now();
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < files.length; i = next++) {
+      const raw = await fs.readFile(files[i]!);
+      const info = await transport.sendMail({ envelope: { from: 'bench@example.org', to: [to] }, raw });
+      if (info.accepted.length !== 1) throw new Error(`${files[i]} refused: ${info.response}`);
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  transport.close();
+  return files.length / ((performance.now() - started) / 1000);
+}
+
+const row = (name: string, t: Timing, target: number, note = ''): BenchRow => ({
+  name,
+  value: t.p50,
+  unit: 'ms p50',
+  target: `≤ ${target} ms`,
+  ok: t.p50 <= target,
+  note: `p90 ${t.p90.toFixed(1)} ms${note ? `; ${note}` : ''}`,
+});
+
+export async function runMailboxBench(opts: { databaseUrl?: string; messages: number }): Promise<BenchRow[]> {
+  const { files } = await corpus(opts.messages);
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-bench-mailbox-'));
+  const server = await startServer({
+    dataDir,
+    ...(opts.databaseUrl ? { databaseUrl: opts.databaseUrl } : {}),
+  });
+  const size = `${Math.round(opts.messages / 1000)}k`;
+  try {
+    const { cookie, email } = await signUp(server.http);
+    const api = apiClient(server.http, cookie);
+
+    const cpuBefore = await cpuSecondsOf(server.pid);
+    const rate = await fill(server.smtpPort, files, email);
+    const cpuPerMessage = ((await cpuSecondsOf(server.pid)) - cpuBefore) / files.length;
+    const rssAfterFill = (await memoryOf(server.pid)).rss;
+
+    const { folders } = await api<{ folders: { id: number; system: string | null; total: number }[] }>(
+      'GET',
+      'folders',
+    );
+    const inbox = folders.find((f) => f.system === 'inbox')!;
+    if (inbox.total !== files.length) throw new Error(`the Inbox holds ${inbox.total} of ${files.length}`);
+    const page = (n: number) => () => api('GET', `messages/folder/${inbox.id}?page=${n}&limit=30`);
+    const rightAfterFill = await time(page(1));
+    // An install left to itself: the product's own upkeep (a pass a minute on PGlite) has had its turn.
+    if (!opts.databaseUrl) await new Promise((resolve) => setTimeout(resolve, 65_000));
+
+    const first = await api<{ messages: { uid: number }[] }>(
+      'GET',
+      `messages/folder/${inbox.id}?page=1&limit=200`,
+    );
+    const uids = first.messages.map((m) => m.uid);
+    const rows: BenchRow[] = [
+      {
+        name: `SMTP ingest of the corpus (${size}), 4 connections`,
+        value: rate,
+        unit: 'messages/s',
+        target: opts.databaseUrl ? '≥ 300 messages/s' : '≥ 100 messages/s',
+        ok: rate >= (opts.databaseUrl ? 300 : 100),
+        note: `server CPU ${(cpuPerMessage * 1000).toFixed(1)} ms/message; RSS after the fill ${(rssAfterFill / 2 ** 20).toFixed(0)} MB`,
+      },
+      row(`Inbox page 1 over HTTP, right after the fill (${size})`, rightAfterFill, 5),
+      row(`Inbox page 1 over HTTP (${size})`, await time(page(1)), 5),
+      row(`Inbox page 50 over HTTP (${size})`, await time(page(50)), 5),
+      row(
+        `open a message over HTTP (${size})`,
+        await time((run) => api('GET', `messages/${inbox.id}/${uids[(run + uids.length) % uids.length]}`)),
+        5,
+      ),
+    ];
+    for (const [setting, name] of [
+      ['unread_first', 'Inbox page 1, unread first'],
+      ['message_thread', 'Inbox page 1 as chains'],
+    ] as const) {
+      await api('POST', 'user/settings', { [setting]: true });
+      rows.push(row(`${name} over HTTP (${size})`, await time(page(1)), 5));
+      await api('POST', 'user/settings', { [setting]: false });
+    }
+    rows.push({
+      name: `server memory after the fill and the reads (RSS, ${size})`,
+      value: (await memoryOf(server.pid)).rss / 2 ** 20,
+      unit: 'MB',
+      target: '≤ 400 MB',
+      ok: (await memoryOf(server.pid)).rss <= 400 * 2 ** 20,
+    });
+    return rows;
+  } finally {
+    await server.stop();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const messages = Number(process.argv[2] ?? 2000);
+  const rows = await runMailboxBench({
+    messages,
+    ...(process.argv[3] ? { databaseUrl: process.argv[3] } : {}),
+  });
+  for (const r of rows)
+    console.log(
+      `${r.name}: ${r.value.toFixed(1)} ${r.unit} (target ${r.target}${r.note ? `; ${r.note}` : ''})`,
+    );
+}
