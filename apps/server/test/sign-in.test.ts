@@ -145,3 +145,138 @@ describe('the saved return path is accepted only as a same-origin relative path'
     expect(flow).toContain('"redirect":"/mail"');
   });
 });
+
+/** The form of an HTML page (the provider's sign-out and form-post pages), as a browser would submit it. */
+function formOf(body: string): { action: string; fields: Record<string, string> } {
+  const action = /<form[^>]*action="([^"]+)"/.exec(body)?.[1];
+  if (!action) throw new Error(`no form in ${body.slice(0, 300)}`);
+  const fields: Record<string, string> = {};
+  for (const input of body.matchAll(/<input[^>]*type="hidden"[^>]*>/g)) {
+    const name = /name="([^"]+)"/.exec(input[0])?.[1];
+    const value = /value="([^"]*)"/.exec(input[0])?.[1];
+    if (name) fields[name] = (value ?? '').replaceAll('&amp;', '&');
+  }
+  return { action: action.replaceAll('&amp;', '&'), fields };
+}
+
+/** Follows redirects, submitting the provider's auto-submitting forms as the browser's script would. */
+async function walk(browser: Browser, url: string) {
+  let current = await browser.follow(url);
+  for (let i = 0; i < 5; i++) {
+    const { response, url: at } = current;
+    if (response.statusCode !== 200 || !/<form[^>]*method="post"/.test(response.body)) return current;
+    if (response.body.includes('name="memberId"')) return current;
+    const { action, fields } = formOf(response.body);
+    const posted = await browser.request('POST', new URL(action, at).href, { form: fields, csrf: false });
+    const location = posted.headers.location;
+    if (!location) return { response: posted, url: action };
+    current = await browser.follow(new URL(String(location), new URL(action, at)).href);
+  }
+  return current;
+}
+
+describe('signing out and switching accounts', () => {
+  it('logging out ends the embedded provider session too: signing in again asks for the password', async () => {
+    const { browser } = await signUpAndSignIn(app, 'Lou Out');
+    const { url } = await walk(browser, '/auth/wm/logout');
+    expect(new URL(url).pathname + new URL(url).search).toBe('/login?noredirect=true');
+    expect((await browser.get('/auth/access')).statusCode).toBe(401);
+    const again = await browser.follow('/auth/wm/login');
+    expect(again.url).toContain('/idp/interaction/');
+    expect(again.response.body).toContain('name="password"');
+  });
+
+  it('logging in with another member ID ends this session and signs the other member in', async () => {
+    const other = await signUpAndSignIn(app, 'Second Member');
+    const { browser, memberId } = await signUpAndSignIn(app, 'First Member');
+    expect((await browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    const form = await browser.follow('/auth/wm/login?prompt=login&redirect=/mail');
+    expect(form.response.body).toContain('name="memberId"');
+    const uid = new URL(form.url).pathname.split('/')[3]!;
+    const posted = await browser.request('POST', `/idp/interaction/${uid}/login`, {
+      form: { memberId: other.memberId, password: 'correct horse' },
+      csrf: false,
+    });
+    expect(posted.statusCode).toBe(303);
+    const { url } = await walk(browser, String(posted.headers.location));
+    expect(new URL(url).pathname).toBe('/mail');
+    const access = (await browser.get('/auth/access')).json();
+    expect(access.member_id).toBe(other.memberId);
+    expect(access.member_id).not.toBe(memberId);
+  });
+});
+
+describe('odd return paths on the sign-in redirect never answer 500', async () => {
+  // Many sign-ins from one address within a minute: an app of its own with room for them.
+  const { app } = await createTestApp({ env: { AUTH_RATE_LIMIT: '10000' } });
+  const odd = [
+    '/mail/\u00e9t\u00e9',
+    '/mail/%',
+    '/mail/%E0%A4%A',
+    '/mail/\u0000x',
+    '/mail/\r\nset-cookie: a=b',
+    '/mail/\u2028x',
+    '/mail?q=%zz',
+  ];
+  for (const redirect of odd) {
+    it(`${JSON.stringify(redirect)} lands on a safe path`, async () => {
+      const browser = new Browser(app);
+      const start = await browser.get(`/auth/wm/login?redirect=${encodeURIComponent(redirect)}`);
+      expect(start.statusCode).toBeLessThan(500);
+      expect(start.statusCode === 302 || start.statusCode === 400).toBe(true);
+      if (start.statusCode === 400) {
+        expect(start.json().error.meta.i8s).toBeTruthy();
+        return;
+      }
+      const { landedOn } = await signUpAndSignIn(app, 'Odd Path', redirect);
+      expect(landedOn.origin).toBe('http://mailroom.localhost');
+      expect(landedOn.pathname.startsWith('/mail')).toBe(true);
+    });
+  }
+
+  for (const query of [
+    `redirect=${'/mail/x'.repeat(400)}`,
+    'redirect=/a&redirect=/b',
+    'redirect[]=/a',
+    'prompt=consent',
+    'prompt=login&prompt=none',
+  ]) {
+    it(`a sign-in start with ${query.slice(0, 40)} is a 302 or a catalogue 400`, async () => {
+      const start = await new Browser(app).get(`/auth/wm/login?${query}`);
+      if (start.statusCode !== 302) {
+        expect(start.statusCode).toBe(400);
+        expect(start.json().error.meta.i8s).toBe('invalid_request_params');
+      }
+    });
+  }
+
+  for (const query of ['code=a&code=b&state=c', 'error=access_denied&state=x', 'state[a]=1', 'iss=%ZZ&code=1']) {
+    it(`a callback with ${query} goes back to the login page`, async () => {
+      const browser = new Browser(app);
+      await browser.follow('/auth/wm/login');
+      const response = await browser.get(`/auth/wm/callback?${query}`);
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toMatch(/^\/login\?noredirect=true&error=/);
+    });
+  }
+
+  it('a lone surrogate in the return path falls back to /mail', async () => {
+    const browser = new Browser(app);
+    const start = await browser.get('/auth/wm/login?redirect=/mail/%ED%A0%80');
+    expect(start.statusCode).toBeLessThan(500);
+  });
+
+  for (const cookie of ['%E0%A4%A', '/mail/%ED%A0%80', '/mail/%0D%0Ax:%20y', '/mail/%C3%A9']) {
+    it(`a redirect cookie of ${JSON.stringify(cookie)} starts sign-in and lands on a safe path`, async () => {
+      const browser = new Browser(app);
+      browser.cookies.set('redirect', cookie);
+      const start = await browser.get('/auth/wm/login');
+      expect(start.statusCode).toBe(302);
+      const flow = decodeURIComponent(start.cookies.find((c) => c.name === 'mr_oidc')!.value);
+      const saved = JSON.parse(flow.slice(flow.indexOf('{'), flow.lastIndexOf('}') + 1)).redirect;
+      expect(() => new URL(saved, 'http://x').href).not.toThrow();
+      expect(saved.startsWith('/mail')).toBe(true);
+      expect(/[^\x21-\x7e]/.test(saved)).toBe(false);
+    });
+  }
+});
