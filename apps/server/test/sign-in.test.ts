@@ -250,7 +250,12 @@ describe('odd return paths on the sign-in redirect never answer 500', async () =
     });
   }
 
-  for (const query of ['code=a&code=b&state=c', 'error=access_denied&state=x', 'state[a]=1', 'iss=%ZZ&code=1']) {
+  for (const query of [
+    'code=a&code=b&state=c',
+    'error=access_denied&state=x',
+    'state[a]=1',
+    'iss=%ZZ&code=1',
+  ]) {
     it(`a callback with ${query} goes back to the login page`, async () => {
       const browser = new Browser(app);
       await browser.follow('/auth/wm/login');
@@ -279,4 +284,126 @@ describe('odd return paths on the sign-in redirect never answer 500', async () =
       expect(/[^\x21-\x7e]/.test(saved)).toBe(false);
     });
   }
+});
+
+describe('the embedded provider speaks the app language', () => {
+  it('its sign-in page follows the lang cookie, lang, the ui_locales of the sign-in and the browser', async () => {
+    const byCookie = new Browser(app);
+    byCookie.cookies.set('lang', 'ru');
+    const ru = await byCookie.follow('/auth/wm/login');
+    expect(ru.response.body).toContain('<html lang="ru">');
+    expect(ru.response.body).toContain('Пароль');
+    expect(ru.response.body).not.toContain('>Password<');
+
+    // lang overrides the cookie, on the app's sign-in link (ui_locales) and on the page itself.
+    const byLink = await byCookie.follow('/auth/wm/login?lang=en');
+    expect(byLink.response.body).toContain('<html lang="en">');
+    const page = await byCookie.get(`${new URL(ru.url).pathname}?lang=en`);
+    expect(page.body).toContain('>Password<');
+
+    const byBrowser = new Browser(app);
+    const start = await byBrowser.get('/auth/wm/login');
+    const interaction = await byBrowser.follow(String(start.headers.location));
+    expect(interaction.response.body).toContain('<html lang="en">');
+    const russianBrowser = await byBrowser.get(new URL(interaction.url).pathname, {
+      'accept-language': 'ru-RU,ru;q=0.9,en;q=0.5',
+    });
+    expect(russianBrowser.body).toContain('<html lang="ru">');
+  });
+
+  it('its sign-up, wrong-password and expired-link answers are Russian too, and sign-up offers to copy the member ID', async () => {
+    const browser = new Browser(app);
+    browser.cookies.set('lang', 'ru');
+    const { url } = await browser.follow('/auth/wm/login');
+    const uid = new URL(url).pathname.split('/')[3]!;
+    const signUp = await browser.get(`/idp/interaction/${uid}/signup`);
+    expect(signUp.body).toContain('Зарегистрироваться');
+    const wrong = await browser.request('POST', `/idp/interaction/${uid}/login`, {
+      form: { memberId: '123456789012', password: 'nope' },
+      csrf: false,
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.body).toContain('Неверный ID участника или пароль');
+    const short = await browser.request('POST', `/idp/interaction/${uid}/signup`, {
+      form: { name: 'Ива', password: '123' },
+      csrf: false,
+    });
+    expect(short.body).toContain('не короче 6 символов');
+    const done = await browser.request('POST', `/idp/interaction/${uid}/signup`, {
+      form: { name: 'Ива', password: 'correct horse' },
+      csrf: false,
+    });
+    expect(done.body).toContain('Скопировать ID участника');
+    expect(done.body).toMatch(/data-copy="\d{12}"/);
+    const script = await browser.get('/idp/idp.js');
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('javascript');
+    const stranger = new Browser(app);
+    stranger.cookies.set('lang', 'ru');
+    const expired = await stranger.get('/idp/interaction/no-such-uid');
+    expect(expired.statusCode).toBe(400);
+    expect(expired.body).toContain('Ссылка для входа устарела');
+  });
+});
+
+describe('sign-in inside a cross-site frame (FRAME_ANCESTORS set)', async () => {
+  const framed = await createTestApp({ env: { FRAME_ANCESTORS: 'http://127.0.0.2:9000' } });
+
+  it("every cookie of the flow, the embedded provider's included, is SameSite=None; Secure; Partitioned", async () => {
+    const browser = new Browser(framed.app);
+    const seen: { name: string; sameSite?: string; secure?: boolean; partitioned?: boolean }[] = [];
+    const headers: string[] = [];
+    let response = await browser.get('/auth/wm/login');
+    for (let i = 0; i < 10; i++) {
+      seen.push(...(response.cookies as typeof seen));
+      headers.push(...([response.headers['set-cookie'] ?? []].flat() as string[]));
+      const location = response.headers.location;
+      if (!location) break;
+      response = await browser.get(String(location));
+    }
+    const names = seen.map((c) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['mr_oidc', '_interaction', '_interaction_resume']));
+    for (const header of headers) {
+      expect(header).toMatch(/samesite=none/i);
+      expect(header).toMatch(/;\s*secure/i);
+      expect(header).toMatch(/;\s*partitioned/i);
+    }
+  });
+
+  it('a member signs up and lands in the app, and logging out ends the provider session too', async () => {
+    const { browser, landedOn } = await signUpAndSignIn(framed.app, 'Fay Frame');
+    expect(landedOn.pathname).toBe('/mail');
+    expect((await browser.get('/auth/access')).statusCode).toBe(200);
+    const { url } = await walk(browser, '/auth/wm/logout');
+    expect(new URL(url).pathname).toBe('/login');
+    expect((await browser.follow('/auth/wm/login')).response.body).toContain('name="password"');
+  });
+});
+
+describe('the app opened on another host than PUBLIC_URL', () => {
+  it('an app page or the sign-in start on another host is sent to PUBLIC_URL before any sign-in starts', async () => {
+    const other = new Browser(app, 'http://127.0.0.1:8080');
+    const page = await other.get('/mail/folder/all/1/2/289', { accept: 'text/html' });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe('http://mailroom.localhost/mail/folder/all/1/2/289');
+
+    const start = await new Browser(app, 'http://127.0.0.1:8080').get(
+      '/auth/wm/login?redirect=/settings/main',
+    );
+    expect(start.statusCode).toBe(302);
+    expect(start.headers.location).toBe('http://mailroom.localhost/auth/wm/login?redirect=/settings/main');
+    expect(start.cookies.some((c) => c.name === 'mr_oidc')).toBe(false);
+
+    // The API and the provider are left alone: they answer where they are asked.
+    expect((await other.get('/auth/access')).statusCode).toBe(401);
+    expect((await new Browser(app, 'http://127.0.0.1:8080').get('/healthz')).statusCode).toBe(200);
+  });
+
+  it('a proxy that rewrites the Host header gets one redirect, then the page, never a loop', async () => {
+    const proxied = new Browser(app, 'http://backend:8080');
+    expect((await proxied.get('/auth/wm/login')).statusCode).toBe(302);
+    const again = await proxied.get('/auth/wm/login');
+    expect(again.statusCode).toBe(302);
+    expect(String(again.headers.location)).toContain('/oidc/auth');
+  });
 });

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import clsx from 'clsx';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
-import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
+import { errorMessage, isErrorCode } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { PublicLayout } from '../shell';
-import { readCookie } from '../../lib/cookies';
 import { Navigate, useSearchParams } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
-import { signInUrl, useUser } from '../account';
+import { savedRedirectPath, signInUrl, useUser } from '../account';
 import card from '../../ui/card.module.css';
 import styles from './login-page.module.css';
 
@@ -35,7 +34,7 @@ export default function LoginPage() {
   const noRedirect = params.get('noredirect') === 'true';
   const signInError = useSignInError(params.get('error'));
   // Back to where the user was when the session ran out (SPEC §8), never off this origin.
-  const target = safeRedirectPath(readCookie(REDIRECT_COOKIE));
+  const target = savedRedirectPath();
 
   // Already signed in: nothing to do here, unless the user has just signed out (noredirect).
   if (user && !noRedirect) return <Navigate to={target} replace />;
