@@ -32,7 +32,8 @@ export default function LoginPage() {
   const params = useSearchParams();
   const user = useUser();
   const noRedirect = params.get('noredirect') === 'true';
-  const signInError = useSignInError(params.get('error'));
+  const errorCode = params.get('error');
+  const signInError = useSignInError(errorCode);
   // Back to where the user was when the session ran out (SPEC §8), never off this origin.
   const target = savedRedirectPath();
 
@@ -49,10 +50,18 @@ export default function LoginPage() {
           {t('login.title')}
         </h1>
         {signInError ? (
-          <p className={styles.error} role="alert" data-testid="sign-in-error">
-            <CircleAlert aria-hidden />
-            {signInError}
-          </p>
+          <>
+            <p className={styles.error} role="alert" data-testid="sign-in-error">
+              <CircleAlert aria-hidden />
+              {signInError}
+            </p>
+            {/* The flow itself broke (expired, cookies refused, another address): say what to do about it. */}
+            {errorCode === 'auth_error' ? (
+              <p className={card.text} data-testid="sign-in-help">
+                {t('login.failedHelp')}
+              </p>
+            ) : null}
+          </>
         ) : noRedirect ? (
           <p className={styles.notice} role="status">
             <CircleCheck aria-hidden />
