@@ -33,6 +33,8 @@ const browser = await launchBrowser();
 describe('sign-in inside a cross-site frame', () => {
   it('a newcomer signs up and in inside the frame, and the app posts finish to the host page', async () => {
     const { context, page } = await newPage(browser, { width: 1280, height: 900 });
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(hostOrigin);
     const frame = page.frameLocator('#mail');
     await frame
@@ -57,6 +59,8 @@ describe('sign-in inside a cross-site frame', () => {
       .toContainEqual({ origin: new URL(url).origin, data: 'finish' });
     await expect(frame.getByText(memberId).count()).resolves.toBeGreaterThan(0);
     await screenshot(page, 'framed-mail-desktop-en');
+    // Chromium denies a cross-site frame its localStorage here: the app must not fall over reading it.
+    expect(errors).toEqual([]);
 
     // Every cookie the flow left is a third-party one that survives in the frame.
     const cookies = await context.cookies(url);
@@ -65,6 +69,20 @@ describe('sign-in inside a cross-site frame', () => {
       expect(cookie.sameSite, cookie.name).toBe('None');
       expect(cookie.secure, cookie.name).toBe(true);
     }
+
+    // The language cookie is written by the app itself in the frame: it must be a third-party one too.
+    await frame.getByRole('button', { name: 'Русский' }).click();
+    await frame.getByRole('treeitem', { name: /^Входящие/ }).waitFor();
+    await page.reload();
+    await frame.getByRole('treeitem', { name: /^Входящие/ }).waitFor({ timeout: 15_000 });
+
+    // Log out in the frame ends the provider session too: Sign in asks for the password again.
+    await frame.getByRole('button', { name: 'Меню аккаунта' }).click();
+    await frame.getByRole('menuitem', { name: 'Выйти' }).click();
+    await frame.getByTestId('sign-in').click();
+    await frame.locator('input[name="password"]').waitFor();
+    await expect(frame.getByRole('heading', { name: 'Вход' }).count()).resolves.toBe(1);
+    expect(errors).toEqual([]);
     await context.close();
   });
 });
