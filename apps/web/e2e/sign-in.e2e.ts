@@ -140,6 +140,7 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     // A broken flow (expired, cookies refused, another address) says what to do about it.
     await page.goto(`${url}/login?noredirect=true&error=auth_error`);
     await expect(page.getByTestId('sign-in-help').textContent()).resolves.toContain('usual address');
+    await screenshot(page, 'login-auth-error-en');
     await context.close();
   });
 });

@@ -68,7 +68,7 @@ export default function LoginPage() {
             {t('login.signedOut')}
           </p>
         ) : null}
-        <p className={card.text}>{t('login.text')}</p>
+        {errorCode === 'auth_error' && signInError ? null : <p className={card.text}>{t('login.text')}</p>}
         {/* A real link: sign-on is a chain of full-page redirects through the provider, not a fetch. */}
         <a
           className={clsx(buttonClass('primary', 'large'), styles.signIn)}
