@@ -407,3 +407,15 @@ describe('the app opened on another host than PUBLIC_URL', () => {
     expect(String(again.headers.location)).toContain('/oidc/auth');
   });
 });
+
+describe("the embedded provider's sign-out question", () => {
+  it('asks in the language of the cookie when the request does not come with the session ID token', async () => {
+    const { browser } = await signUpAndSignIn(app, 'Ru Out');
+    browser.cookies.set('lang', 'ru');
+    const question = await browser.get('/oidc/session/end?client_id=mailroom');
+    expect(question.statusCode).toBe(200);
+    expect(question.body).toContain('Выйти из Mailroom?');
+    expect(question.body).toContain('name="logout" value="yes"');
+    expect(question.body).not.toContain('data-autosubmit');
+  });
+});
