@@ -19,11 +19,19 @@ import type { BlobStore } from './core/blobs/index.js';
 import type { EventBus } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
 import { userRoutes } from './user/index.js';
-import { authRoutes, DEV_IDP_PATH, devIdpRoutes, OidcClient, sessionPlugin } from './auth/index.js';
+import {
+  authRoutes,
+  DEV_IDP_PATH,
+  devIdpRoutes,
+  OidcClient,
+  sessionPlugin,
+  SIGNED_OUT_PATH,
+} from './auth/index.js';
 import { mailRoutes } from './mail/index.js';
 import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import {
+  canonicalHostPlugin,
   checkRouteTable,
   clientErrorHandler,
   csrfPlugin,
@@ -88,6 +96,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   await app.register(cookie, { secret: deps.secrets.cookieSecret });
   await app.register(securityHeadersPlugin, { frameAncestors: config.frameAncestors });
+  await app.register(canonicalHostPlugin, { publicUrl: config.publicUrl });
   await app.register(rateLimit, {
     global: false,
     // On PostgreSQL several processes may serve one deployment: they count in the database together.
@@ -116,11 +125,13 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   const embeddedIdp = !config.oidc.issuer;
   const redirectUri = `${config.publicUrl}/auth/wm/callback`;
+  const postLogoutRedirectUri = `${config.publicUrl}${SIGNED_OUT_PATH}`;
   const oidc = new OidcClient({
     issuer: config.oidc.issuer ?? `${config.publicUrl}${DEV_IDP_PATH}`,
     clientId: config.oidc.clientId,
     clientSecret: config.oidc.clientSecret ?? deps.secrets.idpClientSecret,
     redirectUri,
+    postLogoutRedirectUri,
     memberIdClaim: config.oidc.memberIdClaim,
     scopes: config.oidc.scopes,
     ...(embeddedIdp ? { fetch: inProcessFetch(app, config.publicUrl) } : {}),
@@ -132,6 +143,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       clientId: config.oidc.clientId,
       clientSecret: deps.secrets.idpClientSecret,
       redirectUri,
+      postLogoutRedirectUri,
+      embedded: config.frameAncestors.length > 0,
       cookieKeys: deps.secrets.idpCookieKeys,
       signingKey: deps.secrets.idpSigningKey,
       rateLimit: config.authRateLimit,

@@ -9,7 +9,7 @@ import { Browser, cleanup, createTestApp } from './_util.js';
  * Mailroom reaches it over the network, exactly as it would a real one. Its accounts carry
  * whatever member_id claim the test asks for.
  */
-async function startProvider(memberIdFor: (login: string) => unknown) {
+async function startProvider(memberIdFor: (login: string) => unknown, opts: { endSession?: boolean } = {}) {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -19,11 +19,13 @@ async function startProvider(memberIdFor: (login: string) => unknown) {
         client_id: 'mailroom',
         client_secret: 'external-secret',
         redirect_uris: ['http://mailroom.localhost/auth/wm/callback'],
+        post_logout_redirect_uris: ['http://mailroom.localhost/login?noredirect=true'],
         grant_types: ['authorization_code'],
         response_types: ['code'],
       },
     ],
     claims: { openid: ['sub'], profile: ['name', 'member_id'] },
+    features: { rpInitiatedLogout: { enabled: opts.endSession ?? true } },
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
@@ -88,7 +90,7 @@ async function signInThrough(issuer: string, login: string) {
     location = new URL(response.headers.get('location')!, location).href;
   }
   const callback = await mailroom.get(location);
-  return { mailroom, callback };
+  return { mailroom, callback, providerFetch };
 }
 
 describe('single sign-on with an external OpenID Connect provider', () => {
@@ -111,4 +113,38 @@ describe('single sign-on with an external OpenID Connect provider', () => {
       expect(mailroom.cookies.has('mr_sid')).toBe(false);
     });
   }
+
+  it('logging out sends the browser to the provider end_session_endpoint, which ends its session and comes back', async () => {
+    const issuer = await startProvider((login) => login);
+    const { mailroom, providerFetch } = await signInThrough(issuer, '555000111333');
+    const out = await mailroom.get('/auth/wm/logout');
+    expect(out.statusCode).toBe(303);
+    const end = new URL(String(out.headers.location));
+    expect(end.origin + end.pathname).toBe(`${issuer}/session/end`);
+    expect(end.searchParams.get('id_token_hint')).toMatch(/^ey/);
+    expect(end.searchParams.get('post_logout_redirect_uri')).toBe(
+      'http://mailroom.localhost/login?noredirect=true',
+    );
+    expect((await mailroom.get('/auth/access')).statusCode).toBe(401);
+
+    // The provider asks (its own page), the person confirms, and it sends them back to our login page.
+    const question = await providerFetch(end.href);
+    const page = await question.text();
+    const action = /action="([^"]+)"/.exec(page)![1]!;
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(page)![1]!;
+    const confirmed = await providerFetch(new URL(action, issuer).href, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }).toString(),
+    });
+    expect(confirmed.headers.get('location')).toBe('http://mailroom.localhost/login?noredirect=true');
+  });
+
+  it('with a provider that offers no end_session_endpoint, logging out ends only our session', async () => {
+    const issuer = await startProvider((login) => login, { endSession: false });
+    const { mailroom } = await signInThrough(issuer, '555000111444');
+    const out = await mailroom.get('/auth/wm/logout');
+    expect(out.headers.location).toBe('/login?noredirect=true');
+    expect((await mailroom.get('/auth/access')).statusCode).toBe(401);
+  });
 });

@@ -41,7 +41,11 @@ describe('serving the web app', () => {
       expect(response.statusCode, url).toBe(200);
       expect(response.body, url).toContain('<div id="root">');
     }
-    const head = await app.inject({ method: 'HEAD', url: '/mail', headers: { accept: 'text/html' } });
+    const head = await app.inject({
+      method: 'HEAD',
+      url: '/mail',
+      headers: { host: 'mailroom.localhost', accept: 'text/html' },
+    });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-type']).toMatch(/^text\/html/);
   });

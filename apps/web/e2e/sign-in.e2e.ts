@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, sharedServer } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, dataDir } = sharedServer();
+const { url, dataDir, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 
 const systemFolders = {
@@ -137,6 +137,142 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
     await expect
       .poll(() => page.getByTestId('sign-in-error').textContent(), { timeout: 10_000 })
       .toMatch(/[А-Яа-я]/);
+    // A broken flow (expired, cookies refused, another address) says what to do about it.
+    await page.goto(`${url}/login?noredirect=true&error=auth_error`);
+    await expect(page.getByTestId('sign-in-help').textContent()).resolves.toContain('usual address');
+    await screenshot(page, 'login-auth-error-en');
     await context.close();
+  });
+});
+
+/** The embedded provider's sign-in form: member ID and password, then Sign in (in the page's language). */
+async function signInAtProvider(page: Page, memberId: string, button: RegExp = /^Sign in$/) {
+  await page.locator('input[name="memberId"]').fill(memberId);
+  await page.locator('input[name="password"]').fill('correct horse');
+  await page.getByRole('button', { name: button }).click();
+}
+
+const transport = smtpTransport(smtpPort);
+
+describe('signing out, switching accounts, deep links and another address', () => {
+  it('log out ends the provider session too, and a deep link opened signed out survives the sign-in', async () => {
+    const { context, page } = await newPage(browser);
+    const memberId = await signUp(page, url, 'Dee Link');
+    await transport.sendMail({
+      from: '"Ona Sender" <ona@example.org>',
+      to: `${memberId}@mailroom.test`,
+      subject: 'The deep-linked message',
+      text: 'Open me from a link.',
+    });
+    const row = page
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: /deep-linked message/ });
+    await row.waitFor({ timeout: 15_000 });
+    await row.click();
+    await page.waitForURL(/\/mail\/folder\/all\/\d+\/\d+\/\d+$/);
+    const deepLink = new URL(page.url()).pathname;
+
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log out' }).click();
+    await page.waitForURL(/\/login\?noredirect=true$/);
+    expect((await page.request.get(`${url}/auth/access`)).status()).toBe(401);
+
+    // Sign in again: the provider asks for the password, it does not let the next person straight in.
+    await page.getByTestId('sign-in').click();
+    await page.locator('input[name="password"]').waitFor();
+    expect(page.url()).toContain('/idp/interaction/');
+
+    // Signed out, the deep link is opened: after signing in, the message itself is on screen.
+    await page.goto(`${url}${deepLink}`);
+    await page.waitForURL(/\/(about|login)/);
+    await page
+      .getByRole('link', { name: /^Sign in$/ })
+      .first()
+      .click();
+    await signInAtProvider(page, memberId);
+    await page.waitForURL(`${url}${deepLink}`);
+    await page
+      .getByRole('region', { name: 'Message' })
+      .getByText('The deep-linked message')
+      .first()
+      .waitFor();
+    await context.close();
+  });
+
+  it('"Log in with another member ID" switches accounts, in English and in Russian', async () => {
+    const other = await newPage(browser);
+    const otherId = await signUp(other.page, url, 'Ola Other');
+    await other.context.close();
+
+    const { context, page } = await newPage(browser);
+    const firstId = await signUp(page, url, 'Fay First');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log in with another member ID' }).click();
+    await signInAtProvider(page, otherId);
+    await page.waitForURL(/\/mail(\/|$)/);
+    await expect.poll(() => page.getByText(otherId).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    expect(await page.getByText(firstId).count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Русский' }).click();
+    await page.getByRole('button', { name: 'Меню аккаунта' }).click();
+    await page.getByRole('menuitem', { name: /Войти с другим/ }).click();
+    // The provider's form speaks Russian too.
+    await page.getByText('Пароль', { exact: true }).waitFor();
+    await signInAtProvider(page, firstId, /^Войти$/);
+    await page.waitForURL(/\/mail(\/|$)/);
+    await expect.poll(() => page.getByText(firstId).count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect(page.getByRole('heading', { name: 'Что-то пошло не так' }).count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it('the app opened at 127.0.0.1 instead of PUBLIC_URL (localhost) goes to localhost first, and sign-in works', async () => {
+    const { context, page } = await newPage(browser);
+    const port = new URL(url).port;
+    await page.goto(`http://127.0.0.1:${port}/mail`);
+    await page.waitForURL(/\/about/);
+    expect(new URL(page.url()).host).toBe(`localhost:${port}`);
+    await page
+      .getByRole('link', { name: /^Sign in$/ })
+      .first()
+      .click();
+    await page.getByRole('link', { name: 'Create one' }).click();
+    await page.getByLabel('Name').fill('Ip Visitor');
+    await page.getByLabel('Password').fill('correct horse');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByRole('link', { name: 'Continue' }).click();
+    await page.waitForURL(/\/mail\/folder\//);
+    expect(new URL(page.url()).host).toBe(`localhost:${port}`);
+    await expect(page.getByTestId('sign-in-error').count()).resolves.toBe(0);
+    await context.close();
+  });
+
+  it("the provider's sign-in and sign-up pages follow the app's Russian, and sign-up offers to copy the member ID", async () => {
+    for (const [name, viewport] of [
+      ['desktop', { width: 1440, height: 900 }],
+      ['mobile', { width: 390, height: 844 }],
+    ] as const) {
+      const { context, page } = await newPage(browser, viewport);
+      await page.goto(`${url}/login?lang=ru`);
+      await page.getByTestId('sign-in').click();
+      await page.getByRole('heading', { name: 'Вход' }).waitFor();
+      await expect(page.locator('html').getAttribute('lang')).resolves.toBe('ru');
+      await expect(page.getByLabel('Пароль').count()).resolves.toBe(1);
+      await expect(page.getByText('Password').count()).resolves.toBe(0);
+      await screenshot(page, `idp-sign-in-${name}-ru`);
+
+      await page.getByRole('link', { name: 'Создать' }).click();
+      await page.getByLabel('Имя').fill('Ива Петрова');
+      await page.getByLabel('Пароль').fill('correct horse');
+      await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
+      const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
+      await page.getByRole('button', { name: 'Скопировать ID участника' }).click();
+      await page.getByRole('button', { name: 'Скопировано' }).waitFor();
+      await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(memberId);
+      await screenshot(page, `idp-signed-up-${name}-ru`);
+      await page.getByRole('link', { name: 'Продолжить' }).click();
+      await page.waitForURL(/\/mail\/folder\//);
+      await context.close();
+    }
   });
 });

@@ -21,6 +21,11 @@ export const routePaths = {
   /** A full-page navigation, not a JSON call: the provider answers with redirects. */
   signIn: route('GET', '/auth/wm/login'),
   logOut: route('POST', '/auth/wm/logout'),
+  /**
+   * The app's Log out, a full-page navigation: it ends the session, then the provider's (its end_session_endpoint),
+   * which comes back to /login?noredirect=true. Only from our own pages.
+   */
+  logOutLink: route('GET', '/auth/wm/logout'),
   account: route('GET', '/api/v1/user/account'),
   folders: route('GET', '/api/v1/folders'),
   createFolder: route('POST', '/api/v1/folders'),

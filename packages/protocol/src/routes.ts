@@ -82,6 +82,7 @@ const schemas = {
   rids: { response: ridsResponseSchema },
   signIn: { query: loginQuerySchema },
   logOut: { response: okSchema },
+  logOutLink: {},
   account: { response: accountSchema },
   folders: { response: foldersResponseSchema },
   createFolder: { body: folderCreateSchema, response: folderResponseSchema },
@@ -181,8 +182,6 @@ const serverRoutes = {
     query: z.object({ url: z.string().min(1).max(8192), sig: z.string().min(1).max(100) }),
   },
   signInCallback: route('GET', '/auth/wm/callback'),
-  /** A plain link that signs out (from our own pages only). */
-  logOutLink: route('GET', '/auth/wm/logout'),
   passwordSignIn: {
     ...route('POST', '/auth/pw/login'),
     body: passwordLoginRequestSchema,

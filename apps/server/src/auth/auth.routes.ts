@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { z } from 'zod';
-import { safeRedirectPath } from '@mailroom/protocol';
+import { LANG_COOKIE, SUPPORTED_LANGUAGES, safeRedirectPath } from '@mailroom/protocol';
 import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
 import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
@@ -12,6 +12,8 @@ import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
 
 const FLOW_COOKIE = 'mr_oidc';
 const IS_LOGGED_COOKIE = 'isLogged';
+/** Where signing out ends: the login page, without the automatic sign-in. */
+export const SIGNED_OUT_PATH = '/login?noredirect=true';
 
 const flowSchema = z.object({
   state: z.string(),
@@ -26,20 +28,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
   const flowCookie = cookieOptions(config, { path: '/auth/wm', maxAge: 600, signed: true });
 
   /** Issues a fresh session id at every sign-in (and ends the one the browser had). */
-  async function startSession(request: FastifyRequest, reply: FastifyReply, principal: Principal) {
+  async function startSession(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    principal: Principal,
+    idToken: string | null = null,
+  ) {
     const previous = request.cookies[SESSION_COOKIE];
     if (previous) await deleteSession(db, previous);
-    const { token } = await createSession(db, principal, config.sessionTtlMs);
+    const { token } = await createSession(db, principal, config.sessionTtlMs, idToken);
     const maxAge = Math.floor(config.sessionTtlMs / 1000);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, { maxAge }));
     reply.setCookie(IS_LOGGED_COOKIE, '1', cookieOptions(config, { maxAge, httpOnly: false }));
   }
 
-  async function endSession(request: FastifyRequest, reply: FastifyReply) {
+  /** Ends our session; answers the provider's ID token it was signed in with (null: none, or no session). */
+  async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) await deleteSession(db, token);
+    const ended = token ? await deleteSession(db, token) : undefined;
     reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
     reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
+    return ended?.idToken ?? null;
   }
 
   app.route({
@@ -50,7 +59,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     config: { rateLimit },
     handler: async (request, reply) => {
       const redirect = safeRedirectPath(request.query.redirect ?? request.cookies.redirect ?? '/mail');
-      const flow = await oidc.startLogin(request.query.prompt);
+      // The provider's pages in the app's language: its `lang`, else the language cookie (SPEC §9).
+      const lang = [request.query.lang, request.cookies[LANG_COOKIE]]
+        .map((value) => value?.toLowerCase())
+        .find((value) => (SUPPORTED_LANGUAGES as readonly (string | undefined)[]).includes(value));
+      const flow = await oidc.startLogin(request.query.prompt, lang);
       const value = JSON.stringify({
         state: flow.state,
         nonce: flow.nonce,
@@ -75,7 +88,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
         const callbackUrl = new URL(request.url, config.publicUrl);
         const member = await oidc.finishLogin(callbackUrl, flow.data);
         const { account } = await ensureAccount(db, { ...member, mailDomain: config.mailDomain });
-        await startSession(request, reply, { accountId: account.id, aliasEmail: null });
+        await startSession(request, reply, { accountId: account.id, aliasEmail: null }, member.idToken);
         reply.clearCookie('redirect', cookieOptions(config, { httpOnly: false }));
         return reply.redirect(safeRedirectPath(flow.data.redirect), 303);
       } catch (err) {
@@ -94,15 +107,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     },
   });
 
-  // A plain link also logs out, but only when the navigation started on our own pages (or was typed),
-  // so a cross-site link or image cannot sign people out.
+  // The web app's Log out: a navigation, which ends our session and then the provider's (RP-initiated logout
+  // through its end_session_endpoint, which comes back to /login?noredirect=true), so the next sign-in asks for
+  // the password again. Only when the navigation started on our own pages (or was typed), so a cross-site link
+  // or image cannot sign people out.
   app.route({
     ...apiRoute(app, 'logOutLink', { tags: ['auth'], hide: true }),
     handler: async (request, reply) => {
       const site = request.headers['sec-fetch-site'];
       if (site && site !== 'same-origin' && site !== 'none') return reply.redirect('/mail', 303);
-      await endSession(request, reply);
-      return reply.redirect('/login?noredirect=true', 303);
+      const idToken = await endSession(request, reply);
+      return reply.redirect((await oidc.endSessionUrl(idToken)) ?? SIGNED_OUT_PATH, 303);
     },
   });
 

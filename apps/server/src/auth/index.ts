@@ -1,4 +1,4 @@
-export { authRoutes } from './auth.routes.js';
+export { SIGNED_OUT_PATH, authRoutes } from './auth.routes.js';
 export { OidcClient } from './oidc-client.js';
 export { sessionPlugin } from './session-plugin.js';
 export {

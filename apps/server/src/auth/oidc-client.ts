@@ -7,6 +7,8 @@ export interface OidcClientOptions {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /** Where the provider sends the browser after signing out (registered with it as a post-logout redirect URI). */
+  postLogoutRedirectUri: string;
   memberIdClaim: string;
   scopes: string;
   /** For the embedded IdP: reach it in-process instead of over the network. */
@@ -23,6 +25,8 @@ export interface LoginFlow {
 export interface SignedInMember {
   memberId: string;
   name: string;
+  /** Kept with the session for the provider's end_session_endpoint. */
+  idToken: string | null;
 }
 
 /** The relying party side of single sign-on: authorization code flow with state, nonce and PKCE. */
@@ -49,7 +53,8 @@ export class OidcClient {
     return this.#config;
   }
 
-  async startLogin(prompt?: 'login' | 'none'): Promise<LoginFlow> {
+  /** `uiLocales`: the language the app shows (OpenID Connect ui_locales), for the provider's pages. */
+  async startLogin(prompt?: 'login' | 'none', uiLocales?: string): Promise<LoginFlow> {
     const config = await this.config();
     const codeVerifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
@@ -62,6 +67,7 @@ export class OidcClient {
       state,
       nonce,
       ...(prompt ? { prompt } : {}),
+      ...(uiLocales ? { ui_locales: uiLocales } : {}),
     });
     return { url: url.href, state, nonce, codeVerifier };
   }
@@ -92,6 +98,25 @@ export class OidcClient {
     const name = [claims.name, [claims.given_name, claims.family_name].filter(Boolean).join(' ')].find(
       (v): v is string => typeof v === 'string' && v.trim() !== '',
     );
-    return { memberId, name: name?.trim() ?? '' };
+    return { memberId, name: name?.trim() ?? '', idToken: tokens.id_token ?? null };
+  }
+
+  /**
+   * RP-initiated logout: the provider's end_session_endpoint, which ends its session and sends the browser back to
+   * the post-logout redirect URI. Undefined when the provider offers none (its session then outlives ours).
+   */
+  async endSessionUrl(idToken: string | null): Promise<string | undefined> {
+    let config: oidc.Configuration;
+    try {
+      config = await this.config();
+    } catch {
+      // The provider is unreachable: our session has ended, which is what matters most.
+      return undefined;
+    }
+    if (!config.serverMetadata().end_session_endpoint) return undefined;
+    return oidc.buildEndSessionUrl(config, {
+      post_logout_redirect_uri: this.opts.postLogoutRedirectUri,
+      ...(idToken ? { id_token_hint: idToken } : {}),
+    }).href;
   }
 }

@@ -11,6 +11,8 @@ export async function createSession(
   db: Db,
   principal: Principal,
   ttlMs: number,
+  /** The provider's ID token, kept to end the provider's session at sign-out. */
+  idToken: string | null = null,
 ): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString('base64url');
   const expiresAt = new Date(Date.now() + ttlMs);
@@ -21,6 +23,7 @@ export async function createSession(
       account_id: principal.accountId,
       alias_email: principal.aliasEmail,
       expires_at: expiresAt,
+      id_token: idToken,
     })
     .execute();
   return { token, expiresAt };
@@ -36,8 +39,14 @@ export async function findSession(db: Db, token: string): Promise<Principal | un
   return row && { accountId: row.account_id, aliasEmail: row.alias_email };
 }
 
-export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id', '=', hashToken(token)).execute();
+/** Ends the session; answers the provider's ID token it was signed in with, if any, for signing out there too. */
+export async function deleteSession(db: Db, token: string): Promise<{ idToken: string | null } | undefined> {
+  const row = await db
+    .deleteFrom('sessions')
+    .where('id', '=', hashToken(token))
+    .returning('id_token')
+    .executeTakeFirst();
+  return row && { idToken: row.id_token };
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {

@@ -7,3 +7,4 @@ export { securityHeadersPlugin } from './security-headers.js';
 export { postgresRateLimitStore } from './rate-limit-store.js';
 export { apiRoute, checkRouteTable, type RouteDocs } from './api-route.js';
 export { noNulPlugin } from './no-nul.js';
+export { canonicalHostPlugin } from './canonical-host.js';

@@ -88,6 +88,11 @@ describe('start-up in the browser', () => {
     renderAt('/mail/folder/all/11/2');
     await waitFor(() => expect(path()).toBe('/about'));
     expect(readCookie('redirect')).toBe('/mail/folder/all/11/2');
+    // Its Sign in comes back to the deep link (SPEC §2), not to the Inbox.
+    const signIn = (await screen.findAllByRole('link', { name: 'Sign in' }))[0]!;
+    expect(signIn.getAttribute('href')).toBe(
+      '/auth/wm/login?redirect=%2Fmail%2Ffolder%2Fall%2F11%2F2&lang=en',
+    );
   });
 
   it('on a 401 sends a browser that was signed in (isLogged cookie) to /login', async () => {
@@ -106,7 +111,7 @@ describe('start-up in the browser', () => {
     expect(path()).toBe('/login?noredirect=true');
     expect(readCookie('redirect')).toBe('/contacts');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
-      '/auth/wm/login?redirect=%2Fcontacts',
+      '/auth/wm/login?redirect=%2Fcontacts&lang=en',
     );
   });
 

@@ -70,4 +70,20 @@ describe('split panes', () => {
     expect(readShare(KEY, 40, { getItem: () => '100' })).toBe(40);
     expect(readShare(KEY, 40, { getItem: () => null })).toBe(40);
   });
+
+  it('renders with the default split where reading localStorage itself throws (a cross-site frame)', () => {
+    const own = Object.getOwnPropertyDescriptor(window, 'localStorage');
+    Object.defineProperty(window, 'localStorage', {
+      configurable: true,
+      get() {
+        throw new DOMException('Access is denied for this document.', 'SecurityError');
+      },
+    });
+    try {
+      expect(readShare(KEY, 40)).toBe(40);
+      expect(renderSplit().getAttribute('aria-valuenow')).toBe('40');
+    } finally {
+      if (own) Object.defineProperty(window, 'localStorage', own);
+    }
+  });
 });

@@ -19,16 +19,14 @@ export interface SplitPanesProps {
 const KEY_STEP = 2;
 const KEY_STEP_LARGE = 10;
 
-export function readShare(
-  key: string,
-  fallback: number,
-  storage: Pick<Storage, 'getItem'> = localStorage,
-): number {
+export function readShare(key: string, fallback: number, storage?: Pick<Storage, 'getItem'>): number {
   try {
-    const share = Number(storage.getItem(key));
+    // Reading window.localStorage itself throws where storage is denied (private mode, a cross-site frame whose
+    // browser blocks third-party storage): inside the try, so the default split will do there.
+    const share = Number((storage ?? window.localStorage).getItem(key));
     if (share > 0 && share < 100) return share;
   } catch {
-    // Storage may be unavailable (private mode); the default split will do.
+    // Storage is unavailable; the default split will do.
   }
   return fallback;
 }

@@ -32,4 +32,6 @@ export type PasswordLoginResponse = z.infer<typeof passwordLoginResponseSchema>;
 export const loginQuerySchema = z.object({
   redirect: z.string().max(2000).optional(),
   prompt: z.enum(['login', 'none']).optional(),
+  /** The app's language, passed on to the provider as ui_locales (ignored unless en or ru). */
+  lang: z.string().max(35).optional(),
 });

@@ -5,7 +5,17 @@ import type { Db } from '../../core/db/index.js';
 import { DomainError } from '../../core/errors.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
 import { idpStore } from './idp-store.js';
-import { errorPage, signInPage, signUpPage, signedUpPage } from './pages.js';
+import {
+  IDP_SCRIPT_PATH,
+  errorPage,
+  idpScript,
+  signInPage,
+  signOutPage,
+  signUpPage,
+  signedOutPage,
+  signedUpPage,
+} from './pages.js';
+import { idpTexts, pickLanguage } from './texts.js';
 
 export interface DevIdpOptions {
   db: Db;
@@ -14,6 +24,13 @@ export interface DevIdpOptions {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
+  /** Where signing out at the provider comes back to (the app's login page). */
+  postLogoutRedirectUri: string;
+  /**
+   * The app may be framed by a host page of another site (FRAME_ANCESTORS): the provider's cookies must then work
+   * in a third-party frame, as the app's own do (SameSite=None; Secure; Partitioned).
+   */
+  embedded: boolean;
   cookieKeys: string[];
   signingKey: Record<string, unknown>;
   rateLimit: number;
@@ -28,6 +45,17 @@ export const DEV_IDP_PATH = '/oidc';
  * It issues the member ID both as `sub` and as the `member_id` claim.
  */
 export function createDevIdp(opts: DevIdpOptions): Provider {
+  // The cookies of the sign-in flow: in a cross-site frame only SameSite=None; Secure; Partitioned ones are kept.
+  const cookieAttributes = opts.embedded
+    ? ({ httpOnly: true, sameSite: 'none', secure: true, partitioned: true } as const)
+    : ({ httpOnly: true, sameSite: 'lax' } as const);
+  const languageOf = (ctx: KoaContextWithOIDC) =>
+    pickLanguage({
+      query: typeof ctx.query.lang === 'string' ? ctx.query.lang : null,
+      cookie: ctx.cookies.get('lang') ?? null,
+      uiLocales: typeof ctx.oidc?.params?.ui_locales === 'string' ? ctx.oidc.params.ui_locales : null,
+      acceptLanguage: ctx.get('accept-language'),
+    });
   const configuration: Configuration = {
     adapter: idpStore(opts.db),
     clients: [
@@ -35,6 +63,7 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
         client_id: opts.clientId,
         client_secret: opts.clientSecret,
         redirect_uris: [opts.redirectUri],
+        post_logout_redirect_uris: [opts.postLogoutRedirectUri],
         grant_types: ['authorization_code'],
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
@@ -44,9 +73,25 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
     claims: { openid: ['sub'], profile: ['name', 'member_id'] },
     // Put the profile claims in the ID token too, so the relying party needs no userinfo call.
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: false } },
+    features: {
+      devInteractions: { enabled: false },
+      // RP-initiated logout: the app's Log out ends the provider's session too (auth.routes.ts logOutLink).
+      rpInitiatedLogout: {
+        enabled: true,
+        async logoutSource(ctx, form) {
+          // A valid id_token_hint of our client: the app itself sent the browser here at Log out.
+          const confirmed = Boolean(ctx.oidc.entities.IdTokenHint && ctx.oidc.client);
+          ctx.type = 'html';
+          ctx.body = signOutPage(form, { lang: languageOf(ctx), confirmed });
+        },
+        async postLogoutSuccessSource(ctx) {
+          ctx.type = 'html';
+          ctx.body = signedOutPage({ lang: languageOf(ctx) });
+        },
+      },
+    },
     interactions: { url: (_ctx, interaction) => `/idp/interaction/${interaction.uid}` },
-    cookies: { keys: opts.cookieKeys },
+    cookies: { keys: opts.cookieKeys, long: cookieAttributes, short: cookieAttributes },
     ttl: {
       Interaction: 3600,
       Session: 14 * 24 * 3600,
@@ -81,12 +126,27 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
     },
     async renderError(ctx, out) {
       ctx.type = 'html';
-      ctx.body = errorPage(String(out.error_description ?? out.error ?? 'error'));
+      ctx.body = errorPage(String(out.error_description ?? out.error ?? 'error'), { lang: languageOf(ctx) });
     },
   };
   const provider = new Provider(opts.issuer, configuration);
   provider.proxy = opts.trustProxy;
+  if (opts.embedded) {
+    // The cookie library refuses Secure cookies unless the request counts as secure (TLS, or a trusted proxy's
+    // X-Forwarded-Proto). Browsers keep them from http://localhost and loopback addresses too (potentially
+    // trustworthy origins), and behind TLS they are right anyway: count every request as secure for cookies.
+    provider.use(async (ctx, next) => {
+      Object.defineProperty(ctx.request, 'secure', { value: true });
+      await next();
+    });
+  }
   return provider;
+}
+
+/** A string field of a parsed query or form, if there is one. */
+function formField(source: unknown, name: string): string | null {
+  const value = (source as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : null;
 }
 
 /** Mounts the provider under /oidc and its interaction pages under /idp. */
@@ -119,15 +179,33 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         .header('cache-control', 'no-store')
         .send(body);
 
+    /** The page's language: its `lang` (query or form), the app's cookie, the sign-in's ui_locales, the browser. */
+    const languageOf = (request: FastifyRequest, uiLocales?: unknown) =>
+      pickLanguage({
+        query: formField(request.body, 'lang') ?? formField(request.query, 'lang'),
+        cookie: request.cookies.lang ?? null,
+        uiLocales: typeof uiLocales === 'string' ? uiLocales : null,
+        acceptLanguage: request.headers['accept-language'] ?? null,
+      });
+
     // Each handler loads the interaction first: an unknown or expired uid gets an error page.
     const details = async (request: FastifyRequest, reply: FastifyReply) => {
       try {
-        return await provider.interactionDetails(request.raw, reply.raw);
+        const interaction = await provider.interactionDetails(request.raw, reply.raw);
+        return { interaction, lang: languageOf(request, interaction.params.ui_locales) };
       } catch {
-        html(reply, errorPage('This sign-in link has expired. Go back to Mailroom and sign in again.'), 400);
+        const lang = languageOf(request);
+        html(reply, errorPage(idpTexts[lang].linkExpired, { lang }), 400);
         return undefined;
       }
     };
+
+    scope.get(IDP_SCRIPT_PATH, { schema: { hide: true } }, async (_request, reply) =>
+      reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .send(idpScript),
+    );
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, memberId: string) => {
       const url = await provider.interactionResult(
         request.raw,
@@ -144,9 +222,9 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       '/idp/interaction/:uid',
       { schema: { hide: true } },
       async (request, reply) => {
-        const interaction = await details(request, reply);
-        if (!interaction) return reply;
-        return html(reply, signInPage(interaction.uid));
+        const found = await details(request, reply);
+        if (!found) return reply;
+        return html(reply, signInPage(found.interaction.uid, { lang: found.lang }));
       },
     );
 
@@ -154,14 +232,15 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       '/idp/interaction/:uid/login',
       { config: { rateLimit }, schema: { hide: true } },
       async (request, reply) => {
-        const interaction = await details(request, reply);
-        if (!interaction) return reply;
+        const found = await details(request, reply);
+        if (!found) return reply;
+        const { interaction, lang } = found;
         const memberId = String(request.body?.memberId ?? '').trim();
         const user = await verifyIdpUser(db, memberId, String(request.body?.password ?? ''));
         if (!user)
           return html(
             reply,
-            signInPage(interaction.uid, { error: 'Wrong member ID or password', memberId }),
+            signInPage(interaction.uid, { lang, error: idpTexts[lang].wrongCredentials, memberId }),
             401,
           );
         return reply.redirect(await finishLogin(request, reply, user.memberId), 303);
@@ -172,9 +251,9 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       '/idp/interaction/:uid/signup',
       { schema: { hide: true } },
       async (request, reply) => {
-        const interaction = await details(request, reply);
-        if (!interaction) return reply;
-        return html(reply, signUpPage(interaction.uid));
+        const found = await details(request, reply);
+        if (!found) return reply;
+        return html(reply, signUpPage(found.interaction.uid, { lang: found.lang }));
       },
     );
 
@@ -182,26 +261,27 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       '/idp/interaction/:uid/signup',
       { config: { rateLimit }, schema: { hide: true } },
       async (request, reply) => {
-        const interaction = await details(request, reply);
-        if (!interaction) return reply;
+        const found = await details(request, reply);
+        if (!found) return reply;
+        const { interaction, lang } = found;
+        const t = idpTexts[lang];
         const name = String(request.body?.name ?? '')
           .trim()
           .slice(0, 100);
         const password = String(request.body?.password ?? '');
-        if (!name) return html(reply, signUpPage(interaction.uid, { error: 'Enter your name', name }), 400);
+        if (!name) return html(reply, signUpPage(interaction.uid, { lang, error: t.enterName, name }), 400);
         if (password.length < 6) {
-          return html(
-            reply,
-            signUpPage(interaction.uid, { error: 'Use at least 6 characters for the password', name }),
-            400,
-          );
+          return html(reply, signUpPage(interaction.uid, { lang, error: t.passwordTooShort, name }), 400);
         }
         try {
           const user = await createIdpUser(db, { name, password });
-          return html(reply, signedUpPage(user.memberId, await finishLogin(request, reply, user.memberId)));
+          const continueUrl = await finishLogin(request, reply, user.memberId);
+          return html(reply, signedUpPage(user.memberId, continueUrl, { lang }));
         } catch (err) {
-          if (err instanceof DomainError)
-            return html(reply, signUpPage(interaction.uid, { error: err.message, name }), 400);
+          if (err instanceof DomainError) {
+            const error = err.code === 'name_not_indicated' ? t.enterName : t.signUpFailed;
+            return html(reply, signUpPage(interaction.uid, { lang, error, name }), 400);
+          }
           throw err;
         }
       },

@@ -68,8 +68,17 @@ export function idpStore(db: Db): new (kind: string) => Adapter {
       await db.deleteFrom('idp_models').where('kind', '=', this.kind).where('id', '=', id).execute();
     }
 
+    /**
+     * oidc-provider calls this once per token model (AccessToken, AuthorizationCode, …): only this model's rows
+     * go. An interaction carries the grant id too, and switching accounts revokes the old member's grant in the
+     * middle of the new member's interaction, which must live on to finish.
+     */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.deleteFrom('idp_models').where('grant_id', '=', grantId).execute();
+      await db
+        .deleteFrom('idp_models')
+        .where('kind', '=', this.kind)
+        .where('grant_id', '=', grantId)
+        .execute();
     }
   };
 }

@@ -128,6 +128,8 @@ export interface Database {
     created_at: CreatedAt;
     expires_at: Date;
     last_seen_at: ColumnType<Date, Date | undefined, Date>;
+    /** The provider's ID token of the sign-in, for its end_session_endpoint; null for password access. */
+    id_token: ColumnType<string | null, string | null | undefined, string | null>;
   };
   password_accesses: {
     email: string;

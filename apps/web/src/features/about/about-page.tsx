@@ -10,18 +10,20 @@ import {
 import { PublicLayout } from '../shell';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
-import { signInUrl, useUser } from '../account';
+import { savedRedirectPath, signInUrl, useUser } from '../account';
 import styles from './about-page.module.css';
 
 export default function AboutPage() {
   const { t } = useTranslation();
   const user = useUser();
+  // A visitor sent here by a 401 (SPEC §4) goes back to the deep link they opened once signed in (SPEC §2, §8).
+  const signIn = signInUrl(savedRedirectPath());
   const cta = user ? (
     <Link className={buttonClass('primary')} to="/mail">
       {t('about.openMail')}
     </Link>
   ) : (
-    <a className={buttonClass('primary')} href={signInUrl('/mail')}>
+    <a className={buttonClass('primary')} href={signIn}>
       {t('about.signIn')}
     </a>
   );
@@ -55,7 +57,7 @@ export default function AboutPage() {
               {t('about.openMail')}
             </Link>
           ) : (
-            <a className={buttonClass('primary', 'large')} href={signInUrl('/mail')}>
+            <a className={buttonClass('primary', 'large')} href={signIn}>
               {t('about.signIn')}
             </a>
           )}

@@ -1,13 +1,12 @@
 import { useEffect, useState } from 'react';
 import clsx from 'clsx';
 import { CircleAlert, CircleCheck, LogIn } from 'lucide-react';
-import { REDIRECT_COOKIE, errorMessage, isErrorCode, safeRedirectPath } from '@mailroom/protocol';
+import { errorMessage, isErrorCode } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { PublicLayout } from '../shell';
-import { readCookie } from '../../lib/cookies';
 import { Navigate, useSearchParams } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
-import { signInUrl, useUser } from '../account';
+import { savedRedirectPath, signInUrl, useUser } from '../account';
 import card from '../../ui/card.module.css';
 import styles from './login-page.module.css';
 
@@ -33,9 +32,10 @@ export default function LoginPage() {
   const params = useSearchParams();
   const user = useUser();
   const noRedirect = params.get('noredirect') === 'true';
-  const signInError = useSignInError(params.get('error'));
+  const errorCode = params.get('error');
+  const signInError = useSignInError(errorCode);
   // Back to where the user was when the session ran out (SPEC §8), never off this origin.
-  const target = safeRedirectPath(readCookie(REDIRECT_COOKIE));
+  const target = savedRedirectPath();
 
   // Already signed in: nothing to do here, unless the user has just signed out (noredirect).
   if (user && !noRedirect) return <Navigate to={target} replace />;
@@ -50,17 +50,25 @@ export default function LoginPage() {
           {t('login.title')}
         </h1>
         {signInError ? (
-          <p className={styles.error} role="alert" data-testid="sign-in-error">
-            <CircleAlert aria-hidden />
-            {signInError}
-          </p>
+          <>
+            <p className={styles.error} role="alert" data-testid="sign-in-error">
+              <CircleAlert aria-hidden />
+              {signInError}
+            </p>
+            {/* The flow itself broke (expired, cookies refused, another address): say what to do about it. */}
+            {errorCode === 'auth_error' ? (
+              <p className={card.text} data-testid="sign-in-help">
+                {t('login.failedHelp')}
+              </p>
+            ) : null}
+          </>
         ) : noRedirect ? (
           <p className={styles.notice} role="status">
             <CircleCheck aria-hidden />
             {t('login.signedOut')}
           </p>
         ) : null}
-        <p className={card.text}>{t('login.text')}</p>
+        {errorCode === 'auth_error' && signInError ? null : <p className={card.text}>{t('login.text')}</p>}
         {/* A real link: sign-on is a chain of full-page redirects through the provider, not a fetch. */}
         <a
           className={clsx(buttonClass('primary', 'large'), styles.signIn)}

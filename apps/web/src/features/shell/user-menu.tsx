@@ -1,7 +1,7 @@
 import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { isUnauthorized } from '../../api/client';
-import { logOut, signInUrl, useRid, useUser } from '../account';
+import { logOut, logOutUrl, signInUrl, useRid, useUser } from '../account';
 import { Avatar } from '../../ui/avatar';
 import { Dropdown } from '../../ui/dropdown';
 import { raiseError } from '../../api/error-message';
@@ -9,6 +9,7 @@ import { MemberIdButton } from './member-id-button';
 import menu from '../../ui/menu.module.css';
 import styles from './user-menu.module.css';
 
+/** Ends this session only, then signs in afresh: the provider asks who it is (prompt=login) and switches accounts. */
 async function endSession(then: string) {
   try {
     await logOut();
@@ -59,7 +60,8 @@ export function UserMenu() {
             </Menu.Item>
           ) : null}
           <Menu.Separator className={menu.separator} />
-          <Menu.Item className={menu.item} onSelect={() => void endSession('/login?noredirect=true')}>
+          {/* A navigation: it ends the provider's session too, so the next sign-in asks for the password. */}
+          <Menu.Item className={menu.item} onSelect={() => window.location.assign(logOutUrl())}>
             <LogOut aria-hidden />
             {t('userMenu.logout')}
           </Menu.Item>
