@@ -1,6 +1,7 @@
 import { COMPOSE_MODE, formatFullDate, type Account, type ComposeMode, type Mail } from '@mailroom/protocol';
+import { ownAddresses } from '../account';
 import { decodeContent, sanitizeMessageHtml } from '../message-view';
-import { fromOptions, ownAddresses, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
+import { fromOptions, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
 import { initialBody, wantsSignature, type BodyFormat, type QuotedOriginal } from './compose-body';
 import { emptyRecipients, type RecipientFields } from './compose-request';
 import type { ComposeRequestOpen } from './compose-store';
