@@ -37,6 +37,7 @@ export const routePaths = {
   bulkAction: route('POST', '/api/v1/messages/bulk'),
   sendMessage: route('POST', '/api/v1/messages/send'),
   saveDraft: route('POST', '/api/v1/messages/draft'),
+  discardDraft: route('DELETE', '/api/v1/messages/draft/:uid'),
   /** multipart/form-data with one file part (sent with XMLHttpRequest for its upload progress). */
   uploadAttachment: route('POST', '/api/v1/attachments'),
   copyAttachments: route('POST', '/api/v1/attachments/copy'),

@@ -110,6 +110,7 @@ const schemas = {
   bulkAction: { body: bulkRequestSchema, response: actionResultSchema },
   sendMessage: { body: composeRequestSchema, response: sendResponseSchema },
   saveDraft: { body: composeRequestSchema, response: draftResponseSchema },
+  discardDraft: { params: z.object({ uid: uidPathSchema }), response: okSchema },
   uploadAttachment: { response: uploadResponseSchema },
   copyAttachments: { body: copyAttachmentsRequestSchema, response: copyAttachmentsResponseSchema },
   attachment: {

@@ -47,14 +47,12 @@ export function uploadErrorText(error: unknown): string {
 let nextKey = 1;
 
 /** Compose attachments: uploads with progress and cancel, at most four at a time, within the 50 MB total. */
-export function useAttachments(onAdded: () => void) {
+export function useAttachments() {
   const [items, setItems] = useState<ComposeAttachment[]>([]);
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const controllers = useRef(new Map<string, AbortController>());
   const [limiter] = useState(() => createLimiter(UPLOADS_IN_PARALLEL));
-  const onAddedRef = useRef(onAdded);
-  onAddedRef.current = onAdded;
 
   const update = (key: string, change: Partial<ComposeAttachment>) =>
     setItems((current) => current.map((item) => (item.key === key ? { ...item, ...change } : item)));
@@ -96,7 +94,6 @@ export function useAttachments(onAdded: () => void) {
       }
       if (added.length === 0) return;
       setItems((current) => [...current, ...added]);
-      onAddedRef.current();
     },
     [limiter],
   );

@@ -16,6 +16,11 @@ export function saveDraft(body: ComposeRequest): Promise<DraftResponse> {
   return call(routes.saveDraft, { body });
 }
 
+/** A draft this window saved and no longer needs: removed for good, not moved to Trash. */
+export async function discardDraft(uid: number): Promise<void> {
+  await call(routes.discardDraft, { params: { uid } });
+}
+
 /** A forwarded message's or a reopened draft's attachments, as compose attachments (no second upload). */
 export async function copyAttachments(request: CopyAttachmentsRequest): Promise<UploadedAttachment[]> {
   const response = await call(routes.copyAttachments, { body: request });

@@ -27,6 +27,18 @@ function bodyText(body: string, format: BodyFormat): string {
   return (format === 'html' ? htmlToPlain(body) : body).trim();
 }
 
+/** The same addresses in the same order (a tag typed and removed again leaves the field as it was). */
+function sameTags(current: readonly RecipientTag[], opening: readonly RecipientTag[]): boolean {
+  return (
+    current.length === opening.length &&
+    current.every(
+      (tag, index) =>
+        tag.email.toLowerCase() === opening[index]!.email.toLowerCase() &&
+        tag.valid === opening[index]!.valid,
+    )
+  );
+}
+
 /**
  * The compose window's state and what it does (SPEC §4): the fields, the format and signature swaps, attachments,
  * encryption, drafts (saved on close, every 30 s, and when replaced by another window; never for an encrypted
@@ -48,7 +60,6 @@ export function useComposeForm(initial: ComposeInitial) {
   );
   const [body, setBody] = useState(startBody);
   const [revision, setRevision] = useState(0);
-  const [touched, setTouched] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [sending, setSending] = useState(false);
@@ -56,8 +67,11 @@ export function useComposeForm(initial: ComposeInitial) {
   const [draftState, setDraftState] = useState<'idle' | 'saved' | 'failed'>('idle');
   const [dragging, setDragging] = useState(false);
   const finished = useRef(false);
-  const touch = useCallback(() => setTouched(true), []);
-  const attachments = useAttachments(touch);
+  const attachments = useAttachments();
+  const attachmentsRef = useRef(attachments.items);
+  attachmentsRef.current = attachments.items;
+  // What the window opened with: a forward's or a reopened draft's attachments arrive a moment later.
+  const openingAttachments = useRef(new Set<number>());
   const [encryption, setEncryption] = useState<EncryptionChoice>(encryptionOff);
   const encryptionRef = useRef(encryption);
   encryptionRef.current = encryption;
@@ -83,28 +97,45 @@ export function useComposeForm(initial: ComposeInitial) {
     refreshMail(client);
   });
 
-  // SPEC §4: closing with a recipient, subject, text or attachment saves a draft; an empty form is discarded.
-  // A window the user never touched (a reply opened and closed again) counts as empty too.
-  const filled = () => {
+  // SPEC §4: closing with a recipient, subject, text or attachment saves a draft; an empty form is discarded. More
+  // generally a window whose recipients, subject, text and attachments are as they opened is discarded: a reply
+  // opened and closed again leaves no 'Re: …' draft behind.
+  const asOpened = () => {
     const current = formRef.current;
+    const items = attachmentsRef.current;
+    const opening = openingAttachments.current;
     return (
-      recipientFieldNames.some((field) => current.recipients[field].length > 0) ||
-      current.subject.trim() !== '' ||
-      current.attachments.length > 0 ||
-      bodyText(current.body, current.format) !== bodyText(startBody, initial.format)
+      recipientFieldNames.every((field) => sameTags(current.recipients[field], initial.recipients[field])) &&
+      current.subject.trim() === initial.subject.trim() &&
+      bodyText(current.body, current.format) === bodyText(startBody, initial.format) &&
+      items.length === opening.size &&
+      items.every((item) => item.id !== undefined && opening.has(item.id))
     );
   };
-  const touchedRef = useRef(touched);
-  touchedRef.current = touched;
-  // A message to be encrypted is never saved as a draft: the server must not get its text.
-  const needsSave = () =>
-    touchedRef.current && filled() && !drafts.isUnchanged() && !encryptionRef.current.on;
+  // A message to be encrypted is never saved as a draft: the server must not get its text. A reopened draft left
+  // as it opened is saved only if this window saved something else in between.
+  const needsSave = () => {
+    if (encryptionRef.current.on || drafts.isUnchanged()) return false;
+    return !asOpened() || (initial.draftUid !== null && drafts.hasSaved());
+  };
+  /** Closing or replaced: keep what was written as a draft, or drop the draft this window autosaved. */
+  async function settleDraft(): Promise<void> {
+    if (needsSave()) await drafts.save();
+    else if (initial.draftUid === null && drafts.hasSaved() && asOpened()) {
+      await drafts.discard();
+      refreshMail(client);
+    }
+  }
 
   // Forwarded and reopened drafts bring their attachments along without uploading them again.
   useEffect(() => {
     if (!initial.copyFrom) return;
-    copyAttachments(initial.copyFrom).then(attachments.addUploaded, (error: unknown) =>
-      useNotices.getState().push('error', sendErrorText(error, t)),
+    copyAttachments(initial.copyFrom).then(
+      (copied) => {
+        for (const attachment of copied) openingAttachments.current.add(attachment.id);
+        attachments.addUploaded(copied);
+      },
+      (error: unknown) => useNotices.getState().push('error', sendErrorText(error, t)),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per window
   }, []);
@@ -124,7 +155,7 @@ export function useComposeForm(initial: ComposeInitial) {
   // Replaced by another compose window (a reply opened meanwhile): keep what was written as a draft.
   useEffect(
     () => () => {
-      if (!finished.current && needsSave()) void drafts.save().catch(() => {});
+      if (!finished.current) void settleDraft().catch(() => {});
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on unmount only
     [],
@@ -132,18 +163,16 @@ export function useComposeForm(initial: ComposeInitial) {
 
   async function close() {
     // Not saved as a draft (its text must not reach the server): closing would lose it silently.
-    if (encryptionRef.current.on && touchedRef.current && filled()) {
+    if (encryptionRef.current.on && !asOpened()) {
       setConfirmDiscard(true);
       return;
     }
-    if (needsSave()) {
-      try {
-        await drafts.save();
-      } catch (error) {
-        // The text stays on screen rather than being lost with the window.
-        useNotices.getState().push('error', sendErrorText(error, t));
-        return;
-      }
+    try {
+      await settleDraft();
+    } catch (error) {
+      // The text stays on screen rather than being lost with the window.
+      useNotices.getState().push('error', sendErrorText(error, t));
+      return;
     }
     finished.current = true;
     closeCompose();
@@ -217,7 +246,6 @@ export function useComposeForm(initial: ComposeInitial) {
       }
     }
     setFromId(next);
-    touch();
   }
 
   function changeFormat() {
@@ -225,12 +253,10 @@ export function useComposeForm(initial: ComposeInitial) {
     setBody(convertBody(body, next));
     setFormat(next);
     setRevision((value) => value + 1);
-    touch();
   }
 
   function setField(field: RecipientFieldName, tags: RecipientTag[]) {
     setRecipients((current) => ({ ...current, [field]: tags }));
-    touch();
   }
 
   function onDrop(event: DragEvent) {
@@ -242,17 +268,14 @@ export function useComposeForm(initial: ComposeInitial) {
 
   function setSubjectText(next: string) {
     setSubject(next);
-    touch();
   }
 
   function setBodyText(next: string) {
     setBody(next);
-    touch();
   }
 
   function changeEncryption(next: EncryptionChoice) {
     setEncryption(next);
-    touch();
   }
 
   function addFiles(files: File[]) {
