@@ -85,8 +85,20 @@ const schemas = {
   account: { response: accountSchema },
   folders: { response: foldersResponseSchema },
   createFolder: { body: folderCreateSchema, response: folderResponseSchema },
+  updateFolder: {
+    params: z.object({ id: idParamSchema }),
+    body: folderUpdateSchema,
+    response: folderResponseSchema,
+  },
+  deleteFolder: { params: z.object({ id: idParamSchema }), response: okSchema },
   labels: { response: labelsResponseSchema },
   createLabel: { body: labelCreateSchema, response: labelResponseSchema },
+  updateLabel: {
+    params: z.object({ id: idParamSchema }),
+    body: labelUpdateSchema,
+    response: labelResponseSchema,
+  },
+  deleteLabel: { params: z.object({ id: idParamSchema }), response: okSchema },
   folderMessages: {
     params: z.object({ folder_id: folderIdPathSchema }),
     query: listQuerySchema,
@@ -129,8 +141,6 @@ const schemas = {
   decryptMessage: { body: messageDecryptRequestSchema, response: decryptParamsSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
-const idParams = z.object({ id: idParamSchema });
-
 /**
  * Routes only the server and other clients use (the web app does not call them), with their schemas. Kept out of
  * routePaths so the web client does not carry them; the server registers them from this table like the others.
@@ -143,20 +153,6 @@ const serverRoutes = {
     body: settingsUpdateSchema,
     response: settingsResponseSchema,
   },
-  updateFolder: {
-    ...route('POST', '/api/v1/folders/:id'),
-    params: idParams,
-    body: folderUpdateSchema,
-    response: folderResponseSchema,
-  },
-  deleteFolder: { ...route('DELETE', '/api/v1/folders/:id'), params: idParams, response: okSchema },
-  updateLabel: {
-    ...route('POST', '/api/v1/labels/:id'),
-    params: idParams,
-    body: labelUpdateSchema,
-    response: labelResponseSchema,
-  },
-  deleteLabel: { ...route('DELETE', '/api/v1/labels/:id'), params: idParams, response: okSchema },
   messageById: {
     ...route('GET', '/api/v1/messages'),
     query: showImagesQuerySchema.extend({ message_id: z.string().min(1).max(1000) }),
