@@ -16,10 +16,13 @@ export interface ComposeAttachment {
   status: 'uploading' | 'done' | 'failed';
   /** Bytes sent so far, while uploading. */
   loaded: number;
+  /** The upload's id once on the server; none for a file kept in the browser only (added while encrypting). */
   id?: number;
   error?: string;
-  /** Kept in the browser and never uploaded: a file of a password-encrypted message. */
+  /** The file as the user chose it, kept so an encrypted message can take its bytes without another upload. */
   file?: File;
+  /** Where a copied attachment (a forward's, a draft's) can be read back, having no file in the browser. */
+  readBack?: string;
 }
 
 /** max_limit_reached with the limit in MB (SPEC §8 'Max limit reached: {limit}Mb'). */
@@ -57,6 +60,24 @@ export function useAttachments() {
   const update = (key: string, change: Partial<ComposeAttachment>) =>
     setItems((current) => current.map((item) => (item.key === key ? { ...item, ...change } : item)));
 
+  const upload = useCallback(
+    (key: string, file: File) => {
+      const controller = new AbortController();
+      controllers.current.set(key, controller);
+      limiter(() => uploadAttachment(file, (loaded) => update(key, { loaded }), controller.signal))
+        .then(
+          (uploaded) =>
+            update(key, { status: 'done', id: uploaded.id, name: uploaded.name, loaded: file.size }),
+          (error: unknown) => {
+            if (controller.signal.aborted) return;
+            update(key, { status: 'failed', error: uploadErrorText(error) });
+          },
+        )
+        .finally(() => controllers.current.delete(key));
+    },
+    [limiter],
+  );
+
   // Closing the window stops what is still uploading.
   useEffect(() => {
     const running = controllers.current;
@@ -78,39 +99,46 @@ export function useAttachments() {
           added.push({ key, name: file.name, size: file.size, status: 'done', loaded: file.size, file });
           continue;
         }
-        added.push({ key, name: file.name, size: file.size, status: 'uploading', loaded: 0 });
-        const controller = new AbortController();
-        controllers.current.set(key, controller);
-        limiter(() => uploadAttachment(file, (loaded) => update(key, { loaded }), controller.signal))
-          .then(
-            (uploaded) =>
-              update(key, { status: 'done', id: uploaded.id, name: uploaded.name, loaded: file.size }),
-            (error: unknown) => {
-              if (controller.signal.aborted) return;
-              update(key, { status: 'failed', error: uploadErrorText(error) });
-            },
-          )
-          .finally(() => controllers.current.delete(key));
+        added.push({ key, name: file.name, size: file.size, status: 'uploading', loaded: 0, file });
       }
       if (added.length === 0) return;
       setItems((current) => [...current, ...added]);
+      for (const item of added) if (item.status === 'uploading') upload(item.key, item.file!);
     },
-    [limiter],
+    [upload],
   );
 
-  const addUploaded = useCallback((uploaded: readonly UploadedAttachment[]) => {
-    setItems((current) => [
-      ...current,
-      ...uploaded.map((attachment) => ({
-        key: `copy-${nextKey++}`,
-        name: attachment.name,
-        size: attachment.size,
-        status: 'done' as const,
-        loaded: attachment.size,
-        id: attachment.id,
-      })),
-    ]);
-  }, []);
+  /** Attachments already on the server (copied from a message); `readBack[i]` is where the i-th is read back. */
+  const addUploaded = useCallback(
+    (uploaded: readonly UploadedAttachment[], readBack: readonly (string | undefined)[] = []) => {
+      setItems((current) => [
+        ...current,
+        ...uploaded.map((attachment, index) => ({
+          key: `copy-${nextKey++}`,
+          name: attachment.name,
+          size: attachment.size,
+          status: 'done' as const,
+          loaded: attachment.size,
+          id: attachment.id,
+          ...(readBack[index] ? { readBack: readBack[index] } : {}),
+        })),
+      ]);
+    },
+    [],
+  );
+
+  /** Encryption switched off: files kept in the browser for it go up now, as any attachment does. */
+  const uploadKept = useCallback(() => {
+    const kept = itemsRef.current.filter(
+      (item) => item.id === undefined && item.file && item.status === 'done',
+    );
+    if (kept.length === 0) return;
+    const keys = new Set(kept.map((item) => item.key));
+    setItems((current) =>
+      current.map((item) => (keys.has(item.key) ? { ...item, status: 'uploading', loaded: 0 } : item)),
+    );
+    for (const item of kept) upload(item.key, item.file!);
+  }, [upload]);
 
   const remove = useCallback((key: string) => {
     controllers.current.get(key)?.abort();
@@ -118,7 +146,7 @@ export function useAttachments() {
     setItems((current) => current.filter((item) => item.key !== key));
   }, []);
 
-  return { items, addFiles, addUploaded, remove };
+  return { items, addFiles, addUploaded, uploadKept, remove };
 }
 
 export function AttachmentList({

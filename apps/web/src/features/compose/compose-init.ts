@@ -29,8 +29,8 @@ export interface ComposeInitial {
   withSignature: boolean;
   draftUid: number | null;
   source: { folder_id: number; uid: number; mode: 1 | 2 | 3 } | null;
-  /** A stored message whose attachments come along (forward, reopened draft). */
-  copyFrom: { folder_id: number; uid: number } | null;
+  /** A stored message whose attachments come along (forward, reopened draft), with their ids in its order. */
+  copyFrom: { folder_id: number; uid: number; ids: number[] } | null;
 }
 
 function person(address: { name: string; email: string } | undefined): string {
@@ -89,7 +89,10 @@ export function initialCompose(
       withSignature: false,
       draftUid: draft.uid,
       source: null,
-      copyFrom: draft.attachments.length > 0 ? { folder_id: draft.folder_id, uid: draft.uid } : null,
+      copyFrom:
+        draft.attachments.length > 0
+          ? { folder_id: draft.folder_id, uid: draft.uid, ids: draft.attachments.map((a) => a.id) }
+          : null,
     };
   }
 
@@ -125,7 +128,7 @@ export function initialCompose(
         : null,
     copyFrom:
       source && mode === COMPOSE_MODE.FORWARD && source.attachments.length > 0
-        ? { folder_id: source.folder_id, uid: source.uid }
+        ? { folder_id: source.folder_id, uid: source.uid, ids: source.attachments.map((a) => a.id) }
         : null,
   };
 }

@@ -15,7 +15,7 @@ import {
 } from './compose-request';
 import { useCompose } from './compose-store';
 import { htmlToPlain } from './body-text';
-import { copyAttachments, sendMessage } from './queries';
+import { copyAttachments, fetchAttachmentFile, sendMessage, storedAttachmentUrl } from './queries';
 import { ComposeSavedContext } from './saved-context';
 import { normalizeHtml } from './rich-editor';
 import { sendErrorText } from './send-errors';
@@ -129,11 +129,17 @@ export function useComposeForm(initial: ComposeInitial) {
 
   // Forwarded and reopened drafts bring their attachments along without uploading them again.
   useEffect(() => {
-    if (!initial.copyFrom) return;
-    copyAttachments(initial.copyFrom).then(
+    const from = initial.copyFrom;
+    if (!from) return;
+    copyAttachments(from).then(
       (copied) => {
         for (const attachment of copied) openingAttachments.current.add(attachment.id);
-        attachments.addUploaded(copied);
+        // The copies come in the order of the ids asked for: each can be read back from the message, to be
+        // encrypted in the browser if encryption is switched on.
+        attachments.addUploaded(
+          copied,
+          from.ids.map((id) => storedAttachmentUrl(from, id)),
+        );
       },
       (error: unknown) => useNotices.getState().push('error', sendErrorText(error, t)),
     );
@@ -193,8 +199,10 @@ export function useComposeForm(initial: ComposeInitial) {
       useNotices.getState().push('error', t('decrypt.passwordLength', { min: 3, max: 20 }));
       return;
     }
-    // Uploaded files are on the server in the clear; files kept for encryption were never uploaded.
-    if (attachments.items.some((item) => (secret.on ? item.id !== undefined : item.file !== undefined))) {
+    // An encrypted message takes the attachments' bytes from the browser (the files chosen, or read back from the
+    // message they were copied from); a plain one sends uploads only.
+    const items = attachments.items.filter((item) => item.status === 'done');
+    if (items.some((item) => (secret.on ? !item.file && !item.readBack : item.id === undefined))) {
       useNotices.getState().push('error', t('decrypt.reattach'));
       return;
     }
@@ -203,9 +211,16 @@ export function useComposeForm(initial: ComposeInitial) {
     try {
       const uid = await drafts.settledUid();
       const plain = composeRequest({ ...formRef.current, draftUid: uid }, false);
-      const local = attachments.items.flatMap((item) => (item.file ? [item.file] : []));
       const response = await sendMessage(
-        secret.on ? await encryptComposeRequest(plain, secret.password, local) : plain,
+        secret.on
+          ? await encryptComposeRequest(
+              plain,
+              secret.password,
+              await Promise.all(
+                items.map((item) => item.file ?? fetchAttachmentFile(item.readBack!, item.name)),
+              ),
+            )
+          : plain,
       );
       finished.current = true;
       closeCompose();
@@ -275,6 +290,8 @@ export function useComposeForm(initial: ComposeInitial) {
   }
 
   function changeEncryption(next: EncryptionChoice) {
+    // Files added while encrypting stayed in the browser; a plain message needs them uploaded.
+    if (encryption.on && !next.on) attachments.uploadKept();
     setEncryption(next);
   }
 
