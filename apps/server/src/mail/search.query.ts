@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Label, MessageQuery } from '@mailroom/protocol';
 import { prefixQuery, scopeCondition, type Scope, type SearchField } from '../mailbox/index.js';
+import { earliestArrivalFor, messageDateSql } from './message-date.js';
 
 /**
  * A message query (SPEC §3 search request, also the active folder or label of a bulk action)
@@ -106,8 +107,13 @@ export function filterCondition(f: MessageFilter, reading: Reading): RawBuilder<
   }
   if (f.subject?.trim()) parts.push(fieldMatches(['subject'], f.subject, reading) ?? nothing);
   if (f.from?.trim()) parts.push(fieldMatches(['from'], f.from, reading) ?? nothing);
-  if (f.since) parts.push(sql<SqlBool>`messages.received_at >= ${f.since}`);
-  if (f.before) parts.push(sql<SqlBool>`messages.received_at <= ${f.before}`);
+  // Dates are the dates shown (messageDate); the arrival bound beside `since` lets the indexes narrow it first.
+  if (f.since)
+    parts.push(
+      sql<SqlBool>`messages.received_at >= ${earliestArrivalFor(f.since)}`,
+      sql<SqlBool>`${messageDateSql()} >= ${f.since}`,
+    );
+  if (f.before) parts.push(sql<SqlBool>`${messageDateSql()} <= ${f.before}`);
   for (const flag of new Set(f.flags ?? [])) {
     if (flag === 'seen') parts.push(sql<SqlBool>`messages.seen`);
     if (flag === 'unseen') parts.push(sql<SqlBool>`not messages.seen`);
