@@ -14,7 +14,7 @@ import { signInUrl, useUser } from '../account';
 import styles from './about-page.module.css';
 
 export default function AboutPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useUser();
   const cta = user ? (
     <Link className={buttonClass('primary')} to="/mail">
@@ -29,8 +29,8 @@ export default function AboutPage() {
   const features = [
     {
       icon: HardDrive,
-      title: t('about.storageTitle', { size: formatFileSize(MAIL_QUOTA_BYTES) }),
-      text: t('about.storageText', { files: formatFileSize(FILES_QUOTA_BYTES) }),
+      title: t('about.storageTitle', { size: formatFileSize(MAIL_QUOTA_BYTES, i18n.language) }),
+      text: t('about.storageText', { files: formatFileSize(FILES_QUOTA_BYTES, i18n.language) }),
     },
     {
       icon: AtSign,
@@ -40,7 +40,9 @@ export default function AboutPage() {
     {
       icon: Paperclip,
       title: t('about.attachmentsTitle'),
-      text: t('about.attachmentsText', { size: formatFileSize(ATTACHMENTS_TOTAL_LIMIT_BYTES) }),
+      text: t('about.attachmentsText', {
+        size: formatFileSize(ATTACHMENTS_TOTAL_LIMIT_BYTES, i18n.language),
+      }),
     },
   ];
 

@@ -156,7 +156,7 @@ export function AttachmentList({
   items: readonly ComposeAttachment[];
   onRemove(key: string): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (items.length === 0) return null;
   return (
     <ul className={styles.attachments} aria-label={t('compose.attachments')}>
@@ -178,7 +178,7 @@ export function AttachmentList({
                 <span className={styles.attachmentName} title={item.name}>
                   {item.name}
                 </span>
-                <span className={styles.attachmentSize}>{formatFileSize(item.size)}</span>
+                <span className={styles.attachmentSize}>{formatFileSize(item.size, i18n.language)}</span>
               </div>
               {item.status === 'uploading' ? (
                 <progress

@@ -1,7 +1,13 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTOSAVE_MS, recipientFieldNames, type RecipientFieldName } from '@mailroom/protocol';
+import {
+  AUTOSAVE_MS,
+  ENCRYPTED_PAYLOAD_LIMIT_BYTES,
+  formatFileSize,
+  recipientFieldNames,
+  type RecipientFieldName,
+} from '@mailroom/protocol';
 import { useNotices } from '../../ui/notices-store';
 import type { RecipientTag } from './addresses';
 import { useAttachments } from './attachments';
@@ -45,7 +51,7 @@ function sameTags(current: readonly RecipientTag[], opening: readonly RecipientT
  * message) and sending. ComposeForm draws what this returns.
  */
 export function useComposeForm(initial: ComposeInitial) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   // Lists and counters change after a send or a draft save; live events would say so too, a moment later.
   const refreshMail = useContext(ComposeSavedContext);
@@ -238,7 +244,7 @@ export function useComposeForm(initial: ComposeInitial) {
         .push(
           'error',
           error instanceof EncryptedTooLargeError
-            ? t('decrypt.tooLarge', { size: '20 MB' })
+            ? t('decrypt.tooLarge', { size: formatFileSize(ENCRYPTED_PAYLOAD_LIMIT_BYTES, i18n.language) })
             : sendErrorText(error, t),
         );
     } finally {
