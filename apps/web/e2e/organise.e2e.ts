@@ -140,27 +140,43 @@ describe('organising mail in the browser', () => {
     await closeSuccess();
     await labels.getByRole('link', { name: 'Finance' }).waitFor();
 
-    // On a phone in Russian the menus are there too.
-    const phone = await browser.newContext({
-      viewport: { width: 390, height: 844 },
-      storageState: await context.storageState(),
-    });
-    const phonePage = await phone.newPage();
-    await phonePage.goto(`${url}/mail?lang=ru`);
-    await phonePage.getByRole('button', { name: 'Открыть меню' }).click();
-    await phonePage.getByRole('button', { name: 'Действия с меткой Finance' }).waitFor();
-    await phonePage.getByRole('button', { name: 'Действия с папкой Clients' }).click();
-    await phonePage.getByRole('menuitem', { name: 'Переименовать' }).waitFor();
-    await phonePage.waitForTimeout(300);
-    await screenshot(phonePage, 'sidebar-folder-menu-mobile-ru');
-    await phonePage.keyboard.press('Escape');
-    await phonePage.getByRole('button', { name: 'Действия с меткой Finance' }).click();
-    await phonePage.getByRole('menuitem', { name: 'Удалить' }).click();
-    await phonePage.getByRole('alertdialog', { name: 'Удалить метку «Finance»?' }).waitFor();
-    await phonePage.waitForTimeout(300);
-    await screenshot(phonePage, 'sidebar-label-delete-mobile-ru');
-    await phonePage.getByRole('button', { name: 'Отмена' }).click();
-    await phone.close();
+    // On a phone and in Russian the menus are there too.
+    const views = [
+      { name: 'mobile-ru', viewport: { width: 390, height: 844 }, lang: 'ru' },
+      { name: 'desktop-ru', viewport: { width: 1440, height: 900 }, lang: 'ru' },
+      { name: 'mobile-en', viewport: { width: 390, height: 844 }, lang: 'en' },
+    ];
+    for (const view of views) {
+      const ru = view.lang === 'ru';
+      const other = await browser.newContext({
+        viewport: view.viewport,
+        storageState: await context.storageState(),
+      });
+      const otherPage = await other.newPage();
+      await otherPage.goto(`${url}/mail?lang=${view.lang}`);
+      if (view.viewport.width < 768)
+        await otherPage.getByRole('button', { name: ru ? 'Открыть меню' : 'Open menu' }).click();
+      const labelMenu = otherPage.getByRole('button', {
+        name: ru ? 'Действия с меткой Finance' : 'Actions for label Finance',
+      });
+      await labelMenu.waitFor();
+      await otherPage
+        .getByRole('button', { name: ru ? 'Действия с папкой Clients' : 'Actions for folder Clients' })
+        .click();
+      await otherPage.getByRole('menuitem', { name: ru ? 'Переименовать' : 'Rename' }).waitFor();
+      await otherPage.waitForTimeout(300);
+      await screenshot(otherPage, `sidebar-folder-menu-${view.name}`);
+      await otherPage.keyboard.press('Escape');
+      await labelMenu.click();
+      await otherPage.getByRole('menuitem', { name: ru ? 'Удалить' : 'Delete' }).click();
+      await otherPage
+        .getByRole('alertdialog', { name: ru ? 'Удалить метку «Finance»?' : 'Delete the label “Finance”?' })
+        .waitFor();
+      await otherPage.waitForTimeout(300);
+      await screenshot(otherPage, `sidebar-label-delete-${view.name}`);
+      await otherPage.getByRole('button', { name: ru ? 'Отмена' : 'Cancel' }).click();
+      await other.close();
+    }
 
     // Delete both after a confirmation; the folder on screen gives way to the Inbox.
     await page.getByRole('button', { name: 'Actions for label Finance' }).click();
