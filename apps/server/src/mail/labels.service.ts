@@ -1,5 +1,5 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
-import { transact, type Db } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { groupByFolder, requireFolder } from '../mailbox/index.js';
 import {
@@ -23,14 +23,12 @@ export async function requireLabel(db: Db, accountId: number, labelId: number): 
 
 type LabelInput = Partial<LabelValues> & { name?: string; search_content?: string };
 
-const uniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
-
 /** A create or update; two of them racing past the name check meet the unique index instead. */
 async function refusingDuplicates<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (err) {
-    if (uniqueViolation(err)) throw new DomainError('label_already_exist');
+    if (isUniqueViolation(err)) throw new DomainError('label_already_exist');
     throw err;
   }
 }

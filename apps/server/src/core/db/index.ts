@@ -36,6 +36,11 @@ export function transact<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) => fn(trx as unknown as Trx));
 }
 
+/** Whether a database error is a unique index refusing a row (two writers racing past a check, say). */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '23505';
+}
+
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idp-store': m002,
