@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
 import { call, mailUser, type MailUser } from './_actions.js';
+import { sql } from 'kysely';
+import { up as uniqueLabelNames } from '../src/core/db/migrations/015-unique-label-names.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -39,6 +41,58 @@ describe('labels', () => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.meta.i8s).toBe('invalid_request_params');
     }
+  });
+
+  it('a label name is refused when the account has it already, in any case; another account may have it', async () => {
+    const dan = await mailUser(ctx, 'Dan Label');
+    const travel = await call(dan.browser, 'POST', 'labels', {
+      label: { name: 'Travel', search_content: 'trip' },
+    });
+    expect(travel.status).toBe(200);
+    for (const name of ['Travel', ' travel ', 'TRAVEL']) {
+      const again = await call(dan.browser, 'POST', 'labels', { label: { name, search_content: 'flight' } });
+      expect(again.status).toBe(409);
+      expect(again.body.error.meta.i8s).toBe('label_already_exist');
+    }
+    const other = await call(dan.browser, 'POST', 'labels', {
+      label: { name: 'Trips', search_content: 'x' },
+    });
+    const renamed = await call(dan.browser, 'POST', `labels/${other.body.label.id}`, {
+      label: { name: 'travel' },
+    });
+    expect(renamed.status).toBe(409);
+    expect(renamed.body.error.meta.i8s).toBe('label_already_exist');
+    // A label keeps its own name in another case, and another account may use the name.
+    const recased = await call(dan.browser, 'POST', `labels/${travel.body.label.id}`, {
+      label: { name: 'TRAVEL' },
+    });
+    expect(recased.body.label.name).toBe('TRAVEL');
+    const bob = await mailUser(ctx, 'Bob Label');
+    expect(
+      (await call(bob.browser, 'POST', 'labels', { label: { name: 'Travel', search_content: 'x' } })).status,
+    ).toBe(200);
+  });
+
+  it('labels named alike before names were unique are told apart by the migration that makes them unique', async () => {
+    const carol = await mailUser(ctx, 'Carol Label');
+    await sql`drop index labels_account_name`.execute(ctx.db);
+    for (const name of ['Work', 'work', 'Work (2)', 'Home'])
+      await ctx.db
+        .insertInto('labels')
+        .values({ account_id: carol.accountId, name, search_content: 'x' })
+        .execute();
+    await uniqueLabelNames(ctx.db);
+    const { body } = await call(carol.browser, 'GET', 'labels');
+    expect(body.labels.map((l: { name: string }) => l.name).sort()).toEqual([
+      'Home',
+      'Work',
+      'Work (2)',
+      'work (3)',
+    ]);
+    const again = await call(carol.browser, 'POST', 'labels', {
+      label: { name: 'WORK', search_content: 'x' },
+    });
+    expect(again.body.error.meta.i8s).toBe('label_already_exist');
   });
 
   it('an update changes only the fields given; a folder must be the caller own', async () => {

@@ -380,6 +380,69 @@ describe('opening a message', () => {
   });
 });
 
+describe("a message's date", () => {
+  it('is its own Date header unless missing or absurd; lists keep arrival order and date search follows the shown date', async () => {
+    const user = await signedInUser('Dora Dates');
+    const arrived = (hour: number) => new Date(Date.UTC(2026, 10, 20, hour));
+    const store = async (subject: string, date: string | null, receivedAt: Date) => {
+      const raw = Buffer.from(
+        [
+          'From: Sender <sender@example.com>',
+          `To: ${user.email}`,
+          `Subject: ${subject}`,
+          ...(date ? [`Date: ${date}`] : []),
+          'Content-Type: text/plain; charset=utf-8',
+          '',
+          'Body.',
+          '',
+        ].join('\r\n'),
+      );
+      await storeMessage(db, blobs, {
+        accountId: user.accountId,
+        folderId: user.inbox,
+        raw,
+        parsed: await parseMessage(raw),
+        flags: { seen: false, flagged: false },
+        receivedAt,
+      });
+    };
+    await store('Written long ago', 'Sun, 15 Jan 2023 09:30:00 +0000', arrived(12));
+    await store('From the future', 'Fri, 01 Jan 2100 00:00:00 +0000', arrived(11));
+    await store('No date at all', null, arrived(10));
+    await store('Epoch', 'Thu, 01 Jan 1970 00:00:00 +0000', arrived(9));
+    await store('A little fast', 'Fri, 20 Nov 2026 08:10:00 +0000', arrived(8));
+
+    const { body } = await list(user.browser, user.inbox);
+    expect(body.messages.map((m) => [m.subject, m.created_at])).toEqual([
+      ['Written long ago', '2023-01-15T09:30:00.000Z'],
+      ['From the future', arrived(11).toISOString()],
+      ['No date at all', arrived(10).toISOString()],
+      ['Epoch', arrived(9).toISOString()],
+      // A sender's clock a few minutes ahead is its own date still.
+      ['A little fast', '2026-11-20T08:10:00.000Z'],
+    ]);
+    const [first] = body.messages;
+    const opened = (await user.browser.get(`/api/v1/messages/${user.inbox}/${first!.uid}`)).json() as {
+      message: Mail;
+    };
+    expect(opened.message.created_at).toBe('2023-01-15T09:30:00.000Z');
+
+    const search = async (since: string, before: string) => {
+      const r = await user.browser.request('POST', '/api/v1/messages/search', {
+        json: { folder_id: user.inbox, date: { since, before } },
+      });
+      return (r.json() as MailListResponse).messages.map((m) => m.subject);
+    };
+    expect(await search('2023-01-15', '2023-01-15')).toEqual(['Written long ago']);
+    expect(await search('2026-11-20', '2026-11-20')).toEqual([
+      'From the future',
+      'No date at all',
+      'Epoch',
+      'A little fast',
+    ]);
+  });
+});
+
 describe('an alias-only session (password access to one address)', () => {
   it('sees only mail to its address, in lists, when opening and for attachments, and cannot manage folders', async () => {
     const alias = await db

@@ -140,6 +140,50 @@ describe('search', () => {
     expect(prefixQuery('!!!', ['body'])).toBeNull();
   });
 
+  it('the text is looked for in each ticked field and only those, any of them matching', async () => {
+    const sam = await mailUser(ctx, 'Sam Fields');
+    const mail = [
+      { from: 'Sybil Fawlty <sybil@fawlty.example>', subject: 'Towels', text: 'Fresh towels, please.' },
+      { from: 'Sybil Fawlty <s.fawlty@hotel.example>', subject: 'Rooms', text: 'Room 12 is ready.' },
+      { from: 'Basil <basil@fawlty.example>', subject: 'Sybil is out', text: 'Back by noon.' },
+      { from: 'Manuel <manuel@fawlty.example>', subject: 'Que?', text: 'Ask Sybil about the rat.' },
+      {
+        from: 'Polly <polly@fawlty.example>',
+        to: 'Sybil Fawlty <sybil@fawlty.example>',
+        subject: 'Menu',
+        text: 'Soup of the day.',
+      },
+    ];
+    for (const m of mail) await sam.deliver(m);
+    const search = async (fields: string[]) =>
+      subjects((await call(sam.browser, 'POST', 'messages/search', { text: 'sybil', fields })).body);
+    expect(await search(['subject', 'from'])).toEqual(['Rooms', 'Sybil is out', 'Towels']);
+    expect(await search(['body'])).toEqual(['Que?']);
+    expect(await search(['subject'])).toEqual(['Sybil is out']);
+    expect(await search(['from'])).toEqual(['Rooms', 'Towels']);
+    expect(await search(['to'])).toEqual(['Menu']);
+    // A piece of the sender's address counts for the sender only.
+    const piece = await call(sam.browser, 'POST', 'messages/search', {
+      text: 'hotel.exa',
+      fields: ['body', 'from'],
+    });
+    expect(subjects(piece.body)).toEqual(['Rooms']);
+    // Every word must be found, each in any of the ticked fields.
+    const words = await call(sam.browser, 'POST', 'messages/search', {
+      text: 'sybil towels',
+      fields: ['subject', 'from'],
+    });
+    expect(subjects(words.body)).toEqual(['Towels']);
+    // Without fields the text is looked for in the subject, the sender and the body, as before.
+    const all = await call(sam.browser, 'POST', 'messages/search', { text: 'sybil' });
+    expect(subjects(all.body)).toEqual(['Que?', 'Rooms', 'Sybil is out', 'Towels']);
+    for (const fields of [[], ['cc'], ['body', 'body', 'body', 'body', 'body']]) {
+      const bad = await call(sam.browser, 'POST', 'messages/search', { text: 'sybil', fields });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.meta.i8s).toBe('invalid_request_params');
+    }
+  });
+
   it('an unknown folder or label in the search is not found', async () => {
     expect((await call(ann.browser, 'POST', 'messages/search', { folder_id: 999_999 })).status).toBe(404);
     expect((await call(ann.browser, 'POST', 'messages/search', { label_id: 999_999 })).status).toBe(404);

@@ -297,6 +297,42 @@ describe('drafts', () => {
     expect(annGot!.thread_id).toBe(annSent!.thread_id);
   });
 
+  it('a draft discarded by its compose window is gone for good, not moved to Trash; nothing else is touched', async () => {
+    const saved = await call(
+      ann.browser,
+      'POST',
+      'messages/draft',
+      compose(ann.email, [], { subject: 'Re: junk' }),
+    );
+    const uid = saved.body.message.uid as number;
+    const bobDraft = await call(
+      bob.browser,
+      'POST',
+      'messages/draft',
+      compose(bob.email, [], { subject: 'Keep' }),
+    );
+    const quota = async () =>
+      (
+        await db
+          .selectFrom('accounts')
+          .select('quota_used_bytes')
+          .where('id', '=', ann.accountId)
+          .executeTakeFirstOrThrow()
+      ).quota_used_bytes;
+    const before = await quota();
+
+    const gone = await call(ann.browser, 'DELETE', `messages/draft/${uid}`);
+    expect(gone).toEqual({ status: 200, body: { ok: true } });
+    expect((await folder(ann.folders.draft)).map((d) => d.uid)).not.toContain(uid);
+    expect((await folder(ann.folders.trash)).map((d) => d.subject)).not.toContain('Re: junk');
+    expect(Number(await quota())).toBeLessThan(Number(before));
+    // Again, or another account's draft: nothing to remove, nothing removed.
+    expect((await call(ann.browser, 'DELETE', `messages/draft/${uid}`)).status).toBe(200);
+    await call(ann.browser, 'DELETE', `messages/draft/${bobDraft.body.message.uid}`);
+    expect((await folder(bob.folders.draft)).map((d) => d.subject)).toContain('Keep');
+    expect((await call(ann.browser, 'DELETE', 'messages/draft/abc')).status).toBe(404);
+  });
+
   it("another account's draft uid is not touched", async () => {
     const bobDraft = await call(
       bob.browser,

@@ -72,21 +72,22 @@ describe('search with the advanced form', () => {
     const dateFrom = advanced.getByRole('textbox', { name: 'Date from' });
     const dateTo = advanced.getByRole('textbox', { name: 'Date to' });
 
-    // Defaults: the current folder, the body (which covers subject, sender and body).
+    // Defaults: the current folder, every field (subject, body and sender).
     await search.fill('quarterly');
     await toggle.click();
     await expect(advanced.getByRole('radio', { name: 'Current folder' }).isChecked()).resolves.toBe(true);
-    await expect(field('Body').isChecked()).resolves.toBe(true);
+    for (const name of ['Subject', 'Body', 'Sender'])
+      await expect(field(name).isChecked()).resolves.toBe(true);
     await expect(dateFrom.isEnabled()).resolves.toBe(true);
     await advanced.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(
-      /\/mail\/search\/all\/\d+\/false\/1\/quarterly\/false\/false\/true\/false\/false\/false$/,
+      /\/mail\/search\/all\/\d+\/false\/1\/quarterly\/false\/true\/true\/true\/false\/false$/,
     );
     await expect.poll(() => resultSubjects(page)).toEqual(['Garden invoice', 'Quarterly numbers']);
 
     // Subject only: the body mentioning 'quarterly' no longer counts. At least one field stays on.
     await toggle.click();
-    await field('Subject').check();
+    await field('Sender').uncheck();
     await field('Body').uncheck();
     await expect(field('Subject').isChecked()).resolves.toBe(true);
     // Unticking the last field is refused.
@@ -155,6 +156,62 @@ describe('search with the advanced form', () => {
     await page.keyboard.press('Escape');
     await page.waitForURL(inboxUrl);
     await expect(search.inputValue()).resolves.toBe('');
+    await context.close();
+  });
+
+  it('looks for the text in each ticked field and only those, in the request and the results', async () => {
+    const { context, page } = await newPage(browser);
+    const memberId = await signUp(page, url, 'Basil Seek');
+    const mail = [
+      { from: '"Sybil Fawlty" <sybil@fawlty.example>', subject: 'Towels', text: 'Fresh towels, please.' },
+      { from: '"Sybil Fawlty" <sybil@fawlty.example>', subject: 'Room twelve', text: 'It is ready.' },
+      { from: '"Sybil Fawlty" <sybil@fawlty.example>', subject: 'Kippers', text: 'For the breakfast.' },
+      { from: '"Polly" <polly@fawlty.example>', subject: 'Sybil is out', text: 'Back by noon.' },
+      { from: '"Manuel" <manuel@fawlty.example>', subject: 'Que', text: 'Ask Sybil about the rat.' },
+    ];
+    await deliverMany(transport, mail.length, (i) => ({ to: `${memberId}@mailroom.test`, ...mail[i - 1]! }));
+    const grid = page.getByRole('grid', { name: 'Messages' });
+    await grid.getByRole('row', { name: /Que/ }).waitFor({ timeout: 15_000 });
+
+    const requests: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/v1/messages/search')) requests.push(request.postDataJSON());
+    });
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    const advanced = page.getByRole('group', { name: 'Advanced search' });
+    const toggle = page.getByRole('button', { name: 'Advanced search' });
+    const field = (name: string) => advanced.getByRole('checkbox', { name });
+
+    // Subject + Sender: every message from Sybil and the one about her, not the body that names her.
+    await search.fill('sybil');
+    await toggle.click();
+    await field('Body').uncheck();
+    await advanced.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\/sybil\/false\/true\/false\/true\/false\/false$/);
+    await expect
+      .poll(() => resultSubjects(page))
+      .toEqual(['Kippers', 'Room twelve', 'Sybil is out', 'Towels']);
+    expect(requests.at(-1)).toMatchObject({ text: 'sybil', fields: ['subject', 'from'] });
+
+    // Body only: the body that names her, nothing of the subject or the sender.
+    await toggle.click();
+    await field('Body').check();
+    await field('Subject').uncheck();
+    await field('Sender').uncheck();
+    await advanced.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/\/sybil\/false\/false\/true\/false\/false\/false$/);
+    await expect.poll(() => resultSubjects(page)).toEqual(['Que']);
+    expect(requests.at(-1)).toMatchObject({ text: 'sybil', fields: ['body'] });
+
+    // Sender only, opened again from its address: the three from Sybil.
+    await page.reload();
+    await expect.poll(() => resultSubjects(page)).toEqual(['Que']);
+    await toggle.click();
+    await field('Sender').check();
+    await field('Body').uncheck();
+    await advanced.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => resultSubjects(page)).toEqual(['Kippers', 'Room twelve', 'Towels']);
+    expect(requests.at(-1)).toMatchObject({ text: 'sybil', fields: ['from'] });
     await context.close();
   });
 });

@@ -4,9 +4,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, sharedServer, signUp } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, dataDir } = sharedServer();
+const { url, dataDir, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -151,5 +151,107 @@ describe('password-encrypted messages', () => {
     await phone.page.getByRole('button', { name: 'Расшифровать' }).click();
     await phone.page.getByRole('heading', { name: subject }).waitFor({ timeout: 30_000 });
     await screenshot(phone.page, 'encrypted-decrypted-ru-mobile');
+  });
+
+  it('attachments added before Encrypt is ticked, and a forward’s, are encrypted in the browser; ticked off again they are uploaded', async () => {
+    const ann = await newPage(browser);
+    const boris = await newPage(browser);
+    const annId = await signUp(ann.page, url, 'Ann Lee');
+    await signUp(boris.page, url, 'Boris Petrov');
+    const borisAddress = await addressOf(boris.page);
+    const a = ann.page;
+    const compose = a.getByTestId('compose-window');
+    const attachments = compose.getByRole('list', { name: 'Attachments' });
+    const encrypt = compose.getByRole('switch', { name: 'Encrypt with a password' });
+    const borisRows = boris.page.getByRole('grid', { name: 'Messages' }).getByRole('row');
+
+    async function send(): Promise<void> {
+      await compose.getByRole('button', { name: 'Send' }).click();
+      const notice = a.locator('[data-testid="success-dialog"], [data-testid="error-dialog"]');
+      await notice.waitFor({ timeout: 60_000 });
+      expect(await notice.textContent()).toContain('Message sent.');
+      await a.getByTestId('success-dialog').getByRole('button', { name: 'Close' }).click();
+      await compose.waitFor({ state: 'detached' });
+    }
+
+    /** Opens the newest message of B's Inbox at /decrypt and downloads the named attachment. */
+    async function decryptedAttachment(password: string, name: string): Promise<Buffer> {
+      const link = await decryptLink(boris.page);
+      const { context, page } = await newPage(browser);
+      await page.goto(link);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Decrypt' }).click();
+      const message = page.getByRole('article', { name: 'Decrypted message' });
+      await message.getByRole('heading').first().waitFor({ timeout: 30_000 });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        message.getByRole('link', { name: new RegExp(name) }).click(),
+      ]);
+      const bytes = await fs.readFile((await download.path())!);
+      await context.close();
+      return bytes;
+    }
+
+    // Attached (and uploaded) first, then Encrypt ticked: sent at once, the file inside the encryption.
+    await a.getByRole('button', { name: 'New message' }).first().click();
+    const to = compose.getByRole('textbox', { name: 'To', exact: true });
+    await to.fill(borisAddress);
+    await to.press('Tab');
+    await compose.getByLabel('Subject').fill('Attached before encrypting');
+    await compose.getByTestId('compose-file-input').setInputFiles([path.join(tmp, file.name)]);
+    await expect.poll(() => attachments.locator('[data-status="done"]').count(), { timeout: 30_000 }).toBe(1);
+    await encrypt.check();
+    const password = await compose.getByRole('textbox', { name: 'Password' }).inputValue();
+    await send();
+    await expect.poll(() => borisRows.count(), { timeout: 15_000 }).toBe(1);
+    expect(sha256(await decryptedAttachment(password, file.name))).toBe(sha256(file.bytes));
+
+    // A forward brings the original's attachment from the server; encrypted, it is fetched back and encrypted too.
+    const plan = Buffer.from('Step one: plan.\nStep two: do.\n');
+    await smtpTransport(smtpPort).sendMail({
+      from: '"Olga Berg" <olga@example.org>',
+      to: `${annId}@mailroom.test`,
+      subject: 'The plan',
+      text: 'See attached.',
+      attachments: [{ filename: 'plan.txt', content: plan }],
+    });
+    await a
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: /The plan/ })
+      .click();
+    const reader = a.getByRole('region', { name: 'Message' });
+    await reader.getByRole('heading', { name: 'The plan' }).waitFor({ timeout: 15_000 });
+    await reader.getByRole('button', { name: 'Forward', exact: true }).click();
+    await expect.poll(() => attachments.locator('[data-status="done"]').count(), { timeout: 30_000 }).toBe(1);
+    await to.fill(borisAddress);
+    await to.press('Tab');
+    await encrypt.check();
+    const forwardPassword = await compose.getByRole('textbox', { name: 'Password' }).inputValue();
+    await send();
+    await expect.poll(() => borisRows.count(), { timeout: 15_000 }).toBe(2);
+    expect((await decryptedAttachment(forwardPassword, 'plan.txt')).equals(plan)).toBe(true);
+
+    // Attached while encrypting (kept in the browser), then Encrypt ticked off: uploaded, sent in the clear.
+    await a.getByRole('button', { name: 'New message' }).first().click();
+    await to.fill(borisAddress);
+    await to.press('Tab');
+    await compose.getByLabel('Subject').fill('Not encrypted after all');
+    await encrypt.check();
+    await compose.getByTestId('compose-file-input').setInputFiles([path.join(tmp, file.name)]);
+    await compose.getByText(file.name).waitFor();
+    await encrypt.uncheck();
+    await expect.poll(() => attachments.locator('[data-status="done"]').count(), { timeout: 30_000 }).toBe(1);
+    await send();
+    const plain = borisRows.filter({ hasText: 'Not encrypted after all' });
+    await plain.waitFor({ timeout: 15_000 });
+    await plain.click();
+    const borisReader = boris.page.getByRole('region', { name: 'Message' });
+    const [download] = await Promise.all([
+      boris.page.waitForEvent('download'),
+      borisReader.getByTitle(`Download ${file.name}`).click(),
+    ]);
+    expect(sha256(await fs.readFile((await download.path())!))).toBe(sha256(file.bytes));
+    await ann.context.close();
+    await boris.context.close();
   });
 });

@@ -58,6 +58,7 @@ export const errorCatalogue = {
   profile_not_found: [404, 'Profile not found'],
   request_profile_id_error: [400, 'Invalid profile'],
   request_label_id_error: [400, 'Invalid label'],
+  label_already_exist: [409, 'A label with this name already exists'],
   invalid_alias: [400, 'Invalid alias'],
   internal_error: [500, 'Internal error'],
   alias_has_no_at: [400, 'The address has no @'],

@@ -14,10 +14,11 @@ import {
 } from './format.js';
 
 describe('formatFileSize', () => {
-  it('shows whole bytes below 1 KB, including 0', () => {
-    expect(formatFileSize(0)).toBe('0 Bytes');
-    expect(formatFileSize(1)).toBe('1 Bytes');
-    expect(formatFileSize(1023)).toBe('1023 Bytes');
+  it('shows whole bytes below 1 KB, including 0, with the plural the number takes', () => {
+    expect(formatFileSize(0)).toBe('0 bytes');
+    expect(formatFileSize(1)).toBe('1 byte');
+    expect(formatFileSize(2)).toBe('2 bytes');
+    expect(formatFileSize(1023)).toBe('1023 bytes');
   });
 
   it('uses base 1024 and drops a trailing .0: 1024 is 1 KB', () => {
@@ -44,18 +45,38 @@ describe('formatFileSize', () => {
   });
 
   it('reads negative, NaN and infinite sizes as 0', () => {
-    expect(formatFileSize(-5)).toBe('0 Bytes');
-    expect(formatFileSize(Number.NaN)).toBe('0 Bytes');
-    expect(formatFileSize(Number.POSITIVE_INFINITY)).toBe('0 Bytes');
+    expect(formatFileSize(-5)).toBe('0 bytes');
+    expect(formatFileSize(Number.NaN)).toBe('0 bytes');
+    expect(formatFileSize(Number.POSITIVE_INFINITY)).toBe('0 bytes');
+  });
+
+  it('speaks Russian: Russian units, a decimal comma and the plural of байт', () => {
+    expect(formatFileSize(1.4 * 1024 * 1024, 'ru')).toBe('1,4 МБ');
+    expect(formatFileSize(1536, 'ru')).toBe('1,5 КБ');
+    expect(formatFileSize(1024 ** 3, 'ru')).toBe('1 ГБ');
+    expect(formatFileSize(3 * 1024 ** 4, 'ru')).toBe('3 ТБ');
+    expect(formatFileSize(0, 'ru')).toBe('0 байт');
+    expect(formatFileSize(1, 'ru')).toBe('1 байт');
+    expect(formatFileSize(2, 'ru')).toBe('2 байта');
+    expect(formatFileSize(5, 'ru')).toBe('5 байт');
+    expect(formatFileSize(21, 'ru')).toBe('21 байт');
+    expect(formatFileSize(22, 'ru')).toBe('22 байта');
+    expect(formatFileSize(1000, 'ru')).toBe('1000 байт');
+  });
+
+  it('never says "1 Bytes" in either language', () => {
+    for (const locale of ['en', 'ru'])
+      for (let bytes = 0; bytes < 1024; bytes++) expect(formatFileSize(bytes, locale)).not.toMatch(/Bytes/);
   });
 });
 
 describe('formatListDate', () => {
   const now = new Date('2025-06-15T12:00:00Z');
 
-  it('shows dd/mm/yyyy for a date of an earlier year', () => {
+  it('shows dd/mm/yyyy for a date of an earlier year, dd.MM.yyyy in Russian', () => {
     expect(formatListDate('2024-03-05T09:07:03Z', now, 'en', 'UTC')).toBe('05/03/2024');
-    expect(formatListDate('2024-12-31T23:59:59Z', now, 'ru', 'UTC')).toBe('31/12/2024');
+    expect(formatListDate('2024-12-31T23:59:59Z', now, 'ru', 'UTC')).toBe('31.12.2024');
+    expect(formatListDate('2024-03-05T09:07:03Z', now, 'ru-RU', 'UTC')).toBe('05.03.2024');
   });
 
   it('shows day and short month for an earlier day this year', () => {

@@ -1,27 +1,53 @@
 /** Pure formatting helpers (SPEC §3, §9): sizes, dates, avatars, attachment kinds, quota, folder names. */
 
-const sizeUnits = ['Bytes', 'KB', 'MB', 'GB', 'TB'] as const;
+/** Units of formatFileSize by language; bytes take the plural the number asks for (1 byte, 2 байта, 5 байт). */
+const sizeUnits = {
+  en: { bytes: { one: 'byte', other: 'bytes' }, larger: ['KB', 'MB', 'GB', 'TB'] },
+  ru: {
+    bytes: { one: 'байт', few: 'байта', many: 'байт', other: 'байта' },
+    larger: ['КБ', 'МБ', 'ГБ', 'ТБ'],
+  },
+} as const;
+
+const sizeNumbers = new Map<string, Intl.NumberFormat>();
+const sizePlurals = new Map<string, Intl.PluralRules>();
 
 /**
- * A size in base 1024 with at most one decimal; a trailing '.0' is dropped and bytes are whole:
- * 0 → '0 Bytes', 1023 → '1023 Bytes', 1024 → '1 KB', 1536 → '1.5 KB', 1048575 → '1 MB'.
- * Negative, NaN or infinite sizes read as 0; beyond 1024 TB the unit stays TB.
+ * A size for people (SPEC §9): bytes below 1 KB, then KB, MB, GB, TB with one decimal, base 1024, in the language
+ * of `locale` (en or ru: '1.4 MB', '1,4 МБ'; '1 byte', '2 байта').
  */
-export function formatFileSize(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+export function formatFileSize(bytes: number, locale = 'en'): string {
+  const language = locale.toLowerCase().startsWith('ru') ? 'ru' : 'en';
+  const units = sizeUnits[language];
   let unit = 0;
-  let value = bytes;
-  while (value >= 1024 && unit < sizeUnits.length - 1) {
+  let value = Number.isFinite(bytes) && bytes > 0 ? bytes : 0;
+  while (value >= 1024 && unit < units.larger.length) {
     value /= 1024;
     unit++;
   }
   let rounded = unit === 0 ? Math.round(value) : Math.round(value * 10) / 10;
   // 1023.96 KB rounds to 1024 KB, which reads better as the next unit.
-  if (rounded >= 1024 && unit < sizeUnits.length - 1) {
+  if (rounded >= 1024 && unit < units.larger.length) {
     rounded = Math.round((rounded / 1024) * 10) / 10;
     unit++;
   }
-  return `${rounded} ${sizeUnits[unit]}`;
+  let numbers = sizeNumbers.get(language);
+  if (!numbers) {
+    numbers = new Intl.NumberFormat(language, {
+      maximumFractionDigits: 1,
+      useGrouping: false,
+      numberingSystem: 'latn',
+    });
+    sizeNumbers.set(language, numbers);
+  }
+  if (unit > 0) return `${numbers.format(rounded)} ${units.larger[unit - 1]}`;
+  let plurals = sizePlurals.get(language);
+  if (!plurals) {
+    plurals = new Intl.PluralRules(language);
+    sizePlurals.set(language, plurals);
+  }
+  const forms: Partial<Record<Intl.LDMLPluralRule, string>> = units.bytes;
+  return `${numbers.format(rounded)} ${forms[plurals.select(rounded)] ?? units.bytes.other}`;
 }
 
 export type DateInput = Date | string | number;
@@ -87,7 +113,7 @@ function dayAndMonth(date: Date, locale: string, timeZone: string | undefined, m
 
 /**
  * The date of a mail list row (SPEC §9), in the given time zone (the runtime's when omitted):
- * another year → '05/03/2024'; another day this year → '5 Mar' / '5 мар.'; today → '09:07' (24-hour).
+ * another year → '05/03/2024' ('05.03.2024' in Russian); another day this year → '5 Mar' / '5 мар.'; today → '09:07' (24-hour).
  * An invalid date gives ''.
  */
 export function formatListDate(date: DateInput, now: DateInput, locale: string, timeZone?: string): string {
@@ -96,7 +122,9 @@ export function formatListDate(date: DateInput, now: DateInput, locale: string, 
   if (!when || !today) return '';
   const day = calendarDay(when, timeZone);
   const current = calendarDay(today, timeZone);
-  if (day.year !== current.year) return `${day.day}/${day.month}/${day.year}`;
+  // dd/mm/yyyy (SPEC §9); Russian writes dates with dots.
+  if (day.year !== current.year)
+    return [day.day, day.month, day.year].join(locale.toLowerCase().startsWith('ru') ? '.' : '/');
   if (day.month !== current.month || day.day !== current.day)
     return dayAndMonth(when, locale, timeZone, 'short');
   return time(when, locale, timeZone, false);

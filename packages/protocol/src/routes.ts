@@ -86,8 +86,20 @@ const schemas = {
   account: { response: accountSchema },
   folders: { response: foldersResponseSchema },
   createFolder: { body: folderCreateSchema, response: folderResponseSchema },
+  updateFolder: {
+    params: z.object({ id: idParamSchema }),
+    body: folderUpdateSchema,
+    response: folderResponseSchema,
+  },
+  deleteFolder: { params: z.object({ id: idParamSchema }), response: okSchema },
   labels: { response: labelsResponseSchema },
   createLabel: { body: labelCreateSchema, response: labelResponseSchema },
+  updateLabel: {
+    params: z.object({ id: idParamSchema }),
+    body: labelUpdateSchema,
+    response: labelResponseSchema,
+  },
+  deleteLabel: { params: z.object({ id: idParamSchema }), response: okSchema },
   folderMessages: {
     params: z.object({ folder_id: folderIdPathSchema }),
     query: listQuerySchema,
@@ -115,6 +127,7 @@ const schemas = {
   bulkAction: { body: bulkRequestSchema, response: actionResultSchema },
   sendMessage: { body: composeRequestSchema, response: sendResponseSchema },
   saveDraft: { body: composeRequestSchema, response: draftResponseSchema },
+  discardDraft: { params: z.object({ uid: uidPathSchema }), response: okSchema },
   uploadAttachment: { response: uploadResponseSchema },
   copyAttachments: { body: copyAttachmentsRequestSchema, response: copyAttachmentsResponseSchema },
   attachment: {
@@ -133,8 +146,6 @@ const schemas = {
   decryptMessage: { body: messageDecryptRequestSchema, response: decryptParamsSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
-const idParams = z.object({ id: idParamSchema });
-
 /**
  * Routes only the server and other clients use (the web app does not call them), with their schemas. Kept out of
  * routePaths so the web client does not carry them; the server registers them from this table like the others.
@@ -147,20 +158,6 @@ const serverRoutes = {
     body: settingsUpdateSchema,
     response: settingsResponseSchema,
   },
-  updateFolder: {
-    ...route('POST', '/api/v1/folders/:id'),
-    params: idParams,
-    body: folderUpdateSchema,
-    response: folderResponseSchema,
-  },
-  deleteFolder: { ...route('DELETE', '/api/v1/folders/:id'), params: idParams, response: okSchema },
-  updateLabel: {
-    ...route('POST', '/api/v1/labels/:id'),
-    params: idParams,
-    body: labelUpdateSchema,
-    response: labelResponseSchema,
-  },
-  deleteLabel: { ...route('DELETE', '/api/v1/labels/:id'), params: idParams, response: okSchema },
   searchDelete: {
     ...route('POST', '/api/v1/messages/search/delete'),
     body: searchActionSchema,

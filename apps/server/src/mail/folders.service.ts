@@ -1,6 +1,6 @@
 import type { Folder, FolderCreate, FolderUpdate } from '@mailroom/protocol';
 import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
-import { transact, type Db, type Trx } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import type { Principal } from '../accounts/index.js';
 import { scopeOf } from '../addresses/index.js';
@@ -145,8 +145,6 @@ function refuseCollectorNamespace(path: string, segment: string) {
   if (path === ROOT && segment.toLowerCase() === 'import') throw new DomainError('forbidden');
 }
 
-const uniqueViolation = (err: unknown) => (err as { code?: string } | null)?.code === '23505';
-
 export async function createFolder(
   db: Db,
   accountId: number,
@@ -165,7 +163,7 @@ export async function createFolder(
     });
   } catch (err) {
     // Two creations racing past the check: the unique index decides.
-    if (uniqueViolation(err)) throw new DomainError('folder_already_exist');
+    if (isUniqueViolation(err)) throw new DomainError('folder_already_exist');
     throw err;
   }
 }
@@ -204,7 +202,7 @@ export async function updateFolder(
       return true;
     });
   } catch (err) {
-    if (uniqueViolation(err)) throw new DomainError('folder_already_exist');
+    if (isUniqueViolation(err)) throw new DomainError('folder_already_exist');
     throw err;
   }
 }

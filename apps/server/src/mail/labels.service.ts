@@ -1,11 +1,12 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
-import { transact, type Db } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { groupByFolder, requireFolder } from '../mailbox/index.js';
 import {
   deleteLabel,
   findLabel,
   insertLabel,
+  labelNameTaken,
   listLabels,
   updateLabel,
   type LabelValues,
@@ -22,12 +23,32 @@ export async function requireLabel(db: Db, accountId: number, labelId: number): 
 
 type LabelInput = Partial<LabelValues> & { name?: string; search_content?: string };
 
-/** Trims and checks what a create or update sets; a folder must be the caller's. */
-async function checkedValues(db: Db, accountId: number, input: LabelInput): Promise<Partial<LabelValues>> {
+/** A create or update; two of them racing past the name check meet the unique index instead. */
+async function refusingDuplicates<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DomainError('label_already_exist');
+    throw err;
+  }
+}
+
+/**
+ * Trims and checks what a create or update sets: a name no other label of the account has (in any case), a folder
+ * of the caller's.
+ */
+async function checkedValues(
+  db: Db,
+  accountId: number,
+  input: LabelInput,
+  labelId?: number,
+): Promise<Partial<LabelValues>> {
   const values: Partial<LabelValues> = { ...input };
   if (input.name !== undefined) {
     values.name = input.name.trim();
     if (!values.name) throw new DomainError('name_not_indicated');
+    if (await labelNameTaken(db, accountId, values.name, labelId))
+      throw new DomainError('label_already_exist');
   }
   if (input.search_content !== undefined) {
     values.search_content = input.search_content.trim();
@@ -46,13 +67,15 @@ export async function createLabel(
   if (!input.name?.trim()) throw new DomainError('name_not_indicated');
   if (!input.search_content?.trim()) throw new DomainError('search_content_not_indicated');
   const values = await checkedValues(db, accountId, input);
-  return insertLabel(db, accountId, { ...(values as LabelValues), folder_id: values.folder_id ?? null });
+  return refusingDuplicates(() =>
+    insertLabel(db, accountId, { ...(values as LabelValues), folder_id: values.folder_id ?? null }),
+  );
 }
 
 export async function changeLabel(db: Db, accountId: number, labelId: number, input: LabelInput) {
-  const values = await checkedValues(db, accountId, input);
+  const values = await checkedValues(db, accountId, input, labelId);
   const label = Object.keys(values).length
-    ? await updateLabel(db, accountId, labelId, values)
+    ? await refusingDuplicates(() => updateLabel(db, accountId, labelId, values))
     : await findLabel(db, accountId, labelId);
   if (!label) throw new DomainError('entity_not_found');
   return label;

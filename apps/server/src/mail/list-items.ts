@@ -1,5 +1,6 @@
 import type { MailFields, MailListItem } from '@mailroom/protocol';
 import type { MessageAddresses } from '../core/db/index.js';
+import { messageDate } from './message-date.js';
 
 /** The columns a list row needs (`.select(listColumns)`): never bodies or the search vector. */
 export const listColumns = [
@@ -17,6 +18,7 @@ export const listColumns = [
   'messages.encrypted',
   'messages.size',
   'messages.received_at',
+  'messages.sent_at',
   'messages.thread_id',
 ] as const;
 
@@ -35,6 +37,7 @@ export interface ListRow {
   encrypted: boolean;
   size: number;
   received_at: Date;
+  sent_at: Date | null;
   thread_id: number;
 }
 
@@ -61,7 +64,7 @@ export function toListItem(row: ListRow): MailListItem {
     has_attachments: row.has_attachments,
     encrypted: row.encrypted,
     size: row.size,
-    created_at: row.received_at.toISOString(),
+    created_at: messageDate(row.sent_at, row.received_at).toISOString(),
     thread_id: row.thread_id,
   };
 }

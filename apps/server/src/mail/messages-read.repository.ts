@@ -132,6 +132,7 @@ export interface ThreadMemberRow {
   from_email: string;
   from_name: string;
   received_at: Date;
+  sent_at: Date | null;
   seen: boolean;
   flagged: boolean;
   draft: boolean;
@@ -152,10 +153,11 @@ export async function threadMembers(
   const aliasCondition = scope.kind === 'all' ? sql`` : sql`and ${scopeCondition(scope)}`;
   const { rows } = await sql<ThreadMemberRow>`
     select m.id, m.uid, m.folder_id, m.thread_id, m.subject, m.from_email, m.from_name, m.received_at,
-      m.seen, m.flagged, m.draft, m.labels
+      m.sent_at, m.seen, m.flagged, m.draft, m.labels
     from unnest(${sql.val(threadIds)}::bigint[]) as t(thread_id)
     cross join lateral (
-      select id, uid, folder_id, thread_id, subject, from_email, from_name, seen, flagged, draft, labels, received_at
+      select id, uid, folder_id, thread_id, subject, from_email, from_name, seen, flagged, draft, labels, received_at,
+        sent_at
       from messages
       where account_id = ${accountId} and thread_id = t.thread_id ${aliasCondition}
       order by received_at desc, id desc

@@ -6,6 +6,7 @@ import { DomainError } from '../core/errors.js';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 import type { ImageUrlSigner } from './image-proxy/index.js';
 import { toListItem } from './list-items.js';
+import { messageDate } from './message-date.js';
 import { withSavedSearchLabels } from './saved-search-labels.js';
 import {
   countMessages,
@@ -31,7 +32,7 @@ function toThreadMember(row: ThreadMemberRow): ThreadMember {
     folder_id: row.folder_id,
     subject: row.subject,
     from: row.from_email ? [{ email: row.from_email, name: row.from_name }] : [],
-    created_at: new Date(row.received_at).toISOString(),
+    created_at: messageDate(row.sent_at && new Date(row.sent_at), new Date(row.received_at)).toISOString(),
     flags: { seen: row.seen, flagged: row.flagged, draft: row.draft },
     labels: row.labels.map(Number),
   };

@@ -1,6 +1,7 @@
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Label, MessageQuery } from '@mailroom/protocol';
 import { prefixQuery, scopeCondition, type Scope, type SearchField } from '../mailbox/index.js';
+import { earliestArrivalFor, messageDateSql } from './message-date.js';
 
 /**
  * A message query (SPEC §3 search request, also the active folder or label of a bulk action)
@@ -16,6 +17,8 @@ export interface MessageFilter {
   from?: string;
   subject?: string;
   text?: string;
+  /** Where `text` is looked for, any of them matching; subject, sender and body when absent. */
+  fields?: readonly SearchField[];
   since?: Date;
   before?: Date;
   flags?: MessageQuery['flags'];
@@ -49,11 +52,21 @@ const contentMatches = (query: string, reading: Reading) =>
 /** ILIKE pattern for a substring, with the pattern characters taken literally. */
 const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** Words in one field; `from` also matches a piece of an address (trigram index on from_email). */
-function fieldMatches(field: SearchField, text: string, reading: Reading): RawBuilder<SqlBool> | null {
-  const query = prefixQuery(text, [field]);
+/** Where a search's text is looked for when it names no fields. */
+const TEXT_FIELDS: readonly SearchField[] = ['subject', 'from', 'body'];
+
+/**
+ * Every word in any of the fields; the sender (`from`) also matches a piece of an address (trigram
+ * index on from_email).
+ */
+function fieldMatches(
+  fields: readonly SearchField[],
+  text: string,
+  reading: Reading,
+): RawBuilder<SqlBool> | null {
+  const query = prefixQuery(text, fields);
   const substring =
-    field === 'from' && text.trim().length >= 3
+    fields.includes('from') && text.trim().length >= 3
       ? sql<SqlBool>`messages.from_email ilike ${containsPattern(text.trim())}`
       : null;
   if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(query, reading)})`;
@@ -66,7 +79,7 @@ const nothing = sql<SqlBool>`false`;
 
 /** The messages a label's saved search finds (in its folder, when it has one); null when it has no search. */
 export function savedSearchCondition(label: Label, reading: Reading = 'page'): RawBuilder<SqlBool> | null {
-  const search = fieldMatches(label.search_field, label.search_content, reading);
+  const search = fieldMatches([label.search_field], label.search_content, reading);
   if (!search) return null;
   return label.folder_id !== null
     ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})`
@@ -86,13 +99,21 @@ export function filterCondition(f: MessageFilter, reading: Reading): RawBuilder<
   if (f.label) parts.push(labelCondition(f.label, reading));
   if (f.scope && f.scope.kind !== 'all') parts.push(scopeCondition(f.scope));
   if (f.text?.trim()) {
-    const query = prefixQuery(f.text, ['subject', 'from', 'body']);
-    parts.push(query ? contentMatches(query, reading) : nothing);
+    // Without fields, words only (no piece of an address): the search as it was before fields.
+    const search = f.fields
+      ? fieldMatches(f.fields, f.text, reading)
+      : ((q) => (q ? contentMatches(q, reading) : null))(prefixQuery(f.text, TEXT_FIELDS));
+    parts.push(search ?? nothing);
   }
-  if (f.subject?.trim()) parts.push(fieldMatches('subject', f.subject, reading) ?? nothing);
-  if (f.from?.trim()) parts.push(fieldMatches('from', f.from, reading) ?? nothing);
-  if (f.since) parts.push(sql<SqlBool>`messages.received_at >= ${f.since}`);
-  if (f.before) parts.push(sql<SqlBool>`messages.received_at <= ${f.before}`);
+  if (f.subject?.trim()) parts.push(fieldMatches(['subject'], f.subject, reading) ?? nothing);
+  if (f.from?.trim()) parts.push(fieldMatches(['from'], f.from, reading) ?? nothing);
+  // Dates are the dates shown (messageDate); the arrival bound beside `since` lets the indexes narrow it first.
+  if (f.since)
+    parts.push(
+      sql<SqlBool>`messages.received_at >= ${earliestArrivalFor(f.since)}`,
+      sql<SqlBool>`${messageDateSql()} >= ${f.since}`,
+    );
+  if (f.before) parts.push(sql<SqlBool>`${messageDateSql()} <= ${f.before}`);
   for (const flag of new Set(f.flags ?? [])) {
     if (flag === 'seen') parts.push(sql<SqlBool>`messages.seen`);
     if (flag === 'unseen') parts.push(sql<SqlBool>`not messages.seen`);

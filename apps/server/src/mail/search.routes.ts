@@ -10,7 +10,9 @@ export const searchRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['messages'],
       summary: 'Search: full text over subject, body and sender (prefix, every word), with filters',
       description:
-        'text matches words of the subject, sender and body by prefix (every word must match); subject ' +
+        'text matches words by prefix (every word must match), each in any of the fields named by fields ' +
+        '(subject, from, to, body; subject, from and body when absent), from also by a piece of the ' +
+        'sender address; subject ' +
         'only the subject; from the sender by word or by a piece of the address. total and all both ' +
         'count every match.',
     }),

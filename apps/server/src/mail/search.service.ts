@@ -33,6 +33,7 @@ export async function resolveQuery(
     ...(query.from !== undefined ? { from: query.from } : {}),
     ...(query.subject !== undefined ? { subject: query.subject } : {}),
     ...(query.text !== undefined ? { text: query.text } : {}),
+    ...(query.fields ? { fields: [...new Set(query.fields)] } : {}),
     ...(since ? { since } : {}),
     ...(before ? { before } : {}),
     ...(query.flags ? { flags: query.flags } : {}),

@@ -3,7 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { ATTACHMENTS_TOTAL_LIMIT_BYTES } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
-import { saveComposedDraft, sendComposed, type SendingDeps } from './sending.service.js';
+import {
+  discardComposedDraft,
+  saveComposedDraft,
+  sendComposed,
+  type SendingDeps,
+} from './sending.service.js';
 import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
 
 /**
@@ -50,6 +55,17 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     bodyLimit: COMPOSE_BODY_LIMIT,
     config: { checksNul: true },
     handler: async (request) => saveComposedDraft(deps, request.requireAuth(), request.body),
+  });
+
+  app.route({
+    ...apiRoute(app, 'discardDraft', {
+      tags: ['sending'],
+      summary: 'Discard a draft for good',
+      description:
+        'Removes a draft of Drafts without moving it to Trash: a compose window closed as it opened drops the ' +
+        'draft it autosaved. A uid that is no draft of the caller removes nothing.',
+    }),
+    handler: async (request) => discardComposedDraft(deps, request.requireAuth(), request.params.uid),
   });
 
   app.route({

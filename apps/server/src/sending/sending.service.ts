@@ -1,4 +1,4 @@
-import type { ComposeRequestParsed, DraftResponse, MailEvent, SendResponse } from '@mailroom/protocol';
+import type { ComposeRequestParsed, DraftResponse, MailEvent, Ok, SendResponse } from '@mailroom/protocol';
 import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
 import { transact, type Db } from '../core/db/index.js';
@@ -247,4 +247,18 @@ export async function saveComposedDraft(
   request: ComposeRequestParsed,
 ): Promise<DraftResponse> {
   return saveDraft(deps, principal, await prepareMessage(deps.db, principal, request, 'draft'));
+}
+
+/**
+ * DELETE messages/draft/{uid}: a draft its compose window saved and then found unneeded (the window is back as it
+ * opened) goes for good, not to Trash. A uid that is not a draft in the session's view removes nothing.
+ */
+export async function discardComposedDraft(
+  deps: SendingDeps,
+  principal: Principal,
+  uid: number,
+): Promise<Ok> {
+  const events = await transact(deps.db, (trx) => discardDraft(trx, principal, uid));
+  void publish(deps, principal.accountId, events);
+  return { ok: true };
 }

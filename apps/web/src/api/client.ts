@@ -91,6 +91,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   return (text ? JSON.parse(text) : undefined) as T;
 }
 
+/** The bytes at an address of the route table (an attachment), GET with the session; a failure is an ApiError. */
+export async function fetchBlob(path: string, signal?: AbortSignal): Promise<Blob> {
+  const response = await fetch(path, { credentials: 'same-origin', signal });
+  if (!response.ok) throw await toApiError(response);
+  return response.blob();
+}
+
 /** The low-level transport under `call`; features call routes of the table, never a path of their own. */
 export const api = {
   get: <T>(path: string, options?: Omit<RequestOptions, 'method' | 'body'>) =>

@@ -41,7 +41,14 @@ export function AppShell({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     if (!open) return;
-    const onKey = (event: KeyboardEvent) => event.key === 'Escape' && setOpen(false);
+    // Escape in a menu or dialog over the drawer (a folder's menu) closes that one only.
+    const onKey = (event: KeyboardEvent) =>
+      event.key === 'Escape' &&
+      !(
+        event.target instanceof Element &&
+        event.target.closest('[role="menu"], [role="dialog"], [role="alertdialog"]')
+      ) &&
+      setOpen(false);
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [open, setOpen]);

@@ -48,7 +48,7 @@ function mockServer() {
 }
 
 /** The search route for ODD_TEXT in the Inbox, as the search line builds it (SPEC §2). */
-const oddSearchPath = `/mail/search/all/11/false/1/${encodeURIComponent(ODD_TEXT)}/false/false/true/false/false/false`;
+const oddSearchPath = `/mail/search/all/11/false/1/${encodeURIComponent(ODD_TEXT)}/false/true/true/true/false/false`;
 
 /** Navigates the app already on screen, as a link does (a pushState the router hears). */
 function goTo(path: string) {

@@ -45,6 +45,11 @@ describe.each([
       expect(variables(ruLeaves.get(key) ?? ''), key).toEqual(variables(text));
     }
   });
+
+  it('leave no English product words in the Russian texts (Member ID is ID участника)', () => {
+    const english = [...ruLeaves].filter(([, text]) => /member id|bytes?\b/i.test(text)).map(([key]) => key);
+    expect(english).toEqual([]);
+  });
 });
 
 describe('on-demand feature texts', () => {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SEARCH_PAGE_SIZE } from '../constants.js';
+import { LABEL_SEARCH_FIELDS, SEARCH_PAGE_SIZE } from '../constants.js';
 
 export const mailAddressSchema = z.object({ email: z.string(), name: z.string() });
 export type MailAddress = z.infer<typeof mailAddressSchema>;
@@ -107,6 +107,14 @@ export const messageQuerySchema = z.object({
   from: z.string().max(500).optional(),
   subject: z.string().max(500).optional(),
   text: z.string().max(500).optional(),
+  fields: z
+    .array(z.enum(LABEL_SEARCH_FIELDS))
+    .min(1)
+    .max(LABEL_SEARCH_FIELDS.length)
+    .optional()
+    .describe(
+      'The fields text is looked for in (each word in any of them); subject, from and body when absent',
+    ),
   date: z.object({ since: dayString.optional(), before: dayString.optional() }).optional(),
   flags: z.array(z.enum(['seen', 'unseen', 'flagged', 'unflagged'])).optional(),
 });

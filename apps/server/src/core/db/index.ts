@@ -19,6 +19,7 @@ import * as m010 from './migrations/010-search-field-lexemes.js';
 import * as m011 from './migrations/011-shared-state.js';
 import * as m012 from './migrations/012-jobs.js';
 import * as m013 from './migrations/013-session-id-token.js';
+import * as m015 from './migrations/015-unique-label-names.js';
 
 export type * from './schema.js';
 export { upkeepDatabase } from './upkeep.js';
@@ -37,6 +38,11 @@ export function transact<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise<T> {
   return db.transaction().execute((trx) => fn(trx as unknown as Trx));
 }
 
+/** Whether a database error is a unique index refusing a row (two writers racing past a check, say). */
+export function isUniqueViolation(err: unknown): boolean {
+  return (err as { code?: string } | null)?.code === '23505';
+}
+
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-idp-store': m002,
@@ -50,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '011-shared-state': m011,
   '012-jobs': m012,
   '013-session-id-token': m013,
+  '015-unique-label-names': m015,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -14,7 +14,7 @@ import { savedRedirectPath, signInUrl, useUser } from '../account';
 import styles from './about-page.module.css';
 
 export default function AboutPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const user = useUser();
   // A visitor sent here by a 401 (SPEC §4) goes back to the deep link they opened once signed in (SPEC §2, §8).
   const signIn = signInUrl(savedRedirectPath());
@@ -31,8 +31,8 @@ export default function AboutPage() {
   const features = [
     {
       icon: HardDrive,
-      title: t('about.storageTitle', { size: formatFileSize(MAIL_QUOTA_BYTES) }),
-      text: t('about.storageText', { files: formatFileSize(FILES_QUOTA_BYTES) }),
+      title: t('about.storageTitle', { size: formatFileSize(MAIL_QUOTA_BYTES, i18n.language) }),
+      text: t('about.storageText', { files: formatFileSize(FILES_QUOTA_BYTES, i18n.language) }),
     },
     {
       icon: AtSign,
@@ -42,7 +42,9 @@ export default function AboutPage() {
     {
       icon: Paperclip,
       title: t('about.attachmentsTitle'),
-      text: t('about.attachmentsText', { size: formatFileSize(ATTACHMENTS_TOTAL_LIMIT_BYTES) }),
+      text: t('about.attachmentsText', {
+        size: formatFileSize(ATTACHMENTS_TOTAL_LIMIT_BYTES, i18n.language),
+      }),
     },
   ];
 

@@ -2,3 +2,4 @@
 export { accountKeys, sessionQueries, useAccount, useRid, useUser } from './queries';
 export { logOut, logOutUrl, savedRedirectPath, signInUrl } from './sign-on';
 export { accountLiveHandler } from './live';
+export { ownAddresses } from './own-addresses';

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { COMPOSE_MODE, type Mail } from '@mailroom/protocol';
 import { testAccount } from '../../test/fixtures';
-import {
-  fromOptions,
-  mergeTags,
-  ownAddresses,
-  replyFrom,
-  replyRecipients,
-  splitRecipients,
-} from './addresses';
+import { ownAddresses } from '../account';
+import { fromOptions, mergeTags, replyFrom, replyRecipients, splitRecipients } from './addresses';
 
 const account = {
   ...testAccount(),

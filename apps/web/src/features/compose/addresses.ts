@@ -91,15 +91,6 @@ export function fromOptions(account: Account, aliasOnly: string | null): FromOpt
   return options.filter((option) => option.email.toLowerCase() === aliasOnly.toLowerCase());
 }
 
-/** Every address that is the user's own: primary, aliases and profiles (reply-all leaves these out). */
-export function ownAddresses(account: Account): Set<string> {
-  return new Set(
-    [account.email, ...account.aliases.map((a) => a.email), ...account.profiles.map((p) => p.email)].map(
-      (email) => email.toLowerCase(),
-    ),
-  );
-}
-
 function without(addresses: readonly MailAddress[], skip: Set<string>): MailAddress[] {
   const result: MailAddress[] = [];
   for (const address of addresses) {

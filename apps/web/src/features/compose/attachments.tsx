@@ -16,10 +16,13 @@ export interface ComposeAttachment {
   status: 'uploading' | 'done' | 'failed';
   /** Bytes sent so far, while uploading. */
   loaded: number;
+  /** The upload's id once on the server; none for a file kept in the browser only (added while encrypting). */
   id?: number;
   error?: string;
-  /** Kept in the browser and never uploaded: a file of a password-encrypted message. */
+  /** The file as the user chose it, kept so an encrypted message can take its bytes without another upload. */
   file?: File;
+  /** Where a copied attachment (a forward's, a draft's) can be read back, having no file in the browser. */
+  readBack?: string;
 }
 
 /** max_limit_reached with the limit in MB (SPEC §8 'Max limit reached: {limit}Mb'). */
@@ -47,17 +50,33 @@ export function uploadErrorText(error: unknown): string {
 let nextKey = 1;
 
 /** Compose attachments: uploads with progress and cancel, at most four at a time, within the 50 MB total. */
-export function useAttachments(onAdded: () => void) {
+export function useAttachments() {
   const [items, setItems] = useState<ComposeAttachment[]>([]);
   const itemsRef = useRef(items);
   itemsRef.current = items;
   const controllers = useRef(new Map<string, AbortController>());
   const [limiter] = useState(() => createLimiter(UPLOADS_IN_PARALLEL));
-  const onAddedRef = useRef(onAdded);
-  onAddedRef.current = onAdded;
 
   const update = (key: string, change: Partial<ComposeAttachment>) =>
     setItems((current) => current.map((item) => (item.key === key ? { ...item, ...change } : item)));
+
+  const upload = useCallback(
+    (key: string, file: File) => {
+      const controller = new AbortController();
+      controllers.current.set(key, controller);
+      limiter(() => uploadAttachment(file, (loaded) => update(key, { loaded }), controller.signal))
+        .then(
+          (uploaded) =>
+            update(key, { status: 'done', id: uploaded.id, name: uploaded.name, loaded: file.size }),
+          (error: unknown) => {
+            if (controller.signal.aborted) return;
+            update(key, { status: 'failed', error: uploadErrorText(error) });
+          },
+        )
+        .finally(() => controllers.current.delete(key));
+    },
+    [limiter],
+  );
 
   // Closing the window stops what is still uploading.
   useEffect(() => {
@@ -80,40 +99,46 @@ export function useAttachments(onAdded: () => void) {
           added.push({ key, name: file.name, size: file.size, status: 'done', loaded: file.size, file });
           continue;
         }
-        added.push({ key, name: file.name, size: file.size, status: 'uploading', loaded: 0 });
-        const controller = new AbortController();
-        controllers.current.set(key, controller);
-        limiter(() => uploadAttachment(file, (loaded) => update(key, { loaded }), controller.signal))
-          .then(
-            (uploaded) =>
-              update(key, { status: 'done', id: uploaded.id, name: uploaded.name, loaded: file.size }),
-            (error: unknown) => {
-              if (controller.signal.aborted) return;
-              update(key, { status: 'failed', error: uploadErrorText(error) });
-            },
-          )
-          .finally(() => controllers.current.delete(key));
+        added.push({ key, name: file.name, size: file.size, status: 'uploading', loaded: 0, file });
       }
       if (added.length === 0) return;
       setItems((current) => [...current, ...added]);
-      onAddedRef.current();
+      for (const item of added) if (item.status === 'uploading') upload(item.key, item.file!);
     },
-    [limiter],
+    [upload],
   );
 
-  const addUploaded = useCallback((uploaded: readonly UploadedAttachment[]) => {
-    setItems((current) => [
-      ...current,
-      ...uploaded.map((attachment) => ({
-        key: `copy-${nextKey++}`,
-        name: attachment.name,
-        size: attachment.size,
-        status: 'done' as const,
-        loaded: attachment.size,
-        id: attachment.id,
-      })),
-    ]);
-  }, []);
+  /** Attachments already on the server (copied from a message); `readBack[i]` is where the i-th is read back. */
+  const addUploaded = useCallback(
+    (uploaded: readonly UploadedAttachment[], readBack: readonly (string | undefined)[] = []) => {
+      setItems((current) => [
+        ...current,
+        ...uploaded.map((attachment, index) => ({
+          key: `copy-${nextKey++}`,
+          name: attachment.name,
+          size: attachment.size,
+          status: 'done' as const,
+          loaded: attachment.size,
+          id: attachment.id,
+          ...(readBack[index] ? { readBack: readBack[index] } : {}),
+        })),
+      ]);
+    },
+    [],
+  );
+
+  /** Encryption switched off: files kept in the browser for it go up now, as any attachment does. */
+  const uploadKept = useCallback(() => {
+    const kept = itemsRef.current.filter(
+      (item) => item.id === undefined && item.file && item.status === 'done',
+    );
+    if (kept.length === 0) return;
+    const keys = new Set(kept.map((item) => item.key));
+    setItems((current) =>
+      current.map((item) => (keys.has(item.key) ? { ...item, status: 'uploading', loaded: 0 } : item)),
+    );
+    for (const item of kept) upload(item.key, item.file!);
+  }, [upload]);
 
   const remove = useCallback((key: string) => {
     controllers.current.get(key)?.abort();
@@ -121,7 +146,7 @@ export function useAttachments(onAdded: () => void) {
     setItems((current) => current.filter((item) => item.key !== key));
   }, []);
 
-  return { items, addFiles, addUploaded, remove };
+  return { items, addFiles, addUploaded, uploadKept, remove };
 }
 
 export function AttachmentList({
@@ -131,7 +156,7 @@ export function AttachmentList({
   items: readonly ComposeAttachment[];
   onRemove(key: string): void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   if (items.length === 0) return null;
   return (
     <ul className={styles.attachments} aria-label={t('compose.attachments')}>
@@ -153,7 +178,7 @@ export function AttachmentList({
                 <span className={styles.attachmentName} title={item.name}>
                   {item.name}
                 </span>
-                <span className={styles.attachmentSize}>{formatFileSize(item.size)}</span>
+                <span className={styles.attachmentSize}>{formatFileSize(item.size, i18n.language)}</span>
               </div>
               {item.status === 'uploading' ? (
                 <progress

@@ -1,6 +1,7 @@
 import { COMPOSE_MODE, formatFullDate, type Account, type ComposeMode, type Mail } from '@mailroom/protocol';
+import { ownAddresses } from '../account';
 import { decodeContent, sanitizeMessageHtml } from '../message-view';
-import { fromOptions, ownAddresses, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
+import { fromOptions, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
 import { initialBody, wantsSignature, type BodyFormat, type QuotedOriginal } from './compose-body';
 import { emptyRecipients, type RecipientFields } from './compose-request';
 import type { ComposeRequestOpen } from './compose-store';
@@ -28,8 +29,8 @@ export interface ComposeInitial {
   withSignature: boolean;
   draftUid: number | null;
   source: { folder_id: number; uid: number; mode: 1 | 2 | 3 } | null;
-  /** A stored message whose attachments come along (forward, reopened draft). */
-  copyFrom: { folder_id: number; uid: number } | null;
+  /** A stored message whose attachments come along (forward, reopened draft), with their ids in its order. */
+  copyFrom: { folder_id: number; uid: number; ids: number[] } | null;
 }
 
 function person(address: { name: string; email: string } | undefined): string {
@@ -88,7 +89,10 @@ export function initialCompose(
       withSignature: false,
       draftUid: draft.uid,
       source: null,
-      copyFrom: draft.attachments.length > 0 ? { folder_id: draft.folder_id, uid: draft.uid } : null,
+      copyFrom:
+        draft.attachments.length > 0
+          ? { folder_id: draft.folder_id, uid: draft.uid, ids: draft.attachments.map((a) => a.id) }
+          : null,
     };
   }
 
@@ -126,7 +130,7 @@ export function initialCompose(
         : null,
     copyFrom:
       source && mode === COMPOSE_MODE.FORWARD && source.attachments.length > 0
-        ? { folder_id: source.folder_id, uid: source.uid }
+        ? { folder_id: source.folder_id, uid: source.uid, ids: source.attachments.map((a) => a.id) }
         : null,
   };
 }

@@ -218,7 +218,7 @@ describe('the compose window', () => {
     renderCompose({ mode: COMPOSE_MODE.FORWARD, source: original }, server);
     const window = await screen.findByRole('dialog', { name: 'Fwd: RE: Отчёт' });
     expect(await within(window).findByText('report.pdf')).toBeTruthy();
-    expect(sent(server, '/api/v1/attachments/copy')[0]!.body).toEqual({ folder_id: 11, uid: 3 });
+    expect(sent(server, '/api/v1/attachments/copy')[0]!.body).toEqual({ folder_id: 11, uid: 3, ids: [0] });
     typeRecipients('To', 'dave@example.org');
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));

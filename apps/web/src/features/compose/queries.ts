@@ -6,7 +6,7 @@ import type {
   SendResponse,
   UploadedAttachment,
 } from '@mailroom/protocol';
-import { call, routes } from '../../api/client';
+import { call, fetchBlob, routes, routeUrl } from '../../api/client';
 
 export function sendMessage(body: ComposeRequest): Promise<SendResponse> {
   return call(routes.sendMessage, { body });
@@ -14,6 +14,28 @@ export function sendMessage(body: ComposeRequest): Promise<SendResponse> {
 
 export function saveDraft(body: ComposeRequest): Promise<DraftResponse> {
   return call(routes.saveDraft, { body });
+}
+
+/** A draft this window saved and no longer needs: removed for good, not moved to Trash. */
+export async function discardDraft(uid: number): Promise<void> {
+  await call(routes.discardDraft, { params: { uid } });
+}
+
+/** Where an attachment of a stored message is read back (a forward's, to encrypt it in the browser). */
+export function storedAttachmentUrl(
+  message: { folder_id: number; uid: number },
+  attachmentId: number,
+): string {
+  return routeUrl(routes.attachment, {
+    params: { id: attachmentId },
+    query: { message_uid: message.uid, folder_id: message.folder_id },
+  });
+}
+
+/** The bytes of an attachment read back from the server, as a file of its name. */
+export async function fetchAttachmentFile(url: string, name: string): Promise<File> {
+  const blob = await fetchBlob(url);
+  return new File([blob], name, { type: blob.type });
 }
 
 /** A forwarded message's or a reopened draft's attachments, as compose attachments (no second upload). */

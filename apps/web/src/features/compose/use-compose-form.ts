@@ -1,7 +1,13 @@
 import { useCallback, useContext, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { useTranslation } from '../../i18n';
 import { useQueryClient } from '@tanstack/react-query';
-import { AUTOSAVE_MS, recipientFieldNames, type RecipientFieldName } from '@mailroom/protocol';
+import {
+  AUTOSAVE_MS,
+  ENCRYPTED_PAYLOAD_LIMIT_BYTES,
+  formatFileSize,
+  recipientFieldNames,
+  type RecipientFieldName,
+} from '@mailroom/protocol';
 import { useNotices } from '../../ui/notices-store';
 import type { RecipientTag } from './addresses';
 import { useAttachments } from './attachments';
@@ -15,7 +21,7 @@ import {
 } from './compose-request';
 import { useCompose } from './compose-store';
 import { htmlToPlain } from './body-text';
-import { copyAttachments, sendMessage } from './queries';
+import { copyAttachments, fetchAttachmentFile, sendMessage, storedAttachmentUrl } from './queries';
 import { ComposeSavedContext } from './saved-context';
 import { normalizeHtml } from './rich-editor';
 import { sendErrorText } from './send-errors';
@@ -27,13 +33,25 @@ function bodyText(body: string, format: BodyFormat): string {
   return (format === 'html' ? htmlToPlain(body) : body).trim();
 }
 
+/** The same addresses in the same order (a tag typed and removed again leaves the field as it was). */
+function sameTags(current: readonly RecipientTag[], opening: readonly RecipientTag[]): boolean {
+  return (
+    current.length === opening.length &&
+    current.every(
+      (tag, index) =>
+        tag.email.toLowerCase() === opening[index]!.email.toLowerCase() &&
+        tag.valid === opening[index]!.valid,
+    )
+  );
+}
+
 /**
  * The compose window's state and what it does (SPEC §4): the fields, the format and signature swaps, attachments,
  * encryption, drafts (saved on close, every 30 s, and when replaced by another window; never for an encrypted
  * message) and sending. ComposeForm draws what this returns.
  */
 export function useComposeForm(initial: ComposeInitial) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const client = useQueryClient();
   // Lists and counters change after a send or a draft save; live events would say so too, a moment later.
   const refreshMail = useContext(ComposeSavedContext);
@@ -48,7 +66,6 @@ export function useComposeForm(initial: ComposeInitial) {
   );
   const [body, setBody] = useState(startBody);
   const [revision, setRevision] = useState(0);
-  const [touched, setTouched] = useState(false);
   const [collapsed, setCollapsed] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [sending, setSending] = useState(false);
@@ -56,8 +73,11 @@ export function useComposeForm(initial: ComposeInitial) {
   const [draftState, setDraftState] = useState<'idle' | 'saved' | 'failed'>('idle');
   const [dragging, setDragging] = useState(false);
   const finished = useRef(false);
-  const touch = useCallback(() => setTouched(true), []);
-  const attachments = useAttachments(touch);
+  const attachments = useAttachments();
+  const attachmentsRef = useRef(attachments.items);
+  attachmentsRef.current = attachments.items;
+  // What the window opened with: a forward's or a reopened draft's attachments arrive a moment later.
+  const openingAttachments = useRef(new Set<number>());
   const [encryption, setEncryption] = useState<EncryptionChoice>(encryptionOff);
   const encryptionRef = useRef(encryption);
   encryptionRef.current = encryption;
@@ -83,28 +103,51 @@ export function useComposeForm(initial: ComposeInitial) {
     refreshMail(client);
   });
 
-  // SPEC §4: closing with a recipient, subject, text or attachment saves a draft; an empty form is discarded.
-  // A window the user never touched (a reply opened and closed again) counts as empty too.
-  const filled = () => {
+  // SPEC §4: closing with a recipient, subject, text or attachment saves a draft; an empty form is discarded. More
+  // generally a window whose recipients, subject, text and attachments are as they opened is discarded: a reply
+  // opened and closed again leaves no 'Re: …' draft behind.
+  const asOpened = () => {
     const current = formRef.current;
+    const items = attachmentsRef.current;
+    const opening = openingAttachments.current;
     return (
-      recipientFieldNames.some((field) => current.recipients[field].length > 0) ||
-      current.subject.trim() !== '' ||
-      current.attachments.length > 0 ||
-      bodyText(current.body, current.format) !== bodyText(startBody, initial.format)
+      recipientFieldNames.every((field) => sameTags(current.recipients[field], initial.recipients[field])) &&
+      current.subject.trim() === initial.subject.trim() &&
+      bodyText(current.body, current.format) === bodyText(startBody, initial.format) &&
+      items.length === opening.size &&
+      items.every((item) => item.id !== undefined && opening.has(item.id))
     );
   };
-  const touchedRef = useRef(touched);
-  touchedRef.current = touched;
-  // A message to be encrypted is never saved as a draft: the server must not get its text.
-  const needsSave = () =>
-    touchedRef.current && filled() && !drafts.isUnchanged() && !encryptionRef.current.on;
+  // A message to be encrypted is never saved as a draft: the server must not get its text. A reopened draft left
+  // as it opened is saved only if this window saved something else in between.
+  const needsSave = () => {
+    if (encryptionRef.current.on || drafts.isUnchanged()) return false;
+    return !asOpened() || (initial.draftUid !== null && drafts.hasSaved());
+  };
+  /** Closing or replaced: keep what was written as a draft, or drop the draft this window autosaved. */
+  async function settleDraft(): Promise<void> {
+    if (needsSave()) await drafts.save();
+    else if (initial.draftUid === null && drafts.hasSaved() && asOpened()) {
+      await drafts.discard();
+      refreshMail(client);
+    }
+  }
 
   // Forwarded and reopened drafts bring their attachments along without uploading them again.
   useEffect(() => {
-    if (!initial.copyFrom) return;
-    copyAttachments(initial.copyFrom).then(attachments.addUploaded, (error: unknown) =>
-      useNotices.getState().push('error', sendErrorText(error, t)),
+    const from = initial.copyFrom;
+    if (!from) return;
+    copyAttachments(from).then(
+      (copied) => {
+        for (const attachment of copied) openingAttachments.current.add(attachment.id);
+        // The copies come in the order of the ids asked for: each can be read back from the message, to be
+        // encrypted in the browser if encryption is switched on.
+        attachments.addUploaded(
+          copied,
+          from.ids.map((id) => storedAttachmentUrl(from, id)),
+        );
+      },
+      (error: unknown) => useNotices.getState().push('error', sendErrorText(error, t)),
     );
     // eslint-disable-next-line react-hooks/exhaustive-deps -- once per window
   }, []);
@@ -124,7 +167,7 @@ export function useComposeForm(initial: ComposeInitial) {
   // Replaced by another compose window (a reply opened meanwhile): keep what was written as a draft.
   useEffect(
     () => () => {
-      if (!finished.current && needsSave()) void drafts.save().catch(() => {});
+      if (!finished.current) void settleDraft().catch(() => {});
     },
     // eslint-disable-next-line react-hooks/exhaustive-deps -- on unmount only
     [],
@@ -132,18 +175,16 @@ export function useComposeForm(initial: ComposeInitial) {
 
   async function close() {
     // Not saved as a draft (its text must not reach the server): closing would lose it silently.
-    if (encryptionRef.current.on && touchedRef.current && filled()) {
+    if (encryptionRef.current.on && !asOpened()) {
       setConfirmDiscard(true);
       return;
     }
-    if (needsSave()) {
-      try {
-        await drafts.save();
-      } catch (error) {
-        // The text stays on screen rather than being lost with the window.
-        useNotices.getState().push('error', sendErrorText(error, t));
-        return;
-      }
+    try {
+      await settleDraft();
+    } catch (error) {
+      // The text stays on screen rather than being lost with the window.
+      useNotices.getState().push('error', sendErrorText(error, t));
+      return;
     }
     finished.current = true;
     closeCompose();
@@ -164,8 +205,10 @@ export function useComposeForm(initial: ComposeInitial) {
       useNotices.getState().push('error', t('decrypt.passwordLength', { min: 3, max: 20 }));
       return;
     }
-    // Uploaded files are on the server in the clear; files kept for encryption were never uploaded.
-    if (attachments.items.some((item) => (secret.on ? item.id !== undefined : item.file !== undefined))) {
+    // An encrypted message takes the attachments' bytes from the browser (the files chosen, or read back from the
+    // message they were copied from); a plain one sends uploads only.
+    const items = attachments.items.filter((item) => item.status === 'done');
+    if (items.some((item) => (secret.on ? !item.file && !item.readBack : item.id === undefined))) {
       useNotices.getState().push('error', t('decrypt.reattach'));
       return;
     }
@@ -174,9 +217,16 @@ export function useComposeForm(initial: ComposeInitial) {
     try {
       const uid = await drafts.settledUid();
       const plain = composeRequest({ ...formRef.current, draftUid: uid }, false);
-      const local = attachments.items.flatMap((item) => (item.file ? [item.file] : []));
       const response = await sendMessage(
-        secret.on ? await encryptComposeRequest(plain, secret.password, local) : plain,
+        secret.on
+          ? await encryptComposeRequest(
+              plain,
+              secret.password,
+              await Promise.all(
+                items.map((item) => item.file ?? fetchAttachmentFile(item.readBack!, item.name)),
+              ),
+            )
+          : plain,
       );
       finished.current = true;
       closeCompose();
@@ -194,7 +244,7 @@ export function useComposeForm(initial: ComposeInitial) {
         .push(
           'error',
           error instanceof EncryptedTooLargeError
-            ? t('decrypt.tooLarge', { size: '20 MB' })
+            ? t('decrypt.tooLarge', { size: formatFileSize(ENCRYPTED_PAYLOAD_LIMIT_BYTES, i18n.language) })
             : sendErrorText(error, t),
         );
     } finally {
@@ -217,7 +267,6 @@ export function useComposeForm(initial: ComposeInitial) {
       }
     }
     setFromId(next);
-    touch();
   }
 
   function changeFormat() {
@@ -225,12 +274,10 @@ export function useComposeForm(initial: ComposeInitial) {
     setBody(convertBody(body, next));
     setFormat(next);
     setRevision((value) => value + 1);
-    touch();
   }
 
   function setField(field: RecipientFieldName, tags: RecipientTag[]) {
     setRecipients((current) => ({ ...current, [field]: tags }));
-    touch();
   }
 
   function onDrop(event: DragEvent) {
@@ -242,17 +289,16 @@ export function useComposeForm(initial: ComposeInitial) {
 
   function setSubjectText(next: string) {
     setSubject(next);
-    touch();
   }
 
   function setBodyText(next: string) {
     setBody(next);
-    touch();
   }
 
   function changeEncryption(next: EncryptionChoice) {
+    // Files added while encrypting stayed in the browser; a plain message needs them uploaded.
+    if (encryption.on && !next.on) attachments.uploadKept();
     setEncryption(next);
-    touch();
   }
 
   function addFiles(files: File[]) {

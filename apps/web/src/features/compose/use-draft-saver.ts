@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
-import { saveDraft } from './queries';
+import { discardDraft, saveDraft } from './queries';
 import { composeRequest, type ComposeForm } from './compose-request';
 
 /**
@@ -46,6 +46,22 @@ export function useDraftSaver(getForm: () => ComposeForm, onSaved: (uid: number)
     return JSON.stringify({ ...composeRequest(form, true), uid: null }) === lastSaved.current;
   }, [getForm]);
 
+  /** Whether this window has saved a draft (autosave, or before it was replaced by another window). */
+  const hasSaved = useCallback(() => uid.current !== null, []);
+
+  /** Removes the draft this window saved, once any save in flight has finished (the window is as it opened). */
+  const discard = useCallback(async (): Promise<void> => {
+    while (running.current) await running.current.catch(() => null);
+    const saved = uid.current;
+    if (saved === null) return;
+    await discardDraft(saved);
+    uid.current = null;
+    lastSaved.current = null;
+  }, []);
+
   // One object for the window's life: the autosave interval depends on it and must not restart on every render.
-  return useMemo(() => ({ save, settledUid, isUnchanged }), [save, settledUid, isUnchanged]);
+  return useMemo(
+    () => ({ save, settledUid, isUnchanged, hasSaved, discard }),
+    [save, settledUid, isUnchanged, hasSaved, discard],
+  );
 }

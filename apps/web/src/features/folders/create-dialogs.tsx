@@ -21,12 +21,14 @@ export interface CreateDialogProps {
   folders: readonly Folder[];
 }
 
-function FormDialog({
+/** A small form in a dialog: its fields, Cancel, and the submit button (Create unless told). */
+export function FormDialog({
   open,
   onOpenChange,
   title,
   busy,
   onSubmit,
+  submitLabel,
   children,
 }: {
   open: boolean;
@@ -34,6 +36,7 @@ function FormDialog({
   title: string;
   busy: boolean;
   onSubmit(): void;
+  submitLabel?: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -57,7 +60,7 @@ function FormDialog({
               </Dialog.Close>
               <Button type="submit" variant="primary" disabled={busy}>
                 {busy && <span className={dialog.spinner} aria-hidden />}
-                {t('common.create')}
+                {submitLabel ?? t('common.create')}
               </Button>
             </div>
           </form>

@@ -7,6 +7,7 @@ import { folderPath } from './paths';
 import { Link } from '../../lib/router';
 import type { FolderNode } from './folder-order';
 import { isMessageDrag, readDraggedMessages, type DraggedMessages } from './drag';
+import { ItemMenu, itemMenuHost } from './item-menu';
 import styles from './folder-tree.module.css';
 
 const systemIcons: Record<FolderSystem, typeof Inbox> = {
@@ -23,6 +24,8 @@ export interface FolderTreeProps {
   aliasId: string;
   activeFolderId: number | null;
   collector?: boolean;
+  /** User folders get a menu to rename and delete them (not for alias-only users, SPEC §6). */
+  manage?: boolean;
   /**
    * Messages dragged from the list were dropped on a folder (SPEC §2 drag-and-drop onto the folder tree). The tree
    * only reads the drag; what a drop does is the mail screen's (the app passes mail's handler in).
@@ -37,6 +40,7 @@ export function FolderTree({
   aliasId,
   activeFolderId,
   collector = false,
+  manage = false,
   onDropMessages,
 }: FolderTreeProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<number>>(() => new Set());
@@ -113,6 +117,7 @@ export function FolderTree({
           tabStop={tabStop}
           collapsed={collapsed}
           collector={collector}
+          manage={manage}
           onToggle={toggle}
           onFocusItem={setFocusedId}
           onDropMessages={onDropMessages}
@@ -134,6 +139,7 @@ interface TreeItemProps {
   tabStop: number | null;
   collapsed: ReadonlySet<number>;
   collector: boolean;
+  manage: boolean;
   onToggle(id: number): void;
   onFocusItem(id: number): void;
   onDropMessages: FolderTreeProps['onDropMessages'];
@@ -147,6 +153,7 @@ function TreeItem({
   tabStop,
   collapsed,
   collector,
+  manage,
   onToggle,
   onFocusItem,
   onDropMessages,
@@ -184,47 +191,61 @@ function TreeItem({
     onToggle(folder.id);
   }
 
+  const row = (
+    <Link
+      to={folderPath(aliasId, folder.id)}
+      role="treeitem"
+      aria-label={name}
+      aria-level={depth + 1}
+      aria-selected={active}
+      aria-current={active ? 'page' : undefined}
+      aria-expanded={hasChildren ? isExpanded : undefined}
+      aria-owns={isExpanded ? groupId : undefined}
+      tabIndex={folder.id === tabStop ? 0 : -1}
+      data-folder-id={folder.id}
+      data-parent-id={parentId ?? undefined}
+      className={clsx(
+        styles.row,
+        active && styles.active,
+        folder.unread > 0 && styles.unread,
+        dropping && styles.dropping,
+      )}
+      onDragOver={onDragOver}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+      style={{ paddingLeft: `calc(var(--space-2) + ${depth * 16}px)` }}
+      onFocus={() => onFocusItem(folder.id)}
+    >
+      <span
+        className={clsx(styles.chevron, isExpanded && styles.open)}
+        onClick={hasChildren ? onChevron : undefined}
+        aria-hidden
+      >
+        {hasChildren ? <ChevronRight /> : null}
+      </span>
+      <Icon className={styles.icon} aria-hidden />
+      <span className={styles.name}>{displayName}</span>
+      {folder.unread > 0 ? (
+        <span className={styles.count} aria-hidden>
+          {folder.unread > 9999 ? '9999+' : folder.unread}
+        </span>
+      ) : null}
+    </Link>
+  );
+
   return (
     <li role="none" className={styles.node}>
-      <Link
-        to={folderPath(aliasId, folder.id)}
-        role="treeitem"
-        aria-label={name}
-        aria-level={depth + 1}
-        aria-selected={active}
-        aria-current={active ? 'page' : undefined}
-        aria-expanded={hasChildren ? isExpanded : undefined}
-        aria-owns={isExpanded ? groupId : undefined}
-        tabIndex={folder.id === tabStop ? 0 : -1}
-        data-folder-id={folder.id}
-        data-parent-id={parentId ?? undefined}
-        className={clsx(
-          styles.row,
-          active && styles.active,
-          folder.unread > 0 && styles.unread,
-          dropping && styles.dropping,
-        )}
-        onDragOver={onDragOver}
-        onDragLeave={() => setDropping(false)}
-        onDrop={onDrop}
-        style={{ paddingLeft: `calc(var(--space-2) + ${depth * 16}px)` }}
-        onFocus={() => onFocusItem(folder.id)}
-      >
-        <span
-          className={clsx(styles.chevron, isExpanded && styles.open)}
-          onClick={hasChildren ? onChevron : undefined}
-          aria-hidden
-        >
-          {hasChildren ? <ChevronRight /> : null}
-        </span>
-        <Icon className={styles.icon} aria-hidden />
-        <span className={styles.name}>{displayName}</span>
-        {folder.unread > 0 ? (
-          <span className={styles.count} aria-hidden>
-            {folder.unread > 9999 ? '9999+' : folder.unread}
-          </span>
-        ) : null}
-      </Link>
+      {manage && folder.system === null ? (
+        <div className={itemMenuHost} data-active={active || undefined}>
+          {row}
+          <ItemMenu
+            item={{ kind: 'folder', id: folder.id, name: displayName }}
+            tabbable={folder.id === tabStop}
+          />
+        </div>
+      ) : (
+        row
+      )}
       {isExpanded ? (
         <ul role="group" id={groupId} className={styles.group}>
           {children.map((child) => (
@@ -237,6 +258,7 @@ function TreeItem({
               tabStop={tabStop}
               collapsed={collapsed}
               collector={collector}
+              manage={manage}
               onToggle={onToggle}
               onFocusItem={onFocusItem}
               onDropMessages={onDropMessages}

@@ -12,6 +12,7 @@ export {
 } from './folder-order';
 export { folderPath, labelPath } from './paths';
 export { FolderTree, type FolderTreeProps } from './folder-tree';
+export { ItemMenu, itemMenuHost, type ManagedItem } from './item-menu';
 export { writeDraggedMessages, type DraggedMessages } from './drag';
 
 /** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5). */

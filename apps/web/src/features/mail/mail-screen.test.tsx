@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { type Account, type AccessResponse, type Mail } from '@mailroom/protocol';
+import { formatFullDate, type Account, type AccessResponse, type Mail } from '@mailroom/protocol';
 import {
   answerShell,
   apiError,
@@ -141,6 +141,10 @@ describe('mail screen', () => {
     expect(rows).toHaveLength(3);
     expect(rows[0]!.getAttribute('aria-label')).toMatch(/Sender 5, Subject 5, .*unread/);
     expect(screen.getByText('1–3 of 5')).toBeTruthy();
+    // The short list date carries the full date as its tooltip.
+    const time = rows[0]!.querySelector('time')!;
+    expect(time.getAttribute('dateTime')).toBe('2026-11-20T10:00:00Z');
+    expect(time.getAttribute('title')).toBe(formatFullDate('2026-11-20T10:00:00Z', new Date(), 'en'));
   });
 
   it('renders only the rows in view of a 1,000-row page', async () => {

@@ -5,6 +5,7 @@ import { Layers, Lock, Paperclip, Star } from 'lucide-react';
 import {
   DOUBLE_CLICK_MS,
   folderDisplayName,
+  formatFullDate,
   formatListDate,
   type MailListItem,
   type ThreadMember,
@@ -161,7 +162,11 @@ export const MessageRow = memo(function MessageRow({
               {chain}
             </button>
           ) : null}
-          <time className={styles.date} dateTime={item.created_at}>
+          <time
+            className={styles.date}
+            dateTime={item.created_at}
+            title={formatFullDate(item.created_at, now, locale)}
+          >
             {date}
           </time>
         </div>
@@ -271,7 +276,13 @@ export function ChainMember({
         {sender ? <span className={styles.memberFolder}>{sender}</span> : null}
         <span className={styles.subject}>{subject}</span>
         {folderName ? <span className={styles.memberFolder}>{folderName}</span> : null}
-        <span className={styles.memberFolder}>{date}</span>
+        <time
+          className={styles.memberFolder}
+          dateTime={member.created_at}
+          title={formatFullDate(member.created_at, new Date(), i18n.language)}
+        >
+          {date}
+        </time>
         {memberLabels.map((label) => (
           <span
             key={label.id}

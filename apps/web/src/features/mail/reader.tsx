@@ -28,7 +28,7 @@ import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { Preloader } from '../../ui/preloader';
-import { useAccount, useUser } from '../account';
+import { ownAddresses, useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
 import { useLabelMessages, useMail, useMarkMessages } from './queries';
@@ -115,6 +115,7 @@ function MessageView({
   const { t, i18n } = useTranslation();
   const screen = useMailScreen();
   const user = useUser();
+  const account = useAccount();
   const labels = useLabels(!user?.info.alias);
   const mark = useMarkMessages();
   const unlabel = useLabelMessages();
@@ -123,7 +124,10 @@ function MessageView({
   const setFullscreen = useSelection((state) => state.setFullscreen);
   const from = message.fields.from[0];
   const subject = message.subject.trim() || t('mail.noSubject');
-  const recipients = [...message.fields.to, ...message.fields.cc];
+  // Bcc only on mail the user sent: any other message's Bcc header is the sender's claim, not ours to show.
+  const sentByUser =
+    account !== undefined &&
+    message.fields.from.some((address) => ownAddresses(account).has(address.email.toLowerCase()));
   const messageLabels = message.labels
     .map((id) => labels.data?.find((label) => label.id === id))
     .filter((label) => label !== undefined);
@@ -227,7 +231,9 @@ function MessageView({
                 </span>
               ) : null}
             </div>
-            <Recipients people={recipients} />
+            <Recipients label={t('mail.to')} people={message.fields.to} />
+            <Recipients label={t('mail.cc')} people={message.fields.cc} />
+            {sentByUser ? <Recipients label={t('mail.bcc')} people={message.fields.bcc} /> : null}
           </div>
           <time className={styles.date} dateTime={message.created_at}>
             {formatFullDate(message.created_at, new Date(), i18n.language)}
@@ -275,16 +281,18 @@ function MessageView({
   );
 }
 
-/** SPEC §9: two recipient tags, the rest behind '+N'. */
-function Recipients({ people }: { people: MailAddress[] }) {
+/** One header's recipients (To, Cc or Bcc), SPEC §9: two tags, the rest behind '+N'. */
+function Recipients({ label, people }: { label: string; people: MailAddress[] }) {
   const { t } = useTranslation();
   const [expanded, setExpanded] = useState(false);
   if (people.length === 0) return null;
   const shown = expanded ? people : people.slice(0, RECIPIENT_TAGS_SHOWN);
   const hidden = people.length - shown.length;
   return (
-    <div className={styles.recipients}>
-      <span className={styles.toLabel}>{t('mail.to')}</span>
+    <div className={styles.recipients} role="group" aria-label={label}>
+      <span className={styles.recipientsLabel} aria-hidden>
+        {label}:
+      </span>
       {shown.map((person, index) => (
         <span key={`${person.email}-${index}`} className={styles.tag} title={person.email}>
           {person.name || person.email}

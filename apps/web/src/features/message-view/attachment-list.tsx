@@ -49,7 +49,7 @@ export function AttachmentList({
   attachments: AttachmentLink[];
   className?: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <section className={clsx(styles.attachments, className)} aria-label={t('mail.attachments')}>
       <h2 className={styles.title}>
@@ -72,7 +72,7 @@ export function AttachmentList({
               >
                 <Icon className={clsx(styles.kind, styles[`kind-${kind}`])} aria-hidden />
                 <span className={styles.name}>{name}</span>
-                <span className={styles.size}>{formatFileSize(attachment.size)}</span>
+                <span className={styles.size}>{formatFileSize(attachment.size, i18n.language)}</span>
                 <Download className={styles.download} aria-hidden />
               </a>
             </li>

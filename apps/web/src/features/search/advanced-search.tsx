@@ -1,10 +1,8 @@
 import type { KeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { emptySearchForm, toggleField, type SearchField, type SearchForm } from './search-model';
+import { emptySearchForm, SEARCH_FIELDS, toggleField, type SearchForm } from './search-model';
 import styles from './search-line.module.css';
-
-const FIELDS: readonly SearchField[] = ['subject', 'body', 'sender'];
 
 export interface AdvancedSearchProps {
   id: string;
@@ -59,7 +57,7 @@ export default function AdvancedSearch({
       </fieldset>
       <fieldset className={styles.fieldset}>
         <legend>{t('search.lookIn')}</legend>
-        {FIELDS.map((field) => (
+        {SEARCH_FIELDS.map((field) => (
           <label key={field}>
             <input type="checkbox" checked={form[field]} onChange={() => setForm(toggleField(form, field))} />
             {t(`search.fields.${field}`)}

@@ -70,7 +70,7 @@ describe('search line', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
 
     await waitFor(() =>
-      expect(path()).toBe('/mail/search/all/11/false/1/hello/false/false/true/false/01.02.2025/03.02.2025'),
+      expect(path()).toBe('/mail/search/all/11/false/1/hello/false/true/true/true/01.02.2025/03.02.2025'),
     );
     const grid = await screen.findByRole('grid', { name: 'Messages' });
     await within(grid).findByText('Found it');
@@ -80,6 +80,7 @@ describe('search line', () => {
         limit: 20,
         folder_id: 11,
         text: 'hello',
+        fields: ['subject', 'body', 'from'],
         date: { since: '2025-02-01T00:00:00Z', before: '2025-02-03T23:59:59Z' },
       },
     ]);
@@ -94,7 +95,12 @@ describe('search line', () => {
     await screen.findByRole('searchbox', { name: 'Search mail' });
     fireEvent.click(screen.getByRole('button', { name: 'Advanced search' }));
 
+    // Every field is ticked at first; the last one left cannot be unticked.
     const body = await screen.findByRole('checkbox', { name: 'Body' });
+    const subject = screen.getByRole('checkbox', { name: 'Subject' });
+    fireEvent.click(subject);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Sender' }));
+    expect((body as HTMLInputElement).checked).toBe(true);
     fireEvent.click(body);
     expect((body as HTMLInputElement).checked).toBe(true);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Sender' }));
@@ -109,7 +115,7 @@ describe('search line', () => {
 
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search mail' }), { target: { value: 'bob' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-    await waitFor(() => expect(searches).toEqual([{ page: 1, limit: 20, from: 'bob' }]));
+    await waitFor(() => expect(searches).toEqual([{ page: 1, limit: 20, text: 'bob', fields: ['from'] }]));
     expect(path()).toBe('/mail/search/all/11/false/1/bob/true/false/false/true/false/false');
   });
   it('on a phone opens from its icon over the top bar, takes the focus, and Escape or the back arrow folds it', async () => {

@@ -36,18 +36,19 @@ describe('advanced search validation (SPEC §5)', () => {
 });
 
 describe('search request', () => {
-  it('sends body text, the folder and both dates for the current folder', () => {
-    const form = { ...emptySearchForm, text: ' hello ', subject: true, from: '01.02.2025', to: '03.02.2025' };
+  it('sends the text with every ticked field, the folder and both dates for the current folder', () => {
+    const form = { ...emptySearchForm, text: ' hello ', sender: false, from: '01.02.2025', to: '03.02.2025' };
     expect(searchRequest(form, 11, 2)).toEqual({
       page: 2,
       limit: 20,
       folder_id: 11,
       text: 'hello',
+      fields: ['subject', 'body'],
       date: { since: '2025-02-01T00:00:00Z', before: '2025-02-03T23:59:59Z' },
     });
   });
 
-  it('omits the folder and the dates for all folders; subject before sender without body', () => {
+  it('omits the folder and the dates for all folders; subject and sender both looked in', () => {
     const form = {
       ...emptySearchForm,
       text: 'hi',
@@ -57,14 +58,30 @@ describe('search request', () => {
       sender: true,
       from: '01.02.2025',
     };
-    expect(searchRequest(form, 11, 1)).toEqual({ page: 1, limit: 20, subject: 'hi' });
-    expect(searchRequest({ ...form, subject: false }, 11, 1)).toEqual({ page: 1, limit: 20, from: 'hi' });
+    expect(searchRequest(form, 11, 1)).toEqual({
+      page: 1,
+      limit: 20,
+      text: 'hi',
+      fields: ['subject', 'from'],
+    });
+    expect(searchRequest({ ...form, subject: false }, 11, 1)).toEqual({
+      page: 1,
+      limit: 20,
+      text: 'hi',
+      fields: ['from'],
+    });
+    expect(searchRequest({ ...form, subject: false, sender: false, body: true }, 11, 1)).toEqual({
+      page: 1,
+      limit: 20,
+      text: 'hi',
+      fields: ['body'],
+    });
   });
 
   it('round-trips through the search route with the word false for empty parts', () => {
     const form = { ...emptySearchForm, text: 'a/b c', from: '01.02.2025' };
     const path = searchPath('all', 11, null, 1, form);
-    expect(path).toBe('/mail/search/all/11/false/1/a%2Fb%20c/false/false/true/false/01.02.2025/false');
+    expect(path).toBe('/mail/search/all/11/false/1/a%2Fb%20c/false/true/true/true/01.02.2025/false');
     const [, , , a_id, f_id, l_id, page, search_text, all_folder, subject, text, sender, from, to] =
       path.split('/');
     const parsed = parseSearchParams({
@@ -87,12 +104,13 @@ describe('search request', () => {
 describe('select-all in search results', () => {
   it('acts on the search, with the alias view, not on the folder searched in', async () => {
     const { bulkRequest } = await import('../mail/queries');
-    const search = { ...emptySearchForm, text: 'invoice', subject: true, body: false };
+    const search = { ...emptySearchForm, text: 'invoice', subject: true, body: false, sender: false };
     expect(bulkRequest({ kind: 'search', id: 11, aliasId: '4', page: 1, limit: 20, search })).toEqual({
       page: 1,
       limit: 20,
       folder_id: 11,
-      subject: 'invoice',
+      text: 'invoice',
+      fields: ['subject'],
       alias_id: 4,
     });
   });

@@ -1,7 +1,8 @@
-import { SEARCH_PAGE_SIZE } from '@mailroom/protocol';
+import { SEARCH_PAGE_SIZE, type LabelSearchField } from '@mailroom/protocol';
 
 /** The fields the advanced search looks in (SPEC §2): at least one stays selected (SPEC §5). */
 export type SearchField = 'subject' | 'body' | 'sender';
+export const SEARCH_FIELDS: readonly SearchField[] = ['subject', 'body', 'sender'];
 
 /** What the search line and its advanced form hold; also what the search route encodes. */
 export interface SearchForm {
@@ -16,12 +17,13 @@ export interface SearchForm {
   to: string;
 }
 
+/** Every field is looked in until the user narrows it. */
 export const emptySearchForm: SearchForm = {
   text: '',
   allFolders: false,
-  subject: false,
+  subject: true,
   body: true,
-  sender: false,
+  sender: true,
   from: '',
   to: '',
 };
@@ -69,13 +71,21 @@ export interface SearchRequest {
   folder_id?: number;
   subject?: string;
   text?: string;
-  from?: string;
+  /** Where the text is looked for: any of these fields may match. */
+  fields?: LabelSearchField[];
   date?: { since?: string; before?: string };
 }
 
+/** The server's name of each field of the form (the sender is the From header). */
+const REQUEST_FIELD: Record<SearchField, LabelSearchField> = {
+  subject: 'subject',
+  body: 'body',
+  sender: 'from',
+};
+
 /**
- * The request for a form: the text goes to one field — body when checked, else subject, else sender. Dates only
- * count in the current folder (they are disabled for all folders).
+ * The request for a form: the text is looked for in each ticked field, and only those. Dates only count in the
+ * current folder (they are disabled for all folders).
  */
 export function searchRequest(
   form: SearchForm,
@@ -87,9 +97,8 @@ export function searchRequest(
   if (!form.allFolders && folderId !== null) request.folder_id = folderId;
   const q = form.text.trim();
   if (q) {
-    if (form.body) request.text = q;
-    else if (form.subject) request.subject = q;
-    else request.from = q;
+    request.text = q;
+    request.fields = SEARCH_FIELDS.filter((field) => form[field]).map((field) => REQUEST_FIELD[field]);
   }
   if (!form.allFolders) {
     const since = searchDate(form.from, 'start');
@@ -151,6 +160,7 @@ export function parseSearchParams(params: Record<string, string | undefined>): {
     from: text(params.from),
     to: text(params.to),
   };
-  if (!form.subject && !form.body && !form.sender) form = { ...form, body: true };
+  if (!form.subject && !form.body && !form.sender)
+    form = { ...form, subject: true, body: true, sender: true };
   return { form, folderId: idOrNull(params.f_id), labelId: idOrNull(params.l_id) };
 }

@@ -13,6 +13,8 @@ import {
   flattenFolders,
   folderPath,
   FolderTree,
+  ItemMenu,
+  itemMenuHost,
   labelPath,
   loadCreateDialogs,
   useFolders,
@@ -143,6 +145,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
             label={t('folders.title')}
             aliasId={aliasId}
             activeFolderId={activeFolderId}
+            manage={!isAliasUser}
             onDropMessages={onDropMessages}
           />
         ) : null}
@@ -177,7 +180,11 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
             {labels.data && labels.data.length > 0 ? (
               <ul className={styles.labels} aria-label={t('labels.title')}>
                 {labels.data.map((label) => (
-                  <li key={label.id}>
+                  <li
+                    key={label.id}
+                    className={itemMenuHost}
+                    data-active={label.id === activeLabelId || undefined}
+                  >
                     <Link
                       to={labelPath(aliasId, label.id)}
                       className={clsx(styles.labelLink, label.id === activeLabelId && styles.labelActive)}
@@ -186,6 +193,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
                       <span className={styles.labelDot} style={{ background: label.color }} aria-hidden />
                       <span className={styles.labelName}>{label.name}</span>
                     </Link>
+                    <ItemMenu item={{ kind: 'label', id: label.id, name: label.name, color: label.color }} />
                   </li>
                 ))}
               </ul>
