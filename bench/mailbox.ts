@@ -177,6 +177,31 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
       rows.push(row(`${name} over HTTP (${size})`, await time(page(1)), 5));
       await api('POST', 'user/settings', { [setting]: false });
     }
+    // Search as the search line sends it (the words in the ticked fields, any of them matching), 30 a page.
+    const searches: [string, Record<string, unknown>][] = [
+      ['one English word, subject and body', { text: 'Kestrel', fields: ['subject', 'body'] }],
+      ['one Russian word, subject and body', { text: 'отчёт', fields: ['subject', 'body'] }],
+      ['two words', { text: 'Kestrel report' }],
+      ['sender', { text: 'olga.ivanova@corp.example', fields: ['from'] }],
+      ['subject only', { text: 'Kestrel', fields: ['subject'] }],
+    ];
+    for (const [name, query] of searches) {
+      const request = { ...query, folder_id: inbox.id, page: 1, limit: 30 };
+      const { total } = await api<{ total: number }>('POST', 'messages/search', request);
+      const timing = await time(() => api('POST', 'messages/search', request));
+      rows.push(row(`search, ${name}, over HTTP (${size})`, timing, 50, `${total} hits`));
+    }
+    const everywhere = { text: 'Kestrel', page: 1, limit: 30 };
+    const { total: everywhereHits } = await api<{ total: number }>('POST', 'messages/search', everywhere);
+    rows.push(
+      row(
+        `search in all folders over HTTP (${size})`,
+        await time(() => api('POST', 'messages/search', everywhere)),
+        50,
+        `${everywhereHits} hits`,
+      ),
+    );
+
     rows.push({
       name: `server memory after the fill and the reads (RSS, ${size})`,
       value: (await memoryOf(server.pid)).rss / 2 ** 20,

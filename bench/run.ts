@@ -36,12 +36,20 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
       m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
   );
   await tryImport('./memory.js', (m) => m.runMemoryBench && ((o) => (m.runMemoryBench as ExportedBench)(o)));
+  // In process, on a mailbox written with SQL: the service alone, without HTTP (a second column, as such).
   // One corpus size per entry, so each runs on its own fresh database.
   for (const messages of quick ? [10_000] : [10_000, 100_000]) {
     const sized = (name: string) => (m: Record<string, unknown>) =>
       m[name] ? (o: Parameters<DbBench>[0]) => (m[name] as ExportedBench)({ ...o, messages }) : undefined;
     await tryImport('./list.js', sized('runListBench'));
     await tryImport('./search.js', sized('runSearchBench'));
+  }
+  // What a user feels: filled over SMTP from the shared corpus, timed over HTTP (bench/mailbox.ts).
+  for (const messages of quick ? [2_000] : [20_000, 100_000]) {
+    await tryImport(
+      './mailbox.js',
+      (m) => m.runMailboxBench && ((o) => (m.runMailboxBench as ExportedBench)({ ...o, messages })),
+    );
   }
   await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
   await tryImport('./send.js', (m) => m.runSendBench && ((o) => (m.runSendBench as ExportedBench)(o)));
