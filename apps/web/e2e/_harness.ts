@@ -39,15 +39,18 @@ export async function newPage(
   return { context, page };
 }
 
-/** Signs up a new member at the embedded identity provider and lands in the mail shell. */
+/**
+ * Signs up a new member at the embedded identity provider and lands in the mail shell. The provider's pages speak
+ * the browser's language (en or ru), as the page of a Russian-speaking phone user does.
+ */
 export async function signUp(page: Page, url: string, name: string): Promise<string> {
   await page.goto(`${url}/auth/wm/login`);
-  await page.getByRole('link', { name: 'Create one' }).click();
-  await page.getByLabel('Name').fill(name);
-  await page.getByLabel('Password').fill('correct horse');
-  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByRole('link', { name: /^(Create one|Создать)$/ }).click();
+  await page.getByLabel(/^(Name|Имя)$/).fill(name);
+  await page.getByLabel(/^(Password|Пароль)$/).fill('correct horse');
+  await page.getByRole('button', { name: /^(Sign up|Зарегистрироваться)$/ }).click();
   const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
-  await page.getByRole('link', { name: 'Continue' }).click();
+  await page.getByRole('link', { name: /^(Continue|Продолжить)$/ }).click();
   await page.waitForURL(/\/mail(\/|$)/);
   return memberId;
 }

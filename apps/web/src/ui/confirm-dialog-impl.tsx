@@ -3,6 +3,7 @@ import type { ConfirmDialogProps } from './confirm-dialog';
 import { Dialog } from 'radix-ui';
 import { useTranslation } from '../i18n';
 import { Button } from './button';
+import { dialogKeepsNotices } from './notices-store';
 import styles from './dialog.module.css';
 
 /** The Radix half of ConfirmDialog, loaded when a confirmation is first asked for. */
@@ -35,7 +36,12 @@ export default function ConfirmDialogImpl({
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>
         <Dialog.Overlay className={styles.overlay} />
-        <Dialog.Content className={styles.content} role="alertdialog" aria-busy={busy}>
+        <Dialog.Content
+          className={styles.content}
+          role="alertdialog"
+          aria-busy={busy}
+          {...dialogKeepsNotices}
+        >
           <div className={styles.header}>
             <Dialog.Title className={styles.title}>{title}</Dialog.Title>
           </div>

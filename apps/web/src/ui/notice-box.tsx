@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { CircleAlert, CircleCheck, X } from 'lucide-react';
 import clsx from 'clsx';
 import { BANNER_MS } from '@mailroom/protocol';
 import { useTranslation } from '../i18n';
-import { useNotices, type Notice } from './notices-store';
+import { NOTICE_ATTRIBUTE, useNotices, type Notice } from './notices-store';
 import styles from './notice-box.module.css';
 
 /**
@@ -15,8 +16,9 @@ import styles from './notice-box.module.css';
 export function NoticeBox() {
   const notice = useNotices((state) => state.queue[0]);
   if (!notice) return null;
-  // A fresh box (and bar) for every notice.
-  return <NoticeCard key={notice.id} notice={notice} />;
+  // A fresh box (and bar) for every notice; at the end of <body>, above and apart from a modal dialog, which
+  // hides and disables the rest of the page while it is open.
+  return createPortal(<NoticeCard key={notice.id} notice={notice} />, document.body);
 }
 
 function NoticeCard({ notice }: { notice: Notice }) {
@@ -44,6 +46,7 @@ function NoticeCard({ notice }: { notice: Notice }) {
       role={isError ? 'alertdialog' : 'status'}
       aria-labelledby={titleId}
       data-testid={isError ? 'error-dialog' : 'success-dialog'}
+      {...{ [NOTICE_ATTRIBUTE]: '' }}
       data-paused={paused.on || undefined}
       onKeyDown={(event) => event.key === 'Escape' && close()}
       onPointerEnter={() => paused.set('pointer', true)}

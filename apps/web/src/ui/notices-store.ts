@@ -39,6 +39,24 @@ export const useNotices = create<NoticesState>((set) => ({
   setRefreshToast: (visible) => set({ refreshToast: visible }),
 }));
 
+/** Marks the notice box, which a modal dialog must not treat as outside itself (see dialogKeepsNotices). */
+export const NOTICE_ATTRIBUTE = 'data-notice';
+
+/**
+ * For a modal dialog's content: a click or focus on the notice box (an error the dialog's own action raised, its
+ * Undo) neither closes the dialog nor is refused by it.
+ */
+export const dialogKeepsNotices = {
+  onPointerDownOutside: keepForNotice,
+  onInteractOutside: keepForNotice,
+  onFocusOutside: keepForNotice,
+};
+
+function keepForNotice(event: Event): void {
+  if (event.target instanceof Element && event.target.closest(`[${NOTICE_ATTRIBUTE}]`))
+    event.preventDefault();
+}
+
 export function raiseSuccess(text: string, undo?: Notice['undo']): void {
   useNotices.getState().push('success', text, undo);
 }

@@ -10,7 +10,7 @@ import {
   type LabelSearchField,
 } from '@mailroom/protocol';
 import { Button } from '../../ui/button';
-import { raiseSuccess } from '../../ui/notices-store';
+import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
 import { useCreateFolder, useCreateLabel } from './queries';
 import styles from './create-dialogs.module.css';
@@ -48,7 +48,7 @@ export function FormDialog({
     <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
       <Dialog.Portal>
         <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.content} aria-describedby={undefined}>
+        <Dialog.Content className={dialog.content} aria-describedby={undefined} {...dialogKeepsNotices}>
           <form onSubmit={submit} aria-busy={busy}>
             <div className={dialog.header}>
               <Dialog.Title className={dialog.title}>{title}</Dialog.Title>
