@@ -8,7 +8,7 @@ import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
 import { signInWithPassword } from '../addresses/index.js';
-import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
+import { SESSION_COOKIE, createSession, revokeSession } from './sessions.js';
 
 const FLOW_COOKIE = 'mr_oidc';
 const IS_LOGGED_COOKIE = 'isLogged';
@@ -28,7 +28,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
   /** Issues a fresh session id at every sign-in (and ends the one the browser had). */
   async function startSession(request: FastifyRequest, reply: FastifyReply, principal: Principal) {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await deleteSession(db, previous);
+    if (previous) await revokeSession({ ...app.deps, log: request.log }, previous);
     const { token } = await createSession(db, principal, config.sessionTtlMs);
     const maxAge = Math.floor(config.sessionTtlMs / 1000);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, { maxAge }));
@@ -37,7 +37,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
 
   async function endSession(request: FastifyRequest, reply: FastifyReply) {
     const token = request.cookies[SESSION_COOKIE];
-    if (token) await deleteSession(db, token);
+    if (token) await revokeSession({ ...app.deps, log: request.log }, token);
     reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
     reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
   }

@@ -6,7 +6,11 @@ export {
   createSession,
   deleteExpiredSessions,
   deleteSession,
+  revokeSession,
+  findLiveSession,
   findSession,
+  sessionIdOf,
+  type LiveSession,
 } from './sessions.js';
 export { DEV_IDP_PATH, devIdpRoutes } from './dev-idp/dev-idp.js';
 export { deleteExpiredIdpModels } from './dev-idp/idp-store.js';

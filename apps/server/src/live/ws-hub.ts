@@ -3,7 +3,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
-import { findSession, SESSION_COOKIE } from '../auth/index.js';
+import { findLiveSession, SESSION_COOKIE, type LiveSession } from '../auth/index.js';
 import { DomainError } from '../core/errors.js';
 
 export interface LiveUpdatesOptions {
@@ -18,12 +18,18 @@ export interface LiveUpdatesOptions {
 /** Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended. */
 const CLOSE_SESSION_ENDED = 1008;
 
+/** setTimeout's longest delay (about 24.8 days); a later expiry is left to the periodic re-check. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface LiveClient {
   socket: WebSocket;
   token: string;
+  /** The session's id, as the bus names a session that ended. */
+  sessionId: string;
   accountId: number;
   alive: boolean;
   sessionCheckedAt: number;
+  expiryTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -55,18 +61,29 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
       const origin = request.headers.origin;
       if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
         throw new DomainError('csrf_failed');
+      // The session's id and expiry, which the socket needs to end with it.
+      const session = await findLiveSession(app.deps.db, request.cookies[SESSION_COOKIE] ?? '');
+      if (!session) throw new DomainError('expected_token');
+      admitted.set(request, session);
     };
+    const admitted = new WeakMap<FastifyRequest, LiveSession>();
 
+    // Synchronous, so that no frame the client sends right after the upgrade is missed.
     app.get('/ws', { websocket: true, onRequest: admit }, (socket, request) => {
-      const principal = request.requireAuth();
+      const session = admitted.get(request)!;
       const client: LiveClient = {
         socket,
         token: request.cookies[SESSION_COOKIE]!,
-        accountId: principal.accountId,
+        sessionId: session.id,
+        accountId: session.principal.accountId,
         alive: true,
         sessionCheckedAt: Date.now(),
+        expiryTimer: undefined,
       };
       clients.add(client);
+      const expiresInMs = session.expiresAt.getTime() - Date.now();
+      if (expiresInMs < MAX_TIMER_MS)
+        client.expiryTimer = setTimeout(() => endClient(client), Math.max(0, expiresInMs));
 
       const send = (event: MailEvent) => {
         if (socket.readyState !== socket.OPEN) return;
@@ -89,6 +106,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
       });
       socket.on('close', () => {
         unsubscribe();
+        clearTimeout(client.expiryTimer);
         clients.delete(client);
       });
     });
@@ -110,12 +128,19 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
     }, heartbeatMs);
     heartbeat.unref();
 
-    /** A socket outlives its upgrade request: sign-out or expiry must still end it. */
+    const endClient = (client: LiveClient) => client.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+
+    // A socket outlives its upgrade request: a session that ends (sign-out on any process,
+    // replacement at the next sign-in) closes its sockets at once, and expiry by its timer.
+    const stopListening = app.deps.events.onSessionEnded((sessionId) => {
+      for (const client of clients) if (client.sessionId === sessionId) endClient(client);
+    });
+
+    /** The backstop for an end the bus could not announce (a lost notification, a row deleted by hand). */
     const recheckSession = async (client: LiveClient) => {
       try {
-        const principal = await findSession(app.deps.db, client.token);
-        if (principal?.accountId !== client.accountId)
-          client.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+        const session = await findLiveSession(app.deps.db, client.token);
+        if (session?.principal.accountId !== client.accountId) endClient(client);
       } catch (err) {
         // A database hiccup is not a sign-out; try again at the next check.
         app.log.warn({ err }, 'websocket session check failed');
@@ -124,6 +149,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
 
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
+      stopListening();
     });
   },
   { name: 'live-updates', dependencies: ['@fastify/cookie'] },
