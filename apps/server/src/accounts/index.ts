@@ -3,8 +3,10 @@ export {
   ensureAccount,
   getSettings,
   getUserInfo,
+  ownerOnly,
   primaryAddress,
   requireAccount,
+  requireFullSession,
   type AccountRow,
   type Principal,
 } from './accounts.service.js';

@@ -4,7 +4,10 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
 import { findLiveSession, SESSION_COOKIE, type LiveSession } from '../auth/index.js';
+import { scopeOf } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
+import type { Scope } from '../mailbox/index.js';
+import { ScopedEvents } from './scoped-events.js';
 
 export interface LiveUpdatesOptions {
   /** Ping every this often; a client that has not answered the previous ping is dropped. */
@@ -61,16 +64,16 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
       const origin = request.headers.origin;
       if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
         throw new DomainError('csrf_failed');
-      // The session's id and expiry, which the socket needs to end with it.
+      // The session's id and expiry, which the socket needs to end with it, and what it may see.
       const session = await findLiveSession(app.deps.db, request.cookies[SESSION_COOKIE] ?? '');
       if (!session) throw new DomainError('expected_token');
-      admitted.set(request, session);
+      admitted.set(request, { session, scope: await scopeOf(app.deps.db, session.principal) });
     };
-    const admitted = new WeakMap<FastifyRequest, LiveSession>();
+    const admitted = new WeakMap<FastifyRequest, { session: LiveSession; scope: Scope }>();
 
     // Synchronous, so that no frame the client sends right after the upgrade is missed.
     app.get('/ws', { websocket: true, onRequest: admit }, (socket, request) => {
-      const session = admitted.get(request)!;
+      const { session, scope } = admitted.get(request)!;
       const client: LiveClient = {
         socket,
         token: request.cookies[SESSION_COOKIE]!,
@@ -95,7 +98,14 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
         }
         socket.send(JSON.stringify(event));
       };
-      const unsubscribe = app.deps.events.subscribe(client.accountId, send);
+      // A session held to one address hears only of the mail it may see.
+      let forward = send;
+      if (scope.kind !== 'all') {
+        const scoped = new ScopedEvents(app.deps.db, client.accountId, scope, request.log);
+        scoped.prime();
+        forward = (event) => scoped.push(event, send);
+      }
+      const unsubscribe = app.deps.events.subscribe(client.accountId, forward);
 
       socket.on('message', (data, isBinary) => {
         if (!isBinary && data.toString() === WS_OPENING_MESSAGE && socket.readyState === socket.OPEN)

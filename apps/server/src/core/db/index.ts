@@ -18,6 +18,7 @@ import * as m008 from './migrations/008-sending.js';
 import * as m010 from './migrations/010-search-field-lexemes.js';
 import * as m011 from './migrations/011-shared-state.js';
 import * as m012 from './migrations/012-jobs.js';
+import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.js';
 
 export type * from './schema.js';
 export type Db = Kysely<Database>;
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '010-search-field-lexemes': m010,
   '011-shared-state': m011,
   '012-jobs': m012,
+  '014-principal-uploads-and-sign-in-throttles': m014,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
