@@ -7,7 +7,7 @@ import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
-import { deleteExpiredIdpModels, deleteExpiredSessions } from './auth/index.js';
+import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs } from './sending/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
@@ -46,6 +46,7 @@ async function main() {
   const sweeps = [
     { name: 'session-sweep', run: () => deleteExpiredSessions(db) },
     { name: 'idp-sweep', run: () => deleteExpiredIdpModels(db) },
+    { name: 'sign-in-throttle-sweep', run: () => deleteQuietSignInThrottles(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),

@@ -10,4 +10,9 @@ export {
   type AccountRow,
   type Principal,
 } from './accounts.service.js';
-export { findAccountByEmail, findAccountById, listProfiles } from './accounts.repository.js';
+export {
+  findAccountByEmail,
+  findAccountById,
+  findAccountByMemberId,
+  listProfiles,
+} from './accounts.repository.js';

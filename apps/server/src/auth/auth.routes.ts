@@ -9,6 +9,7 @@ import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
 import { signInWithPassword } from '../addresses/index.js';
 import { SESSION_COOKIE, createSession, revokeSession } from './sessions.js';
+import { throttledSignIn, waitText } from './sign-in-throttle.js';
 
 const FLOW_COOKIE = 'mr_oidc';
 const IS_LOGGED_COOKIE = 'isLogged';
@@ -126,7 +127,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     }),
     config: { rateLimit },
     handler: async (request, reply) => {
-      const principal = await signInWithPassword(db, request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const attempt = await throttledSignIn(
+        { ...app.deps, log: request.log },
+        { request, reply },
+        { kind: 'address', email },
+        () =>
+          signInWithPassword(db, email, password).catch((err: unknown) => {
+            if (err instanceof DomainError && err.code === 'user_not_found') return undefined;
+            throw err;
+          }),
+      );
+      if ('waitMs' in attempt) {
+        const wait = waitText(attempt.waitMs);
+        reply.header('retry-after', String(wait.seconds));
+        throw new DomainError(
+          'too_many_requests',
+          `Too many wrong passwords for this address, try again in ${wait.minutes} min`,
+        );
+      }
+      if ('wrong' in attempt) throw new DomainError('user_not_found', 'User not found');
+      const principal = attempt.ok;
       await startSession(request, reply, principal);
       return { user: await getUserInfo(db, principal) };
     },

@@ -15,3 +15,4 @@ export {
 export { DEV_IDP_PATH, devIdpRoutes } from './dev-idp/dev-idp.js';
 export { deleteExpiredIdpModels } from './dev-idp/idp-store.js';
 export { createIdpUser, verifyIdpUser } from './dev-idp/idp-users.js';
+export { deleteQuietSignInThrottles } from './sign-in-throttle.js';

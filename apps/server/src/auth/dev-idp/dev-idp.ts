@@ -6,6 +6,7 @@ import { DomainError } from '../../core/errors.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
 import { idpStore } from './idp-store.js';
 import { errorPage, signInPage, signUpPage, signedUpPage } from './pages.js';
+import { rememberBrowser, throttledSignIn, waitText } from '../sign-in-throttle.js';
 
 export interface DevIdpOptions {
   db: Db;
@@ -157,14 +158,25 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         const interaction = await details(request, reply);
         if (!interaction) return reply;
         const memberId = String(request.body?.memberId ?? '').trim();
-        const user = await verifyIdpUser(db, memberId, String(request.body?.password ?? ''));
-        if (!user)
+        const attempt = await throttledSignIn(
+          { ...app.deps, log: request.log },
+          { request, reply },
+          { kind: 'member', memberId },
+          () => verifyIdpUser(db, memberId, String(request.body?.password ?? '')),
+        );
+        if ('waitMs' in attempt) {
+          const wait = waitText(attempt.waitMs);
+          reply.header('retry-after', String(wait.seconds));
+          const error = `Too many wrong passwords for this member ID. Try again in ${wait.minutes} min.`;
+          return html(reply, signInPage(interaction.uid, { error, memberId }), 429);
+        }
+        if ('wrong' in attempt)
           return html(
             reply,
             signInPage(interaction.uid, { error: 'Wrong member ID or password', memberId }),
             401,
           );
-        return reply.redirect(await finishLogin(request, reply, user.memberId), 303);
+        return reply.redirect(await finishLogin(request, reply, attempt.ok.memberId), 303);
       },
     );
 
@@ -198,6 +210,8 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         }
         try {
           const user = await createIdpUser(db, { name, password });
+          // The browser that made the member ID is its owner's: guessing elsewhere never holds it back.
+          rememberBrowser(app.deps.config, { request, reply }, { kind: 'member', memberId: user.memberId });
           return html(reply, signedUpPage(user.memberId, await finishLogin(request, reply, user.memberId)));
         } catch (err) {
           if (err instanceof DomainError)
