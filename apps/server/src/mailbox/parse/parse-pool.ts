@@ -22,8 +22,11 @@ const defaults: ParsePoolOptions = {
   maxHeapMb: 192,
 };
 
+/** What a worker parses: bytes, or a message file whose attachments it spools to `spoolDir`. */
+export type ParseInput = { raw: Buffer } | { file: string; spoolDir: string; prefix: string };
+
 interface Job {
-  raw: Buffer;
+  input: ParseInput;
   resolve: (parsed: ParsedMessage) => void;
   reject: (err: Error) => void;
 }
@@ -44,9 +47,9 @@ class ParsePool {
 
   constructor(readonly options: ParsePoolOptions) {}
 
-  parse(raw: Buffer): Promise<ParsedMessage> {
+  parse(input: ParseInput): Promise<ParsedMessage> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ raw, resolve, reject });
+      this.queue.push({ input, resolve, reject });
       this.pump();
     });
   }
@@ -101,7 +104,7 @@ class ParsePool {
         slot.worker.emit('error', new Error(`parse timed out after ${this.options.timeoutMs} ms`));
       }, this.options.timeoutMs);
       slot.job = { ...job, id, timer };
-      slot.worker.postMessage({ id, raw: job.raw });
+      slot.worker.postMessage({ id, ...job.input });
     }
   }
 
@@ -118,7 +121,10 @@ function revive(parsed: ParsedMessage): ParsedMessage {
     ...parsed,
     attachments: parsed.attachments.map((a) => ({
       ...a,
-      content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+      content:
+        a.content instanceof Uint8Array
+          ? Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength)
+          : a.content,
     })),
   };
 }
@@ -126,9 +132,9 @@ function revive(parsed: ParsedMessage): ParsedMessage {
 let pool: ParsePool | undefined;
 
 /** Parses in the pool; rejects when the worker fails, runs out of heap or of time. */
-export function parseInWorker(raw: Buffer): Promise<ParsedMessage> {
+export function parseInWorker(input: ParseInput): Promise<ParsedMessage> {
   pool ??= new ParsePool(defaults);
-  return pool.parse(raw);
+  return pool.parse(input);
 }
 
 /** Replaces the pool's limits (tests use a short timeout); running parses finish on the old pool. */
