@@ -48,6 +48,8 @@ async function main() {
     { name: 'idp-sweep', run: () => deleteExpiredIdpModels(db) },
     { name: 'sign-in-throttle-sweep', run: () => deleteQuietSignInThrottles(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
+    // A message or attachment still spooled after a day belongs to a process that stopped mid-way.
+    { name: 'spool-sweep', run: () => blobs.sweepSpool(24 * 3600_000) },
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );

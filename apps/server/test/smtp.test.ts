@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { sql } from 'kysely';
@@ -298,6 +300,20 @@ describe('SMTP ingest limits', () => {
     expect(subjects).toEqual(['slow', 'small']);
     // Every spooled file was kept or removed: nothing is left in the temporary area.
     expect(await fs.readdir(blobs.spoolDir)).toEqual([]);
+  });
+
+  it('the spool sweep removes files a stopped process left mid-message, and nothing fresh', async () => {
+    const { blobs } = await startTestIngest();
+    const left = blobs.openSpool();
+    left.end(Buffer.from('Subject: half a message\r\n'));
+    await finished(left);
+    const fresh = blobs.openSpool();
+    fresh.end(Buffer.from('Subject: arriving now\r\n'));
+    await finished(fresh);
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    await fs.utimes(left.file().path, dayAgo, dayAgo);
+    expect(await blobs.sweepSpool(24 * 3600_000)).toBe(1);
+    expect(await fs.readdir(blobs.spoolDir)).toEqual([path.basename(fresh.file().path)]);
   });
 
   it('connections past SMTP_MAX_CONNECTIONS are turned away with 421', async () => {

@@ -25,6 +25,8 @@ export interface BlobStore {
   keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }>;
   /** Removes a spooled file that is not to be kept. */
   discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void>;
+  /** Removes spooled files older than `olderThanMs` (left by a process that stopped mid-message). */
+  sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
   /**
    * The bytes as a stream; rejects (a missing blob, say) before any byte is read, so a caller can
@@ -126,6 +128,20 @@ export class FsBlobStore implements BlobStore {
   async discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
     if (path.dirname(file.path) !== this.spoolDir) throw new Error('not a spooled file of this store');
     await fs.rm(file.path, { force: true });
+  }
+
+  async sweepSpool(olderThanMs: number): Promise<number> {
+    const names = await fs.readdir(this.spoolDir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.spoolDir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+        await fs.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   get(hash: string): Promise<Buffer> {
