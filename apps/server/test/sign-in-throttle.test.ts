@@ -69,6 +69,16 @@ describe('wrong passwords for one password-access address from many sources', ()
     expect((await passwordLogin(new Browser(app), email, 'typo')).statusCode).toBe(401);
   });
 
+  it('sixty guesses sent at the same moment get no more checks than sixty in a row', async () => {
+    const { email } = await deskAccess();
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => passwordLogin(new Browser(app), email, `guess-${i}`)),
+    );
+    const statuses = responses.map((r) => r.statusCode);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(55);
+  });
+
   it('the wait grows with each wrong password after the first few, up to a cap', async () => {
     const { email } = await deskAccess();
     const waits: number[] = [];

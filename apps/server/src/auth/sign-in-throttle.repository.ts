@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../core/db/index.js';
 
 const msFromNow = (column: 'blocked_until') =>
@@ -14,34 +14,47 @@ export async function throttleWaitMs(db: Db, key: string): Promise<number> {
   return row?.wait_ms ?? 0;
 }
 
-/**
- * Counts one wrong password for `key`, in one statement: a count whose last failure is older than
- * `forgetAfterMs` starts over at 1. Returns the count.
- */
-export async function countFailure(db: Db, key: string, forgetAfterMs: number): Promise<number> {
-  const row = await db
-    .insertInto('sign_in_throttles')
-    .values({ key, failures: 1, last_failure_at: sql<Date>`now()`, blocked_until: sql<Date>`now()` })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        failures: sql<number>`case when sign_in_throttles.last_failure_at <= now() - ${forgetAfterMs} * interval '1 millisecond'
-          then 1 else sign_in_throttles.failures + 1 end`,
-        last_failure_at: sql<Date>`now()`,
-        blocked_until: sql<Date>`now()`,
-      }),
-    )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
-  return row.failures;
+export interface ThrottlePolicy {
+  /** Attempts that never wait. */
+  free: number;
+  /** The wait after the last free attempt; it doubles with each attempt after. */
+  firstWaitMs: number;
+  maxWaitMs: number;
+  /** Attempts older than this are forgotten. */
+  forgetAfterMs: number;
 }
 
-/** Attempts for `key` wait `waitMs` from now on. */
-export async function holdBack(db: Db, key: string, waitMs: number): Promise<void> {
-  await db
-    .updateTable('sign_in_throttles')
-    .set({ blocked_until: sql<Date>`now() + ${waitMs} * interval '1 millisecond'` })
-    .where('key', '=', key)
-    .execute();
+/**
+ * Claims one password check for `key`, in one statement, counting it as a wrong password until
+ * the caller clears it (a right one): undefined while `key` must wait. The claim also sets the
+ * wait that follows it, so attempts sent at the same moment are counted one after the other on
+ * the row's lock and only the free ones (or the one after a wait) are checked. A count whose
+ * last attempt is older than `forgetAfterMs` starts over. Returns the count with this attempt.
+ */
+export async function claimAttempt(db: Db, key: string, policy: ThrottlePolicy): Promise<number | undefined> {
+  const forgotten = sql<boolean>`sign_in_throttles.last_failure_at <= now() - ${policy.forgetAfterMs} * interval '1 millisecond'`;
+  const failures = sql<number>`case when ${forgotten} then 1 else sign_in_throttles.failures + 1 end`;
+  const waitFor = (count: RawBuilder<number>) =>
+    sql<Date>`now() + (case when ${count} >= ${policy.free}
+      then least(${policy.maxWaitMs}::float8, ${policy.firstWaitMs}::float8 * power(2, ${count} - ${policy.free}))
+      else 0 end) * interval '1 millisecond'`;
+  const row = await db
+    .insertInto('sign_in_throttles')
+    .values({
+      key,
+      failures: 1,
+      last_failure_at: sql<Date>`now()`,
+      blocked_until: waitFor(sql<number>`1`),
+    })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ failures, last_failure_at: sql<Date>`now()`, blocked_until: waitFor(failures) })
+        .where('sign_in_throttles.blocked_until', '<=', sql<Date>`now()`),
+    )
+    .returning('failures')
+    .executeTakeFirst();
+  return row?.failures;
 }
 
 /** True for the one caller that may tell the owner now: not told within `quietMs`. */

@@ -11,12 +11,12 @@ import { storeNotice } from '../mailbox/index.js';
 import { findAccountByMemberId } from '../accounts/index.js';
 import { passwordAccessAccount } from '../addresses/index.js';
 import {
+  claimAttempt,
   claimNotice,
   clearThrottle,
-  countFailure,
   deleteQuietThrottles,
-  holdBack,
   throttleWaitMs,
+  type ThrottlePolicy,
 } from './sign-in-throttle.repository.js';
 
 /**
@@ -53,11 +53,12 @@ export interface ThrottleDeps {
 
 export type ThrottledResult<T> = { ok: T } | { wrong: true } | { waitMs: number };
 
-/** The wait after `failures` wrong passwords in a row. */
-export function waitAfter(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(MAX_WAIT_MS, FIRST_WAIT_MS * 2 ** (failures - FREE_FAILURES));
-}
+const policy: ThrottlePolicy = {
+  free: FREE_FAILURES,
+  firstWaitMs: FIRST_WAIT_MS,
+  maxWaitMs: MAX_WAIT_MS,
+  forgetAfterMs: QUIET_MS,
+};
 
 const keyOf = (name: SignInName) =>
   name.kind === 'member' ? `member:${name.memberId.trim()}` : `address:${name.email.trim().toLowerCase()}`;
@@ -93,8 +94,9 @@ export async function throttledSignIn<T>(
   const fromKnownBrowser = known?.n.includes(digest(key)) ?? false;
   const counted = fromKnownBrowser ? `${key}|browser:${known!.d}` : key;
 
-  const waitMs = await throttleWaitMs(deps.db, counted);
-  if (waitMs > 0) return { waitMs };
+  const failures = await claimAttempt(deps.db, counted, policy);
+  // Held back: no password is checked. The wait read here may have just ended; say at least a second.
+  if (failures === undefined) return { waitMs: Math.max(1000, await throttleWaitMs(deps.db, counted)) };
 
   const result = await check();
   if (result !== undefined) {
@@ -102,15 +104,10 @@ export async function throttledSignIn<T>(
     rememberBrowser(deps.config, http, name, known);
     return { ok: result };
   }
-  const failures = await countFailure(deps.db, counted, QUIET_MS);
-  const wait = waitAfter(failures);
-  if (wait > 0) {
-    await holdBack(deps.db, counted, wait);
-    if (failures >= FREE_FAILURES && (await claimNotice(deps.db, counted, QUIET_MS)))
-      await tellOwner(deps, name).catch((err: unknown) =>
-        deps.log.error({ err }, 'telling the owner about wrong passwords failed'),
-      );
-  }
+  if (failures >= FREE_FAILURES && (await claimNotice(deps.db, counted, QUIET_MS)))
+    await tellOwner(deps, name).catch((err: unknown) =>
+      deps.log.error({ err }, 'telling the owner about wrong passwords failed'),
+    );
   return { wrong: true };
 }
 
