@@ -57,7 +57,7 @@ export async function deliverMessage(
 ): Promise<DeliveryOutcome[]> {
   const spooled = Buffer.isBuffer(raw) ? undefined : raw;
   const parsed = spooled
-    ? await parseMessageFile(spooled.path, deps.blobs.spoolDir)
+    ? await parseMessageFile(spooled, deps.blobs.spoolDir)
     : await parseMessage(raw as Buffer);
   let blobs: MessageBlobs;
   let encrypted: boolean;

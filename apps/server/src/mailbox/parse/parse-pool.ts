@@ -23,7 +23,15 @@ const defaults: ParsePoolOptions = {
 };
 
 /** What a worker parses: bytes, or a message file whose attachments it spools to `spoolDir`. */
-export type ParseInput = { raw: Buffer } | { file: string; spoolDir: string; prefix: string };
+export type ParseInput = { raw: Buffer } | { file: string; size: number; spoolDir: string; prefix: string };
+
+/**
+ * A file is read from disk and its attachments written back (and fsynced), which takes time with
+ * its size: it gets the pool's time plus a second per 2 MB, so a 70 MB message is not cut off
+ * on a busy disk while a hostile small one still is.
+ */
+const timeFor = (input: ParseInput, base: number) =>
+  'file' in input ? base + Math.ceil(input.size / (2 * 1024 * 1024)) * 1000 : base;
 
 interface Job {
   input: ParseInput;
@@ -100,9 +108,10 @@ class ParsePool {
       if (!slot) return;
       const job = this.queue.shift()!;
       const id = this.nextId++;
+      const timeoutMs = timeFor(job.input, this.options.timeoutMs);
       const timer = setTimeout(() => {
-        slot.worker.emit('error', new Error(`parse timed out after ${this.options.timeoutMs} ms`));
-      }, this.options.timeoutMs);
+        slot.worker.emit('error', new Error(`parse timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
       slot.job = { ...job, id, timer };
       slot.worker.postMessage({ id, ...job.input });
     }

@@ -4,7 +4,14 @@ import { parseMessageFileUnbounded, parseMessageUnbounded } from './parse-messag
 /** One parse per message; the pool (parse-pool.ts) bounds this thread's heap and time. */
 parentPort?.on(
   'message',
-  (job: { id: number; raw?: Uint8Array; file?: string; spoolDir?: string; prefix?: string }) => {
+  (job: {
+    id: number;
+    raw?: Uint8Array;
+    file?: string;
+    size?: number;
+    spoolDir?: string;
+    prefix?: string;
+  }) => {
     const parsing = job.raw
       ? parseMessageUnbounded(Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength))
       : parseMessageFileUnbounded(job.file!, job.spoolDir!, job.prefix!);

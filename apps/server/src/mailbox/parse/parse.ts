@@ -26,13 +26,16 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
  * A failed parse leaves no spooled attachment behind and falls back to the first bytes of the
  * file. Never throws for a readable file.
  */
-export async function parseMessageFile(file: string, spoolDir: string): Promise<ParsedMessage> {
+export async function parseMessageFile(
+  file: { path: string; size: number },
+  spoolDir: string,
+): Promise<ParsedMessage> {
   const prefix = `.tmp-parse-${randomBytes(8).toString('hex')}`;
   try {
-    return await parseInWorker({ file, spoolDir, prefix });
+    return await parseInWorker({ file: file.path, size: file.size, spoolDir, prefix });
   } catch {
     await removeSpooled(spoolDir, prefix);
-    return parseHeadersOnly(await readHead(file, 2 * HEADER_LIMIT));
+    return parseHeadersOnly(await readHead(file.path, 2 * HEADER_LIMIT));
   }
 }
 
