@@ -14,7 +14,7 @@ const areas = {
   addresses: { paths: ['addresses/'], may: ['core', 'mailbox', 'accounts'] },
   auth: { paths: ['auth/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses'] },
   user: { paths: ['user/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
-  live: { paths: ['live/'], may: ['core', 'http', 'accounts', 'auth'] },
+  live: { paths: ['live/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
   mail: { paths: ['mail/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
   encrypted: {
     paths: ['encrypted/'],

@@ -37,6 +37,14 @@ const schema = z.object({
     .min(1024)
     .max(1024 ** 3)
     .default(70_000_000),
+  SMTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(100_000).default(100),
+  SMTP_MAX_LARGE_MESSAGES: z.coerce.number().int().min(1).max(10_000).default(8),
+  SMTP_LARGE_MESSAGE_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(10 * 1024 * 1024),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   // Checked in loadConfig, whose messages never repeat the value.
@@ -108,6 +116,11 @@ export interface Config {
   smtpTls: { certFile: string; keyFile: string } | undefined;
   /** Largest message accepted over SMTP/LMTP, in bytes (announced with SIZE). */
   maxMessageSize: number;
+  /** SMTP/LMTP connections open at once (each listener); more are turned away with 421. */
+  smtpMaxConnections: number;
+  /** Messages over `smtpLargeMessageSize` received and stored at once; more wait (452, 4.3.1). */
+  smtpMaxLargeMessages: number;
+  smtpLargeMessageSize: number;
   dataDir: string;
   databaseUrl: string | undefined;
   /**
@@ -170,6 +183,10 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   SMTP_TLS_CERT: 'PEM certificate file for STARTTLS on the SMTP port (with SMTP_TLS_KEY)',
   SMTP_TLS_KEY: 'PEM private key file for STARTTLS on the SMTP port (with SMTP_TLS_CERT)',
   MAX_MESSAGE_SIZE: 'Largest incoming message in bytes, announced with SIZE (default 70000000)',
+  SMTP_MAX_CONNECTIONS: 'SMTP (and LMTP) connections open at once; more get 421 (default 100)',
+  SMTP_MAX_LARGE_MESSAGES:
+    'Messages over SMTP_LARGE_MESSAGE_SIZE received at once; more are told to retry with 452 (default 8)',
+  SMTP_LARGE_MESSAGE_SIZE: 'Size in bytes from which a message counts as large (default 10485760)',
   DATA_DIR: 'Folder for the embedded database, blobs and generated keys (default ./data)',
   DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
   SECRET_KEY:
@@ -273,6 +290,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     maxMessageSize: e.MAX_MESSAGE_SIZE,
+    smtpMaxConnections: e.SMTP_MAX_CONNECTIONS,
+    smtpMaxLargeMessages: e.SMTP_MAX_LARGE_MESSAGES,
+    smtpLargeMessageSize: e.SMTP_LARGE_MESSAGE_SIZE,
     dataDir,
     databaseUrl: e.DATABASE_URL,
     secretKey,

@@ -7,7 +7,7 @@ import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startPeriodicJob, startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
-import { deleteExpiredIdpModels, deleteExpiredSessions } from './auth/index.js';
+import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs } from './sending/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
@@ -46,7 +46,10 @@ async function main() {
   const sweeps = [
     { name: 'session-sweep', run: () => deleteExpiredSessions(db) },
     { name: 'idp-sweep', run: () => deleteExpiredIdpModels(db) },
+    { name: 'sign-in-throttle-sweep', run: () => deleteQuietSignInThrottles(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
+    // A message or attachment still spooled after a day belongs to a process that stopped mid-way.
+    { name: 'spool-sweep', run: () => blobs.sweepSpool(24 * 3600_000) },
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );

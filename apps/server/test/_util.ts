@@ -99,6 +99,8 @@ export async function createTestApp(
 /** A tiny cookie jar over inject, enough to walk redirects like a browser. */
 export class Browser {
   readonly cookies = new Map<string, string>();
+  /** The client's address as the server sees it, for every request (default 127.0.0.1). */
+  remoteAddress: string | undefined;
   constructor(
     private readonly app: FastifyInstance,
     private readonly origin = 'http://mailroom.localhost',
@@ -126,6 +128,8 @@ export class Browser {
       body?: string;
       headers?: Record<string, string>;
       csrf?: boolean;
+      /** The client's address as the server sees it (default 127.0.0.1). */
+      remoteAddress?: string;
     } = {},
   ): Promise<LightMyRequestResponse> {
     const headers: Record<string, string> = {
@@ -153,6 +157,9 @@ export class Browser {
       url: target.pathname + target.search,
       headers,
       payload,
+      ...((opts.remoteAddress ?? this.remoteAddress)
+        ? { remoteAddress: opts.remoteAddress ?? this.remoteAddress }
+        : {}),
     });
     this.store(response);
     return response;

@@ -51,6 +51,15 @@ export class LiveClient {
     });
   }
 
+  /** How the socket closed, failing when it is still open after `timeoutMs`. */
+  closedWithin(timeoutMs: number): Promise<{ code: number; reason: string }> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`socket still open after ${timeoutMs} ms`)), timeoutMs);
+    });
+    return Promise.race([this.closed, late]).finally(() => clearTimeout(timer));
+  }
+
   /** Sends 'connection opening' and waits for the server's echo, as the web client does. */
   async greet(): Promise<string> {
     const from = this.frames.length;

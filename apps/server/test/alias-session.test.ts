@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import type { MailEvent } from '@mailroom/protocol';
 import { Browser, createTestApp } from './_util.js';
 import { composeRaw, createAccount } from './_mail.js';
+import { compose, upload } from './_sending.js';
+import { LiveClient, listenWs } from './_ws.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
+import { createSession } from '../src/auth/index.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 
-const { app, db, blobs } = await createTestApp();
+const { app, db, blobs, events } = await createTestApp();
+const wsUrl = await listenWs(app);
 
 /**
  * An account with an alias, one message to the alias and one to the main address, and a session signed in
@@ -34,6 +39,9 @@ async function setUp(accessTo: 'alias' | 'primary' = 'alias') {
   };
   const toAlias = await store(alias.email, 'For the desk', alias.id);
   const toOwner = await store(owner.email, 'Private to the owner', null);
+  const ownerBrowser = new Browser(app);
+  const { token } = await createSession(db, { accountId: owner.id, aliasEmail: null }, 3600_000);
+  ownerBrowser.cookies.set('mr_sid', token);
   const desk = new Browser(app);
   expect(
     (
@@ -42,7 +50,7 @@ async function setUp(accessTo: 'alias' | 'primary' = 'alias') {
       })
     ).statusCode,
   ).toBe(200);
-  return { inbox, toAlias, toOwner, desk };
+  return { owner, alias, access, inbox, store, toAlias, toOwner, desk, ownerBrowser };
 }
 
 describe('an alias-only session acts only on mail to its address', () => {
@@ -145,5 +153,107 @@ describe('password access to the primary address sees its mail the same way ever
     expect(other.statusCode).toBe(404);
     const opened = await front.request('GET', `/api/v1/messages/${inbox.id}/${toAlias.uid}`);
     expect(opened.statusCode).toBe(404);
+  });
+});
+
+describe("an alias-only session never reaches the owner's own things", () => {
+  it("cannot attach the owner's pending upload to its draft by id", async () => {
+    const { owner, access, desk, ownerBrowser } = await setUp();
+    const owners = await upload(app, ownerBrowser, 'payslip.pdf', Buffer.from('%PDF owner only'));
+    expect(owners.status).toBe(200);
+    const own = await upload(app, desk, 'desk.pdf', Buffer.from('%PDF the desk'));
+    expect(own.status).toBe(200);
+    const taken = await desk.request('POST', '/api/v1/messages/draft', {
+      json: compose(access, ['x@example.com'], { attachments: [owners.body.attachment.id] }),
+    });
+    expect(taken.statusCode, taken.body).toBe(404);
+    expect(taken.json().error.meta.i8s).toBe('entity_not_found');
+    const saved = await desk.request('POST', '/api/v1/messages/draft', {
+      json: compose(access, ['x@example.com'], { attachments: [own.body.attachment.id] }),
+    });
+    expect(saved.statusCode).toBe(200);
+    // The other way round too: an upload is its session principal's, not the whole account's.
+    const ownerTakes = await ownerBrowser.request('POST', '/api/v1/messages/draft', {
+      json: compose(owner.email, ['x@example.com'], { attachments: [own.body.attachment.id] }),
+    });
+    expect(ownerTakes.statusCode).toBe(404);
+  });
+
+  it("cannot change the owner's settings", async () => {
+    const { owner, desk } = await setUp();
+    const before = await desk.request('GET', '/api/v1/user/account');
+    const changed = await desk.request('POST', '/api/v1/user/settings', { json: { per_page: 5 } });
+    expect(changed.statusCode).toBe(403);
+    expect(changed.json().error.meta.i8s).toBe('forbidden');
+    const row = await db
+      .selectFrom('accounts')
+      .select('settings')
+      .where('id', '=', owner.id)
+      .executeTakeFirstOrThrow();
+    expect(row.settings.per_page).toBe(before.json().settings.per_page);
+  });
+
+  it("lists no folder of the owner's that holds none of its mail", async () => {
+    const { owner, alias, desk, ownerBrowser } = await setUp();
+    for (const name of ['Divorce lawyer', 'Desk archive']) {
+      const made = await ownerBrowser.request('POST', '/api/v1/folders', {
+        json: { folder: { parent_id: null, name } },
+      });
+      expect(made.statusCode, name).toBe(200);
+    }
+    const archive = await db
+      .selectFrom('folders')
+      .select('id')
+      .where('account_id', '=', owner.id)
+      .where('name', 'like', '%Desk archive')
+      .executeTakeFirstOrThrow();
+    const raw = await composeRaw({ from: 'x@example.com', to: alias.email, subject: 'filed', text: 'x' });
+    await storeMessage(db, blobs, {
+      accountId: owner.id,
+      folderId: archive.id,
+      raw,
+      parsed: await parseMessage(raw),
+      aliasId: alias.id,
+    });
+    type Node = { name: string; system: string | null; subfolders: Node[] };
+    const names = (folders: Node[]): string[] => folders.flatMap((f) => [f.name, ...names(f.subfolders)]);
+    const seen = names((await desk.request('GET', '/api/v1/folders')).json().folders);
+    expect(seen.some((n) => n.includes('Divorce lawyer'))).toBe(false);
+    expect(seen.some((n) => n.includes('Desk archive'))).toBe(true);
+    expect(seen).toContain('INBOX');
+    const ownerSees = names((await ownerBrowser.request('GET', '/api/v1/folders')).json().folders);
+    expect(ownerSees.some((n) => n.includes('Divorce lawyer'))).toBe(true);
+  });
+
+  it("its websocket hears nothing of the owner's mail to other addresses", async () => {
+    const { inbox, alias, owner, desk, store } = await setUp();
+    const live = await LiveClient.open(wsUrl, { token: desk.cookies.get('mr_sid')! });
+    await live.greet();
+    const publishStored = async (to: string, subject: string, aliasId: number | null) => {
+      const message = await store(to, subject, aliasId);
+      const counts = await db
+        .selectFrom('folders')
+        .select(['unread_count', 'total_count'])
+        .where('id', '=', inbox.id)
+        .executeTakeFirstOrThrow();
+      await events.publish(owner.id, [
+        { event: 'new', folder_id: inbox.id, uids: [message.uid] },
+        {
+          event: 'updateMailbox',
+          folder_id: inbox.id,
+          unseen: counts.unread_count,
+          total: counts.total_count,
+        },
+      ]);
+      return message;
+    };
+    await publishStored(owner.email, 'Private again', null);
+    const forDesk = await publishStored(alias.email, 'For the desk again', alias.id);
+    const got = await live.events(1, 2);
+    // Two messages to the desk's address in the Inbox (setUp's and this one), both unread.
+    expect(got).toEqual<MailEvent[]>([
+      { event: 'new', folder_id: inbox.id, uids: [forDesk.uid] },
+      { event: 'updateMailbox', folder_id: inbox.id, unseen: 2, total: 2 },
+    ]);
   });
 });

@@ -1,96 +1,15 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import pg from 'pg';
-import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
+import { migrate } from '../src/core/db/index.js';
 import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
-
-const root = new URL('../../../', import.meta.url).pathname;
-const mainTs = path.join(root, 'apps/server/src/main.ts');
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number, child: ChildProcess, timeoutMs = 100_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (hasExited(child)) throw new Error(`server exited (${child.exitCode ?? child.signalCode})`);
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
-}
-
-/** The real server (main.ts) as a child process, the way `npm start` runs it, minus the build. */
-function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', mainTs], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4000)));
-  child.on('exit', (code, signal) => {
-    if (code && code !== 0) console.error(`server exited ${code} ${signal}: ${stderr}`);
-  });
-  cleanup(() => {
-    if (!hasExited(child)) child.kill('SIGKILL');
-  });
-  return child;
-}
+import { exited, freePort, prepareDatabase, startServer, waitForPort } from './_server.js';
 
 const phase = (what: string) => process.env.CRASH_DEBUG && console.error(new Date().toISOString(), what);
-
-/** A child killed by a signal has signalCode set and exitCode null. */
-const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
-const exited = (child: ChildProcess) =>
-  hasExited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
-/** A database for the child server: a PostgreSQL database of its own, or PGlite in its data folder. */
-async function prepareDatabase(
-  dataDir: string,
-): Promise<{ url: string | undefined; open: () => Promise<Db> }> {
-  const base = process.env.DATABASE_URL;
-  if (!base) {
-    return {
-      url: undefined,
-      open: () => openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }),
-    };
-  }
-  const name = `mailroom_crash_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  cleanup(async () => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    await c.query(`drop database if exists ${name} with (force)`);
-    await c.end();
-  });
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return { url: url.href, open: () => openDatabase({ kind: 'postgres', url: url.href }) };
-}
 
 describe('crash safety of SMTP ingest', () => {
   it(

@@ -1,6 +1,13 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParsePool } from '../src/mailbox/index.js';
-import { parseMessage } from '../src/mailbox/index.js';
+import { parseMessage, parseMessageFile } from '../src/mailbox/index.js';
+import type { SpooledFile } from '../src/core/blobs/index.js';
+import { composeRaw } from './_mail.js';
+import { cleanup } from './_util.js';
 
 const message = (body: string) =>
   Buffer.from(
@@ -39,5 +46,33 @@ describe('parsing in bounded workers', () => {
     expect(parsed.subject).toBe('Иван');
     configureParsePool({ maxHeapMb: 192 });
     expect((await parseMessage(message('fine\r\n'))).text).toBe('fine\n');
+  });
+});
+
+describe('parsing a spooled message file', () => {
+  afterEach(() => configureParsePool({ timeoutMs: 10_000, maxHeapMb: 192 }));
+
+  it('spools each attachment to its own file, and a big file gets time in proportion to its size', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-spool-'));
+    cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+    const content = randomBytes(12 * 1024 * 1024);
+    const raw = await composeRaw({
+      from: 'ann@example.org',
+      to: 'bo@example.org',
+      subject: 'Scans',
+      text: 'attached',
+      attachments: [{ filename: 'scan.bin', content }],
+    });
+    const file = path.join(dir, 'message.eml');
+    await fs.writeFile(file, raw);
+    // Far too little for 16 MB read, decoded and written back, were it not for the size allowance.
+    configureParsePool({ timeoutMs: 200 });
+    const parsed = await parseMessageFile({ path: file, size: raw.length }, dir);
+    expect(parsed.subject).toBe('Scans');
+    expect(parsed.attachments).toHaveLength(1);
+    const spooled = parsed.attachments[0]!.content as SpooledFile;
+    expect(spooled.size).toBe(content.length);
+    expect(spooled.hash).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(Buffer.compare(await fs.readFile(spooled.path), content)).toBe(0);
   });
 });

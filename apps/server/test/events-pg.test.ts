@@ -170,4 +170,32 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
       `cross-process websocket latency over NOTIFY: p50 ${latencies[10]!.toFixed(2)} ms, max ${latencies.at(-1)!.toFixed(2)} ms`,
     );
   });
+
+  it("closes a session's socket on another process when the session signs out", async () => {
+    const { url, db } = await freshDatabase();
+    const secrets = generateSecrets();
+    const start = async () => {
+      const config = await testConfig({ DATABASE_URL: url });
+      const events = await bus(url);
+      const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+      const app = await buildApp({ config, db, secrets, blobs, events }, { logger: false });
+      cleanup(() => app.close());
+      return { app, events, wsUrl: await listenWs(app) };
+    };
+    const [a, b] = [await start(), await start()];
+    const ann = await signUpAndSignIn(a.app, 'Ann Lee');
+    const annId = (
+      await db
+        .selectFrom('accounts')
+        .select('id')
+        .where('member_id', '=', ann.memberId)
+        .executeTakeFirstOrThrow()
+    ).id;
+    const onB = await LiveClient.open(b.wsUrl, { token: ann.browser.cookies.get('mr_sid')! });
+    await onB.greet();
+    expect((await ann.browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    expect(await onB.closedWithin(3000)).toEqual({ code: 1008, reason: 'session ended' });
+    await a.events.publish(annId, [{ event: 'updateMailboxList' }]);
+    expect(onB.received()).toEqual([]);
+  });
 });

@@ -60,6 +60,15 @@ describe('keeping /ws connections healthy', () => {
     await expect.poll(() => events.accounts()).not.toContain(member.accountId);
   });
 
+  it('closes the socket when its session expires, without waiting for a re-check', async () => {
+    const account = await createAccount(db);
+    const { token } = await createSession(db, { accountId: account.id, aliasEmail: null }, 400);
+    // This hub re-checks sessions only every ten minutes.
+    const live = await LiveClient.open(bufferOnlyUrl, { token });
+    await live.greet();
+    expect(await live.closedWithin(2000)).toEqual({ code: 1008, reason: 'session ended' });
+  });
+
   it('drops a client that does not read instead of buffering without end', async () => {
     const member = await signedIn();
     const live = await LiveClient.open(bufferOnlyUrl, { token: member.token });

@@ -6,6 +6,7 @@ import { composeRaw } from './_mail.js';
 import { LiveClient, listenWs, RefusedUpgrade } from './_ws.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
+import { createSession } from '../src/auth/index.js';
 
 const { app, db, blobs, events, config } = await createTestApp();
 const url = await listenWs(app);
@@ -107,6 +108,36 @@ describe('the /ws live updates', () => {
     live.ws.close();
     await live.closed;
     await expect.poll(() => events.accounts()).not.toContain(ann.accountId);
+  });
+
+  it('closes the sockets of a session the moment it signs out, and sends them nothing after', async () => {
+    const ann = await member('Ann Lee');
+    const live = await LiveClient.open(url, { token: ann.token });
+    const otherTab = await LiveClient.open(url, { token: ann.token });
+    await Promise.all([live.greet(), otherTab.greet()]);
+    const loggedOut = await ann.browser.request('POST', '/auth/wm/logout');
+    expect(loggedOut.statusCode).toBe(200);
+    // Well before the periodic session re-check (minutes): the sign-out itself ends the sockets.
+    expect(await live.closedWithin(2000)).toEqual({ code: 1008, reason: 'session ended' });
+    expect(await otherTab.closedWithin(2000)).toEqual({ code: 1008, reason: 'session ended' });
+    await deliver(ann.accountId, 'after sign-out');
+    expect(live.received()).toEqual([]);
+    await expect.poll(() => events.accounts()).not.toContain(ann.accountId);
+  });
+
+  it("keeps another session's socket of the same account open when one session signs out", async () => {
+    const ann = await member('Ann Lee');
+    // Her second device: another session of the same account.
+    const secondToken = (await createSession(db, { accountId: ann.accountId, aliasEmail: null }, 3600_000))
+      .token;
+    const first = await LiveClient.open(url, { token: ann.token });
+    const second = await LiveClient.open(url, { token: secondToken });
+    await Promise.all([first.greet(), second.greet()]);
+    await ann.browser.request('POST', '/auth/wm/logout');
+    expect((await first.closedWithin(2000)).code).toBe(1008);
+    const from = second.frames.length;
+    const { events: sent } = await deliver(ann.accountId, 'still here');
+    expect(await second.events(from, sent.length)).toEqual(sent);
   });
 
   it('refuses a plain HTTP GET of /ws', async () => {

@@ -1,8 +1,13 @@
+import fs from 'node:fs/promises';
+import net from 'node:net';
+import path from 'node:path';
+import { finished } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { sql } from 'kysely';
 import { createAccount } from './_mail.js';
 import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
+import { cleanup } from './_util.js';
 
 const inboxOf = async (db: Awaited<ReturnType<typeof startTestIngest>>['db'], accountId: number) =>
   db
@@ -249,5 +254,74 @@ describe('SMTP ingest', () => {
     expect(await inboxOf(db, ann.id)).toHaveLength(1);
     expect(await inboxOf(db, bo.id)).toHaveLength(0);
     await sql`select 1`.execute(db);
+  });
+});
+
+describe('SMTP ingest limits', () => {
+  it('past the large-message slots a large message is told to retry, small mail still flows, and the spool is left clean', async () => {
+    const { db, port, blobs } = await startTestIngest({
+      env: { SMTP_MAX_LARGE_MESSAGES: '1', SMTP_LARGE_MESSAGE_SIZE: '100000' },
+    });
+    const account = await createAccount(db);
+    // The one slot is held by a sender that is 300 KB into its DATA and has not finished.
+    const holder = net.connect(port, '127.0.0.1');
+    cleanup(() => holder.destroy());
+    let said = '';
+    holder.on('data', (d: Buffer) => (said += d.toString()));
+    await expect.poll(() => said, { timeout: 5000 }).toMatch(/^220 /m);
+    holder.write(`EHLO a.example\r\nMAIL FROM:<a@example.com>\r\nRCPT TO:<${account.email}>\r\nDATA\r\n`);
+    await expect.poll(() => said, { timeout: 5000 }).toMatch(/^354 /m);
+    holder.write(`Subject: slow\r\n\r\n${`${'x'.repeat(98)}\r\n`.repeat(3000)}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    const big = smtpTransport(port).sendMail({
+      from: 'b@example.com',
+      to: account.email,
+      subject: 'big',
+      text: 'y'.repeat(300_000),
+    });
+    await expect(big).rejects.toMatchObject({ responseCode: 452 });
+    const announced = await rawSession(port, [
+      'EHLO b.example\r\n',
+      'MAIL FROM:<b@example.com> SIZE=500000\r\n',
+    ]);
+    expect(announced.map((r) => r.code)).toEqual([220, 250, 452, 221]);
+    const small = await smtpTransport(port).sendMail({
+      from: 'c@example.com',
+      to: account.email,
+      subject: 'small',
+      text: 'hello',
+    });
+    expect(small.response).toMatch(/^250 /);
+
+    holder.write('\r\n.\r\n');
+    await expect.poll(() => said, { timeout: 5000 }).toMatch(/^250 2\.0\.0 OK: message stored/m);
+    const subjects = (await inboxOf(db, account.id)).map((m) => m.subject).sort();
+    expect(subjects).toEqual(['slow', 'small']);
+    // Every spooled file was kept or removed: nothing is left in the temporary area.
+    expect(await fs.readdir(blobs.spoolDir)).toEqual([]);
+  });
+
+  it('the spool sweep removes files a stopped process left mid-message, and nothing fresh', async () => {
+    const { blobs } = await startTestIngest();
+    const left = blobs.openSpool();
+    left.end(Buffer.from('Subject: half a message\r\n'));
+    await finished(left);
+    const fresh = blobs.openSpool();
+    fresh.end(Buffer.from('Subject: arriving now\r\n'));
+    await finished(fresh);
+    const dayAgo = new Date(Date.now() - 25 * 3600_000);
+    await fs.utimes(left.file().path, dayAgo, dayAgo);
+    expect(await blobs.sweepSpool(24 * 3600_000)).toBe(1);
+    expect(await fs.readdir(blobs.spoolDir)).toEqual([path.basename(fresh.file().path)]);
+  });
+
+  it('connections past SMTP_MAX_CONNECTIONS are turned away with 421', async () => {
+    const { port } = await startTestIngest({ env: { SMTP_MAX_CONNECTIONS: '2' } });
+    const open = [net.connect(port, '127.0.0.1'), net.connect(port, '127.0.0.1')];
+    for (const socket of open) cleanup(() => socket.destroy());
+    await Promise.all(open.map((s) => new Promise((resolve) => s.once('data', resolve))));
+    const third = await rawSession(port, []);
+    expect(third[0]).toMatchObject({ code: 421 });
   });
 });

@@ -25,6 +25,18 @@ export interface Principal {
   aliasEmail: string | null;
 }
 
+/**
+ * Settings, profiles, folders, labels, whole-folder and search-wide actions are for the mailbox
+ * owner (SPEC §6): a session held to one address gets `forbidden`.
+ */
+export function requireFullSession(principal: Principal): Principal {
+  if (principal.aliasEmail) throw new DomainError('forbidden');
+  return principal;
+}
+
+/** The account of a principal that must be the mailbox owner. */
+export const ownerOnly = (principal: Principal): number => requireFullSession(principal).accountId;
+
 export function primaryAddress(memberId: string, mailDomain: string): string {
   return `${memberId}@${mailDomain}`;
 }

@@ -3,9 +3,16 @@ export {
   ensureAccount,
   getSettings,
   getUserInfo,
+  ownerOnly,
   primaryAddress,
   requireAccount,
+  requireFullSession,
   type AccountRow,
   type Principal,
 } from './accounts.service.js';
-export { findAccountByEmail, findAccountById, listProfiles } from './accounts.repository.js';
+export {
+  findAccountByEmail,
+  findAccountById,
+  findAccountByMemberId,
+  listProfiles,
+} from './accounts.repository.js';

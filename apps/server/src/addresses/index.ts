@@ -13,5 +13,5 @@ export {
   type LocalRecipient,
   type RecipientResolution,
 } from './recipients.js';
-export { grantPasswordAccess, signInWithPassword } from './password-access.js';
+export { grantPasswordAccess, passwordAccessAccount, signInWithPassword } from './password-access.js';
 export { dkimKeyFor, setDkimKey, type DkimKeyInput, type DkimKeyResult } from './dkim.js';

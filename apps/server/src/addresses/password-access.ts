@@ -25,3 +25,8 @@ export async function signInWithPassword(db: Db, email: string, password: string
   if (!row || !ok) throw new DomainError('user_not_found', 'User not found');
   return { accountId: row.account_id, aliasEmail: row.email };
 }
+
+/** The account an address with password access belongs to (whose owner is told of guessing). */
+export async function passwordAccessAccount(db: Db, email: string): Promise<number | undefined> {
+  return (await findPasswordAccess(db, email.trim().toLowerCase()))?.account_id;
+}

@@ -8,7 +8,8 @@ import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
 import { signInWithPassword } from '../addresses/index.js';
-import { SESSION_COOKIE, createSession, deleteSession } from './sessions.js';
+import { SESSION_COOKIE, createSession, revokeSession } from './sessions.js';
+import { throttledSignIn, waitText } from './sign-in-throttle.js';
 
 const FLOW_COOKIE = 'mr_oidc';
 const IS_LOGGED_COOKIE = 'isLogged';
@@ -35,7 +36,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     idToken: string | null = null,
   ) {
     const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await deleteSession(db, previous);
+    if (previous) await revokeSession({ ...app.deps, log: request.log }, previous);
     const { token } = await createSession(db, principal, config.sessionTtlMs, idToken);
     const maxAge = Math.floor(config.sessionTtlMs / 1000);
     reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, { maxAge }));
@@ -45,7 +46,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
   /** Ends our session; answers the provider's ID token it was signed in with (null: none, or no session). */
   async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
     const token = request.cookies[SESSION_COOKIE];
-    const ended = token ? await deleteSession(db, token) : undefined;
+    const ended = token ? await revokeSession({ ...app.deps, log: request.log }, token) : undefined;
     reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
     reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
     return ended?.idToken ?? null;
@@ -141,7 +142,27 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     }),
     config: { rateLimit },
     handler: async (request, reply) => {
-      const principal = await signInWithPassword(db, request.body.email, request.body.password);
+      const { email, password } = request.body;
+      const attempt = await throttledSignIn(
+        { ...app.deps, log: request.log },
+        { request, reply },
+        { kind: 'address', email },
+        () =>
+          signInWithPassword(db, email, password).catch((err: unknown) => {
+            if (err instanceof DomainError && err.code === 'user_not_found') return undefined;
+            throw err;
+          }),
+      );
+      if ('waitMs' in attempt) {
+        const wait = waitText(attempt.waitMs);
+        reply.header('retry-after', String(wait.seconds));
+        throw new DomainError(
+          'too_many_requests',
+          `Too many wrong passwords for this address, try again in ${wait.minutes} min`,
+        );
+      }
+      if ('wrong' in attempt) throw new DomainError('user_not_found', 'User not found');
+      const principal = attempt.ok;
       await startSession(request, reply, principal);
       return { user: await getUserInfo(db, principal) };
     },

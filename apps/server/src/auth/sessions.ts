@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../core/db/index.js';
+import type { EventBus } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
 
 export const SESSION_COOKIE = 'mr_sid';
 
 /** The cookie holds a random token; the database keeps only its hash, so a leaked table opens nothing. */
 const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+/** The id a session is known by outside its cookie (the event bus's "session ended"): the token's hash. */
+export const sessionIdOf = hashToken;
 
 export async function createSession(
   db: Db,
@@ -29,14 +33,32 @@ export async function createSession(
   return { token, expiresAt };
 }
 
-export async function findSession(db: Db, token: string): Promise<Principal | undefined> {
+export interface LiveSession {
+  id: string;
+  principal: Principal;
+  expiresAt: Date;
+}
+
+/** The session a token opens, while it has not expired. */
+export async function findLiveSession(db: Db, token: string): Promise<LiveSession | undefined> {
+  const id = hashToken(token);
   const row = await db
     .selectFrom('sessions')
-    .select(['account_id', 'alias_email'])
-    .where('id', '=', hashToken(token))
+    .select(['account_id', 'alias_email', 'expires_at'])
+    .where('id', '=', id)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
-  return row && { accountId: row.account_id, aliasEmail: row.alias_email };
+  return (
+    row && {
+      id,
+      principal: { accountId: row.account_id, aliasEmail: row.alias_email },
+      expiresAt: new Date(row.expires_at),
+    }
+  );
+}
+
+export async function findSession(db: Db, token: string): Promise<Principal | undefined> {
+  return (await findLiveSession(db, token))?.principal;
 }
 
 /** Ends the session; answers the provider's ID token it was signed in with, if any, for signing out there too. */
@@ -47,6 +69,24 @@ export async function deleteSession(db: Db, token: string): Promise<{ idToken: s
     .returning('id_token')
     .executeTakeFirst();
   return row && { idToken: row.id_token };
+}
+
+/**
+ * Ends a session (sign-out, or a new sign-in in the same browser): its row goes, then every
+ * process is told, so the websockets it holds open for the session close at once. A bus that
+ * cannot tell is logged; the sockets' periodic session re-check still closes them.
+ */
+export async function revokeSession(
+  deps: { db: Db; events: EventBus; log: { warn(obj: object, msg: string): void } },
+  token: string,
+): Promise<{ idToken: string | null } | undefined> {
+  const ended = await deleteSession(deps.db, token);
+  try {
+    await deps.events.endSession(hashToken(token));
+  } catch (err) {
+    deps.log.warn({ err }, 'announcing a session end failed');
+  }
+  return ended;
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {

@@ -2,10 +2,18 @@ import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
-import type { BlobStore } from '../core/blobs/index.js';
+import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
-import { parseMessage, putMessageBlobs, storeMessage, type MessageBlobs } from '../mailbox/index.js';
+import {
+  parseMessage,
+  parseMessageFile,
+  putMessageBlobs,
+  readHead,
+  storeMessage,
+  type MessageBlobs,
+  type ParsedMessage,
+} from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from '../addresses/index.js';
 
@@ -33,29 +41,40 @@ const RETRY_WINDOW_MS = 15 * 60_000;
 
 /**
  * Stores one received message into the Inbox of every local recipient, durably (blobs fsynced,
- * rows committed) before it resolves, then publishes the events.
+ * rows committed) before it resolves, then publishes the events. The message is bytes in memory
+ * (mail the service delivers itself) or a file spooled in the blob store's temporary area (SMTP,
+ * LMTP): a file is parsed from disk with bounded memory and moved into the store, or removed
+ * with whatever its parse spooled when it cannot be stored.
  * `together` (SMTP, one reply for all): every account in one transaction, all or nothing.
  * `each` (LMTP, a reply per recipient): each account on its own.
  * Returns one outcome per recipient, in order; several addresses of one account get one copy.
  */
 export async function deliverMessage(
   deps: IngestDeps,
-  raw: Buffer,
+  raw: Buffer | SpooledFile,
   recipients: LocalRecipient[],
   mode: 'together' | 'each',
 ): Promise<DeliveryOutcome[]> {
-  const parsed = await parseMessage(raw);
+  const spooled = Buffer.isBuffer(raw) ? undefined : raw;
+  const parsed = spooled
+    ? await parseMessageFile(spooled, deps.blobs.spoolDir)
+    : await parseMessage(raw as Buffer);
   let blobs: MessageBlobs;
   let encrypted: boolean;
   try {
+    // The notice of a password-encrypted message: the reader shows the password prompt for it.
+    encrypted = await isEncryptedNotice(
+      deps.db,
+      spooled ? await readHead(spooled.path, 65_536) : (raw as Buffer),
+    );
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
     blobs = await putMessageBlobs(deps.blobs, raw, parsed);
-    // The notice of a password-encrypted message: the reader shows the password prompt for it.
-    encrypted = await isEncryptedNotice(deps.db, raw);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
+    if (spooled) await discardSpooled(deps.blobs, spooled, parsed);
     return recipients.map(() => ({ ok: false, failure: 'temporary' }));
   }
+  const size = blobs.raw.size;
 
   // First address per account; accounts in id order so concurrent deliveries lock folders alike.
   const accounts = new Map<number, LocalRecipient>();
@@ -74,7 +93,6 @@ export async function deliverMessage(
         const stored = await storeMessage(db, deps.blobs, {
           accountId: recipient.accountId,
           systemFolder: 'inbox',
-          raw,
           parsed,
           blobs,
           aliasId: recipient.aliasId,
@@ -89,7 +107,7 @@ export async function deliverMessage(
       await (group.length === 1 ? store(deps.db) : transact(deps.db, store));
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
-      const outcome = failureOf(err, raw.length, current);
+      const outcome = failureOf(err, size, current);
       if (outcome.failure === 'temporary') deps.log.error({ err }, 'storing a received message failed');
       for (const r of group) outcomes.set(r.accountId, outcome);
       continue;
@@ -110,4 +128,13 @@ function failureOf(
     return { ok: false, failure: permanent ? 'quota_permanent' : 'quota' };
   }
   return { ok: false, failure: 'temporary' };
+}
+
+/** A spooled message that will not be stored, and what its parse spooled: gone. */
+async function discardSpooled(store: BlobStore, spooled: SpooledFile, parsed: ParsedMessage): Promise<void> {
+  const files = [
+    spooled,
+    ...parsed.attachments.flatMap((a) => (Buffer.isBuffer(a.content) ? [] : [a.content])),
+  ];
+  await Promise.all(files.map((f) => store.discardSpooled(f).catch(() => undefined)));
 }

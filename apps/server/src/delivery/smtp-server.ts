@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { finished } from 'node:stream/promises';
 import {
   SMTPServer,
   type SMTPServerAddress,
@@ -40,10 +41,27 @@ function worst(outcomes: DeliveryOutcome[]): DeliveryOutcome {
 }
 
 /** The SIZE parameter of MAIL FROM (RFC 1870), 0 when absent or nonsense. */
-function announcedSize(session: SMTPServerSession): number {
-  const args = session.envelope.mailFrom ? (session.envelope.mailFrom.args as { SIZE?: string }) : {};
+function announcedSize(session: SMTPServerSession, mailFrom = session.envelope.mailFrom): number {
+  const args = mailFrom ? (mailFrom.args as { SIZE?: string }) : {};
   const size = Number(args.SIZE ?? 0);
   return Number.isSafeInteger(size) && size > 0 ? size : 0;
+}
+
+/** Slots for messages over the large-message size being received and stored at once. */
+class LargeMessageSlots {
+  private taken = 0;
+  constructor(private readonly max: number) {}
+  get free(): boolean {
+    return this.taken < this.max;
+  }
+  take(): boolean {
+    if (!this.free) return false;
+    this.taken++;
+    return true;
+  }
+  release(): void {
+    this.taken--;
+  }
 }
 
 export interface IngestServer {
@@ -64,6 +82,8 @@ export async function startIngestServer(
 ): Promise<IngestServer> {
   const { config } = deps;
   const lmtp = options.lmtp ?? false;
+  const largeSlots = new LargeMessageSlots(config.smtpMaxLargeMessages);
+  const busy = () => reply(452, '4.3.1 Too many large messages at once, try again later');
   // Resolutions made at RCPT, keyed by the address object smtp-server keeps in the envelope.
   const resolved = new WeakMap<SMTPServerAddress, LocalRecipient>();
   const tls =
@@ -82,13 +102,16 @@ export async function startIngestServer(
     logger: false,
     // RFC 5321 §4.5.3.2: a server should wait at least 5 minutes for the client.
     socketTimeout: 5 * 60_000,
-    // Each connection may hold one message in memory while it arrives; bound how many do.
-    maxClients: 200,
+    // A message is spooled to disk as it arrives, so a connection costs its buffers only; bound how many.
+    maxClients: config.smtpMaxConnections,
 
-    onMailFrom(address, _session, callback) {
+    onMailFrom(address, session, callback) {
       if (controlChars.test(address.address)) {
         return callback(reply(501, '5.1.7 Bad sender address syntax'));
       }
+      // RFC 1870: a large SIZE when every large-message slot is taken can be refused at once.
+      if (announcedSize(session, address) > config.smtpLargeMessageSize && !largeSlots.free)
+        return callback(busy());
       callback();
     },
 
@@ -125,46 +148,88 @@ export async function startIngestServer(
       );
     },
 
+    /**
+     * DATA goes to a file in the blob store's temporary area as it arrives (hashed on the way,
+     * fsynced), never into memory; the file is parsed from disk and moved into the store, or
+     * removed. Past the large-message size a message needs one of the large-message slots; when
+     * none is free its bytes are read and dropped and the sender is told to retry.
+     */
     onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
-      const chunks: Buffer[] = [];
       const lines = new LineEndingCheck();
+      const spool = deps.blobs.openSpool();
+      let spoolFailed: Error | undefined;
+      let large = false;
+      let noSlot = false;
+      let received = 0;
+      spool.on('error', (err) => {
+        spoolFailed ??= err;
+        stream.resume();
+      });
       stream.on('data', (chunk: Buffer) => {
         lines.push(chunk);
+        received += chunk.length;
         // Past the limit smtp-server replies 552 itself; stop keeping the bytes.
-        if (!stream.sizeExceeded) chunks.push(chunk);
+        if (stream.sizeExceeded || spoolFailed || noSlot) return;
+        if (!large && received > config.smtpLargeMessageSize) {
+          large = largeSlots.take();
+          if (!large) {
+            noSlot = true;
+            spool.destroy();
+            return;
+          }
+        }
+        if (!spool.write(chunk)) {
+          stream.pause();
+          spool.once('drain', () => stream.resume());
+        }
       });
       stream.on('end', () => {
         lines.end();
-        if (stream.sizeExceeded) {
-          return callback(
-            reply(552, `5.3.4 Message exceeds the size limit of ${config.maxMessageSize} bytes`),
-          );
-        }
+        const release = () => {
+          if (large) largeSlots.release();
+          large = false;
+        };
+        const refuse = (err: Error) => {
+          spool.destroy();
+          release();
+          callback(err);
+        };
+        if (stream.sizeExceeded)
+          return refuse(reply(552, `5.3.4 Message exceeds the size limit of ${config.maxMessageSize} bytes`));
+        if (noSlot) return refuse(busy());
         if (lines.bare) {
-          return callback(
+          return refuse(
             reply(550, `5.6.0 Bare ${lines.bare} in message data; lines must end with CRLF (RFC 5321 2.3.8)`),
           );
         }
         const recipients = session.envelope.rcptTo.map((a) => resolved.get(a));
-        if (recipients.some((r) => r === undefined)) {
-          return callback(reply(451, '4.3.0 Temporary failure, try again later'));
+        if (spoolFailed || recipients.some((r) => r === undefined)) {
+          if (spoolFailed) deps.log.error({ err: spoolFailed }, 'spooling a message failed');
+          return refuse(reply(451, '4.3.0 Temporary failure, try again later'));
         }
-        const raw = Buffer.concat(chunks);
-        deliverMessage(deps, raw, recipients as LocalRecipient[], lmtp ? 'each' : 'together').then(
-          (outcomes) => {
-            if (lmtp) {
-              // smtp-server's LMTP mode takes one response per recipient (the typings say string).
-              return callback(null, outcomes.map(outcomeReply) as unknown as string);
-            }
-            const result = outcomeReply(worst(outcomes));
-            if (typeof result === 'string') callback(null, result);
-            else callback(result);
-          },
-          (err: unknown) => {
-            deps.log.error({ err }, 'delivering a message failed');
-            callback(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
-          },
-        );
+        spool.end();
+        finished(spool)
+          .then(() =>
+            deliverMessage(deps, spool.file(), recipients as LocalRecipient[], lmtp ? 'each' : 'together'),
+          )
+          .then(
+            (outcomes) => {
+              release();
+              if (lmtp) {
+                // smtp-server's LMTP mode takes one response per recipient (the typings say string).
+                return callback(null, outcomes.map(outcomeReply) as unknown as string);
+              }
+              const result = outcomeReply(worst(outcomes));
+              if (typeof result === 'string') callback(null, result);
+              else callback(result);
+            },
+            (err: unknown) => {
+              spool.destroy();
+              release();
+              deps.log.error({ err }, 'delivering a message failed');
+              callback(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
+            },
+          );
       });
     },
   };

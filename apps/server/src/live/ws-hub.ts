@@ -3,8 +3,11 @@ import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
-import { findSession, SESSION_COOKIE } from '../auth/index.js';
+import { findLiveSession, SESSION_COOKIE, type LiveSession } from '../auth/index.js';
+import { scopeOf } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
+import type { Scope } from '../mailbox/index.js';
+import { ScopedEvents } from './scoped-events.js';
 
 export interface LiveUpdatesOptions {
   /** Ping every this often; a client that has not answered the previous ping is dropped. */
@@ -18,12 +21,18 @@ export interface LiveUpdatesOptions {
 /** Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended. */
 const CLOSE_SESSION_ENDED = 1008;
 
+/** setTimeout's longest delay (about 24.8 days); a later expiry is left to the periodic re-check. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 interface LiveClient {
   socket: WebSocket;
   token: string;
+  /** The session's id, as the bus names a session that ended. */
+  sessionId: string;
   accountId: number;
   alive: boolean;
   sessionCheckedAt: number;
+  expiryTimer: NodeJS.Timeout | undefined;
 }
 
 /**
@@ -55,18 +64,29 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
       const origin = request.headers.origin;
       if (origin && origin !== publicOrigin && origin !== `${request.protocol}://${request.host}`)
         throw new DomainError('csrf_failed');
+      // The session's id and expiry, which the socket needs to end with it, and what it may see.
+      const session = await findLiveSession(app.deps.db, request.cookies[SESSION_COOKIE] ?? '');
+      if (!session) throw new DomainError('expected_token');
+      admitted.set(request, { session, scope: await scopeOf(app.deps.db, session.principal) });
     };
+    const admitted = new WeakMap<FastifyRequest, { session: LiveSession; scope: Scope }>();
 
+    // Synchronous, so that no frame the client sends right after the upgrade is missed.
     app.get('/ws', { websocket: true, onRequest: admit }, (socket, request) => {
-      const principal = request.requireAuth();
+      const { session, scope } = admitted.get(request)!;
       const client: LiveClient = {
         socket,
         token: request.cookies[SESSION_COOKIE]!,
-        accountId: principal.accountId,
+        sessionId: session.id,
+        accountId: session.principal.accountId,
         alive: true,
         sessionCheckedAt: Date.now(),
+        expiryTimer: undefined,
       };
       clients.add(client);
+      const expiresInMs = session.expiresAt.getTime() - Date.now();
+      if (expiresInMs < MAX_TIMER_MS)
+        client.expiryTimer = setTimeout(() => endClient(client), Math.max(0, expiresInMs));
 
       const send = (event: MailEvent) => {
         if (socket.readyState !== socket.OPEN) return;
@@ -78,7 +98,14 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
         }
         socket.send(JSON.stringify(event));
       };
-      const unsubscribe = app.deps.events.subscribe(client.accountId, send);
+      // A session held to one address hears only of the mail it may see.
+      let forward = send;
+      if (scope.kind !== 'all') {
+        const scoped = new ScopedEvents(app.deps.db, client.accountId, scope, request.log);
+        scoped.prime();
+        forward = (event) => scoped.push(event, send);
+      }
+      const unsubscribe = app.deps.events.subscribe(client.accountId, forward);
 
       socket.on('message', (data, isBinary) => {
         if (!isBinary && data.toString() === WS_OPENING_MESSAGE && socket.readyState === socket.OPEN)
@@ -89,6 +116,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
       });
       socket.on('close', () => {
         unsubscribe();
+        clearTimeout(client.expiryTimer);
         clients.delete(client);
       });
     });
@@ -110,12 +138,19 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
     }, heartbeatMs);
     heartbeat.unref();
 
-    /** A socket outlives its upgrade request: sign-out or expiry must still end it. */
+    const endClient = (client: LiveClient) => client.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+
+    // A socket outlives its upgrade request: a session that ends (sign-out on any process,
+    // replacement at the next sign-in) closes its sockets at once, and expiry by its timer.
+    const stopListening = app.deps.events.onSessionEnded((sessionId) => {
+      for (const client of clients) if (client.sessionId === sessionId) endClient(client);
+    });
+
+    /** The backstop for an end the bus could not announce (a lost notification, a row deleted by hand). */
     const recheckSession = async (client: LiveClient) => {
       try {
-        const principal = await findSession(app.deps.db, client.token);
-        if (principal?.accountId !== client.accountId)
-          client.socket.close(CLOSE_SESSION_ENDED, 'session ended');
+        const session = await findLiveSession(app.deps.db, client.token);
+        if (session?.principal.accountId !== client.accountId) endClient(client);
       } catch (err) {
         // A database hiccup is not a sign-out; try again at the next check.
         app.log.warn({ err }, 'websocket session check failed');
@@ -124,6 +159,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
 
     app.addHook('onClose', async () => {
       clearInterval(heartbeat);
+      stopListening();
     });
   },
   { name: 'live-updates', dependencies: ['@fastify/cookie'] },

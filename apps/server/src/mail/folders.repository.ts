@@ -19,29 +19,6 @@ export async function listFolders(db: Db, accountId: number): Promise<FolderRow[
     .execute();
 }
 
-/**
- * Per-folder message and unread counts of the mail to one address: an alias (its id) or, with
- * null, mail to no alias at all. Used for alias-only sessions, whose sidebar must not reveal the
- * rest of the mailbox. Reads the alias partial index folder by folder.
- */
-export async function aliasFolderCounts(db: Db, accountId: number, aliasId: number | null) {
-  const rows = await db
-    .selectFrom('messages')
-    .select([
-      'folder_id',
-      sql<number>`count(*)::int`.as('total'),
-      sql<number>`(count(*) filter (where not seen))::int`.as('unread'),
-    ])
-    .where('folder_id', 'in', (eb) =>
-      eb.selectFrom('folders').select('id').where('account_id', '=', accountId),
-    )
-    .where('account_id', '=', accountId)
-    .where('alias_id', aliasId === null ? 'is not' : '=', aliasId)
-    .groupBy('folder_id')
-    .execute();
-  return new Map(rows.map((r) => [r.folder_id, r]));
-}
-
 /** The caller's folder, row-locked for the rest of the transaction (renames and deletes serialise). */
 export function lockFolder(trx: Trx, accountId: number, folderId: number) {
   return trx

@@ -9,11 +9,11 @@ import {
   lockAccount,
   lockMessages,
   purgeLocked,
+  scopedFolderCounts,
   systemFolders,
   type Scope,
 } from '../mailbox/index.js';
 import {
-  aliasFolderCounts,
   deleteFolderRow,
   descendantNames,
   folderNameTaken,
@@ -40,21 +40,32 @@ export async function getFolderTree(
 ): Promise<Folder[]> {
   const rows = await listFolders(db, accountId);
   if (scope.kind === 'all') return buildFolderTree(rows);
-  // A session held to one address counts only mail to that address (null: the primary address).
+  // A session held to one address counts only mail to that address.
   if (scope.kind === 'none')
-    return buildFolderTree(rows.map((row) => ({ ...row, total_count: 0, unread_count: 0 })));
-  const counts = await aliasFolderCounts(db, accountId, scope.aliasId);
-  return buildFolderTree(
-    rows.map((row) => {
-      const c = counts.get(row.id);
-      if (scope.aliasId !== null) return { ...row, total_count: c?.total ?? 0, unread_count: c?.unread ?? 0 };
-      return {
-        ...row,
-        total_count: Math.max(0, row.total_count - (c?.total ?? 0)),
-        unread_count: Math.max(0, row.unread_count - (c?.unread ?? 0)),
-      };
-    }),
-  );
+    return buildFolderTree(
+      rows.filter((row) => row.system).map((row) => ({ ...row, total_count: 0, unread_count: 0 })),
+    );
+  const counts = await scopedFolderCounts(db, accountId, scope);
+  const scoped = rows.map((row) => ({
+    ...row,
+    total_count: counts.get(row.id)?.total ?? 0,
+    unread_count: counts.get(row.id)?.unread ?? 0,
+  }));
+  return buildFolderTree(withinScope(scoped));
+}
+
+/**
+ * What a session held to one address may see of the folder list: the system folders, and the
+ * owner's folders that hold some of its mail, with their parents (for the path). The owner's
+ * other folder names say nothing it may know.
+ */
+function withinScope(rows: FolderRow[]): FolderRow[] {
+  const names = new Set<string>();
+  for (const row of rows) {
+    if (!row.system && row.total_count === 0) continue;
+    for (let name: string | null = row.name; name && !names.has(name); name = parentOf(name)) names.add(name);
+  }
+  return rows.filter((row) => names.has(row.name));
 }
 
 /** The tree a principal sees: a session held to one address gets the counts of its own mail only. */

@@ -1,4 +1,4 @@
-import { requireFullSession } from './session-scope.js';
+import { requireFullSession } from '../accounts/index.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { changeLabel, createLabel, listLabels, removeLabel } from './labels.service.js';

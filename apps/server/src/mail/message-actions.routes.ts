@@ -4,7 +4,7 @@ import { publishAfterCommit } from '../core/events/index.js';
 import { apiRoute } from '../http/index.js';
 import { bulkAction } from './message-actions.bulk.js';
 import { actOnMessages, emptyFolder, type ActionOutcome } from './message-actions.service.js';
-import { requireFullSession } from './session-scope.js';
+import { requireFullSession } from '../accounts/index.js';
 
 const tags = ['messages'];
 

@@ -23,12 +23,3 @@ export async function requireMessagesInView(
     if (n !== uids.length) throw new DomainError('entity_not_found');
   }
 }
-
-/** Labels, folders, whole-folder and search-wide actions are for the mailbox owner (SPEC §6). */
-export function requireFullSession(principal: Principal): Principal {
-  if (principal.aliasEmail) throw new DomainError('forbidden');
-  return principal;
-}
-
-/** The account of a principal that must be the mailbox owner. */
-export const ownerOnly = (principal: Principal): number => requireFullSession(principal).accountId;

@@ -16,8 +16,11 @@ export {
   createSystemFolders,
   insertFolders,
   requireFolder,
+  scopedFolderCounts,
   systemFolder,
   systemFolders,
+  uidsInScope,
+  type FolderCounts,
   type FolderRef,
 } from './folders.repository.js';
 export {

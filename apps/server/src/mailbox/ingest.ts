@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FolderSystem, MailEvent } from '@mailroom/protocol';
-import type { BlobStore } from '../core/blobs/index.js';
+import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
@@ -20,12 +20,9 @@ export interface MessageBlobs {
   attachments: BlobRef[];
 }
 
-interface StoreMessageFields {
+type StoreMessageFields = {
   accountId: number;
-  raw: Buffer;
   parsed: ParsedMessage;
-  /** Already stored with `putMessageBlobs` (e.g. before a transaction); stored here otherwise. */
-  blobs?: MessageBlobs;
   flags?: { seen?: boolean; flagged?: boolean; draft?: boolean; answered?: boolean };
   labels?: number[];
   aliasId?: number | null;
@@ -33,7 +30,11 @@ interface StoreMessageFields {
   encrypted?: boolean;
   /** False for copies that must not be refused for space (a bounce to the sender); default true. */
   enforceQuota?: boolean;
-}
+} & (
+  | { raw: Buffer; blobs?: undefined }
+  /** Already stored with `putMessageBlobs` (e.g. before a transaction). */
+  | { raw?: Buffer; blobs: MessageBlobs }
+);
 
 /** Into a folder by id, or into one of the account's system folders (found in the same statement). */
 export type StoreMessageInput = StoreMessageFields & ({ folderId: number } | { systemFolder: FolderSystem });
@@ -52,15 +53,18 @@ export interface StoreMessageResult {
 
 /**
  * Stores the raw message and its attachments as blobs (fsynced) before any row refers to them;
- * several puts run at once, so their fsyncs overlap.
+ * several puts run at once, so their fsyncs overlap. Bytes in memory are written; spooled files
+ * (a received message and the attachments its parse spooled) are moved in without a copy.
  */
 export async function putMessageBlobs(
   blobs: BlobStore,
-  raw: Buffer,
+  raw: Buffer | SpooledFile,
   parsed: ParsedMessage,
 ): Promise<MessageBlobs> {
   const [stored, ...attachments] = await Promise.all(
-    [raw, ...parsed.attachments.map((a) => a.content)].map((b) => blobs.put(b)),
+    [raw, ...parsed.attachments.map((a) => a.content)].map((b) =>
+      Buffer.isBuffer(b) ? blobs.put(b) : blobs.keepSpooled(b),
+    ),
   );
   return { raw: stored!, attachments };
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../core/db/index.js';
+import type { Principal } from '../accounts/index.js';
 
 // ---- compose uploads
 
@@ -11,26 +12,33 @@ export interface UploadRow {
   size: number;
 }
 
+/** An upload is its session principal's: the mailbox owner's, or one password-access address's. */
 export async function insertUploads(
   db: Db,
-  accountId: number,
+  principal: Principal,
   uploads: Omit<UploadRow, 'id'>[],
 ): Promise<UploadRow[]> {
   if (!uploads.length) return [];
   return db
     .insertInto('compose_uploads')
-    .values(uploads.map((u) => ({ account_id: accountId, ...u })))
+    .values(
+      uploads.map((u) => ({ account_id: principal.accountId, alias_email: principal.aliasEmail, ...u })),
+    )
     .returning(['id', 'blob_hash', 'name', 'content_type', 'size'])
     .execute();
 }
 
-/** The account's uploads among `ids` (others' ids are simply absent), in the order asked. */
-export async function findUploads(db: Db, accountId: number, ids: number[]): Promise<UploadRow[]> {
+/**
+ * The principal's uploads among `ids` (others' ids are simply absent, the owner's for a
+ * password-access session too, and the other way round), in the order asked.
+ */
+export async function findUploads(db: Db, principal: Principal, ids: number[]): Promise<UploadRow[]> {
   if (!ids.length) return [];
   const rows = await db
     .selectFrom('compose_uploads')
     .select(['id', 'blob_hash', 'name', 'content_type', 'size'])
-    .where('account_id', '=', accountId)
+    .where('account_id', '=', principal.accountId)
+    .where('alias_email', principal.aliasEmail === null ? 'is' : '=', principal.aliasEmail)
     .where('id', 'in', ids)
     .execute();
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -45,7 +45,7 @@ export async function prepareMessage(
   purpose: 'send' | 'draft',
 ): Promise<PreparedMessage> {
   const headers = await checkOutgoing(db, principal, request, purpose === 'send');
-  const { ids, attachments } = await attachmentsForMessage(db, principal.accountId, request.attachments);
+  const { ids, attachments } = await attachmentsForMessage(db, principal, request.attachments);
   let source: PreparedMessage['source'] = null;
   if (request.source) {
     const found = await findComposeSource(db, principal, request.source.folder_id, request.source.uid);

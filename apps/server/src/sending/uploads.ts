@@ -72,7 +72,7 @@ export async function uploadAttachment(
     throw err;
   }
   if (blob.size > (await room())) throw new DomainError('quota_exceeded');
-  const [row] = await insertUploads(db, principal.accountId, [
+  const [row] = await insertUploads(db, principal, [
     {
       blob_hash: blob.hash,
       name: uploadName(file.name),
@@ -99,7 +99,7 @@ export async function copyAttachments(
   if (wanted && picked.length !== wanted.size) throw new DomainError('entity_not_found');
   const rows = await insertUploads(
     db,
-    principal.accountId,
+    principal,
     picked.map((a) => ({
       blob_hash: a.blob_hash,
       name: uploadName(a.name),
@@ -111,16 +111,16 @@ export async function copyAttachments(
 }
 
 /**
- * The uploads a message names, the caller's only (another account's id is entity_not_found),
- * within the 50 MB total.
+ * The uploads a message names, the session principal's only (another account's id, or another
+ * principal's of the same account, is entity_not_found), within the 50 MB total.
  */
 export async function attachmentsForMessage(
   db: Db,
-  accountId: number,
+  principal: Principal,
   ids: number[],
 ): Promise<{ ids: number[]; attachments: OutgoingAttachment[] }> {
   const unique = [...new Set(ids)];
-  const rows = await findUploads(db, accountId, unique);
+  const rows = await findUploads(db, principal, unique);
   if (rows.length !== unique.length) throw new DomainError('entity_not_found');
   const total = rows.reduce((sum, r) => sum + r.size, 0);
   if (total > ATTACHMENTS_TOTAL_LIMIT_BYTES) throw tooLarge();

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 
-import { changeSettings, getSettings, getUserInfo } from '../accounts/index.js';
+import { changeSettings, getSettings, getUserInfo, ownerOnly } from '../accounts/index.js';
 import { getAccountView } from './user.service.js';
 
 export const userRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -29,9 +29,12 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
-    ...apiRoute(app, 'changeSettings', { tags: ['user'], summary: 'Change any subset of the settings' }),
+    ...apiRoute(app, 'changeSettings', {
+      tags: ['user'],
+      summary: 'Change any subset of the settings (the mailbox owner only)',
+    }),
     handler: async (request) => ({
-      settings: await changeSettings(db, request.requireAuth().accountId, request.body),
+      settings: await changeSettings(db, ownerOnly(request.requireAuth()), request.body),
     }),
   });
 };

@@ -16,6 +16,7 @@ import {
   signedUpPage,
 } from './pages.js';
 import { idpTexts, pickLanguage } from './texts.js';
+import { rememberBrowser, throttledSignIn, waitText } from '../sign-in-throttle.js';
 
 export interface DevIdpOptions {
   db: Db;
@@ -236,14 +237,25 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         if (!found) return reply;
         const { interaction, lang } = found;
         const memberId = String(request.body?.memberId ?? '').trim();
-        const user = await verifyIdpUser(db, memberId, String(request.body?.password ?? ''));
-        if (!user)
+        const attempt = await throttledSignIn(
+          { ...app.deps, log: request.log },
+          { request, reply },
+          { kind: 'member', memberId },
+          () => verifyIdpUser(db, memberId, String(request.body?.password ?? '')),
+        );
+        if ('waitMs' in attempt) {
+          const wait = waitText(attempt.waitMs);
+          reply.header('retry-after', String(wait.seconds));
+          const error = idpTexts[lang].tooManyWrong.replace('{minutes}', String(wait.minutes));
+          return html(reply, signInPage(interaction.uid, { lang, error, memberId }), 429);
+        }
+        if ('wrong' in attempt)
           return html(
             reply,
             signInPage(interaction.uid, { lang, error: idpTexts[lang].wrongCredentials, memberId }),
             401,
           );
-        return reply.redirect(await finishLogin(request, reply, user.memberId), 303);
+        return reply.redirect(await finishLogin(request, reply, attempt.ok.memberId), 303);
       },
     );
 
@@ -275,6 +287,8 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         }
         try {
           const user = await createIdpUser(db, { name, password });
+          // The browser that made the member ID is its owner's: guessing elsewhere never holds it back.
+          rememberBrowser(app.deps.config, { request, reply }, { kind: 'member', memberId: user.memberId });
           const continueUrl = await finishLogin(request, reply, user.memberId);
           return html(reply, signedUpPage(user.memberId, continueUrl, { lang }));
         } catch (err) {

@@ -40,6 +40,7 @@ const en = {
   signedOutTitle: 'Signed out',
   signedOutHeading: 'You are signed out',
   language: 'Language',
+  tooManyWrong: 'Too many wrong passwords for this member ID. Try again in {minutes} min.',
 };
 
 export type IdpTexts = typeof en;
@@ -83,6 +84,8 @@ const ru: IdpTexts = {
   signedOutTitle: 'Вы вышли',
   signedOutHeading: 'Вы вышли из Mailroom',
   language: 'Язык',
+  tooManyWrong:
+    'Слишком много неверных паролей для этого ID участника. Попробуйте снова через {minutes} мин.',
 };
 
 export const idpTexts: Record<Language, IdpTexts> = { en, ru };

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { SpoolTooLargeError, SpoolWriter, spoolPath, writeSpool, type SpooledFile } from './spool.js';
 
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
 export interface BlobStore {
@@ -12,6 +13,20 @@ export interface BlobStore {
    * BlobTooLargeError (nothing is kept). Memory stays flat whatever the size.
    */
   putStream(source: Readable, options?: { maxBytes?: number }): Promise<{ hash: string; size: number }>;
+  /**
+   * The store's own temporary area, on the same file system as the blobs: a message or an
+   * attachment is spooled there while it arrives (a SpoolWriter, writeSpool) and kept without a
+   * copy, or discarded.
+   */
+  readonly spoolDir: string;
+  /** A Writable into a new file of the spool area, at most `maxBytes`; `file()` once finished. */
+  openSpool(options?: { maxBytes?: number }): SpoolWriter;
+  /** Moves a finished spooled file into the store under its hash, durably (rename, folder fsync). */
+  keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }>;
+  /** Removes a spooled file that is not to be kept. */
+  discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void>;
+  /** Removes spooled files older than `olderThanMs` (left by a process that stopped mid-message). */
+  sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
   /**
    * The bytes as a stream; rejects (a missing blob, say) before any byte is read, so a caller can
@@ -79,37 +94,54 @@ export class FsBlobStore implements BlobStore {
   }
 
   async putStream(source: Readable, options: { maxBytes?: number } = {}) {
-    const max = options.maxBytes ?? Infinity;
-    // The name is known only at the end, so the temporary file lives at the root, not in its folder.
-    await this.makeFolder(this.root);
-    const temp = path.join(this.root, `.tmp-${randomBytes(8).toString('hex')}`);
-    const file = await fs.open(temp, 'w', 0o600);
-    const hasher = createHash('sha256');
-    let size = 0;
-    let kept = false;
+    let file: SpooledFile;
     try {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > max) throw new BlobTooLargeError(max);
-        hasher.update(chunk);
-        await file.write(chunk);
-      }
-      await file.sync();
-      await file.close();
-      const hash = hasher.digest('hex');
-      const target = this.pathOf(hash);
-      if (!(await this.has(hash))) {
-        const dir = path.dirname(target);
-        await this.makeFolder(dir);
-        await fs.rename(temp, target);
-        kept = true;
-        await syncDir(dir);
-      }
-      return { hash, size };
-    } finally {
-      await file.close().catch(() => undefined);
-      if (!kept) await fs.rm(temp, { force: true });
+      file = await writeSpool(source, this.spoolDir, options);
+    } catch (err) {
+      if (err instanceof SpoolTooLargeError) throw new BlobTooLargeError(err.maxBytes);
+      throw err;
     }
+    return this.keepSpooled(file);
+  }
+
+  get spoolDir(): string {
+    return path.join(this.root, '.spool');
+  }
+
+  openSpool(options: { maxBytes?: number } = {}): SpoolWriter {
+    return new SpoolWriter(spoolPath(this.spoolDir), options.maxBytes);
+  }
+
+  async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
+    const target = this.pathOf(file.hash);
+    if (await this.has(file.hash)) {
+      await fs.rm(file.path, { force: true });
+      return { hash: file.hash, size: file.size };
+    }
+    const dir = path.dirname(target);
+    await this.makeFolder(dir);
+    await fs.rename(file.path, target);
+    await syncDir(dir);
+    return { hash: file.hash, size: file.size };
+  }
+
+  async discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+    if (path.dirname(file.path) !== this.spoolDir) throw new Error('not a spooled file of this store');
+    await fs.rm(file.path, { force: true });
+  }
+
+  async sweepSpool(olderThanMs: number): Promise<number> {
+    const names = await fs.readdir(this.spoolDir).catch(() => [] as string[]);
+    let removed = 0;
+    for (const name of names) {
+      const file = path.join(this.spoolDir, name);
+      const stat = await fs.stat(file).catch(() => undefined);
+      if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
+        await fs.rm(file, { force: true });
+        removed++;
+      }
+    }
+    return removed;
   }
 
   get(hash: string): Promise<Buffer> {

@@ -19,6 +19,7 @@ import * as m010 from './migrations/010-search-field-lexemes.js';
 import * as m011 from './migrations/011-shared-state.js';
 import * as m012 from './migrations/012-jobs.js';
 import * as m013 from './migrations/013-session-id-token.js';
+import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.js';
 import * as m015 from './migrations/015-unique-label-names.js';
 
 export type * from './schema.js';
@@ -56,6 +57,7 @@ const migrations: Record<string, Migration> = {
   '011-shared-state': m011,
   '012-jobs': m012,
   '013-session-id-token': m013,
+  '014-principal-uploads-and-sign-in-throttles': m014,
   '015-unique-label-names': m015,
 };
 

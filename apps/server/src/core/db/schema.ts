@@ -147,6 +147,13 @@ export interface Database {
     count: number;
     reset_at: Date;
   };
+  sign_in_throttles: {
+    key: string;
+    failures: number;
+    last_failure_at: Date;
+    blocked_until: Date;
+    notified_at: Date | null;
+  };
   idp_models: {
     kind: string;
     id: string;
@@ -182,6 +189,8 @@ export interface Database {
   compose_uploads: {
     id: Generated<number>;
     account_id: number;
+    /** The password-access address whose session uploaded it; null for the mailbox owner. */
+    alias_email: string | null;
     blob_hash: string;
     name: string;
     content_type: string;

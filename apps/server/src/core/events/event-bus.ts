@@ -2,16 +2,25 @@ import { EventEmitter } from 'node:events';
 import type { MailEvent } from '@mailroom/protocol';
 
 export type EventHandler = (event: MailEvent) => void;
+/** Told the id of a session that ended (signed out, replaced, revoked). */
+export type SessionEndedHandler = (sessionId: string) => void;
 
 /**
  * Per-account events for live clients. Publish only after the change is committed; a subscriber
- * receives its own account's events and nothing else.
+ * receives its own account's events and nothing else. The bus also tells every process that a
+ * session ended, so each closes what it holds open for that session (its websockets).
  */
 export interface EventBus {
   publish(accountId: number, events: MailEvent[]): Promise<void>;
   subscribe(accountId: number, handler: EventHandler): () => void;
+  /** Announces, after the session's row is gone, that the session ended. */
+  endSession(sessionId: string): Promise<void>;
+  onSessionEnded(handler: SessionEndedHandler): () => void;
   close(): Promise<void>;
 }
+
+/** The emitter's key for session ends; account keys are decimal numbers, so it cannot clash. */
+const SESSION_ENDED = Symbol('session ended');
 
 /** One process: events go straight from publisher to subscribers. */
 export class InProcessEventBus implements EventBus {
@@ -33,6 +42,26 @@ export class InProcessEventBus implements EventBus {
     }
   }
 
+  async endSession(sessionId: string): Promise<void> {
+    this.sessionEnded(sessionId);
+  }
+
+  /** Tells this process's handlers that a session ended. */
+  sessionEnded(sessionId: string): void {
+    for (const handler of this.emitter.listeners(SESSION_ENDED) as SessionEndedHandler[]) {
+      try {
+        handler(sessionId);
+      } catch {
+        // As with events: the handler owns its errors.
+      }
+    }
+  }
+
+  onSessionEnded(handler: SessionEndedHandler): () => void {
+    this.emitter.on(SESSION_ENDED, handler);
+    return () => this.emitter.off(SESSION_ENDED, handler);
+  }
+
   subscribe(accountId: number, handler: EventHandler): () => void {
     const key = String(accountId);
     this.emitter.on(key, handler);
@@ -41,7 +70,10 @@ export class InProcessEventBus implements EventBus {
 
   /** Accounts with at least one subscriber in this process. */
   accounts(): number[] {
-    return this.emitter.eventNames().map(Number);
+    return this.emitter
+      .eventNames()
+      .filter((name) => name !== SESSION_ENDED)
+      .map(Number);
   }
 
   async close(): Promise<void> {

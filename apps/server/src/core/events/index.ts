@@ -3,7 +3,12 @@ import type { Config } from '../../config.js';
 import { InProcessEventBus, type EventBus } from './event-bus.js';
 import { PgEventBus } from './pg-event-bus.js';
 
-export { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';
+export {
+  InProcessEventBus,
+  type EventBus,
+  type EventHandler,
+  type SessionEndedHandler,
+} from './event-bus.js';
 export { PgEventBus, splitForNotify, type PgEventBusOptions } from './pg-event-bus.js';
 export { publishAfterCommit, type PublishLog } from './publish.js';
 

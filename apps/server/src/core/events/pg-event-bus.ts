@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { MailEvent } from '@mailroom/protocol';
-import { InProcessEventBus, type EventBus, type EventHandler } from './event-bus.js';
+import {
+  InProcessEventBus,
+  type EventBus,
+  type EventHandler,
+  type SessionEndedHandler,
+} from './event-bus.js';
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more; stay well clear of it. */
 export const NOTIFY_PAYLOAD_LIMIT = 7500;
@@ -17,6 +22,13 @@ interface Notice {
    * sent in the same transaction, and one statement carries a batch of them: two equal events
    * apart (unseen 5, 6, then 5 again) must both arrive.
    */
+  seq: number;
+}
+
+/** A session that ended: every process closes what it holds open for it. */
+interface SessionNotice {
+  origin: string;
+  endedSession: string;
   seq: number;
 }
 
@@ -73,11 +85,31 @@ export class PgEventBus implements EventBus {
 
   async publish(accountId: number, events: MailEvent[]): Promise<void> {
     for (const event of events) this.local.deliver(accountId, event);
-    const payloads = events
-      .flatMap((event) => splitForNotify(event))
-      .map((event) =>
-        JSON.stringify({ origin: this.origin, accountId, event, seq: this.seq++ } satisfies Notice),
-      );
+    return this.notify(
+      events
+        .flatMap((event) => splitForNotify(event))
+        .map((event) =>
+          JSON.stringify({ origin: this.origin, accountId, event, seq: this.seq++ } satisfies Notice),
+        ),
+    );
+  }
+
+  async endSession(sessionId: string): Promise<void> {
+    this.local.sessionEnded(sessionId);
+    return this.notify([
+      JSON.stringify({
+        origin: this.origin,
+        endedSession: sessionId,
+        seq: this.seq++,
+      } satisfies SessionNotice),
+    ]);
+  }
+
+  onSessionEnded(handler: SessionEndedHandler): () => void {
+    return this.local.onSessionEnded(handler);
+  }
+
+  private async notify(payloads: string[]): Promise<void> {
     if (payloads.length === 0) return;
     if (this.batch) {
       this.batch.payloads.push(...payloads);
@@ -181,20 +213,20 @@ export class PgEventBus implements EventBus {
   }
 
   private receive(payload: string): void {
-    let notice: Notice;
+    let notice: Partial<Notice & SessionNotice>;
     try {
-      notice = JSON.parse(payload) as Notice;
+      notice = JSON.parse(payload) as Partial<Notice & SessionNotice>;
     } catch {
       return;
     }
-    // Anyone with access to the database could NOTIFY; deliver only well-formed events.
-    if (
-      notice.origin === this.origin ||
-      !Number.isSafeInteger(notice.accountId) ||
-      !isMailEvent(notice.event)
-    )
+    if (typeof notice !== 'object' || notice === null || notice.origin === this.origin) return;
+    // Anyone with access to the database could NOTIFY; deliver only well-formed notices.
+    if (typeof notice.endedSession === 'string') {
+      this.local.sessionEnded(notice.endedSession);
       return;
-    this.local.deliver(notice.accountId, notice.event);
+    }
+    if (!Number.isSafeInteger(notice.accountId) || !isMailEvent(notice.event)) return;
+    this.local.deliver(notice.accountId!, notice.event);
   }
 }
 

@@ -2,7 +2,7 @@ import { simpleParser } from 'mailparser';
 import { cleanBody, fromParsedMail, type ParsedMessage } from './parse-message.js';
 
 /** Header bytes read when the full parse failed: enough for any sane header, bounded for a hostile one. */
-const HEADER_LIMIT = 64 * 1024;
+export const HEADER_LIMIT = 64 * 1024;
 /** Body bytes shown as plain text when the message could not be parsed. */
 const BODY_LIMIT = 64 * 1024;
 

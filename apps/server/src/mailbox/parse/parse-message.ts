@@ -1,11 +1,22 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import fs from 'node:fs';
+import type { Readable } from 'node:stream';
+import {
+  MailParser,
+  simpleParser,
+  type AddressObject,
+  type AttachmentStream,
+  type MessageText,
+  type ParsedMail,
+} from 'mailparser';
 import { withoutInvisibleFormatting } from '@mailroom/protocol';
 import type { MailAddress, MessageAddresses } from '../../core/db/index.js';
+import { writeSpool, type SpooledFile } from '../../core/blobs/index.js';
 
 export interface ParsedAttachment {
   name: string;
   contentType: string;
-  content: Buffer;
+  /** The bytes: in memory for a message parsed from memory, a spooled file for one parsed from a file. */
+  content: Buffer | SpooledFile;
   contentId: string | null;
   inline: boolean;
 }
@@ -92,7 +103,19 @@ export function previewOf(text: string): string {
   return cleanLine(text).replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH);
 }
 
-export function fromParsedMail(mail: ParsedMail): ParsedMessage {
+/** The parts of mailparser's result that are read here; an attachment's content may be a spooled file. */
+type MailParts = Omit<ParsedMail, 'attachments'> & {
+  attachments: {
+    filename?: string | undefined;
+    contentType: string;
+    content: Buffer | SpooledFile;
+    contentId?: string | undefined;
+    contentDisposition?: string | undefined;
+    related?: boolean | undefined;
+  }[];
+};
+
+export function fromParsedMail(mail: MailParts): ParsedMessage {
   const references = Array.isArray(mail.references)
     ? mail.references
     : mail.references
@@ -134,4 +157,86 @@ export function fromParsedMail(mail: ParsedMail): ParsedMessage {
 /** mailparser in the calling thread: only for the parse worker, which runs under resource limits. */
 export async function parseMessageUnbounded(raw: Buffer): Promise<ParsedMessage> {
   return fromParsedMail(await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true }));
+}
+
+const HEADER_FIELDS = [
+  'subject',
+  'references',
+  'date',
+  'to',
+  'from',
+  'cc',
+  'bcc',
+  'message-id',
+  'in-reply-to',
+  'reply-to',
+];
+
+/**
+ * mailparser over a message file, streaming: each attachment is written to its own file in
+ * `spoolDir` (hashed, fsynced; names start with `prefix`) as it is decoded, so memory holds only
+ * the text parts, never the message or its attachments. Only for the parse worker.
+ */
+export function parseMessageFileUnbounded(
+  file: string,
+  spoolDir: string,
+  prefix: string,
+): Promise<ParsedMessage> {
+  return new Promise((resolve, reject) => {
+    const parser = new MailParser({ skipTextToHtml: true, skipImageLinks: true });
+    const input = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
+    const mail: Record<string, unknown> & { attachments: MailParts['attachments'] } = { attachments: [] };
+    let headers: Map<string, unknown> | undefined;
+    let failed = false;
+    const fail = (err: unknown) => {
+      if (failed) return;
+      failed = true;
+      input.destroy();
+      parser.destroy();
+      reject(err instanceof Error ? err : new Error(String(err)));
+    };
+    input.once('error', fail);
+    // Like simpleParser: a non-fatal error may still reach 'end'; the first outcome wins.
+    parser.on('error', fail);
+    parser.on('headers', (h) => (headers = h as Map<string, unknown>));
+    parser.on('data', (data: AttachmentStream | MessageText) => {
+      if (data.type === 'text') {
+        if (typeof data.text === 'string') mail.text = data.text;
+        if (typeof data.html === 'string') mail.html = data.html;
+        return;
+      }
+      const attachment = data;
+      const kept = mail.attachments.length < MAX_ATTACHMENTS;
+      const entry = {
+        filename: attachment.filename,
+        contentType: attachment.contentType,
+        contentId: attachment.contentId,
+        contentDisposition: attachment.contentDisposition,
+        related: attachment.related,
+        content: Buffer.alloc(0) as Buffer | SpooledFile,
+      };
+      if (kept) mail.attachments.push(entry);
+      // The parser goes on once the attachment is read and released: one at a time, streamed.
+      const done = kept
+        ? writeSpool(attachment.content as Readable, spoolDir, { prefix }).then((spooled) => {
+            entry.content = spooled;
+          })
+        : new Promise<void>((resolveDrain, rejectDrain) => {
+            (attachment.content as Readable).on('end', resolveDrain).on('error', rejectDrain).resume();
+          });
+      done.then(() => attachment.release(), fail);
+    });
+    parser.on('end', () => {
+      if (failed) return;
+      for (const key of HEADER_FIELDS)
+        if (headers?.has(key))
+          mail[key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = headers.get(key);
+      try {
+        resolve(fromParsedMail(mail as unknown as MailParts));
+      } catch (err) {
+        fail(err);
+      }
+    });
+    input.pipe(parser);
+  });
 }

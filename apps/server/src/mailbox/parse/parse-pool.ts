@@ -22,8 +22,19 @@ const defaults: ParsePoolOptions = {
   maxHeapMb: 192,
 };
 
+/** What a worker parses: bytes, or a message file whose attachments it spools to `spoolDir`. */
+export type ParseInput = { raw: Buffer } | { file: string; size: number; spoolDir: string; prefix: string };
+
+/**
+ * A file is read from disk and its attachments written back (and fsynced), which takes time with
+ * its size: it gets the pool's time plus a second per 2 MB, so a 70 MB message is not cut off
+ * on a busy disk while a hostile small one still is.
+ */
+const timeFor = (input: ParseInput, base: number) =>
+  'file' in input ? base + Math.ceil(input.size / (2 * 1024 * 1024)) * 1000 : base;
+
 interface Job {
-  raw: Buffer;
+  input: ParseInput;
   resolve: (parsed: ParsedMessage) => void;
   reject: (err: Error) => void;
 }
@@ -44,9 +55,9 @@ class ParsePool {
 
   constructor(readonly options: ParsePoolOptions) {}
 
-  parse(raw: Buffer): Promise<ParsedMessage> {
+  parse(input: ParseInput): Promise<ParsedMessage> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ raw, resolve, reject });
+      this.queue.push({ input, resolve, reject });
       this.pump();
     });
   }
@@ -97,11 +108,12 @@ class ParsePool {
       if (!slot) return;
       const job = this.queue.shift()!;
       const id = this.nextId++;
+      const timeoutMs = timeFor(job.input, this.options.timeoutMs);
       const timer = setTimeout(() => {
-        slot.worker.emit('error', new Error(`parse timed out after ${this.options.timeoutMs} ms`));
-      }, this.options.timeoutMs);
+        slot.worker.emit('error', new Error(`parse timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
       slot.job = { ...job, id, timer };
-      slot.worker.postMessage({ id, raw: job.raw });
+      slot.worker.postMessage({ id, ...job.input });
     }
   }
 
@@ -118,7 +130,10 @@ function revive(parsed: ParsedMessage): ParsedMessage {
     ...parsed,
     attachments: parsed.attachments.map((a) => ({
       ...a,
-      content: Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength),
+      content:
+        a.content instanceof Uint8Array
+          ? Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength)
+          : a.content,
     })),
   };
 }
@@ -126,9 +141,9 @@ function revive(parsed: ParsedMessage): ParsedMessage {
 let pool: ParsePool | undefined;
 
 /** Parses in the pool; rejects when the worker fails, runs out of heap or of time. */
-export function parseInWorker(raw: Buffer): Promise<ParsedMessage> {
+export function parseInWorker(input: ParseInput): Promise<ParsedMessage> {
   pool ??= new ParsePool(defaults);
-  return pool.parse(raw);
+  return pool.parse(input);
 }
 
 /** Replaces the pool's limits (tests use a short timeout); running parses finish on the old pool. */

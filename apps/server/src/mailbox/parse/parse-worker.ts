@@ -1,11 +1,23 @@
 import { parentPort } from 'node:worker_threads';
-import { parseMessageUnbounded } from './parse-message.js';
+import { parseMessageFileUnbounded, parseMessageUnbounded } from './parse-message.js';
 
 /** One parse per message; the pool (parse-pool.ts) bounds this thread's heap and time. */
-parentPort?.on('message', (job: { id: number; raw: Uint8Array }) => {
-  const raw = Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength);
-  parseMessageUnbounded(raw).then(
-    (parsed) => parentPort?.postMessage({ id: job.id, parsed }),
-    (err: unknown) => parentPort?.postMessage({ id: job.id, error: String(err) }),
-  );
-});
+parentPort?.on(
+  'message',
+  (job: {
+    id: number;
+    raw?: Uint8Array;
+    file?: string;
+    size?: number;
+    spoolDir?: string;
+    prefix?: string;
+  }) => {
+    const parsing = job.raw
+      ? parseMessageUnbounded(Buffer.from(job.raw.buffer, job.raw.byteOffset, job.raw.byteLength))
+      : parseMessageFileUnbounded(job.file!, job.spoolDir!, job.prefix!);
+    parsing.then(
+      (parsed) => parentPort?.postMessage({ id: job.id, parsed }),
+      (err: unknown) => parentPort?.postMessage({ id: job.id, error: String(err) }),
+    );
+  },
+);

@@ -1,6 +1,9 @@
+import fs from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { removeSpooled } from '../../core/blobs/index.js';
 import type { ParsedMessage } from './parse-message.js';
 import { parseInWorker } from './parse-pool.js';
-import { parseHeadersOnly } from './header-fallback.js';
+import { HEADER_LIMIT, parseHeadersOnly } from './header-fallback.js';
 
 /**
  * Parses raw RFC 5322 bytes. mailparser runs in a worker thread with memory and time limits so
@@ -10,8 +13,40 @@ import { parseHeadersOnly } from './header-fallback.js';
  */
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   try {
-    return await parseInWorker(raw);
+    return await parseInWorker({ raw });
   } catch {
     return parseHeadersOnly(raw);
+  }
+}
+
+/**
+ * Parses a message file (received mail spooled to the blob store's temporary area) the same way,
+ * with bounded memory: the worker reads the file as a stream and writes each attachment to its
+ * own spooled file in `spoolDir`, so neither the message nor an attachment is ever held whole.
+ * A failed parse leaves no spooled attachment behind and falls back to the first bytes of the
+ * file. Never throws for a readable file.
+ */
+export async function parseMessageFile(
+  file: { path: string; size: number },
+  spoolDir: string,
+): Promise<ParsedMessage> {
+  const prefix = `.tmp-parse-${randomBytes(8).toString('hex')}`;
+  try {
+    return await parseInWorker({ file: file.path, size: file.size, spoolDir, prefix });
+  } catch {
+    await removeSpooled(spoolDir, prefix);
+    return parseHeadersOnly(await readHead(file.path, 2 * HEADER_LIMIT));
+  }
+}
+
+/** The first `bytes` bytes of a message file (its header, the start of the body). */
+export async function readHead(file: string, bytes: number): Promise<Buffer> {
+  const handle = await fs.open(file, 'r');
+  try {
+    const buffer = Buffer.alloc(bytes);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
   }
 }

@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Writable, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/** Bytes written to a file in a blob store's own temporary area, fsynced, with their SHA-256. */
+export interface SpooledFile {
+  path: string;
+  hash: string;
+  size: number;
+}
+
+/** A spool passed its size limit; what was written so far is gone. */
+export class SpoolTooLargeError extends Error {
+  constructor(readonly maxBytes: number) {
+    super(`more than ${maxBytes} bytes`);
+    this.name = 'SpoolTooLargeError';
+  }
+}
+
+/** A fresh temporary file name in `dir`; `prefix` groups the files of one job (see removeSpooled). */
+export function spoolPath(dir: string, prefix = `.tmp-${randomBytes(8).toString('hex')}`): string {
+  return path.join(dir, `${prefix}-${randomBytes(6).toString('hex')}`);
+}
+
+/**
+ * A Writable into a temporary file that hashes what it writes and fsyncs it at the end, so what
+ * `file()` describes survives a crash once the stream has finished. Memory stays at the stream's
+ * own buffer whatever the size; a failure or `destroy()` removes the file.
+ */
+export class SpoolWriter extends Writable {
+  private handle: fs.FileHandle | undefined;
+  private readonly hasher = createHash('sha256');
+  private size = 0;
+  private done: SpooledFile | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly maxBytes = Infinity,
+  ) {
+    super({ highWaterMark: 256 * 1024 });
+  }
+
+  override _construct(callback: (err?: Error | null) => void): void {
+    fs.mkdir(path.dirname(this.path), { recursive: true })
+      .then(() => fs.open(this.path, 'w', 0o600))
+      .then(
+        (handle) => {
+          this.handle = handle;
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (err?: Error | null) => void): void {
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) return callback(new SpoolTooLargeError(this.maxBytes));
+    this.hasher.update(chunk);
+    this.handle!.write(chunk).then(
+      () => callback(),
+      (err: Error) => callback(err),
+    );
+  }
+
+  override _final(callback: (err?: Error | null) => void): void {
+    const handle = this.handle!;
+    handle
+      .sync()
+      .then(() => handle.close())
+      .then(
+        () => {
+          this.handle = undefined;
+          this.done = { path: this.path, hash: this.hasher.digest('hex'), size: this.size };
+          callback();
+        },
+        (err: Error) => callback(err),
+      );
+  }
+
+  override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
+    const handle = this.handle;
+    this.handle = undefined;
+    const kept = this.done !== undefined && !err;
+    void (handle?.close() ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => (kept ? undefined : fs.rm(this.path, { force: true })))
+      .then(
+        () => callback(err),
+        () => callback(err),
+      );
+  }
+
+  /** What was written, once the stream has finished. */
+  file(): SpooledFile {
+    if (!this.done) throw new Error('spool not finished');
+    return this.done;
+  }
+}
+
+/** Writes a stream to a new temporary file in `dir`: hashed, fsynced, bounded by `maxBytes`. */
+export async function writeSpool(
+  source: Readable,
+  dir: string,
+  options: { maxBytes?: number; prefix?: string } = {},
+): Promise<SpooledFile> {
+  const writer = new SpoolWriter(spoolPath(dir, options.prefix), options.maxBytes);
+  await pipeline(source, writer);
+  return writer.file();
+}
+
+/** Removes the temporary files of one job whose names start with `prefix` (a job cut short). */
+export async function removeSpooled(dir: string, prefix: string): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  await Promise.all(
+    names.filter((n) => n.startsWith(prefix)).map((n) => fs.rm(path.join(dir, n), { force: true })),
+  );
+}
