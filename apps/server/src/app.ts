@@ -41,6 +41,7 @@ import {
   noNulPlugin,
   postgresRateLimitStore,
   securityHeadersPlugin,
+  serverClockPlugin,
   toApiError,
 } from './http/index.js';
 
@@ -104,6 +105,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
   });
   await app.register(metricsPlugin);
+  await app.register(serverClockPlugin);
   await app.register(noNulPlugin);
   await app.register(sessionPlugin);
   await app.register(csrfPlugin, { publicOrigin: new URL(config.publicUrl).origin });

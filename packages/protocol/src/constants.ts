@@ -45,6 +45,10 @@ export const WS_TOAST_AT_RECONNECTS = 3;
 export const WS_RETRY_AFTER_CLOSE_MS = 1_000;
 export const WS_RETRY_AFTER_ERROR_MS = 5_000;
 export const WS_MAX_TRIES = 10;
+/** The server's clock (ms) when it began an API request: the time up to which the answer's data is complete. */
+export const SERVER_CLOCK_HEADER = 'x-mailroom-clock';
+/** Allowance for clocks of several server processes and for an event published as the data was read. */
+export const LIVE_SYNC_MARGIN_MS = 1_000;
 
 // Layout
 /** Recipient tags shown before the rest go into a '+N' dropdown. */

@@ -15,3 +15,12 @@ export type MailEvent =
   | { event: 'updateMailboxList' };
 
 export type MailEventName = MailEvent['event'];
+
+/**
+ * Catching up after a gap (the page's data was read before its socket opened, or during a reconnect): the client
+ * opens /ws?since=<server clock of its oldest data that may be stale> and may later send `{"since": n}` for data
+ * read meanwhile; the server replays the account's events since then, then answers `caught_up` with the server
+ * clock from which the socket receives every event, or `gap` when it cannot vouch for them all — then the client
+ * reads its data again.
+ */
+export type LiveSyncFrame = { sync: 'caught_up'; at: number } | { sync: 'gap' };

@@ -19,7 +19,8 @@ export const sessionPlugin = fp(async (app) => {
     return this.principal;
   });
   app.addHook('onRequest', async (request) => {
-    if (!/^\/(api|auth|ws)(\/|$)/.test(request.url)) return;
+    // The query may follow the path at once (/ws?since=…).
+    if (!/^\/(api|auth|ws)([/?]|$)/.test(request.url)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.principal = (await findSession(app.deps.db, token)) ?? null;
   });

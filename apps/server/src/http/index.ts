@@ -1,5 +1,6 @@
 export { cookieOptions } from './cookies.js';
 export { CSRF_HEADER, csrfPlugin } from './csrf.js';
+export { serverClockPlugin } from './server-clock.js';
 export { clientErrorHandler, frameworkErrorHandler, toApiError, type ApiError } from './errors.js';
 export { inProcessFetch } from './in-process-fetch.js';
 export { metricsPlugin } from './metrics.js';

@@ -2,7 +2,12 @@ import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { WS_OPENING_MESSAGE, type MailEvent } from '@mailroom/protocol';
+import {
+  LIVE_SYNC_MARGIN_MS,
+  WS_OPENING_MESSAGE,
+  type LiveSyncFrame,
+  type MailEvent,
+} from '@mailroom/protocol';
 import { findLiveSession, SESSION_COOKIE, type LiveSession } from '../auth/index.js';
 import { scopeOf } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
@@ -20,6 +25,12 @@ export interface LiveUpdatesOptions {
 
 /** Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended. */
 const CLOSE_SESSION_ENDED = 1008;
+
+/** A server clock a client sends back (ms); anything else is as if none had been sent. */
+function clockParam(value: string | null | undefined): number | null {
+  if (!value || !/^\d{1,15}$/.test(value)) return null;
+  return Number(value);
+}
 
 /** setTimeout's longest delay (about 24.8 days); a later expiry is left to the periodic re-check. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -106,10 +117,32 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
         forward = (event) => scoped.push(event, send);
       }
       const unsubscribe = app.deps.events.subscribe(client.accountId, forward);
+      // From here on every event reaches the socket. What happened between the page reading its data and now is
+      // replayed from the bus's recent events, so the page need not read it all again (#13).
+      const subscribedAt = Date.now();
+      const sendSync = (frame: LiveSyncFrame) => {
+        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+      };
+      const catchUp = (since: number | null) => {
+        const missed =
+          since === null
+            ? null
+            : app.deps.events.eventsSince(client.accountId, since - LIVE_SYNC_MARGIN_MS, subscribedAt);
+        if (missed === null) return sendSync({ sync: 'gap' });
+        for (const event of missed) forward(event);
+        sendSync({ sync: 'caught_up', at: subscribedAt });
+      };
+      // Only a client that says since when answers these frames; one that does not reads its data again itself.
+      const since = new URL(request.url, 'http://x').searchParams.get('since');
+      if (since !== null) catchUp(clockParam(since));
 
       socket.on('message', (data, isBinary) => {
-        if (!isBinary && data.toString() === WS_OPENING_MESSAGE && socket.readyState === socket.OPEN)
-          socket.send(WS_OPENING_MESSAGE);
+        if (isBinary || socket.readyState !== socket.OPEN) return;
+        const text = data.toString();
+        if (text === WS_OPENING_MESSAGE) return socket.send(WS_OPENING_MESSAGE);
+        // {"since": n}: data read after the socket opened, but begun before it had subscribed.
+        const since = /^\{"since":(\d{1,15})\}$/.exec(text)?.[1];
+        if (since !== undefined) catchUp(clockParam(since));
       });
       socket.on('pong', () => {
         client.alive = true;

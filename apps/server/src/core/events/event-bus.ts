@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { MailEvent } from '@mailroom/protocol';
+import { RecentEvents } from './recent-events.js';
 
 export type EventHandler = (event: MailEvent) => void;
 /** Told the id of a session that ended (signed out, replaced, revoked). */
@@ -16,6 +17,11 @@ export interface EventBus {
   /** Announces, after the session's row is gone, that the session ended. */
   endSession(sessionId: string): Promise<void>;
   onSessionEnded(handler: SessionEndedHandler): () => void;
+  /**
+   * The account's events this process delivered since `since` (its clock, ms), for a websocket catching up;
+   * null when it cannot vouch for all of them.
+   */
+  eventsSince(accountId: number, since: number, until?: number): MailEvent[] | null;
   close(): Promise<void>;
 }
 
@@ -25,6 +31,7 @@ const SESSION_ENDED = Symbol('session ended');
 /** One process: events go straight from publisher to subscribers. */
 export class InProcessEventBus implements EventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  readonly recent = new RecentEvents();
 
   async publish(accountId: number, events: MailEvent[]): Promise<void> {
     for (const event of events) this.deliver(accountId, event);
@@ -32,6 +39,7 @@ export class InProcessEventBus implements EventBus {
 
   /** Hands an event to this process's subscribers of the account. */
   deliver(accountId: number, event: MailEvent): void {
+    this.recent.record(accountId, event);
     // One failing subscriber must not keep the event from the others, nor fail the publisher.
     for (const handler of this.emitter.listeners(String(accountId)) as EventHandler[]) {
       try {
@@ -60,6 +68,10 @@ export class InProcessEventBus implements EventBus {
   onSessionEnded(handler: SessionEndedHandler): () => void {
     this.emitter.on(SESSION_ENDED, handler);
     return () => this.emitter.off(SESSION_ENDED, handler);
+  }
+
+  eventsSince(accountId: number, since: number, until?: number): MailEvent[] | null {
+    return this.recent.since(accountId, since, until);
   }
 
   subscribe(accountId: number, handler: EventHandler): () => void {

@@ -135,6 +135,10 @@ export class PgEventBus implements EventBus {
     return this.local.subscribe(accountId, handler);
   }
 
+  eventsSince(accountId: number, since: number, until?: number): MailEvent[] | null {
+    return this.local.eventsSince(accountId, since, until);
+  }
+
   /** True while notifications from other processes can arrive. */
   get listening(): boolean {
     return this.listener !== undefined;
@@ -198,7 +202,9 @@ export class PgEventBus implements EventBus {
           if (this.closed) return;
           this.reconnectDelay = this.options.reconnectMinMs ?? 250;
           this.options.log?.info({}, 'event bus listener reconnected');
-          // Notifications sent while we were away are gone: tell our clients to reload what they show.
+          // Notifications sent while we were away are gone: tell our clients to reload what they show, and
+          // vouch for nothing before now to a client catching up.
+          this.local.recent.forgetBefore();
           for (const accountId of this.local.accounts())
             this.local.deliver(accountId, { event: 'updateMailboxList' });
         },
