@@ -48,7 +48,7 @@ export const WS_MAX_TRIES = 10;
 /** The server's clock (ms) when it began an API request: the time up to which the answer's data is complete. */
 export const SERVER_CLOCK_HEADER = 'x-mailroom-clock';
 /** Allowance for clocks of several server processes and for an event published as the data was read. */
-export const LIVE_SYNC_MARGIN_MS = 1_000;
+export const LIVE_SYNC_MARGIN_MS = 250;
 
 // Layout
 /** Recipient tags shown before the rest go into a '+N' dropdown. */

@@ -1,4 +1,6 @@
+import { serverClock } from './server-clock';
 import {
+  SERVER_CLOCK_HEADER,
   routePaths,
   routeUrl,
   withQuery,
@@ -85,6 +87,8 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
     // fetch rejects with a TypeError when no answer came; an abort stays what it is (a canceled request).
     throw error instanceof TypeError ? new NetworkError(error) : error;
   });
+  const clock = Number(response.headers.get(SERVER_CLOCK_HEADER));
+  if (clock > 0) serverClock.noteAnswer(clock);
   if (!response.ok) throw await toApiError(response);
   if (response.status === 204) return undefined as T;
   const text = await response.text();

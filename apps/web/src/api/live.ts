@@ -5,16 +5,23 @@ import {
   WS_PATH,
   WS_RETRY_AFTER_CLOSE_MS,
   WS_RETRY_AFTER_ERROR_MS,
+  type LiveSyncFrame,
   type MailEvent,
 } from '@mailroom/protocol';
+import { serverClock as pageClock, type ServerClock } from './server-clock';
 
 export interface LiveOptions {
-  url: string;
+  /** Asked at each connection: it may carry what the socket must catch up from (?since=). */
+  url: string | (() => string);
   onEvent(event: MailEvent): void;
+  /** The server's answer to ?since= or {"since"}: caught up from `at`, or a gap to read again. */
+  onSync?(frame: LiveSyncFrame): void;
   /** Called with the reconnect count whenever it changes (the toast shows from 3). */
   onReconnectCount?(count: number): void;
   /** Called each time the socket opens, the first time and after a reconnect. */
   onOpen?(): void;
+  /** Called when an open socket closes or fails. */
+  onClose?(): void;
   createSocket?(url: string): WebSocket;
   setTimer?(callback: () => void, ms: number): unknown;
   clearTimer?(handle: unknown): void;
@@ -40,6 +47,8 @@ export class LiveConnection {
 
   constructor(options: LiveOptions) {
     this.options = {
+      onSync: () => {},
+      onClose: () => {},
       onReconnectCount: () => {},
       onOpen: () => {},
       createSocket: (url) => new WebSocket(url),
@@ -72,7 +81,8 @@ export class LiveConnection {
     this.failedWithError = false;
     let socket: WebSocket;
     try {
-      socket = this.options.createSocket(this.options.url);
+      const { url } = this.options;
+      socket = this.options.createSocket(typeof url === 'function' ? url() : url);
     } catch {
       this.retry(WS_RETRY_AFTER_ERROR_MS);
       return;
@@ -86,8 +96,9 @@ export class LiveConnection {
     socket.addEventListener('message', (message: MessageEvent) => {
       if (typeof message.data !== 'string' || message.data === WS_OPENING_MESSAGE) return;
       try {
-        const event = JSON.parse(message.data) as MailEvent;
-        if (event && typeof event.event === 'string') this.options.onEvent(event);
+        const frame = JSON.parse(message.data) as MailEvent | LiveSyncFrame;
+        if (frame && 'sync' in frame) this.options.onSync(frame);
+        else if (frame && typeof frame.event === 'string') this.options.onEvent(frame);
       } catch {
         // Not an event frame: nothing to refresh.
       }
@@ -96,13 +107,20 @@ export class LiveConnection {
       if (this.socket !== socket) return;
       this.failedWithError = true;
       this.socket = null;
+      this.options.onClose();
       this.retry(WS_RETRY_AFTER_ERROR_MS);
     });
     socket.addEventListener('close', () => {
       if (this.socket !== socket) return;
       this.socket = null;
+      this.options.onClose();
       this.retry(this.failedWithError ? WS_RETRY_AFTER_ERROR_MS : WS_RETRY_AFTER_CLOSE_MS);
     });
+  }
+
+  /** Sends a text frame if the socket is open. */
+  send(text: string): void {
+    if (this.socket?.readyState === 1) this.socket.send(text);
   }
 
   private retry(delay: number): void {
@@ -161,6 +179,8 @@ export function refreshMissedEvents(
 
 export interface LiveUpdatesOptions {
   handlers: readonly LiveHandler[];
+  /** Where the page's API answers note the server's clock (the page's own by default). */
+  clock?: ServerClock;
   /** Called with the reconnect count whenever it changes (the refresh toast shows from WS_TOAST_AT_RECONNECTS). */
   onReconnectCount?(count: number): void;
 }
@@ -171,14 +191,31 @@ export interface LiveUpdatesOptions {
  */
 export function startLiveUpdates(
   client: QueryClient,
-  { handlers, onReconnectCount }: LiveUpdatesOptions,
+  { handlers, onReconnectCount, clock = pageClock }: LiveUpdatesOptions,
 ): () => void {
   if (typeof WebSocket === 'undefined') return () => {};
-  const connection = new LiveConnection({
-    url: liveUrl(),
+  let openedAt = 0;
+  const connection: LiveConnection = new LiveConnection({
+    // The server replays what happened since the page's data was read (or since the last socket closed), so
+    // nothing is read twice; only when it cannot (gap) is the data read again.
+    url: () => {
+      const since = clock.sinceForOpen();
+      return since === null ? liveUrl() : `${liveUrl()}?since=${Math.floor(since)}`;
+    },
     onEvent: (event) => dispatchLiveEvent(handlers, client, event),
+    onSync: (frame) => {
+      if (frame.sync === 'caught_up') {
+        clock.caughtUp(frame.at, (late) => connection.send(JSON.stringify({ since: late })));
+      } else {
+        clock.caughtUp(-Infinity, () => {});
+        refreshMissedEvents(handlers, client, openedAt);
+      }
+    },
     onReconnectCount: onReconnectCount ?? (() => {}),
-    onOpen: () => refreshMissedEvents(handlers, client, Date.now()),
+    onOpen: () => {
+      openedAt = Date.now();
+    },
+    onClose: () => clock.lost(),
   });
   connection.start();
   return () => connection.stop();
