@@ -1,11 +1,11 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openConfiguredDatabase, upkeepDatabase } from './core/db/index.js';
+import { openConfiguredDatabase, upkeepDatabase, upkeepWanted } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
 import { FsBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
-import { startPeriodicJob, startRecurringJob } from './core/jobs/index.js';
+import { startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
@@ -54,20 +54,21 @@ async function main() {
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );
 
-  // Embedded PGlite has no autovacuum: the server does its work, every minute (PostgreSQL does it itself).
+  // Where no autovacuum runs (embedded PGlite, or PostgreSQL with it turned off) the server does its work, once a
+  // minute across every process on the database.
   const upkeepLog = app.log.child({ area: 'upkeep' });
-  const upkeep = config.databaseUrl
-    ? null
-    : startPeriodicJob({
-        name: 'pglite-upkeep',
+  const upkeep = (await upkeepWanted(db, !config.databaseUrl))
+    ? startRecurringJob({
+        db,
+        name: 'database-upkeep',
         intervalMs: 60_000,
-        runAtStart: false,
         log: upkeepLog,
         run: async () => {
           const done = await upkeepDatabase(db);
           if (done.length > 0) upkeepLog.info({ done }, 'database upkeep');
         },
-      });
+      })
+    : null;
 
   let stopping = false;
   const stop = async (signal: string) => {

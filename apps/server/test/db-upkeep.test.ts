@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDb } from './_util.js';
-import { tableActivity, upkeepDatabase, upkeepFor } from '../src/core/db/upkeep.js';
+import { tableActivity, upkeepDatabase, upkeepFor, upkeepWanted } from '../src/core/db/upkeep.js';
 
 describe('upkeepFor: the autovacuum rules of PostgreSQL with its defaults', () => {
   const quiet = { table: 't', live: 10_000, dead: 0, modifiedSinceAnalyze: 0, insertedSinceVacuum: 0 };
@@ -18,10 +18,23 @@ describe('upkeepFor: the autovacuum rules of PostgreSQL with its defaults', () =
   });
 });
 
-// The server runs the pass on embedded PGlite only (PostgreSQL has autovacuum, which would race this test).
-describe.skipIf(Boolean(process.env.DATABASE_URL))('a pass of upkeep on PGlite', () => {
+const db = await createTestDb();
+const onPostgres = Boolean(process.env.DATABASE_URL);
+const { rows: setting } = await sql<{
+  autovacuum: string;
+}>`select current_setting('autovacuum') as autovacuum`.execute(db);
+const autovacuumRuns = onPostgres && setting[0]!.autovacuum === 'on';
+
+describe('whether the server does the upkeep itself', () => {
+  it('always on embedded PGlite; on PostgreSQL when its autovacuum is off', async () => {
+    expect(await upkeepWanted(db, true)).toBe(true);
+    if (onPostgres) expect(await upkeepWanted(db, false)).toBe(!autovacuumRuns);
+  });
+});
+
+// Where the server runs the pass (a running autovacuum would race this test).
+describe.skipIf(autovacuumRuns)('a pass of upkeep', () => {
   it('after a bulk fill: statistics present, the GIN pending list drained, and the next pass has nothing to do', async () => {
-    const db = await createTestDb();
     await sql`create table bulk_fill (id serial primary key, body text)`.execute(db);
     await sql`create index bulk_fill_words on bulk_fill using gin (to_tsvector('simple', body)) with (fastupdate = on)`.execute(
       db,

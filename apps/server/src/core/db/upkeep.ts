@@ -27,6 +27,17 @@ export function upkeepFor(t: TableActivity): Upkeep | null {
   return null;
 }
 
+/**
+ * Whether the server must do autovacuum's work itself: always on embedded PGlite, which has no autovacuum, and on a
+ * PostgreSQL server whose autovacuum is turned off (as on some development and CI machines: a filled mailbox then
+ * keeps empty statistics, and a folder page took 29 ms instead of 4 at 20k messages).
+ */
+export async function upkeepWanted(db: Db, embedded: boolean): Promise<boolean> {
+  if (embedded) return true;
+  const { rows } = await sql<{ on: boolean }>`select current_setting('autovacuum') = 'on' as on`.execute(db);
+  return !rows[0]?.on;
+}
+
 /** The activity of every table of ours, with the statistics of the work just done included. */
 export async function tableActivity(db: Db): Promise<TableActivity[]> {
   // Statistics reach the shared counters at most once a second, at the end of a transaction; this asks the next
