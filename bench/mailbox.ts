@@ -182,7 +182,7 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
     const searches: [string, Record<string, unknown>][] = [
       ['one English word, subject and body', { text: 'Kestrel', fields: ['subject', 'body'] }],
       ['one Russian word, subject and body', { text: 'отчёт', fields: ['subject', 'body'] }],
-      ['two words', { text: 'Kestrel report' }],
+      ['two words', { text: 'Kestrel status' }],
       ['sender', { text: 'olga.ivanova@corp.example', fields: ['from'] }],
       ['subject only', { text: 'Kestrel', fields: ['subject'] }],
     ];

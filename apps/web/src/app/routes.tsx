@@ -5,27 +5,27 @@ import { loadLoginPage } from '../features/auth';
 import { loadContactsPage } from '../features/contacts';
 import { loadDecryptPage } from '../features/decrypt';
 import { loadSettingsLayout, type SettingsAction, type SettingsSectionId } from '../features/settings';
-import { Lazy, lazyRoute } from '../ui/lazy-route';
+import { Lazy, lazyChunk } from '../ui/lazy-route';
 import { loadFeatureTexts } from '../i18n';
 import { NoAliasGuard, Protected } from './protected-layout';
 import { RootLayout } from './root-layout';
 import { Navigate, Route, Switch } from '../lib/router';
 
 // Everything but the mail shell is a separate chunk (DESIGN §5: the shell's initial JS ≤ 120 KB gzipped).
-const AboutPage = lazyRoute(() =>
+const AboutPage = lazyChunk(() =>
   Promise.all([loadAboutPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const LoginPage = lazyRoute(() =>
+const LoginPage = lazyChunk(() =>
   Promise.all([loadLoginPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const DecryptPage = lazyRoute(() =>
+const DecryptPage = lazyChunk(() =>
   Promise.all([loadDecryptPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const ContactsPage = lazyRoute(() => loadContactsPage());
-const SettingsLayout = lazyRoute(() =>
+const ContactsPage = lazyChunk(() => loadContactsPage());
+const SettingsLayout = lazyChunk(() =>
   Promise.all([loadSettingsLayout(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const SettingsSectionPage = lazyRoute(() =>
+const SettingsSectionPage = lazyChunk(() =>
   loadSettingsLayout().then((module) => ({ default: module.SettingsSection })),
 );
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import { LazyPart, lazyPart } from './lazy-route';
+import { LazyPart, lazyChunk } from './lazy-route';
 
-const ConfirmDialogImpl = lazyPart(() => import('./confirm-dialog-impl'));
+const ConfirmDialogImpl = lazyChunk(() => import('./confirm-dialog-impl'));
 
 export interface ConfirmDialogProps {
   open: boolean;

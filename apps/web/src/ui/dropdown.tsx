@@ -1,9 +1,9 @@
 import { cloneElement, useState, type ReactElement, type ReactNode } from 'react';
 import type { DropdownMenu } from 'radix-ui';
-import { LazyPart, lazyPart } from './lazy-route';
+import { LazyPart, lazyChunk } from './lazy-route';
 
 const load = () => import('./dropdown-impl');
-const DropdownImpl = lazyPart(load);
+const DropdownImpl = lazyChunk(load);
 
 export type MenuKit = typeof DropdownMenu;
 

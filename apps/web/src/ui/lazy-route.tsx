@@ -55,7 +55,7 @@ function withTimeout<T>(load: () => Promise<T>): Promise<T> {
  * <LazyPart>, whose boundary shows the failure.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any props, as React.lazy itself accepts
-export function lazyRoute<T extends ComponentType<any>>(
+export function lazyChunk<T extends ComponentType<any>>(
   load: () => Promise<{ default: T }>,
 ): ComponentType<ComponentProps<T>> {
   const make = () =>
@@ -72,9 +72,6 @@ export function lazyRoute<T extends ComponentType<any>>(
   }
   return LazyLoaded;
 }
-
-/** The same thing for a piece of a screen (a menu, a dialog, a toolbar). */
-export const lazyPart = lazyRoute;
 
 function isChunkFailure(error: unknown): boolean {
   return error instanceof ChunkLoadError;

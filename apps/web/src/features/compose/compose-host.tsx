@@ -1,12 +1,12 @@
 import { createPortal } from 'react-dom';
 import type { QueryClient } from '@tanstack/react-query';
-import { LazyPart, lazyRoute } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { loadComposeWindow, useCompose } from './compose-store';
 import { ComposeSavedContext } from './saved-context';
 
 const noRefresh = () => {};
 
-const ComposeWindow = lazyRoute(loadComposeWindow);
+const ComposeWindow = lazyChunk(loadComposeWindow);
 
 /**
  * Where the compose window lives: rendered from the always-mounted sidebar but portalled to <body>, so the

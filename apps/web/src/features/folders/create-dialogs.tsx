@@ -5,7 +5,6 @@ import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
   LABEL_SEARCH_FIELDS,
-  folderDisplayName,
   type Folder,
   type LabelSearchField,
 } from '@mailroom/protocol';
@@ -13,6 +12,7 @@ import { Button } from '../../ui/button';
 import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
 import { useCreateFolder, useCreateLabel } from './queries';
+import { folderLabel } from './folder-label';
 import styles from './create-dialogs.module.css';
 
 export interface CreateDialogProps {
@@ -68,10 +68,6 @@ export function FormDialog({
       </Dialog.Portal>
     </Dialog.Root>
   );
-}
-
-function folderLabel(folder: Folder, t: (key: `folders.system.${NonNullable<Folder['system']>}`) => string) {
-  return folder.system ? t(`folders.system.${folder.system}`) : folderDisplayName(folder.name);
 }
 
 /** SPEC §2 folder creation dialog: a name and where it goes. The server checks names (SPEC §5). */

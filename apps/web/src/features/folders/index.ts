@@ -11,6 +11,7 @@ export {
   type SystemFolderNames,
 } from './folder-order';
 export { folderPath, labelPath } from './paths';
+export { folderLabel } from './folder-label';
 export { FolderTree, type FolderTreeProps } from './folder-tree';
 export { ItemMenu, itemMenuHost, type ManagedItem } from './item-menu';
 export { writeDraggedMessages, type DraggedMessages } from './drag';

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import { MailOpen, PenSquare } from 'lucide-react';
 import { DESKTOP_SPLIT_MIN, SPLITTER_DEFAULT, SPLITTER_MIN_WIDTHS } from '@mailroom/protocol';
 import { Navigate } from '../../lib/router';
-import { Lazy, lazyRoute } from '../../ui/lazy-route';
+import { Lazy, lazyChunk } from '../../ui/lazy-route';
 import { Button } from '../../ui/button';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { SplitPanes } from '../../ui/split-panes';
@@ -18,7 +18,7 @@ import { useMailScreenController } from './use-mail-screen';
 import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
-const Reader = lazyRoute(() => import('./reader'));
+const Reader = lazyChunk(() => import('./reader'));
 
 /** Where the list's share of the two panes is remembered (SPEC §2 splitter). */
 const PANES_STORAGE_KEY = 'mailroom:panes';

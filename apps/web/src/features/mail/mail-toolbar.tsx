@@ -4,7 +4,7 @@ import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Dropdown } from '../../ui/dropdown';
-import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import menu from '../../ui/menu.module.css';
 import { useMailScreen } from './mail-context';
 import { pageRange, selectByFilter, type SelectFilter } from './list-model';
@@ -15,7 +15,7 @@ import { useMediaQuery } from '../../ui/use-media-query';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
-const SelectionActions = lazyPart(() => import('./selection-actions'));
+const SelectionActions = lazyChunk(() => import('./selection-actions'));
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {

@@ -4,7 +4,7 @@ import { FolderX, Inbox } from 'lucide-react';
 import { REDIRECT_COOKIE, isSafeRedirectPath } from '@mailroom/protocol';
 import { deleteCookie, readCookie } from '../../lib/cookies';
 import { isFramed } from '../../lib/frame';
-import { findInbox, flattenFolders, folderPath, useFolders, useLabels } from '../folders';
+import { findInbox, flattenFolders, folderLabel, folderPath, useFolders, useLabels } from '../folders';
 import { Navigate, useLocationState, useSearchParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { Preloader } from '../../ui/preloader';
@@ -69,9 +69,7 @@ export function FolderView() {
           ? flattenFolders(folders.data).find((f) => f.id === source.id)
           : undefined;
         if (!folder) return '';
-        return folder.system
-          ? t(`folders.system.${folder.system}`)
-          : (folder.name.split('.').filter(Boolean).pop() ?? folder.name);
+        return folderLabel(folder, t);
       }}
     />
   );

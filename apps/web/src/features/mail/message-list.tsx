@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef } from 'react';
-import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { useTranslation } from '../../i18n';
 import { CloudOff, FolderOpen, SearchX } from 'lucide-react';
 import { useLabels } from '../folders';
@@ -16,7 +16,7 @@ const SKELETON_ROWS = 12;
 /** Up to this many rows a page is drawn whole; longer pages (the limit parameter) are virtualised. */
 const PLAIN_MAX = 100;
 
-const VirtualRows = lazyPart(() => import('./virtual-rows'));
+const VirtualRows = lazyChunk(() => import('./virtual-rows'));
 
 /**
  * The list of SPEC §2, a grid of fixed-height rows. Pages longer than PLAIN_MAX rows are virtualised with

@@ -4,13 +4,12 @@ import clsx from 'clsx';
 import { Layers, Lock, Paperclip, Star } from 'lucide-react';
 import {
   DOUBLE_CLICK_MS,
-  folderDisplayName,
   formatFullDate,
   formatListDate,
   type MailListItem,
   type ThreadMember,
 } from '@mailroom/protocol';
-import { folderPath, writeDraggedMessages, type Label } from '../folders';
+import { folderLabel, folderPath, writeDraggedMessages, type Label } from '../folders';
 import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, rowCorrespondents, toFolderMessages } from './list-model';
@@ -226,11 +225,7 @@ export function ChainMember({
   const key = messageKey(member);
   const open = key === screen.openKey;
   const folder = screen.folders.find((candidate) => candidate.id === member.folder_id);
-  const folderName = folder
-    ? folder.system
-      ? t(`folders.system.${folder.system}`)
-      : folderDisplayName(folder.name)
-    : '';
+  const folderName = folder ? folderLabel(folder, t) : '';
   const otherFolder = screen.source.kind === 'folder' && member.folder_id !== screen.source.id;
   // Each member carries its own subject, sender and date (a reply's subject differs from the original's).
   const subject = member.subject.trim() || parent.subject.trim() || t('mail.noSubject');

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation } from '../../i18n';
 import clsx from 'clsx';
@@ -40,7 +40,7 @@ import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-v
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
-const ReaderDecrypt = lazyPart(() =>
+const ReaderDecrypt = lazyChunk(() =>
   Promise.all([loadReaderDecrypt(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 

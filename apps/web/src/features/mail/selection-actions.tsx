@@ -13,7 +13,7 @@ import {
   Tag,
   Trash2,
 } from 'lucide-react';
-import { folderDisplayName } from '@mailroom/protocol';
+
 import { Button } from '../../ui/button';
 import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -22,7 +22,7 @@ import menu from '../../ui/menu.module.css';
 import { useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey } from './list-model';
-import { useLabels } from '../folders';
+import { folderLabel, useLabels } from '../folders';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
 import { useDeleteKey } from './use-mail-keyboard';
@@ -100,9 +100,7 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
                         className={menu.item}
                         onSelect={() => void actions.move(folder.id).catch(ignore)}
                       >
-                        {folder.system
-                          ? t(`folders.system.${folder.system}`)
-                          : folderDisplayName(folder.name)}
+                        {folderLabel(folder, t)}
                       </Menu.Item>
                     ))}
                   </>

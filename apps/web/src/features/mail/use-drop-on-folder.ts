@@ -1,7 +1,6 @@
-import { folderDisplayName } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
-import { flattenFolders, useFolders, type DraggedMessages } from '../folders';
+import { flattenFolders, folderLabel, useFolders, type DraggedMessages } from '../folders';
 import { useMoveBack, useMoveTo, type MoveSubject } from './queries';
 import { useSelection } from './selection-store';
 
@@ -30,9 +29,7 @@ export function useDropOnFolder(): (folderId: number, dragged: DraggedMessages) 
     }
     useSelection.getState().clear();
     const folder = flattenFolders(folders.data ?? []).find((f) => f.id === folderId);
-    const name = folder?.system
-      ? t(`folders.system.${folder.system}`)
-      : folderDisplayName(folder?.name ?? '');
+    const name = folder ? folderLabel(folder, t) : '';
     moveTo(folderId, subject).then(
       (moved) => moved.length > 0 && raiseSuccess(t('mail.movedTo', { folder: name }), () => moveBack(moved)),
       // A failure is shown in the error box by the mutation cache; the rows come back on their own.

@@ -1,4 +1,5 @@
-import { folderDisplayName, type Folder, type MailListItem, type MovedMessage } from '@mailroom/protocol';
+import type { Folder, MailListItem, MovedMessage } from '@mailroom/protocol';
+import { folderLabel } from '../folders';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
 import { useNavigate } from '../../lib/router';
@@ -95,9 +96,7 @@ export function useMailActions(): MailActions {
   async function move(destinationId: number) {
     const destination = screen.folders.find((folder) => folder.id === destinationId);
     const moved = await moveOut(destinationId);
-    const name = destination?.system
-      ? t(`folders.system.${destination.system}`)
-      : folderDisplayName(destination?.name ?? '');
+    const name = destination ? folderLabel(destination, t) : '';
     offerUndo(t('mail.movedTo', { folder: name }), moved);
   }
 

@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useTranslation } from '../../i18n';
-import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import clsx from 'clsx';
 import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
 import { MOBILE_MAX } from '@mailroom/protocol';
@@ -20,7 +20,7 @@ import {
 import styles from './search-line.module.css';
 
 // The advanced form loads when it is first opened, not with the mail shell (DESIGN §5 budget).
-const AdvancedSearch = lazyPart(() => import('./advanced-search'));
+const AdvancedSearch = lazyChunk(() => import('./advanced-search'));
 
 /** The search line of the top panel (SPEC §2) with its advanced form; it keeps no state a route change loses. */
 export function SearchLine() {

@@ -4,7 +4,7 @@ import clsx from 'clsx';
 import { FolderPlus, Mail, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../account';
 import { Button } from '../../ui/button';
-import { LazyPart, lazyPart } from '../../ui/lazy-route';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { Select } from '../../ui/select';
 import { Link, useMatch, useNavigate } from '../../lib/router';
 import {
@@ -28,10 +28,12 @@ import { ShellFooter } from './shell-footer';
 import { UserMenu } from './user-menu';
 
 // Dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
-const CreateFolderDialog = lazyPart(() =>
+const CreateFolderDialog = lazyChunk(() =>
   loadCreateDialogs().then((m) => ({ default: m.CreateFolderDialog })),
 );
-const CreateLabelDialog = lazyPart(() => loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })));
+const CreateLabelDialog = lazyChunk(() =>
+  loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })),
+);
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
