@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createTestApp, signUpAndSignIn } from './_util.js';
 import { deliverTestMessage } from './_mail.js';
@@ -55,6 +56,29 @@ describe('downloading attachments', () => {
     expect(r.headers['content-disposition']).toBe(
       `attachment; filename="_____ 2026.pdf"; filename*=UTF-8''${encodeURIComponent('Отчёт 2026.pdf')}`,
     );
+  });
+
+  it('keeps an attachment only inside the stored message, and a message stored with a blob per attachment still serves it', async () => {
+    const doc = Buffer.from('a document of its own');
+    const { stored, parts } = await messageWith(ann.accountId, [
+      { filename: 'doc.txt', content: doc, contentType: 'text/plain' },
+    ]);
+    expect(parts[0]!.part).toMatchObject({ encoding: expect.any(String) });
+    expect(await blobs.has(createHash('sha256').update(doc).digest('hex'))).toBe(false);
+
+    // Before 2026-11-24 each attachment was a blob of its own: such rows must still download.
+    const legacy = await blobs.put(Buffer.from('stored the old way'));
+    const { part: _part, ...rest } = parts[0]!;
+    await db
+      .updateTable('messages')
+      .set({ attachments: JSON.stringify([{ ...rest, blob_hash: legacy.hash, size: legacy.size }]) })
+      .where('id', '=', stored.id)
+      .execute();
+    const r = await ann.browser.get(
+      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
+    );
+    expect(r.statusCode).toBe(200);
+    expect(r.payload).toBe('stored the old way');
   });
 
   it('shows a name without bidi overrides or other invisible format characters', async () => {

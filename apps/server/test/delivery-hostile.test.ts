@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
-import { configureParsePool } from '../src/mailbox/index.js';
+import { configureParsePool, openAttachment } from '../src/mailbox/index.js';
 import { createAccount } from './_mail.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
 
@@ -170,7 +171,9 @@ Content-Transfer-Encoding: base64
     expect(shown.slice(0, 3)).toEqual(['x', 'x', 'x']);
     expect(shown).not.toContain('..');
     for (const a of row.attachments) {
-      expect((await blobs.get(a.blob_hash)).toString()).toMatch(/^content of /);
+      expect((await buffer(await openAttachment(blobs, row.blob_hash, a))).toString()).toMatch(
+        /^content of /,
+      );
     }
 
     // Nothing but hash-named blobs was written under the data folder.

@@ -1,11 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import { buffer } from 'node:stream/consumers';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configureParsePool } from '../src/mailbox/index.js';
 import { parseMessage, parseMessageFile } from '../src/mailbox/index.js';
-import type { SpooledFile } from '../src/core/blobs/index.js';
+import { decodePart } from '../src/mailbox/parse/part-ranges.js';
 import { composeRaw } from './_mail.js';
 import { cleanup } from './_util.js';
 
@@ -52,7 +54,7 @@ describe('parsing in bounded workers', () => {
 describe('parsing a spooled message file', () => {
   afterEach(() => configureParsePool({ timeoutMs: 10_000, maxHeapMb: 192 }));
 
-  it('spools each attachment to its own file, and a big file gets time in proportion to its size', async () => {
+  it('keeps each attachment as a range of the message file, and a big file gets time in proportion to its size', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-spool-'));
     cleanup(() => fs.rm(dir, { recursive: true, force: true }));
     const content = randomBytes(12 * 1024 * 1024);
@@ -65,14 +67,18 @@ describe('parsing a spooled message file', () => {
     });
     const file = path.join(dir, 'message.eml');
     await fs.writeFile(file, raw);
-    // Far too little for 16 MB read, decoded and written back, were it not for the size allowance.
+    // Far too little for 16 MB read and decoded twice, were it not for the size allowance.
     configureParsePool({ timeoutMs: 200 });
-    const parsed = await parseMessageFile({ path: file, size: raw.length }, dir);
+    const parsed = await parseMessageFile({ path: file, size: raw.length });
     expect(parsed.subject).toBe('Scans');
     expect(parsed.attachments).toHaveLength(1);
-    const spooled = parsed.attachments[0]!.content as SpooledFile;
-    expect(spooled.size).toBe(content.length);
-    expect(spooled.hash).toBe(createHash('sha256').update(content).digest('hex'));
-    expect(Buffer.compare(await fs.readFile(spooled.path), content)).toBe(0);
+    const { part, size } = parsed.attachments[0]!;
+    expect(size).toBe(content.length);
+    expect(part.encoding).toBe('base64');
+    const decoded = await buffer(
+      decodePart(createReadStream(file, { start: part.start, end: part.end - 1 }), 'base64'),
+    );
+    expect(decoded.equals(content)).toBe(true);
+    expect(await fs.readdir(dir)).toEqual(['message.eml']);
   });
 });

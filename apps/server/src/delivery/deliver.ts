@@ -12,7 +12,6 @@ import {
   readHead,
   storeMessage,
   type MessageBlobs,
-  type ParsedMessage,
 } from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from '../addresses/index.js';
@@ -44,7 +43,7 @@ const RETRY_WINDOW_MS = 15 * 60_000;
  * rows committed) before it resolves, then publishes the events. The message is bytes in memory
  * (mail the service delivers itself) or a file spooled in the blob store's temporary area (SMTP,
  * LMTP): a file is parsed from disk with bounded memory and moved into the store, or removed
- * with whatever its parse spooled when it cannot be stored.
+ * when it cannot be stored.
  * `together` (SMTP, one reply for all): every account in one transaction, all or nothing.
  * `each` (LMTP, a reply per recipient): each account on its own.
  * Returns one outcome per recipient, in order; several addresses of one account get one copy.
@@ -56,9 +55,7 @@ export async function deliverMessage(
   mode: 'together' | 'each',
 ): Promise<DeliveryOutcome[]> {
   const spooled = Buffer.isBuffer(raw) ? undefined : raw;
-  const parsed = spooled
-    ? await parseMessageFile(spooled, deps.blobs.spoolDir)
-    : await parseMessage(raw as Buffer);
+  const parsed = spooled ? await parseMessageFile(spooled) : await parseMessage(raw as Buffer);
   let blobs: MessageBlobs;
   let encrypted: boolean;
   try {
@@ -68,10 +65,10 @@ export async function deliverMessage(
       spooled ? await readHead(spooled.path, 65_536) : (raw as Buffer),
     );
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
-    blobs = await putMessageBlobs(deps.blobs, raw, parsed);
+    blobs = await putMessageBlobs(deps.blobs, raw);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
-    if (spooled) await discardSpooled(deps.blobs, spooled, parsed);
+    if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);
     return recipients.map(() => ({ ok: false, failure: 'temporary' }));
   }
   const size = blobs.raw.size;
@@ -131,10 +128,3 @@ function failureOf(
 }
 
 /** A spooled message that will not be stored, and what its parse spooled: gone. */
-async function discardSpooled(store: BlobStore, spooled: SpooledFile, parsed: ParsedMessage): Promise<void> {
-  const files = [
-    spooled,
-    ...parsed.attachments.flatMap((a) => (Buffer.isBuffer(a.content) ? [] : [a.content])),
-  ];
-  await Promise.all(files.map((f) => store.discardSpooled(f).catch(() => undefined)));
-}

@@ -9,6 +9,7 @@ import { DomainError } from '../core/errors.js';
 import { attachmentsOf } from './messages-read.repository.js';
 import { attachmentDisplayName } from './messages-read.service.js';
 import { scopeOf } from '../addresses/index.js';
+import { openAttachment } from '../mailbox/index.js';
 import { servedContentType } from './content-types.js';
 import type { Principal } from '../accounts/index.js';
 
@@ -33,19 +34,19 @@ export function contentDisposition(name: string): string {
   return `attachment; filename="${ascii}"; filename*=${encodeExtended(safe)}`;
 }
 
-/** One attachment (or inline part) of one of the caller's messages. */
+/** One attachment (or inline part) of one of the caller's messages, and the message's raw blob. */
 export async function findAttachment(
   db: Db,
   principal: Principal,
   folderId: number,
   uid: number,
   attachmentId: number,
-): Promise<StoredAttachment> {
+): Promise<{ attachment: StoredAttachment; messageBlob: string }> {
   const scope = await scopeOf(db, principal);
   const row = await attachmentsOf(db, principal.accountId, scope, folderId, uid);
   const attachment = row?.attachments.find((a) => a.id === attachmentId);
-  if (!attachment) throw new DomainError('entity_not_found');
-  return attachment;
+  if (!row || !attachment) throw new DomainError('entity_not_found');
+  return { attachment, messageBlob: row.blob_hash };
 }
 
 export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -60,8 +61,14 @@ export const attachmentRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request, reply) => {
       const { message_uid: uid, folder_id: folderId } = request.query;
-      const attachment = await findAttachment(db, request.requireAuth(), folderId, uid, request.params.id);
-      const body = await blobs.stream(attachment.blob_hash);
+      const { attachment, messageBlob } = await findAttachment(
+        db,
+        request.requireAuth(),
+        folderId,
+        uid,
+        request.params.id,
+      );
+      const body = await openAttachment(blobs, messageBlob, attachment);
       return (
         reply
           .header('content-type', servedContentType(attachment.content_type))

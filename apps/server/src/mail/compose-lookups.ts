@@ -11,6 +11,8 @@ export interface ComposeSourceMessage {
   messageId: string | null;
   references: string[];
   attachments: StoredAttachment[];
+  /** The raw message's blob, which holds its attachments' bytes. */
+  blobHash: string;
 }
 
 /**
@@ -25,7 +27,13 @@ export async function findComposeSource(
 ): Promise<ComposeSourceMessage | undefined> {
   const row = await composeSourceRow(db, principal.accountId, folderId, uid, await scopeOf(db, principal));
   return row
-    ? { id: row.id, messageId: row.message_id, references: row.reference_ids, attachments: row.attachments }
+    ? {
+        id: row.id,
+        messageId: row.message_id,
+        references: row.reference_ids,
+        attachments: row.attachments,
+        blobHash: row.blob_hash,
+      }
     : undefined;
 }
 

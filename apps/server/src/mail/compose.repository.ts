@@ -5,7 +5,7 @@ import { scopeCondition, type Scope } from '../mailbox/index.js';
 export function composeSourceRow(db: Db, accountId: number, folderId: number, uid: number, scope: Scope) {
   return db
     .selectFrom('messages')
-    .select(['id', 'message_id', 'reference_ids', 'attachments'])
+    .select(['id', 'message_id', 'reference_ids', 'attachments', 'blob_hash'])
     .where('account_id', '=', accountId)
     .where('folder_id', '=', folderId)
     .where('uid', '=', uid)

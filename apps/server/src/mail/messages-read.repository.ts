@@ -211,11 +211,11 @@ export function messageByMessageId(db: Db, accountId: number, scope: Scope, mess
     .executeTakeFirst() as Promise<MessageRow | undefined>;
 }
 
-/** A message's attachment list, by folder and UID, for the caller only. */
+/** A message's attachment list and raw blob, by folder and UID, for the caller only. */
 export function attachmentsOf(db: Db, accountId: number, scope: Scope, folderId: number, uid: number) {
   return db
     .selectFrom('messages')
-    .select(['messages.attachments'])
+    .select(['messages.attachments', 'messages.blob_hash'])
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)

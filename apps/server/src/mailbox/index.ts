@@ -9,6 +9,7 @@ export {
   type StoreMessageResult,
   type StoredMessage,
 } from './ingest.js';
+export { openAttachment } from './attachments.js';
 export { storeNotice } from './notice.js';
 export { findThread, threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';

@@ -14,10 +14,9 @@ export interface BlobRef {
   size: number;
 }
 
-/** The blobs of one message: its raw bytes and each kept attachment, in order. */
+/** The blobs of one message: its raw bytes, which hold its attachments too (as byte ranges). */
 export interface MessageBlobs {
   raw: BlobRef;
-  attachments: BlobRef[];
 }
 
 type StoreMessageFields = {
@@ -52,21 +51,12 @@ export interface StoreMessageResult {
 }
 
 /**
- * Stores the raw message and its attachments as blobs (fsynced) before any row refers to them;
- * several puts run at once, so their fsyncs overlap. Bytes in memory are written; spooled files
- * (a received message and the attachments its parse spooled) are moved in without a copy.
+ * Stores the raw message as a blob (fsynced) before any row refers to it. Bytes in memory are
+ * written; a spooled file (a received message) is moved in without a copy. Attachments are not
+ * stored again: a row keeps each one's range of these bytes (`StoredAttachment.part`).
  */
-export async function putMessageBlobs(
-  blobs: BlobStore,
-  raw: Buffer | SpooledFile,
-  parsed: ParsedMessage,
-): Promise<MessageBlobs> {
-  const [stored, ...attachments] = await Promise.all(
-    [raw, ...parsed.attachments.map((a) => a.content)].map((b) =>
-      Buffer.isBuffer(b) ? blobs.put(b) : blobs.keepSpooled(b),
-    ),
-  );
-  return { raw: stored!, attachments };
+export async function putMessageBlobs(blobs: BlobStore, raw: Buffer | SpooledFile): Promise<MessageBlobs> {
+  return { raw: Buffer.isBuffer(raw) ? await blobs.put(raw) : await blobs.keepSpooled(raw) };
 }
 
 interface StoreRow {
@@ -105,14 +95,13 @@ export async function storeMessage(
   input: StoreMessageInput & { skipIfStoredSince?: Date },
 ): Promise<StoreMessageResult | null> {
   const { parsed } = input;
-  const stored = input.blobs ?? (await putMessageBlobs(blobs, input.raw, parsed));
-  const raw = stored.raw;
+  const { raw } = input.blobs ?? (await putMessageBlobs(blobs, input.raw));
   const attachments: StoredAttachment[] = parsed.attachments.map((a, index) => ({
     id: index + 1,
     name: a.name,
-    size: stored.attachments[index]!.size,
+    size: a.size,
     content_type: a.contentType,
-    blob_hash: stored.attachments[index]!.hash,
+    part: a.part,
     content_id: a.contentId,
     inline: a.inline,
   }));

@@ -116,10 +116,10 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'copyAttachments', {
       tags: ['sending'],
       summary: 'Reuse attachments of a stored message in compose',
-      description: 'For a forward or a reopened draft: no bytes are uploaded or copied.',
+      description: 'For a forward or a reopened draft: the server copies them; nothing is uploaded.',
     }),
     handler: async (request) => ({
-      attachments: await copyAttachments(db, request.requireAuth(), request.body),
+      attachments: await copyAttachments(db, blobs, request.requireAuth(), request.body),
     }),
   });
 };

@@ -11,6 +11,7 @@ import { BlobTooLargeError, type BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { findComposeSource } from '../mail/index.js';
+import { openAttachment } from '../mailbox/index.js';
 import type { OutgoingAttachment } from './compose-mime.js';
 import { findUploads, insertUploads, pendingUploadBytes, type UploadRow } from './sending.repository.js';
 
@@ -85,10 +86,12 @@ export async function uploadAttachment(
 
 /**
  * POST attachments/copy: attachments of a stored message (forward, reopened draft) become
- * compose uploads pointing at the same blobs; no byte is copied.
+ * compose uploads. Each is decoded from the stored message into a blob of its own (hashed, so
+ * the same file forwarded twice is stored once); nothing is uploaded by the browser.
  */
 export async function copyAttachments(
   db: Db,
+  blobs: BlobStore,
   principal: Principal,
   request: CopyAttachmentsRequest,
 ): Promise<UploadedAttachment[]> {
@@ -97,16 +100,20 @@ export async function copyAttachments(
   const wanted = request.ids ? new Set(request.ids) : null;
   const picked = source.attachments.filter((a) => !wanted || wanted.has(a.id));
   if (wanted && picked.length !== wanted.size) throw new DomainError('entity_not_found');
-  const rows = await insertUploads(
-    db,
-    principal,
-    picked.map((a) => ({
-      blob_hash: a.blob_hash,
+  const uploads = [];
+  // One at a time: each is streamed, but 500 parts at once would open 500 files.
+  for (const a of picked) {
+    const blob = a.part
+      ? await blobs.putStream(await openAttachment(blobs, source.blobHash, a))
+      : { hash: a.blob_hash, size: a.size };
+    uploads.push({
+      blob_hash: blob.hash,
       name: uploadName(a.name),
       content_type: uploadContentType(a.content_type),
-      size: a.size,
-    })),
-  );
+      size: blob.size,
+    });
+  }
+  const rows = await insertUploads(db, principal, uploads);
   return rows.map(toUploaded);
 }
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { SpoolTooLargeError, SpoolWriter, spoolPath, writeSpool, type SpooledFile } from './spool.js';
 
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
@@ -29,10 +29,11 @@ export interface BlobStore {
   sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
   /**
-   * The bytes as a stream; rejects (a missing blob, say) before any byte is read, so a caller can
-   * still answer with an error. Any store can implement it: a file, an S3 object.
+   * The bytes as a stream, or those of `range` (`end` exclusive; an attachment inside a stored
+   * message); rejects (a missing blob, say) before any byte is read, so a caller can still answer
+   * with an error. Any store can implement it: a file, an S3 object (a ranged GET).
    */
-  stream(hash: string): Promise<Readable>;
+  stream(hash: string, range?: { start: number; end: number }): Promise<Readable>;
   has(hash: string): Promise<boolean>;
   /** Deletes a blob nothing else can share (an expired encrypted message's random ciphertext). */
   remove(hash: string): Promise<void>;
@@ -148,10 +149,15 @@ export class FsBlobStore implements BlobStore {
     return fs.readFile(this.pathOf(hash));
   }
 
-  async stream(hash: string): Promise<Readable> {
+  async stream(hash: string, range?: { start: number; end: number }): Promise<Readable> {
     const file = await fs.open(this.pathOf(hash), 'r');
-    // The stream closes the file when it ends or is destroyed.
-    return file.createReadStream();
+    // The stream closes the file when it ends or is destroyed. An empty range reads nothing
+    // (createReadStream's `end` is inclusive, so start..start-1 is not expressible).
+    if (range && range.end <= range.start) {
+      await file.close();
+      return Readable.from([]);
+    }
+    return file.createReadStream(range ? { start: range.start, end: range.end - 1 } : {});
   }
 
   async has(hash: string): Promise<boolean> {

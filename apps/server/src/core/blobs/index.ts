@@ -1,9 +1,2 @@
 export { BlobTooLargeError, FsBlobStore, blobHash, type BlobStore } from './blob-store.js';
-export {
-  SpoolTooLargeError,
-  SpoolWriter,
-  removeSpooled,
-  spoolPath,
-  writeSpool,
-  type SpooledFile,
-} from './spool.js';
+export { SpoolTooLargeError, SpoolWriter, spoolPath, writeSpool, type SpooledFile } from './spool.js';

@@ -19,9 +19,9 @@ export class SpoolTooLargeError extends Error {
   }
 }
 
-/** A fresh temporary file name in `dir`; `prefix` groups the files of one job (see removeSpooled). */
-export function spoolPath(dir: string, prefix = `.tmp-${randomBytes(8).toString('hex')}`): string {
-  return path.join(dir, `${prefix}-${randomBytes(6).toString('hex')}`);
+/** A fresh temporary file name in `dir`. */
+export function spoolPath(dir: string): string {
+  return path.join(dir, `.tmp-${randomBytes(8).toString('hex')}-${randomBytes(6).toString('hex')}`);
 }
 
 /**
@@ -103,17 +103,9 @@ export class SpoolWriter extends Writable {
 export async function writeSpool(
   source: Readable,
   dir: string,
-  options: { maxBytes?: number; prefix?: string } = {},
+  options: { maxBytes?: number } = {},
 ): Promise<SpooledFile> {
-  const writer = new SpoolWriter(spoolPath(dir, options.prefix), options.maxBytes);
+  const writer = new SpoolWriter(spoolPath(dir), options.maxBytes);
   await pipeline(source, writer);
   return writer.file();
-}
-
-/** Removes the temporary files of one job whose names start with `prefix` (a job cut short). */
-export async function removeSpooled(dir: string, prefix: string): Promise<void> {
-  const names = await fs.readdir(dir).catch(() => [] as string[]);
-  await Promise.all(
-    names.filter((n) => n.startsWith(prefix)).map((n) => fs.rm(path.join(dir, n), { force: true })),
-  );
 }

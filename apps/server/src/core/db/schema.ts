@@ -15,16 +15,29 @@ export interface MessageAddresses {
   reply_to?: MailAddress[];
 }
 
-/** An attachment of a stored message; its content is a blob. `id` is its position in the message. */
-export interface StoredAttachment {
+/**
+ * Where a leaf MIME part's body lies in the raw message, and how it is encoded (`end` exclusive).
+ * An attachment is kept as this range of the stored message, decoded when it is downloaded.
+ */
+export interface PartRange {
+  start: number;
+  end: number;
+  encoding: 'base64' | 'quoted-printable' | 'binary';
+}
+
+/**
+ * An attachment of a stored message; `id` is its position in the message, `size` its decoded size.
+ * Its bytes are `part` of the message's raw blob; a message stored before attachments were kept
+ * that way (2026-11-24) has a blob of its own for each (`blob_hash`) instead.
+ */
+export type StoredAttachment = {
   id: number;
   name: string;
   size: number;
   content_type: string;
-  blob_hash: string;
   content_id: string | null;
   inline: boolean;
-}
+} & ({ part: PartRange; blob_hash?: undefined } | { blob_hash: string; part?: undefined });
 
 /** queued: waiting for (another) attempt; sent: accepted; bounced: given up, the sender told. */
 export type OutboxStatus = 'queued' | 'sent' | 'bounced';

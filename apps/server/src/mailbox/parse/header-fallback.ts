@@ -26,9 +26,11 @@ export async function parseHeadersOnly(raw: Buffer): Promise<ParsedMessage> {
   const body = raw.subarray(end, end + BODY_LIMIT).toString('utf8');
   try {
     const headerOnly = header.toString('latin1').replace(/^content-type:/gim, 'X-Original-Content-Type:');
-    const parsed = fromParsedMail(
-      await simpleParser(Buffer.from(headerOnly, 'latin1'), { skipTextToHtml: true, skipImageLinks: true }),
-    );
+    const mail = await simpleParser(Buffer.from(headerOnly, 'latin1'), {
+      skipTextToHtml: true,
+      skipImageLinks: true,
+    });
+    const parsed = fromParsedMail({ ...mail, attachments: [] }, new Map());
     return { ...parsed, text: cleanBody(body), html: null, attachments: [] };
   } catch {
     return {

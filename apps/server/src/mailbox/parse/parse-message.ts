@@ -9,14 +9,16 @@ import {
   type ParsedMail,
 } from 'mailparser';
 import { withoutInvisibleFormatting } from '@mailroom/protocol';
-import type { MailAddress, MessageAddresses } from '../../core/db/index.js';
-import { writeSpool, type SpooledFile } from '../../core/blobs/index.js';
+import type { MailAddress, MessageAddresses, PartRange } from '../../core/db/index.js';
+import { partRangesOf, partRangeTracker } from './part-ranges.js';
 
 export interface ParsedAttachment {
   name: string;
   contentType: string;
-  /** The bytes: in memory for a message parsed from memory, a spooled file for one parsed from a file. */
-  content: Buffer | SpooledFile;
+  /** Decoded size in bytes. */
+  size: number;
+  /** Where its bytes are in the raw message: they are stored once, as part of the message. */
+  part: PartRange;
   contentId: string | null;
   inline: boolean;
 }
@@ -40,7 +42,7 @@ const PREVIEW_LENGTH = 200;
  * hostile or broken one, and the database row and the search index must stay small.
  */
 export const MAX_BODY_CHARS = 4_000_000;
-/** Parts beyond this stay in the raw message only (each attachment is one fsynced blob). */
+/** Parts beyond this stay in the raw message only, not listed (the list is a row's jsonb). */
 export const MAX_ATTACHMENTS = 500;
 const MAX_NAME_CHARS = 255;
 
@@ -103,19 +105,26 @@ export function previewOf(text: string): string {
   return cleanLine(text).replace(/\s+/g, ' ').trim().slice(0, PREVIEW_LENGTH);
 }
 
-/** The parts of mailparser's result that are read here; an attachment's content may be a spooled file. */
+/** The parts of mailparser's result that are read here; an attachment is known by its part id and size. */
 type MailParts = Omit<ParsedMail, 'attachments'> & {
   attachments: {
     filename?: string | undefined;
     contentType: string;
-    content: Buffer | SpooledFile;
+    partId?: string | undefined;
+    size: number;
     contentId?: string | undefined;
     contentDisposition?: string | undefined;
     related?: boolean | undefined;
   }[];
 };
 
-export function fromParsedMail(mail: MailParts): ParsedMessage {
+/**
+ * What is kept of mailparser's result, each attachment placed in the raw message by `ranges`
+ * (`partRangeTracker`). An attachment with no range would be a disagreement between mailparser
+ * and the splitter that cannot happen with the same splitter on the same bytes: it throws, and
+ * the caller falls back to the header-only description (the raw message is kept whole).
+ */
+export function fromParsedMail(mail: MailParts, ranges: Map<string, PartRange>): ParsedMessage {
   const references = Array.isArray(mail.references)
     ? mail.references
     : mail.references
@@ -144,19 +153,31 @@ export function fromParsedMail(mail: MailParts): ParsedMessage {
     sentAt: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
     text: cleanBody(mail.text ?? ''),
     html: typeof mail.html === 'string' ? cleanBody(mail.html) : null,
-    attachments: mail.attachments.slice(0, MAX_ATTACHMENTS).map((a) => ({
-      name: safeAttachmentName(a.filename ?? ''),
-      contentType: cleanLine(a.contentType || 'application/octet-stream').slice(0, 255),
-      content: a.content,
-      contentId: normaliseMessageId(a.contentId),
-      inline: a.contentDisposition === 'inline' || Boolean(a.related),
-    })),
+    attachments: mail.attachments.slice(0, MAX_ATTACHMENTS).map((a) => {
+      const part = ranges.get(a.partId ?? '');
+      if (!part) throw new Error(`No byte range for MIME part ${a.partId ?? '(none)'}`);
+      return {
+        name: safeAttachmentName(a.filename ?? ''),
+        contentType: cleanLine(a.contentType || 'application/octet-stream').slice(0, 255),
+        size: a.size,
+        part,
+        contentId: normaliseMessageId(a.contentId),
+        inline: a.contentDisposition === 'inline' || Boolean(a.related),
+      };
+    }),
   };
 }
 
 /** mailparser in the calling thread: only for the parse worker, which runs under resource limits. */
 export async function parseMessageUnbounded(raw: Buffer): Promise<ParsedMessage> {
-  return fromParsedMail(await simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true }));
+  const [mail, ranges] = await Promise.all([
+    simpleParser(raw, { skipTextToHtml: true, skipImageLinks: true }),
+    partRangesOf(raw),
+  ]);
+  return fromParsedMail(
+    { ...mail, attachments: mail.attachments.map((a) => ({ ...a, size: a.content.length })) },
+    ranges,
+  );
 }
 
 const HEADER_FIELDS = [
@@ -173,17 +194,15 @@ const HEADER_FIELDS = [
 ];
 
 /**
- * mailparser over a message file, streaming: each attachment is written to its own file in
- * `spoolDir` (hashed, fsynced; names start with `prefix`) as it is decoded, so memory holds only
- * the text parts, never the message or its attachments. Only for the parse worker.
+ * mailparser over a message file, streaming: each attachment is decoded only to count its size
+ * (its bytes stay in the message file, which is stored as it is), so memory holds only the text
+ * parts, never the message or an attachment. A second splitter beside the parser learns where
+ * each attachment lies in the file. Only for the parse worker.
  */
-export function parseMessageFileUnbounded(
-  file: string,
-  spoolDir: string,
-  prefix: string,
-): Promise<ParsedMessage> {
+export function parseMessageFileUnbounded(file: string): Promise<ParsedMessage> {
   return new Promise((resolve, reject) => {
     const parser = new MailParser({ skipTextToHtml: true, skipImageLinks: true });
+    const tracker = partRangeTracker();
     const input = fs.createReadStream(file, { highWaterMark: 256 * 1024 });
     const mail: Record<string, unknown> & { attachments: MailParts['attachments'] } = { attachments: [] };
     let headers: Map<string, unknown> | undefined;
@@ -193,9 +212,11 @@ export function parseMessageFileUnbounded(
       failed = true;
       input.destroy();
       parser.destroy();
+      tracker.input.destroy();
       reject(err instanceof Error ? err : new Error(String(err)));
     };
     input.once('error', fail);
+    tracker.ranges.catch(fail);
     // Like simpleParser: a non-fatal error may still reach 'end'; the first outcome wins.
     parser.on('error', fail);
     parser.on('headers', (h) => (headers = h as Map<string, unknown>));
@@ -206,37 +227,37 @@ export function parseMessageFileUnbounded(
         return;
       }
       const attachment = data;
-      const kept = mail.attachments.length < MAX_ATTACHMENTS;
       const entry = {
         filename: attachment.filename,
         contentType: attachment.contentType,
+        partId: attachment.partId,
+        size: 0,
         contentId: attachment.contentId,
         contentDisposition: attachment.contentDisposition,
         related: attachment.related,
-        content: Buffer.alloc(0) as Buffer | SpooledFile,
       };
-      if (kept) mail.attachments.push(entry);
+      if (mail.attachments.length < MAX_ATTACHMENTS) mail.attachments.push(entry);
       // The parser goes on once the attachment is read and released: one at a time, streamed.
-      const done = kept
-        ? writeSpool(attachment.content as Readable, spoolDir, { prefix }).then((spooled) => {
-            entry.content = spooled;
-          })
-        : new Promise<void>((resolveDrain, rejectDrain) => {
-            (attachment.content as Readable).on('end', resolveDrain).on('error', rejectDrain).resume();
-          });
-      done.then(() => attachment.release(), fail);
+      const content = attachment.content as Readable;
+      content
+        .on('data', (chunk: Buffer) => (entry.size += chunk.length))
+        .on('end', () => attachment.release())
+        .on('error', fail);
     });
     parser.on('end', () => {
       if (failed) return;
       for (const key of HEADER_FIELDS)
         if (headers?.has(key))
           mail[key.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())] = headers.get(key);
-      try {
-        resolve(fromParsedMail(mail as unknown as MailParts));
-      } catch (err) {
-        fail(err);
-      }
+      tracker.ranges.then((ranges) => {
+        try {
+          resolve(fromParsedMail(mail as unknown as MailParts, ranges));
+        } catch (err) {
+          fail(err);
+        }
+      }, fail);
     });
     input.pipe(parser);
+    input.pipe(tracker.input);
   });
 }

@@ -22,11 +22,11 @@ const defaults: ParsePoolOptions = {
   maxHeapMb: 192,
 };
 
-/** What a worker parses: bytes, or a message file whose attachments it spools to `spoolDir`. */
-export type ParseInput = { raw: Buffer } | { file: string; size: number; spoolDir: string; prefix: string };
+/** What a worker parses: bytes, or a message file (read as a stream). */
+export type ParseInput = { raw: Buffer } | { file: string; size: number };
 
 /**
- * A file is read from disk and its attachments written back (and fsynced), which takes time with
+ * A file is read from disk and its attachments decoded (to count their size), which takes time with
  * its size: it gets the pool's time plus a second per 2 MB, so a 70 MB message is not cut off
  * on a busy disk while a hostile small one still is.
  */
@@ -93,7 +93,7 @@ class ParsePool {
       if (!job || job.id !== msg.id) return;
       clearTimeout(job.timer);
       slot.job = undefined;
-      if (msg.parsed) job.resolve(revive(msg.parsed));
+      if (msg.parsed) job.resolve(msg.parsed);
       else job.reject(new Error(msg.error ?? 'parse failed'));
       this.pump();
     });
@@ -122,20 +122,6 @@ class ParsePool {
     this.slots.clear();
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
-}
-
-/** Structured clone turns Buffers into Uint8Arrays; the store wants Buffers back. */
-function revive(parsed: ParsedMessage): ParsedMessage {
-  return {
-    ...parsed,
-    attachments: parsed.attachments.map((a) => ({
-      ...a,
-      content:
-        a.content instanceof Uint8Array
-          ? Buffer.from(a.content.buffer, a.content.byteOffset, a.content.byteLength)
-          : a.content,
-    })),
-  };
 }
 
 let pool: ParsePool | undefined;

@@ -1,6 +1,4 @@
 import fs from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import { removeSpooled } from '../../core/blobs/index.js';
 import type { ParsedMessage } from './parse-message.js';
 import { parseInWorker } from './parse-pool.js';
 import { HEADER_LIMIT, parseHeadersOnly } from './header-fallback.js';
@@ -21,20 +19,14 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
 
 /**
  * Parses a message file (received mail spooled to the blob store's temporary area) the same way,
- * with bounded memory: the worker reads the file as a stream and writes each attachment to its
- * own spooled file in `spoolDir`, so neither the message nor an attachment is ever held whole.
- * A failed parse leaves no spooled attachment behind and falls back to the first bytes of the
- * file. Never throws for a readable file.
+ * with bounded memory: the worker reads the file as a stream, so neither the message nor an
+ * attachment is ever held whole. A failed parse falls back to the first bytes of the file.
+ * Never throws for a readable file.
  */
-export async function parseMessageFile(
-  file: { path: string; size: number },
-  spoolDir: string,
-): Promise<ParsedMessage> {
-  const prefix = `.tmp-parse-${randomBytes(8).toString('hex')}`;
+export async function parseMessageFile(file: { path: string; size: number }): Promise<ParsedMessage> {
   try {
-    return await parseInWorker({ file: file.path, size: file.size, spoolDir, prefix });
+    return await parseInWorker({ file: file.path, size: file.size });
   } catch {
-    await removeSpooled(spoolDir, prefix);
     return parseHeadersOnly(await readHead(file.path, 2 * HEADER_LIMIT));
   }
 }
