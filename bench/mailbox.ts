@@ -17,7 +17,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import readline from 'node:readline';
 import nodemailer from 'nodemailer';
+import pg from 'pg';
 import type { BenchRow } from './types.js';
+import { grepHits, type GrepField } from './corpus-grep.js';
 import { cpuSecondsOf, memoryOf, startServer } from './server-process.js';
 import { signUp } from './ws.js';
 
@@ -28,7 +30,7 @@ const WARM_UP = 3;
 const generator = new URL('../../shared/corpus/gen-mailbox.mjs', import.meta.url).pathname;
 
 /** The corpus of `count` messages, generated once into the temporary folder and kept for later runs. */
-async function corpus(count: number): Promise<{ dir: string; files: string[] }> {
+async function corpus(count: number): Promise<{ dir: string; files: string[]; bytes: number }> {
   const dir = path.join(os.tmpdir(), `mailroom-corpus-42-${count}`);
   const manifest = path.join(dir, 'manifest.jsonl');
   if (!existsSync(manifest)) {
@@ -38,9 +40,46 @@ async function corpus(count: number): Promise<{ dir: string; files: string[] }> 
     });
   }
   const files: string[] = [];
+  let bytes = 0;
   for await (const line of readline.createInterface({ input: createReadStream(manifest) }))
-    if (line.trim()) files.push(path.join(dir, (JSON.parse(line) as { file: string }).file));
-  return { dir, files };
+    if (line.trim()) {
+      const entry = JSON.parse(line) as { file: string; size: number };
+      files.push(path.join(dir, entry.file));
+      bytes += entry.size;
+    }
+  return { dir, files, bytes };
+}
+
+/** Bytes a folder takes on disk (allocated blocks, as du counts them). */
+async function diskUsage(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
+    if (!entry.isFile()) continue;
+    const stat = await fs.lstat(path.join(entry.parentPath, entry.name)).catch(() => null);
+    total += (stat?.blocks ?? 0) * 512;
+  }
+  return total;
+}
+
+/** The database's share of the disk: the PGlite folder (its WAL apart), or PostgreSQL's pg_database_size. */
+async function databaseDisk(
+  dataDir: string,
+  databaseUrl?: string,
+): Promise<{ bytes: number; wal: number | null }> {
+  if (!databaseUrl) {
+    const dir = path.join(dataDir, 'pglite');
+    return { bytes: await diskUsage(dir), wal: await diskUsage(path.join(dir, 'pg_wal')) };
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ size: string }>(
+      'select pg_database_size(current_database()) as size',
+    );
+    return { bytes: Number(rows[0]!.size), wal: null };
+  } finally {
+    await client.end();
+  }
 }
 
 export interface Timing {
@@ -119,7 +158,7 @@ const row = (name: string, t: Timing, target: number, note = ''): BenchRow => ({
 });
 
 export async function runMailboxBench(opts: { databaseUrl?: string; messages: number }): Promise<BenchRow[]> {
-  const { files } = await corpus(opts.messages);
+  const { dir: corpusDir, files, bytes: corpusBytes } = await corpus(opts.messages);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-bench-mailbox-'));
   const server = await startServer({
     dataDir,
@@ -179,30 +218,52 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
       await api('POST', 'user/settings', { [setting]: false });
     }
     // Search as the search line sends it (the words in the ticked fields, any of them matching), 30 a page.
-    const searches: [string, Record<string, unknown>][] = [
-      ['one English word, subject and body', { text: 'Kestrel', fields: ['subject', 'body'] }],
-      ['one Russian word, subject and body', { text: 'отчёт', fields: ['subject', 'body'] }],
-      ['two words', { text: 'Kestrel status' }],
-      ['sender', { text: 'olga.ivanova@corp.example', fields: ['from'] }],
-      ['subject only', { text: 'Kestrel', fields: ['subject'] }],
+    // Without fields the search looks for words in the subject, the sender and the body (search.query.ts).
+    const searches: [string, { text: string; fields?: GrepField[] }, boolean][] = [
+      ['one English word, subject and body', { text: 'Kestrel', fields: ['subject', 'body'] }, true],
+      ['one Russian word, subject and body', { text: 'отчёт', fields: ['subject', 'body'] }, true],
+      ['two words', { text: 'Kestrel status' }, true],
+      ['sender', { text: 'olga.ivanova@corp.example', fields: ['from'] }, true],
+      ['subject only', { text: 'Kestrel', fields: ['subject'] }, true],
+      ['all folders', { text: 'Kestrel' }, false],
     ];
-    for (const [name, query] of searches) {
-      const request = { ...query, folder_id: inbox.id, page: 1, limit: 30 };
+    const expected = await grepHits(
+      corpusDir,
+      files,
+      searches.map(([, q]) => ({
+        text: q.text,
+        fields: q.fields ?? ['subject', 'from', 'body'],
+        addressPiece: q.fields?.includes('from') ?? false,
+      })),
+    );
+    for (const [i, [name, query, inInbox]] of searches.entries()) {
+      const request = { ...query, ...(inInbox ? { folder_id: inbox.id } : {}), page: 1, limit: 30 };
       const { total } = await api<{ total: number }>('POST', 'messages/search', request);
       const timing = await time(() => api('POST', 'messages/search', request));
-      rows.push(row(`search, ${name}, over HTTP (${size})`, timing, 50, `${total} hits`));
-    }
-    const everywhere = { text: 'Kestrel', page: 1, limit: 30 };
-    const { total: everywhereHits } = await api<{ total: number }>('POST', 'messages/search', everywhere);
-    rows.push(
-      row(
-        `search in all folders over HTTP (${size})`,
-        await time(() => api('POST', 'messages/search', everywhere)),
+      const grep = expected[i]!;
+      const r = row(
+        `search, ${name}, over HTTP (${size})`,
+        timing,
         50,
-        `${everywhereHits} hits`,
-      ),
-    );
+        `${total} hits; the corpus grep finds ${grep}${total === grep ? '' : ' — **differs**'}`,
+      );
+      rows.push({ ...r, ok: r.ok && total === grep });
+    }
 
+    const blobBytes = await diskUsage(path.join(dataDir, 'blobs'));
+    const database = await databaseDisk(dataDir, opts.databaseUrl);
+    const disk = blobBytes + database.bytes;
+    const mib = (n: number) => `${(n / 2 ** 20).toFixed(0)} MiB`;
+    rows.push({
+      name: `disk after the fill: blobs + database, against the raw mail (${size})`,
+      value: disk / corpusBytes,
+      unit: '× the raw mail',
+      target: '≤ 1.5 ×',
+      ok: disk <= 1.5 * corpusBytes,
+      note:
+        `${Math.round(disk / files.length)} bytes/message; raw mail ${mib(corpusBytes)}, blobs ${mib(blobBytes)}, ` +
+        `database ${mib(database.bytes)}${database.wal === null ? '' : ` (WAL ${mib(database.wal)})`}`,
+    });
     rows.push({
       name: `server memory after the fill and the reads (RSS, ${size})`,
       value: (await memoryOf(server.pid)).rss / 2 ** 20,
@@ -213,7 +274,9 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
     return rows;
   } finally {
     await server.stop();
-    await fs.rm(dataDir, { recursive: true, force: true });
+    // BENCH_KEEP_DATA=1 leaves the filled data folder for a look at its plans (its path is printed).
+    if (process.env.BENCH_KEEP_DATA) console.log(`data folder kept: ${dataDir}`);
+    else await fs.rm(dataDir, { recursive: true, force: true });
   }
 }
 

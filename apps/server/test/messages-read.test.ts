@@ -178,6 +178,49 @@ describe('folder pages', () => {
     ]);
   });
 
+  it('the number of chains follows arrivals, moves out and in, and deletions', async () => {
+    const folder = await newFolder(ann, 'Chain counts');
+    const other = await newFolder(ann, 'Chain counts elsewhere');
+    const put = (subject: string, extra: Record<string, unknown> = {}, folderId = folder) =>
+      deliverTestMessage(db, blobs, ann.accountId, mail(ann, subject, extra), { folderId });
+    const chains = async (folderId = folder) => (await list(ann.browser, folderId)).body.total;
+    const move = async (uid: number, from: number, to: number) => {
+      const r = await ann.browser.request('POST', '/api/v1/messages/move', {
+        json: { destination_id: to, folder_messages: [{ folder_id: from, message_uids: [uid] }] },
+      });
+      expect(r.statusCode).toBe(200);
+    };
+    await settings(ann, { message_thread: true });
+    try {
+      const root = await put('Plan', { messageId: '<plan-1@example.com>' });
+      expect(await chains()).toBe(1);
+      const reply = await put('Re: Plan', { inReplyTo: '<plan-1@example.com>' });
+      expect(await chains()).toBe(1);
+      const solo = await put('Lunch');
+      expect(await chains()).toBe(2);
+      // The chain stays while one of its messages is left, and goes with the last.
+      await move(reply.uid, folder, other);
+      expect([await chains(), await chains(other)]).toEqual([2, 1]);
+      await move(root.uid, folder, other);
+      expect([await chains(), await chains(other)]).toEqual([1, 1]);
+      // Moved back in, then a chain of its own deleted.
+      const back = await db
+        .selectFrom('messages')
+        .select('uid')
+        .where('id', '=', root.id)
+        .executeTakeFirstOrThrow();
+      await move(back.uid, other, folder);
+      expect(await chains()).toBe(2);
+      const r = await ann.browser.request('POST', '/api/v1/messages/delete', {
+        json: { folder_messages: [{ folder_id: folder, message_uids: [solo.uid] }] },
+      });
+      expect(r.statusCode).toBe(200);
+      expect(await chains()).toBe(1);
+    } finally {
+      await settings(ann, { message_thread: false });
+    }
+  });
+
   it('an alias view shows only mail addressed to that alias; 0 is the main address', async () => {
     const folder = await newFolder(ann, 'Aliases');
     const alias = await db

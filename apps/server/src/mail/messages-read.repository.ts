@@ -46,10 +46,12 @@ export function folderAndSettings(db: Db, accountId: number, folderId: number) {
   return db
     .selectFrom('folders')
     .innerJoin('accounts', 'accounts.id', 'folders.account_id')
-    .select(['folders.id', 'folders.total_count', 'accounts.settings'])
+    .select(['folders.id', 'folders.uidnext', 'folders.total_count', 'accounts.settings'])
     .where('folders.id', '=', folderId)
     .where('folders.account_id', '=', accountId)
-    .executeTakeFirst() as Promise<{ id: number; total_count: number; settings: Settings } | undefined>;
+    .executeTakeFirst() as Promise<
+    { id: number; uidnext: number; total_count: number; settings: Settings } | undefined
+  >;
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   type ThreadMemberRow,
 } from './messages-read.repository.js';
 import { normaliseMessageId, type Scope } from '../mailbox/index.js';
+import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
 import type { Principal } from '../accounts/index.js';
 
@@ -91,7 +92,7 @@ export async function listFolderMessages(
   const [rows, all, threads] = await Promise.all([
     folderPage(db, page),
     countMessages(db, page, folder.total_count),
-    page.threaded ? countThreads(db, page) : undefined,
+    page.threaded ? threadCount(folder, scope, () => countThreads(db, page)) : undefined,
   ]);
   const items = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
   return {
