@@ -50,11 +50,10 @@ async function corpus(count: number): Promise<{ dir: string; files: string[]; by
   return { dir, files, bytes };
 }
 
-/** Bytes a folder takes on disk (allocated blocks, as du counts them). */
+/** Bytes a folder takes on disk: the blocks of its files and of its folders, as du counts them. */
 async function diskUsage(dir: string): Promise<number> {
   let total = 0;
   for (const entry of await fs.readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
-    if (!entry.isFile()) continue;
     const stat = await fs.lstat(path.join(entry.parentPath, entry.name)).catch(() => null);
     total += (stat?.blocks ?? 0) * 512;
   }

@@ -147,8 +147,7 @@ describe('crash safety of SMTP ingest', () => {
           .where('system', '=', 'inbox')
           .executeTakeFirstOrThrow();
         expect(folder).toEqual({ total_count: rows.length, unread_count: rows.length });
-        const blobFile = (hash: string) =>
-          path.join(dataDir, 'blobs', hash.slice(0, 2), hash.slice(2, 4), hash);
+        const blobFile = (hash: string) => path.join(dataDir, 'blobs', hash.slice(0, 2), hash);
         for (const row of rows) {
           expect(row.content_id, row.subject).not.toBeNull();
           const bytes = await fs.readFile(blobFile(row.blob_hash));

@@ -54,9 +54,13 @@ export function blobHash(data: Buffer): string {
 }
 
 /**
- * Files under `root/ab/cd/<hash>`. A blob is written to a temporary file, fsynced, renamed into
+ * Files under `root/ab/<hash>`. A blob is written to a temporary file, fsynced, renamed into
  * place and its folder fsynced, so after put() resolves a crash cannot lose or half-write it.
  * Keys are always our own hashes, never names from a message.
+ *
+ * One level of 256 folders: a second level (`root/ab/cd/<hash>`, before 2026-11-24) made up to
+ * 65,536 folders of one or two files each, and each folder takes a 4 KiB block of its own — 256 MiB
+ * of folders for a 100k mailbox of 447 MiB. Blobs written that way are still found there.
  */
 export class FsBlobStore implements BlobStore {
   /** Folders known to exist (nothing removes them): a put skips its mkdir. */
@@ -72,7 +76,22 @@ export class FsBlobStore implements BlobStore {
 
   private pathOf(hash: string): string {
     if (!hashPattern.test(hash)) throw new Error('invalid blob hash');
+    return path.join(this.root, hash.slice(0, 2), hash);
+  }
+
+  /** Where a blob written before the one-level layout lies. */
+  private legacyPathOf(hash: string): string {
     return path.join(this.root, hash.slice(0, 2), hash.slice(2, 4), hash);
+  }
+
+  /** Runs `read` on the blob's path, or on its old path when it is not in the new place. */
+  private async atPath<T>(hash: string, read: (file: string) => Promise<T>): Promise<T> {
+    try {
+      return await read(this.pathOf(hash));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      return read(this.legacyPathOf(hash));
+    }
   }
 
   async put(data: Buffer): Promise<{ hash: string; size: number }> {
@@ -146,11 +165,11 @@ export class FsBlobStore implements BlobStore {
   }
 
   get(hash: string): Promise<Buffer> {
-    return fs.readFile(this.pathOf(hash));
+    return this.atPath(hash, (file) => fs.readFile(file));
   }
 
   async stream(hash: string, range?: { start: number; end: number }): Promise<Readable> {
-    const file = await fs.open(this.pathOf(hash), 'r');
+    const file = await this.atPath(hash, (name) => fs.open(name, 'r'));
     // The stream closes the file when it ends or is destroyed. An empty range reads nothing
     // (createReadStream's `end` is inclusive, so start..start-1 is not expressible).
     if (range && range.end <= range.start) {
@@ -162,7 +181,7 @@ export class FsBlobStore implements BlobStore {
 
   async has(hash: string): Promise<boolean> {
     try {
-      await fs.access(this.pathOf(hash));
+      await this.atPath(hash, (file) => fs.access(file));
       return true;
     } catch {
       return false;
@@ -171,6 +190,7 @@ export class FsBlobStore implements BlobStore {
 
   async remove(hash: string): Promise<void> {
     await fs.rm(this.pathOf(hash), { force: true });
+    await fs.rm(this.legacyPathOf(hash), { force: true });
   }
 }
 

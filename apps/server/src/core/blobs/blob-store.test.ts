@@ -1,0 +1,44 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FsBlobStore, blobHash } from './blob-store.js';
+
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-blobs-'));
+afterAll(() => fs.rm(root, { recursive: true, force: true }));
+const store = new FsBlobStore(root);
+
+describe('the file blob store', () => {
+  it('keeps blobs in one level of 256 folders', async () => {
+    const { hash } = await store.put(Buffer.from('one level'));
+    expect(await fs.readFile(path.join(root, hash.slice(0, 2), hash), 'utf8')).toBe('one level');
+  });
+
+  it('reads a byte range of a blob, and an empty range as nothing', async () => {
+    const { hash } = await store.put(Buffer.from('0123456789'));
+    expect((await buffer(await store.stream(hash, { start: 2, end: 5 }))).toString()).toBe('234');
+    expect((await buffer(await store.stream(hash, { start: 4, end: 4 }))).length).toBe(0);
+    expect((await buffer(await store.stream(hash))).toString()).toBe('0123456789');
+  });
+
+  it('still finds, reads, streams and removes a blob written in the two-level layout of before', async () => {
+    const data = Buffer.from('written the old way');
+    const hash = blobHash(data);
+    const old = path.join(root, hash.slice(0, 2), hash.slice(2, 4), hash);
+    await fs.mkdir(path.dirname(old), { recursive: true });
+    await fs.writeFile(old, data);
+    expect(await store.has(hash)).toBe(true);
+    expect((await store.get(hash)).equals(data)).toBe(true);
+    expect((await buffer(await store.stream(hash, { start: 8, end: 11 }))).toString()).toBe('the');
+    // Stored again, it is not written a second time.
+    expect(await store.put(data)).toEqual({ hash, size: data.length });
+    await expect(fs.access(path.join(root, hash.slice(0, 2), hash))).rejects.toThrow();
+    await store.remove(hash);
+    expect(await store.has(hash)).toBe(false);
+  });
+
+  it('a missing blob rejects before any byte is read', async () => {
+    await expect(store.stream('0'.repeat(64))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
