@@ -182,7 +182,7 @@ Content-Transfer-Encoding: base64
     );
     for (const f of files) {
       const rel = path.relative(config.dataDir, path.join(f.parentPath, f.name));
-      expect(rel).toMatch(/^blobs\/[0-9a-f]{2}\/[0-9a-f]{2}\/[0-9a-f]{64}$/);
+      expect(rel).toMatch(/^blobs\/[0-9a-f]{2}\/[0-9a-f]{64}$/);
     }
   });
 

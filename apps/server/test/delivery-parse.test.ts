@@ -5,7 +5,7 @@ import { buffer } from 'node:stream/consumers';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configureParsePool } from '../src/mailbox/index.js';
+import { configureParsePool, parseWorkers } from '../src/mailbox/index.js';
 import { parseMessage, parseMessageFile } from '../src/mailbox/index.js';
 import { decodePart } from '../src/mailbox/parse/part-ranges.js';
 import { composeRaw } from './_mail.js';
@@ -19,7 +19,7 @@ const message = (body: string) =>
   );
 
 describe('parsing in bounded workers', () => {
-  afterEach(() => configureParsePool({ timeoutMs: 10_000, maxHeapMb: 192 }));
+  afterEach(() => configureParsePool({ timeoutMs: 10_000, maxHeapMb: 192, idleMs: 30_000 }));
 
   it('parses ordinary mail completely', async () => {
     const parsed = await parseMessage(message('hello\r\n'));
@@ -37,6 +37,16 @@ describe('parsing in bounded workers', () => {
 
     configureParsePool({ timeoutMs: 10_000 });
     expect((await parseMessage(message('back to normal\r\n'))).text).toBe('back to normal\n');
+  });
+
+  it('a worker left idle is ended, giving its memory back, and the next message starts one', async () => {
+    configureParsePool({ idleMs: 100 });
+    expect((await parseMessage(message('first\r\n'))).text).toBe('first\n');
+    expect(parseWorkers()).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(parseWorkers()).toBe(0);
+    expect((await parseMessage(message('second\r\n'))).text).toBe('second\n');
+    expect(parseWorkers()).toBe(1);
   });
 
   it('a parse that runs out of heap ends only its worker, never the server', async () => {

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
+import { isStalePlan, StatementCache } from './statement-cache.js';
 import { createPgliteClusterIfMissing } from './pglite-initdb.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
@@ -88,6 +89,30 @@ export const pgliteExtensions = { pg_trgm };
  */
 export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=96MB'];
 
+/** Hot statements run as named ones on PostgreSQL too (StatementCache): parsed once per connection, plans cached. */
+const postgresStatements = new StatementCache(500);
+
+/**
+ * Makes a pooled client run parameterised statements under the name the cache gives them; pg
+ * prepares a name on each connection the first time it runs there. Connections idle for 10 s
+ * are closed by the pool, which drops whatever they prepared.
+ */
+function nameStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    if (typeof text === 'string' && Array.isArray(values) && values.length && callback === undefined) {
+      const name = postgresStatements.nameFor(text);
+      if (name)
+        return (query({ name, text, values }) as Promise<unknown>).catch((err: unknown) => {
+          if (!isStalePlan(err)) throw err;
+          postgresStatements.renew();
+          return query(text, values);
+        });
+    }
+    return callback === undefined ? query(text, values) : query(text, values, callback);
+  }) as typeof client.query;
+}
+
 export async function openDatabase(source: DbSource): Promise<Db> {
   if (source.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: source.url, max: 10 });
@@ -95,6 +120,7 @@ export async function openDatabase(source: DbSource): Promise<Db> {
     // on the pool; unhandled, that would crash the process. The pool drops the client and the next
     // query opens a new connection, so there is nothing else to do.
     pool.on('error', () => undefined);
+    pool.on('connect', (client) => nameStatements(client));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   let pglite: PGlite;

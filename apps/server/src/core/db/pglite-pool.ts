@@ -1,5 +1,90 @@
-import type { PGlite, Results } from '@electric-sql/pglite';
+import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import { isStalePlan, StatementCache } from './statement-cache.js';
+
+const { serialize } = protocol;
+/** Named statements PGlite keeps at once (each holds its plan in WebAssembly memory). */
+const MAX_NAMED = 200;
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/**
+ * Runs parameterised statements on PGlite as named statements (see StatementCache): the first run
+ * of a name parses it and asks for its parameter types; every run after that is one round into
+ * WebAssembly (Bind, Describe, Execute, Sync) instead of PGlite's six for an unnamed statement,
+ * and PostgreSQL's plan cache applies. Values are serialised as PGlite's own query() does.
+ */
+function namedStatements(pglite: PGlite, maxNamed: number) {
+  const cache = new StatementCache(maxNamed);
+  const parameterTypes = new Map<string, number[]>();
+  const toClose: string[] = [];
+
+  async function closeEvicted(): Promise<void> {
+    if (!toClose.length) return;
+    const names = toClose.splice(0);
+    for (const name of names) parameterTypes.delete(name);
+    await pglite.execProtocol(
+      concat([...names.map((name) => serialize.close({ type: 'S', name })), serialize.sync()]),
+      { throwOnError: false },
+    );
+  }
+
+  async function prepare(name: string, text: string): Promise<number[]> {
+    try {
+      const { messages } = await pglite.execProtocol(
+        concat([serialize.parse({ name, text }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+      );
+      const types = parse.parseDescribeStatementResults(messages);
+      parameterTypes.set(name, types);
+      return types;
+    } catch (err) {
+      cache.forget(text);
+      throw err;
+    }
+  }
+
+  /** The result, or undefined when this text is not (yet) worth a name. */
+  return async function run<R>(text: string, values: unknown[]): Promise<Results<R> | undefined> {
+    const name = cache.nameFor(text, (evicted) => toClose.push(evicted));
+    if (!name) return undefined;
+    return pglite.runExclusive(async () => {
+      await closeEvicted();
+      const types = parameterTypes.get(name) ?? (await prepare(name, text));
+      const serialised = values.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const serializer = pglite.serializers[types[i]!];
+        return serializer ? serializer(value) : String(value as string);
+      });
+      const outcome = await pglite
+        .execProtocol(
+          concat([
+            serialize.bind({ statement: name, values: serialised }),
+            serialize.describe({ type: 'P' }),
+            serialize.execute({}),
+            serialize.sync(),
+          ]),
+        )
+        .catch((err: unknown) => {
+          // The schema changed under it: close it, and let the caller run the text unnamed this time.
+          if (!isStalePlan(err)) throw err;
+          cache.forget(text);
+          toClose.push(name);
+          return undefined;
+        });
+      if (!outcome) return undefined;
+      const { messages } = outcome;
+      return (parse.parseResults(messages, pglite.parsers)[0] ?? { rows: [], fields: [] }) as Results<R>;
+    });
+  };
+}
 
 /**
  * Presents an embedded PGlite database as the pg-style pool Kysely's PostgresDialect expects.
@@ -7,8 +92,9 @@ import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kyse
  * COMMIT and every other query waits its turn instead of landing inside someone else's transaction.
  * (kysely-pglite-dialect does this too but its peer range refuses PGlite 0.5.)
  */
-export function pglitePool(pglite: PGlite): PostgresPool {
+export function pglitePool(pglite: PGlite, options: { maxNamed?: number } = {}): PostgresPool {
   let tail: Promise<void> = Promise.resolve();
+  const runNamed = namedStatements(pglite, options.maxNamed ?? MAX_NAMED);
 
   async function connect(): Promise<PostgresPoolClient> {
     let release!: () => void;
@@ -21,7 +107,8 @@ export function pglitePool(pglite: PGlite): PostgresPool {
         if (typeof sqlText !== 'string') throw new Error('PGlite pool: cursors are not supported');
         // Without parameters use the simple protocol, which (like pg) accepts several statements: migrations.
         const result = parameters?.length
-          ? await pglite.query<R>(sqlText, parameters as unknown[])
+          ? ((await runNamed<R>(sqlText, parameters as unknown[])) ??
+            (await pglite.query<R>(sqlText, parameters as unknown[])))
           : (((await pglite.exec(sqlText)).at(-1) as Results<R> | undefined) ?? { rows: [], fields: [] });
         const verb = /^\s*(insert|update|delete|merge)\b/i.exec(sqlText)?.[1]?.toUpperCase();
         return {
