@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
 import { createPgliteClusterIfMissing } from './pglite-initdb.js';
+import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
@@ -70,7 +71,8 @@ pg.types.setTypeParser(INT8_ARRAY, (v) => (parseInt8Array(v) as string[]).map(Nu
 
 export type DbSource =
   | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string }
+  /** fsync: false starts PGlite as it comes (fsync off): a power cut may then lose committed rows. */
+  | { kind: 'pglite'; dataDir: string; fsync?: boolean }
   | { kind: 'pglite-instance'; pglite: PGlite };
 
 /** Extensions the migrations use; PGlite loads them explicitly. */
@@ -99,11 +101,18 @@ export async function openDatabase(source: DbSource): Promise<Db> {
   }
   let pglite: PGlite;
   if (source.kind === 'pglite') {
-    await createPgliteClusterIfMissing(source.dataDir);
-    pglite = await PGlite.create(source.dataDir, {
+    const fsync = source.fsync ?? true;
+    await createPgliteClusterIfMissing(source.dataDir, fsync);
+    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
+    pglite = await PGlite.create({
+      ...(fs ? { fs } : { dataDir: source.dataDir }),
       extensions: pgliteExtensions,
-      startParams: pgliteStartParams,
+      startParams: durableStartParams(pgliteStartParams, fsync),
     });
+    if (fs && !fs.syncInstalled) {
+      await pglite.close();
+      throw new Error('The embedded database could not install fsync (a PGlite update?); refusing to run without it');
+    }
   } else {
     pglite = source.pglite;
   }
@@ -125,7 +134,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Db> {
   const db = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), fsync: config.pgliteFsync },
   );
   await migrate(db);
   return db;
