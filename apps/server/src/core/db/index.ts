@@ -111,7 +111,9 @@ export async function openDatabase(source: DbSource): Promise<Db> {
     });
     if (fs && !fs.syncInstalled) {
       await pglite.close();
-      throw new Error('The embedded database could not install fsync (a PGlite update?); refusing to run without it');
+      throw new Error(
+        'The embedded database could not install fsync (a PGlite update?); refusing to run without it',
+      );
     }
   } else {
     pglite = source.pglite;
