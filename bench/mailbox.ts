@@ -30,7 +30,7 @@ const WARM_UP = 3;
 const generator = new URL('../../shared/corpus/gen-mailbox.mjs', import.meta.url).pathname;
 
 /** The corpus of `count` messages, generated once into the temporary folder and kept for later runs. */
-async function corpus(count: number): Promise<{ dir: string; files: string[]; bytes: number }> {
+export async function corpus(count: number): Promise<{ dir: string; files: string[]; bytes: number }> {
   const dir = path.join(os.tmpdir(), `mailroom-corpus-42-${count}`);
   const manifest = path.join(dir, 'manifest.jsonl');
   if (!existsSync(manifest)) {
@@ -86,7 +86,7 @@ export interface Timing {
   p90: number;
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
 }
 
@@ -104,7 +104,7 @@ async function time(request: (run: number) => Promise<unknown>): Promise<Timing>
 }
 
 /** An HTTP client with the member's session, as the web app calls the API. */
-function apiClient(http: string, cookie: string) {
+export function apiClient(http: string, cookie: string) {
   return async <T>(method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<T> => {
     const response = await fetch(`${http}/api/v1/${pathname}`, {
       method,
@@ -124,7 +124,7 @@ function apiClient(http: string, cookie: string) {
 }
 
 /** Sends every file over SMTP to `to`, `IN_FLIGHT` at a time over `CONNECTIONS` connections; messages/s. */
-async function fill(smtpPort: number, files: string[], to: string): Promise<number> {
+export async function fill(smtpPort: number, files: string[], to: string): Promise<number> {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port: smtpPort,

@@ -47,6 +47,7 @@ const schema = z.object({
     .default(10 * 1024 * 1024),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_FSYNC: bool.default(true),
   // Checked in loadConfig, whose messages never repeat the value.
   SECRET_KEY: z.string().optional(),
   SECRET_KEY_FILE: z.string().min(1).optional(),
@@ -123,6 +124,8 @@ export interface Config {
   smtpLargeMessageSize: number;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Embedded PGlite fsyncs its commits and checkpoints; false only for data that may be lost (README). */
+  pgliteFsync: boolean;
   /**
    * The deployment's secret, from SECRET_KEY or SECRET_KEY_FILE: every key the service uses is derived
    * from it (core/secrets.ts), so processes sharing it agree. Undefined: keys generated under DATA_DIR.
@@ -189,6 +192,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   SMTP_LARGE_MESSAGE_SIZE: 'Size in bytes from which a message counts as large (default 10485760)',
   DATA_DIR: 'Folder for the embedded database, blobs and generated keys (default ./data)',
   DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
+  PGLITE_FSYNC:
+    'false runs embedded PGlite without fsync: faster on slow disks, but a power cut or OS crash can lose acknowledged mail or corrupt the database (default true)',
   SECRET_KEY:
     'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
   SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
@@ -295,6 +300,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpLargeMessageSize: e.SMTP_LARGE_MESSAGE_SIZE,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    pgliteFsync: e.PGLITE_FSYNC,
     secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

@@ -35,9 +35,20 @@ export async function waitForPort(port: number, child: ChildProcess, timeoutMs =
   throw new Error('server did not start');
 }
 
-/** The real server (main.ts) as a child process, the way `npm start` runs it, minus the build. */
-export function startServer(env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', mainTs], {
+/**
+ * The real server (main.ts) as a child process, the way `npm start` runs it, minus the build; `wrapper` runs it
+ * under another program (`['strace', …]`), which is then the child.
+ */
+export function startServer(env: Record<string, string>, wrapper: string[] = []): ChildProcess {
+  const [command, ...args] = [
+    ...wrapper,
+    process.execPath,
+    '--conditions=@mailroom/source',
+    '--import',
+    'tsx',
+    mainTs,
+  ];
+  const child = spawn(command!, args, {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { fsyncPath } from '../fsync.js';
 import { SpoolTooLargeError, SpoolWriter, spoolPath, writeSpool, type SpooledFile } from './spool.js';
 
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
@@ -109,7 +110,7 @@ export class FsBlobStore implements BlobStore {
       await file.close();
     }
     await fs.rename(temp, target);
-    await syncDir(dir);
+    await fsyncPath(dir);
     return { hash, size: data.length };
   }
 
@@ -141,7 +142,7 @@ export class FsBlobStore implements BlobStore {
     const dir = path.dirname(target);
     await this.makeFolder(dir);
     await fs.rename(file.path, target);
-    await syncDir(dir);
+    await fsyncPath(dir);
     return { hash: file.hash, size: file.size };
   }
 
@@ -191,14 +192,5 @@ export class FsBlobStore implements BlobStore {
   async remove(hash: string): Promise<void> {
     await fs.rm(this.pathOf(hash), { force: true });
     await fs.rm(this.legacyPathOf(hash), { force: true });
-  }
-}
-
-async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, 'r');
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
   }
 }

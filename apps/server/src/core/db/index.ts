@@ -7,6 +7,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
 import { isStalePlan, StatementCache } from './statement-cache.js';
 import { createPgliteClusterIfMissing } from './pglite-initdb.js';
+import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
@@ -71,7 +72,8 @@ pg.types.setTypeParser(INT8_ARRAY, (v) => (parseInt8Array(v) as string[]).map(Nu
 
 export type DbSource =
   | { kind: 'postgres'; url: string }
-  | { kind: 'pglite'; dataDir: string }
+  /** fsync: false starts PGlite as it comes (fsync off): a power cut may then lose committed rows. */
+  | { kind: 'pglite'; dataDir: string; fsync?: boolean }
   | { kind: 'pglite-instance'; pglite: PGlite };
 
 /** Extensions the migrations use; PGlite loads them explicitly. */
@@ -87,7 +89,17 @@ export const pgliteExtensions = { pg_trgm };
  * buffer miss costs a file read and a copy into WebAssembly, and search's working set there is
  * 80–96 MB: with 64 MB the Russian-prefix query took 80 ms instead of 23; folder pages do not care).
  */
-export const pgliteStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=96MB'];
+export const pgliteStartParams = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=96MB',
+  // The write-ahead log kept between checkpoints (PostgreSQL's default allows 1 GB; a 20k fill left 256 MiB of it):
+  // a checkpoint comes after about 50 MB of WAL, and the log is recycled down to 32 MB.
+  '-c',
+  'max_wal_size=96MB',
+  '-c',
+  'min_wal_size=32MB',
+];
 
 /** Hot statements run as named ones on PostgreSQL too (StatementCache): parsed once per connection, plans cached. */
 const postgresStatements = new StatementCache(500);
@@ -125,11 +137,20 @@ export async function openDatabase(source: DbSource): Promise<Db> {
   }
   let pglite: PGlite;
   if (source.kind === 'pglite') {
-    await createPgliteClusterIfMissing(source.dataDir);
-    pglite = await PGlite.create(source.dataDir, {
+    const fsync = source.fsync ?? true;
+    await createPgliteClusterIfMissing(source.dataDir, fsync);
+    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
+    pglite = await PGlite.create({
+      ...(fs ? { fs } : { dataDir: source.dataDir }),
       extensions: pgliteExtensions,
-      startParams: pgliteStartParams,
+      startParams: durableStartParams(pgliteStartParams, fsync),
     });
+    if (fs && !fs.syncInstalled) {
+      await pglite.close();
+      throw new Error(
+        'The embedded database could not install fsync (a PGlite update?); refusing to run without it',
+      );
+    }
   } else {
     pglite = source.pglite;
   }
@@ -151,7 +172,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Db> {
   const db = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') },
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), fsync: config.pgliteFsync },
   );
   await migrate(db);
   return db;

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { fsyncPath, fsyncTree } from '../fsync.js';
 
 /**
  * Creates an embedded database cluster (initdb) in a short-lived child process when the folder
@@ -10,8 +11,10 @@ import { PGlite } from '@electric-sql/pglite';
  * heap, all WebAssembly memory, which is never given back: done in the server itself, the first
  * start peaks near 800 MB and the server then idles ~100 MB above a restarted one for good. In a
  * child all of it ends with the child; the server opens the finished cluster as on any restart.
+ * With `fsync` the finished cluster is fsynced before it is renamed into place (PGlite's initdb
+ * writes with fsync off), so a power cut cannot leave a renamed cluster with files missing.
  */
-export async function createPgliteClusterIfMissing(dataDir: string): Promise<void> {
+export async function createPgliteClusterIfMissing(dataDir: string, fsync = true): Promise<void> {
   const exists = await fs.access(path.join(dataDir, 'PG_VERSION')).then(
     () => true,
     () => false,
@@ -34,8 +37,10 @@ export async function createPgliteClusterIfMissing(dataDir: string): Promise<voi
   });
   if (code !== 0)
     throw new Error(`Creating the embedded database in ${dataDir} failed (exit ${code}): ${stderr}`);
+  if (fsync) await fsyncTree(staging);
   // An empty folder made beforehand is replaced; one with other files in it is refused (ENOTEMPTY).
   await fs.rename(staging, dataDir);
+  if (fsync) await fsyncPath(path.dirname(dataDir));
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {

@@ -20,6 +20,8 @@ describe('embedded database in a data folder', () => {
       await sql`insert into kept values ('still here')`.execute(db);
       const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db);
       expect(rows[0]!.shared_buffers).toBe('96MB');
+      const wal = await sql<{ max_wal_size: string }>`show max_wal_size`.execute(db);
+      expect(wal.rows[0]!.max_wal_size).toBe('96MB');
       await db.destroy();
 
       db = await openDatabase({ kind: 'pglite', dataDir });
