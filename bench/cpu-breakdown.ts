@@ -34,7 +34,8 @@ function groupOf(node: ProfileNode): string {
   if (modules) return modules[1] === '@electric-sql/pglite' ? 'PGlite: JavaScript side' : modules[1]!;
   const ours = /apps\/server\/(?:dist|src)\/([^/]+)/.exec(url);
   if (ours) return `ours: ${ours[1]!.replace(/\.js$/, '')}`;
-  if (url.startsWith('node:') || !url) return 'Node built-ins';
+  // Named: a synchronous system call (fdatasyncSync) shows here, as wall time on the thread, not CPU.
+  if (url.startsWith('node:') || !url) return `Node: ${functionName || '(anonymous)'} (${url || 'native'})`;
   return url;
 }
 

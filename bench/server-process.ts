@@ -59,7 +59,12 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export async function startServer(opts: { dataDir: string; databaseUrl?: string }): Promise<ServerProcess> {
+export async function startServer(opts: {
+  dataDir: string;
+  databaseUrl?: string;
+  /** Node options for the server process (e.g. --cpu-prof). */
+  nodeArgs?: string[];
+}): Promise<ServerProcess> {
   if (!built) {
     execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', 'apps/server'], {
       cwd: root,
@@ -70,22 +75,26 @@ export async function startServer(opts: { dataDir: string; databaseUrl?: string 
   const [smtpPort, httpPort] = [await freePort(), await freePort()];
   const http = `http://127.0.0.1:${httpPort}`;
   const started = performance.now();
-  const server: ChildProcess = spawn(process.execPath, ['apps/server/dist/main.js'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATA_DIR: opts.dataDir,
-      HOST: '127.0.0.1',
-      PORT: String(httpPort),
-      PUBLIC_URL: http,
-      SMTP_PORT: String(smtpPort),
-      MAIL_DOMAIN: 'mailroom.test',
-      LOG_LEVEL: 'error',
-      DATABASE_URL: opts.databaseUrl ?? '',
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [...(opts.nodeArgs ?? []), 'apps/server/dist/main.js'],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATA_DIR: opts.dataDir,
+        HOST: '127.0.0.1',
+        PORT: String(httpPort),
+        PUBLIC_URL: http,
+        SMTP_PORT: String(smtpPort),
+        MAIL_DOMAIN: 'mailroom.test',
+        LOG_LEVEL: 'error',
+        DATABASE_URL: opts.databaseUrl ?? '',
+      },
+      // stderr is kept only for a failed start; oidc-provider warns about the Node version on every start.
+      stdio: ['ignore', 'ignore', 'pipe'],
     },
-    // stderr is kept only for a failed start; oidc-provider warns about the Node version on every start.
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  );
   let stderr = '';
   server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise((resolve) => server.once('exit', resolve));
