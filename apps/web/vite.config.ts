@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig, defaultClientConditions } from 'vite';
 import react from '@vitejs/plugin-react';
 
@@ -13,7 +14,16 @@ export default defineConfig(({ mode }) => ({
     },
   },
   // Read @mailroom/protocol from its TypeScript sources, so the web app never needs a protocol build first.
-  resolve: { conditions: ['@mailroom/source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['@mailroom/source', ...defaultClientConditions],
+    // React 19 has useSyncExternalStore: wouter's import of the pre-18 shim gets React's own (DESIGN §5 budget).
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

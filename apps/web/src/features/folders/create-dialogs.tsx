@@ -11,7 +11,7 @@ import {
 import { Button } from '../../ui/button';
 import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
-import { useCreateFolder, useCreateLabel } from './queries';
+import { useCreateFolder, useCreateLabel } from './mutations';
 import { folderLabel } from './folder-label';
 import styles from './create-dialogs.module.css';
 

@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
 import { FormDialog } from './create-dialogs';
-import { useRenameFolder, useUpdateLabel } from './queries';
+import { useRenameFolder, useUpdateLabel } from './mutations';
 import type { ManagedItem } from './item-menu';
 import styles from './create-dialogs.module.css';
 

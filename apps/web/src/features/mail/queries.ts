@@ -22,14 +22,12 @@ import {
   messageKey,
   toFolderMessages,
   withFlag,
-  withLabel,
   withoutMessages,
   type FlagChange,
-  type LabelChange,
   type ListSource,
 } from './list-model';
 
-type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
+export type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
 /**
  * Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail'].
@@ -114,20 +112,20 @@ export function useMail(ref: { folderId: number; uid: number } | null, showImage
   });
 }
 
-type Snapshot = [QueryKey, unknown][];
+export type Snapshot = [QueryKey, unknown][];
 
-function snapshot(client: QueryClient): Snapshot {
+export function snapshot(client: QueryClient): Snapshot {
   return [
     ...client.getQueriesData({ queryKey: mailKeys.lists }),
     ...client.getQueriesData({ queryKey: mailKeys.mails }),
   ];
 }
 
-function restore(client: QueryClient, saved: Snapshot | undefined): void {
+export function restore(client: QueryClient, saved: Snapshot | undefined): void {
   for (const [key, data] of saved ?? []) client.setQueryData(key, data);
 }
 
-function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
+export function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
   client.setQueriesData<MailListResponse>({ queryKey: mailKeys.lists }, (list) =>
     list ? update(list) : list,
   );
@@ -162,43 +160,8 @@ export function useMarkMessages() {
   });
 }
 
-export interface LabelVariables extends LabelChange {
-  messages: readonly MessageRef[];
-}
-
-/** Labels go on and off at once in the list and the reader, and come back as they were if the server refuses. */
-export function useLabelMessages() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ labelId, add, messages }: LabelVariables) =>
-      call(routes.markMessages, {
-        body: {
-          flag: add ? 'label' : 'unlabel',
-          label_id: labelId,
-          folder_messages: toFolderMessages(messages),
-        },
-      }),
-    onMutate: async ({ labelId, add, messages }) => {
-      await client.cancelQueries({ queryKey: mailKeys.all });
-      const saved = snapshot(client);
-      const keys = new Set(messages.map(messageKey));
-      const change = { labelId, add };
-      updateLists(client, (list) => withLabel(list, keys, change));
-      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-        if (!data || !keys.has(messageKey(data.message))) return data;
-        const list = withLabel({ messages: [data.message], total: 1, all: 1 }, keys, change);
-        return { message: { ...data.message, labels: list.messages[0]!.labels } };
-      });
-      return { saved };
-    },
-    onError: (_error, _variables, context) => restore(client, context?.saved),
-    // A label list shows what carries the label: it changes with it.
-    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
-  });
-}
-
 /** Delete and move take the rows out of the list at once; the refetch afterwards brings the next rows up. */
-function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
+export function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
   call: (variables: V) => Promise<ActionResult>,
 ) {
   const client = useQueryClient();
@@ -221,12 +184,6 @@ function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
   });
 }
 
-export function useDeleteMessages() {
-  return useRemovingMutation(({ messages }: { messages: readonly MessageRef[] }) =>
-    call(routes.deleteMessages, { body: { folder_messages: toFolderMessages(messages) } }),
-  );
-}
-
 export function useMoveMessages() {
   return useRemovingMutation(
     ({ destinationId, messages }: { destinationId: number; messages: readonly MessageRef[] }) =>
@@ -236,7 +193,7 @@ export function useMoveMessages() {
   );
 }
 
-function useInvalidatingMutation<V, R>(call: (variables: V) => Promise<R>) {
+export function useInvalidatingMutation<V, R>(call: (variables: V) => Promise<R>) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: call,
@@ -247,12 +204,6 @@ function useInvalidatingMutation<V, R>(call: (variables: V) => Promise<R>) {
       ]);
     },
   });
-}
-
-export function useEmptyFolder() {
-  return useInvalidatingMutation((folderId: number) =>
-    call(routes.emptyFolder, { body: { folder_id: folderId } }),
-  );
 }
 
 export interface BulkVariables {
