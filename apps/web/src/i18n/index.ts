@@ -153,6 +153,11 @@ export async function loadFeatureTexts(): Promise<void> {
   publish(language);
 }
 
+/** A lazy chunk's loader that also waits for the on-demand texts, so what it draws never shows a key. */
+export function withFeatureTexts<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadFeatureTexts()]).then(([chunk]) => chunk);
+}
+
 /** The error catalogue in the current language; safe to call often. */
 export function loadErrorTexts(): Promise<void> {
   return ensureErrors(i18n.language);

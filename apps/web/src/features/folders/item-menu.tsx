@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import clsx from 'clsx';
 import { MoreHorizontal } from 'lucide-react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { Dropdown } from '../../ui/dropdown';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import styles from './item-menu.module.css';
 
-// The menu's items and what they open (dialogs, the delete) load with the menu, not with the shell (DESIGN §5).
-const loadActions = () => import('./item-actions');
+// The menu's items and what they open (dialogs, the delete) load with the menu and their texts, not with the shell
+// (DESIGN §5).
+const loadActions = withFeatureTexts(() => import('./item-actions'));
 const ItemMenuItems = lazyChunk(() => loadActions().then((module) => ({ default: module.ItemMenuItems })));
 const ItemDialogs = lazyChunk(() => loadActions().then((module) => ({ default: module.ItemDialogs })));
 

@@ -5,8 +5,15 @@ import { raiseSuccess } from '../../ui/notices-store';
 import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, type FlagChange } from './list-model';
-import { bulkRequest, useBulkAction, useMarkMessages, useMoveBack, useMoveTo } from './queries';
-import { useDeleteMessages, useEmptyFolder, useLabelMessages } from './mutations';
+import { bulkRequest, useMarkMessages } from './queries';
+import {
+  useBulkAction,
+  useDeleteMessages,
+  useEmptyFolder,
+  useLabelMessages,
+  useMoveBack,
+  useMoveTo,
+} from './mutations';
 import { useSelection } from './selection-store';
 
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;

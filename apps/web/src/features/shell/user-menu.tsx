@@ -1,5 +1,5 @@
 import { ChevronsUpDown } from 'lucide-react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { useRid, useUser } from '../account';
 import { Avatar } from '../../ui/avatar';
 import { Dropdown } from '../../ui/dropdown';
@@ -7,7 +7,7 @@ import { lazyChunk } from '../../ui/lazy-route';
 import styles from './user-menu.module.css';
 
 // What the open menu shows (member ID, sign-out) loads with the menu, not with the mail shell (DESIGN §5).
-const loadItems = () => import('./user-menu-items');
+const loadItems = withFeatureTexts(() => import('./user-menu-items'));
 const UserMenuItems = lazyChunk(loadItems);
 
 export function UserMenu() {
