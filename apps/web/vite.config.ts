@@ -1,11 +1,30 @@
 import { fileURLToPath } from 'node:url';
-import { defineConfig, defaultClientConditions } from 'vite';
+import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const backend = 'http://127.0.0.1:8080';
 
+/**
+ * lucide-react's icon modules build their components with its generic factory (context provider, size and stroke
+ * props: ~1 KB gzipped in the mail shell, DESIGN §5); this points them at src/ui/lucide-icon.ts, which draws the
+ * same SVG with only what the app uses.
+ */
+export const leanIcons: Plugin = {
+  name: 'mailroom-lean-lucide-icons',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (
+      source === '../createLucideIcon.mjs' &&
+      importer &&
+      /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/.test(importer)
+    )
+      return fileURLToPath(new URL('./src/ui/lucide-icon.ts', import.meta.url));
+    return null;
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  plugins: [react(), leanIcons],
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
   css: {
