@@ -5,7 +5,7 @@ import {
   type MutationOptions,
   type QueryClient,
 } from '@tanstack/react-query';
-import type { ActionResult, Mail, MessageQuery, MovedMessage } from '@mailroom/protocol';
+import type { ActionResult, MessageQuery, MovedMessage } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { folderKeys } from '../folders';
 import {
@@ -16,7 +16,15 @@ import {
   type FlagChange,
   type LabelChange,
 } from './list-model';
-import { mailKeys, restore, snapshot, updateLists, type MessageRef, type Snapshot } from './queries';
+import {
+  changeAtOnce,
+  mailKeys,
+  restore,
+  snapshot,
+  updateLists,
+  type MessageRef,
+  type Snapshot,
+} from './queries';
 
 // The list's changes besides the star: the reader, the toolbar's actions and a drop on a folder make them, and they
 // load with those (lazy chunks, a drop's on the drop), not with the mail shell (DESIGN §5).
@@ -177,19 +185,8 @@ export function useLabelMessages() {
           folder_messages: toFolderMessages(messages),
         },
       }),
-    onMutate: async ({ labelId, add, messages }) => {
-      await client.cancelQueries({ queryKey: mailKeys.all });
-      const saved = snapshot(client);
-      const keys = new Set(messages.map(messageKey));
-      const change = { labelId, add };
-      updateLists(client, (list) => withLabel(list, keys, change));
-      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-        if (!data || !keys.has(messageKey(data.message))) return data;
-        const list = withLabel({ messages: [data.message], total: 1, all: 1 }, keys, change);
-        return { message: { ...data.message, labels: list.messages[0]!.labels } };
-      });
-      return { saved };
-    },
+    onMutate: ({ labelId, add, messages }) =>
+      changeAtOnce(client, messages, (list, keys) => withLabel(list, keys, { labelId, add })),
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // A label list shows what carries the label: it changes with it.
     onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),

@@ -117,6 +117,27 @@ export function updateLists(client: QueryClient, update: (list: MailListResponse
   );
 }
 
+/**
+ * A change to some messages' flags or labels, shown at once in every list and in an opened message; returns what
+ * was there, for onError to put back if the server refuses.
+ */
+export async function changeAtOnce(
+  client: QueryClient,
+  messages: readonly MessageRef[],
+  change: (list: MailListResponse, keys: ReadonlySet<string>) => MailListResponse,
+): Promise<{ saved: Snapshot }> {
+  await client.cancelQueries({ queryKey: mailKeys.all });
+  const saved = snapshot(client);
+  const keys = new Set(messages.map(messageKey));
+  updateLists(client, (list) => change(list, keys));
+  client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
+    if (!data || !keys.has(messageKey(data.message))) return data;
+    const [changed] = change({ messages: [data.message], total: 1, all: 1 }, keys).messages;
+    return { message: { ...data.message, flags: changed!.flags, labels: changed!.labels } };
+  });
+  return { saved };
+}
+
 export interface MarkVariables {
   flag: FlagChange;
   messages: readonly MessageRef[];
@@ -128,18 +149,8 @@ export function useMarkMessages() {
   return useMutation({
     mutationFn: ({ flag, messages }: MarkVariables) =>
       call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
-    onMutate: async ({ flag, messages }) => {
-      await client.cancelQueries({ queryKey: mailKeys.all });
-      const saved = snapshot(client);
-      const keys = new Set(messages.map(messageKey));
-      updateLists(client, (list) => withFlag(list, keys, flag));
-      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-        if (!data || !keys.has(messageKey(data.message))) return data;
-        const list = withFlag({ messages: [data.message], total: 1, all: 1 }, keys, flag);
-        return { message: { ...data.message, flags: list.messages[0]!.flags } };
-      });
-      return { saved };
-    },
+    onMutate: ({ flag, messages }) =>
+      changeAtOnce(client, messages, (list, keys) => withFlag(list, keys, flag)),
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // Unread counters in the sidebar follow the server's count, not a guess.
     onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
