@@ -71,7 +71,7 @@ export default defineConfig(({ mode }) => ({
     alias: [
       {
         find: /^use-sync-external-store\/shim(\/index\.js)?$/,
-        replacement: fileURLToPath(new URL('./src/lib/use-sync-external-store.ts', import.meta.url)),
+        replacement: 'react',
       },
     ],
   },
