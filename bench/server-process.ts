@@ -6,34 +6,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
+import { freePort, hasExited, waitForPort } from '../test-support/ports.js';
 
 const root = new URL('../', import.meta.url).pathname;
 let built = false;
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number, isAlive: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 180_000; Date.now() < deadline;) {
-    if (!isAlive()) throw new Error('the server exited during start-up');
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not start');
-}
 
 /** Resident memory now and its high-water mark since the process started (VmHWM), in bytes. */
 export async function memoryOf(pid: number): Promise<{ rss: number; peak: number }> {
@@ -98,9 +74,9 @@ export async function startServer(opts: {
   let stderr = '';
   server.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const exited = new Promise((resolve) => server.once('exit', resolve));
-  const alive = () => server.exitCode === null && server.signalCode === null;
+  const alive = () => !hasExited(server);
   try {
-    await waitForPort(smtpPort, alive);
+    await waitForPort(smtpPort, server, 180_000);
   } catch (err) {
     if (alive()) server.kill('SIGKILL');
     await exited;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import WebSocket from 'ws';
-import { freePort } from './server-process.js';
+import { freePort } from '../test-support/ports.js';
 import type { BenchRow } from './types.js';
 
 const serverEntry = new URL('../apps/server/src/main.ts', import.meta.url).pathname;

@@ -1,19 +1,80 @@
-import { defineConfig, defaultClientConditions } from 'vite';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, defaultClientConditions, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const backend = 'http://127.0.0.1:8080';
 
+/**
+ * lucide-react's icon modules build their components with its generic factory (context provider, size and stroke
+ * props: ~1 KB gzipped in the mail shell, DESIGN §5); this points them at src/ui/lucide-icon.ts, which draws the
+ * same SVG with only what the app uses.
+ */
+export const leanIcons: Plugin = {
+  name: 'mailroom-lean-lucide-icons',
+  enforce: 'pre',
+  resolveId(source, importer) {
+    if (
+      source === '../createLucideIcon.mjs' &&
+      importer &&
+      /[\\/]lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/.test(importer)
+    )
+      return fileURLToPath(new URL('./src/ui/lucide-icon.ts', import.meta.url));
+    return null;
+  },
+};
+
+/**
+ * Production class names of the CSS Modules: every class of the .module.css files under src, by file and name in order,
+ * numbered in base 36 (`_0`, `_1`, … `_4x`). Unlike random hashes these compress, and every CSS Module's class map
+ * ships in JavaScript (~0.8 KB gzipped less in the mail shell); sorted, they come out the same on every build, and
+ * they cannot collide. A name the scan misses (a keyframes name) gets a hash of file and name, six characters long,
+ * so it cannot meet a numbered one either.
+ */
+function shortClassNames(): (name: string, filename: string) => string {
+  const srcDir = fileURLToPath(new URL('./src/', import.meta.url));
+  const files = fs
+    .readdirSync(srcDir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.module.css'))
+    .map((file) => file.split(path.sep).join('/'))
+    .sort();
+  const names = new Map<string, string>();
+  for (const file of files) {
+    const css = fs.readFileSync(path.join(srcDir, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+    const classes = new Set([...css.matchAll(/\.(-?[_a-zA-Z][\w-]*)/g)].map((match) => match[1]!));
+    for (const name of [...classes].sort()) names.set(`${file}:${name}`, `_${names.size.toString(36)}`);
+  }
+  return (name, filename) => {
+    const file = path.relative(srcDir, filename.split('?')[0]!).split(path.sep).join('/');
+    return (
+      names.get(`${file}:${name}`) ??
+      `_${createHash('sha256').update(`${file}:${name}`).digest('base64url').slice(0, 6)}`
+    );
+  };
+}
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react()],
+  plugins: [react(), leanIcons],
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
   css: {
     modules: {
-      generateScopedName: mode === 'production' ? '_[hash:base64:6]' : '_[name]_[local]_[hash:base64:4]',
+      generateScopedName: mode === 'production' ? shortClassNames() : '_[name]_[local]_[hash:base64:4]',
     },
   },
   // Read @mailroom/protocol from its TypeScript sources, so the web app never needs a protocol build first.
-  resolve: { conditions: ['@mailroom/source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['@mailroom/source', ...defaultClientConditions],
+    // React 19 has useSyncExternalStore: wouter's import of the pre-18 shim gets React's own (DESIGN §5 budget).
+    alias: [
+      {
+        find: /^use-sync-external-store\/shim(\/index\.js)?$/,
+        replacement: 'react',
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

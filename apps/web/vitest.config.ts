@@ -2,11 +2,13 @@ import { defineProject } from 'vitest/config';
 import { defaultClientConditions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { leanIcons } from './vite.config';
 
 const conditions = ['@mailroom/source', ...defaultClientConditions];
 
 export default defineProject({
-  plugins: [react()],
+  // The icons as the build draws them (lucide-react's shapes through src/ui/lucide-icon.ts).
+  plugins: [react(), leanIcons],
   root: fileURLToPath(new URL('.', import.meta.url)),
   resolve: { conditions },
   ssr: { resolve: { conditions } },

@@ -1,4 +1,4 @@
-import net from 'node:net';
+import type net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
@@ -77,15 +77,6 @@ export async function startSink(
       return messages;
     },
   };
-}
-
-/** A loopback port with nothing listening (yet). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 /** The outbox job and sweep of main.ts, over the test app's parts. */

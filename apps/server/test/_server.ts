@@ -1,39 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Db } from '../src/core/db/index.js';
+import { hasExited } from '../../../test-support/ports.js';
 import { cleanup } from './_util.js';
 
 /** The real server (main.ts) in a child process, for what only a process shows: a crash, its memory. */
 const root = new URL('../../../', import.meta.url).pathname;
 const mainTs = path.join(root, 'apps/server/src/main.ts');
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export async function waitForPort(port: number, child: ChildProcess, timeoutMs = 100_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (hasExited(child)) throw new Error(`server exited (${child.exitCode ?? child.signalCode})`);
-    const open = await new Promise<boolean>((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => {
-        s.destroy();
-        resolve(true);
-      });
-      s.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('server did not start');
-}
 
 /**
  * The real server (main.ts) as a child process, the way `npm start` runs it, minus the build; `wrapper` runs it
@@ -63,9 +38,6 @@ export function startServer(env: Record<string, string>, wrapper: string[] = [])
   });
   return child;
 }
-
-/** A child killed by a signal has signalCode set and exitCode null. */
-export const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
 
 export const exited = (child: ChildProcess) =>
   hasExited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));

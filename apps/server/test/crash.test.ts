@@ -7,7 +7,8 @@ import nodemailer from 'nodemailer';
 import { migrate } from '../src/core/db/index.js';
 import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
-import { exited, freePort, prepareDatabase, startServer, waitForPort } from './_server.js';
+import { freePort, waitForPort } from '../../../test-support/ports.js';
+import { exited, prepareDatabase, startServer } from './_server.js';
 
 const phase = (what: string) => process.env.CRASH_DEBUG && console.error(new Date().toISOString(), what);
 

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { migrate, openDatabase } from '../src/core/db/index.js';
 import { createAccount } from './_mail.js';
-import { exited, freePort, startServer, waitForPort } from './_server.js';
+import { exited, startServer } from './_server.js';
+import { freePort, waitForPort } from '../../../test-support/ports.js';
 import { cleanup } from './_util.js';
 
 const run = promisify(execFile);

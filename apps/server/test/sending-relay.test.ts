@@ -4,7 +4,8 @@ import { createRequire } from 'node:module';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { createTestApp, createTestDb } from './_util.js';
 import { call, mailUser } from './_actions.js';
-import { compose, freePort, parse, startJobs, startSink, until } from './_sending.js';
+import { freePort } from '../../../test-support/ports.js';
+import { compose, parse, startJobs, startSink, until } from './_sending.js';
 import { claimDue } from '../src/sending/sending.repository.js';
 
 /** An app whose relay is the test's own SMTP sink; the outbox job runs as in main.ts. */

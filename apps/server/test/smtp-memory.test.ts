@@ -10,7 +10,8 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { migrate } from '../src/core/db/index.js';
 import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
-import { exited, freePort, prepareDatabase, startServer, waitForPort } from './_server.js';
+import { freePort, waitForPort } from '../../../test-support/ports.js';
+import { exited, prepareDatabase, startServer } from './_server.js';
 
 const MB = 1024 * 1024;
 

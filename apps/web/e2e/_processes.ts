@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { LaunchOptions } from 'playwright-core';
+import { accepts, freePort } from '../../../test-support/ports.js';
 
 // The processes the end-to-end tests drive, without Vitest's test API, so that the global setup (one server for
 // the whole run) and a test file needing a server of its own (_harness.ts startServer) start them the same way.
@@ -21,27 +21,6 @@ declare module 'vitest' {
     /** The built server every test file shares (sharedServer() in _harness.ts). */
     server: ServerInfo;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
-
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /**

@@ -1,8 +1,7 @@
 import { describe, it, expect } from 'vitest';
+import { attachmentKind, withoutInvisibleFormatting } from './attachment-names.js';
 import {
-  withoutInvisibleFormatting,
   AVATAR_COLORS,
-  attachmentKind,
   avatarColor,
   avatarInitials,
   folderDisplayName,

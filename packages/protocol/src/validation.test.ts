@@ -1,15 +1,14 @@
 import { describe, it, expect } from 'vitest';
 import {
   ALIAS_STOPLIST,
-  generateEncryptionPassword,
   isEmail,
   isMemberId,
   isSafeRedirectPath,
   safeRedirectPath,
   splitRecipients,
   validateAliasName,
-  validateEncryptionPassword,
 } from './validation.js';
+import { generateEncryptionPassword, validateEncryptionPassword } from './encryption-password.js';
 import { isErrorCode } from './errors.js';
 
 describe('isMemberId', () => {

@@ -15,6 +15,34 @@ function refreshAfterSave(client: QueryClient): void {
   void client.invalidateQueries({ queryKey: folderKeys.folders });
 }
 
+/**
+ * Runs `then` once no query is loading any more (the first screen has its data) and the browser has drawn it and
+ * is idle. Returns the function that cancels the wait.
+ */
+function afterFirstScreen(client: QueryClient, then: () => void): () => void {
+  let unsubscribe = () => {};
+  let idle: number | null = null;
+  const whenIdle = () => {
+    unsubscribe();
+    if (idle !== null) return;
+    idle =
+      typeof window.requestIdleCallback === 'function'
+        ? window.requestIdleCallback(then, { timeout: 2000 })
+        : window.setTimeout(then, 200);
+  };
+  if (client.isFetching() === 0) whenIdle();
+  else
+    unsubscribe = client.getQueryCache().subscribe(() => {
+      if (client.isFetching() === 0) whenIdle();
+    });
+  return () => {
+    unsubscribe();
+    if (idle === null) return;
+    if (typeof window.cancelIdleCallback === 'function') window.cancelIdleCallback(idle);
+    else window.clearTimeout(idle);
+  };
+}
+
 /** The frame shared by mail, settings and contacts: sidebar on the left (slide-in below 768 px), content on the right. */
 export function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -24,15 +52,20 @@ export function AppShell({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const dropOnFolder = useDropOnFolder();
   const appName = t('app.name');
-  // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket).
+  // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket). Nothing
+  // on screen needs the socket to draw, so its code loads once the first screen's data is in and drawn (DESIGN §5:
+  // initial JS); the socket then catches up from the time that data was read (?since=), so nothing is missed.
   useEffect(() => {
     let stop: (() => void) | null = null;
     let cancelled = false;
-    void import('./live-updates').then(({ startAppLiveUpdates }) => {
-      if (!cancelled) stop = startAppLiveUpdates(queryClient, appName);
+    const cancelWait = afterFirstScreen(queryClient, () => {
+      void import('./live-updates').then(({ startAppLiveUpdates }) => {
+        if (!cancelled) stop = startAppLiveUpdates(queryClient, appName);
+      });
     });
     return () => {
       cancelled = true;
+      cancelWait();
       stop?.();
     };
   }, [queryClient, appName]);

@@ -11,7 +11,7 @@ import { NoAliasGuard, Protected } from './protected-layout';
 import { RootLayout } from './root-layout';
 import { Navigate, Route, Switch } from '../lib/router';
 
-// Everything but the mail shell is a separate chunk (DESIGN §5: the shell's initial JS ≤ 120 KB gzipped).
+// Everything but the mail shell is a separate chunk (DESIGN §5: the shell's initial JS ≤ 110 KB gzipped).
 const AboutPage = lazyChunk(() =>
   Promise.all([loadAboutPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );

@@ -1,7 +1,7 @@
 /**
  * The interface text of SPEC §9 (en, ru): t(key, values) over nested JSON with {{name}} placeholders, the language
  * of the session, and the error catalogue. In-house rather than i18next + react-i18next: those two cost 16 KB
- * gzipped of the mail shell's 120 KB budget (DESIGN §5), and the shell uses none of their features beyond lookup
+ * gzipped of the mail shell's 110 KB budget (DESIGN §5), and the shell uses none of their features beyond lookup
  * and interpolation (no plurals, formatters, nesting or namespaces in use). The API keeps their shape —
  * `const { t, i18n } = useTranslation()`, `i18n.language` — so screens read as before.
  */
@@ -151,6 +151,11 @@ export async function loadFeatureTexts(): Promise<void> {
   if (loadedFeatures[language]) return;
   await ensureFeatures(language);
   publish(language);
+}
+
+/** A lazy chunk's loader that also waits for the on-demand texts, so what it draws never shows a key. */
+export function withFeatureTexts<T>(load: () => Promise<T>): () => Promise<T> {
+  return () => Promise.all([load(), loadFeatureTexts()]).then(([chunk]) => chunk);
 }
 
 /** The error catalogue in the current language; safe to call often. */

@@ -1,6 +1,6 @@
 /**
  * The app's router: the only module that imports wouter (ESLint keeps it so). It replaced React Router, ~12 KB of
- * the mail shell's 120 KB (DESIGN §5), for ~3 KB; the rest of the app uses only what is exported here.
+ * the mail shell's 110 KB (DESIGN §5), for ~3 KB; the rest of the app uses only what is exported here.
  *
  * Addresses stay as the browser holds them (percent-encoded): mail routes carry search text and e-mail addresses
  * in path segments (SPEC §2), and wouter would otherwise run decodeURI over the path before matching, which leaves

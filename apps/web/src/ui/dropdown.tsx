@@ -14,6 +14,11 @@ export interface DropdownProps {
   content(menu: MenuKit): ReactNode;
   align?: 'start' | 'center' | 'end';
   modal?: boolean;
+  /**
+   * Fetches the code `content` renders when that is a chunk of its own (a lazyChunk): it is prefetched with the
+   * menu's, and the menu opens once both are in (the lazy part suspends up to the boundary around the whole menu).
+   */
+  prefetch?(): Promise<unknown>;
 }
 
 /**
@@ -23,11 +28,15 @@ export interface DropdownProps {
  */
 export function Dropdown(props: DropdownProps) {
   const [used, setUsed] = useState(false);
+  const prefetch = () => {
+    void load();
+    void props.prefetch?.().catch(() => {});
+  };
   const idle = cloneElement(props.trigger, {
     'aria-haspopup': 'menu',
     'aria-expanded': false,
-    onPointerEnter: () => void load(),
-    onFocus: () => void load(),
+    onPointerEnter: prefetch,
+    onFocus: prefetch,
     onClick: () => setUsed(true),
     onKeyDown: (event: KeyboardEvent) => {
       if (event.key === 'ArrowDown') setUsed(true);

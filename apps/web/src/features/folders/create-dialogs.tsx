@@ -11,7 +11,7 @@ import {
 import { Button } from '../../ui/button';
 import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
-import { useCreateFolder, useCreateLabel } from './queries';
+import { useCreateFolder, useCreateLabel } from './mutations';
 import { folderLabel } from './folder-label';
 import styles from './create-dialogs.module.css';
 
@@ -202,15 +202,7 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
             </span>
           ) : null}
         </div>
-        <label className={styles.colorField} htmlFor={`${id}-color`}>
-          <span>{t('labels.color')}</span>
-          <input
-            id={`${id}-color`}
-            type="color"
-            value={color}
-            onChange={(event) => setColor(event.target.value)}
-          />
-        </label>
+        <ColorField id={`${id}-color`} label={t('labels.color')} value={color} onChange={setColor} />
       </div>
       <div className={styles.field}>
         <label htmlFor={`${id}-field`}>{t('labels.searchField')}</label>
@@ -254,5 +246,28 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
         </select>
       </div>
     </FormDialog>
+  );
+}
+
+/**
+ * A label's colour as the browser's colour picker chooses it: the create dialog's, and 'other colour' beside the
+ * swatches of the colour dialog.
+ */
+export function ColorField({
+  id,
+  label,
+  value,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange(color: string): void;
+}) {
+  return (
+    <label className={styles.colorField} htmlFor={id}>
+      <span>{label}</span>
+      <input id={id} type="color" value={value} onChange={(event) => onChange(event.target.value)} />
+    </label>
   );
 }

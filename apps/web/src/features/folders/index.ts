@@ -1,5 +1,6 @@
 // The folder tree and labels: their data, order and routes, the tree itself, the create dialogs (lazy) and the
 // drag format a folder accepts. Shell, mail, search and settings use them; nothing here knows about those.
+import { withFeatureTexts } from '../../i18n';
 export { folderKeys, folderQueries, useFolders, useLabels, type Label, type NewLabel } from './queries';
 export {
   buildFolderSections,
@@ -16,7 +17,7 @@ export { FolderTree, type FolderTreeProps } from './folder-tree';
 export { ItemMenu, itemMenuHost, type ManagedItem } from './item-menu';
 export { writeDraggedMessages, type DraggedMessages } from './drag';
 
-/** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5). */
-export const loadCreateDialogs = () => import('./create-dialogs');
+/** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5), with their texts. */
+export const loadCreateDialogs = withFeatureTexts(() => import('./create-dialogs'));
 export { foldersLiveHandler } from './live';
 export { documentTitle, watchUnreadTitle } from './unread-title';

@@ -1,20 +1,16 @@
-import { lazy, Suspense, useState } from 'react';
+import { useState } from 'react';
 import clsx from 'clsx';
-import { MoreHorizontal, Palette, Pencil, Trash2 } from 'lucide-react';
-import { useTranslation } from '../../i18n';
-import { raiseError } from '../../api/error-message';
-import { useMatch, useNavigate } from '../../lib/router';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { MoreHorizontal } from 'lucide-react';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { Dropdown } from '../../ui/dropdown';
-import { raiseSuccess } from '../../ui/notices-store';
-import menu from '../../ui/menu.module.css';
-import { findInbox } from './folder-order';
-import { folderPath } from './paths';
-import { useDeleteFolder, useDeleteLabel, useFolders } from './queries';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import styles from './item-menu.module.css';
 
-// The rename and colour dialogs (Radix) load when first opened, not with the shell (DESIGN §5).
-const ManageDialog = lazy(() => import('./manage-dialogs'));
+// The menu's items and what they open (dialogs, the delete) load with the menu and their texts, not with the shell
+// (DESIGN §5).
+const loadActions = withFeatureTexts(() => import('./item-actions'));
+const ItemMenuItems = lazyChunk(() => loadActions().then((module) => ({ default: module.ItemMenuItems })));
+const ItemDialogs = lazyChunk(() => loadActions().then((module) => ({ default: module.ItemDialogs })));
 
 /** The class of a row holding a link and its ItemMenu (the link first). */
 export const itemMenuHost = styles.host;
@@ -23,6 +19,9 @@ export const itemMenuHost = styles.host;
 export type ManagedItem =
   { kind: 'folder'; id: number; name: string } | { kind: 'label'; id: number; name: string; color: string };
 
+/** What the menu's items open. */
+export type ItemAction = 'rename' | 'color' | 'delete';
+
 export interface ItemMenuProps {
   item: ManagedItem;
   /** The tree's one tab stop is this row: its menu button is reachable by Tab too. */
@@ -30,39 +29,19 @@ export interface ItemMenuProps {
   className?: string;
 }
 
-/**
- * The '…' menu beside a folder or label in the sidebar: rename, a label's colour, and delete after a confirmation.
- * Deleting the folder or label on screen goes to the Inbox.
- */
+/** The '…' menu beside a folder or label in the sidebar: rename, a label's colour, and delete after a confirmation. */
 export function ItemMenu({ item, tabbable = true, className }: ItemMenuProps) {
   const { t } = useTranslation();
-  const navigate = useNavigate();
-  const folders = useFolders();
-  const folderMatch = useMatch('/mail/folder/:a_id/:f_id/*?');
-  const labelMatch = useMatch('/mail/label/:a_id/:l_id/*?');
-  const deleteFolder = useDeleteFolder();
-  const deleteLabel = useDeleteLabel();
-  const [open, setOpen] = useState<'rename' | 'color' | 'delete' | null>(null);
-  const folder = item.kind === 'folder';
-  const shown = folder
-    ? folderMatch !== null && Number(folderMatch.f_id) === item.id
-    : labelMatch !== null && Number(labelMatch.l_id) === item.id;
-
-  async function remove() {
-    if (folder) await deleteFolder.mutateAsync(item.id);
-    else await deleteLabel.mutateAsync(item.id);
-    raiseSuccess(folder ? t('folders.deleted') : t('labels.deleted'));
-    const inbox = findInbox(folders.data ?? []);
-    if (shown && inbox) navigate(folderPath((folderMatch ?? labelMatch)?.a_id ?? 'all', inbox.id));
-  }
-
-  const actionsLabel = folder
-    ? t('folders.actions', { name: item.name })
-    : t('labels.actions', { name: item.name });
+  const [open, setOpen] = useState<ItemAction | null>(null);
+  const actionsLabel =
+    item.kind === 'folder'
+      ? t('folders.actions', { name: item.name })
+      : t('labels.actions', { name: item.name });
   return (
     <>
       <Dropdown
         align="end"
+        prefetch={loadActions}
         trigger={
           <button
             type="button"
@@ -74,45 +53,13 @@ export function ItemMenu({ item, tabbable = true, className }: ItemMenuProps) {
             <MoreHorizontal aria-hidden />
           </button>
         }
-        content={(Menu) => (
-          <>
-            <Menu.Item className={menu.item} onSelect={() => setOpen('rename')}>
-              <Pencil aria-hidden />
-              {t('folders.rename')}
-            </Menu.Item>
-            {folder ? null : (
-              <Menu.Item className={menu.item} onSelect={() => setOpen('color')}>
-                <Palette aria-hidden />
-                {t('labels.recolor')}
-              </Menu.Item>
-            )}
-            <Menu.Separator className={menu.separator} />
-            <Menu.Item className={clsx(menu.item, styles.danger)} onSelect={() => setOpen('delete')}>
-              <Trash2 aria-hidden />
-              {t('folders.delete')}
-            </Menu.Item>
-          </>
-        )}
+        content={(Menu) => <ItemMenuItems Menu={Menu} item={item} onChoose={setOpen} />}
       />
-      {open === 'rename' || open === 'color' ? (
-        <Suspense fallback={null}>
-          <ManageDialog item={item} mode={open} onClose={() => setOpen(null)} />
-        </Suspense>
-      ) : null}
-      <ConfirmDialog
-        open={open === 'delete'}
-        onOpenChange={(next) => !next && setOpen(null)}
-        title={
-          folder
-            ? t('folders.deleteTitle', { name: item.name })
-            : t('labels.deleteTitle', { name: item.name })
-        }
-        text={folder ? t('folders.deleteText') : t('labels.deleteText')}
-        confirmLabel={t('folders.delete')}
-        danger
-        onConfirm={remove}
-        onError={raiseError}
-      />
+      {open === null ? null : (
+        <LazyPart variant="notice" onFailed={() => setOpen(null)}>
+          <ItemDialogs item={item} action={open} onClose={() => setOpen(null)} />
+        </LazyPart>
+      )}
     </>
   );
 }

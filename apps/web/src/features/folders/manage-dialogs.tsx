@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
-import { FormDialog } from './create-dialogs';
-import { useRenameFolder, useUpdateLabel } from './queries';
+import { ColorField, FormDialog } from './create-dialogs';
+import { useRenameFolder, useUpdateLabel } from './mutations';
 import type { ManagedItem } from './item-menu';
 import styles from './create-dialogs.module.css';
 
@@ -141,15 +141,7 @@ function ColorDialog({ item, onClose }: { item: ManagedItem; onClose(): void }) 
           </label>
         ))}
       </fieldset>
-      <label className={styles.colorField} htmlFor={`${id}-color`}>
-        <span>{t('labels.otherColor')}</span>
-        <input
-          id={`${id}-color`}
-          type="color"
-          value={color}
-          onChange={(event) => setColor(event.target.value)}
-        />
-      </label>
+      <ColorField id={`${id}-color`} label={t('labels.otherColor')} value={color} onChange={setColor} />
     </FormDialog>
   );
 }

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
+import { loadReader } from './loaders';
 import clsx from 'clsx';
 import { MailOpen, PenSquare } from 'lucide-react';
 import { DESKTOP_SPLIT_MIN, SPLITTER_DEFAULT, SPLITTER_MIN_WIDTHS } from '@mailroom/protocol';
@@ -18,7 +19,7 @@ import { useMailScreenController } from './use-mail-screen';
 import styles from './mail-views.module.css';
 
 // The reader brings DOMPurify and the attachment list: it loads when a message is first opened (DESIGN §5).
-const Reader = lazyChunk(() => import('./reader'));
+const Reader = lazyChunk(loadReader);
 
 /** Where the list's share of the two panes is remembered (SPEC §2 splitter). */
 const PANES_STORAGE_KEY = 'mailroom:panes';

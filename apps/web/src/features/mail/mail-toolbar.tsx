@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
+import { loadSelectionActions } from './loaders';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
@@ -15,7 +16,7 @@ import { useMediaQuery } from '../../ui/use-media-query';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
-const SelectionActions = lazyChunk(() => import('./selection-actions'));
+const SelectionActions = lazyChunk(loadSelectionActions);
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {

@@ -7,29 +7,13 @@ import {
   type QueryClient,
   type QueryKey,
 } from '@tanstack/react-query';
-import type {
-  ActionResult,
-  Mail,
-  MailListItem,
-  MailListResponse,
-  MessageQuery,
-  MovedMessage,
-} from '@mailroom/protocol';
+import type { Mail, MailListItem, MailListResponse, MessageQuery } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { folderKeys } from '../folders';
 import { searchRequest } from '../search';
-import {
-  messageKey,
-  toFolderMessages,
-  withFlag,
-  withLabel,
-  withoutMessages,
-  type FlagChange,
-  type LabelChange,
-  type ListSource,
-} from './list-model';
+import { messageKey, toFolderMessages, withFlag, type FlagChange, type ListSource } from './list-model';
 
-type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
+export type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
 /**
  * Query keys: every list lives under ['messages', 'list'], every opened message under ['messages', 'mail'].
@@ -114,23 +98,44 @@ export function useMail(ref: { folderId: number; uid: number } | null, showImage
   });
 }
 
-type Snapshot = [QueryKey, unknown][];
+export type Snapshot = [QueryKey, unknown][];
 
-function snapshot(client: QueryClient): Snapshot {
+export function snapshot(client: QueryClient): Snapshot {
   return [
     ...client.getQueriesData({ queryKey: mailKeys.lists }),
     ...client.getQueriesData({ queryKey: mailKeys.mails }),
   ];
 }
 
-function restore(client: QueryClient, saved: Snapshot | undefined): void {
+export function restore(client: QueryClient, saved: Snapshot | undefined): void {
   for (const [key, data] of saved ?? []) client.setQueryData(key, data);
 }
 
-function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
+export function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
   client.setQueriesData<MailListResponse>({ queryKey: mailKeys.lists }, (list) =>
     list ? update(list) : list,
   );
+}
+
+/**
+ * A change to some messages' flags or labels, shown at once in every list and in an opened message; returns what
+ * was there, for onError to put back if the server refuses.
+ */
+export async function changeAtOnce(
+  client: QueryClient,
+  messages: readonly MessageRef[],
+  change: (list: MailListResponse, keys: ReadonlySet<string>) => MailListResponse,
+): Promise<{ saved: Snapshot }> {
+  await client.cancelQueries({ queryKey: mailKeys.all });
+  const saved = snapshot(client);
+  const keys = new Set(messages.map(messageKey));
+  updateLists(client, (list) => change(list, keys));
+  client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
+    if (!data || !keys.has(messageKey(data.message))) return data;
+    const [changed] = change({ messages: [data.message], total: 1, all: 1 }, keys).messages;
+    return { message: { ...data.message, flags: changed!.flags, labels: changed!.labels } };
+  });
+  return { saved };
 }
 
 export interface MarkVariables {
@@ -144,177 +149,12 @@ export function useMarkMessages() {
   return useMutation({
     mutationFn: ({ flag, messages }: MarkVariables) =>
       call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
-    onMutate: async ({ flag, messages }) => {
-      await client.cancelQueries({ queryKey: mailKeys.all });
-      const saved = snapshot(client);
-      const keys = new Set(messages.map(messageKey));
-      updateLists(client, (list) => withFlag(list, keys, flag));
-      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-        if (!data || !keys.has(messageKey(data.message))) return data;
-        const list = withFlag({ messages: [data.message], total: 1, all: 1 }, keys, flag);
-        return { message: { ...data.message, flags: list.messages[0]!.flags } };
-      });
-      return { saved };
-    },
+    onMutate: ({ flag, messages }) =>
+      changeAtOnce(client, messages, (list, keys) => withFlag(list, keys, flag)),
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // Unread counters in the sidebar follow the server's count, not a guess.
     onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
-}
-
-export interface LabelVariables extends LabelChange {
-  messages: readonly MessageRef[];
-}
-
-/** Labels go on and off at once in the list and the reader, and come back as they were if the server refuses. */
-export function useLabelMessages() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ labelId, add, messages }: LabelVariables) =>
-      call(routes.markMessages, {
-        body: {
-          flag: add ? 'label' : 'unlabel',
-          label_id: labelId,
-          folder_messages: toFolderMessages(messages),
-        },
-      }),
-    onMutate: async ({ labelId, add, messages }) => {
-      await client.cancelQueries({ queryKey: mailKeys.all });
-      const saved = snapshot(client);
-      const keys = new Set(messages.map(messageKey));
-      const change = { labelId, add };
-      updateLists(client, (list) => withLabel(list, keys, change));
-      client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-        if (!data || !keys.has(messageKey(data.message))) return data;
-        const list = withLabel({ messages: [data.message], total: 1, all: 1 }, keys, change);
-        return { message: { ...data.message, labels: list.messages[0]!.labels } };
-      });
-      return { saved };
-    },
-    onError: (_error, _variables, context) => restore(client, context?.saved),
-    // A label list shows what carries the label: it changes with it.
-    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
-  });
-}
-
-/** Delete and move take the rows out of the list at once; the refetch afterwards brings the next rows up. */
-function useRemovingMutation<V extends { messages: readonly MessageRef[] }>(
-  call: (variables: V) => Promise<ActionResult>,
-) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onMutate: async (variables: V) => {
-      await client.cancelQueries({ queryKey: mailKeys.lists });
-      const saved = snapshot(client);
-      const keys = new Set(variables.messages.map(messageKey));
-      updateLists(client, (list) => withoutMessages(list, keys));
-      return { saved };
-    },
-    onError: (_error, _variables, context) => restore(client, context?.saved),
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: folderKeys.folders }),
-      ]);
-    },
-  });
-}
-
-export function useDeleteMessages() {
-  return useRemovingMutation(({ messages }: { messages: readonly MessageRef[] }) =>
-    call(routes.deleteMessages, { body: { folder_messages: toFolderMessages(messages) } }),
-  );
-}
-
-export function useMoveMessages() {
-  return useRemovingMutation(
-    ({ destinationId, messages }: { destinationId: number; messages: readonly MessageRef[] }) =>
-      call(routes.moveMessages, {
-        body: { destination_id: destinationId, folder_messages: toFolderMessages(messages) },
-      }),
-  );
-}
-
-function useInvalidatingMutation<V, R>(call: (variables: V) => Promise<R>) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: call,
-    onSettled: async () => {
-      await Promise.all([
-        client.invalidateQueries({ queryKey: mailKeys.lists }),
-        client.invalidateQueries({ queryKey: folderKeys.folders }),
-      ]);
-    },
-  });
-}
-
-export function useEmptyFolder() {
-  return useInvalidatingMutation((folderId: number) =>
-    call(routes.emptyFolder, { body: { folder_id: folderId } }),
-  );
-}
-
-export interface BulkVariables {
-  request_type: 'move' | 'mark';
-  request_params: { destination_id?: number; flag?: FlagChange | 'label' | 'unlabel'; label_id?: number };
-  request: MessageQuery;
-}
-
-/** Select-all acts on the whole folder or label, not just the page (SPEC §4): the server resolves the set. */
-export function useBulkAction() {
-  return useInvalidatingMutation((variables: BulkVariables) => call(routes.bulkAction, { body: variables }));
-}
-
-/** What a move takes: rows named by folder and uid, or with select-all on the request naming the whole list. */
-export type MoveSubject = { bulk: MessageQuery } | { messages: readonly MessageRef[] };
-
-/**
- * The one move of the mail screen, for the toolbar's 'Move to folder' and for a drop onto a folder of the sidebar:
- * select-all goes to the bulk call, which moves the whole folder, label or search result (SPEC §4).
- */
-export function useMoveTo(): (destinationId: number, subject: MoveSubject) => Promise<MovedMessage[]> {
-  const client = useQueryClient();
-  const mover = useMoveMessages();
-  const bulker = useBulkAction();
-  return async (destinationId, subject) => {
-    let result: ActionResult | undefined;
-    if ('bulk' in subject) {
-      result = await bulker.mutateAsync({
-        request_type: 'move',
-        request_params: { destination_id: destinationId },
-        request: subject.bulk,
-      });
-    } else if (subject.messages.length > 0) {
-      result = await mover.mutateAsync({ destinationId, messages: subject.messages });
-    }
-    // A moved message is no longer where the reader asks for it: an open one is asked for again, answers 404 and
-    // the reader goes back to the list (a drop on the sidebar does not know what the reader shows).
-    void client.invalidateQueries({ queryKey: mailKeys.mails });
-    return result?.moved ?? [];
-  };
-}
-
-/**
- * Undo of a move (or of a delete, which moves to Trash): each message goes back to the folder it came from, as a
- * move of its own — the server reverses the action rather than having delayed it, so flags and labels come back
- * as they were.
- */
-export function useMoveBack(): (moved: readonly MovedMessage[]) => Promise<void> {
-  const moveTo = useMoveTo();
-  return async (moved) => {
-    const origins = new Map<number, MessageRef[]>();
-    for (const m of moved) {
-      const refs = origins.get(m.folder_id) ?? [];
-      refs.push({ folder_id: m.destination_id, uid: m.destination_uid });
-      origins.set(m.folder_id, refs);
-    }
-    for (const [origin, messages] of origins) {
-      // They all sit in one folder now, and one call takes up to 10,000 of a folder (a select-all move may be more).
-      for (let i = 0; i < messages.length; i += 10_000)
-        await moveTo(origin, { messages: messages.slice(i, i + 10_000) });
-    }
-  };
 }
 
 /** The request describing a list: the active folder, label or search with its alias view. */

@@ -1,7 +1,8 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n';
-import { raiseSuccess } from '../../ui/notices-store';
+import { raiseSuccess, useNotices } from '../../ui/notices-store';
 import { flattenFolders, folderLabel, useFolders, type DraggedMessages } from '../folders';
-import { useMoveBack, useMoveTo, type MoveSubject } from './queries';
+import type { MoveSubject } from './mutations';
 import { useSelection } from './selection-store';
 
 /**
@@ -10,8 +11,7 @@ import { useSelection } from './selection-store';
  * this handler.
  */
 export function useDropOnFolder(): (folderId: number, dragged: DraggedMessages) => void {
-  const moveTo = useMoveTo();
-  const moveBack = useMoveBack();
+  const client = useQueryClient();
   const folders = useFolders();
   const { t } = useTranslation();
   return (folderId, dragged) => {
@@ -30,10 +30,17 @@ export function useDropOnFolder(): (folderId: number, dragged: DraggedMessages) 
     useSelection.getState().clear();
     const folder = flattenFolders(folders.data ?? []).find((f) => f.id === folderId);
     const name = folder ? folderLabel(folder, t) : '';
-    moveTo(folderId, subject).then(
-      (moved) => moved.length > 0 && raiseSuccess(t('mail.movedTo', { folder: name }), () => moveBack(moved)),
-      // A failure is shown in the error box by the mutation cache; the rows come back on their own.
-      () => {},
-    );
+    // The move's code loads on the first drop (DESIGN §5: not in the mail shell's initial JavaScript).
+    import('./mutations')
+      .then(({ moveTo, moveBack }) =>
+        moveTo(client, folderId, subject).then(
+          (moved) =>
+            moved.length > 0 &&
+            raiseSuccess(t('mail.movedTo', { folder: name }), () => moveBack(client, moved)),
+          // A failure is shown in the error box by the mutation cache; the rows come back on their own.
+          () => {},
+        ),
+      )
+      .catch(() => useNotices.getState().push('error', t('app.chunkFailed')));
   };
 }

@@ -5,16 +5,15 @@ import { raiseSuccess } from '../../ui/notices-store';
 import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, type FlagChange } from './list-model';
+import { bulkRequest, useMarkMessages } from './queries';
 import {
-  bulkRequest,
   useBulkAction,
   useDeleteMessages,
   useEmptyFolder,
   useLabelMessages,
-  useMarkMessages,
   useMoveBack,
   useMoveTo,
-} from './queries';
+} from './mutations';
 import { useSelection } from './selection-store';
 
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;

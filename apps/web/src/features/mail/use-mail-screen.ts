@@ -20,6 +20,7 @@ import { useSelection } from './selection-store';
 import { parseSearchParams, searchPath } from '../search';
 import { useCompose } from '../compose';
 import { lockedAliasId } from './locked-alias';
+import { loadReader, loadSelectionActions } from './loaders';
 
 /** After paging with the keyboard, which message of the new page to open. */
 interface PickState {
@@ -80,8 +81,8 @@ export function useMailScreenController(kind: ListSource['kind']): MailScreenCon
   useEffect(() => {
     if (!listReady) return;
     const prefetch = () => {
-      void import('./reader').catch(() => {});
-      void import('./selection-actions').catch(() => {});
+      void loadReader().catch(() => {});
+      void loadSelectionActions().catch(() => {});
     };
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(prefetch);
     else window.setTimeout(prefetch, 200);

@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import clsx from 'clsx';
 import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
@@ -20,7 +20,7 @@ import {
 import styles from './search-line.module.css';
 
 // The advanced form loads when it is first opened, not with the mail shell (DESIGN §5 budget).
-const AdvancedSearch = lazyChunk(() => import('./advanced-search'));
+const AdvancedSearch = lazyChunk(withFeatureTexts(() => import('./advanced-search')));
 
 /** The search line of the top panel (SPEC §2) with its advanced form; it keeps no state a route change loses. */
 export function SearchLine() {

@@ -1,27 +1,14 @@
-import { ChevronsUpDown, LogIn, LogOut } from 'lucide-react';
-import { useTranslation } from '../../i18n';
-import { isUnauthorized } from '../../api/client';
-import { logOut, logOutUrl, signInUrl, useRid, useUser } from '../account';
+import { ChevronsUpDown } from 'lucide-react';
+import { useTranslation, withFeatureTexts } from '../../i18n';
+import { useRid, useUser } from '../account';
 import { Avatar } from '../../ui/avatar';
 import { Dropdown } from '../../ui/dropdown';
-import { raiseError } from '../../api/error-message';
-import { MemberIdButton } from './member-id-button';
-import menu from '../../ui/menu.module.css';
+import { lazyChunk } from '../../ui/lazy-route';
 import styles from './user-menu.module.css';
 
-/** Ends this session only, then signs in afresh: the provider asks who it is (prompt=login) and switches accounts. */
-async function endSession(then: string) {
-  try {
-    await logOut();
-  } catch (error) {
-    // Already signed out elsewhere: carry on to the destination anyway.
-    if (!isUnauthorized(error)) {
-      raiseError(error);
-      return;
-    }
-  }
-  window.location.assign(then);
-}
+// What the open menu shows (member ID, sign-out) loads with the menu, not with the mail shell (DESIGN §5).
+const loadItems = withFeatureTexts(() => import('./user-menu-items'));
+const UserMenuItems = lazyChunk(loadItems);
 
 export function UserMenu() {
   const { t } = useTranslation();
@@ -34,6 +21,7 @@ export function UserMenu() {
 
   return (
     <Dropdown
+      prefetch={loadItems}
       trigger={
         <button type="button" className={styles.trigger} aria-label={t('userMenu.trigger')}>
           <Avatar name={user.name} email={user.email} size={32} />
@@ -45,34 +33,7 @@ export function UserMenu() {
         </button>
       }
       content={(Menu) => (
-        <>
-          <div className={styles.header}>
-            <Avatar name={user.name} email={user.email} size={40} />
-            <span className={styles.identity}>
-              <span className={styles.name}>{displayName}</span>
-              <span className={styles.email}>{user.email}</span>
-            </span>
-          </div>
-          {memberId ? (
-            // Kept open on select so the 'Copied' confirmation stays visible.
-            <Menu.Item asChild onSelect={(event) => event.preventDefault()}>
-              <MemberIdButton memberId={memberId} />
-            </Menu.Item>
-          ) : null}
-          <Menu.Separator className={menu.separator} />
-          {/* A navigation: it ends the provider's session too, so the next sign-in asks for the password. */}
-          <Menu.Item className={menu.item} onSelect={() => window.location.assign(logOutUrl())}>
-            <LogOut aria-hidden />
-            {t('userMenu.logout')}
-          </Menu.Item>
-          <Menu.Item
-            className={menu.item}
-            onSelect={() => void endSession(signInUrl('/mail', { prompt: 'login' }))}
-          >
-            <LogIn aria-hidden />
-            {t('userMenu.loginAnother')}
-          </Menu.Item>
-        </>
+        <UserMenuItems Menu={Menu} user={user} displayName={displayName} memberId={memberId} />
       )}
     />
   );

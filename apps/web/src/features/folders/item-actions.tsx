@@ -1,0 +1,107 @@
+import { lazy, Suspense } from 'react';
+import clsx from 'clsx';
+import { Palette, Pencil, Trash2 } from 'lucide-react';
+import { useTranslation } from '../../i18n';
+import { raiseError } from '../../api/error-message';
+import { useMatch, useNavigate } from '../../lib/router';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import type { MenuKit } from '../../ui/dropdown';
+import { raiseSuccess } from '../../ui/notices-store';
+import menu from '../../ui/menu.module.css';
+import { findInbox } from './folder-order';
+import type { ItemAction, ManagedItem } from './item-menu';
+import { folderPath } from './paths';
+import { useDeleteFolder, useDeleteLabel } from './mutations';
+import { useFolders } from './queries';
+import styles from './item-menu.module.css';
+
+// The rename and colour dialogs (Radix) load when first opened.
+const ManageDialog = lazy(() => import('./manage-dialogs'));
+
+/** The open '…' menu of a folder or label: rename, a label's colour, delete. */
+export function ItemMenuItems({
+  Menu,
+  item,
+  onChoose,
+}: {
+  Menu: MenuKit;
+  item: ManagedItem;
+  onChoose(action: ItemAction): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Menu.Item className={menu.item} onSelect={() => onChoose('rename')}>
+        <Pencil aria-hidden />
+        {t('folders.rename')}
+      </Menu.Item>
+      {item.kind === 'folder' ? null : (
+        <Menu.Item className={menu.item} onSelect={() => onChoose('color')}>
+          <Palette aria-hidden />
+          {t('labels.recolor')}
+        </Menu.Item>
+      )}
+      <Menu.Separator className={menu.separator} />
+      <Menu.Item className={clsx(menu.item, styles.danger)} onSelect={() => onChoose('delete')}>
+        <Trash2 aria-hidden />
+        {t('folders.delete')}
+      </Menu.Item>
+    </>
+  );
+}
+
+/**
+ * What a menu item opens: the rename or colour dialog, or the confirmation before a delete. Deleting the folder or
+ * label on screen goes to the Inbox.
+ */
+export function ItemDialogs({
+  item,
+  action,
+  onClose,
+}: {
+  item: ManagedItem;
+  action: ItemAction;
+  onClose(): void;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const folders = useFolders();
+  const folderMatch = useMatch('/mail/folder/:a_id/:f_id/*?');
+  const labelMatch = useMatch('/mail/label/:a_id/:l_id/*?');
+  const deleteFolder = useDeleteFolder();
+  const deleteLabel = useDeleteLabel();
+  const folder = item.kind === 'folder';
+  const shown = folder
+    ? folderMatch !== null && Number(folderMatch.f_id) === item.id
+    : labelMatch !== null && Number(labelMatch.l_id) === item.id;
+
+  async function remove() {
+    if (folder) await deleteFolder.mutateAsync(item.id);
+    else await deleteLabel.mutateAsync(item.id);
+    raiseSuccess(folder ? t('folders.deleted') : t('labels.deleted'));
+    const inbox = findInbox(folders.data ?? []);
+    if (shown && inbox) navigate(folderPath((folderMatch ?? labelMatch)?.a_id ?? 'all', inbox.id));
+  }
+
+  if (action !== 'delete') {
+    return (
+      <Suspense fallback={null}>
+        <ManageDialog item={item} mode={action} onClose={onClose} />
+      </Suspense>
+    );
+  }
+  return (
+    <ConfirmDialog
+      open
+      onOpenChange={(next) => !next && onClose()}
+      title={
+        folder ? t('folders.deleteTitle', { name: item.name }) : t('labels.deleteTitle', { name: item.name })
+      }
+      text={folder ? t('folders.deleteText') : t('labels.deleteText')}
+      confirmLabel={t('folders.delete')}
+      danger
+      onConfirm={remove}
+      onError={raiseError}
+    />
+  );
+}
