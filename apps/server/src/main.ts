@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { openConfiguredDatabase, upkeepDatabase, upkeepWanted } from './core/db/index.js';
+import { checkpointIfDue, openConfiguredDatabase, upkeepDatabase, upkeepWanted } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
 import { FsBlobStore } from './core/blobs/index.js';
@@ -66,6 +66,8 @@ async function main() {
         run: async () => {
           const done = await upkeepDatabase(db);
           if (done.length > 0) upkeepLog.info({ done }, 'database upkeep');
+          // PostgreSQL's checkpointer does this on a server; embedded PGlite has none.
+          if (!config.databaseUrl && (await checkpointIfDue(db))) upkeepLog.info('checkpoint');
         },
       })
     : null;

@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDb } from './_util.js';
-import { tableActivity, upkeepDatabase, upkeepFor, upkeepWanted } from '../src/core/db/upkeep.js';
+import {
+  checkpointIfDue,
+  tableActivity,
+  upkeepDatabase,
+  upkeepFor,
+  upkeepWanted,
+  walSinceCheckpoint,
+} from '../src/core/db/upkeep.js';
 
 describe('upkeepFor: the autovacuum rules of PostgreSQL with its defaults', () => {
   const quiet = { table: 't', live: 10_000, dead: 0, modifiedSinceAnalyze: 0, insertedSinceVacuum: 0 };
@@ -58,5 +65,18 @@ describe.skipIf(autovacuumRuns)('a pass of upkeep', () => {
       select gin_clean_pending_list('bulk_fill_words'::regclass) as pages`.execute(db);
     expect(Number(pending[0]!.pages)).toBe(0);
     expect((await upkeepDatabase(db)).map((d) => d.table)).not.toContain('bulk_fill');
+  });
+});
+
+describe('checkpoints where no checkpointer runs', () => {
+  it('a checkpoint is taken once enough write-ahead log was written since the last, and only then', async () => {
+    await sql`create table wal_fill (body text)`.execute(db);
+    await sql`insert into wal_fill select repeat('x', 1000) from generate_series(1, 2000)`.execute(db);
+    const written = await walSinceCheckpoint(db);
+    expect(written).toBeGreaterThan(1_000_000);
+    expect(await checkpointIfDue(db, written * 100)).toBe(false);
+    expect(await walSinceCheckpoint(db)).toBeGreaterThanOrEqual(written);
+    expect(await checkpointIfDue(db, 1_000_000)).toBe(true);
+    expect(await walSinceCheckpoint(db)).toBeLessThan(1_000_000);
   });
 });

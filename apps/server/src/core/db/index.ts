@@ -25,7 +25,7 @@ import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.
 import * as m015 from './migrations/015-unique-label-names.js';
 
 export type * from './schema.js';
-export { upkeepDatabase, upkeepWanted } from './upkeep.js';
+export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;
