@@ -1,0 +1,118 @@
+import { Readable } from 'node:stream';
+import { Splitter } from '@zone-eu/mailsplit';
+import type { BodyPart, HeaderField, SieveHost } from '@mailroom/sieve';
+
+/** What filters need to know about a message besides its bytes. */
+export interface FilterContext {
+  /** MAIL FROM ("" for the null sender <>). */
+  envelopeFrom: string;
+  /** The RCPT TO being delivered to. */
+  envelopeTo: string;
+  /** Whether the account has a mailbox of this name; a context that cannot tell answers true. */
+  mailboxExists?: (name: string) => boolean;
+  now?: () => Date;
+}
+
+/** A body decoded to text: the part's charset through TextDecoder (Node has full ICU), UTF-8 when unknown. */
+function decodeText(bytes: Buffer, charset: string | false): string {
+  const label = (charset || 'utf-8').toLowerCase();
+  try {
+    return new TextDecoder(label).decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
+
+function headerFields(block: Buffer): HeaderField[] {
+  const text = block.toString('utf8');
+  const fields: HeaderField[] = [];
+  for (const line of text.split(/\r?\n(?![ \t])/)) {
+    if (!line) continue;
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    fields.push({ name: line.slice(0, colon).trim(), value: line.slice(colon + 1) });
+  }
+  return fields;
+}
+
+/** Where the header ends: the index of the body's first byte (the length when there is no body). */
+function bodyStart(raw: Buffer): number {
+  for (let i = 0; i < raw.length; i++) {
+    if (raw[i] !== 0x0a) continue;
+    if (raw[i + 1] === 0x0a) return i + 2;
+    if (raw[i + 1] === 0x0d && raw[i + 2] === 0x0a) return i + 3;
+  }
+  return raw.length;
+}
+
+interface Leaf {
+  contentType: string;
+  charset: string | false;
+  decoder: NodeJS.ReadWriteStream;
+  chunks: Buffer[];
+}
+
+/**
+ * Reads a raw message into the answers the Sieve interpreter asks for: the header fields in order,
+ * the undecoded body, and each leaf MIME part (embedded messages entered) transfer-decoded and in
+ * Unicode. mailsplit (mailparser's own splitter) walks the MIME tree and decodes base64 and
+ * quoted-printable.
+ */
+export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise<SieveHost> {
+  const start = bodyStart(raw);
+  const headers = headerFields(raw.subarray(0, start));
+  const rawBody = raw.subarray(start).toString('utf8');
+  const leaves: Leaf[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const splitter = new Splitter();
+    let current: Leaf | null = null;
+    splitter.on('data', (data: { type: string; value?: Buffer } & Record<string, unknown>) => {
+      if (data.type === 'node') {
+        current = null;
+        const node = data as unknown as {
+          multipart: string | false;
+          contentType: string | false;
+          charset: string | false;
+          rfc822?: boolean;
+          getDecoder(): NodeJS.ReadWriteStream;
+        };
+        if (node.multipart || node.rfc822) return;
+        current = {
+          contentType: node.contentType || 'text/plain',
+          charset: node.charset,
+          decoder: node.getDecoder(),
+          chunks: [],
+        };
+        leaves.push(current);
+      } else if (data.type === 'body' && current && data.value) {
+        current.chunks.push(data.value);
+      }
+    });
+    splitter.on('end', resolve);
+    splitter.on('error', reject);
+    Readable.from([raw]).pipe(splitter);
+  });
+  const parts: BodyPart[] = [];
+  for (const leaf of leaves) {
+    const decoded = await new Promise<Buffer>((resolve, reject) => {
+      const out: Buffer[] = [];
+      leaf.decoder.on('data', (c: Buffer) => out.push(c));
+      leaf.decoder.on('end', () => resolve(Buffer.concat(out)));
+      leaf.decoder.on('error', reject);
+      for (const c of leaf.chunks) leaf.decoder.write(c);
+      leaf.decoder.end();
+    });
+    const isText = leaf.contentType.startsWith('text/');
+    parts.push({ contentType: leaf.contentType, text: isText ? decodeText(decoded, leaf.charset) : '' });
+  }
+  const size = raw.length;
+  return {
+    headers: () => headers,
+    size: () => size,
+    rawBody: () => rawBody,
+    bodyParts: () => parts,
+    envelope: () => ({ from: context.envelopeFrom, to: context.envelopeTo }),
+    mailboxExists: context.mailboxExists ?? (() => true),
+    now: context.now ?? (() => new Date()),
+  };
+}
