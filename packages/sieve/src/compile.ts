@@ -578,13 +578,11 @@ class Compiler {
         const r = this.read(node, matchTags);
         this.positional(node, r, ['stringlist', 'stringlist']);
         const keys = this.strList(r.positional[1]!);
-        return {
-          type: 'string',
-          sources: this.strList(r.positional[0]!),
-          keys,
-          match: this.matchSpec(r, keys),
-          pos,
-        };
+        // Pigeonhole compares "string" with i;octet unless told otherwise (RFC 5229 says
+        // i;ascii-casemap); we follow the reference implementation.
+        const match = this.matchSpec(r, keys);
+        if (!r.tags.has('comparator')) match.comparator = 'i;octet';
+        return { type: 'string', sources: this.strList(r.positional[0]!), keys, match, pos };
       }
       case 'mailboxexists': {
         this.need('mailbox', 'the mailboxexists test', pos);

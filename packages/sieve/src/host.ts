@@ -10,7 +10,7 @@ export interface HeaderField {
 export interface BodyPart {
   /** Lower-case "type/subtype"; "text/plain" when the part has none. */
   contentType: string;
-  /** The part's content transfer-decoded and converted to Unicode (text parts; "" for others). */
+  /** The part's content transfer-decoded and converted to Unicode (a part that is not text: its bytes as UTF-8). */
   text: string;
 }
 

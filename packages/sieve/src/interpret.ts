@@ -166,12 +166,12 @@ class Run implements StepCounter {
         (a.type === 'fileinto' && (isInbox ? a.mailbox.toUpperCase() === 'INBOX' : a.mailbox === mailbox)),
     );
     if (same && (same.type === 'keep' || same.type === 'fileinto')) {
+      // As in Pigeonhole, a duplicate only gives the first store its flags: it neither adds :create
+      // nor cancels the implicit keep.
       same.flags = flags;
-      if (same.type === 'fileinto') {
-        same.create ||= create;
-        same.copy &&= copy;
-      }
-    } else if (isInbox && !create) this.addAction({ type: 'keep', flags }, pos);
+      return;
+    }
+    if (isInbox && !create) this.addAction({ type: 'keep', flags }, pos);
     else this.addAction({ type: 'fileinto', mailbox, create, copy, flags }, pos);
     if (!copy) this.implicitKeep = false;
   }
@@ -220,15 +220,14 @@ class Run implements StepCounter {
             (other.domain ?? '').toLowerCase() === (target.domain ?? '').toLowerCase()
           );
         });
-        if (!duplicate) {
-          if (this.redirects >= this.limits.maxRedirects)
-            this.fail(`total number of redirects exceeds the limit of ${this.limits.maxRedirects}`, c.pos);
-          this.redirects++;
-          this.addAction(
-            { type: 'redirect', address: `${target.localpart}@${target.domain}`, copy: c.copy },
-            c.pos,
-          );
-        }
+        if (duplicate) return; // the first redirect stands, with its :copy
+        if (this.redirects >= this.limits.maxRedirects)
+          this.fail(`total number of redirects exceeds the limit of ${this.limits.maxRedirects}`, c.pos);
+        this.redirects++;
+        this.addAction(
+          { type: 'redirect', address: `${target.localpart}@${target.domain!.toLowerCase()}`, copy: c.copy },
+          c.pos,
+        );
         if (!c.copy) this.implicitKeep = false;
         return;
       }
@@ -351,6 +350,11 @@ class Run implements StepCounter {
     return outcome.matched;
   }
 
+  /** The parts to match, or for :count one value per address whether or not it has the part (Pigeonhole). */
+  private partsOrCount(addresses: ParsedAddress[], t: { match: MatchSpec; part: AddressPart }): string[] {
+    return t.match.type === 'count' ? addresses.map(() => '') : this.addressParts(addresses, t.part);
+  }
+
   private addressParts(addresses: ParsedAddress[], part: AddressPart): string[] {
     const out: string[] = [];
     for (const a of addresses) {
@@ -391,23 +395,27 @@ class Run implements StepCounter {
       case 'anyof':
         return t.tests.some((x) => this.test(x));
       case 'header': {
-        const values = t.headers.flatMap((h) => this.pick(this.headerValues(this.expand(h)), t.index));
+        // :index counts the fields of all the named headers together, in the order they are named.
+        const values = this.pick(
+          t.headers.flatMap((h) => this.headerValues(this.expand(h))),
+          t.index,
+        );
         return this.match(t.match, values, t.keys);
       }
       case 'address': {
+        const fields = this.pick(
+          t.headers.flatMap((h) => {
+            const name = this.expand(h).toLowerCase();
+            return this.headers().filter((f) => f.name.toLowerCase() === name);
+          }),
+          t.index,
+        );
         const values: string[] = [];
-        for (const h of t.headers) {
-          const name = this.expand(h).toLowerCase();
-          const fields = this.pick(
-            this.headers().filter((f) => f.name.toLowerCase() === name),
-            t.index,
-          );
-          for (const f of fields) {
-            const raw = unfold(f.value);
-            const parsed = parseAddressList(raw);
-            if (parsed) values.push(...this.addressParts(parsed, t.part));
-            else if (t.part === 'all') values.push(decodeMimeWords(raw));
-          }
+        for (const f of fields) {
+          const raw = unfold(f.value);
+          const parsed = parseAddressList(raw);
+          if (parsed) values.push(...this.partsOrCount(parsed, t));
+          else if (t.part === 'all') values.push(decodeMimeWords(raw));
         }
         return this.match(t.match, values, t.keys);
       }
@@ -423,7 +431,7 @@ class Run implements StepCounter {
             continue;
           }
           const parsed = parseAddressList(address);
-          if (parsed) values.push(...this.addressParts(parsed, t.part));
+          if (parsed) values.push(...this.partsOrCount(parsed, t));
         }
         return this.match(t.match, values, t.keys);
       }
@@ -435,7 +443,13 @@ class Run implements StepCounter {
       case 'size':
         return t.over ? this.host.size() > t.limit : this.host.size() < t.limit;
       case 'body':
-        return this.match(t.match, this.bodyValues(t), t.keys);
+        // Pigeonhole's body test sets no match variables.
+        return matchValues(
+          t.match,
+          this.bodyValues(t),
+          t.keys.map((k) => this.expand(k)),
+          this,
+        ).matched;
       case 'hasflag': {
         const values = t.variables
           ? flagList(t.variables.map((v) => this.variables.get(this.expand(v).toLowerCase()) ?? ''))
@@ -507,14 +521,15 @@ class BudgetSpent extends Error {}
 
 function applyModifier(m: SetModifier, value: string): string {
   switch (m) {
+    // Case modifiers change ASCII letters only, as Pigeonhole does ("отчёт" stays as it is).
     case 'lower':
-      return value.toLowerCase();
+      return value.replace(/[A-Z]/g, (c) => c.toLowerCase());
     case 'upper':
-      return value.toUpperCase();
+      return value.replace(/[a-z]/g, (c) => c.toUpperCase());
     case 'lowerfirst':
-      return value.charAt(0).toLowerCase() + value.slice(1);
+      return value.replace(/^[A-Z]/, (c) => c.toLowerCase());
     case 'upperfirst':
-      return value.charAt(0).toUpperCase() + value.slice(1);
+      return value.replace(/^[a-z]/, (c) => c.toUpperCase());
     case 'quotewildcard':
       return value.replace(/[*?\\]/g, '\\$&');
     case 'quoteregex':

@@ -48,20 +48,27 @@ function bodyStart(raw: Buffer): number {
 interface Leaf {
   contentType: string;
   charset: string | false;
+  rfc822: boolean;
   decoder: NodeJS.ReadWriteStream;
   chunks: Buffer[];
 }
 
-/**
- * Reads a raw message into the answers the Sieve interpreter asks for: the header fields in order,
- * the undecoded body, and each leaf MIME part (embedded messages entered) transfer-decoded and in
- * Unicode. mailsplit (mailparser's own splitter) walks the MIME tree and decodes base64 and
- * quoted-printable.
- */
-export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise<SieveHost> {
-  const start = bodyStart(raw);
-  const headers = headerFields(raw.subarray(0, start));
-  const rawBody = raw.subarray(start).toString('utf8');
+/** Embedded messages deeper than this are matched as text, not entered. */
+const maxEmbeddedDepth = 8;
+
+async function decodeLeaf(leaf: Leaf): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const out: Buffer[] = [];
+    leaf.decoder.on('data', (c: Buffer) => out.push(c));
+    leaf.decoder.on('end', () => resolve(Buffer.concat(out)));
+    leaf.decoder.on('error', reject);
+    for (const c of leaf.chunks) leaf.decoder.write(c);
+    leaf.decoder.end();
+  });
+}
+
+/** The leaf parts of a message, embedded messages (message/rfc822) entered. */
+async function bodyPartsOf(raw: Buffer, depth: number): Promise<BodyPart[]> {
   const leaves: Leaf[] = [];
   await new Promise<void>((resolve, reject) => {
     const splitter = new Splitter();
@@ -76,10 +83,11 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
           rfc822?: boolean;
           getDecoder(): NodeJS.ReadWriteStream;
         };
-        if (node.multipart || node.rfc822) return;
+        if (node.multipart) return;
         current = {
           contentType: node.contentType || 'text/plain',
           charset: node.charset,
+          rfc822: !!node.rfc822 && depth < maxEmbeddedDepth,
           decoder: node.getDecoder(),
           chunks: [],
         };
@@ -94,17 +102,29 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
   });
   const parts: BodyPart[] = [];
   for (const leaf of leaves) {
-    const decoded = await new Promise<Buffer>((resolve, reject) => {
-      const out: Buffer[] = [];
-      leaf.decoder.on('data', (c: Buffer) => out.push(c));
-      leaf.decoder.on('end', () => resolve(Buffer.concat(out)));
-      leaf.decoder.on('error', reject);
-      for (const c of leaf.chunks) leaf.decoder.write(c);
-      leaf.decoder.end();
-    });
+    const decoded = await decodeLeaf(leaf);
+    if (leaf.rfc822) {
+      parts.push(...(await bodyPartsOf(decoded, depth + 1)));
+      continue;
+    }
+    // A part that is not text is still matched by body :content (as its bytes read as UTF-8).
     const isText = leaf.contentType.startsWith('text/');
-    parts.push({ contentType: leaf.contentType, text: isText ? decodeText(decoded, leaf.charset) : '' });
+    parts.push({ contentType: leaf.contentType, text: decodeText(decoded, isText ? leaf.charset : 'utf-8') });
   }
+  return parts;
+}
+
+/**
+ * Reads a raw message into the answers the Sieve interpreter asks for: the header fields in order,
+ * the undecoded body, and each leaf MIME part (embedded messages entered) transfer-decoded and in
+ * Unicode. mailsplit (mailparser's own splitter) walks the MIME tree and decodes base64 and
+ * quoted-printable.
+ */
+export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise<SieveHost> {
+  const start = bodyStart(raw);
+  const headers = headerFields(raw.subarray(0, start));
+  const rawBody = raw.subarray(start).toString('utf8');
+  const parts = await bodyPartsOf(raw, 0);
   const size = raw.length;
   return {
     headers: () => headers,
