@@ -493,6 +493,8 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
   const body = block(0, int(1, 5)).join('\n');
   const extensions = [...req];
   // A few scripts forget one require: both sides must refuse them.
-  if (extensions.length && chance(0.04)) extensions.splice(int(0, extensions.length - 1), 1);
+  // (Not variables: without it "${…}" is literal text, so the script would mean something else.)
+  const droppable = extensions.filter((e) => e !== 'variables');
+  if (droppable.length && chance(0.04)) extensions.splice(extensions.indexOf(pick(droppable)), 1);
   return (extensions.length ? `require ${list(extensions.sort())};\n` : '') + body + '\n';
 }

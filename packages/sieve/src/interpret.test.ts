@@ -166,11 +166,19 @@ describe('sieve actions', () => {
     );
   });
 
-  it('redirect with and without :copy; the same address twice is one redirect', () => {
-    expect(outcome('require "copy"; redirect :copy "a@example.org"; redirect "a@example.org";')).toEqual([
+  it('the same address redirected twice is one redirect that keeps the first :copy (and the implicit keep)', () => {
+    expect(outcome('require "copy"; redirect :copy "a@example.org"; redirect "a@Example.ORG";')).toEqual([
       'status=success',
       'redirect "a@example.org" copy',
+      'implicit-keep',
     ]);
+    expect(outcome('redirect "Ann@Example.org";')).toEqual(['status=success', 'redirect "Ann@example.org"']);
+  });
+
+  it('a second store into the same mailbox gives the first its flags but neither :create nor a cancelled keep', () => {
+    const script = `require ["fileinto","copy","mailbox","imap4flags"];
+      fileinto :copy :flags "A" "Work"; fileinto :create :flags "B" "Work";`;
+    expect(outcome(script)).toEqual(['status=success', 'fileinto "Work" flags=B', 'implicit-keep']);
   });
 
   it('more redirects than the limit fail the script', () => {
@@ -213,6 +221,56 @@ describe('sieve variables and extensions', () => {
       set :length "len" "abcd";
       fileinto "\${name}-\${len}-\${unset}";`;
     expect(outcome(script)).toEqual(['status=success', 'fileinto "Work-4-"']);
+  });
+
+  it('the string test compares with i;octet unless a comparator is given (as Pigeonhole does)', () => {
+    const req = 'require "variables";';
+    expect(outcome(`${req} if string :is "Abc" "abc" { discard; }`)).not.toContain('discard');
+    expect(outcome(`${req} if string :comparator "i;ascii-casemap" :is "Abc" "abc" { discard; }`)).toContain(
+      'discard',
+    );
+  });
+
+  it('case modifiers change ASCII letters only', () => {
+    const script = 'require ["variables","fileinto"]; set :upper "v" "отчёт abc"; fileinto "${v}";';
+    expect(outcome(script)).toEqual(['status=success', 'fileinto "отчёт ABC"']);
+  });
+
+  it(':index counts the fields of all the named headers together', () => {
+    const m: Message = {
+      headers: [
+        ['Subject', 's'],
+        ['Received', 'r1'],
+        ['Received', 'r2'],
+      ],
+    };
+    const req = 'require "index";';
+    expect(outcome(`${req} if header :index 2 ["subject","received"] "r1" { discard; }`, m)).toContain(
+      'discard',
+    );
+    expect(outcome(`${req} if header :index 1 :last ["received","subject"] "s" { discard; }`, m)).toContain(
+      'discard',
+    );
+  });
+
+  it('body tests set no match variables', () => {
+    const script = `require ["variables","fileinto","body"];
+      if header :matches "subject" "H*" {} if body :matches "*od*" { fileinto "[\${1}]"; }`;
+    expect(outcome(script, { raw: 'body' })).toEqual(['status=success', 'fileinto "[ello]"']);
+  });
+
+  it(':count of an address part counts the addresses that lack the part too', () => {
+    const m: Message = { headers: [['To', 'a@x.org, b+tag@x.org']] };
+    const script = `require ["subaddress","relational","comparator-i;ascii-numeric"];
+      if address :detail :count "eq" :comparator "i;ascii-numeric" "to" "2" { discard; }`;
+    expect(outcome(script, m)).toContain('discard');
+  });
+
+  it(':regex reads POSIX escapes: a backslash before a plain letter is the letter, inside brackets it is itself', () => {
+    const m: Message = { headers: [['Subject', 'a\\b Flag']] };
+    const req = 'require "regex";';
+    expect(outcome(`${req} if header :regex "subject" "\\\\Flag" { discard; }`, m)).toContain('discard');
+    expect(outcome(`${req} if header :regex "subject" "a[\\\\]b" { discard; }`, m)).toContain('discard');
   });
 
   it(':matches sets match variables, the earlier wildcards as short as possible', () => {

@@ -413,8 +413,10 @@ class Run implements StepCounter {
         const values: string[] = [];
         for (const f of fields) {
           const raw = unfold(f.value);
+          // A value with no address in it ("undisclosed-recipients:;", or not an address at all) is
+          // matched whole by :all, as Pigeonhole does.
           const parsed = parseAddressList(raw);
-          if (parsed) values.push(...this.partsOrCount(parsed, t));
+          if (parsed?.length) values.push(...this.partsOrCount(parsed, t));
           else if (t.part === 'all') values.push(decodeMimeWords(raw));
         }
         return this.match(t.match, values, t.keys);

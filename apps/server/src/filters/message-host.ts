@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import { Splitter } from '@zone-eu/mailsplit';
+import type { ContentStream, SplitterChunk } from '@zone-eu/mailsplit';
 import type { BodyPart, HeaderField, SieveHost } from '@mailroom/sieve';
 
 /** What filters need to know about a message besides its bytes. */
@@ -49,7 +50,7 @@ interface Leaf {
   contentType: string;
   charset: string | false;
   rfc822: boolean;
-  decoder: NodeJS.ReadWriteStream;
+  decoder: ContentStream;
   chunks: Buffer[];
 }
 
@@ -70,36 +71,24 @@ async function decodeLeaf(leaf: Leaf): Promise<Buffer> {
 /** The leaf parts of a message, embedded messages (message/rfc822) entered. */
 async function bodyPartsOf(raw: Buffer, depth: number): Promise<BodyPart[]> {
   const leaves: Leaf[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const splitter = new Splitter();
-    let current: Leaf | null = null;
-    splitter.on('data', (data: { type: string; value?: Buffer } & Record<string, unknown>) => {
-      if (data.type === 'node') {
-        current = null;
-        const node = data as unknown as {
-          multipart: string | false;
-          contentType: string | false;
-          charset: string | false;
-          rfc822?: boolean;
-          getDecoder(): NodeJS.ReadWriteStream;
-        };
-        if (node.multipart) return;
-        current = {
-          contentType: node.contentType || 'text/plain',
-          charset: node.charset,
-          rfc822: !!node.rfc822 && depth < maxEmbeddedDepth,
-          decoder: node.getDecoder(),
-          chunks: [],
-        };
-        leaves.push(current);
-      } else if (data.type === 'body' && current && data.value) {
-        current.chunks.push(data.value);
-      }
-    });
-    splitter.on('end', resolve);
-    splitter.on('error', reject);
-    Readable.from([raw]).pipe(splitter);
-  });
+  let current: Leaf | null = null;
+  const splitter: AsyncIterable<SplitterChunk> = Readable.from([raw]).pipe(new Splitter());
+  for await (const data of splitter) {
+    if (data.type === 'node') {
+      current = null;
+      if (data.multipart) continue;
+      current = {
+        contentType: data.contentType || 'text/plain',
+        charset: data.charset,
+        rfc822: data.rfc822 && depth < maxEmbeddedDepth,
+        decoder: data.getDecoder(),
+        chunks: [],
+      };
+      leaves.push(current);
+    } else if (data.type === 'body' && current) {
+      current.chunks.push(data.value);
+    }
+  }
   const parts: BodyPart[] = [];
   for (const leaf of leaves) {
     const decoded = await decodeLeaf(leaf);
