@@ -74,7 +74,7 @@ const headerNames = [
   'x-nothing-here',
   'X-Tags',
 ];
-const addressHeaders = ['from', 'to', 'cc', 'bcc', 'reply-to', 'sender', ['to', 'cc']];
+const addressHeaders = ['from', 'to', 'cc', 'bcc', 'reply-to', 'sender', ['to', 'cc'], 'x-original-to'];
 const folders = ['Work', 'Lists/dev', 'Invoices', 'Spam', 'INBOX', 'Архив', 'Trash', 'Family.Photos'];
 const flags = [
   '\\Seen',
@@ -117,7 +117,24 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
   const chance = (p: number) => random() < p;
   const int = (lo: number, hi: number) => lo + Math.floor(random() * (hi - lo + 1));
   const req = new Set<string>();
-  const quote = (s: string) => `"${s.replace(/[\\"]/g, '\\$&')}"`;
+  const plain = (s: string) => `"${s.replace(/[\\"]/g, '\\$&')}"`;
+  /** Strings that stay as written: :regex keys (Pigeonhole checks them before decoding, KNOWN-DIFFERENCES.md). */
+  // (Redirect addresses likewise: they are written with plain().)
+  const verbatim = new Set<string>();
+  const quote = (s: string) => plain(encodeSome(s, !verbatim.has(s)));
+  /** Now and then a character written as ${hex:…} or ${unicode:…} (encoded-character). */
+  function encodeSome(s: string, allowed = true): string {
+    if (!allowed || !s || !chance(0.05) || s.includes('${')) return s;
+    req.add('encoded-character');
+    const chars = [...s];
+    const i = int(0, chars.length - 1);
+    const cp = chars[i]!.codePointAt(0)!;
+    chars[i] =
+      cp < 0x80 && chance(0.5)
+        ? `\${hex:${cp.toString(16)}}`
+        : `\${unicode:${cp.toString(16).padStart(4, '0')}}`;
+    return chars.join('');
+  }
   const list = (items: string[]) =>
     items.length === 1 && chance(0.6) ? quote(items[0]!) : `[${items.map(quote).join(', ')}]`;
   let capturing = false;
@@ -171,7 +188,9 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
           `(a+)+$`,
           `^.{5,10}$`,
         ];
-        return pick(forms);
+        const chosen = pick(forms);
+        verbatim.add(chosen);
+        return chosen;
       }
       default:
         return base;
@@ -254,7 +273,7 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
           req.add('envelope');
           names = chance(0.8) ? [pick(['from', 'to'])] : ['from', 'to'];
         } else {
-          const h = pick(addressHeaders);
+          const h = chance(0.05) ? pick(['list-id', 'subject', 'message-id']) : pick(addressHeaders);
           names = Array.isArray(h) ? h : [h];
         }
         const real = vocab.addresses.length && chance(0.7) ? pick(vocab.addresses) : null;
@@ -296,7 +315,12 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
         req.add('imap4flags');
         const { args, type } = matchArgs(false);
         const keys = type === ':count' ? [String(int(0, 2))] : [pick(flags)];
-        return `hasflag ${args.join(' ')} ${list(keys)}`.replace(/\s+/g, ' ');
+        let variable = '';
+        if (chance(0.3)) {
+          req.add('variables');
+          variable = plain('fl') + ' ';
+        }
+        return `hasflag ${args.join(' ')} ${variable}${list(keys)}`.replace(/\s+/g, ' ');
       }
       case 'date': {
         req.add('date');
@@ -432,7 +456,7 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
           req.add('copy');
           args.push(':copy');
         }
-        return `redirect ${args.join(' ')} ${quote(pick(redirectTargets))};`.replace(/\s+/g, ' ');
+        return `redirect ${args.join(' ')} ${plain(pick(redirectTargets))};`.replace(/\s+/g, ' ');
       }
       case 'reject':
         req.add('reject');
@@ -448,7 +472,14 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
           req.add('vacation-seconds');
           args.push(':seconds', String(pick([0, 60, 3600, 86400, 90000, 1000000])));
         } else req.add('vacation');
-        if (chance(0.6)) args.push(':subject', quote(pick(['Away', 'В отпуске', 'Re: your mail'])));
+        if (chance(0.6))
+          args.push(':subject', quote(pick(['Away', 'В отпуске', 'Re: your mail', 'Out: ${v}'])));
+        if (chance(0.2)) args.push(':from', quote(pick(['me@example.com', 'Me <me@example.com>'])));
+        if (chance(0.2)) args.push(':addresses', list(['me@example.com', 'ann.lee@example.com']));
+        if (chance(0.1)) args.push(':mime');
+        if (chance(0.1)) args.push(':handle', quote('h1'));
+        if (chance(0.1))
+          return `vacation ${args.join(' ')} text:\r\nAway until Monday.\r\n..\r\n.\r\n;`.replace(/ +/g, ' ');
         return `vacation ${args.join(' ')} ${quote(pick(['I am away.', 'Я в отпуске до понедельника.']))};`.replace(
           /\s+/g,
           ' ',
@@ -456,7 +487,12 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
       }
       case 'flag': {
         req.add('imap4flags');
-        return `${pick(['setflag', 'addflag', 'addflag', 'removeflag'])} ${flagArg()};`;
+        let variable = '';
+        if (chance(0.3)) {
+          req.add('variables');
+          variable = plain('fl') + ' ';
+        }
+        return `${pick(['setflag', 'addflag', 'addflag', 'removeflag'])} ${variable}${flagArg()};`;
       }
       case 'set': {
         req.add('variables');
@@ -464,8 +500,9 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
           pick(['', ':lower', ':upper']),
           pick(['', ':upperfirst', ':lowerfirst']),
           pick(['', '', ':length']),
+          pick(['', '', ':quotewildcard']),
         ].filter(Boolean);
-        return `set ${mods.join(' ')} "v" ${quote(pick(['Mixed Case', '${1}', 'отчёт', 'x${0}y', 'Work']))};`.replace(
+        return `set ${mods.join(' ')} ${plain('v')} ${quote(pick(['Mixed Case', '${1}', 'отчёт', 'x${0}y', 'Work']))};`.replace(
           /\s+/g,
           ' ',
         );
@@ -496,5 +533,6 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
   // (Not variables: without it "${…}" is literal text, so the script would mean something else.)
   const droppable = extensions.filter((e) => e !== 'variables');
   if (droppable.length && chance(0.04)) extensions.splice(extensions.indexOf(pick(droppable)), 1);
-  return (extensions.length ? `require ${list(extensions.sort())};\n` : '') + body + '\n';
+  const requireList = extensions.sort().map(plain);
+  return (extensions.length ? `require [${requireList.join(', ')}];\n` : '') + body + '\n';
 }

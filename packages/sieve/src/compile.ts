@@ -149,8 +149,21 @@ export interface Script {
   extensions: ReadonlySet<Extension>;
 }
 
+export interface CompileOptions {
+  /**
+   * Check code that can never run, such as the block of `if false` or the tests after a constant
+   * `true` in anyof (default true). Pigeonhole skips it; the differential test turns this off to
+   * show that this is the only difference such a script makes.
+   */
+  checkUnreachable?: boolean;
+}
+
 /** Reads and checks a whole script: syntax, `require`, arguments and tags. Throws SieveSyntaxError. */
-export function compile(source: string, limits: Partial<SieveLimits> = {}): Script {
+export function compile(
+  source: string,
+  limits: Partial<SieveLimits> = {},
+  options: CompileOptions = {},
+): Script {
   const lim = { ...defaultLimits, ...limits };
   if (new TextEncoder().encode(source).length > lim.maxScriptSize)
     throw new SieveSyntaxError(`the script is larger than the limit of ${lim.maxScriptSize} bytes`, {
@@ -159,8 +172,31 @@ export function compile(source: string, limits: Partial<SieveLimits> = {}): Scri
     });
   const tree = parse(source, { maxNesting: lim.maxNesting });
   const extensions = new Set<Extension>();
-  const compiler = new Compiler(extensions);
+  const compiler = new Compiler(extensions, options.checkUnreachable ?? true);
   return { commands: compiler.block(tree, true), extensions };
+}
+
+/** Whether a test is always true or always false (literal true/false, not, allof, anyof), else null. */
+export function constantOf(test: Test): boolean | null {
+  switch (test.type) {
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'not': {
+      const inner = constantOf(test.test);
+      return inner === null ? null : !inner;
+    }
+    case 'allof':
+    case 'anyof': {
+      const decider = test.type === 'anyof';
+      const values = test.tests.map(constantOf);
+      if (values.includes(decider)) return decider;
+      return values.every((v) => v === !decider) ? !decider : null;
+    }
+    default:
+      return null;
+  }
 }
 
 const fail = (message: string, pos: Position): never => {
@@ -202,8 +238,49 @@ const indexTags: Record<string, TagSpec> = {
 };
 const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * The headers the address test may read (RFC 5228 §5.1 lets an implementation restrict it to
+ * headers known to hold addresses); the same list as Pigeonhole's, so a script behaves alike.
+ */
+const addressHeaderNames = new Set([
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'sender',
+  'resent-from',
+  'resent-to',
+  'reply-to',
+  'resent-reply-to',
+  'resent-sender',
+  'resent-cc',
+  'resent-bcc',
+  'for-approval',
+  'for-handling',
+  'for-comment',
+  'apparently-to',
+  'errors-to',
+  'delivered-to',
+  'return-receipt-to',
+  'x-admin',
+  'read-receipt-to',
+  'x-confirm-reading-to',
+  'return-receipt-requested',
+  'registered-mail-reply-requested-to',
+  'mail-followup-to',
+  'mail-reply-to',
+  'abuse-reports-to',
+  'x-complaints-to',
+  'x-report-abuse-to',
+  'x-beenthere',
+  'x-original-to',
+]);
+
 class Compiler {
-  constructor(private readonly extensions: Set<Extension>) {}
+  constructor(
+    private readonly extensions: Set<Extension>,
+    private readonly checkUnreachable: boolean,
+  ) {}
 
   private has(ext: Extension) {
     return this.extensions.has(ext);
@@ -225,11 +302,18 @@ class Compiler {
         fail(`${node.name} must follow an if or elsif block`, node.pos);
       if (node.name === 'if') {
         const branches: { test: Test | null; block: Command[] }[] = [];
-        branches.push(this.branch(node, true));
-        while (nodes[n + 1] && (nodes[n + 1]!.name === 'elsif' || nodes[n + 1]!.name === 'else')) {
-          const next = nodes[++n]!;
-          branches.push(this.branch(next, next.name === 'elsif'));
-          if (next.name === 'else') break;
+        let settled = false; // a branch whose test is constant true: the rest never runs
+        for (let branch: CommandNode | undefined = node; branch;) {
+          if (!settled || this.checkUnreachable) {
+            const b = this.branch(branch, branch.name !== 'else');
+            branches.push(b);
+            settled ||= !b.test || constantOf(b.test) === true;
+          }
+          if (branch.name === 'else') break;
+          const next: CommandNode | undefined = nodes[n + 1];
+          if (!next || (next.name !== 'elsif' && next.name !== 'else')) break;
+          n++;
+          branch = next;
         }
         out.push({ type: 'if', branches, pos: node.pos });
         continue;
@@ -259,7 +343,9 @@ class Compiler {
       fail(`${node.name} needs exactly one test`, node.pos);
     if (!withTest) this.noTests(node);
     if (!node.block) fail(`${node.name} needs a block`, node.pos);
-    return { test: withTest ? this.test(node.tests[0]!) : null, block: this.block(node.block!, false) };
+    const test = withTest ? this.test(node.tests[0]!) : null;
+    if (test && constantOf(test) === false && !this.checkUnreachable) return { test, block: [] };
+    return { test, block: this.block(node.block!, false) };
   }
 
   private noTests(node: CommandNode | TestNode) {
@@ -362,7 +448,7 @@ class Compiler {
     const comparatorTag = read.tags.get('comparator');
     let comparator: ComparatorName = 'i;ascii-casemap';
     if (comparatorTag) {
-      const name = (comparatorTag.value as StringArg).value.toLowerCase();
+      const name = this.str(comparatorTag.value as StringArg).text.toLowerCase();
       if (name === 'i;ascii-numeric')
         this.need('comparator-i;ascii-numeric', 'the comparator i;ascii-numeric', comparatorTag.pos);
       else if (name !== 'i;octet' && name !== 'i;ascii-casemap')
@@ -376,6 +462,7 @@ class Compiler {
       if (!tag) continue;
       type = t;
       if (tag.value) {
+        // Pigeonhole reads the operator as written (encoded-character does not apply to it).
         const rel = (tag.value as StringArg).value.toLowerCase();
         if (!['gt', 'ge', 'lt', 'le', 'eq', 'ne'].includes(rel))
           fail(`unknown relational operator "${rel}"`, tag.value.pos);
@@ -428,7 +515,18 @@ class Compiler {
       case 'anyof':
         if (node.args.length) fail(`${node.name} takes no arguments`, node.args[0]!.pos);
         if (!node.testList) fail(`${node.name} needs a test list in parentheses`, pos);
-        return { type: node.name, tests: node.tests.map((t) => this.test(t)), pos };
+        {
+          // Constant folding as Pigeonhole does it; the tests after the deciding one are checked
+          // only when checkUnreachable is on.
+          const decider = node.name === 'anyof';
+          const tests: Test[] = [];
+          for (const t of node.tests) {
+            const compiled = this.test(t);
+            tests.push(compiled);
+            if (constantOf(compiled) === decider && !this.checkUnreachable) break;
+          }
+          return { type: node.name, tests, pos };
+        }
       case 'header': {
         noTestsHere();
         const r = this.read(node, { ...matchTags, ...indexTags });
@@ -450,9 +548,13 @@ class Compiler {
         this.positional(node, r, ['stringlist', 'stringlist']);
         const keys = this.strList(r.positional[1]!);
         const index = this.index(r);
+        const headers = this.strList(r.positional[0]!);
+        for (const h of headers)
+          if (!h.dynamic && !addressHeaderNames.has(h.text.toLowerCase()))
+            fail(`the address test cannot read "${h.text}": it is not a header that holds addresses`, h.pos);
         return {
           type: 'address',
-          headers: this.strList(r.positional[0]!),
+          headers,
           keys,
           match: this.matchSpec(r, keys),
           part: this.addressPart(r),
@@ -530,7 +632,8 @@ class Compiler {
         if (r.positional.length === 2) this.need('variables', 'hasflag with a variable list', pos);
         const keys = this.strList(r.positional[r.positional.length - 1]!);
         const variables = r.positional.length === 2 ? this.strList(r.positional[0]!) : null;
-        if (variables) for (const v of variables) this.checkVariableName(v);
+        // Names are checked as written: encoded-character does not make a name (as in Pigeonhole).
+        if (variables) for (const v of this.strings(r.positional[0]!, 'hasflag')) this.checkVariableName(v);
         return { type: 'hasflag', variables, keys, match: this.matchSpec(r, keys), pos };
       }
       case 'date': {
@@ -603,8 +706,8 @@ class Compiler {
     return s;
   }
 
-  private checkVariableName(s: Str) {
-    if (!s.dynamic && !variableNamePattern.test(s.text)) fail(`invalid variable name "${s.text}"`, s.pos);
+  private checkVariableName(s: StringArg) {
+    if (!variableNamePattern.test(s.value)) fail(`invalid variable name "${s.value}"`, s.pos);
   }
 
   private flagsTag(r: ReadArgs): Str[] | null {
@@ -703,7 +806,7 @@ class Compiler {
           this.need('variables', `${node.name} with a variable name`, pos);
           this.positional(node, r, ['string', 'stringlist']);
           const variable = this.str(r.positional[0] as StringArg);
-          this.checkVariableName(variable);
+          this.checkVariableName(r.positional[0] as StringArg);
           return { type: node.name, variable, flags: this.strList(r.positional[1]!), pos };
         }
         this.positional(node, r, ['stringlist']);

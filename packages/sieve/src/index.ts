@@ -1,4 +1,4 @@
-export { compile, supportedExtensions, type Extension, type Script } from './compile.js';
+export { compile, supportedExtensions, type CompileOptions, type Extension, type Script } from './compile.js';
 export { SieveRuntimeError, SieveSyntaxError, type Position } from './errors.js';
 export { formatResult, normaliseFlags } from './format.js';
 export type { BodyPart, HeaderField, SieveHost } from './host.js';
@@ -7,7 +7,7 @@ export { defaultLimits, type SieveLimits } from './limits.js';
 export { parse, type CommandNode, type TestNode } from './parser.js';
 export { decodeMimeWords } from './mime.js';
 
-import { compile } from './compile.js';
+import { compile, type CompileOptions } from './compile.js';
 import { SieveSyntaxError } from './errors.js';
 import type { SieveHost } from './host.js';
 import { run, type SieveResult } from './interpret.js';
@@ -17,10 +17,15 @@ export type SieveOutcome =
   SieveResult | { status: 'compile-error'; error: { message: string; line: number; column: number } };
 
 /** Compiles and runs a script in one go; a script that does not compile gives status "compile-error". */
-export function evaluate(source: string, host: SieveHost, limits: Partial<SieveLimits> = {}): SieveOutcome {
+export function evaluate(
+  source: string,
+  host: SieveHost,
+  limits: Partial<SieveLimits> = {},
+  options: CompileOptions = {},
+): SieveOutcome {
   let script;
   try {
-    script = compile(source, limits);
+    script = compile(source, limits, options);
   } catch (err) {
     if (!(err instanceof SieveSyntaxError)) throw err;
     return {
