@@ -237,6 +237,8 @@ const indexTags: Record<string, TagSpec> = {
   last: { value: 'none', ext: 'index' },
 };
 const variableNamePattern = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** `${name}`, `${ns.name}` or `${1}`: what makes a string change at run time (RFC 5229 §3). */
+const variableReference = /\$\{(?:[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*|[0-9]+)\}/;
 
 /**
  * The headers the address test may read (RFC 5228 §5.1 lets an implementation restrict it to
@@ -434,7 +436,11 @@ class Compiler {
   private str(arg: StringArg): Str {
     let text = arg.value;
     if (this.has('encoded-character')) text = decodeEncodedCharacters(text);
-    return { text, dynamic: this.has('variables') && text.includes('${'), pos: arg.pos };
+    if (this.has('variables')) {
+      const namespaced = /\$\{([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_][A-Za-z0-9_.]*\}/.exec(text);
+      if (namespaced) fail(`a variable in the unknown namespace "${namespaced[1]}"`, arg.pos);
+    }
+    return { text, dynamic: this.has('variables') && variableReference.test(text), pos: arg.pos };
   }
   private strList(arg: Argument): Str[] {
     return this.strings(arg, 'this argument').map((s) => this.str(s));

@@ -348,6 +348,46 @@ describe('sieve variables and extensions', () => {
   });
 });
 
+describe('sieve as Pigeonhole reads it', () => {
+  it('body :text renders HTML as Dovecot does: a tag is one space unless the text ends in white space', () => {
+    const m: Message = {
+      parts: [{ contentType: 'text/html', text: '<p>Markets <b>rise</b>.</p><p>Sunny &amp; warm</p>' }],
+    };
+    const script =
+      'require ["body","variables","fileinto"]; if string :is "x" "y" {} if body :text :contains "rise ." { discard; }';
+    expect(outcome(script, m)).toContain('discard');
+    expect(outcome('require "body"; if body :text :contains "Sunny & warm " { discard; }', m)).toContain(
+      'discard',
+    );
+  });
+
+  it('flags that are no IMAP flag (non-ASCII, unknown \\ flags, atom specials) are ignored', () => {
+    const script =
+      'require "imap4flags"; addflag ["Финансы", "\\\\Foo", "a{b", "$Label1", "\\\\seen"]; keep;';
+    expect(outcome(script)).toEqual(['status=success', 'keep flags=$Label1,\\Seen']);
+  });
+
+  it('the address test refuses a header that holds no addresses', () => {
+    expect(outcome('if address "subject" "x" { discard; }')[0]).toBe('status=compile-error');
+    expect(outcome('if address ["x-original-to", "resent-cc"] "x" { discard; }')[0]).toBe('status=success');
+  });
+
+  it('code that can never run is checked unless checkUnreachable is off', () => {
+    const script = 'if false { fileinto "x"; }';
+    expect(formatResult(evaluate(script, host()))[0]).toBe('status=compile-error');
+    expect(formatResult(evaluate(script, host(), {}, { checkUnreachable: false }))).toEqual([
+      'status=success',
+      'implicit-keep',
+    ]);
+  });
+
+  it('${name} and ${N} are replaced, ${hex:…} without encoded-character stays text, ${ns.name} is refused', () => {
+    const script = 'require ["variables","fileinto"]; set "a" "1"; fileinto "${a}-${hex:41}-${b}";';
+    expect(outcome(script)).toEqual(['status=success', 'fileinto "1-${hex:41}-"']);
+    expect(outcome('require ["variables","fileinto"]; fileinto "${b.c}";')[0]).toBe('status=compile-error');
+  });
+});
+
 describe('sieve bounds', () => {
   it('a catastrophic :regex pattern on a large body finishes in bounded time', () => {
     const body = 'a'.repeat(500_000) + 'b';

@@ -62,6 +62,15 @@ const systemFlags = ['\\seen', '\\answered', '\\flagged', '\\deleted', '\\draft'
 
 class Stop {}
 
+/**
+ * A flag an IMAP store takes: a system flag, or a keyword atom (RFC 3501: no space, control
+ * character, ( ) { % * " \\ ]). Others are dropped when an action stores, as Pigeonhole does.
+ */
+function isValidFlag(flag: string): boolean {
+  if (flag.startsWith('\\')) return systemFlags.includes(flag.toLowerCase());
+  return /^[\x21-\x7e]+$/.test(flag) && !/[(){%*"\\\]]/.test(flag);
+}
+
 /** Splits flag lists: each string may hold several space-separated flags; duplicates go (case-insensitively). */
 function flagList(values: string[]): string[] {
   const out: string[] = [];
@@ -124,7 +133,7 @@ class Run implements StepCounter {
     return {
       status: 'success',
       actions: this.actions,
-      implicitKeep: this.implicitKeep ? { flags: [...this.flags] } : null,
+      implicitKeep: this.implicitKeep ? { flags: this.flags.filter(isValidFlag) } : null,
     };
   }
 
@@ -270,7 +279,8 @@ class Run implements StepCounter {
       case 'setflag':
       case 'addflag':
       case 'removeflag': {
-        const given = flagList(c.flags.map((f) => this.expand(f)));
+        // Invalid flags are ignored (Pigeonhole warns and drops them).
+        const given = flagList(c.flags.map((f) => this.expand(f))).filter(isValidFlag);
         const name = c.variable ? this.expand(c.variable).toLowerCase() : null;
         const current = name === null ? this.flags : flagList([this.variables.get(name) ?? '']);
         let next: string[];
@@ -302,8 +312,9 @@ class Run implements StepCounter {
     return subject ? `Auto: ${subject}` : 'Automated reply';
   }
 
+  /** The flags an action stores: the given ones or the internal variable, without invalid ones. */
   private flagsOf(flags: Str[] | null): string[] {
-    return flags ? flagList(flags.map((f) => this.expand(f))) : [...this.flags];
+    return (flags ? flagList(flags.map((f) => this.expand(f))) : this.flags).filter(isValidFlag);
   }
 
   /** `${name}` and `${N}` replaced when the script requires variables (RFC 5229 §3). */

@@ -181,19 +181,34 @@ export function unfold(value: string): string {
   return value.replace(/\r?\n(?=[ \t])/g, '').replace(/^[ \t]+|[ \t\r\n]+$/g, '');
 }
 
-/** A rough text rendering of HTML for `body :text`: tags dropped, entities and breaks kept. */
+const namedEntities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
+    if (e[0] === '#') {
+      const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+    }
+    return namedEntities[e.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * HTML as `body :text` sees it, the way Dovecot's html2text renders it: text kept as written with
+ * its entities decoded, each tag (or run of tags) a single space unless the text so far ends in
+ * white space or is empty; scripts, styles and comments dropped.
+ */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, '')
-    .replace(/<!--[\s\S]*?-->/g, '')
-    .replace(/<(br|p|div|tr|li|h[1-6])\b[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
-      if (e[0] === '#') {
-        const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
-        return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-      }
-      const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-      return named[e.toLowerCase()] ?? whole;
-    });
+  let out = '';
+  const gap = () => {
+    if (out && !/\s$/.test(out)) out += ' ';
+  };
+  const re = /<!--[\s\S]*?(?:-->|$)|<(script|style)\b[\s\S]*?(?:<\/\1\s*>|$)|<[^>]*>?/gi;
+  let last = 0;
+  for (const m of html.matchAll(re)) {
+    out += decodeEntities(html.slice(last, m.index));
+    gap();
+    last = m.index + m[0].length;
+  }
+  return out + decodeEntities(html.slice(last));
 }
