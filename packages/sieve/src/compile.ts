@@ -165,7 +165,8 @@ export function compile(
   options: CompileOptions = {},
 ): Script {
   const lim = { ...defaultLimits, ...limits };
-  if (new TextEncoder().encode(source).length > lim.maxScriptSize)
+  // A UTF-16 unit is at least one UTF-8 byte: a long string is refused without encoding it.
+  if (source.length > lim.maxScriptSize || new TextEncoder().encode(source).length > lim.maxScriptSize)
     throw new SieveSyntaxError(`the script is larger than the limit of ${lim.maxScriptSize} bytes`, {
       line: 1,
       column: 1,

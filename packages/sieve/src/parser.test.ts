@@ -57,6 +57,16 @@ describe('sieve parser', () => {
     expect(() => compile('if true {'.repeat(5) + '}'.repeat(5))).not.toThrow();
   });
 
+  it('refuses a 10 MB script at once, and deeply nested tests as well as blocks', () => {
+    const started = performance.now();
+    expect(() => compile('keep;\n'.repeat(2_000_000))).toThrow(/larger than the limit of 1048576 bytes/);
+    expect(() => compile(`if ${'not '.repeat(5000)}true { keep; }`)).toThrow(
+      /nesting is deeper than the limit/,
+    );
+    expect(() => compile(`if ${'anyof('.repeat(100)}true${')'.repeat(100)} { keep; }`)).toThrow(/nesting/);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
   it('refuses a script larger than the size limit', () => {
     expect(() => compile('#'.repeat(100), { maxScriptSize: 50 })).toThrow(
       /larger than the limit of 50 bytes/,
