@@ -295,7 +295,7 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
         return `exists ${list(Array.from({ length: int(1, 2) }, () => pick(headerNames)))}`;
       case 'size': {
         const around = vocab.size + int(-200, 200);
-        return `size ${pick([':over', ':under'])} ${chance(0.2) ? `${int(1, 3)}K` : String(Math.max(0, around))}`;
+        return `size ${pick([':over', ':under'])} ${chance(0.2) ? `${int(1, 3)}K` : chance(0.05) ? '1M' : String(Math.max(0, around))}`;
       }
       case 'body': {
         req.add('body');
@@ -327,6 +327,10 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
         const args: string[] = [];
         const zone = pick(['', ':originalzone', ':zone "+0300"', ':zone "-0800"', ':zone "+0000"']);
         if (zone) args.push(zone);
+        if (chance(0.15)) {
+          req.add('index');
+          args.push(':index', String(int(1, 2)), ...(chance(0.5) ? [':last'] : []));
+        }
         const part = pick([
           'year',
           'month',
@@ -516,6 +520,8 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
   function block(depth: number, count: number): string[] {
     const lines: string[] = [];
     for (let i = 0; i < count; i++) {
+      if (chance(0.05))
+        lines.push(pick(['# a comment: keep; "quoted"', '/* a block\n   comment */', '/* } */']));
       if (depth < 3 && chance(0.45)) {
         capturing = false;
         let text = `if ${test(0)} {\n${block(depth + 1, int(1, 3)).join('\n')}\n}`;

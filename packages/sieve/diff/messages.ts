@@ -277,6 +277,26 @@ export const messages: TestMessage[] = [
     ),
   },
   {
+    name: 'odd-addresses',
+    raw: message(
+      [
+        'Date: Fri, 04 Dec 2026 23:59:59 -1000',
+        'Date: Sat, 05 Dec 2026 01:00:00 +0000',
+        'From: "Ann (test)" <ann@x.example> (comment)',
+        'Sender: MAILER-DAEMON',
+        'To: Team: a@b.example, "Quoted, Name" <q@c.example>;, plain@d.example',
+        'Cc: <route@d.example>, "Bob" <BOB+Lists@D.Example>',
+        'Reply-To: ann@x.example (Ann Lee)',
+        'X-Original-To: me+odd@example.com',
+        'Subject: =?iso-8859-1?q?caf=E9?= and =?utf-8?b?0LrQvtGE0LU=?=   =?utf-8?b?INC4INGH0LDQuQ==?=',
+        'X-Spam-Score: 007',
+        'Content-Type: text/plain; charset=iso-8859-1',
+        'Content-Transfer-Encoding: quoted-printable',
+      ],
+      "Caf=E9 au lait, s'il vous pla=EEt.\r\n",
+    ),
+  },
+  {
     name: 'russian-koi-mixed',
     raw: message(
       [

@@ -1,7 +1,7 @@
-/** One address from a header or the envelope; `domain` is null for an address without "@". */
+/** One address from a header or the envelope. */
 export interface ParsedAddress {
   localpart: string;
-  domain: string | null;
+  domain: string;
 }
 
 type Tok = { t: 'word' | 'quoted' | 'literal'; v: string } | { t: '<' | '>' | ',' | ':' | ';' | '@' | '.' };
@@ -65,11 +65,8 @@ function addrSpec(toks: Tok[]): ParsedAddress | null {
         t.t === 'word' || t.t === 'quoted' || t.t === 'literal' ? t.v : t.t === '.' ? '.' : '\u0000',
       )
       .join('');
-  if (at < 0) {
-    const local = text(toks);
-    if (!local || local.includes('\u0000')) return null;
-    return { localpart: local, domain: null };
-  }
+  // An address needs its domain (RFC 5322 addr-spec): "MAILER-DAEMON" alone is no address.
+  if (at < 0) return null;
   const local = text(toks.slice(0, at));
   const domain = text(toks.slice(at + 1));
   if (!local || !domain || local.includes('\u0000') || domain.includes('\u0000')) return null;
@@ -125,10 +122,5 @@ export function parseAddressList(value: string): ParsedAddress[] | null {
 /** Whether text is one address as redirect and vacation :from need (local@domain, optionally "Name <…>"). */
 export function isValidAddress(text: string): boolean {
   const list = parseAddressList(text);
-  return (
-    !!list &&
-    list.length === 1 &&
-    list[0]!.domain !== null &&
-    !/[\s]/.test(list[0]!.localpart + list[0]!.domain)
-  );
+  return !!list && list.length === 1 && !/[\s]/.test(list[0]!.localpart + list[0]!.domain);
 }

@@ -367,6 +367,25 @@ describe('sieve as Pigeonhole reads it', () => {
     expect(outcome(script)).toEqual(['status=success', 'keep flags=$Label1,\\Seen']);
   });
 
+  it('a folded header is unfolded as Dovecot does: a tab that began the continuation line becomes a space', () => {
+    const m: Message = {
+      headers: [
+        ['X-Tags', ' alpha, beta,\r\n\tgamma'],
+        ['X-More', ' one,\r\n   two '],
+      ],
+    };
+    expect(outcome('if header :is "x-tags" "alpha, beta, gamma" { discard; }', m)).toContain('discard');
+    expect(outcome('if header :is "x-more" "one,   two" { discard; }', m)).toContain('discard');
+  });
+
+  it('a value without "@" is no address: :all matches it whole, :localpart finds nothing', () => {
+    const m: Message = { headers: [['Sender', 'MAILER-DAEMON']] };
+    expect(outcome('if address :all :is "sender" "MAILER-DAEMON" { discard; }', m)).toContain('discard');
+    expect(outcome('if address :localpart :is "sender" "MAILER-DAEMON" { discard; }', m)).not.toContain(
+      'discard',
+    );
+  });
+
   it('the address test refuses a header that holds no addresses', () => {
     expect(outcome('if address "subject" "x" { discard; }')[0]).toBe('status=compile-error');
     expect(outcome('if address ["x-original-to", "resent-cc"] "x" { discard; }')[0]).toBe('status=success');

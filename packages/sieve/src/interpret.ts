@@ -216,7 +216,7 @@ class Run implements StepCounter {
       case 'redirect': {
         const address = this.expand(c.address);
         const parsed = parseAddressList(address);
-        if (!parsed || parsed.length !== 1 || parsed[0]!.domain === null)
+        if (!parsed || parsed.length !== 1)
           this.fail(`the redirect address "${address}" is not a valid address`, c.pos);
         this.rejectConflict(c.pos, 'redirect');
         const target = parsed![0]!;
@@ -226,7 +226,7 @@ class Run implements StepCounter {
           return (
             !!other &&
             other.localpart === target.localpart &&
-            (other.domain ?? '').toLowerCase() === (target.domain ?? '').toLowerCase()
+            other.domain.toLowerCase() === target.domain.toLowerCase()
           );
         });
         if (duplicate) return; // the first redirect stands, with its :copy
@@ -234,7 +234,7 @@ class Run implements StepCounter {
           this.fail(`total number of redirects exceeds the limit of ${this.limits.maxRedirects}`, c.pos);
         this.redirects++;
         this.addAction(
-          { type: 'redirect', address: `${target.localpart}@${target.domain!.toLowerCase()}`, copy: c.copy },
+          { type: 'redirect', address: `${target.localpart}@${target.domain.toLowerCase()}`, copy: c.copy },
           c.pos,
         );
         if (!c.copy) this.implicitKeep = false;
@@ -373,13 +373,13 @@ class Run implements StepCounter {
       const plus = local.indexOf('+');
       switch (part) {
         case 'all':
-          out.push(a.domain === null ? local : `${local}@${a.domain}`);
+          out.push(`${local}@${a.domain}`);
           break;
         case 'localpart':
           out.push(local);
           break;
         case 'domain':
-          if (a.domain !== null) out.push(a.domain);
+          out.push(a.domain);
           break;
         case 'user':
           out.push(plus < 0 ? local : local.slice(0, plus));

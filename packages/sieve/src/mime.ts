@@ -176,9 +176,15 @@ export function datePart(date: ZonedDate, part: string): string | null {
   }
 }
 
-/** Leading whitespace and line breaks of a folded header value removed (RFC 5322 §2.2.3). */
+/**
+ * A folded header value on one line (RFC 5322 §2.2.3) as Dovecot gives it: the line break goes, a tab
+ * that began the continuation line becomes a space; white space around the value goes.
+ */
 export function unfold(value: string): string {
-  return value.replace(/\r?\n(?=[ \t])/g, '').replace(/^[ \t]+|[ \t\r\n]+$/g, '');
+  return value
+    .replace(/\r?\n\t/g, ' ')
+    .replace(/\r?\n(?=[ ])/g, '')
+    .replace(/^[ \t]+|[ \t\r\n]+$/g, '');
 }
 
 const namedEntities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
