@@ -238,7 +238,8 @@ async function main() {
   console.log(`  Pigeonhole outcomes: ${[...byStatus].map(([k, v]) => `${k} ${v}`).join(', ')}`);
   console.log(`  agree ${counts.agree}, known differences ${counts.known}, mismatches ${counts.mismatch}`);
   for (const [k, v] of byKnown) console.log(`    known: ${k}: ${v}`);
-  if (report.length) console.log(`  details: ${path.join(work, 'differences.txt')}`);
+  // The first mismatches in full, so that a CI log shows what went wrong.
+  for (const entry of report.filter((r) => r.includes(' MISMATCH\n')).slice(0, 3)) console.log(`\n${entry}`);
   process.exitCode = counts.mismatch ? 1 : 0;
 }
 

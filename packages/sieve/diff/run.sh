@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Differential test of @mailroom/sieve against Dovecot Pigeonhole (issue 14).
-#   packages/sieve/diff/run.sh [--quick] [--cases N] [--seed S]
+#   packages/sieve/diff/run.sh [--quick] [--cases N] [--seed S]      (npm run sieve:diff [-- …])
 # Installs dovecot-sieve when sieve-test is missing (Debian), writes a minimal Dovecot config in a
 # temporary directory and runs sieve-test as an unprivileged user (it refuses to run as root).
 set -euo pipefail
@@ -48,10 +48,14 @@ printf 'From: a@example.com\r\n\r\nx\r\n' >"$work/probe.eml"
 chmod a+r "$work/probe.sieve" "$work/probe.eml"
 run_as env TZ=UTC sieve-test -c "$work/dovecot.conf" "$work/probe.sieve" "$work/probe.eml" >/dev/null
 
-keep_dir=${SIEVE_DIFF_KEEP:-}
+# Where the differing cases are written (the work directory goes when the run ends).
+report=${SIEVE_DIFF_KEEP:-${TMPDIR:-/tmp}/sieve-diff-differences.txt}
 status=0
 node --conditions=@mailroom/source --import tsx packages/sieve/diff/diff.ts \
   --cases "$cases" --seed "$seed" --work "$work" --conf "$work/dovecot.conf" \
   --user "$(if [ "$(id -u)" -eq 0 ]; then echo "$user"; fi)" || status=$?
-if [ -n "$keep_dir" ] && [ -f "$work/differences.txt" ]; then cp "$work/differences.txt" "$keep_dir"; fi
+if [ -f "$work/differences.txt" ]; then
+  cp "$work/differences.txt" "$report"
+  echo "  differing cases (scripts and both outcomes): $report"
+fi
 exit $status
