@@ -332,12 +332,19 @@ class Run implements StepCounter {
     return this.headerCache;
   }
 
-  /** Unfolded, decoded values of a header, in order. */
+  private valueCache = new Map<string, string[]>();
+
+  /** Unfolded, decoded values of a header, in order (decoded once per run). */
   private headerValues(name: string): string[] {
     const lower = name.toLowerCase();
-    return this.headers()
-      .filter((h) => h.name.toLowerCase() === lower)
-      .map((h) => decodeMimeWords(unfold(h.value)));
+    let values = this.valueCache.get(lower);
+    if (!values) {
+      values = this.headers()
+        .filter((h) => h.name.toLowerCase() === lower)
+        .map((h) => decodeMimeWords(unfold(h.value)));
+      this.valueCache.set(lower, values);
+    }
+    return values;
   }
 
   private pick<T>(values: T[], index?: IndexSpec): T[] {
