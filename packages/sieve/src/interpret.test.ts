@@ -236,7 +236,7 @@ describe('sieve variables and extensions', () => {
     expect(outcome(script)).toEqual(['status=success', 'fileinto "отчёт ABC"']);
   });
 
-  it(':index counts the fields of all the named headers together', () => {
+  it(':index counts the fields of all the named headers together, and :count counts the one it selects', () => {
     const m: Message = {
       headers: [
         ['Subject', 's'],
@@ -251,6 +251,10 @@ describe('sieve variables and extensions', () => {
     expect(outcome(`${req} if header :index 1 :last ["received","subject"] "s" { discard; }`, m)).toContain(
       'discard',
     );
+    const count =
+      'require ["index","relational","comparator-i;ascii-numeric"]; if header :count "eq" :comparator "i;ascii-numeric"';
+    expect(outcome(`${count} :index 1 :last ["list-id","subject"] "1" { discard; }`, m)).toContain('discard');
+    expect(outcome(`${count} :index 5 "received" "0" { discard; }`, m)).toContain('discard');
   });
 
   it('body tests set no match variables', () => {
