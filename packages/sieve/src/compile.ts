@@ -63,7 +63,7 @@ export type DatePart =
   | 'std11'
   | 'zone'
   | 'weekday';
-const dateParts: DatePart[] = [
+export const dateParts: DatePart[] = [
   'year',
   'month',
   'day',
@@ -706,11 +706,16 @@ class Compiler {
     }
   }
 
+  /**
+   * The date part as written: Pigeonhole applies no encoded-character to it, and an unknown part is
+   * only a warning there (the test is then false), so it is not refused here either.
+   */
   private datePart(arg: StringArg): Str {
-    const s = this.str(arg);
-    if (!s.dynamic && !dateParts.includes(s.text.toLowerCase() as DatePart))
-      fail(`unknown date part "${s.text}"`, s.pos);
-    return s;
+    return {
+      text: arg.value,
+      dynamic: this.has('variables') && variableReference.test(arg.value),
+      pos: arg.pos,
+    };
   }
 
   private checkVariableName(s: StringArg) {

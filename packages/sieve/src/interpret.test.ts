@@ -345,6 +345,21 @@ describe('sieve variables and extensions', () => {
     expect(outcome(`${req} if currentdate :zone "+0100" "hour" "11" { discard; }`, m)).toContain('discard');
   });
 
+  it('the date test reads the first field of its header unless :index says otherwise; an unknown part is false', () => {
+    const m: Message = {
+      headers: [
+        ['Date', 'Fri, 04 Dec 2026 23:59:59 -1000'],
+        ['Date', 'Sat, 05 Dec 2026 01:00:00 +0000'],
+      ],
+    };
+    const req = 'require ["date","index"];';
+    expect(outcome(`${req} if date :originalzone "date" "minute" "00" { discard; }`, m)).not.toContain(
+      'discard',
+    );
+    expect(outcome(`${req} if date :index 2 "date" "minute" "00" { discard; }`, m)).toContain('discard');
+    expect(outcome(`${req} if not date "date" "fortnight" "1" { discard; }`, m)).toContain('discard');
+  });
+
   it('encoded-character turns ${hex:…} and ${unicode:…} into characters', () => {
     expect(
       outcome('require ["encoded-character","fileinto"]; fileinto "${hex:41 42}${unicode:043F}";'),

@@ -434,8 +434,9 @@ class Run implements StepCounter {
           // A value with no address in it ("undisclosed-recipients:;", or not an address at all) is
           // matched whole by :all, as Pigeonhole does.
           const parsed = parseAddressList(raw);
+          // (:count counts such a value as one.)
           if (parsed?.length) values.push(...this.partsOrCount(parsed, t));
-          else if (t.part === 'all') values.push(decodeMimeWords(raw));
+          else if (t.part === 'all' || t.match.type === 'count') values.push(decodeMimeWords(raw));
         }
         return this.match(t.match, values, t.keys);
       }
@@ -481,7 +482,9 @@ class Run implements StepCounter {
         const header = this.expand(t.header);
         const part = this.expand(t.datePart);
         const values: string[] = [];
-        for (const raw of this.pick(this.headerValues(header), t.index)) {
+        // Without :index only the first field counts (as in Pigeonhole).
+        const all = this.headerValues(header);
+        for (const raw of t.index ? this.pick(all, t.index) : all.slice(0, 1)) {
           const text = header.toLowerCase() === 'received' ? raw.slice(raw.lastIndexOf(';') + 1) : raw;
           const date = parseRfc5322Date(text);
           if (!date) continue;
