@@ -478,7 +478,7 @@ export function generateScript(random: () => number, vocab: Vocabulary): string 
         } else req.add('vacation');
         if (chance(0.6))
           args.push(':subject', quote(pick(['Away', 'В отпуске', 'Re: your mail', 'Out: ${v}'])));
-        if (chance(0.2)) args.push(':from', quote(pick(['me@example.com', 'Me <me@example.com>'])));
+        if (chance(0.2)) args.push(':from', plain(pick(['me@example.com', 'Me <me@example.com>'])));
         if (chance(0.2)) args.push(':addresses', list(['me@example.com', 'ann.lee@example.com']));
         if (chance(0.1)) args.push(':mime');
         if (chance(0.1)) args.push(':handle', quote('h1'));

@@ -380,10 +380,17 @@ describe('sieve as Pigeonhole reads it', () => {
     );
   });
 
-  it('flags that are no IMAP flag (non-ASCII, unknown \\ flags, atom specials) are ignored', () => {
+  it('setflag and addflag ignore flags that are no IMAP flag (non-ASCII, unknown \\ flags, atom specials)', () => {
     const script =
       'require "imap4flags"; addflag ["Финансы", "\\\\Foo", "a{b", "$Label1", "\\\\seen"]; keep;';
     expect(outcome(script)).toEqual(['status=success', 'keep flags=$Label1,\\Seen']);
+  });
+
+  it(':flags takes its flags as given (Pigeonhole checks none there)', () => {
+    expect(outcome('require "imap4flags"; keep :flags ["a{b", "Ok"];')).toEqual([
+      'status=success',
+      'keep flags=Ok,a{b',
+    ]);
   });
 
   it('a folded header is unfolded as Dovecot does: a tab that began the continuation line becomes a space', () => {

@@ -64,7 +64,7 @@ class Stop {}
 
 /**
  * A flag an IMAP store takes: a system flag, or a keyword atom (RFC 3501: no space, control
- * character, ( ) { % * " \\ ]). Others are dropped when an action stores, as Pigeonhole does.
+ * character, ( ) { % * " \\ ]). setflag and addflag drop others, as Pigeonhole does.
  */
 function isValidFlag(flag: string): boolean {
   if (flag.startsWith('\\')) return systemFlags.includes(flag.toLowerCase());
@@ -133,7 +133,7 @@ class Run implements StepCounter {
     return {
       status: 'success',
       actions: this.actions,
-      implicitKeep: this.implicitKeep ? { flags: this.flags.filter(isValidFlag) } : null,
+      implicitKeep: this.implicitKeep ? { flags: [...this.flags] } : null,
     };
   }
 
@@ -312,9 +312,12 @@ class Run implements StepCounter {
     return subject ? `Auto: ${subject}` : 'Automated reply';
   }
 
-  /** The flags an action stores: the given ones or the internal variable, without invalid ones. */
+  /**
+   * The flags an action stores: its :flags as given (Pigeonhole checks none there), else the
+   * internal variable (setflag and addflag keep only valid flags in it).
+   */
   private flagsOf(flags: Str[] | null): string[] {
-    return (flags ? flagList(flags.map((f) => this.expand(f))) : this.flags).filter(isValidFlag);
+    return flags ? flagList(flags.map((f) => this.expand(f))) : [...this.flags];
   }
 
   /** `${name}` and `${N}` replaced when the script requires variables (RFC 5229 §3). */
