@@ -49,36 +49,6 @@ export interface IndexSpec {
   index: number;
   last: boolean;
 }
-export type DatePart =
-  | 'year'
-  | 'month'
-  | 'day'
-  | 'date'
-  | 'julian'
-  | 'hour'
-  | 'minute'
-  | 'second'
-  | 'time'
-  | 'iso8601'
-  | 'std11'
-  | 'zone'
-  | 'weekday';
-export const dateParts: DatePart[] = [
-  'year',
-  'month',
-  'day',
-  'date',
-  'julian',
-  'hour',
-  'minute',
-  'second',
-  'time',
-  'iso8601',
-  'std11',
-  'zone',
-  'weekday',
-];
-
 export type Test =
   | { type: 'true' | 'false'; pos: Position }
   | { type: 'not'; test: Test; pos: Position }
@@ -707,15 +677,11 @@ class Compiler {
   }
 
   /**
-   * The date part as written: Pigeonhole applies no encoded-character to it, and an unknown part is
-   * only a warning there (the test is then false), so it is not refused here either.
+   * The date part. An unknown one is only a warning in Pigeonhole (the test is then false), so it
+   * is not refused here either.
    */
   private datePart(arg: StringArg): Str {
-    return {
-      text: arg.value,
-      dynamic: this.has('variables') && variableReference.test(arg.value),
-      pos: arg.pos,
-    };
+    return this.str(arg);
   }
 
   private checkVariableName(s: StringArg) {

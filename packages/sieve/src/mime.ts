@@ -164,7 +164,8 @@ export function datePart(date: ZonedDate, part: string): string | null {
     case 'time':
       return `${pad(h)}:${pad(mi)}:${pad(s)}`;
     case 'iso8601':
-      return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${zone.slice(0, 3)}:${zone.slice(3)}`;
+      // UTC is written "Z", as Pigeonhole does.
+      return `${pad(y, 4)}-${pad(mo)}-${pad(d)}T${pad(h)}:${pad(mi)}:${pad(s)}${date.offsetMinutes === 0 ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(3)}`}`;
     case 'std11':
       return `${weekdays[local.getUTCDay()]}, ${pad(d)} ${monthNames[mo - 1]} ${pad(y, 4)} ${pad(h)}:${pad(mi)}:${pad(s)} ${zone}`;
     case 'zone':
