@@ -46,7 +46,11 @@ run_as() {
 printf 'keep;\n' >"$work/probe.sieve"
 printf 'From: a@example.com\r\n\r\nx\r\n' >"$work/probe.eml"
 chmod a+r "$work/probe.sieve" "$work/probe.eml"
-run_as env TZ=UTC sieve-test -c "$work/dovecot.conf" "$work/probe.sieve" "$work/probe.eml" >/dev/null
+if ! run_as env TZ=UTC sieve-test -c "$work/dovecot.conf" "$work/probe.sieve" "$work/probe.eml" >/dev/null 2>"$work/probe.err"; then
+  echo "sieve-test does not run as $user:" >&2
+  cat "$work/probe.err" >&2
+  exit 1
+fi
 
 # Where the differing cases are written (the work directory goes when the run ends).
 report=${SIEVE_DIFF_KEEP:-${TMPDIR:-/tmp}/sieve-diff-differences.txt}
