@@ -20,6 +20,8 @@ const areas = {
     paths: ['encrypted/'],
     may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail'],
   },
+  // Sieve filters: the host adapter from a raw message to @mailroom/sieve's questions.
+  filters: { paths: ['filters/'], may: ['core', 'mailbox'] },
   delivery: { paths: ['delivery/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'encrypted'] },
   sending: {
     paths: ['sending/'],

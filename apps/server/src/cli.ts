@@ -5,9 +5,11 @@ import { ConfigError, loadConfig } from './config.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin/commands.js';
 import { DomainError } from './core/errors.js';
+import { runSieveTest } from './filters/index.js';
 
 const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
-       npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)`;
+       npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
+       npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR]`;
 
 class UsageError extends Error {}
 /** A problem on the operator's side (e.g. an unreadable file): one line, exit code 1. */
@@ -61,6 +63,7 @@ async function commandFrom(argv: string[]): Promise<AdminCommand> {
  * folder only when no server runs.
  */
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'sieve') return sieveTest(argv);
   let command: AdminCommand;
   try {
     command = await commandFrom(argv);
@@ -92,6 +95,56 @@ async function main(argv: string[]): Promise<number> {
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * `sieve test`: runs a script against a message file, no server or database needed. Prints the
+ * outcome one line each (issue 14's form) and exits 0 / 1 / 2 for success / runtime failure /
+ * compile error; a usage problem exits 64 and an unreadable file 66, so neither is taken for a script's outcome.
+ */
+async function sieveTest(argv: string[]): Promise<number> {
+  let values: { script?: string; message?: string; from?: string; to?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv.slice(2),
+      options: {
+        script: { type: 'string' },
+        message: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+      },
+    }));
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    console.error(err.message);
+    values = {};
+  }
+  if (argv[1] !== 'test' || !values.script || !values.message) {
+    console.error(usage);
+    return 64;
+  }
+  const read = (file: string, what: string) =>
+    fs.readFile(file).catch((err: NodeJS.ErrnoException) => {
+      throw new CliError(`Cannot read the ${what} ${file}: ${err.code ?? err.message}`);
+    });
+  let script: string;
+  let message: Buffer;
+  try {
+    script = (await read(values.script, 'script')).toString('utf8');
+    message = await read(values.message, 'message');
+  } catch (err) {
+    if (!(err instanceof CliError)) throw err;
+    console.error(err.message);
+    return 66; // EX_NOINPUT: not a script outcome
+  }
+  const { lines, exitCode } = await runSieveTest({
+    script,
+    message,
+    ...(values.from !== undefined ? { from: values.from } : {}),
+    ...(values.to !== undefined ? { to: values.to } : {}),
+  });
+  process.stdout.write(lines.join('\n') + '\n');
+  return exitCode;
 }
 
 function print(result: AdminResult) {
