@@ -280,6 +280,17 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
         `${metric('nodejs_external_memory_bytes').toFixed(0)} MB, the rest (code, WebAssembly memory, threads) ` +
         `${(rss / 2 ** 20 - metric('nodejs_heap_size_total_bytes') - metric('nodejs_external_memory_bytes')).toFixed(0)} MB`,
     });
+    // Idle: the parse workers end after 30 s without work (mailbox/parse/parse-pool.ts).
+    await new Promise((resolve) => setTimeout(resolve, 35_000));
+    const idle = (await memoryOf(server.pid)).rss;
+    const idleTarget = opts.databaseUrl ? 150 : 400;
+    rows.push({
+      name: `server memory idle, 35 s after the reads (RSS, ${size})`,
+      value: idle / 2 ** 20,
+      unit: 'MB',
+      target: `≤ ${idleTarget} MB`,
+      ok: idle <= idleTarget * 2 ** 20,
+    });
     return rows;
   } finally {
     await server.stop();
