@@ -92,7 +92,7 @@ export async function listFolderMessages(
   const [rows, all, threads] = await Promise.all([
     folderPage(db, page),
     countMessages(db, page, folder.total_count),
-    page.threaded ? threadCount(folder, scope, () => countThreads(db, page)) : undefined,
+    page.threaded ? threadCount(db, folder, scope, () => countThreads(db, page)) : undefined,
   ]);
   const items = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
   return {

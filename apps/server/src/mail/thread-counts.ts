@@ -1,3 +1,4 @@
+import type { Db } from '../core/db/index.js';
 import type { Scope } from '../mailbox/index.js';
 
 /**
@@ -17,16 +18,21 @@ export interface FolderState {
 }
 
 const MAX_ENTRIES = 10_000;
-const counts = new Map<string, { uidnext: number; total: number; threads: number }>();
+type Counts = Map<string, { uidnext: number; total: number; threads: number }>;
+/** Per database: folder ids are only unique within one (a test process may open several). */
+const countsByDatabase = new WeakMap<Db, Counts>();
 
 const keyOf = (folderId: number, scope: Scope) =>
   scope.kind === 'address' ? `${folderId}:${scope.aliasId ?? 'main'}` : `${folderId}:${scope.kind}`;
 
 export async function threadCount(
+  db: Db,
   folder: FolderState,
   scope: Scope,
   count: () => Promise<number>,
 ): Promise<number> {
+  let counts = countsByDatabase.get(db);
+  if (!counts) countsByDatabase.set(db, (counts = new Map()));
   const key = keyOf(folder.id, scope);
   const known = counts.get(key);
   if (known && known.uidnext === folder.uidnext && known.total === folder.total_count) return known.threads;
