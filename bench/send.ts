@@ -21,7 +21,7 @@ import { createSession, SESSION_COOKIE } from '../apps/server/src/auth/sessions.
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { generateSecrets } from '../apps/server/src/core/secrets.js';
-import { FsBlobStore } from '../apps/server/src/core/blobs/index.js';
+import { openBlobStore } from '../apps/server/src/core/blobs/index.js';
 import { InProcessEventBus } from '../apps/server/src/core/events/index.js';
 import { startSendingJobs } from '../apps/server/src/sending/index.js';
 import { closeParsePool } from '../apps/server/src/mailbox/index.js';
@@ -82,7 +82,7 @@ export async function runSendBench(opts: { databaseUrl?: string; quick: boolean 
       config,
       db,
       secrets: generateSecrets(),
-      blobs: new FsBlobStore(path.join(dataDir, 'blobs')),
+      blobs: openBlobStore(db, path.join(dataDir, 'blobs')),
       events: new InProcessEventBus(),
     };
     const app = await buildApp(deps, { logger: false });

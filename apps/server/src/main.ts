@@ -2,7 +2,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { checkpointIfDue, openConfiguredDatabase, upkeepDatabase, upkeepWanted } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
-import { FsBlobStore } from './core/blobs/index.js';
+import { openBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startRecurringJob } from './core/jobs/index.js';
@@ -27,7 +27,7 @@ async function main() {
   const db = await openConfiguredDatabase(config);
   const secrets = await loadSecrets(config, db);
   const admin = await startAdminSocket(db, config);
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const events = await createEventBus(config);
   const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });

@@ -2,7 +2,7 @@ import net from 'node:net';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
-import { FsBlobStore } from '../src/core/blobs/index.js';
+import { openBlobStore } from '../src/core/blobs/index.js';
 import type { Db } from '../src/core/db/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
@@ -12,7 +12,7 @@ import { cleanup, createTestDb, testConfig } from './_util.js';
 export async function startTestIngest(opts: { env?: Record<string, string>; lmtp?: boolean; db?: Db } = {}) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const events = new InProcessEventBus();
   const server = await startIngestServer(
     { config, db, blobs, events, log: pino({ level: 'silent' }) },

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, expect, onTestFinished } from 'vitest';
+import { sql } from 'kysely';
 import pg from 'pg';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
@@ -11,7 +12,7 @@ import { migrate, openDatabase, pgliteExtensions, type Db } from '../src/core/db
 import { buildApp } from '../src/app.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
-import { FsBlobStore } from '../src/core/blobs/index.js';
+import { openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
@@ -79,14 +80,14 @@ export async function createTestApp(
   opts: {
     db?: Db;
     /** Another app's blob store: two processes of one deployment share their blobs as they share the database. */
-    blobs?: FsBlobStore;
+    blobs?: BlobStore;
     env?: Record<string, string>;
     logger?: FastifyServerOptions['logger'];
   } = {},
 ) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const blobs = opts.blobs ?? new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = opts.blobs ?? openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const events = new InProcessEventBus();
   const app = await buildApp(
     { config, db, secrets: generateSecrets(), blobs, events },
@@ -201,4 +202,24 @@ export async function signUpAndSignIn(app: FastifyInstance, name = 'Ann Lee', re
     throw new Error(`sign-up failed: ${signedUp.statusCode} ${signedUp.body.slice(0, 300)}`);
   const { url: landedOn } = await browser.follow(continueUrl);
   return { browser, memberId, landedOn: new URL(landedOn, 'http://mailroom.localhost') };
+}
+
+/**
+ * Every blob a deployment holds, as its store gives it back: the small ones kept (compressed) in the database's
+ * `blobs` table and the files under DATA_DIR/blobs. For tests that look for what must not be stored.
+ */
+export async function storedBlobs(
+  db: Db,
+  blobs: BlobStore,
+  dataDir: string,
+): Promise<{ hash: string; bytes: Buffer }[]> {
+  // No folder at all when every blob so far was small.
+  const files = await fs
+    .readdir(path.join(dataDir, 'blobs'), { recursive: true, withFileTypes: true })
+    .catch(() => []);
+  const hashes = [
+    ...(await sql<{ hash: string }>`select hash from blobs`.execute(db)).rows.map((r) => r.hash),
+    ...files.filter((f) => f.isFile() && /^[0-9a-f]{64}$/.test(f.name)).map((f) => f.name),
+  ];
+  return Promise.all(hashes.map(async (hash) => ({ hash, bytes: await blobs.get(hash) })));
 }

@@ -1,11 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
 import { sql } from 'kysely';
 import { decryptEnvelope, deriveSecrets, encryptMessage } from '../../web/src/lib/crypto.js';
-import { Browser, createTestApp } from './_util.js';
+import { Browser, createTestApp, storedBlobs } from './_util.js';
 import { call, mailUser } from './_actions.js';
 
 const ctx = await createTestApp();
@@ -102,14 +100,11 @@ describe('sending a password-encrypted message', () => {
     expect(dump).toContain('carol@elsewhere.example');
     expect(dump).not.toContain(MARKER);
     expect(dump).not.toContain(PASSWORD);
-    const files = await fs.readdir(path.join(config.dataDir, 'blobs'), {
-      recursive: true,
-      withFileTypes: true,
-    });
-    for (const file of files.filter((f) => f.isFile())) {
-      const bytes = await fs.readFile(path.join(file.parentPath, file.name));
-      expect(bytes.includes(MARKER), file.name).toBe(false);
-      expect(bytes.includes(PASSWORD), file.name).toBe(false);
+    const stored = await storedBlobs(db, blobs, config.dataDir);
+    expect(stored.length).toBeGreaterThan(0);
+    for (const { hash, bytes } of stored) {
+      expect(bytes.includes(MARKER), hash).toBe(false);
+      expect(bytes.includes(PASSWORD), hash).toBe(false);
     }
   });
 

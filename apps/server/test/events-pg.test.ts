@@ -6,7 +6,7 @@ import { cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from './_
 import { LiveClient, listenWs } from './_ws.js';
 import { buildApp } from '../src/app.js';
 import { generateSecrets } from '../src/core/secrets.js';
-import { FsBlobStore } from '../src/core/blobs/index.js';
+import { openBlobStore } from '../src/core/blobs/index.js';
 import { PgEventBus, splitForNotify } from '../src/core/events/index.js';
 
 const serverUrl = process.env.DATABASE_URL;
@@ -133,7 +133,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     const start = async () => {
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
-      const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+      const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
       const app = await buildApp({ config, db, secrets, blobs, events }, { logger: false });
       cleanup(() => app.close());
       return { app, events, wsUrl: await listenWs(app) };
@@ -177,7 +177,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     const start = async () => {
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
-      const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+      const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
       const app = await buildApp({ config, db, secrets, blobs, events }, { logger: false });
       cleanup(() => app.close());
       return { app, events, wsUrl: await listenWs(app) };

@@ -9,7 +9,7 @@ import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/core/db/index.js';
 import { buildApp } from '../src/app.js';
 import { deriveSecrets, loadSecrets } from '../src/core/secrets.js';
-import { FsBlobStore } from '../src/core/blobs/index.js';
+import { openBlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
 import { ImageUrlSigner } from '../src/mail/image-proxy/index.js';
 import { deleteExpiredRateLimits } from '../src/http/rate-limits.repository.js';
@@ -87,7 +87,7 @@ async function startProcess(url: string, env: Record<string, string>) {
   const db = await openDatabase({ kind: 'postgres', url });
   cleanup(() => db.destroy());
   const secrets = await loadSecrets(config, db);
-  const blobs = new FsBlobStore(path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const app = await buildApp(
     { config, db, secrets, blobs, events: new InProcessEventBus() },
     { logger: false },

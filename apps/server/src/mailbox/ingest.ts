@@ -31,7 +31,7 @@ type StoreMessageFields = {
   enforceQuota?: boolean;
 } & (
   | { raw: Buffer; blobs?: undefined }
-  /** Already stored with `putMessageBlobs` (e.g. before a transaction). */
+  /** Already stored with `putMessageBlobs`: required in a transaction (blobs are written before it). */
   | { raw?: Buffer; blobs: MessageBlobs }
 );
 
@@ -95,6 +95,10 @@ export async function storeMessage(
   input: StoreMessageInput & { skipIfStoredSince?: Date },
 ): Promise<StoreMessageResult | null> {
   const { parsed } = input;
+  // The blob store may keep blobs in this same database: inside a transaction its write would wait for a
+  // connection the transaction holds (embedded PGlite has one), so a caller in a transaction writes them first.
+  if (!input.blobs && db.isTransaction)
+    throw new Error('storeMessage in a transaction needs its blobs stored first');
   const { raw } = input.blobs ?? (await putMessageBlobs(blobs, input.raw));
   const attachments: StoredAttachment[] = parsed.attachments.map((a, index) => ({
     id: index + 1,

@@ -1,6 +1,6 @@
 import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
-import { storeMessage, type StoreMessageResult } from './ingest.js';
+import { putMessageBlobs, storeMessage, type StoreMessageResult } from './ingest.js';
 import { parseMessage } from './parse/index.js';
 
 /**
@@ -15,16 +15,16 @@ export async function storeNotice(
   raw: Buffer,
   alongside?: (trx: Db) => Promise<void>,
 ): Promise<StoreMessageResult> {
-  const parsed = await parseMessage(raw);
+  const [parsed, stored] = await Promise.all([parseMessage(raw), putMessageBlobs(blobs, raw)]);
   return transact(db, async (trx) => {
-    const stored = await storeMessage(trx, blobs, {
+    const result = await storeMessage(trx, blobs, {
       accountId,
       systemFolder: 'inbox',
-      raw,
+      blobs: stored,
       parsed,
       enforceQuota: false,
     });
     await alongside?.(trx);
-    return stored;
+    return result;
   });
 }

@@ -4,7 +4,7 @@ import type { Principal } from '../accounts/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { isHostedDomain } from '../addresses/index.js';
-import { parseMessage, storeMessage, systemFolder } from '../mailbox/index.js';
+import { parseMessage, putMessageBlobs, storeMessage, systemFolder } from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
 import { discardDraft, findComposeSource, markAnswered, type ComposeSourceMessage } from '../mail/index.js';
 import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
@@ -110,11 +110,11 @@ export async function sendMessage(
     receivedHeader(config.mailDomain, ids.date),
     await buildMime(blobs, message, ids, { keepBcc: false }),
   ]);
-  const [parsed, outboundBlob] = await Promise.all([
+  const [parsed, outboundBlob, sentBlobs] = await Promise.all([
     parseMessage(sentRaw),
     blobs.put(outboundRaw),
-    // Written before the transaction so storeMessage finds it and no fsync holds a row lock.
-    blobs.put(sentRaw),
+    // Written before the transaction: no blob write waits inside it (nor an fsync holds a row lock).
+    putMessageBlobs(blobs, sentRaw),
   ]);
   const recipients = await Promise.all(
     envelopeRecipients(message).map(async (address) => ({
@@ -131,7 +131,7 @@ export async function sendMessage(
     const result = await storeMessage(trx, blobs, {
       accountId,
       folderId: sent.id,
-      raw: sentRaw,
+      blobs: sentBlobs,
       parsed,
       flags: { seen: true },
       aliasId: message.fromAliasId,
@@ -194,7 +194,7 @@ export async function saveDraft(
   const { message } = prepared;
   const ids = { messageId: newMessageId(message.from.email), date: new Date() };
   const raw = await buildMime(blobs, message, ids, { keepBcc: true });
-  const [parsed] = await Promise.all([parseMessage(raw), blobs.put(raw)]);
+  const [parsed, draftBlobs] = await Promise.all([parseMessage(raw), putMessageBlobs(blobs, raw)]);
   const accountId = principal.accountId;
   const { stored, events } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
@@ -203,7 +203,7 @@ export async function saveDraft(
     const result = await storeMessage(trx, blobs, {
       accountId,
       folderId: drafts.id,
-      raw,
+      blobs: draftBlobs,
       parsed,
       flags: { seen: true, draft: true },
       aliasId: message.fromAliasId,

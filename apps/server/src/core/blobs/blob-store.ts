@@ -3,7 +3,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fsyncPath } from '../fsync.js';
-import { SpoolTooLargeError, SpoolWriter, spoolPath, writeSpool, type SpooledFile } from './spool.js';
+import {
+  SpoolTooLargeError,
+  SpoolWriter,
+  spoolPath,
+  writeSpool,
+  type SpooledFile,
+  type SpoolOptions,
+} from './spool.js';
 
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
 export interface BlobStore {
@@ -21,7 +28,7 @@ export interface BlobStore {
    */
   readonly spoolDir: string;
   /** A Writable into a new file of the spool area, at most `maxBytes`; `file()` once finished. */
-  openSpool(options?: { maxBytes?: number }): SpoolWriter;
+  openSpool(options?: SpoolOptions): SpoolWriter;
   /** Moves a finished spooled file into the store under its hash, durably (rename, folder fsync). */
   keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }>;
   /** Removes a spooled file that is not to be kept. */
@@ -47,6 +54,16 @@ export class BlobTooLargeError extends Error {
   constructor(readonly maxBytes: number) {
     super(`blob larger than ${maxBytes} bytes`);
     this.name = 'BlobTooLargeError';
+  }
+}
+
+/** A stream spooled into `dir` for a store's putStream (BlobTooLargeError past `maxBytes`). */
+export async function spoolBlob(source: Readable, dir: string, options: SpoolOptions): Promise<SpooledFile> {
+  try {
+    return await writeSpool(source, dir, options);
+  } catch (err) {
+    if (err instanceof SpoolTooLargeError) throw new BlobTooLargeError(err.maxBytes);
+    throw err;
   }
 }
 
@@ -115,22 +132,15 @@ export class FsBlobStore implements BlobStore {
   }
 
   async putStream(source: Readable, options: { maxBytes?: number } = {}) {
-    let file: SpooledFile;
-    try {
-      file = await writeSpool(source, this.spoolDir, options);
-    } catch (err) {
-      if (err instanceof SpoolTooLargeError) throw new BlobTooLargeError(err.maxBytes);
-      throw err;
-    }
-    return this.keepSpooled(file);
+    return this.keepSpooled(await spoolBlob(source, this.spoolDir, options));
   }
 
   get spoolDir(): string {
     return path.join(this.root, '.spool');
   }
 
-  openSpool(options: { maxBytes?: number } = {}): SpoolWriter {
-    return new SpoolWriter(spoolPath(this.spoolDir), options.maxBytes);
+  openSpool(options: SpoolOptions = {}): SpoolWriter {
+    return new SpoolWriter(spoolPath(this.spoolDir), options.maxBytes, options.syncAbove);
   }
 
   async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {

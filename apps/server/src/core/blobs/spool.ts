@@ -19,6 +19,12 @@ export class SpoolTooLargeError extends Error {
   }
 }
 
+export interface SpoolOptions {
+  maxBytes?: number;
+  /** Fsync the finished file only when it is larger than this (default 0: always). */
+  syncAbove?: number;
+}
+
 /** A fresh temporary file name in `dir`. */
 export function spoolPath(dir: string): string {
   return path.join(dir, `.tmp-${randomBytes(8).toString('hex')}-${randomBytes(6).toString('hex')}`);
@@ -38,9 +44,14 @@ export class SpoolWriter extends Writable {
   private size = 0;
   private done: SpooledFile | undefined;
 
+  /**
+   * `syncAbove`: the file is fsynced at the end only when it is larger (a store that keeps smaller ones elsewhere,
+   * durably, has no use for this file's own sync).
+   */
   constructor(
     readonly path: string,
     private readonly maxBytes = Infinity,
+    private readonly syncAbove = 0,
   ) {
     super({ highWaterMark: 256 * 1024 });
   }
@@ -74,8 +85,7 @@ export class SpoolWriter extends Writable {
 
   override _final(callback: (err?: Error | null) => void): void {
     const handle = this.handle!;
-    handle
-      .sync()
+    (this.size > this.syncAbove ? handle.sync() : Promise.resolve())
       .then(() => handle.close())
       .then(
         () => {
@@ -111,9 +121,9 @@ export class SpoolWriter extends Writable {
 export async function writeSpool(
   source: Readable,
   dir: string,
-  options: { maxBytes?: number } = {},
+  options: SpoolOptions = {},
 ): Promise<SpooledFile> {
-  const writer = new SpoolWriter(spoolPath(dir), options.maxBytes);
+  const writer = new SpoolWriter(spoolPath(dir), options.maxBytes, options.syncAbove);
   await pipeline(source, writer);
   return writer.file();
 }

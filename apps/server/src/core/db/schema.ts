@@ -47,6 +47,15 @@ type Int8 = ColumnType<number, number | bigint, number | bigint>;
 
 /** The database as Kysely sees it; migrations/ is the source of truth for the DDL. */
 export interface Database {
+  /** Blobs of at most SMALL_BLOB_MAX_BYTES, kept in the database (core/blobs, DatabaseBlobStore). */
+  blobs: {
+    hash: string;
+    /** The blob's own size, before compression. */
+    size: number;
+    /** 0: `data` is the bytes; 1: raw DEFLATE of them. */
+    codec: number;
+    data: Uint8Array;
+  };
   jobs: {
     name: string;
     run_at: ColumnType<Date, Date | undefined, Date>;
