@@ -39,3 +39,12 @@ export function evaluate(
   }
   return run(script, host, limits);
 }
+export {
+  disabledText,
+  joinRules,
+  requiredExtensions,
+  splitRules,
+  wholeScriptRuleName,
+  type RuleBlock,
+  type RulesFile,
+} from './rules-file.js';
