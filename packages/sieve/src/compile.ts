@@ -419,7 +419,8 @@ class Compiler {
   private str(arg: StringArg): Str {
     let text = arg.value;
     if (this.inferRequire) {
-      if (!this.has('encoded-character') && decodeEncodedCharacters(text) !== text) this.use('encoded-character');
+      if (!this.has('encoded-character') && decodeEncodedCharacters(text) !== text)
+        this.use('encoded-character');
       if (!this.has('variables') && variableReference.test(text)) this.use('variables');
     }
     if (this.has('encoded-character')) text = decodeEncodedCharacters(text);

@@ -41,8 +41,10 @@ export function evaluate(
 }
 export {
   disabledText,
+  hasRequire,
   joinRules,
   requiredExtensions,
+  ruleAtLine,
   splitRules,
   wholeScriptRuleName,
   type RuleBlock,

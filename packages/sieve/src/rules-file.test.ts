@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { compile } from './compile.js';
-import { joinRules, requiredExtensions, splitRules, type RulesFile } from './rules-file.js';
+import {
+  hasRequire,
+  joinRules,
+  requiredExtensions,
+  ruleAtLine,
+  splitRules,
+  type RulesFile,
+} from './rules-file.js';
 
 const invoices = `if address :is "from" "billing@example.com"
 {
@@ -54,7 +61,9 @@ describe('the filters script in Roundcube form', () => {
     const script = joinRules(file);
     expect(script).toContain('# rule:[Spam]\nif false # header :contains "subject" "[SPAM]"\n{\n\tdiscard;');
     expect(script).toContain('# rule:[Away]\n#vacation :days 3');
-    expect(script).toContain('# rule:[Letters]\n#if anyof (header :contains "subject" "a",\n#          header');
+    expect(script).toContain(
+      '# rule:[Letters]\n#if anyof (header :contains "subject" "a",\n#          header',
+    );
     // An if with an else would still run its else after `if false`: commented out instead.
     expect(script).toContain('# rule:[Big ones]\n#if size :over 1M\n#{\n#\tfileinto "Big";\n#}\n#else');
   });
@@ -73,7 +82,8 @@ describe('the filters script in Roundcube form', () => {
   });
 
   it('makes a hand-written script without markers one filter, named by its first comment', () => {
-    const hand = 'require ["fileinto"];\n# Sort the lists\nif header :contains "list-id" "dev" { fileinto "Dev"; }\n';
+    const hand =
+      'require ["fileinto"];\n# Sort the lists\nif header :contains "list-id" "dev" { fileinto "Dev"; }\n';
     expect(splitRules(hand)).toEqual({
       preamble: '',
       rules: [
@@ -89,7 +99,9 @@ describe('the filters script in Roundcube form', () => {
 
   it('keeps a rule that does not compile as its text, enabled', () => {
     const broken = '# rule:[Broken]\nif header :is "a" {\n';
-    expect(splitRules(broken).rules).toEqual([{ name: 'Broken', enabled: true, text: 'if header :is "a" {' }]);
+    expect(splitRules(broken).rules).toEqual([
+      { name: 'Broken', enabled: true, text: 'if header :is "a" {' },
+    ]);
   });
 
   it('reads comments and requires before the first rule into the preamble, the requires computed again', () => {
@@ -101,11 +113,21 @@ describe('the filters script in Roundcube form', () => {
   });
 
   it('computes encoded-character and relational needs from how strings and tags are used', () => {
-    expect(requiredExtensions(['if header :value "gt" :comparator "i;ascii-numeric" "x-n" "3" { keep; }'])).toEqual([
-      'relational',
-      'comparator-i;ascii-numeric',
+    expect(
+      requiredExtensions(['if header :value "gt" :comparator "i;ascii-numeric" "x-n" "3" { keep; }']),
+    ).toEqual(['relational', 'comparator-i;ascii-numeric']);
+    expect(requiredExtensions(['if header :is "subject" "${hex:41}" { keep; }'])).toEqual([
+      'encoded-character',
     ]);
-    expect(requiredExtensions(['if header :is "subject" "${hex:41}" { keep; }'])).toEqual(['encoded-character']);
     expect(requiredExtensions(['if header :is "subject" "plain" { keep; }', 'not sieve'])).toEqual([]);
+  });
+
+  it('names the rule a line of the script is in, and tells a script with its own require', () => {
+    const script = joinRules(file);
+    const line = script.split('\n').indexOf('\tdiscard;') + 1;
+    expect(ruleAtLine(script, line)).toBe('Spam');
+    expect(ruleAtLine(script, 1)).toBeNull();
+    expect(hasRequire(script)).toBe(true);
+    expect(hasRequire('# c\nkeep;')).toBe(false);
   });
 });

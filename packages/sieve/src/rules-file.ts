@@ -41,7 +41,10 @@ export function splitRules(script: string): RulesFile {
   const lines = body.split('\n');
   const firstMarker = lines.findIndex((l) => ruleMarker.test(l));
   if (firstMarker < 0) return wholeScript(body);
-  const preamble = lines.slice(0, firstMarker).map((l) => `${l}\n`).join('');
+  const preamble = lines
+    .slice(0, firstMarker)
+    .map((l) => `${l}\n`)
+    .join('');
   const rules: RuleBlock[] = [];
   let current: { name: string; lines: string[] } | null = null;
   const close = () => {
@@ -194,4 +197,20 @@ function endOfCommand(s: string, at: number): number {
     else if (c === '{' || c === '}') return -1;
   }
   return -1;
+}
+
+/** The name of the rule whose block holds a line of the script (1-based), or null before the first rule. */
+export function ruleAtLine(script: string, line: number): string | null {
+  let name: string | null = null;
+  const lines = script.split('\n');
+  for (let i = 0; i < Math.min(line, lines.length); i++) {
+    const marker = ruleMarker.exec(lines[i]!);
+    if (marker) name = marker[1]!;
+  }
+  return name;
+}
+
+/** Whether a script begins with its own `require` (then it is checked as written, not as a rule block). */
+export function hasRequire(script: string): boolean {
+  return withoutRequires(script) !== script;
 }
