@@ -98,6 +98,7 @@ export async function planDelivery(
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
       mailboxExists: (name) => findFolder(folders, name) !== undefined,
+      bodyParts: script.extensions.has('body'),
     });
     const result = run(script, host);
     if (result.status === 'failed') {

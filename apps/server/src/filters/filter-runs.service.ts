@@ -191,6 +191,7 @@ async function batch(
       envelopeTo: account?.email ?? '',
       mailboxExists: (name) =>
         findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
+      bodyParts: script.extensions.has('body'),
     });
     const outcome = runScript(script, host);
     let decision = decide(outcome, folders, created);

@@ -12,6 +12,8 @@ export interface FilterContext {
   /** Whether the account has a mailbox of this name; a context that cannot tell answers true. */
   mailboxExists?: (name: string) => boolean;
   now?: () => Date;
+  /** Whether to decode the body's parts (body :content and :text need them); false answers none. Default true. */
+  bodyParts?: boolean;
 }
 
 /** A body decoded to text: the part's charset through TextDecoder (Node has full ICU), UTF-8 when unknown. */
@@ -113,7 +115,8 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
   const start = bodyStart(raw);
   const headers = headerFields(raw.subarray(0, start));
   const rawBody = raw.subarray(start).toString('utf8');
-  const parts = await bodyPartsOf(raw, 0);
+  // Walking the MIME tree is most of a host's cost: a script without a body test does without it.
+  const parts = context.bodyParts === false ? [] : await bodyPartsOf(raw, 0);
   const size = raw.length;
   return {
     headers: () => headers,
