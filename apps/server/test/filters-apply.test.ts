@@ -136,4 +136,24 @@ describe('applying a filter to a folder', () => {
       .execute();
     expect(flagged.map((m) => m.flagged)).toEqual([true, true, true, true, true]);
   });
+
+  it('two processes working one run at once apply each batch once', async () => {
+    const dan = await mailUser(ctx, 'Dan Apply');
+    for (let i = 1; i <= 6; i++) await dan.deliver({ from: 'a@example.com', subject: `Memo ${i}` });
+    const trashed = await call(dan.browser, 'POST', 'filters/apply', {
+      script: 'discard;',
+      folder_id: dan.folders.inbox,
+      dry_run: false,
+    });
+    const process = async () => {
+      const deps = { ...ctx, log: pino({ level: 'silent' }), batchSize: 2 };
+      while (await runFilterBatch(deps));
+    };
+    await Promise.all([process(), process()]);
+    const { body } = await call(dan.browser, 'GET', `filters/runs/${trashed.body.run.id}`);
+    expect(body.run).toMatchObject({ state: 'done', done: 6, counts: { deleted: 6, matched: 6 } });
+    const c = await counters(ctx, dan.folders.trash);
+    expect(c.stored).toEqual({ unread: 6, total: 6 });
+    expect(c.truth).toEqual(c.stored);
+  });
 });
