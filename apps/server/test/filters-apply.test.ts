@@ -4,6 +4,7 @@ import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
 import { call, counters, mailUser, type MailUser } from './_actions.js';
 import { runFilterBatch } from '../src/filters/index.js';
+import { LiveClient, listenWs } from './_ws.js';
 
 const ctx = await createTestApp();
 const runDeps = { ...ctx, log: pino({ level: 'silent' }) };
@@ -155,5 +156,29 @@ describe('applying a filter to a folder', () => {
     const c = await counters(ctx, dan.folders.trash);
     expect(c.stored).toEqual({ unread: 6, total: 6 });
     expect(c.truth).toEqual(c.stored);
+  });
+
+  it("the run's progress reaches the owner's websocket", async () => {
+    const url = await listenWs(ctx.app);
+    const erin = await mailUser(ctx, 'Erin Apply');
+    await erin.deliver({ from: 'a@example.com', subject: 'Hello' });
+    const live = await LiveClient.open(url, { token: erin.browser.cookies.get('mr_sid')! });
+    await live.greet();
+    const started = await call(erin.browser, 'POST', 'filters/apply', {
+      script: 'keep;',
+      folder_id: erin.folders.inbox,
+      dry_run: true,
+    });
+    await drain();
+    const deadline = Date.now() + 5000;
+    while (
+      !live.received().some((e) => e.event === 'filterRun' && e.run.state === 'done') &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 20));
+    expect(live.received().filter((e) => e.event === 'filterRun')).toContainEqual({
+      event: 'filterRun',
+      run: expect.objectContaining({ id: started.body.run.id, state: 'done', done: 1 }),
+    });
   });
 });
