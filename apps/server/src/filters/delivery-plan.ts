@@ -1,10 +1,10 @@
-import { compile, ruleAtLine, run, type Script, type SieveAction } from '@mailroom/sieve';
+import { compile, ruleAtLine, type Script, type SieveAction } from '@mailroom/sieve';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
 import { findScript } from './filters.repository.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
 
 /** Where one copy of a delivered message goes, and what it carries. */
 export interface DeliveryCopy {
@@ -94,13 +94,11 @@ export async function planDelivery(
   if (!script) return null;
   try {
     const folders = await listFolders(db, accountId);
-    const host = await sieveHostFor(await readRaw(), {
+    const result = await runOnMessage(script, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
       mailboxExists: (name) => findFolder(folders, name) !== undefined,
-      bodyParts: script.extensions.has('body'),
     });
-    const result = run(script, host);
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;
       return inboxOnly([

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { compile, run as runScript, SieveSyntaxError } from '@mailroom/sieve';
+import { compile, SieveSyntaxError, type SieveResult } from '@mailroom/sieve';
 import type { FilterRun, MailEvent } from '@mailroom/protocol';
 import type { z } from 'zod';
 import type { filterApplySchema } from '@mailroom/protocol';
@@ -25,7 +25,7 @@ import {
   type RunProgress,
 } from './filter-runs.repository.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
 
 /** Messages a batch looks at: each batch is one transaction, and other requests run between batches. */
 export const filterRunBatchSize = 200;
@@ -88,7 +88,7 @@ interface Decision {
  * fileintos are added. Redirect, reject and vacation are not done to stored mail.
  */
 function decide(
-  outcome: ReturnType<typeof runScript>,
+  outcome: SieveResult,
   folders: FolderRow[],
   created: Map<string, number>,
 ): Decision | { create: string } | null {
@@ -193,14 +193,12 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
     progress.cursor_uid = message.uid;
     const raw = await blobs.get(message.blob_hash).catch(() => null);
     if (!raw) continue;
-    const host = await sieveHostFor(raw, {
+    const outcome = await runOnMessage(script, raw, {
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
       mailboxExists: (name) =>
         findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
-      bodyParts: script.extensions.has('body'),
     });
-    const outcome = runScript(script, host);
     let decision = decide(outcome, folders, created);
     while (decision && 'create' in decision) {
       // A dry run creates nothing: the folder it would make stands for itself.

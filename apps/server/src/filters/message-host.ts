@@ -3,7 +3,14 @@ import { Splitter } from '@zone-eu/mailsplit';
 import type { SplitterChunk } from '@zone-eu/mailsplit';
 import * as libbase64 from 'libbase64';
 import * as libqp from 'libqp';
-import type { BodyPart, HeaderField, SieveHost } from '@mailroom/sieve';
+import {
+  run,
+  type BodyPart,
+  type HeaderField,
+  type Script,
+  type SieveHost,
+  type SieveResult,
+} from '@mailroom/sieve';
 
 /** What filters need to know about a message besides its bytes. */
 export interface FilterContext {
@@ -135,3 +142,29 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
 
 /** The header fields of a raw message, in order, undecoded. */
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
+
+/**
+ * Runs a compiled script on a message, walking its MIME parts only when a body test asks for them (the walk is
+ * most of a run's cost, and a body test behind a header test is often never reached): the run is made without the
+ * parts, and made again with them only if it wanted them. The interpreter is pure, so the first run leaves nothing.
+ */
+export async function runOnMessage(
+  script: Script,
+  raw: Buffer,
+  context: FilterContext,
+): Promise<SieveResult> {
+  const host = await sieveHostFor(raw, { ...context, bodyParts: false });
+  if (!script.extensions.has('body')) return run(script, host);
+  const wanted = new Error('the body parts are wanted');
+  try {
+    return run(script, {
+      ...host,
+      bodyParts: () => {
+        throw wanted;
+      },
+    });
+  } catch (err) {
+    if (err !== wanted) throw err;
+    return run(script, await sieveHostFor(raw, context));
+  }
+}
