@@ -93,7 +93,9 @@ export async function planDelivery(
   const { script } = compiledScript(accountId, stored.version, stored.script);
   if (!script) return null;
   try {
-    const folders = await listFolders(db, accountId);
+    // The folders matter only to fileinto and mailboxexists: a script without them spares the query.
+    const usesFolders = script.extensions.has('fileinto') || script.extensions.has('mailbox');
+    const folders = usesFolders ? await listFolders(db, accountId) : [];
     const result = await runOnMessage(script, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
