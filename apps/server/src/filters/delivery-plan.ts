@@ -93,13 +93,16 @@ export async function planDelivery(
   const { script } = compiledScript(accountId, stored.version, stored.script);
   if (!script) return null;
   try {
-    // The folders matter only to fileinto and mailboxexists: a script without them spares the query.
-    const usesFolders = script.extensions.has('fileinto') || script.extensions.has('mailbox');
-    const folders = usesFolders ? await listFolders(db, accountId) : [];
+    // The folder list is read once, and only when a fileinto or mailboxexists needs it.
+    let folderList: Promise<FolderRow[]> | undefined;
+    const folders = () => (folderList ??= listFolders(db, accountId));
     const result = await runOnMessage(script, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
-      mailboxExists: (name) => findFolder(folders, name) !== undefined,
+      mailboxes: async () => {
+        const list = await folders();
+        return (name) => findFolder(list, name) !== undefined;
+      },
     });
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;
@@ -116,12 +119,14 @@ export async function planDelivery(
 async function applyActions(
   db: Db,
   accountId: number,
-  folders: FolderRow[],
+  folderList: () => Promise<FolderRow[]>,
   actions: SieveAction[],
   implicitKeep: { flags: string[] } | null,
 ): Promise<DeliveryPlan> {
   const plan: DeliveryPlan = { copies: [], outgoing: [], errors: [], foldersCreated: false };
   const marksOf = marksReader(db, accountId);
+  // Only a fileinto needs the folders (keep is the Inbox by its system name).
+  const folders = actions.some((a) => a.type === 'fileinto') ? await folderList() : [];
   const inboxId = folders.find((f) => f.system === 'inbox')?.id;
   const add = async (folder: number | 'inbox', flags: string[]) => {
     const copy: DeliveryCopy = { folder: folder === inboxId ? 'inbox' : folder, ...(await marksOf(flags)) };

@@ -196,7 +196,8 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
     const outcome = await runOnMessage(script, raw, {
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
-      mailboxExists: (name) =>
+      // Read once for the batch; a folder this batch made counts too.
+      mailboxes: async () => (name) =>
         findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
     });
     let decision = decide(outcome, folders, created);

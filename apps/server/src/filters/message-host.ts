@@ -144,27 +144,43 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
 
 /**
- * Runs a compiled script on a message, walking its MIME parts only when a body test asks for them (the walk is
- * most of a run's cost, and a body test behind a header test is often never reached): the run is made without the
- * parts, and made again with them only if it wanted them. The interpreter is pure, so the first run leaves nothing.
+ * Runs a compiled script on a message, reading what is dear only when the run asks for it: the MIME parts (most of
+ * a run's cost) when a body test runs, and the account's mailboxes (a query) when a fileinto or mailboxexists
+ * needs them; a body test behind a header test, or a fileinto in a rule that does not match, is often never
+ * reached. The run is made without them and made again with what it wanted; the interpreter is pure, so a run
+ * that stopped leaves nothing.
  */
 export async function runOnMessage(
   script: Script,
   raw: Buffer,
-  context: FilterContext,
+  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts'> & {
+    mailboxes: () => Promise<(name: string) => boolean>;
+  },
 ): Promise<SieveResult> {
+  const wantsParts = new Error('the body parts are wanted');
+  const wantsMailboxes = new Error('the mailboxes are wanted');
   const host = await sieveHostFor(raw, { ...context, bodyParts: false });
-  if (!script.extensions.has('body')) return run(script, host);
-  const wanted = new Error('the body parts are wanted');
-  try {
-    return run(script, {
-      ...host,
-      bodyParts: () => {
-        throw wanted;
-      },
-    });
-  } catch (err) {
-    if (err !== wanted) throw err;
-    return run(script, await sieveHostFor(raw, context));
+  let parts: SieveHost['bodyParts'] | null = null;
+  let exists: ((name: string) => boolean) | null = null;
+  for (;;) {
+    try {
+      return run(script, {
+        ...host,
+        bodyParts:
+          parts ??
+          (() => {
+            throw wantsParts;
+          }),
+        mailboxExists:
+          exists ??
+          (() => {
+            throw wantsMailboxes;
+          }),
+      });
+    } catch (err) {
+      if (err === wantsParts && !parts) parts = (await sieveHostFor(raw, context)).bodyParts;
+      else if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
+      else throw err;
+    }
   }
 }
