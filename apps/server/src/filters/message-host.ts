@@ -1,4 +1,3 @@
-/// <reference path="./transfer-codecs.d.ts" />
 import { Readable } from 'node:stream';
 import { Splitter } from '@zone-eu/mailsplit';
 import type { SplitterChunk } from '@zone-eu/mailsplit';
