@@ -16,10 +16,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import pino from 'pino';
 import { sql } from 'kysely';
 import { joinRules } from '@mailroom/sieve';
@@ -30,6 +28,7 @@ import { InProcessEventBus } from '../apps/server/src/core/events/index.js';
 import { runFilterBatch } from '../apps/server/src/filters/index.js';
 import type { BenchRow } from './types.js';
 import { cpuSecondsOf, startServer } from './server-process.js';
+import { message as ingestMessage } from './ingest.js';
 
 const CONNECTIONS = 8;
 const MAILBOXES = 10;
@@ -70,19 +69,8 @@ export function twentyRuleScript(opts: { body: boolean } = { body: true }): stri
   return joinRules({ preamble: '', rules });
 }
 
-function message(i: number, to: string): Promise<Buffer> {
-  const words = ['invoice', 'meeting', 'report', 'schedule', 'delivery', 'payment', 'отчёт', 'счёт'];
-  const text = Array.from({ length: 1400 }, (_, w) => words[(i * 7 + w) % words.length]).join(' ');
-  return new MailComposer({
-    from: `Sender ${i % 50} <sender${i % 50}@example.${i % 4 === 0 ? 'org' : 'com'}>`,
-    to,
-    subject: `Bench message ${i} — отчёт`,
-    text,
-    attachments: [{ filename: `data-${i}.bin`, content: randomBytes(4 * 1024) }],
-  })
-    .compile()
-    .build();
-}
+/** The ingest benchmark's message; one in four from example.org, the domain the last rule files. */
+const message = (i: number, to: string) => ingestMessage(i, to, i % 4 === 0 ? 'example.org' : 'example.com');
 
 async function setScript(db: Db, accountId: number, script: string) {
   await sql`insert into filter_scripts (account_id, script, version) values (${accountId}, ${script}, 1)`.execute(
