@@ -32,12 +32,15 @@ const CONNECTIONS = 16;
 const WARM_UP = 40;
 const MAILBOXES = 50;
 
-/** A distinct message of about 20 KB: ~12 KB of text and a 4 KB attachment (5.5 KB in base64). */
-function message(i: number, to: string): Promise<Buffer> {
+/**
+ * A distinct message of about 20 KB: ~12 KB of text and a 4 KB attachment (5.5 KB in base64), from one of 50
+ * senders at `senderDomain`.
+ */
+export function message(i: number, to: string, senderDomain = 'example.org'): Promise<Buffer> {
   const words = ['invoice', 'meeting', 'report', 'schedule', 'delivery', 'payment', 'отчёт', 'счёт'];
   const text = Array.from({ length: 1400 }, (_, w) => words[(i * 7 + w) % words.length]).join(' ');
   return new MailComposer({
-    from: `Sender ${i % 50} <sender${i % 50}@example.org>`,
+    from: `Sender ${i % 50} <sender${i % 50}@${senderDomain}>`,
     to,
     subject: `Bench message ${i} — отчёт`,
     text,

@@ -94,6 +94,9 @@ export const errorCatalogue = {
   encrypted_too_large: [413, 'An encrypted message may be at most 20 MB with its attachments'],
   invalid_header_value: [400, 'Line breaks and control characters are not allowed in'],
   image_unavailable: [502, 'The image could not be loaded'],
+  sieve_syntax_error: [400, 'The filter has an error'],
+  filters_changed: [409, 'The filters were changed in another window: reload them and try again'],
+  filter_run_active: [409, 'A filter is already being applied to this folder'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -1,3 +1,5 @@
+import type { FilterRun } from './schemas/filters.js';
+
 /**
  * Events on the websocket (/ws), per account (SPEC §4): new, store and move refresh the active
  * folder; updateMailbox carries the folder's unseen count; updateMailboxList reloads the folders.
@@ -12,7 +14,9 @@ export type MailEvent =
   /** A folder's counters changed. */
   | { event: 'updateMailbox'; folder_id: number; unseen: number; total: number }
   /** Folders were created, renamed, moved or deleted. */
-  | { event: 'updateMailboxList' };
+  | { event: 'updateMailboxList' }
+  /** A filter run over a folder (POST filters/apply) progressed, finished or failed. */
+  | { event: 'filterRun'; run: FilterRun };
 
 export type MailEventName = MailEvent['event'];
 

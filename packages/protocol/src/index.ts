@@ -14,5 +14,6 @@ export * from './schemas/labels.js';
 export * from './schemas/message-actions.js';
 export * from './schemas/sending.js';
 export * from './schemas/encrypted.js';
+export * from './schemas/filters.js';
 export * from './encryption.js';
 export * from './routes.js';

@@ -59,6 +59,14 @@ export const routePaths = {
   decrypt: route('POST', '/api/v1/decrypt'),
   /** A notice in the mailbox: its params (JSON) without auth, its ciphertext (octet-stream) with auth. */
   decryptMessage: route('POST', '/api/v1/messages/decrypt'),
+  /** The account's filters (SPEC §7: response sieve_filter.filters) and the whole script. */
+  filters: route('GET', '/api/v1/filters'),
+  /** The whole list in its new order, or the whole script. */
+  saveFilters: route('POST', '/api/v1/filters'),
+  validateFilter: route('POST', '/api/v1/filters/validate'),
+  testFilter: route('POST', '/api/v1/filters/test'),
+  applyFilter: route('POST', '/api/v1/filters/apply'),
+  filterRun: route('GET', '/api/v1/filters/runs/:id'),
 } as const satisfies Record<string, RoutePath>;
 
 export type RouteName = keyof typeof routePaths;

@@ -14,6 +14,16 @@ import {
   messageDecryptRequestSchema,
 } from './schemas/encrypted.js';
 import {
+  filterApplySchema,
+  filterRunResponseSchema,
+  filtersResponseSchema,
+  filtersSaveSchema,
+  filterTestResponseSchema,
+  filterTestSchema,
+  filterValidateResponseSchema,
+  filterValidateSchema,
+} from './schemas/filters.js';
+import {
   folderCreateSchema,
   folderResponseSchema,
   foldersResponseSchema,
@@ -144,6 +154,12 @@ const schemas = {
   decryptParams: { params: z.object({ id: encryptedIdSchema }), response: decryptParamsSchema },
   decrypt: { body: decryptRequestSchema },
   decryptMessage: { body: messageDecryptRequestSchema, response: decryptParamsSchema },
+  filters: { response: filtersResponseSchema },
+  saveFilters: { body: filtersSaveSchema, response: filtersResponseSchema },
+  validateFilter: { body: filterValidateSchema, response: filterValidateResponseSchema },
+  testFilter: { body: filterTestSchema, response: filterTestResponseSchema },
+  applyFilter: { body: filterApplySchema, response: filterRunResponseSchema },
+  filterRun: { params: z.object({ id: idParamSchema }), response: filterRunResponseSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
 /**
