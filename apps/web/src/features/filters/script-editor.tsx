@@ -1,0 +1,79 @@
+import { useId, useState } from 'react';
+import { ArrowLeft } from 'lucide-react';
+import { useTranslation } from '../../i18n';
+import { Link, useNavigate } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { Preloader } from '../../ui/preloader';
+import { raiseSuccess } from '../../ui/notices-store';
+import { filtersPath } from './paths';
+import { useFilters, useSaveFilters } from './queries';
+import { SieveEditor } from './sieve-editor';
+import { useSieveProblems } from './use-sieve-problems';
+import styles from './filters.module.css';
+
+/** The raw editor of the whole script (settings/filters?view=script): every rule, as Sieve. */
+export function ScriptEditorPage() {
+  const filters = useFilters();
+  if (!filters.data) return <Preloader />;
+  return (
+    <ScriptEditor key={filters.data.version} script={filters.data.script} version={filters.data.version} />
+  );
+}
+
+function ScriptEditor({ script, version }: { script: string; version: number }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const navigate = useNavigate();
+  const save = useSaveFilters();
+  const [text, setText] = useState(script);
+  const problems = useSieveProblems(text);
+
+  return (
+    <section className={styles.page} aria-labelledby={`${id}-title`}>
+      <header className={styles.pageHeader}>
+        <Link to={filtersPath} className={buttonClass('ghost')} aria-label={t('filters.backToList')}>
+          <ArrowLeft aria-hidden />
+        </Link>
+        <h2 id={`${id}-title`} className={styles.title}>
+          {t('filters.script.title')}
+        </h2>
+      </header>
+      <p className={styles.hint}>{t('filters.script.intro')}</p>
+      <form
+        className={styles.form}
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate(
+            { script: text, version },
+            {
+              onSuccess: () => {
+                raiseSuccess(t('filters.saved'));
+                navigate(filtersPath);
+              },
+            },
+          );
+        }}
+      >
+        <SieveEditor
+          value={text}
+          onChange={setText}
+          problems={problems ?? []}
+          label={t('filters.script.label')}
+        />
+        <div className={styles.formActions}>
+          <span className={styles.grow} />
+          <Link to={filtersPath} className={buttonClass()}>
+            {t('common.cancel')}
+          </Link>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={save.isPending || text === script || (problems?.length ?? 0) > 0}
+          >
+            {t('filters.save')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
