@@ -20,12 +20,19 @@ const areas = {
     paths: ['encrypted/'],
     may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail'],
   },
-  // Sieve filters: the host adapter from a raw message to @mailroom/sieve's questions.
-  filters: { paths: ['filters/'], may: ['core', 'mailbox'] },
-  delivery: { paths: ['delivery/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'encrypted'] },
+  // Sieve filters: the scripts, their run at delivery and over a folder; folders, labels and message actions
+  // through mail.
+  filters: {
+    paths: ['filters/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail'],
+  },
+  delivery: {
+    paths: ['delivery/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'encrypted', 'filters'],
+  },
   sending: {
     paths: ['sending/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail', 'encrypted', 'delivery'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail', 'encrypted', 'filters', 'delivery'],
   },
   // The process: wires every area together.
   app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/'], may: '*' },

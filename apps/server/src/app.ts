@@ -30,6 +30,7 @@ import {
 import { mailRoutes } from './mail/index.js';
 import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
+import { filterRoutes } from './filters/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(mailRoutes);
       await api.register(sendingRoutes);
       await api.register(encryptedRoutes);
+      await api.register(filterRoutes);
     },
     { prefix: '/api/v1' },
   );

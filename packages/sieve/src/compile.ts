@@ -126,6 +126,11 @@ export interface CompileOptions {
    * show that this is the only difference such a script makes.
    */
   checkUnreachable?: boolean;
+  /**
+   * Compile as if the script required every extension it uses (a filter's block, whose `require` line is computed
+   * for the whole script): the Script's `extensions` are then the ones it uses.
+   */
+  inferRequire?: boolean;
 }
 
 /** Reads and checks a whole script: syntax, `require`, arguments and tags. Throws SieveSyntaxError. */
@@ -143,7 +148,7 @@ export function compile(
     });
   const tree = parse(source, { maxNesting: lim.maxNesting });
   const extensions = new Set<Extension>();
-  const compiler = new Compiler(extensions, options.checkUnreachable ?? true);
+  const compiler = new Compiler(extensions, options.checkUnreachable ?? true, options.inferRequire ?? false);
   return { commands: compiler.block(tree, true), extensions };
 }
 
@@ -253,10 +258,16 @@ class Compiler {
   constructor(
     private readonly extensions: Set<Extension>,
     private readonly checkUnreachable: boolean,
+    private readonly inferRequire: boolean,
   ) {}
 
   private has(ext: Extension) {
     return this.extensions.has(ext);
+  }
+  /** Under inferRequire an extension counts as required once the script is found to use it. */
+  private use(ext: Extension) {
+    this.extensions.add(ext);
+    if (ext === 'vacation-seconds') this.extensions.add('vacation');
   }
 
   block(nodes: CommandNode[], topLevel: boolean): Command[] {
@@ -330,6 +341,7 @@ class Compiler {
 
   private need(ext: Extension | Extension[], what: string, pos: Position) {
     const list = Array.isArray(ext) ? ext : [ext];
+    if (this.inferRequire && !list.some((e) => this.has(e))) this.use(list[0]!);
     if (!list.some((e) => this.has(e))) fail(`${what} needs require "${list[0]}"`, pos);
   }
 
@@ -406,6 +418,11 @@ class Compiler {
 
   private str(arg: StringArg): Str {
     let text = arg.value;
+    if (this.inferRequire) {
+      if (!this.has('encoded-character') && decodeEncodedCharacters(text) !== text)
+        this.use('encoded-character');
+      if (!this.has('variables') && variableReference.test(text)) this.use('variables');
+    }
     if (this.has('encoded-character')) text = decodeEncodedCharacters(text);
     if (this.has('variables')) {
       const namespaced = /\$\{([A-Za-z_][A-Za-z0-9_]*)\.[A-Za-z_][A-Za-z0-9_.]*\}/.exec(text);

@@ -60,3 +60,14 @@ export function evaluate(
   }
   return run(script, host, limits);
 }
+export {
+  disabledText,
+  hasRequire,
+  joinRules,
+  requiredExtensions,
+  ruleAtLine,
+  splitRules,
+  wholeScriptRuleName,
+  type RuleBlock,
+  type RulesFile,
+} from './rules-file.js';

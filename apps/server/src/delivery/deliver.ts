@@ -15,6 +15,13 @@ import {
 } from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from '../addresses/index.js';
+import {
+  inboxOnly,
+  planDelivery,
+  recordFilterErrors,
+  type DeliveryPlan,
+  type OutgoingAction,
+} from '../filters/index.js';
 
 export interface IngestDeps {
   config: Config;
@@ -22,6 +29,29 @@ export interface IngestDeps {
   blobs: BlobStore;
   events: EventBus;
   log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
+  /**
+   * Sends what an account's filter asked for (redirect, reject, vacation) through the outbox, once the message is
+   * stored. Sending sits above delivery, so the process wires it in; without it those actions are recorded as
+   * errors and the message is kept as the script's other actions say.
+   */
+  sendFilterActions?: SendFilterActions;
+}
+
+/** What a filter asked to send for one delivered message. */
+export interface FilterActionsRequest {
+  accountId: number;
+  /** The RCPT TO of the account, and the envelope's MAIL FROM ("" for the null sender). */
+  recipient: string;
+  envelopeFrom: string;
+  /** The message's raw bytes as received. */
+  raw: Buffer;
+  actions: OutgoingAction[];
+}
+export type SendFilterActions = (request: FilterActionsRequest) => Promise<void>;
+
+/** The envelope of a received message: MAIL FROM, "" for the null sender <>. */
+export interface ReceivedEnvelope {
+  from: string;
 }
 
 /**
@@ -53,6 +83,7 @@ export async function deliverMessage(
   raw: Buffer | SpooledFile,
   recipients: LocalRecipient[],
   mode: 'together' | 'each',
+  envelope: ReceivedEnvelope = { from: '' },
 ): Promise<DeliveryOutcome[]> {
   const spooled = Buffer.isBuffer(raw) ? undefined : raw;
   const parsed = spooled ? await parseMessageFile(spooled) : await parseMessage(raw as Buffer);
@@ -78,30 +109,63 @@ export async function deliverMessage(
   for (const r of [...recipients].sort((a, b) => a.accountId - b.accountId)) {
     if (!accounts.has(r.accountId)) accounts.set(r.accountId, r);
   }
+  // Each account's filter runs before anything is stored; the bytes are read once, when a script needs them.
+  let rawBytes: Promise<Buffer> | undefined;
+  const readRaw = () =>
+    (rawBytes ??= spooled ? deps.blobs.get(blobs.raw.hash) : Promise.resolve(raw as Buffer));
+  const plans = new Map<number, DeliveryPlan>();
+  for (const r of accounts.values()) {
+    const plan = await planDelivery(deps.db, r.accountId, readRaw, {
+      from: envelope.from,
+      to: r.address,
+    }).catch((err: unknown) => {
+      deps.log.error({ err }, 'running a filter failed');
+      return inboxOnly([{ filter: null, message: 'the filters could not run' }]);
+    });
+    if (plan) plans.set(r.accountId, plan);
+  }
+  const copiesOf = (accountId: number) => plans.get(accountId)?.copies ?? inboxOnly().copies;
+
   const outcomes = new Map<number, DeliveryOutcome>();
   const groups = mode === 'together' ? [[...accounts.values()]] : [...accounts.values()].map((r) => [r]);
   for (const group of groups) {
     const published: [number, MailEvent[]][] = [];
     let current: LocalRecipient | undefined;
+    // Accounts that had this message already (a sender's retry): what their filter sends went out the first time.
+    const retried = new Set<number>();
     const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
     const store = async (db: Db) => {
       for (const recipient of group) {
         current = recipient;
-        const stored = await storeMessage(db, deps.blobs, {
-          accountId: recipient.accountId,
-          systemFolder: 'inbox',
-          parsed,
-          blobs,
-          aliasId: recipient.aliasId,
-          encrypted,
-          skipIfStoredSince,
-        });
-        if (stored) published.push([recipient.accountId, stored.events]);
+        // A filter may ask for several copies (fileinto twice, :copy) or none (discard).
+        for (const [i, copy] of copiesOf(recipient.accountId).entries()) {
+          const input = {
+            accountId: recipient.accountId,
+            ...(copy.folder === 'inbox' ? { systemFolder: 'inbox' as const } : { folderId: copy.folder }),
+            parsed,
+            blobs,
+            aliasId: recipient.aliasId,
+            encrypted,
+            flags: copy.flags,
+            labels: copy.labels,
+          };
+          // The first copy tells a sender's retry (stored before) from a new message; the others follow it.
+          const stored =
+            i === 0
+              ? await storeMessage(db, deps.blobs, { ...input, skipIfStoredSince })
+              : await storeMessage(db, deps.blobs, input);
+          if (!stored) {
+            retried.add(recipient.accountId);
+            break;
+          }
+          published.push([recipient.accountId, stored.events]);
+        }
       }
     };
     try {
-      // One account is one statement, atomic by itself; several share a transaction (all or nothing).
-      await (group.length === 1 ? store(deps.db) : transact(deps.db, store));
+      // One copy for one account is one statement, atomic by itself; more share a transaction (all or nothing).
+      const single = group.length === 1 && copiesOf(group[0]!.accountId).length <= 1;
+      await (single ? store(deps.db) : transact(deps.db, store));
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
       const outcome = failureOf(err, size, current);
@@ -111,8 +175,46 @@ export async function deliverMessage(
     }
     for (const [accountId, events] of published)
       void publishAfterCommit(deps.events, deps.log, accountId, events);
+    for (const r of group)
+      if (!retried.has(r.accountId)) await afterStored(deps, r, plans.get(r.accountId), envelope, readRaw);
   }
   return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
+}
+
+/** What a filter leaves to do once its message is stored: say what went wrong, send what it asked to send. */
+async function afterStored(
+  deps: IngestDeps,
+  recipient: LocalRecipient,
+  plan: DeliveryPlan | undefined,
+  envelope: ReceivedEnvelope,
+  readRaw: () => Promise<Buffer>,
+): Promise<void> {
+  if (!plan) return;
+  const { accountId } = recipient;
+  if (plan.foldersCreated)
+    void publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateMailboxList' }]);
+  const errors = [...plan.errors];
+  if (plan.outgoing.length) {
+    try {
+      if (!deps.sendFilterActions) throw new Error('sending is not available here');
+      await deps.sendFilterActions({
+        accountId,
+        recipient: recipient.address,
+        envelopeFrom: envelope.from,
+        raw: await readRaw(),
+        actions: plan.outgoing,
+      });
+    } catch (err) {
+      deps.log.error({ err }, 'queueing what a filter sends failed');
+      errors.push({
+        filter: null,
+        message: `the filter's redirect, reject or vacation failed: ${(err as Error).message}`,
+      });
+    }
+  }
+  await recordFilterErrors(deps.db, accountId, errors).catch((err: unknown) =>
+    deps.log.error({ err }, 'recording a filter error failed'),
+  );
 }
 
 function failureOf(

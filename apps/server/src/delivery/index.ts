@@ -2,7 +2,14 @@ import { closeParsePool } from '../mailbox/index.js';
 import { startIngestServer, type IngestServer } from './smtp-server.js';
 import type { IngestDeps } from './deliver.js';
 
-export { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
+export {
+  deliverMessage,
+  type DeliveryOutcome,
+  type FilterActionsRequest,
+  type IngestDeps,
+  type ReceivedEnvelope,
+  type SendFilterActions,
+} from './deliver.js';
 export { startIngestServer, type IngestServer } from './smtp-server.js';
 export { configureParsePool, closeParsePool } from '../mailbox/index.js';
 

@@ -210,7 +210,9 @@ export async function startIngestServer(
         spool.end();
         finished(spool)
           .then(() =>
-            deliverMessage(deps, spool.file(), recipients as LocalRecipient[], lmtp ? 'each' : 'together'),
+            deliverMessage(deps, spool.file(), recipients as LocalRecipient[], lmtp ? 'each' : 'together', {
+              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            }),
           )
           .then(
             (outcomes) => {

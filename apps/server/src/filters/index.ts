@@ -1,2 +1,13 @@
 export { sieveHostFor, type FilterContext } from './message-host.js';
 export { runSieveTest, type SieveTestOptions } from './sieve-test.js';
+export { filterRoutes } from './filters.routes.js';
+export {
+  inboxOnly,
+  planDelivery,
+  type DeliveryCopy,
+  type DeliveryEnvelope,
+  type DeliveryPlan,
+  type OutgoingAction,
+} from './delivery-plan.js';
+export { recordFilterErrors } from './filters.service.js';
+export { runFilterBatch, startFilterRuns, type FilterRunDeps } from './filter-runs.service.js';

@@ -235,3 +235,44 @@ export async function deleteFolder(db: Db, accountId: number, folderId: number):
     await deleteFolderRow(trx, accountId, folder.id);
   });
 }
+
+/**
+ * The folder at a dotted path under the INBOX namespace (`INBOX.Work.Invoices`), created with any missing parents
+ * (Sieve's `fileinto :create`); each new segment is checked as a created folder's name is. Returns its id and
+ * whether anything was created (the folder list then changed). Folder names compare without case, as the unique
+ * index does; two deliveries creating the same path at once meet the index, and the second reads the first's.
+ */
+export async function ensureFolderPath(
+  db: Db,
+  accountId: number,
+  path: string,
+): Promise<{ id: number; created: boolean }> {
+  if (!path.startsWith(`${ROOT}.`)) throw new DomainError('folder_name_invalid');
+  const segments = path.slice(ROOT.length + 1).split('.');
+  if (segments.length > FOLDER_DEPTH_MAX) throw new DomainError('folder_name_invalid');
+  segments.forEach((segment) => validName(segment));
+  refuseCollectorNamespace(ROOT, segments[0]!.trim());
+  const attempt = () =>
+    transact(db, async (trx) => {
+      const existing = new Map((await listFolders(trx, accountId)).map((f) => [f.name.toLowerCase(), f.id]));
+      let name = ROOT;
+      let id = existing.get(ROOT.toLowerCase())!;
+      let created = false;
+      for (const segment of segments) {
+        name = `${name}.${segment.trim()}`;
+        const found = existing.get(name.toLowerCase());
+        if (found !== undefined) id = found;
+        else {
+          [id] = (await insertFolders(trx, accountId, [{ name, system: null }])) as [number];
+          created = true;
+        }
+      }
+      return { id, created };
+    });
+  try {
+    return await attempt();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return attempt();
+  }
+}

@@ -30,6 +30,7 @@ export {
   lockAccount,
   lockFolders,
   lockMessages,
+  messagesAfterUid,
   relocateMessages,
   setFlag,
   setLabel,

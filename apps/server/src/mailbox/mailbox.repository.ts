@@ -153,3 +153,22 @@ export async function releaseQuota(trx: Trx, accountId: number, bytes: number): 
     .where('id', '=', accountId)
     .execute();
 }
+
+/** A folder's messages after a UID, in UID order, a batch at a time (a job working through a folder). */
+export async function messagesAfterUid(
+  db: Db,
+  accountId: number,
+  folderId: number,
+  afterUid: number,
+  limit: number,
+) {
+  return db
+    .selectFrom('messages')
+    .select(['id', 'uid', 'blob_hash', 'seen', 'flagged', 'labels'])
+    .where('account_id', '=', accountId)
+    .where('folder_id', '=', folderId)
+    .where('uid', '>', afterUid)
+    .orderBy('uid')
+    .limit(limit)
+    .execute();
+}

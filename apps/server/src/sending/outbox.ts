@@ -105,6 +105,7 @@ async function deliverLocal(deps: SendingDeps, rows: OutboxRow[]): Promise<Attem
       raw,
       found.map((f) => f.recipient),
       'each',
+      { from: rows[0]!.envelope_from },
     );
     found.forEach(({ row }, i) => {
       const outcome = outcomes[i]!;

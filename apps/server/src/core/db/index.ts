@@ -23,6 +23,7 @@ import * as m012 from './migrations/012-jobs.js';
 import * as m013 from './migrations/013-session-id-token.js';
 import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.js';
 import * as m015 from './migrations/015-unique-label-names.js';
+import * as m016 from './migrations/016-filters.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '013-session-id-token': m013,
   '014-principal-uploads-and-sign-in-throttles': m014,
   '015-unique-label-names': m015,
+  '016-filters': m016,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

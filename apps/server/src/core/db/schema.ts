@@ -42,6 +42,7 @@ export type StoredAttachment = {
 /** queued: waiting for (another) attempt; sent: accepted; bounced: given up, the sender told. */
 export type OutboxStatus = 'queued' | 'sent' | 'bounced';
 
+type FilterRunState = 'queued' | 'running' | 'done' | 'failed';
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Int8 = ColumnType<number, number | bigint, number | bigint>;
 
@@ -226,6 +227,44 @@ export interface Database {
     last_error: string | null;
     created_at: CreatedAt;
     done_at: Date | null;
+  };
+  filter_scripts: {
+    account_id: number;
+    script: string;
+    version: number;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  filter_errors: {
+    id: Generated<number>;
+    account_id: number;
+    at: ColumnType<Date, Date | undefined, never>;
+    filter: string | null;
+    message: string;
+  };
+  filter_runs: {
+    id: Generated<number>;
+    account_id: number;
+    folder_id: number;
+    script: string;
+    dry_run: boolean;
+    state: ColumnType<FilterRunState, FilterRunState | undefined, FilterRunState>;
+    total: ColumnType<number, number | undefined, number>;
+    done: ColumnType<number, number | undefined, number>;
+    matched: ColumnType<number, number | undefined, number>;
+    moved: ColumnType<number, number | undefined, number>;
+    flagged: ColumnType<number, number | undefined, number>;
+    labelled: ColumnType<number, number | undefined, number>;
+    deleted: ColumnType<number, number | undefined, number>;
+    cursor_uid: ColumnType<number, number | undefined, number>;
+    error: string | null;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  vacation_replies: {
+    account_id: number;
+    sender: string;
+    handle: string;
+    replied_at: Date;
   };
   dkim_keys: {
     domain: string;

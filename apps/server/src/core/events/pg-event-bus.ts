@@ -256,6 +256,10 @@ function isMailEvent(value: unknown): value is MailEvent {
       );
     case 'updateMailboxList':
       return true;
+    case 'filterRun': {
+      const run = e.run as Record<string, unknown> | null;
+      return typeof run === 'object' && run !== null && Number.isSafeInteger(run.id);
+    }
     default:
       return false;
   }

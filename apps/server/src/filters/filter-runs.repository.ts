@@ -1,0 +1,80 @@
+import { sql } from 'kysely';
+import type { FilterRun } from '@mailroom/protocol';
+import type { Db, Trx } from '../core/db/index.js';
+import type { Selectable } from 'kysely';
+import type { Database } from '../core/db/index.js';
+
+export type FilterRunRow = Selectable<Database['filter_runs']>;
+
+export function toFilterRun(row: FilterRunRow): FilterRun {
+  return {
+    id: row.id,
+    folder_id: row.folder_id,
+    dry_run: row.dry_run,
+    state: row.state,
+    total: row.total,
+    done: row.done,
+    counts: {
+      matched: row.matched,
+      moved: row.moved,
+      flagged: row.flagged,
+      labelled: row.labelled,
+      deleted: row.deleted,
+    },
+    error: row.error,
+  };
+}
+
+/** A new queued run; the partial unique index refuses a second queued or running run of one folder. */
+export async function insertRun(
+  db: Db,
+  values: { account_id: number; folder_id: number; script: string; dry_run: boolean; total: number },
+): Promise<FilterRunRow> {
+  return db.insertInto('filter_runs').values(values).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findRun(db: Db, accountId: number, id: number): Promise<FilterRunRow | undefined> {
+  return db
+    .selectFrom('filter_runs')
+    .selectAll()
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/**
+ * The unfinished run that waited longest, locked for this transaction (one batch): another process skips it and
+ * takes another, or this one's next batch after the commit.
+ */
+export async function claimRun(trx: Trx): Promise<FilterRunRow | undefined> {
+  return trx
+    .selectFrom('filter_runs')
+    .selectAll()
+    .where('state', 'in', ['queued', 'running'])
+    .orderBy('updated_at')
+    .limit(1)
+    .forUpdate()
+    .skipLocked()
+    .executeTakeFirst();
+}
+
+export interface RunProgress {
+  state: FilterRunRow['state'];
+  done: number;
+  cursor_uid: number;
+  matched: number;
+  moved: number;
+  flagged: number;
+  labelled: number;
+  deleted: number;
+  error: string | null;
+}
+
+export async function updateRun(trx: Trx, id: number, progress: RunProgress): Promise<FilterRunRow> {
+  return trx
+    .updateTable('filter_runs')
+    .set({ ...progress, updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}

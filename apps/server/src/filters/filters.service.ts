@@ -1,0 +1,177 @@
+import {
+  compile,
+  hasRequire,
+  joinRules,
+  run,
+  SieveSyntaxError,
+  splitRules,
+  type CompileOptions,
+  type SieveAction,
+} from '@mailroom/sieve';
+import type {
+  FilterAction,
+  FiltersResponse,
+  FilterTestResponse,
+  FilterValidateResponse,
+  SieveProblem,
+} from '@mailroom/protocol';
+import type { z } from 'zod';
+import type { filtersSaveSchema, filterTestSchema } from '@mailroom/protocol';
+import type { Principal } from '../accounts/index.js';
+import { findAccountById } from '../accounts/index.js';
+import type { BlobStore } from '../core/blobs/index.js';
+import { transact, type Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
+import { findComposeSource, listFolders } from '../mail/index.js';
+import type { FilterError } from './delivery-plan.js';
+import { findFolder } from './mailboxes.js';
+import { findScript, insertError, listErrors, writeScript } from './filters.repository.js';
+import { sieveHostFor } from './message-host.js';
+
+export type FiltersState = FiltersResponse['sieve_filter'];
+
+/** The account's filters: the rules of its script in order, the script itself, its version and latest errors. */
+export async function getFilters(db: Db, accountId: number): Promise<FiltersState> {
+  const [stored, errors] = await Promise.all([findScript(db, accountId), listErrors(db, accountId)]);
+  const script = stored?.script ?? '';
+  return {
+    filters: splitRules(script).rules.map((r, i) => ({
+      id: i + 1,
+      name: r.name,
+      rules: r.text,
+      enabled: r.enabled,
+    })),
+    script,
+    version: stored?.version ?? 0,
+    errors: errors.map((e) => ({ at: e.at.toISOString(), filter: e.filter, message: e.message })),
+  };
+}
+
+const syntaxError = (err: SieveSyntaxError, where?: string) =>
+  new DomainError('sieve_syntax_error', where ? `${where}: ${err.message}` : err.message);
+
+/** Compiles a text or throws sieve_syntax_error with where the first problem is. */
+export function compileOrRefuse(text: string, options: CompileOptions, where?: string) {
+  try {
+    return compile(text, {}, options);
+  } catch (err) {
+    if (err instanceof SieveSyntaxError) throw syntaxError(err, where);
+    throw err;
+  }
+}
+
+/**
+ * Saves the whole list of filters (its new order; the preamble of the stored script stays) or a whole script from
+ * the raw editor. Every filter needs a name, every rule block must compile (as if it required what it uses) and
+ * so must the whole script; with `version`, only over that version (filters_changed when another save came first).
+ */
+export async function saveFilters(
+  db: Db,
+  accountId: number,
+  body: z.output<typeof filtersSaveSchema>,
+): Promise<FiltersState> {
+  await transact(db, async (trx) => {
+    let script: string;
+    if (body.filters) {
+      const rules = body.filters.map((f) => ({
+        name: f.name.replace(/[\r\n]+/g, ' ').trim(),
+        enabled: f.enabled,
+        text: f.rules.replace(/\r\n/g, '\n').replace(/\n+$/, ''),
+      }));
+      for (const rule of rules) {
+        if (!rule.name) throw new DomainError('filter_name_is_empty');
+        compileOrRefuse(rule.text, { inferRequire: true }, `"${rule.name}"`);
+      }
+      const preamble = splitRules((await findScript(trx, accountId))?.script ?? '').preamble;
+      script = joinRules({ preamble, rules });
+    } else {
+      script = body.script!;
+      if (splitRules(script).rules.some((r) => !r.name.trim())) throw new DomainError('filter_name_is_empty');
+    }
+    compileOrRefuse(script, {});
+    const version = await writeScript(trx, accountId, script, body.version);
+    if (version === null) throw new DomainError('filters_changed');
+  });
+  return getFilters(db, accountId);
+}
+
+/** How a text from an editor is compiled: a whole script with its own require as written, a rule as a rule. */
+export const compileOptionsFor = (text: string): CompileOptions =>
+  hasRequire(text) ? {} : { inferRequire: true };
+
+const problemOf = (err: SieveSyntaxError): SieveProblem => ({
+  line: err.position.line,
+  column: err.position.column,
+  message: err.reason,
+});
+
+/** The problems of a whole script or one filter's rules (the first one: compiling stops there). */
+export function validateFilter(text: string): FilterValidateResponse {
+  try {
+    compile(text, {}, compileOptionsFor(text));
+    return { errors: [] };
+  } catch (err) {
+    if (err instanceof SieveSyntaxError) return { errors: [problemOf(err)] };
+    throw err;
+  }
+}
+
+function toFilterAction(action: SieveAction): FilterAction {
+  if (action.type === 'vacation')
+    return { type: 'vacation', subject: action.subject, seconds: action.seconds, reason: action.reason };
+  return action;
+}
+
+function returnPath(raw: Buffer): string | null {
+  const head = raw.subarray(0, 64 * 1024).toString('utf8');
+  return /^return-path:[ \t]*<([^>]*)>/im.exec(head)?.[1] ?? null;
+}
+
+/**
+ * Runs rules (one filter's or a whole script) against one of the caller's messages and says what they would do;
+ * nothing changes. The envelope is the message's Return-Path (else its From) to the account's address; the
+ * folders are the account's.
+ */
+export async function testFilter(
+  db: Db,
+  blobs: BlobStore,
+  principal: Principal,
+  body: z.output<typeof filterTestSchema>,
+): Promise<FilterTestResponse> {
+  const source = await findComposeSource(db, principal, body.folder_id, body.uid);
+  if (!source) throw new DomainError('entity_not_found');
+  const [raw, folders, account] = await Promise.all([
+    blobs.get(source.blobHash),
+    listFolders(db, principal.accountId),
+    findAccountById(db, principal.accountId),
+  ]);
+  const from =
+    returnPath(raw) ?? /^from:[^\n<]*<?([^\s<>]+@[^\s<>]+)>?/im.exec(raw.toString('utf8', 0, 65_536))?.[1];
+  const host = await sieveHostFor(raw, {
+    envelopeFrom: from ?? '',
+    envelopeTo: account?.email ?? '',
+    mailboxExists: (name) => findFolder(folders, name) !== undefined,
+  });
+  let script;
+  try {
+    script = compile(body.script, {}, compileOptionsFor(body.script));
+  } catch (err) {
+    if (!(err instanceof SieveSyntaxError)) throw err;
+    return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(err) };
+  }
+  const result = run(script, host);
+  return {
+    status: result.status,
+    actions: result.actions.map(toFilterAction),
+    implicit_keep: result.implicitKeep,
+    error: result.error ? { ...result.error, message: result.error.message } : null,
+  };
+}
+
+/** Records what went wrong with a script at delivery, where the filters screen shows it. */
+export async function recordFilterErrors(db: Db, accountId: number, errors: FilterError[]): Promise<void> {
+  if (!errors.length) return;
+  await transact(db, async (trx) => {
+    for (const e of errors) await insertError(trx, accountId, e.filter, e.message);
+  });
+}
