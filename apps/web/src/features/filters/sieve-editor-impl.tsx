@@ -9,7 +9,7 @@ import {
   lineNumbers,
   type DecorationSet,
 } from '@codemirror/view';
-import { HighlightStyle, StreamLanguage, syntaxHighlighting } from '@codemirror/language';
+import { HighlightStyle, StreamLanguage, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { sieve } from '@codemirror/legacy-modes/mode/sieve';
 import { tags } from '@lezer/highlight';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
@@ -86,6 +86,7 @@ export default function SieveEditorImpl({
           history(),
           drawSelection(),
           highlightActiveLine(),
+          indentOnInput(),
           keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
           StreamLanguage.define(sieve),
           syntaxHighlighting(highlight),

@@ -203,8 +203,8 @@ function MessageView({
               <Button
                 variant="ghost"
                 iconOnly
-                aria-label={t('mail.moreActions')}
-                title={t('mail.moreActions')}
+                aria-label={t('mail.messageMenu')}
+                title={t('mail.messageMenu')}
               >
                 <EllipsisVertical aria-hidden />
               </Button>
