@@ -225,6 +225,24 @@ describe('filters in the browser', () => {
     expect((await messagesIn(page, 'INBOX')).map((m) => m.subject).sort()).toEqual(['Letter 4', 'Letter 5']);
     await dialog.getByRole('button', { name: 'Close' }).click();
 
+    await context.close();
+  });
+
+  it('the filters screens on a desktop and a phone, in English and Russian', async () => {
+    const { context, page } = await newPage(browser);
+    await signUp(page, url, 'Lena Look');
+    await api(page, 'POST', 'folders', { folder: { parent_id: null, name: 'News' } });
+    await api(page, 'POST', 'filters', {
+      filters: [
+        {
+          name: 'News',
+          rules:
+            'if anyof (address :is "from" "news@paper.example", header :contains "list-id" "paper")\n{\n\taddflag "\\\\Seen";\n\tfileinto "INBOX.News";\n}',
+          enabled: true,
+        },
+        { name: 'Away', rules: 'vacation :days 7 :subject "Away" "Back on Monday.";', enabled: false },
+      ],
+    });
     // The screens in both languages, on a desktop and a phone.
     const views = [
       { name: 'desktop-en', viewport: { width: 1440, height: 900 }, lang: 'en' },
@@ -241,6 +259,14 @@ describe('filters in the browser', () => {
       await otherPage.goto(`${url}/settings/filters?lang=${view.lang}`);
       await otherPage.getByRole('link', { name: 'News' }).waitFor();
       await screenshot(otherPage, `filters-list-${view.name}`);
+      const ru = view.lang === 'ru';
+      await otherPage
+        .getByRole('button', { name: ru ? 'Применить «News» к папке…' : 'Apply News to a folder…' })
+        .click();
+      await otherPage.getByRole('dialog').getByRole('combobox').waitFor();
+      await otherPage.waitForTimeout(300); // the dialog's fade-in
+      await screenshot(otherPage, `filters-apply-${view.name}`);
+      await otherPage.keyboard.press('Escape');
       await otherPage.getByRole('link', { name: 'News' }).click();
       await otherPage
         .getByRole('listitem')
