@@ -32,7 +32,18 @@ const areas = {
   },
   sending: {
     paths: ['sending/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail', 'encrypted', 'filters', 'delivery'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'addresses',
+      'auth',
+      'mail',
+      'encrypted',
+      'filters',
+      'delivery',
+    ],
   },
   // The process: wires every area together.
   app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/'], may: '*' },

@@ -9,7 +9,8 @@ import { startRecurringJob } from './core/jobs/index.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
-import { startSendingJobs } from './sending/index.js';
+import { startSendingJobs, withFilterActions } from './sending/index.js';
+import { startFilterRuns } from './filters/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 
 async function main() {
@@ -31,8 +32,13 @@ async function main() {
   const events = await createEventBus(config);
   const app = await buildApp({ config, db, secrets, blobs, events });
   await app.listen({ port: config.port, host: config.host });
-  const ingest = await startIngest({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) });
-  const sending = startSendingJobs({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) });
+  const ingest = await startIngest(
+    withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
+  );
+  const sending = startSendingJobs(
+    withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) }),
+  );
+  const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
   app.log.info(
     {
       publicUrl: config.publicUrl,
@@ -80,6 +86,7 @@ async function main() {
     await Promise.all([...sweeps, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
     await ingest.close();
     await sending.stop();
+    await filterRuns.stop();
     await app.close();
     await admin.close();
     await events.close();

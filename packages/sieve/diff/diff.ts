@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { evaluate, formatResult, type CompileOptions } from '../src/index.js';
-import { sieveHostFor } from '../../../apps/server/src/filters/index.js';
+import { sieveHostFor } from '../../../apps/server/src/filters/message-host.js';
 import { generateScript, prng, vocabularyOf } from './generate.js';
 import { messages } from './messages.js';
 import { knownDifference } from './known.js';

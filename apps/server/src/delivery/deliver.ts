@@ -175,8 +175,22 @@ export async function deliverMessage(
     }
     for (const [accountId, events] of published)
       void publishAfterCommit(deps.events, deps.log, accountId, events);
-    for (const r of group)
-      if (!retried.has(r.accountId)) await afterStored(deps, r, plans.get(r.accountId), envelope, readRaw);
+    for (const r of group) {
+      if (retried.has(r.accountId)) continue;
+      const keepInInbox = async () => {
+        const stored = await storeMessage(deps.db, deps.blobs, {
+          accountId: r.accountId,
+          systemFolder: 'inbox',
+          parsed,
+          blobs,
+          aliasId: r.aliasId,
+          encrypted,
+          enforceQuota: false,
+        });
+        void publishAfterCommit(deps.events, deps.log, r.accountId, stored.events);
+      };
+      await afterStored(deps, r, plans.get(r.accountId), envelope, readRaw, keepInInbox);
+    }
   }
   return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
 }
@@ -188,6 +202,7 @@ async function afterStored(
   plan: DeliveryPlan | undefined,
   envelope: ReceivedEnvelope,
   readRaw: () => Promise<Buffer>,
+  keepInInbox: () => Promise<void>,
 ): Promise<void> {
   if (!plan) return;
   const { accountId } = recipient;
@@ -205,11 +220,13 @@ async function afterStored(
         actions: plan.outgoing,
       });
     } catch (err) {
-      deps.log.error({ err }, 'queueing what a filter sends failed');
-      errors.push({
-        filter: null,
-        message: `the filter's redirect, reject or vacation failed: ${(err as Error).message}`,
-      });
+      deps.log.info({ err }, 'what a filter sends was not sent');
+      errors.push({ filter: null, message: `not sent: ${(err as Error).message}` });
+      // The script kept no copy, counting on what it sends: mail is never lost because of a filter.
+      if (!plan.copies.length)
+        await keepInInbox().catch((e: unknown) =>
+          deps.log.error({ err: e }, 'keeping a message in the Inbox failed'),
+        );
     }
   }
   await recordFilterErrors(deps.db, accountId, errors).catch((err: unknown) =>

@@ -54,18 +54,20 @@ export const inboxOnly = (errors: FilterError[] = []): DeliveryPlan => ({
 const compiled = new Map<number, { version: number; script: Script | null; source: string }>();
 const cacheLimit = 10_000;
 
+/** A saved script always compiles; one that does not (saved before the interpreter changed) runs as no filter. */
+function compiledOrNull(source: string): Script | null {
+  try {
+    const script = compile(source);
+    return script.commands.length ? script : null;
+  } catch {
+    return null;
+  }
+}
+
 function compiledScript(accountId: number, version: number, source: string) {
   const hit = compiled.get(accountId);
   if (hit && hit.version === version && hit.source === source) return hit;
-  // A saved script always compiles; one that does not (written before a rule changed) runs as no filter.
-  let script: Script | null = null;
-  try {
-    script = compile(source);
-    if (!script.commands.length) script = null;
-  } catch {
-    script = null;
-  }
-  const entry = { version, script, source };
+  const entry = { version, script: compiledOrNull(source), source };
   compiled.delete(accountId);
   compiled.set(accountId, entry);
   if (compiled.size > cacheLimit) compiled.delete(compiled.keys().next().value!);

@@ -71,6 +71,8 @@ export interface FilterRunDeps {
   blobs: BlobStore;
   events: EventBus;
   log: Pick<Logger, 'warn' | 'error'>;
+  /** Messages a batch looks at (filterRunBatchSize). */
+  batchSize?: number;
 }
 
 /** What one message's run asks of the stored message. */
@@ -134,7 +136,7 @@ export async function runFilterBatch(deps: FilterRunDeps): Promise<boolean> {
     };
     const events: MailEvent[] = [];
     try {
-      events.push(...(await batch(trx, deps.blobs, row, progress)));
+      events.push(...(await batch(trx, deps.blobs, row, progress, deps.batchSize ?? filterRunBatchSize)));
     } catch (err) {
       if (!(err instanceof DomainError) && !(err instanceof SieveSyntaxError)) throw err;
       progress.state = 'failed';
@@ -159,10 +161,11 @@ async function batch(
   blobs: BlobStore,
   row: FilterRunRow,
   progress: RunProgress,
+  batchSize: number,
 ): Promise<MailEvent[]> {
   const accountId = row.account_id;
   const script = compile(row.script, {}, compileOptionsFor(row.script));
-  const messages = await messagesAfterUid(trx, accountId, row.folder_id, row.cursor_uid, filterRunBatchSize);
+  const messages = await messagesAfterUid(trx, accountId, row.folder_id, row.cursor_uid, batchSize);
   if (!messages.length) {
     progress.state = 'done';
     return [];

@@ -62,3 +62,23 @@ export async function insertError(trx: Trx, accountId: number, filter: string | 
       and id not in (select id from filter_errors where account_id = ${accountId} order by id desc limit ${keptErrors})
   `.execute(trx);
 }
+
+/**
+ * Claims the right to send a vacation reply to a sender for a handle: true (and the time remembered) unless one
+ * went out less than `seconds` ago. One statement, so two deliveries at once cannot both claim it.
+ */
+export async function claimVacationReply(
+  db: Db,
+  accountId: number,
+  sender: string,
+  handle: string,
+  seconds: number,
+): Promise<boolean> {
+  const { rows } = await sql<{ replied_at: Date }>`
+    insert into vacation_replies (account_id, sender, handle, replied_at)
+    values (${accountId}::bigint, ${sender}::text, ${handle}::text, now())
+    on conflict (account_id, sender, handle) do update set replied_at = now()
+      where vacation_replies.replied_at <= now() - make_interval(secs => ${seconds}::int)
+    returning replied_at`.execute(db);
+  return rows.length > 0;
+}

@@ -1,4 +1,6 @@
-export { sieveHostFor, type FilterContext } from './message-host.js';
+export { headerFieldsOf, sieveHostFor, type FilterContext } from './message-host.js';
+export { autoReplyRefusal } from './auto-reply.js';
+export { claimVacationReply } from './filters.repository.js';
 export { runSieveTest, type SieveTestOptions } from './sieve-test.js';
 export { filterRoutes } from './filters.routes.js';
 export {

@@ -24,7 +24,7 @@ function decodeText(bytes: Buffer, charset: string | false): string {
   }
 }
 
-function headerFields(block: Buffer): HeaderField[] {
+export function headerFields(block: Buffer): HeaderField[] {
   const text = block.toString('utf8');
   const fields: HeaderField[] = [];
   for (const line of text.split(/\r?\n(?![ \t])/)) {
@@ -37,7 +37,7 @@ function headerFields(block: Buffer): HeaderField[] {
 }
 
 /** Where the header ends: the index of the body's first byte (the length when there is no body). */
-function bodyStart(raw: Buffer): number {
+export function bodyStart(raw: Buffer): number {
   for (let i = 0; i < raw.length; i++) {
     if (raw[i] !== 0x0a) continue;
     if (raw[i + 1] === 0x0a) return i + 2;
@@ -125,3 +125,6 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
     now: context.now ?? (() => new Date()),
   };
 }
+
+/** The header fields of a raw message, in order, undecoded. */
+export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));

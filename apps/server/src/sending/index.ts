@@ -8,3 +8,4 @@ export {
   type SendingDeps,
 } from './sending.service.js';
 export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';
+export { filterActionSender, redirectedFromHeader, withFilterActions } from './filter-actions.js';

@@ -10,6 +10,7 @@ import {
   type SendingDeps,
 } from './sending.service.js';
 import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
+import { withFilterActions } from './filter-actions.js';
 
 /**
  * Content may be up to the 50 MB of the contract, and JSON escaping (or two-byte UTF-8) can
@@ -19,7 +20,7 @@ const COMPOSE_BODY_LIMIT = 2 * ATTACHMENTS_TOTAL_LIMIT_BYTES + 1024 * 1024;
 
 export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, blobs } = app.deps;
-  const deps: SendingDeps = { ...app.deps, log: app.log.child({ area: 'sending' }) };
+  const deps: SendingDeps = withFilterActions({ ...app.deps, log: app.log.child({ area: 'sending' }) });
 
   // One file per request; one byte over the limit is enough to know it is too big.
   await app.register(multipart, {

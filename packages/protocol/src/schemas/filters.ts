@@ -88,7 +88,12 @@ export const filterActionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('discard') }),
   z.object({ type: z.literal('redirect'), address: z.string(), copy: z.boolean() }),
   z.object({ type: z.enum(['reject', 'ereject']), reason: z.string() }),
-  z.object({ type: z.literal('vacation'), subject: z.string(), seconds: z.number().int(), reason: z.string() }),
+  z.object({
+    type: z.literal('vacation'),
+    subject: z.string(),
+    seconds: z.number().int(),
+    reason: z.string(),
+  }),
 ]);
 export type FilterAction = z.infer<typeof filterActionSchema>;
 

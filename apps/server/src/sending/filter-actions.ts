@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import MailComposer from 'nodemailer/lib/mail-composer/index.js';
+import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.js';
+import { isHostedDomain } from '../addresses/index.js';
+import {
+  autoReplyRefusal,
+  claimVacationReply,
+  headerFieldsOf,
+  type OutgoingAction,
+} from '../filters/index.js';
+import { buildBounce, headerBlock } from './bounce.js';
+import { wakeOutbox, type SendingDeps } from './outbox.js';
+import { enqueue } from './sending.repository.js';
+
+/** The loop header a redirect adds: the address whose filter redirected the message. */
+export const redirectedFromHeader = 'X-Mailroom-Redirected-From';
+
+/** A message redirected this many times by our filters (any accounts) is not redirected again. */
+const maxRedirectHops = 8;
+
+type Vacation = Extract<OutgoingAction, { type: 'vacation' }>;
+
+const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+function headerValue(raw: Buffer, name: string): string | null {
+  const field = headerFieldsOf(raw).find((f) => f.name.toLowerCase() === name.toLowerCase());
+  return field ? field.value.replace(/\r?\n[ \t]+/g, ' ').trim() : null;
+}
+
+const messageIdOf = (raw: Buffer) => /<([^<>\s]+)>/.exec(headerValue(raw, 'Message-ID') ?? '')?.[1] ?? null;
+
+/**
+ * What a filter asks to send, through the outbox (so it is retried, bounced and DKIM-signed like any mail):
+ * redirect → the message as received, with our loop header on top, from the original envelope sender; reject and
+ * ereject → a DSN to the envelope sender; vacation → a reply to the envelope sender, once per sender and handle
+ * per period, never to automatic, bulk or list mail. A refused one is an error of the filter, recorded for the user.
+ */
+export function filterActionSender(deps: SendingDeps): SendFilterActions {
+  return async (request) => {
+    const problems: string[] = [];
+    for (const action of request.actions) {
+      const problem =
+        action.type === 'redirect'
+          ? await redirect(deps, request, action.address)
+          : action.type === 'vacation'
+            ? await vacation(deps, request, action)
+            : await reject(deps, request, action.reason);
+      if (problem) problems.push(problem);
+    }
+    wakeOutbox();
+    if (problems.length) throw new Error(problems.join('; '));
+  };
+}
+
+async function queue(
+  deps: SendingDeps,
+  request: FilterActionsRequest,
+  raw: Buffer,
+  envelopeFrom: string,
+  recipient: string,
+): Promise<void> {
+  const blob = await deps.blobs.put(raw);
+  await enqueue(deps.db, [
+    {
+      account_id: request.accountId,
+      blob_hash: blob.hash,
+      size: blob.size,
+      message_id: messageIdOf(raw),
+      envelope_from: envelopeFrom,
+      recipient,
+      local: await isHostedDomain(deps.db, deps.config, domainOf(recipient)),
+    },
+  ]);
+}
+
+async function redirect(
+  deps: SendingDeps,
+  request: FilterActionsRequest,
+  address: string,
+): Promise<string | null> {
+  const marks = headerFieldsOf(request.raw).filter(
+    (f) => f.name.toLowerCase() === redirectedFromHeader.toLowerCase(),
+  );
+  if (marks.some((f) => f.value.trim().toLowerCase() === request.recipient.toLowerCase()))
+    return `redirect to ${address}: this message was redirected here by this mailbox already (a loop)`;
+  if (marks.length >= maxRedirectHops)
+    return `redirect to ${address}: the message was redirected too many times`;
+  const raw = Buffer.concat([Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`), request.raw]);
+  await queue(deps, request, raw, request.envelopeFrom, address);
+  return null;
+}
+
+async function reject(
+  deps: SendingDeps,
+  request: FilterActionsRequest,
+  reason: string,
+): Promise<string | null> {
+  // Nobody to tell: a bounce is never answered with another.
+  if (!request.envelopeFrom) return null;
+  const raw = await buildBounce({
+    mailDomain: deps.config.mailDomain,
+    sender: request.envelopeFrom,
+    failure: { recipient: request.recipient, status: '5.7.1', diagnostic: reason, diagnosticType: 'x-local' },
+    originalHeaders: headerBlock(request.raw),
+    originalMessageId: messageIdOf(request.raw),
+    arrivalDate: new Date(),
+  });
+  await queue(deps, request, raw, '', request.envelopeFrom);
+  return null;
+}
+
+async function vacation(
+  deps: SendingDeps,
+  request: FilterActionsRequest,
+  action: Vacation,
+): Promise<string | null> {
+  // Not answering automatic or list mail is the rule working, not an error.
+  if (autoReplyRefusal(headerFieldsOf(request.raw), request.envelopeFrom)) return null;
+  const sender = request.envelopeFrom.toLowerCase();
+  if (!(await claimVacationReply(deps.db, request.accountId, sender, action.handle, action.seconds)))
+    return null;
+  const original = messageIdOf(request.raw);
+  const references = (headerValue(request.raw, 'References') ?? '').match(/<[^<>\s]+>/g) ?? [];
+  const raw = await new MailComposer({
+    from: action.from ?? request.recipient,
+    to: request.envelopeFrom,
+    subject: action.subject,
+    messageId: `<${randomUUID()}@${deps.config.mailDomain}>`,
+    date: new Date(),
+    ...(original ? { inReplyTo: `<${original}>`, references: [...references, `<${original}>`] } : {}),
+    headers: { 'Auto-Submitted': 'auto-replied', Precedence: 'bulk' },
+    text: action.reason,
+  })
+    .compile()
+    .build();
+  // The null sender: nothing answers an automatic reply, and a failure does not bounce back here.
+  await queue(deps, request, raw, '', request.envelopeFrom);
+  return null;
+}
+
+/** The ingest or sending parts with what filters send wired in (sending sits above delivery, so it is injected). */
+export function withFilterActions<D extends SendingDeps>(deps: D): D {
+  const wired = { ...deps };
+  wired.sendFilterActions = filterActionSender(wired);
+  return wired;
+}

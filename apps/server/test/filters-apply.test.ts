@@ -1,0 +1,139 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import type { MailEvent } from '@mailroom/protocol';
+import { createTestApp } from './_util.js';
+import { call, counters, mailUser, type MailUser } from './_actions.js';
+import { runFilterBatch } from '../src/filters/index.js';
+
+const ctx = await createTestApp();
+const runDeps = { ...ctx, log: pino({ level: 'silent' }) };
+let ann: MailUser;
+let invoicesId: number;
+let financeId: number;
+
+const script =
+  'require ["fileinto","imap4flags"];\n' +
+  'if address :is "from" "billing@example.com" { addflag ["\\\\Seen","Finance"]; fileinto "Invoices"; }\n' +
+  'elsif header :contains "subject" "[SPAM]" { discard; }\n';
+
+beforeAll(async () => {
+  ann = await mailUser(ctx, 'Ann Apply');
+  invoicesId = (await call(ann.browser, 'POST', 'folders', { folder: { name: 'Invoices', parent_id: null } }))
+    .body.folder.id;
+  financeId = (await call(ann.browser, 'POST', 'labels', { label: { name: 'finance', search_content: 'x' } }))
+    .body.label.id;
+  for (let i = 1; i <= 3; i++) await ann.deliver({ from: 'billing@example.com', subject: `Invoice ${i}` });
+  await ann.deliver({ from: 'friend@example.com', subject: 'Lunch?' });
+  await ann.deliver({ from: 'spam@example.com', subject: '[SPAM] offer' });
+});
+
+/** Works the queued runs through, batch by batch, as the job does. */
+async function drain() {
+  while (await runFilterBatch(runDeps));
+}
+
+const placeOf = async (subject: string) =>
+  ctx.db
+    .selectFrom('messages')
+    .select(['folder_id', 'seen', 'labels'])
+    .where('account_id', '=', ann.accountId)
+    .where('subject', '=', subject)
+    .executeTakeFirstOrThrow();
+
+describe('applying a filter to a folder', () => {
+  it('a dry run counts what would happen and changes nothing', async () => {
+    const started = await call(ann.browser, 'POST', 'filters/apply', {
+      script,
+      folder_id: ann.folders.inbox,
+      dry_run: true,
+    });
+    expect(started.status).toBe(200);
+    expect(started.body.run).toMatchObject({ state: 'queued', total: 5, done: 0, dry_run: true });
+    await drain();
+    const { body } = await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    expect(body.run).toMatchObject({
+      state: 'done',
+      done: 5,
+      counts: { matched: 4, moved: 3, flagged: 3, labelled: 3, deleted: 1 },
+      error: null,
+    });
+    expect(await placeOf('Invoice 1')).toEqual({ folder_id: ann.folders.inbox, seen: false, labels: [] });
+  });
+
+  it('for real it moves, marks and labels the matching messages, discards to Trash, and says so live', async () => {
+    const events: MailEvent[] = [];
+    ctx.events.subscribe(ann.accountId, (e) => events.push(e));
+    const started = await call(ann.browser, 'POST', 'filters/apply', {
+      script,
+      folder_id: ann.folders.inbox,
+      dry_run: false,
+    });
+    await drain();
+    expect(await placeOf('Invoice 2')).toEqual({ folder_id: invoicesId, seen: true, labels: [financeId] });
+    expect((await placeOf('Lunch?')).folder_id).toBe(ann.folders.inbox);
+    expect((await placeOf('[SPAM] offer')).folder_id).toBe(ann.folders.trash);
+    const runs = events.filter((e) => e.event === 'filterRun');
+    expect(runs.at(-1)).toMatchObject({
+      run: { id: started.body.run.id, state: 'done', counts: { moved: 3 } },
+    });
+    expect(events).toContainEqual(expect.objectContaining({ event: 'move', folder_id: ann.folders.inbox }));
+    for (const folder of [ann.folders.inbox, invoicesId, ann.folders.trash]) {
+      const c = await counters(ctx, folder);
+      expect(c.stored).toEqual(c.truth);
+    }
+  });
+
+  it('one unfinished run per folder; another account cannot see a run', async () => {
+    const first = await call(ann.browser, 'POST', 'filters/apply', {
+      script: 'keep;',
+      folder_id: invoicesId,
+      dry_run: true,
+    });
+    expect(first.status).toBe(200);
+    const second = await call(ann.browser, 'POST', 'filters/apply', {
+      script: 'keep;',
+      folder_id: invoicesId,
+      dry_run: false,
+    });
+    expect(second.status).toBe(409);
+    expect(second.body.error.meta.i8s).toBe('filter_run_active');
+    const bob = await mailUser(ctx, 'Bob Apply');
+    expect((await call(bob.browser, 'GET', `filters/runs/${first.body.run.id}`)).status).toBe(404);
+    const foreignFolder = await call(bob.browser, 'POST', 'filters/apply', {
+      script: 'keep;',
+      folder_id: invoicesId,
+      dry_run: true,
+    });
+    expect(foreignFolder.status).toBe(404);
+    const broken = await call(ann.browser, 'POST', 'filters/apply', {
+      script: 'if {',
+      folder_id: ann.folders.inbox,
+      dry_run: true,
+    });
+    expect(broken.body.error.meta.i8s).toBe('sieve_syntax_error');
+    await drain();
+  });
+
+  it('works in batches by UID and resumes from its stored place, as after a restart', async () => {
+    const carol = await mailUser(ctx, 'Carol Apply');
+    for (let i = 1; i <= 5; i++) await carol.deliver({ from: 'a@example.com', subject: `Note ${i}` });
+    const started = await call(carol.browser, 'POST', 'filters/apply', {
+      script: 'require "imap4flags";\naddflag "\\\\Flagged";',
+      folder_id: carol.folders.inbox,
+      dry_run: false,
+    });
+    expect(await runFilterBatch({ ...runDeps, batchSize: 2 })).toBe(true);
+    const after = await call(carol.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    expect(after.body.run).toMatchObject({ state: 'running', done: 2, counts: { flagged: 2 } });
+    // Another process (another set of parts) picks it up where it stopped.
+    while (await runFilterBatch({ ...ctx, log: pino({ level: 'silent' }), batchSize: 2 }));
+    const done = await call(carol.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    expect(done.body.run).toMatchObject({ state: 'done', done: 5, counts: { flagged: 5, matched: 5 } });
+    const flagged = await ctx.db
+      .selectFrom('messages')
+      .select('flagged')
+      .where('account_id', '=', carol.accountId)
+      .execute();
+    expect(flagged.map((m) => m.flagged)).toEqual([true, true, true, true, true]);
+  });
+});
