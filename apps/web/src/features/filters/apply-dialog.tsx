@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 import { Dialog } from 'radix-ui';
+import clsx from 'clsx';
 import type { Filter, FilterRun } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
@@ -53,7 +54,7 @@ export function ApplyDialog({ filter, onClose }: { filter: Filter; onClose(): vo
           <p id={`${id}-text`} className={dialog.text}>
             {t('filters.apply.text')}
           </p>
-          <div className={styles.field}>
+          <div className={clsx(styles.field, styles.applyField)}>
             <label htmlFor={`${id}-folder`}>{t('filters.apply.folder')}</label>
             <select
               id={`${id}-folder`}

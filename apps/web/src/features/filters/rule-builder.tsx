@@ -187,6 +187,7 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                 <Button
                   variant="ghost"
                   iconOnly
+                  className={styles.remove}
                   aria-label={t('filters.builder.removeCondition', { n: index + 1 })}
                   title={t('filters.builder.removeCondition', { n: index + 1 })}
                   onClick={() =>
@@ -246,6 +247,7 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                 <Button
                   variant="ghost"
                   iconOnly
+                  className={styles.remove}
                   aria-label={t('filters.builder.removeAction', { n: index + 1 })}
                   title={t('filters.builder.removeAction', { n: index + 1 })}
                   onClick={() => onChange({ ...rule, actions: rule.actions.filter((_, at) => at !== index) })}
