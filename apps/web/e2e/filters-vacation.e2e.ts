@@ -1,37 +1,8 @@
-import type net from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
-import { launchBrowser, newPage, signUp, smtpTransport, startServer } from './_harness.js';
+import { launchBrowser, newPage, signUp, smtpTransport, startRelaySink, startServer } from './_harness.js';
 
-interface Relayed {
-  to: string[];
-  raw: Buffer;
-}
-
-/** The relay: an SMTP server on loopback that records what it accepts. */
-async function startSink() {
-  const messages: Relayed[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks) });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port: (server.server.address() as net.AddressInfo).port, messages };
-}
-
-const sink = await startSink();
+const sink = await startRelaySink();
 // A short outbox poll, so a second reply, were one sent, would reach the sink within the wait below.
 const { url, smtpPort } = await startServer({
   SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
-import { ArrowLeft, Code2, ListChecks } from 'lucide-react';
+import { Code2, ListChecks } from 'lucide-react';
 import {
   builderFromSieve,
   sieveFromBuilder,
@@ -15,6 +15,7 @@ import { Preloader } from '../../ui/preloader';
 import { raiseSuccess } from '../../ui/notices-store';
 import { filtersPath } from './paths';
 import { prefilledFilter, withFilter } from './filter-list-model';
+import { FilterPageHeader } from './page-header';
 import { useFilters, useSaveFilters } from './queries';
 import { RuleBuilder } from './rule-builder';
 import { SieveEditor } from './sieve-editor';
@@ -131,14 +132,7 @@ function FilterEditor({
   const title = filter ? t('filters.editTitle', { name: filter.name }) : t('filters.createTitle');
   return (
     <section className={styles.page} aria-labelledby={`${id}-title`}>
-      <header className={styles.pageHeader}>
-        <Link to={filtersPath} className={buttonClass('ghost')} aria-label={t('filters.backToList')}>
-          <ArrowLeft aria-hidden />
-        </Link>
-        <h2 id={`${id}-title`} className={styles.title}>
-          {title}
-        </h2>
-      </header>
+      <FilterPageHeader titleId={`${id}-title`} title={title} />
       <form className={styles.form} onSubmit={submit} noValidate aria-busy={save.isPending}>
         <div className={styles.field}>
           <label htmlFor={`${id}-name`}>{t('filters.name')}</label>

@@ -66,7 +66,7 @@ describe('the filters screens', () => {
   it('a rule the builder wrote reopens in the builder, and saving sends the whole list in order', async () => {
     const saves = serve([bills, spam]);
     renderAt('/settings/filters/edit/1');
-    const action2 = await screen.findByRole('listitem', { name: 'Action 2' });
+    const action2 = await screen.findByRole('listitem', { name: 'Action 2' }, { timeout: 5_000 });
     expect(within(action2).getByLabelText<HTMLSelectElement>('Folder').value).toBe('INBOX.Invoices');
     const condition = screen.getByRole('listitem', { name: 'Condition 1' });
     expect(within(condition).getByLabelText<HTMLInputElement>('Value').value).toBe('billing@shop.example');

@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
-import { ArrowLeft } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Preloader } from '../../ui/preloader';
 import { raiseSuccess } from '../../ui/notices-store';
 import { filtersPath } from './paths';
+import { FilterPageHeader } from './page-header';
 import { useFilters, useSaveFilters } from './queries';
 import { SieveEditor } from './sieve-editor';
 import { useSieveProblems } from './use-sieve-problems';
@@ -30,14 +30,7 @@ function ScriptEditor({ script, version }: { script: string; version: number }) 
 
   return (
     <section className={styles.page} aria-labelledby={`${id}-title`}>
-      <header className={styles.pageHeader}>
-        <Link to={filtersPath} className={buttonClass('ghost')} aria-label={t('filters.backToList')}>
-          <ArrowLeft aria-hidden />
-        </Link>
-        <h2 id={`${id}-title`} className={styles.title}>
-          {t('filters.script.title')}
-        </h2>
-      </header>
+      <FilterPageHeader titleId={`${id}-title`} title={t('filters.script.title')} />
       <p className={styles.hint}>{t('filters.script.intro')}</p>
       <form
         className={styles.form}
