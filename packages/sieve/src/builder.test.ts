@@ -147,6 +147,7 @@ describe('filter builder', () => {
         { type: 'move', folder: ' ' },
         { type: 'forward', address: 'not an address', keepCopy: false },
         { type: 'reply', subject: '', text: 'x', days: 0 },
+        { type: 'label', label: 'Q1 reports' },
       ],
     };
     expect(validateBuilderRule(rule)).toEqual([
@@ -157,6 +158,7 @@ describe('filter builder', () => {
       { kind: 'folder_empty', part: 'action', index: 0 },
       { kind: 'address_invalid', part: 'action', index: 1 },
       { kind: 'days_invalid', part: 'action', index: 2 },
+      { kind: 'label_spaces', part: 'action', index: 3 },
     ]);
     expect(validateBuilderRule({ match: 'all', conditions: [], actions: [] })).toEqual([
       { kind: 'no_actions', part: 'rule', index: 0 },

@@ -76,7 +76,13 @@ export type BuilderProblem =
     }
   | {
       kind:
-        'folder_empty' | 'label_empty' | 'address_invalid' | 'days_invalid' | 'text_empty' | 'reason_empty';
+        | 'folder_empty'
+        | 'label_empty'
+        | 'label_spaces'
+        | 'address_invalid'
+        | 'days_invalid'
+        | 'text_empty'
+        | 'reason_empty';
       part: 'action';
       index: number;
     }
@@ -129,7 +135,9 @@ function actionProblem(a: BuilderAction): (BuilderProblem & { part: 'action' })[
     case 'copy':
       return a.folder.trim() === '' ? 'folder_empty' : null;
     case 'label':
-      return a.label.trim() === '' ? 'label_empty' : null;
+      if (a.label.trim() === '') return 'label_empty';
+      // addflag splits its string at spaces (RFC 5232 §3): "Q1 reports" would be two keywords, neither the label.
+      return /\s/.test(a.label) ? 'label_spaces' : null;
     case 'forward':
       return isValidAddress(a.address.trim()) ? null : 'address_invalid';
     case 'reply':

@@ -85,6 +85,7 @@ const problemText: Record<BuilderProblem['kind'], TextKey> = {
   header_invalid: 'filters.problems.headerInvalid',
   folder_empty: 'filters.problems.folderEmpty',
   label_empty: 'filters.problems.labelEmpty',
+  label_spaces: 'filters.problems.labelSpaces',
   address_invalid: 'filters.problems.addressInvalid',
   days_invalid: 'filters.problems.daysInvalid',
   text_empty: 'filters.problems.textEmpty',
