@@ -121,6 +121,15 @@ describe('filters in the browser', () => {
     await expect(
       page.getByRole('listitem', { name: 'Action 3' }).getByLabel('Folder').inputValue(),
     ).resolves.toBe('INBOX.Invoices');
+    // Tested against the first bill, still in the Inbox: it would be moved, read and labelled; nothing changes.
+    await page.getByText('Test against a message').click();
+    await expect(page.getByLabel('Message').inputValue()).resolves.not.toBe('');
+    await page.getByRole('button', { name: 'Test', exact: true }).click();
+    await page
+      .getByRole('status', { name: 'What the filter would do' })
+      .getByText('Move to Invoices (read, Finance)')
+      .waitFor();
+    await screenshot(page, 'filters-test-desktop-en');
     await page.getByRole('link', { name: 'Back to filters' }).first().click();
 
     // The next bill, over SMTP, appears in Invoices while it is open: read and labelled Finance.

@@ -21,6 +21,7 @@ import { RuleBuilder } from './rule-builder';
 import { SieveEditor } from './sieve-editor';
 import { useSieveProblems } from './use-sieve-problems';
 import { useFilterTargets } from './folder-choices';
+import { TestPanel } from './test-panel';
 import styles from './filters.module.css';
 
 /** settings/filters/create and edit/{id}: the builder, or the raw editor for a rule the builder did not write. */
@@ -107,6 +108,15 @@ function FilterEditor({
     setState({ ...state, raw: sieveFromBuilder(state.rule), rule: null, handWritten: false });
   };
   const backToBuilder = builderFromSieve(state.raw);
+  /** The rules as they stand, or null (with the problems shown) when the builder cannot write them yet. */
+  const currentRules = (): string | null => {
+    if (!state.rule) return state.raw;
+    if (problems.length > 0) {
+      setTried(true);
+      return null;
+    }
+    return sieveFromBuilder(state.rule);
+  };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -182,6 +192,8 @@ function FilterEditor({
             />
           </div>
         )}
+
+        <TestPanel rules={currentRules} />
 
         <div className={styles.formActions}>
           {state.rule ? (

@@ -4,6 +4,7 @@ import type {
   FilterInput,
   FilterRun,
   FiltersResponse,
+  FilterTestResponse,
   FilterValidateResponse,
 } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
@@ -14,6 +15,8 @@ export type FiltersData = FiltersResponse['sieve_filter'];
 export const filterKeys = {
   filters: ['filters'] as const,
   run: (id: number) => ['filterRun', id] as const,
+  /** The latest messages of a folder, to test rules against. */
+  testMessages: (folderId: number) => ['filters', 'testMessages', folderId] as const,
 };
 
 export const filterQueries = {
@@ -59,6 +62,30 @@ export function useSaveFilters() {
 /** The interpreter's problems in a script or one filter's rules (nothing is saved). */
 export function validateSieve(script: string, signal?: AbortSignal): Promise<FilterValidateResponse> {
   return call(routes.validateFilter, { body: { script }, signal });
+}
+
+/** The latest messages of a folder (its first page), to pick one to test rules against. */
+export function useTestMessages(folderId: number | null) {
+  return useQuery({
+    queryKey: filterKeys.testMessages(folderId ?? 0),
+    queryFn: ({ signal }) =>
+      call(routes.folderMessages, {
+        params: { folder_id: folderId! },
+        query: { page: 1, limit: 30 },
+        signal,
+      }),
+    select: (response) => response.messages,
+    enabled: folderId !== null,
+  });
+}
+
+/** What rules would do to one stored message (POST filters/test: nothing is changed). */
+export function testFilter(body: {
+  script: string;
+  folder_id: number;
+  uid: number;
+}): Promise<FilterTestResponse> {
+  return call(routes.testFilter, { body });
 }
 
 /** Starts a run of rules over a folder (first dry, then for real); its progress arrives on the websocket. */
