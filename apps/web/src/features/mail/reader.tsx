@@ -194,6 +194,16 @@ function MessageView({
         >
           <Trash2 aria-hidden />
         </Button>
+        <Button
+          variant="ghost"
+          iconOnly
+          className={styles.fullscreenToggle}
+          aria-label={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
+          title={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
+          onClick={() => setFullscreen(!fullscreen)}
+        >
+          {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
+        </Button>
         {/* Filters are settings, which alias-only users do not have (SPEC §6). */}
         {user?.info.alias ? null : (
           <Dropdown
@@ -212,16 +222,6 @@ function MessageView({
             content={(Menu) => <ReaderMenuItems Menu={Menu} message={message} />}
           />
         )}
-        <Button
-          variant="ghost"
-          iconOnly
-          className={styles.fullscreenToggle}
-          aria-label={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
-          title={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
-          onClick={() => setFullscreen(!fullscreen)}
-        >
-          {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
-        </Button>
       </div>
 
       <header className={styles.header}>
