@@ -252,6 +252,26 @@ describe('filters in the browser', () => {
         { name: 'Away', rules: 'vacation :days 7 :subject "Away" "Back on Monday.";', enabled: false },
       ],
     });
+    // Dragged above News, Away runs first.
+    await page.goto(`${url}/settings/filters`);
+    const list = page.getByRole('list', { name: 'Filters, in the order they run' });
+    await list.getByRole('listitem', { name: 'Away' }).dragTo(list.getByRole('listitem', { name: 'News' }));
+    await expect
+      .poll(async () =>
+        (
+          await api<{ sieve_filter: { filters: { name: string }[] } }>(page, 'GET', 'filters')
+        ).sieve_filter.filters.map((f) => f.name),
+      )
+      .toEqual(['Away', 'News']);
+    await list.getByRole('button', { name: 'Move News up' }).click();
+    await expect
+      .poll(async () =>
+        (
+          await api<{ sieve_filter: { filters: { name: string }[] } }>(page, 'GET', 'filters')
+        ).sieve_filter.filters.map((f) => f.name),
+      )
+      .toEqual(['News', 'Away']);
+
     // The screens in both languages, on a desktop and a phone.
     const views = [
       { name: 'desktop-en', viewport: { width: 1440, height: 900 }, lang: 'en' },
