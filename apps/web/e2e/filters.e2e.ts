@@ -161,6 +161,8 @@ describe('filters in the browser', () => {
     const { context, page } = await newPage(browser);
     await signUp(page, url, 'Raw Writer');
     await page.goto(`${url}/settings/filters?view=script`);
+    // The highlighting editor, once loaded (a plain text area stands in until then).
+    await page.locator('.cm-content').waitFor();
     const editor = page.getByRole('textbox', { name: 'Sieve script' });
     await editor.click();
     await page.keyboard.type(

@@ -14,7 +14,7 @@ import { sieve } from '@codemirror/legacy-modes/mode/sieve';
 import { tags } from '@lezer/highlight';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import type { SieveProblem } from '@mailroom/protocol';
-import type { SieveEditorProps } from './sieve-editor';
+import type { SieveEditorImplProps } from './sieve-editor';
 import styles from './filters.module.css';
 
 const setProblems = StateEffect.define<readonly SieveProblem[]>();
@@ -70,7 +70,8 @@ export default function SieveEditorImpl({
   problems,
   label,
   minLines = 12,
-}: SieveEditorProps) {
+  takeOver,
+}: SieveEditorImplProps) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
@@ -101,6 +102,12 @@ export default function SieveEditorImpl({
       }),
     });
     view.current = editor;
+    // Someone was typing in the stand-in text area: the caret and the focus move here, nothing typed is lost.
+    const caret = takeOver();
+    if (caret !== null) {
+      editor.dispatch({ selection: { anchor: Math.min(caret, editor.state.doc.length) } });
+      editor.focus();
+    }
     return () => {
       editor.destroy();
       view.current = null;

@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { useTranslation } from '../../i18n';
 import type { SieveProblem } from '@mailroom/protocol';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
@@ -13,11 +14,18 @@ export interface SieveEditorProps {
   minLines?: number;
 }
 
+export interface SieveEditorImplProps extends SieveEditorProps {
+  /** The caret of the text area shown while the editor loaded, when it had the focus: the editor takes it over. */
+  takeOver(): number | null;
+}
+
 // CodeMirror (~100 KB) loads with the first raw editor shown, not with the filters list.
 const SieveEditorImpl = lazyChunk(() => import('./sieve-editor-impl'));
 
 /** The Sieve editor with syntax highlighting; until it has loaded, a plain text area does the same job. */
 export function SieveEditor(props: SieveEditorProps) {
+  // Where the text area had the caret when the editor replaced it: typing goes on there.
+  const caret = useRef<number | null>(null);
   const fallback = (
     <textarea
       className={styles.plainEditor}
@@ -26,12 +34,15 @@ export function SieveEditor(props: SieveEditorProps) {
       spellCheck={false}
       rows={props.minLines ?? 12}
       onChange={(event) => props.onChange(event.target.value)}
+      onSelect={(event) => (caret.current = event.currentTarget.selectionStart)}
+      onFocus={(event) => (caret.current = event.currentTarget.selectionStart)}
+      onBlur={() => (caret.current = null)}
     />
   );
   return (
     <>
       <LazyPart fallback={fallback}>
-        <SieveEditorImpl {...props} />
+        <SieveEditorImpl {...props} takeOver={() => caret.current} />
       </LazyPart>
       <SieveProblems problems={props.problems} />
     </>
