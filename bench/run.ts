@@ -53,6 +53,17 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
   }
   await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
   await tryImport('./send.js', (m) => m.runSendBench && ((o) => (m.runSendBench as ExportedBench)(o)));
+  await tryImport(
+    './filters.js',
+    (m) =>
+      m.runFiltersBench &&
+      ((o) =>
+        (m.runFiltersBench as ExportedBench)({
+          ...o,
+          count: o.quick ? 400 : 2000,
+          apply: o.quick ? 2000 : 100_000,
+        })),
+  );
   return found;
 }
 

@@ -4,6 +4,7 @@ import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
 import { call, counters, mailUser, type MailUser } from './_actions.js';
 import { runFilterBatch } from '../src/filters/index.js';
+import { LiveClient, listenWs } from './_ws.js';
 
 const ctx = await createTestApp();
 const runDeps = { ...ctx, log: pino({ level: 'silent' }) };
@@ -135,5 +136,49 @@ describe('applying a filter to a folder', () => {
       .where('account_id', '=', carol.accountId)
       .execute();
     expect(flagged.map((m) => m.flagged)).toEqual([true, true, true, true, true]);
+  });
+
+  it('two processes working one run at once apply each batch once', async () => {
+    const dan = await mailUser(ctx, 'Dan Apply');
+    for (let i = 1; i <= 6; i++) await dan.deliver({ from: 'a@example.com', subject: `Memo ${i}` });
+    const trashed = await call(dan.browser, 'POST', 'filters/apply', {
+      script: 'discard;',
+      folder_id: dan.folders.inbox,
+      dry_run: false,
+    });
+    const process = async () => {
+      const deps = { ...ctx, log: pino({ level: 'silent' }), batchSize: 2 };
+      while (await runFilterBatch(deps));
+    };
+    await Promise.all([process(), process()]);
+    const { body } = await call(dan.browser, 'GET', `filters/runs/${trashed.body.run.id}`);
+    expect(body.run).toMatchObject({ state: 'done', done: 6, counts: { deleted: 6, matched: 6 } });
+    const c = await counters(ctx, dan.folders.trash);
+    expect(c.stored).toEqual({ unread: 6, total: 6 });
+    expect(c.truth).toEqual(c.stored);
+  });
+
+  it("the run's progress reaches the owner's websocket", async () => {
+    const url = await listenWs(ctx.app);
+    const erin = await mailUser(ctx, 'Erin Apply');
+    await erin.deliver({ from: 'a@example.com', subject: 'Hello' });
+    const live = await LiveClient.open(url, { token: erin.browser.cookies.get('mr_sid')! });
+    await live.greet();
+    const started = await call(erin.browser, 'POST', 'filters/apply', {
+      script: 'keep;',
+      folder_id: erin.folders.inbox,
+      dry_run: true,
+    });
+    await drain();
+    const deadline = Date.now() + 5000;
+    while (
+      !live.received().some((e) => e.event === 'filterRun' && e.run.state === 'done') &&
+      Date.now() < deadline
+    )
+      await new Promise((r) => setTimeout(r, 20));
+    expect(live.received().filter((e) => e.event === 'filterRun')).toContainEqual({
+      event: 'filterRun',
+      run: expect.objectContaining({ id: started.body.run.id, state: 'done', done: 1 }),
+    });
   });
 });

@@ -143,4 +143,21 @@ describe('filters at delivery', () => {
     ]);
     expect(await copiesOf(bob.accountId, 'For both')).toEqual([]);
   });
+
+  it('a body test sees the decoded text of the message (its parts read only when a body test runs)', async () => {
+    await saveRules(ann, [
+      {
+        name: 'Newsletters',
+        rules: 'if body :text :contains "отписаться" {\n\tfileinto :create "Newsletters";\n}',
+      },
+    ]);
+    await send({ from: 'news@example.com', subject: 'Weekly', text: 'Чтобы отписаться, нажмите здесь.' });
+    await send({ from: 'news@example.com', subject: 'Monthly', text: 'Nothing to see.' });
+    expect(await copiesOf(ann.accountId, 'Weekly')).toEqual([
+      { folder: 'INBOX.Newsletters', seen: false, flagged: false, labels: [] },
+    ]);
+    expect(await copiesOf(ann.accountId, 'Monthly')).toEqual([
+      { folder: 'INBOX', seen: false, flagged: false, labels: [] },
+    ]);
+  });
 });

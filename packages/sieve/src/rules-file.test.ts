@@ -130,4 +130,12 @@ describe('the filters script in Roundcube form', () => {
     expect(hasRequire(script)).toBe(true);
     expect(hasRequire('# c\nkeep;')).toBe(false);
   });
+
+  it('reads a script written with CRLF line ends (as ManageSieve clients write them)', () => {
+    const crlf =
+      'require ["fileinto"];\r\n# rule:[A]\r\nif true {\r\n  fileinto "x";\r\n}\r\n# rule:[B]\r\nkeep;\r\n';
+    const split = splitRules(crlf);
+    expect(split.rules.map((r) => r.name)).toEqual(['A', 'B']);
+    expect(split.rules[0]!.text).toBe('if true {\r\n  fileinto "x";\r\n}\r');
+  });
 });

@@ -30,7 +30,7 @@ export interface RuleBlock {
   text: string;
 }
 
-const ruleMarker = /^# rule:\[(.*)\]$/;
+const ruleMarker = /^# rule:\[(.*)\]\r?$/;
 
 /** The name a script without `# rule:` markers gets as its one filter when it has no comment to lend one. */
 export const wholeScriptRuleName = 'Script';

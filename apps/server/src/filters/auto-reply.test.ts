@@ -19,4 +19,18 @@ describe('whether a vacation reply may answer', () => {
     expect(autoReplyRefusal([], 'MAILER-DAEMON@example.com')).toMatch(/daemon/);
     expect(autoReplyRefusal([], 'owner-dev@lists.example.org')).toMatch(/daemon/);
   });
+
+  it("answers only mail that names the mailbox in its recipients, or one of the script's :addresses", () => {
+    const to = [h('To', 'Ann <ann@mailroom.test>'), h('Cc', 'x@example.com')];
+    expect(autoReplyRefusal(to, 'a@example.com', ['ANN@mailroom.test'])).toBeNull();
+    expect(autoReplyRefusal([h('To', 'list@example.com')], 'a@example.com', ['ann@mailroom.test'])).toMatch(
+      /not addressed/,
+    );
+    expect(
+      autoReplyRefusal([h('To', 'ann.alias@example.net')], 'a@example.com', [
+        'ann@mailroom.test',
+        'ann.alias@example.net',
+      ]),
+    ).toBeNull();
+  });
 });

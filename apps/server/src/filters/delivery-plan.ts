@@ -1,10 +1,10 @@
-import { compile, ruleAtLine, run, type Script, type SieveAction } from '@mailroom/sieve';
+import { compile, ruleAtLine, type Script, type SieveAction } from '@mailroom/sieve';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
 import { findScript } from './filters.repository.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
 
 /** Where one copy of a delivered message goes, and what it carries. */
 export interface DeliveryCopy {
@@ -93,13 +93,17 @@ export async function planDelivery(
   const { script } = compiledScript(accountId, stored.version, stored.script);
   if (!script) return null;
   try {
-    const folders = await listFolders(db, accountId);
-    const host = await sieveHostFor(await readRaw(), {
+    // The folder list is read once, and only when a fileinto or mailboxexists needs it.
+    let folderList: Promise<FolderRow[]> | undefined;
+    const folders = () => (folderList ??= listFolders(db, accountId));
+    const result = await runOnMessage(script, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
-      mailboxExists: (name) => findFolder(folders, name) !== undefined,
+      mailboxes: async () => {
+        const list = await folders();
+        return (name) => findFolder(list, name) !== undefined;
+      },
     });
-    const result = run(script, host);
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;
       return inboxOnly([
@@ -115,12 +119,14 @@ export async function planDelivery(
 async function applyActions(
   db: Db,
   accountId: number,
-  folders: FolderRow[],
+  folderList: () => Promise<FolderRow[]>,
   actions: SieveAction[],
   implicitKeep: { flags: string[] } | null,
 ): Promise<DeliveryPlan> {
   const plan: DeliveryPlan = { copies: [], outgoing: [], errors: [], foldersCreated: false };
   const marksOf = marksReader(db, accountId);
+  // Only a fileinto needs the folders (keep is the Inbox by its system name).
+  const folders = actions.some((a) => a.type === 'fileinto') ? await folderList() : [];
   const inboxId = folders.find((f) => f.system === 'inbox')?.id;
   const add = async (folder: number | 'inbox', flags: string[]) => {
     const copy: DeliveryCopy = { folder: folder === inboxId ? 'inbox' : folder, ...(await marksOf(flags)) };

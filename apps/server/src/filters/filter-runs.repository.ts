@@ -42,17 +42,24 @@ export async function findRun(db: Db, accountId: number, id: number): Promise<Fi
     .executeTakeFirst();
 }
 
-/**
- * The unfinished run that waited longest, locked for this transaction (one batch): another process skips it and
- * takes another, or this one's next batch after the commit.
- */
-export async function claimRun(trx: Trx): Promise<FilterRunRow | undefined> {
-  return trx
+/** The unfinished run that waited longest (its last batch longest ago), read without a lock. */
+export async function nextRun(db: Db): Promise<FilterRunRow | undefined> {
+  return db
     .selectFrom('filter_runs')
     .selectAll()
     .where('state', 'in', ['queued', 'running'])
     .orderBy('updated_at')
     .limit(1)
+    .executeTakeFirst();
+}
+
+/** The run row, locked for this transaction; undefined when another process holds it or it has finished. */
+export async function lockRun(trx: Trx, id: number): Promise<FilterRunRow | undefined> {
+  return trx
+    .selectFrom('filter_runs')
+    .selectAll()
+    .where('id', '=', id)
+    .where('state', 'in', ['queued', 'running'])
     .forUpdate()
     .skipLocked()
     .executeTakeFirst();

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { compile, run as runScript, SieveSyntaxError } from '@mailroom/sieve';
+import { compile, SieveSyntaxError, type SieveResult } from '@mailroom/sieve';
 import type { FilterRun, MailEvent } from '@mailroom/protocol';
 import type { z } from 'zod';
 import type { filterApplySchema } from '@mailroom/protocol';
@@ -15,8 +15,9 @@ import { messagesAfterUid } from '../mailbox/index.js';
 import { marksReader } from './delivery-plan.js';
 import { compileOptionsFor, compileOrRefuse } from './filters.service.js';
 import {
-  claimRun,
   findRun,
+  lockRun,
+  nextRun,
   insertRun,
   toFilterRun,
   updateRun,
@@ -24,7 +25,7 @@ import {
   type RunProgress,
 } from './filter-runs.repository.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
 
 /** Messages a batch looks at: each batch is one transaction, and other requests run between batches. */
 export const filterRunBatchSize = 200;
@@ -87,7 +88,7 @@ interface Decision {
  * fileintos are added. Redirect, reject and vacation are not done to stored mail.
  */
 function decide(
-  outcome: ReturnType<typeof runScript>,
+  outcome: SieveResult,
   folders: FolderRow[],
   created: Map<string, number>,
 ): Decision | { create: string } | null {
@@ -117,89 +118,95 @@ function decide(
   return { moveTo: discarded ? 'trash' : null, flags };
 }
 
-/** One batch of the longest-waiting unfinished run, in one transaction; false when there was none. */
-export async function runFilterBatch(deps: FilterRunDeps): Promise<boolean> {
-  let publish: { accountId: number; events: MailEvent[] } | null = null;
-  const didWork = await transact(deps.db, async (trx) => {
-    const row = await claimRun(trx);
-    if (!row) return false;
-    const progress: RunProgress = {
-      state: 'running',
-      done: row.done,
-      cursor_uid: row.cursor_uid,
-      matched: row.matched,
-      moved: row.moved,
-      flagged: row.flagged,
-      labelled: row.labelled,
-      deleted: row.deleted,
-      error: null,
-    };
-    const events: MailEvent[] = [];
-    try {
-      events.push(...(await batch(trx, deps.blobs, row, progress, deps.batchSize ?? filterRunBatchSize)));
-    } catch (err) {
-      if (!(err instanceof DomainError) && !(err instanceof SieveSyntaxError)) throw err;
-      progress.state = 'failed';
-      progress.error = err.message;
-    }
-    const updated = await updateRun(trx, row.id, progress);
-    publish = {
-      accountId: row.account_id,
-      events: [...events, { event: 'filterRun', run: toFilterRun(updated) }],
-    };
-    return true;
-  });
-  if (publish) {
-    const { accountId, events } = publish as { accountId: number; events: MailEvent[] };
-    await publishAfterCommit(deps.events, deps.log, accountId, events);
-  }
-  return didWork;
+/** What one batch decided: the run's progress after it, and the changes to make (none in a dry run). */
+interface BatchPlan {
+  progress: RunProgress;
+  seen: number[];
+  flagged: number[];
+  labelled: Map<number, number[]>;
+  moves: Map<number, number[]>;
 }
 
-async function batch(
-  trx: Trx,
-  blobs: BlobStore,
-  row: FilterRunRow,
-  progress: RunProgress,
-  batchSize: number,
-): Promise<MailEvent[]> {
+/**
+ * One batch of the unfinished run that waited longest; false when there was none. The slow part (reading the
+ * messages' blobs, running the script) happens outside any transaction: on embedded PGlite a transaction holds the
+ * only connection. Then one short transaction locks the run row (FOR UPDATE SKIP LOCKED) and applies the batch
+ * only if the run is still where this batch started, so two processes never apply the same batch.
+ */
+export async function runFilterBatch(deps: FilterRunDeps): Promise<boolean> {
+  const row = await nextRun(deps.db);
+  if (!row) return false;
+  let plan: BatchPlan;
+  try {
+    plan = await planBatch(deps.db, deps.blobs, row, deps.batchSize ?? filterRunBatchSize);
+  } catch (err) {
+    if (!(err instanceof DomainError) && !(err instanceof SieveSyntaxError)) throw err;
+    plan = emptyPlan({ ...progressOf(row), state: 'failed', error: err.message });
+  }
+  const published = await transact(deps.db, async (trx) => {
+    const locked = await lockRun(trx, row.id);
+    if (!locked || locked.cursor_uid !== row.cursor_uid || locked.done !== row.done) return null;
+    const events = row.dry_run ? [] : await applyBatch(trx, row, plan);
+    const updated = await updateRun(trx, row.id, plan.progress);
+    return [...events, { event: 'filterRun', run: toFilterRun(updated) } as const];
+  });
+  if (published) await publishAfterCommit(deps.events, deps.log, row.account_id, published);
+  return true;
+}
+
+const progressOf = (row: FilterRunRow): RunProgress => ({
+  state: 'running',
+  done: row.done,
+  cursor_uid: row.cursor_uid,
+  matched: row.matched,
+  moved: row.moved,
+  flagged: row.flagged,
+  labelled: row.labelled,
+  deleted: row.deleted,
+  error: null,
+});
+
+const emptyPlan = (progress: RunProgress): BatchPlan => ({
+  progress,
+  seen: [],
+  flagged: [],
+  labelled: new Map(),
+  moves: new Map(),
+});
+
+async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize: number): Promise<BatchPlan> {
   const accountId = row.account_id;
+  const plan = emptyPlan(progressOf(row));
+  const { progress } = plan;
   const script = compile(row.script, {}, compileOptionsFor(row.script));
-  const messages = await messagesAfterUid(trx, accountId, row.folder_id, row.cursor_uid, batchSize);
+  const messages = await messagesAfterUid(db, accountId, row.folder_id, row.cursor_uid, batchSize);
   if (!messages.length) {
     progress.state = 'done';
-    return [];
+    return plan;
   }
-  const [folders, account] = await Promise.all([
-    listFolders(trx, accountId),
-    findAccountById(trx, accountId),
-  ]);
+  const [folders, account] = await Promise.all([listFolders(db, accountId), findAccountById(db, accountId)]);
   const trash = folders.find((f) => f.system === 'trash')!;
-  const marksOf = marksReader(trx, accountId);
+  const marksOf = marksReader(db, accountId);
   const created = new Map<string, number>();
-  const seen: number[] = [];
-  const flagged: number[] = [];
-  const labelled = new Map<number, number[]>();
-  const moves = new Map<number, number[]>();
   for (const message of messages) {
     progress.done++;
     progress.cursor_uid = message.uid;
     const raw = await blobs.get(message.blob_hash).catch(() => null);
     if (!raw) continue;
-    const host = await sieveHostFor(raw, {
+    const outcome = await runOnMessage(script, raw, {
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
-      mailboxExists: (name) =>
+      // Read once for the batch; a folder this batch made counts too.
+      mailboxes: async () => (name) =>
         findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
     });
-    const outcome = runScript(script, host);
     let decision = decide(outcome, folders, created);
     while (decision && 'create' in decision) {
       // A dry run creates nothing: the folder it would make stands for itself.
       let id = -created.size - 1;
       if (!row.dry_run) {
         try {
-          id = (await ensureFolderPath(trx, accountId, decision.create)).id;
+          id = (await ensureFolderPath(db, accountId, decision.create)).id;
         } catch (err) {
           // A name that cannot be a folder: the message stays where it is.
           if (!(err instanceof DomainError)) throw err;
@@ -213,36 +220,34 @@ async function batch(
     const marks = await marksOf(decision.flags);
     const destination = decision.moveTo === 'trash' ? trash.id : decision.moveTo;
     const moving = destination !== null && destination !== row.folder_id;
-    const flagging = (marks.flags.seen && !message.seen) || (marks.flags.flagged && !message.flagged);
+    const seen = marks.flags.seen && !message.seen;
+    const flagged = marks.flags.flagged && !message.flagged;
     const newLabels = marks.labels.filter((l) => !message.labels.includes(l));
-    if (marks.flags.seen && !message.seen) seen.push(message.uid);
-    if (marks.flags.flagged && !message.flagged) flagged.push(message.uid);
-    for (const l of newLabels) labelled.set(l, [...(labelled.get(l) ?? []), message.uid]);
-    if (moving) moves.set(destination, [...(moves.get(destination) ?? []), message.uid]);
-    if (flagging) progress.flagged++;
+    if (seen) plan.seen.push(message.uid);
+    if (flagged) plan.flagged.push(message.uid);
+    for (const l of newLabels) plan.labelled.set(l, [...(plan.labelled.get(l) ?? []), message.uid]);
+    if (moving) plan.moves.set(destination, [...(plan.moves.get(destination) ?? []), message.uid]);
+    if (seen || flagged) progress.flagged++;
     if (newLabels.length) progress.labelled++;
     if (moving && decision.moveTo === 'trash') progress.deleted++;
     else if (moving) progress.moved++;
-    if (moving || flagging || newLabels.length) progress.matched++;
+    if (moving || seen || flagged || newLabels.length) progress.matched++;
   }
-  if (row.dry_run) return [];
+  return plan;
+}
+
+/** The batch's changes, through mail's own mark and move (flags and labels first, in the folder; then moves). */
+async function applyBatch(trx: Trx, row: FilterRunRow, plan: BatchPlan): Promise<MailEvent[]> {
+  const accountId = row.account_id;
   const events: MailEvent[] = [];
   const here = (uids: number[]) => [{ folder_id: row.folder_id, message_uids: uids }];
-  if (seen.length)
-    events.push(
-      ...(await markMessages(trx, accountId, { flag: 'seen', folder_messages: here(seen) })).events,
-    );
-  if (flagged.length)
-    events.push(
-      ...(await markMessages(trx, accountId, { flag: 'flagged', folder_messages: here(flagged) })).events,
-    );
-  for (const [labelId, uids] of labelled)
-    events.push(
-      ...(
-        await markMessages(trx, accountId, { flag: 'label', label_id: labelId, folder_messages: here(uids) })
-      ).events,
-    );
-  for (const [destination, uids] of moves)
+  const mark = async (request: Parameters<typeof markMessages>[2]) =>
+    events.push(...(await markMessages(trx, accountId, request)).events);
+  if (plan.seen.length) await mark({ flag: 'seen', folder_messages: here(plan.seen) });
+  if (plan.flagged.length) await mark({ flag: 'flagged', folder_messages: here(plan.flagged) });
+  for (const [labelId, uids] of plan.labelled)
+    await mark({ flag: 'label', label_id: labelId, folder_messages: here(uids) });
+  for (const [destination, uids] of plan.moves)
     events.push(
       ...(await moveMessages(trx, accountId, { destination_id: destination, folder_messages: here(uids) }))
         .events,

@@ -115,7 +115,8 @@ async function vacation(
   action: Vacation,
 ): Promise<string | null> {
   // Not answering automatic or list mail is the rule working, not an error.
-  if (autoReplyRefusal(headerFieldsOf(request.raw), request.envelopeFrom)) return null;
+  const own = [request.recipient, ...action.addresses];
+  if (autoReplyRefusal(headerFieldsOf(request.raw), request.envelopeFrom, own)) return null;
   const sender = request.envelopeFrom.toLowerCase();
   if (!(await claimVacationReply(deps.db, request.accountId, sender, action.handle, action.seconds)))
     return null;
