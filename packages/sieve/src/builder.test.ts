@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  builderActionTypes,
   builderFromSieve,
   builderRequires,
   orderedActions,
@@ -244,20 +245,7 @@ describe('filter builder', () => {
         : { field, op, value, negate };
     };
     const action = (): BuilderAction => {
-      switch (
-        pick([
-          'move',
-          'copy',
-          'label',
-          'read',
-          'flag',
-          'forward',
-          'reply',
-          'reject',
-          'delete',
-          'stop',
-        ] as const)
-      ) {
+      switch (pick(builderActionTypes)) {
         case 'move':
           return { type: 'move', folder: pick(['INBOX.Invoices', 'Счета', 'a "b"']) };
         case 'copy':
