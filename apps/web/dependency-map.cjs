@@ -8,14 +8,15 @@ const features = {
   account: [],
   'message-view': [],
   folders: [],
+  filters: ['folders'],
   search: ['folders'],
   shell: ['account', 'folders', 'search'],
   auth: ['account', 'shell'],
   about: ['account', 'shell'],
   decrypt: ['message-view', 'shell'],
   compose: ['account', 'message-view'],
-  mail: ['account', 'compose', 'decrypt', 'folders', 'message-view', 'search', 'shell'],
-  settings: ['account', 'folders', 'shell'],
+  mail: ['account', 'compose', 'decrypt', 'filters', 'folders', 'message-view', 'search', 'shell'],
+  settings: ['account', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
 };
 

@@ -1,8 +1,10 @@
 import fs from 'node:fs/promises';
+import type net from 'node:net';
 import path from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { chromiumOptions, repoRoot, spawnServer, type ServerInfo } from './_processes.js';
 
 export const screenshotDir = path.join(repoRoot, 'apps/web/e2e/screenshots');
@@ -97,4 +99,36 @@ export function folderItem(page: Page, name: string) {
   return page
     .getByRole('tree', { name: 'Folders' })
     .getByRole('treeitem', { name: new RegExp(`^${name}(,|$)`) });
+}
+
+export interface Relayed {
+  from: string;
+  to: string[];
+  raw: Buffer;
+}
+
+/** The relay: a second SMTP server on loopback, no authentication, recording what it accepts. */
+export async function startRelaySink() {
+  const messages: Relayed[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['AUTH', 'STARTTLS'],
+    logger: false,
+    closeTimeout: 100,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+        });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.server.address() as net.AddressInfo).port, messages };
 }

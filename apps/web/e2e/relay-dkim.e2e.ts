@@ -2,53 +2,27 @@ import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { simpleParser } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
-import { launchBrowser, newPage, screenshot, signUp, smtpTransport, startServer } from './_harness.js';
+import {
+  launchBrowser,
+  newPage,
+  screenshot,
+  signUp,
+  smtpTransport,
+  startRelaySink,
+  startServer,
+} from './_harness.js';
 
 // mailauth's main entry loads its BIMI module, whose undici needs Node 22; the DKIM verifier alone runs on Node 20.
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.js') as {
   dkimVerify: (raw: Buffer, opts: { resolver: DNSResolver }) => Promise<DKIMVerifyResult>;
 };
 
-interface Relayed {
-  from: string;
-  to: string[];
-  raw: Buffer;
-}
-
-/** The relay: a second SMTP server on loopback, no authentication, recording what it accepts. */
-async function startSink() {
-  const messages: Relayed[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['AUTH', 'STARTTLS'],
-    logger: false,
-    closeTimeout: 100,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        messages.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  return { port: (server.server.address() as net.AddressInfo).port, messages };
-}
-
-const sink = await startSink();
+const sink = await startRelaySink();
 // A short poll so the outbox job picks the forward up quickly and would show a second delivery within the wait below.
 const { url, dataDir, smtpPort } = await startServer({
   SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,

@@ -6,6 +6,27 @@ export { run, type SieveAction, type SieveResult } from './interpret.js';
 export { defaultLimits, type SieveLimits } from './limits.js';
 export { parse, type CommandNode, type TestNode } from './parser.js';
 export { decodeMimeWords } from './mime.js';
+export {
+  builderActionTypes,
+  builderFields,
+  builderFromSieve,
+  builderRequires,
+  builderSizeOps,
+  builderTextOps,
+  orderedActions,
+  sieveFromBuilder,
+  sizeBytes,
+  validateBuilderRule,
+  VACATION_MAX_DAYS,
+  VACATION_MIN_DAYS,
+  type BuilderAction,
+  type BuilderActionType,
+  type BuilderCondition,
+  type BuilderField,
+  type BuilderOp,
+  type BuilderProblem,
+  type BuilderRule,
+} from './builder.js';
 
 import { compile, type CompileOptions } from './compile.js';
 import { SieveSyntaxError } from './errors.js';

@@ -2,12 +2,18 @@ import type { QueryClient } from '@tanstack/react-query';
 import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
 import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
 import { accountLiveHandler } from '../features/account';
+import { filtersLiveHandler } from '../features/filters';
 import { foldersLiveHandler, watchUnreadTitle } from '../features/folders';
 import { mailLiveHandler } from '../features/mail';
 import { useNotices } from '../ui/notices-store';
 
 /** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */
-export const liveHandlers: readonly LiveHandler[] = [mailLiveHandler, foldersLiveHandler, accountLiveHandler];
+export const liveHandlers: readonly LiveHandler[] = [
+  mailLiveHandler,
+  foldersLiveHandler,
+  accountLiveHandler,
+  filtersLiveHandler,
+];
 
 /** One event to every feature's queries. */
 export function applyMailEvent(client: QueryClient, event: MailEvent): void {

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
-import { loadFeatureTexts, useTranslation } from '../../i18n';
+import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
 import clsx from 'clsx';
 import {
   ArrowLeft,
@@ -9,6 +9,7 @@ import {
   ImageOff,
   Maximize2,
   Minimize2,
+  EllipsisVertical,
   Reply,
   ReplyAll,
   Star,
@@ -27,6 +28,7 @@ import { folderPath, useLabels } from '../folders';
 import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
+import { Dropdown } from '../../ui/dropdown';
 import { Preloader } from '../../ui/preloader';
 import { ownAddresses, useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
@@ -44,6 +46,10 @@ import styles from './reader.module.css';
 const ReaderDecrypt = lazyChunk(() =>
   Promise.all([loadReaderDecrypt(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
+
+// "Create a filter from this message" and the like load with the reader's menu.
+const loadReaderMenuItems = withFeatureTexts(() => import('./reader-menu-items'));
+const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
 export default function Reader() {
@@ -198,6 +204,24 @@ function MessageView({
         >
           {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
         </Button>
+        {/* Filters are settings, which alias-only users do not have (SPEC §6). */}
+        {user?.info.alias ? null : (
+          <Dropdown
+            align="end"
+            prefetch={loadReaderMenuItems}
+            trigger={
+              <Button
+                variant="ghost"
+                iconOnly
+                aria-label={t('mail.messageMenu')}
+                title={t('mail.messageMenu')}
+              >
+                <EllipsisVertical aria-hidden />
+              </Button>
+            }
+            content={(Menu) => <ReaderMenuItems Menu={Menu} message={message} />}
+          />
+        )}
       </div>
 
       <header className={styles.header}>

@@ -5,9 +5,13 @@ import { ArrowLeft, Settings } from 'lucide-react';
 import { MainHeader } from '../shell';
 import { Link, NavLink, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
+import { lazyChunk } from '../../ui/lazy-route';
+import { loadFiltersSection } from '../filters';
 import { buttonClass } from '../../ui/button';
 import { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
 import styles from './settings.module.css';
+
+const FiltersSection = lazyChunk(loadFiltersSection);
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -51,6 +55,8 @@ export function SettingsSection({
 }) {
   const { t } = useTranslation();
   const { id, email } = useParams();
+  if (section === 'filters' && (action === undefined || action === 'create' || action === 'edit'))
+    return <FiltersSection action={action} id={id} />;
   const name = t(`settings.sections.${section}`);
   const subject = id ?? email;
   const title = action ? `${name} · ${t(`settings.actions.${action}`)}${subject ? ` ${subject}` : ''}` : name;

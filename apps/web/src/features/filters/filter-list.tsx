@@ -1,0 +1,181 @@
+import { useId, useState } from 'react';
+import { AlertTriangle, ArrowDown, ArrowUp, Code2, GripVertical, Play, Plus, Trash2 } from 'lucide-react';
+import clsx from 'clsx';
+import type { Filter } from '@mailroom/protocol';
+import { useTranslation } from '../../i18n';
+import { Link } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { Preloader } from '../../ui/preloader';
+import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
+import { filterInputs, moveFilter, placeFilter, withoutFilter } from './filter-list-model';
+import { useFilters, useSaveFilters, type FiltersData } from './queries';
+import { ApplyDialog } from './apply-dialog';
+import styles from './filters.module.css';
+
+/** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
+export function FilterListPage() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const filters = useFilters();
+  const save = useSaveFilters();
+  const [removing, setRemoving] = useState<number | null>(null);
+  const [applying, setApplying] = useState<Filter | null>(null);
+  const [dragged, setDragged] = useState<number | null>(null);
+  if (!filters.data) return <Preloader />;
+  const data: FiltersData = filters.data;
+  const store = (list: ReturnType<typeof filterInputs>) =>
+    save.mutate({ filters: list, version: data.version });
+
+  return (
+    <section className={styles.page} aria-labelledby={`${id}-title`}>
+      <header className={styles.pageHeader}>
+        <h2 id={`${id}-title`} className={styles.title}>
+          {t('filters.title')}
+        </h2>
+        <span className={styles.grow} />
+        <Link to={filtersScriptPath} className={buttonClass()}>
+          <Code2 aria-hidden />
+          {t('filters.editScript')}
+        </Link>
+        <Link to={newFilterPath()} className={buttonClass('primary')}>
+          <Plus aria-hidden />
+          {t('filters.create')}
+        </Link>
+      </header>
+      <p className={styles.hint}>{t('filters.intro')}</p>
+
+      {data.errors.length > 0 ? (
+        <div className={styles.errors} role="status">
+          <h3>
+            <AlertTriangle aria-hidden />
+            {t('filters.deliveryErrors')}
+          </h3>
+          <ul>
+            {data.errors.slice(0, 5).map((error, index) => (
+              <li key={index}>
+                <time dateTime={error.at}>{new Date(error.at).toLocaleString(i18n.language)}</time>
+                {error.filter ? <strong>{error.filter}</strong> : null}
+                <span>{error.message}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+
+      {data.filters.length === 0 ? (
+        <div className={styles.empty}>
+          <p>{t('filters.empty')}</p>
+        </div>
+      ) : (
+        <ol className={styles.list} aria-label={t('filters.listLabel')} aria-busy={save.isPending}>
+          {data.filters.map((filter, index) => (
+            <li
+              key={`${filter.id}-${filter.name}`}
+              className={clsx(
+                styles.item,
+                dragged === index && styles.dragging,
+                !filter.enabled && styles.off,
+              )}
+              aria-label={filter.name}
+              draggable
+              onDragStart={(event) => {
+                setDragged(index);
+                event.dataTransfer.effectAllowed = 'move';
+                event.dataTransfer.setData('text/plain', String(index));
+              }}
+              onDragEnd={() => setDragged(null)}
+              onDragOver={(event) => {
+                if (dragged !== null) event.preventDefault();
+              }}
+              onDrop={(event) => {
+                event.preventDefault();
+                if (dragged !== null && dragged !== index) store(placeFilter(data.filters, dragged, index));
+                setDragged(null);
+              }}
+            >
+              <GripVertical className={styles.grip} aria-hidden />
+              <span className={styles.order}>{index + 1}</span>
+              <Link to={editFilterPath(filter.id)} className={styles.name}>
+                {filter.name}
+              </Link>
+              <label className={styles.switch}>
+                <input
+                  type="checkbox"
+                  role="switch"
+                  checked={filter.enabled}
+                  aria-label={t('filters.enabledFor', { name: filter.name })}
+                  onChange={(event) =>
+                    store(
+                      filterInputs(data.filters).map((f, at) =>
+                        at === index ? { ...f, enabled: event.target.checked } : f,
+                      ),
+                    )
+                  }
+                />
+                <span className={styles.switchText}>
+                  {filter.enabled ? t('filters.on') : t('filters.off')}
+                </span>
+              </label>
+              <span className={styles.itemActions}>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  disabled={index === 0}
+                  aria-label={t('filters.moveUp', { name: filter.name })}
+                  title={t('filters.moveUp', { name: filter.name })}
+                  onClick={() => store(moveFilter(data.filters, index, -1))}
+                >
+                  <ArrowUp aria-hidden />
+                </Button>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  disabled={index === data.filters.length - 1}
+                  aria-label={t('filters.moveDown', { name: filter.name })}
+                  title={t('filters.moveDown', { name: filter.name })}
+                  onClick={() => store(moveFilter(data.filters, index, 1))}
+                >
+                  <ArrowDown aria-hidden />
+                </Button>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  aria-label={t('filters.applyTo', { name: filter.name })}
+                  title={t('filters.applyTo', { name: filter.name })}
+                  onClick={() => setApplying(filter)}
+                >
+                  <Play aria-hidden />
+                </Button>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  aria-label={t('filters.remove', { name: filter.name })}
+                  title={t('filters.remove', { name: filter.name })}
+                  onClick={() => setRemoving(index)}
+                >
+                  <Trash2 aria-hidden />
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={t('filters.removeTitle')}
+        text={t('filters.removeText', { name: data.filters[removing ?? 0]?.name ?? '' })}
+        confirmLabel={t('filters.removeConfirm')}
+        danger
+        onConfirm={async () => {
+          await save.mutateAsync({ filters: withoutFilter(data.filters, removing!), version: data.version });
+          setRemoving(null);
+        }}
+        onError={() => {}}
+      />
+      {applying ? <ApplyDialog filter={applying} onClose={() => setApplying(null)} /> : null}
+    </section>
+  );
+}
