@@ -198,13 +198,13 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
   );
 
   it(
-    'runs with the memory settings of the serve script: young generation in 4 MB semispaces, two malloc arenas',
+    'runs with the memory settings of the serve script: young generation in 4 MB semispaces, two malloc arenas, a fixed mmap threshold',
     { timeout: 120_000 },
     async () => {
       // What `npm start` runs (apps/server's serve script); the settings that keep the idle server small.
       expect(serveCommand()).toEqual({
-        env: { MALLOC_ARENA_MAX: '2' },
-        nodeArgs: ['--max-semi-space-size=4'],
+        env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
+        nodeArgs: ['--max-semi-space-size=4', '--expose-gc'],
       });
       const { server, httpPort } = await serverWithAccounts(1);
       // Start-up alone (modules, migrations) grows V8's young generation to its largest: 2 × 16 MB by default.
@@ -215,6 +215,7 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
       // glibc reads the variable when the process starts: it must be in the server's own environment.
       const environ = (await fs.readFile(`/proc/${server.pid}/environ`, 'utf8')).split('\0');
       expect(environ).toContain('MALLOC_ARENA_MAX=2');
+      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     },
   );
 });
