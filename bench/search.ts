@@ -12,13 +12,8 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import type { MessageQuery } from '@mailroom/protocol';
-import {
-  migrate,
-  openDatabase,
-  pgliteExtensions,
-  upkeepDatabase,
-  type Db,
-} from '../apps/server/src/core/db/index.js';
+import { migrate, openDatabase, upkeepDatabase, type Db } from '../apps/server/src/core/db/index.js';
+import { pgliteExtensions } from '../apps/server/src/core/db/pglite-open.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { systemFolder } from '../apps/server/src/mailbox/index.js';
 import { searchVectorSql } from '../apps/server/src/mailbox/search-vector.js';

@@ -2,11 +2,13 @@
  * The real server as a child process, for the benchmarks that measure it from outside (ingest,
  * memory). It runs what `npm start` runs: the compiled apps/server/dist/main.js (built here with
  * `tsc -b` first, a no-op when it is up to date), not the sources through tsx, whose loader
- * thread and per-worker TypeScript compilation would add memory production never spends.
+ * thread and per-worker TypeScript compilation would add memory production never spends; with the variables and
+ * Node flags of the `serve` script (test-support/serve-command.ts), so memory is measured as it is run.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { freePort, hasExited, waitForPort } from '../test-support/ports.js';
+import { serveCommand } from '../test-support/serve-command.js';
 
 const root = new URL('../', import.meta.url).pathname;
 let built = false;
@@ -48,16 +50,18 @@ export async function startServer(opts: {
     });
     built = true;
   }
+  const serve = serveCommand();
   const [smtpPort, httpPort] = [await freePort(), await freePort()];
   const http = `http://127.0.0.1:${httpPort}`;
   const started = performance.now();
   const server: ChildProcess = spawn(
     process.execPath,
-    [...(opts.nodeArgs ?? []), 'apps/server/dist/main.js'],
+    [...serve.nodeArgs, ...(opts.nodeArgs ?? []), 'apps/server/dist/main.js'],
     {
       cwd: root,
       env: {
         ...process.env,
+        ...serve.env,
         DATA_DIR: opts.dataDir,
         HOST: '127.0.0.1',
         PORT: String(httpPort),

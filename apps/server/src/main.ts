@@ -6,6 +6,7 @@ import { openBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
 import { buildApp } from './app.js';
 import { startRecurringJob } from './core/jobs/index.js';
+import { startIdleCollection } from './core/idle-collection.js';
 import { startAdminSocket } from './admin/admin-socket.js';
 import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
 import { startIngest } from './delivery/index.js';
@@ -78,10 +79,21 @@ async function main() {
       })
     : null;
 
+  // The heap a burst of work grew is given back once the server is quiet (with --expose-gc, as the serve script runs it).
+  const gcLog = app.log.child({ area: 'memory' });
+  const idleCollection = startIdleCollection({
+    collected: (before, after) =>
+      gcLog.debug(
+        { heapUsedMb: Math.round(before / 2 ** 20), afterMb: Math.round(after / 2 ** 20) },
+        'idle collection',
+      ),
+  });
+
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    idleCollection.stop();
     app.log.info({ signal }, 'shutting down');
     await Promise.all([...sweeps, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
     await ingest.close();

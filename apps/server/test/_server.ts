@@ -4,6 +4,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Db } from '../src/core/db/index.js';
 import { hasExited } from '../../../test-support/ports.js';
+import { serveCommand } from '../../../test-support/serve-command.js';
 import { cleanup } from './_util.js';
 
 /** The real server (main.ts) in a child process, for what only a process shows: a crash, its memory. */
@@ -11,13 +12,15 @@ const root = new URL('../../../', import.meta.url).pathname;
 const mainTs = path.join(root, 'apps/server/src/main.ts');
 
 /**
- * The real server (main.ts) as a child process, the way `npm start` runs it, minus the build; `wrapper` runs it
- * under another program (`['strace', …]`), which is then the child.
+ * The real server (main.ts) as a child process, the way `npm start` runs it (the serve script's variables and Node
+ * flags), minus the build; `wrapper` runs it under another program (`['strace', …]`), which is then the child.
  */
 export function startServer(env: Record<string, string>, wrapper: string[] = []): ChildProcess {
+  const serve = serveCommand();
   const [command, ...args] = [
     ...wrapper,
     process.execPath,
+    ...serve.nodeArgs,
     '--conditions=@mailroom/source',
     '--import',
     'tsx',
@@ -25,7 +28,7 @@ export function startServer(env: Record<string, string>, wrapper: string[] = [])
   ];
   const child = spawn(command!, args, {
     cwd: root,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...serve.env, ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

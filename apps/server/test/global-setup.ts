@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { migrate, openDatabase, pgliteExtensions } from '../src/core/db/index.js';
+import { migrate, openDatabase } from '../src/core/db/index.js';
+import { pgliteExtensions } from '../src/core/db/pglite-open.js';
 import { PGlite } from '@electric-sql/pglite';
 
 /**

@@ -12,6 +12,7 @@ import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
 import { freePort, waitForPort } from '../../../test-support/ports.js';
 import { exited, prepareDatabase, startServer } from './_server.js';
+import { serveCommand } from '../../../test-support/serve-command.js';
 
 const MB = 1024 * 1024;
 
@@ -49,11 +50,11 @@ async function serverWithAccounts(count: number) {
   const accounts = [];
   for (let i = 0; i < count; i++) accounts.push(await createAccount(db, `Memory ${i}`));
   await db.destroy();
-  const smtpPort = await freePort();
+  const [smtpPort, httpPort] = [await freePort(), await freePort()];
   const server = startServer({
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
-    PORT: String(await freePort()),
+    PORT: String(httpPort),
     SMTP_PORT: String(smtpPort),
     LOG_LEVEL: 'error',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
@@ -62,6 +63,7 @@ async function serverWithAccounts(count: number) {
   return {
     server,
     smtpPort,
+    httpPort,
     accounts,
     dataDir,
     /** Stops the server (PGlite allows one process) and opens its database. */
@@ -192,6 +194,28 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
       // Holding their data would be 400 MB; what remains is buffers and garbage not yet collected.
       expect(rise).toBeLessThan(100 * MB);
       for (const socket of sockets) socket.destroy();
+    },
+  );
+
+  it(
+    'runs with the memory settings of the serve script: young generation in 4 MB semispaces, two malloc arenas, a fixed mmap threshold',
+    { timeout: 120_000 },
+    async () => {
+      // What `npm start` runs (apps/server's serve script); the settings that keep the idle server small.
+      expect(serveCommand()).toEqual({
+        env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
+        nodeArgs: ['--max-semi-space-size=4', '--expose-gc'],
+      });
+      const { server, httpPort } = await serverWithAccounts(1);
+      // Start-up alone (modules, migrations) grows V8's young generation to its largest: 2 × 16 MB by default.
+      const metrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      const newSpace = Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(metrics)![1]);
+      expect(newSpace).toBeGreaterThan(0);
+      expect(newSpace).toBeLessThanOrEqual(8 * MB);
+      // glibc reads the variable when the process starts: it must be in the server's own environment.
+      const environ = (await fs.readFile(`/proc/${server.pid}/environ`, 'utf8')).split('\0');
+      expect(environ).toContain('MALLOC_ARENA_MAX=2');
+      expect(environ).toContain('MALLOC_MMAP_THRESHOLD_=131072');
     },
   );
 });

@@ -2,12 +2,8 @@ import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, type Migration } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../../config.js';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { pglitePool } from './pglite-pool.js';
+import type { PgliteSource } from './pglite-open.js';
 import { isStalePlan, StatementCache } from './statement-cache.js';
-import { createPgliteClusterIfMissing } from './pglite-initdb.js';
-import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
@@ -74,36 +70,7 @@ const INT8_ARRAY = 1016 as Parameters<typeof pg.types.getTypeParser>[0];
 const parseInt8Array = pg.types.getTypeParser(INT8_ARRAY);
 pg.types.setTypeParser(INT8_ARRAY, (v) => (parseInt8Array(v) as string[]).map(Number));
 
-export type DbSource =
-  | { kind: 'postgres'; url: string }
-  /** fsync: false starts PGlite as it comes (fsync off): a power cut may then lose committed rows. */
-  | { kind: 'pglite'; dataDir: string; fsync?: boolean }
-  | { kind: 'pglite-instance'; pglite: PGlite };
-
-/** Extensions the migrations use; PGlite loads them explicitly. */
-export const pgliteExtensions = { pg_trgm };
-
-/**
- * PostgreSQL settings for the embedded database, on top of PGlite's own start parameters (which
- * are there for correctness: single user, no parallel workers, synchronous I/O). shared_buffers:
- * initdb picks PostgreSQL's 128 MB, which PGlite zero-fills inside its WebAssembly memory while
- * starting (so it is resident from the first second) and which pushes that memory past its 128 MB
- * minimum to 189 MB; WebAssembly memory is never given back. 96 MB keeps it at the minimum and
- * the idle server ~20 MB smaller, with search on the 100k corpus as fast as with 128 MB (each
- * buffer miss costs a file read and a copy into WebAssembly, and search's working set there is
- * 80–96 MB: with 64 MB the Russian-prefix query took 80 ms instead of 23; folder pages do not care).
- */
-export const pgliteStartParams = [
-  ...PGlite.defaultStartParams,
-  '-c',
-  'shared_buffers=96MB',
-  // The write-ahead log kept between checkpoints (PostgreSQL's default allows 1 GB; a 20k fill left 256 MiB of it):
-  // a checkpoint comes after about 50 MB of WAL, and the log is recycled down to 32 MB.
-  '-c',
-  'max_wal_size=96MB',
-  '-c',
-  'min_wal_size=32MB',
-];
+export type DbSource = { kind: 'postgres'; url: string } | PgliteSource;
 
 /** Hot statements run as named ones on PostgreSQL too (StatementCache): parsed once per connection, plans cached. */
 const postgresStatements = new StatementCache(500);
@@ -139,26 +106,10 @@ export async function openDatabase(source: DbSource): Promise<Db> {
     pool.on('connect', (client) => nameStatements(client));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  let pglite: PGlite;
-  if (source.kind === 'pglite') {
-    const fsync = source.fsync ?? true;
-    await createPgliteClusterIfMissing(source.dataDir, fsync);
-    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
-    pglite = await PGlite.create({
-      ...(fs ? { fs } : { dataDir: source.dataDir }),
-      extensions: pgliteExtensions,
-      startParams: durableStartParams(pgliteStartParams, fsync),
-    });
-    if (fs && !fs.syncInstalled) {
-      await pglite.close();
-      throw new Error(
-        'The embedded database could not install fsync (a PGlite update?); refusing to run without it',
-      );
-    }
-  } else {
-    pglite = source.pglite;
-  }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+  // PGlite (its JavaScript, its WebAssembly, the extensions) is loaded only by a server that uses it: one on
+  // PostgreSQL starts ~6 MB smaller without it.
+  const { openPglite } = await import('./pglite-open.js');
+  return openPglite(source);
 }
 
 /** Applies every migration not yet applied; run at start-up, the same for PGlite and PostgreSQL. */

@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, pgliteExtensions, type Db } from './index.js';
+import { openDatabase, type Db } from './index.js';
+import { pgliteExtensions } from './pglite-open.js';
 
 // On the database the suite runs on: PostgreSQL when DATABASE_URL is set, else PGlite.
 const url = process.env.DATABASE_URL;

@@ -1,0 +1,65 @@
+/**
+ * Embedded PGlite opened as the server's database: its start parameters, its extensions, the durable file layer.
+ * Loaded by `openDatabase` (index.ts) with `import()` only when the database is PGlite, so a server on PostgreSQL
+ * never loads PGlite's JavaScript or WebAssembly.
+ */
+import { Kysely, PostgresDialect } from 'kysely';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { pglitePool } from './pglite-pool.js';
+import { createPgliteClusterIfMissing } from './pglite-initdb.js';
+import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
+import type { Database } from './schema.js';
+
+/** Extensions the migrations use; PGlite loads them explicitly. */
+export const pgliteExtensions = { pg_trgm };
+
+/**
+ * PostgreSQL settings for the embedded database, on top of PGlite's own start parameters (which
+ * are there for correctness: single user, no parallel workers, synchronous I/O). shared_buffers:
+ * initdb picks PostgreSQL's 128 MB, which PGlite zero-fills inside its WebAssembly memory while
+ * starting (so it is resident from the first second) and which pushes that memory past its 128 MB
+ * minimum to 189 MB; WebAssembly memory is never given back. 96 MB keeps it at the minimum and
+ * the idle server ~20 MB smaller, with search on the 100k corpus as fast as with 128 MB (each
+ * buffer miss costs a file read and a copy into WebAssembly, and search's working set there is
+ * 80–96 MB: with 64 MB the Russian-prefix query took 80 ms instead of 23; folder pages do not care).
+ */
+export const pgliteStartParams = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=96MB',
+  // The write-ahead log kept between checkpoints (PostgreSQL's default allows 1 GB; a 20k fill left 256 MiB of it):
+  // a checkpoint comes after about 50 MB of WAL, and the log is recycled down to 32 MB.
+  '-c',
+  'max_wal_size=96MB',
+  '-c',
+  'min_wal_size=32MB',
+];
+
+/** The embedded database in a data folder, or a PGlite instance already open (tests). */
+export type PgliteSource =
+  /** fsync: false starts PGlite as it comes (fsync off): a power cut may then lose committed rows. */
+  { kind: 'pglite'; dataDir: string; fsync?: boolean } | { kind: 'pglite-instance'; pglite: PGlite };
+
+export async function openPglite(source: PgliteSource): Promise<Kysely<Database>> {
+  let pglite: PGlite;
+  if (source.kind === 'pglite') {
+    const fsync = source.fsync ?? true;
+    await createPgliteClusterIfMissing(source.dataDir, fsync);
+    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
+    pglite = await PGlite.create({
+      ...(fs ? { fs } : { dataDir: source.dataDir }),
+      extensions: pgliteExtensions,
+      startParams: durableStartParams(pgliteStartParams, fsync),
+    });
+    if (fs && !fs.syncInstalled) {
+      await pglite.close();
+      throw new Error(
+        'The embedded database could not install fsync (a PGlite update?); refusing to run without it',
+      );
+    }
+  } else {
+    pglite = source.pglite;
+  }
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+}
