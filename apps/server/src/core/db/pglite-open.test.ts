@@ -32,6 +32,26 @@ describe('embedded database in a data folder', () => {
   );
 
   it(
+    'keeps no write-ahead log a checkpoint no longer needs: the segments written before it are removed',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = path.join(root, 'wal', 'pglite');
+      const db = await openDatabase({ kind: 'pglite', dataDir });
+      const segments = async () =>
+        (await fs.readdir(path.join(dataDir, 'pg_wal'))).filter((name) => /^[0-9A-F]{24}$/.test(name)).length;
+      await sql`create table filler (data bytea)`.execute(db);
+      // ~40 MB of log in rows that do not compress: three segments of 16 MB or more.
+      for (let i = 0; i < 40; i++)
+        await sql`insert into filler select decode(string_agg(md5(random()::text), ''), 'hex')
+          from generate_series(1, 65536)`.execute(db);
+      expect(await segments()).toBeGreaterThanOrEqual(3);
+      await sql`checkpoint`.execute(db);
+      expect(await segments()).toBeLessThanOrEqual(2);
+      await db.destroy();
+    },
+  );
+
+  it(
     'takes no half-made cluster for a finished one: a start cut off during creation is begun again',
     {
       timeout: 120_000,
