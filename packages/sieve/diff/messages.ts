@@ -323,4 +323,46 @@ export const messages: TestMessage[] = [
       ].join('\r\n'),
     ),
   },
+  {
+    // MIME edge cases (the delivery host's own walker, apps/server/src/filters/mime-leaves.ts, checked against
+    // Pigeonhole): an inner multipart left unclosed and ended by its parent's delimiter, a delimiter with white space
+    // after it, a digest whose parts default to message/rfc822, a part with no header, an empty part.
+    name: 'mime-edges',
+    raw: message(
+      [
+        'Date: Fri, 04 Dec 2026 10:00:00 +0000',
+        'From: digest@lists.example.org',
+        'To: me@example.com',
+        'Subject: Weekly digest',
+        'MIME-Version: 1.0',
+        'Content-Type: multipart/mixed; boundary="outer"',
+      ],
+      [
+        'preamble words',
+        '--outer  ',
+        'Content-Type: multipart/alternative; boundary=inner',
+        '',
+        '--inner',
+        '',
+        'inner plain words',
+        '--outer',
+        'Content-Type: multipart/digest; boundary=dg',
+        '',
+        '--dg',
+        '',
+        'Subject: digest item',
+        'Content-Type: text/plain; charset=utf-8',
+        '',
+        'digest item words',
+        '--dg--',
+        '--outer',
+        '--outer',
+        '',
+        'headerless part words',
+        '--outer-- ',
+        'epilogue words',
+        '',
+      ].join('\r\n'),
+    ),
+  },
 ];

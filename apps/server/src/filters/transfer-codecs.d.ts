@@ -5,3 +5,10 @@ declare module 'libqp' {
 declare module 'libbase64' {
   export function decode(input: string): Buffer;
 }
+// libmime (mailsplit's and mailparser's header-value parser): RFC 2045 parameters with RFC 2231 continuations.
+declare module 'libmime' {
+  const libmime: {
+    parseHeaderValue(value: string): { value: string; params: Record<string, string> };
+  };
+  export default libmime;
+}
