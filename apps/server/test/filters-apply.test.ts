@@ -181,4 +181,20 @@ describe('applying a filter to a folder', () => {
       run: expect.objectContaining({ id: started.body.run.id, state: 'done', done: 1 }),
     });
   });
+  it('a run never shows more done than in all, even when mail arrives while it works', async () => {
+    const started = await call(ann.browser, 'POST', 'filters/apply', {
+      script,
+      folder_id: ann.folders.inbox,
+      dry_run: true,
+    });
+    const before = started.body.run.total as number;
+    expect(await runFilterBatch({ ...runDeps, batchSize: 1 })).toBe(true);
+    for (const n of [1, 2, 3]) await ann.deliver({ from: 'friend@example.com', subject: `Late ${n}` });
+    while (await runFilterBatch({ ...runDeps, batchSize: 1 })) {
+      const running = (await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`)).body.run;
+      expect(running.total).toBeGreaterThanOrEqual(running.done);
+    }
+    const done = (await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`)).body.run;
+    expect(done).toMatchObject({ state: 'done', done: before + 3, total: before + 3 });
+  });
 });

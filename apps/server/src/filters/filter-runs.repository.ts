@@ -12,7 +12,9 @@ export function toFilterRun(row: FilterRunRow): FilterRun {
     folder_id: row.folder_id,
     dry_run: row.dry_run,
     state: row.state,
-    total: row.total,
+    // The folder's count when the run began: mail that arrives or leaves meanwhile changes what there is to do, so
+    // a finished run's total is what it went through, and a running one never shows more done than in all.
+    total: row.state === 'done' ? row.done : Math.max(row.total, row.done),
     done: row.done,
     counts: {
       matched: row.matched,
