@@ -1,5 +1,8 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
+import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { createTestApp, cleanup } from './_util.js';
 import { call, mailUser, type MailUser } from './_actions.js';
 import { smtpTransport } from './_smtp.js';
@@ -22,6 +25,10 @@ const ingest = await startIngestServer(withFilterActions({ ...ctx, log: pino({ l
 });
 cleanup(() => ingest.close());
 const smtp = smtpTransport(ingest.port);
+
+const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.js') as {
+  dkimVerify: (raw: Buffer, opts: { resolver: DNSResolver }) => Promise<DKIMVerifyResult>;
+};
 
 let ann: MailUser;
 let bob: MailUser;
@@ -133,5 +140,42 @@ describe('what filters send, through the outbox', () => {
     expect(dsn!.from).toBe('');
     expect(dsn!.raw.toString()).toContain('No unsolicited offers, please.');
     expect(await storedWith(bob.accountId, 'Offer')).toEqual([]);
+  });
+
+  it('a :mime vacation reply carries the reason as its own MIME part, and is DKIM-signed by the From domain', async () => {
+    const domain = ann.email.slice(ann.email.indexOf('@') + 1);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await ctx.db
+      .insertInto('dkim_keys')
+      .values({
+        domain,
+        selector: 'auto2026',
+        private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      })
+      .execute();
+    await saveRules(
+      ann,
+      'require ["vacation"];\nvacation :mime :subject "Away" text:\r\n' +
+        'Content-Type: text/html; charset=utf-8\r\n\r\n<p>Away <b>until Monday</b></p>\r\n.\r\n;',
+    );
+    const from = 'dora@remote.example';
+    await smtp.sendMail({ from, to: ann.email, subject: 'Anyone?', text: 'Hello' });
+    const [reply] = await until(async () => sinkFor(from).length > 0 && sinkFor(from));
+    const parsed = await parse(reply!.raw);
+    expect(parsed.subject).toBe('Away');
+    expect(parsed.html).toContain('<b>until Monday</b>');
+    expect(parsed.text ?? '').not.toContain('Content-Type');
+    // The null envelope sender, yet signed for the domain of From (the mailbox's own).
+    expect(reply!.from).toBe('');
+    expect(reply!.raw.toString()).toMatch(new RegExp(`^DKIM-Signature: .*d=${domain.replace('.', '\\.')}`));
+    const txt = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+    const result = await dkimVerify(reply!.raw, {
+      resolver: async (name: string, type: string) => {
+        if (type === 'TXT' && name === `auto2026._domainkey.${domain}`) return [[txt]];
+        throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
+      },
+    });
+    expect(result.results[0]?.status.result).toBe('pass');
+    await ctx.db.deleteFrom('dkim_keys').where('domain', '=', domain).execute();
   });
 });

@@ -109,6 +109,22 @@ async function reject(
   return null;
 }
 
+/**
+ * A `:mime` reason (RFC 5230 §4.7) is a MIME entity: the reply becomes that entity — its Content-* fields and its
+ * body — under the reply's own header (any other field the reason carries is dropped, so a script cannot add a Bcc).
+ * A reason that does not start with a header field is sent as text.
+ */
+function withMimeReason(reply: Buffer, reason: string): Buffer {
+  const entity = reason.replace(/\r?\n/g, '\r\n');
+  const split = entity.indexOf('\r\n\r\n');
+  if (split === -1 || !/^[!-9;-~]+:/.test(entity)) return reply;
+  const fields = (head: string) => head.split(/\r\n(?![ \t])/);
+  const text = reply.toString('utf8');
+  const own = fields(text.slice(0, text.indexOf('\r\n\r\n'))).filter((f) => !/^content-/i.test(f));
+  const content = fields(entity.slice(0, split)).filter((f) => /^content-/i.test(f));
+  return Buffer.from([...own, ...content].join('\r\n') + '\r\n\r\n' + entity.slice(split + 4), 'utf8');
+}
+
 async function vacation(
   deps: SendingDeps,
   request: FilterActionsRequest,
@@ -122,7 +138,7 @@ async function vacation(
     return null;
   const original = messageIdOf(request.raw);
   const references = (headerValue(request.raw, 'References') ?? '').match(/<[^<>\s]+>/g) ?? [];
-  const raw = await new MailComposer({
+  const reply = await new MailComposer({
     from: action.from ?? request.recipient,
     to: request.envelopeFrom,
     subject: action.subject,
@@ -134,6 +150,7 @@ async function vacation(
   })
     .compile()
     .build();
+  const raw = action.mime ? withMimeReason(reply, action.reason) : reply;
   // The null sender: nothing answers an automatic reply, and a failure does not bounce back here.
   await queue(deps, request, raw, '', request.envelopeFrom);
   return null;

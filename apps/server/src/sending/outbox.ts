@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { deliverMessage } from '../delivery/index.js';
@@ -48,10 +49,23 @@ export function createRelay(url: string): Transporter {
 
 const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
+/**
+ * Whose domain signs a message: its envelope sender's, or, for the null sender (bounces, a filter's auto-replies
+ * and rejections), its From address's, so that those are signed too and align with From for DMARC.
+ */
+export function signingAddress(envelopeFrom: string, raw: Buffer): string {
+  if (envelopeFrom) return envelopeFrom;
+  const end = raw.indexOf('\r\n\r\n');
+  const head = raw.subarray(0, end === -1 ? raw.length : end).toString('utf8');
+  const from = /^From:[ \t]*(.*(?:\r\n[ \t].*)*)/im.exec(head)?.[1]?.replace(/\r\n[ \t]/g, ' ');
+  const [first] = from ? addressparser(from, { flatten: true }) : [];
+  return first?.address ?? '';
+}
+
 /** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
 async function relayOne(deps: SendingDeps, relay: Transporter, row: OutboxRow): Promise<Attempt> {
   const raw = await deps.blobs.get(row.blob_hash);
-  const key = await dkimKeyFor(deps.db, domainOf(row.envelope_from));
+  const key = await dkimKeyFor(deps.db, domainOf(signingAddress(row.envelope_from, raw)));
   try {
     await relay.sendMail({
       envelope: { from: row.envelope_from, to: [row.recipient] },
