@@ -74,9 +74,20 @@ describe('checkpoints where no checkpointer runs', () => {
     await sql`insert into wal_fill select repeat('x', 1000) from generate_series(1, 2000)`.execute(db);
     const written = await walSinceCheckpoint(db);
     expect(written).toBeGreaterThan(1_000_000);
-    expect(await checkpointIfDue(db, written * 100)).toBe(false);
+    expect(await checkpointIfDue(db, { afterBytes: written * 100, afterSeconds: Infinity })).toBe(false);
     expect(await walSinceCheckpoint(db)).toBeGreaterThanOrEqual(written);
-    expect(await checkpointIfDue(db, 1_000_000)).toBe(true);
+    expect(await checkpointIfDue(db, { afterBytes: 1_000_000, afterSeconds: Infinity })).toBe(true);
     expect(await walSinceCheckpoint(db)).toBeLessThan(1_000_000);
+  });
+
+  it('a quiet database gets a checkpoint once its last is old and log was written since, as checkpoint_timeout does', async () => {
+    await sql`insert into wal_fill select repeat('y', 1000) from generate_series(1, 2000)`.execute(db);
+    const written = await walSinceCheckpoint(db);
+    // Not yet old enough: nothing.
+    expect(await checkpointIfDue(db, { afterBytes: written * 100, afterSeconds: 3600 })).toBe(false);
+    expect(await checkpointIfDue(db, { afterBytes: written * 100, afterSeconds: 0 })).toBe(true);
+    expect(await walSinceCheckpoint(db)).toBeLessThan(1_000_000);
+    // Right after it, with nothing written, none is taken however old.
+    expect(await checkpointIfDue(db, { afterBytes: written * 100, afterSeconds: 0 })).toBe(false);
   });
 });

@@ -43,7 +43,14 @@ export async function createPgliteClusterIfMissing(dataDir: string, fsync = true
   if (fsync) await fsyncPath(path.dirname(dataDir));
 }
 
+/**
+ * initdb's options for a new cluster. `--wal-segsize=4`: the write-ahead log in 4 MB files instead of 16, so what
+ * stays on disk between checkpoints (the segment the next recovery starts in and the one being written, with
+ * `wal_recycle=off`) is ~8 MB instead of ~32: 5 % of a 100k mailbox's footprint. A cluster made before keeps its 16.
+ */
+export const pgliteInitdbParams = ['--wal-segsize=4'];
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
-  const pglite = await PGlite.create(process.argv[2]!);
+  const pglite = await PGlite.create(process.argv[2]!, { initDbStartParams: pgliteInitdbParams });
   await pglite.close();
 }

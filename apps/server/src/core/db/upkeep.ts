@@ -92,16 +92,32 @@ export async function walSinceCheckpoint(db: Db): Promise<number> {
 
 /** WAL after which embedded PGlite takes a checkpoint (PostgreSQL's own checkpointer would at ~max_wal_size / 2). */
 export const CHECKPOINT_AFTER_WAL_BYTES = 48 * 2 ** 20;
+/** Age after which a checkpoint is taken once anything was written (PostgreSQL's checkpoint_timeout, 5 minutes). */
+export const CHECKPOINT_AFTER_SECONDS = 300;
+/** Below this the log since the last checkpoint is its own record and the like: nothing to write. */
+const CHECKPOINT_MIN_WAL_BYTES = 2 ** 20;
 
 /**
- * A checkpoint when enough WAL was written since the last one. PostgreSQL in single-user mode, which PGlite is, has
- * no checkpointer: nothing but a shutdown or a CHECKPOINT statement ever takes one, so max_wal_size bounds nothing,
- * the log only grows (1.2 GiB after a 100k fill) and a restart after a crash would replay all of it. A checkpoint
- * writes the dirty pages (fsynced) and recycles the log down to min_wal_size; it holds the database while it runs
+ * A checkpoint when enough WAL was written since the last one, or when the last is older than `afterSeconds` and
+ * anything was written since. PostgreSQL in single-user mode, which PGlite is, has no checkpointer: nothing but a
+ * shutdown or a CHECKPOINT statement ever takes one, so max_wal_size bounds nothing, the log only grows (1.2 GiB
+ * after a 100k fill) and a restart after a crash would replay all of it. A checkpoint writes the dirty pages
+ * (fsynced) and removes the log files before its redo point (`wal_recycle=off`), so a server gone quiet keeps ~2
+ * log files, not the up to 48 MB written since the last size-based one; it holds the database while it runs
  * (~0.2 s after 1,000 deliveries).
  */
-export async function checkpointIfDue(db: Db, afterBytes = CHECKPOINT_AFTER_WAL_BYTES): Promise<boolean> {
-  if ((await walSinceCheckpoint(db)) < afterBytes) return false;
+export async function checkpointIfDue(
+  db: Db,
+  due: { afterBytes?: number; afterSeconds?: number } = {},
+): Promise<boolean> {
+  const { afterBytes = CHECKPOINT_AFTER_WAL_BYTES, afterSeconds = CHECKPOINT_AFTER_SECONDS } = due;
+  const { rows } = await sql<{ bytes: string; age: string }>`
+    select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn) as bytes,
+      extract(epoch from now() - checkpoint_time) as age
+    from pg_control_checkpoint()`.execute(db);
+  const bytes = Number(rows[0]!.bytes);
+  const age = Number(rows[0]!.age);
+  if (bytes < afterBytes && !(bytes >= CHECKPOINT_MIN_WAL_BYTES && age >= afterSeconds)) return false;
   await sql`checkpoint`.execute(db);
   return true;
 }
