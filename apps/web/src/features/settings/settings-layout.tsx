@@ -1,9 +1,9 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Settings } from 'lucide-react';
 import { MainHeader } from '../shell';
-import { Link, NavLink, useParams } from '../../lib/router';
+import { Link, NavLink, useLocation, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { lazyChunk } from '../../ui/lazy-route';
 import { loadFiltersSection } from '../filters';
@@ -24,6 +24,14 @@ const editable = (action: SettingsAction | undefined): action is 'create' | 'edi
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the sections are one scrolling row: keep the current one in view.
+  useEffect(() => {
+    nav.current
+      ?.querySelector<HTMLElement>('[aria-current="page"]')
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
     <>
       <MainHeader>
@@ -34,7 +42,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
         </Link>
       </MainHeader>
       <div className={styles.body}>
-        <nav className={styles.nav} aria-label={t('settings.nav')}>
+        <nav ref={nav} className={styles.nav} aria-label={t('settings.nav')}>
           <ul>
             {settingsSections.map((section) => (
               <li key={section}>
