@@ -16,7 +16,7 @@ const features = {
   decrypt: ['message-view', 'shell'],
   compose: ['account', 'message-view'],
   mail: ['account', 'compose', 'decrypt', 'filters', 'folders', 'message-view', 'search', 'shell'],
-  settings: ['account', 'filters', 'folders', 'shell'],
+  settings: ['account', 'compose', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
 };
 

@@ -7,6 +7,9 @@ import { createQueryClient } from './app/query-client';
 import { AppRoutes } from './app/routes';
 import { AppRouter } from './lib/router';
 import { warmUpMail } from './app/warm-up';
+import { applyRememberedTheme } from './ui/theme';
+
+applyRememberedTheme();
 
 const queryClient = createQueryClient();
 // The first mail screen's requests start now, alongside the language chunk (DESIGN §5: Inbox drawn ≤ 1 s).

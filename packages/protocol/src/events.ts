@@ -16,7 +16,15 @@ export type MailEvent =
   /** Folders were created, renamed, moved or deleted. */
   | { event: 'updateMailboxList' }
   /** A filter run over a folder (POST filters/apply) progressed, finished or failed. */
-  | { event: 'filterRun'; run: FilterRun };
+  | { event: 'filterRun'; run: FilterRun }
+  /**
+   * Something of the account other than mail changed (in another tab, or by the server): the client reads that part
+   * again. Sent to full sessions only.
+   */
+  | { event: 'updateAccount'; part: AccountPart };
+/** What an updateAccount event says changed. */
+export const accountParts = ['settings', 'profiles', 'contacts', 'groups', 'labels', 'filters'] as const;
+export type AccountPart = (typeof accountParts)[number];
 
 export type MailEventName = MailEvent['event'];
 

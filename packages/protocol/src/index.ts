@@ -15,5 +15,6 @@ export * from './schemas/message-actions.js';
 export * from './schemas/sending.js';
 export * from './schemas/encrypted.js';
 export * from './schemas/filters.js';
+export * from './schemas/contacts.js';
 export * from './encryption.js';
 export * from './routes.js';

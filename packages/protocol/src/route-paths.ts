@@ -67,6 +67,34 @@ export const routePaths = {
   testFilter: route('POST', '/api/v1/filters/test'),
   applyFilter: route('POST', '/api/v1/filters/apply'),
   filterRun: route('GET', '/api/v1/filters/runs/:id'),
+  settings: route('GET', '/api/v1/user/settings'),
+  /** Any subset of the settings. */
+  changeSettings: route('POST', '/api/v1/user/settings'),
+  createProfile: route('POST', '/api/v1/user/profiles'),
+  updateProfile: route('POST', '/api/v1/user/profiles/:id'),
+  deleteProfile: route('DELETE', '/api/v1/user/profiles/:id'),
+  /** A page of contacts, or a search (SPEC §7: GET contacts?page=&size=, GET contacts?size=1000&search=). */
+  contacts: route('GET', '/api/v1/contacts'),
+  contact: route('GET', '/api/v1/contacts/:id'),
+  createContact: route('POST', '/api/v1/contacts'),
+  updateContact: route('POST', '/api/v1/contacts/:id'),
+  deleteContact: route('DELETE', '/api/v1/contacts/:id'),
+  /** The screen's bulk delete. */
+  deleteContacts: route('POST', '/api/v1/contacts/delete'),
+  /** The file as the body (vCard or CSV). */
+  importContacts: route('POST', '/api/v1/contacts/import'),
+  /** A vCard 4.0 file, as a download. */
+  exportContacts: route('GET', '/api/v1/contacts/export'),
+  /** Compose's autocomplete. */
+  suggestContacts: route('GET', '/api/v1/contacts/suggest'),
+  /** Whether an address is a contact, or one the user has written to (the reader's 'add sender to contacts'). */
+  knownContact: route('GET', '/api/v1/contacts/known'),
+  groups: route('GET', '/api/v1/contacts/groups'),
+  group: route('GET', '/api/v1/groups/:id'),
+  createGroup: route('POST', '/api/v1/contacts/groups'),
+  updateGroup: route('POST', '/api/v1/contacts/groups/:id'),
+  groupMembers: route('POST', '/api/v1/contacts/groups/:id/contacts'),
+  deleteGroup: route('DELETE', '/api/v1/contacts/groups/:id'),
 } as const satisfies Record<string, RoutePath>;
 
 export type RouteName = keyof typeof routePaths;

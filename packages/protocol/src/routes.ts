@@ -6,7 +6,13 @@ import {
   passwordLoginResponseSchema,
   ridsResponseSchema,
 } from './schemas/auth.js';
-import { folderIdPathSchema, idParamSchema, okSchema, uidPathSchema } from './schemas/common.js';
+import {
+  folderIdPathSchema,
+  idParamSchema,
+  okSchema,
+  profileIdParamSchema,
+  uidPathSchema,
+} from './schemas/common.js';
 import {
   decryptParamsSchema,
   decryptRequestSchema,
@@ -23,6 +29,25 @@ import {
   filterValidateResponseSchema,
   filterValidateSchema,
 } from './schemas/filters.js';
+import {
+  contactExportQuerySchema,
+  contactImportQuerySchema,
+  contactImportResponseSchema,
+  contactInputSchema,
+  contactResponseSchema,
+  contactsDeleteSchema,
+  contactsQuerySchema,
+  contactsResponseSchema,
+  contactUpdateSchema,
+  groupInputSchema,
+  groupMembersSchema,
+  groupResponseSchema,
+  groupsResponseSchema,
+  knownQuerySchema,
+  knownResponseSchema,
+  suggestQuerySchema,
+  suggestResponseSchema,
+} from './schemas/contacts.js';
 import {
   folderCreateSchema,
   folderResponseSchema,
@@ -60,6 +85,9 @@ import {
 } from './schemas/sending.js';
 import {
   accountSchema,
+  profileInputSchema,
+  profilesResponseSchema,
+  profileUpdateSchema,
   settingsResponseSchema,
   settingsUpdateSchema,
   userResponseSchema,
@@ -160,6 +188,43 @@ const schemas = {
   testFilter: { body: filterTestSchema, response: filterTestResponseSchema },
   applyFilter: { body: filterApplySchema, response: filterRunResponseSchema },
   filterRun: { params: z.object({ id: idParamSchema }), response: filterRunResponseSchema },
+  settings: { response: settingsResponseSchema },
+  changeSettings: { body: settingsUpdateSchema, response: settingsResponseSchema },
+  createProfile: { body: profileInputSchema, response: profilesResponseSchema },
+  updateProfile: {
+    params: z.object({ id: profileIdParamSchema }),
+    body: profileUpdateSchema,
+    response: profilesResponseSchema,
+  },
+  deleteProfile: { params: z.object({ id: profileIdParamSchema }), response: profilesResponseSchema },
+  contacts: { query: contactsQuerySchema, response: contactsResponseSchema },
+  contact: { params: z.object({ id: idParamSchema }), response: contactResponseSchema },
+  createContact: { body: contactInputSchema, response: contactResponseSchema },
+  updateContact: {
+    params: z.object({ id: idParamSchema }),
+    body: contactUpdateSchema,
+    response: contactResponseSchema,
+  },
+  deleteContact: { params: z.object({ id: idParamSchema }), response: okSchema },
+  deleteContacts: { body: contactsDeleteSchema, response: okSchema },
+  importContacts: { query: contactImportQuerySchema, response: contactImportResponseSchema },
+  exportContacts: { query: contactExportQuerySchema },
+  suggestContacts: { query: suggestQuerySchema, response: suggestResponseSchema },
+  knownContact: { query: knownQuerySchema, response: knownResponseSchema },
+  groups: { response: groupsResponseSchema },
+  group: { params: z.object({ id: idParamSchema }), response: groupResponseSchema },
+  createGroup: { body: groupInputSchema, response: groupResponseSchema },
+  updateGroup: {
+    params: z.object({ id: idParamSchema }),
+    body: groupInputSchema,
+    response: groupResponseSchema,
+  },
+  groupMembers: {
+    params: z.object({ id: idParamSchema }),
+    body: groupMembersSchema,
+    response: groupResponseSchema,
+  },
+  deleteGroup: { params: z.object({ id: idParamSchema }), response: okSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
 /**
@@ -168,12 +233,6 @@ const schemas = {
  */
 const serverRoutes = {
   user: { ...route('GET', '/api/v1/user'), response: userResponseSchema },
-  settings: { ...route('GET', '/api/v1/user/settings'), response: settingsResponseSchema },
-  changeSettings: {
-    ...route('POST', '/api/v1/user/settings'),
-    body: settingsUpdateSchema,
-    response: settingsResponseSchema,
-  },
   searchDelete: {
     ...route('POST', '/api/v1/messages/search/delete'),
     body: searchActionSchema,

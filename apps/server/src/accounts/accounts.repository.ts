@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Settings } from '@mailroom/protocol';
+import { defaultSettings, type Settings } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 
 export interface AccountRow {
@@ -22,8 +22,21 @@ const accountColumns = [
   'quota_used_bytes',
 ] as const;
 
+/**
+ * Settings are stored as JSON as they were saved: a row saved before a setting existed lacks it, so every read
+ * fills in the defaults.
+ */
+function withDefaults(row: AccountRow | undefined): AccountRow | undefined {
+  return row && { ...row, settings: { ...defaultSettings, ...row.settings } };
+}
+
 export function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
-  return db.selectFrom('accounts').select(accountColumns).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('accounts')
+    .select(accountColumns)
+    .where('id', '=', id)
+    .executeTakeFirst()
+    .then(withDefaults);
 }
 
 export function findAccountByMemberId(db: Db, memberId: string): Promise<AccountRow | undefined> {
@@ -31,7 +44,8 @@ export function findAccountByMemberId(db: Db, memberId: string): Promise<Account
     .selectFrom('accounts')
     .select(accountColumns)
     .where('member_id', '=', memberId)
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .then(withDefaults);
 }
 
 /** The account whose primary address this is, case-insensitively. */
@@ -40,7 +54,8 @@ export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | 
     .selectFrom('accounts')
     .select(accountColumns)
     .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
+    .executeTakeFirst()
+    .then(withDefaults);
 }
 
 /** Inserts the account unless one exists for the member ID; returns the new id or undefined. */
@@ -63,35 +78,17 @@ export async function insertAccount(
   return row?.id;
 }
 
-export async function updateAccountSettings(db: Db, accountId: number, settings: Settings): Promise<void> {
-  await db
-    .updateTable('accounts')
-    .set({ settings: JSON.stringify(settings) })
-    .where('id', '=', accountId)
-    .execute();
-}
-
-export function listProfiles(db: Db, accountId: number) {
-  return db
-    .selectFrom('profiles')
-    .select(['id', 'name', 'email', 'signature', 'is_default'])
-    .where('account_id', '=', accountId)
-    .orderBy('is_default', 'desc')
-    .orderBy('id')
-    .execute();
-}
-
-export async function insertProfile(
+/** Merges the settings given into the stored ones in one statement; the stored settings after it. */
+export async function mergeAccountSettings(
   db: Db,
-  values: { accountId: number; name: string; email: string; isDefault: boolean },
-): Promise<void> {
-  await db
-    .insertInto('profiles')
-    .values({
-      account_id: values.accountId,
-      name: values.name,
-      email: values.email,
-      is_default: values.isDefault,
-    })
-    .execute();
+  accountId: number,
+  update: Partial<Settings>,
+): Promise<Partial<Settings> | undefined> {
+  const row = await db
+    .updateTable('accounts')
+    .set({ settings: sql<string>`settings || ${JSON.stringify(update)}::jsonb` })
+    .where('id', '=', accountId)
+    .returning('settings')
+    .executeTakeFirst();
+  return row?.settings;
 }

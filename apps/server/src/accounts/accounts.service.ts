@@ -12,10 +12,10 @@ import {
   findAccountById,
   findAccountByMemberId,
   insertAccount,
-  insertProfile,
-  updateAccountSettings,
+  mergeAccountSettings,
   type AccountRow,
 } from './accounts.repository.js';
+import { insertProfile } from './profiles.repository.js';
 
 export type { AccountRow } from './accounts.repository.js';
 
@@ -94,10 +94,9 @@ export async function getSettings(db: Db, accountId: number): Promise<Settings> 
   return (await requireAccount(db, accountId)).settings;
 }
 
+/** Saves the settings given, keeping the others (two saves at once each keep what the other changed). */
 export async function changeSettings(db: Db, accountId: number, update: SettingsUpdate): Promise<Settings> {
-  return transact(db, async (trx) => {
-    const settings = { ...defaultSettings, ...(await requireAccount(trx, accountId)).settings, ...update };
-    await updateAccountSettings(trx, accountId, settings);
-    return settings;
-  });
+  const stored = await mergeAccountSettings(db, accountId, update);
+  if (!stored) throw new DomainError('invalid_auth_cookie');
+  return { ...defaultSettings, ...stored };
 }

@@ -10,9 +10,6 @@ export {
   type AccountRow,
   type Principal,
 } from './accounts.service.js';
-export {
-  findAccountByEmail,
-  findAccountById,
-  findAccountByMemberId,
-  listProfiles,
-} from './accounts.repository.js';
+export { findAccountByEmail, findAccountById, findAccountByMemberId } from './accounts.repository.js';
+export { listProfiles, type ProfileRow } from './profiles.repository.js';
+export { addProfile, changeProfile, removeProfile, type ProfileValues } from './profiles.service.js';

@@ -13,7 +13,12 @@ export interface SenderAddress {
   aliasId: number | null;
 }
 
-/** The addresses an account may send as: primary, aliases and profile addresses. */
+/**
+ * The addresses an account may send as: its primary address and its aliases (domain addresses join here), each
+ * with the display name of its profile (the default one first), else the account's name. A profile names an
+ * address; it never makes one sendable by itself (a profile left on an address the account no longer has sends
+ * nothing).
+ */
 export async function senderAddressesOf(db: Db, accountId: number): Promise<SenderAddress[]> {
   const [account, aliases, profiles] = await Promise.all([
     findAccountById(db, accountId),
@@ -23,11 +28,9 @@ export async function senderAddressesOf(db: Db, accountId: number): Promise<Send
   if (!account) return [];
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
   const nameOf = (email: string) => profiles.find((p) => same(p.email, email))?.name ?? account.name;
-  const aliasIdOf = (email: string) => aliases.find((a) => same(a.email, email))?.id ?? null;
   return [
     { email: account.email, name: nameOf(account.email), aliasId: null },
     ...aliases.map((a) => ({ email: a.email, name: nameOf(a.email), aliasId: a.id })),
-    ...profiles.map((p) => ({ email: p.email, name: p.name, aliasId: aliasIdOf(p.email) })),
   ];
 }
 

@@ -12,7 +12,8 @@ import { scopedFolderCounts, uidsInScope, type FolderCounts, type Scope } from '
  * - `move`: its uids are gone from the source folder, so it cannot be sorted out by uid: it is
  *   passed on, without uids, only when it changed the counts the session sees of either folder;
  * - `updateMailboxList` (folders created, renamed, removed; a lost connection): passed on;
- * - `filterRun` (a filter applied to a folder): filters are the owner's alone, so never.
+ * - `filterRun` (a filter applied to a folder): filters are the owner's alone, so never;
+ * - `updateAccount` (settings, profiles, contacts, groups, labels, filters changed): the owner's alone, so never.
  */
 export class ScopedEvents {
   /** The counts last told to the client, per folder; filled when the socket opens. */
@@ -76,6 +77,7 @@ export class ScopedEvents {
       case 'updateMailboxList':
         return event;
       case 'filterRun':
+      case 'updateAccount':
         return undefined;
     }
   }

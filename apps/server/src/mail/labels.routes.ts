@@ -4,6 +4,9 @@ import { apiRoute } from '../http/index.js';
 import { changeLabel, createLabel, listLabels, removeLabel } from './labels.service.js';
 import { publishAfterCommit } from '../core/events/index.js';
 
+/** Labels are the account's own data: the owner's other tabs read them again (their sidebar, colours, names). */
+const labelsChanged = [{ event: 'updateAccount', part: 'labels' }] as const;
+
 export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...apiRoute(app, 'labels', { tags: ['labels'], summary: "The caller's labels" }),
@@ -17,13 +20,12 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['labels'],
       summary: 'Create a label (a message keyword with a saved search)',
     }),
-    handler: async (request) => ({
-      label: await createLabel(
-        app.deps.db,
-        requireFullSession(request.requireAuth()).accountId,
-        request.body.label,
-      ),
-    }),
+    handler: async (request) => {
+      const { accountId } = requireFullSession(request.requireAuth());
+      const label = await createLabel(app.deps.db, accountId, request.body.label);
+      await publishAfterCommit(app.deps.events, request.log, accountId, labelsChanged);
+      return { label };
+    },
   });
 
   app.route({
@@ -31,14 +33,12 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['labels'],
       summary: 'Change a label; fields not given stay',
     }),
-    handler: async (request) => ({
-      label: await changeLabel(
-        app.deps.db,
-        requireFullSession(request.requireAuth()).accountId,
-        request.params.id,
-        request.body.label,
-      ),
-    }),
+    handler: async (request) => {
+      const { accountId } = requireFullSession(request.requireAuth());
+      const label = await changeLabel(app.deps.db, accountId, request.params.id, request.body.label);
+      await publishAfterCommit(app.deps.events, request.log, accountId, labelsChanged);
+      return { label };
+    },
   });
 
   app.route({
@@ -49,7 +49,7 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
       const events = await removeLabel(app.deps.db, accountId, request.params.id);
-      await publishAfterCommit(app.deps.events, request.log, accountId, events);
+      await publishAfterCommit(app.deps.events, request.log, accountId, [...events, ...labelsChanged]);
       return { ok: true as const };
     },
   });

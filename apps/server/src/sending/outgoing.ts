@@ -81,8 +81,8 @@ export function checkHeaderText(request: ComposeRequestParsed): void {
 }
 
 /**
- * The From address must be one of the caller's: the primary address, an alias or a profile;
- * an alias-only session may send only as its own address.
+ * The From address must be one the caller may send from (the primary address or an alias: a profile names one of
+ * them); an alias-only session may send only as its own address.
  */
 export async function requireSender(
   db: Db,

@@ -1,7 +1,9 @@
-import type { Account } from '@mailroom/protocol';
+import type { Account, Settings, SettingsUpdate } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
-import { listProfiles, requireAccount, type Principal } from '../accounts/index.js';
+import { publishAfterCommit } from '../core/events/index.js';
+import { changeSettings, listProfiles, requireAccount, type Principal } from '../accounts/index.js';
 import { listAliases } from '../addresses/index.js';
+import { toProfile, type ProfileDeps } from './profiles.service.js';
 
 const kb = (bytes: number) => Math.ceil(bytes / 1024);
 
@@ -9,22 +11,26 @@ export async function getAccountView(db: Db, principal: Principal): Promise<Acco
   const account = await requireAccount(db, principal.accountId);
   const [aliases, profiles] = await Promise.all([listAliases(db, account.id), listProfiles(db, account.id)]);
   const asAlias = principal.aliasEmail;
+  const isAlias = (email: string) => email.toLowerCase() === asAlias?.toLowerCase();
   return {
     email: asAlias ?? account.email,
     // An alias-only session sees only its own address, never the owner's other identities.
-    aliases: asAlias ? aliases.filter((a) => a.email === asAlias) : aliases,
-    profiles: profiles
-      .filter((p) => !asAlias || p.email === asAlias)
-      .map((p) => ({
-        id: p.id,
-        name: p.name,
-        email: p.email,
-        signature: p.signature,
-        default: p.is_default,
-      })),
+    aliases: asAlias ? aliases.filter((a) => isAlias(a.email)) : aliases,
+    profiles: profiles.filter((p) => !asAlias || isAlias(p.email)).map(toProfile),
     settings: account.settings,
     quota: { size: kb(account.quota_used_bytes), limit: kb(account.quota_limit_bytes) },
     // Delegated addresses this account may act as; delegation lands with the domains issue.
     alias_accesses: [],
   };
+}
+
+/** Saves the settings given and tells the owner's other tabs, which read them again. */
+export async function saveSettings(
+  deps: ProfileDeps,
+  accountId: number,
+  update: SettingsUpdate,
+): Promise<Settings> {
+  const settings = await changeSettings(deps.db, accountId, update);
+  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'settings' }]);
+  return settings;
 }

@@ -7,6 +7,7 @@ import { folderKeys } from '../features/folders';
 import { mailKeys, useDropOnFolder } from '../features/mail';
 import { Sidebar, useUi } from '../features/shell';
 import { useLocation } from '../lib/router';
+import { useAccountPreferences } from './account-preferences';
 import styles from './app-shell.module.css';
 
 /** After a send or a draft save: every list and opened message, and the folders' counters. */
@@ -52,6 +53,7 @@ export function AppShell({ children }: { children: ReactNode }) {
   const queryClient = useQueryClient();
   const dropOnFolder = useDropOnFolder();
   const appName = t('app.name');
+  useAccountPreferences();
   // The shell renders only after start-up succeeded (SPEC §4: a successful sign-in opens the websocket). Nothing
   // on screen needs the socket to draw, so its code loads once the first screen's data is in and drawn (DESIGN §5:
   // initial JS); the socket then catches up from the time that data was read (?since=), so nothing is missed.

@@ -4,7 +4,8 @@ import { applyMailEvent, liveHandlers, refreshMissed } from './live-updates';
 import { documentTitle, folderKeys, foldersLiveHandler } from '../features/folders';
 import { dispatchLiveEvent } from '../api/live';
 import { accountKeys, accountLiveHandler } from '../features/account';
-import { mailKeys, mailLiveHandler } from '../features/mail';
+import { listOrder, mailKeys, mailLiveHandler } from '../features/mail';
+import { testAccount } from '../test/fixtures';
 
 describe('events to queries', () => {
   it('refreshes the folder lists on new/store/move and the folders on updateMailbox', () => {
@@ -85,5 +86,40 @@ describe('each feature owns the queries its events refresh', () => {
     expect(spy).not.toHaveBeenCalled();
     foldersLiveHandler.onEvent({ event: 'updateMailbox', folder_id: 4, unseen: 2, total: 9 }, client);
     expect(spy).toHaveBeenCalledWith({ queryKey: folderKeys.folders });
+  });
+});
+
+describe('account changes made in another tab', () => {
+  it('settings and profiles read the account again, labels the labels; nothing else moves', async () => {
+    const client = new QueryClient();
+    const list = mailKeys.list({ kind: 'folder', id: 4, aliasId: 'all', page: 1, limit: 30 });
+    for (const key of [accountKeys.account, folderKeys.labels, folderKeys.folders, list])
+      client.setQueryData(key, {});
+    const invalid = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated ?? false;
+    const state = () => [accountKeys.account, folderKeys.labels, folderKeys.folders, list].map(invalid);
+
+    applyMailEvent(client, { event: 'updateAccount', part: 'contacts' });
+    await Promise.resolve();
+    expect(state()).toEqual([false, false, false, false]);
+    applyMailEvent(client, { event: 'updateAccount', part: 'labels' });
+    await Promise.resolve();
+    expect(state()).toEqual([false, true, false, false]);
+    applyMailEvent(client, { event: 'updateAccount', part: 'settings' });
+    await Promise.resolve();
+    expect(state()).toEqual([true, true, false, false]);
+  });
+
+  it('the settings that order a list are part of its key, so saving them reads the list again', () => {
+    const base = { kind: 'folder' as const, id: 4, aliasId: 'all', page: 1, limit: 30 };
+    const plain = mailKeys.list({ ...base, order: listOrder(testAccount().settings) });
+    const threaded = mailKeys.list({
+      ...base,
+      order: listOrder(testAccount({ message_thread: true }).settings),
+    });
+    const unreadFirst = mailKeys.list({
+      ...base,
+      order: listOrder(testAccount({ unread_first: true }).settings),
+    });
+    expect(new Set([plain, threaded, unreadFirst].map((key) => JSON.stringify(key))).size).toBe(3);
   });
 });

@@ -147,8 +147,11 @@ describe('route parameters', () => {
 
   it('settings children take their own parameters, decoded', async () => {
     mockServer();
-    renderAt('/settings/profiles/edit/42');
-    expect(await screen.findByRole('heading', { name: 'Profiles · Edit 42' })).toBeTruthy();
+    renderAt('/settings/domains/dkim/42');
+    expect(await screen.findByRole('heading', { name: 'Domains · DKIM 42' })).toBeTruthy();
+
+    goTo('/settings/profiles/edit/42');
+    expect(await screen.findByText('There is no such profile.')).toBeTruthy();
 
     goTo(`/settings/collectors/confirm/${encodeURIComponent('ann+box@example.test')}`);
     expect(

@@ -3,7 +3,7 @@ import { LIST_PAGE_SIZE, type Account } from '@mailroom/protocol';
 import { hasIsLoggedCookie } from './startup';
 import { sessionQueries } from '../features/account';
 import { findInbox, folderQueries } from '../features/folders';
-import { lockedAliasId, mailQueries, type ListSource } from '../features/mail';
+import { listOrder, lockedAliasId, mailQueries, type ListSource } from '../features/mail';
 
 /** The page size MailScreen uses: the limit query parameter, else the per_page setting. */
 function pageSize(search: URLSearchParams, account: Account): number {
@@ -43,6 +43,7 @@ export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathna
           aliasId: aliasId!,
           page: Math.max(1, Number(page)),
           limit: pageSize(search, settings),
+          order: listOrder(settings.settings),
         };
         return client.prefetchQuery(mailQueries.list(source));
       })
@@ -61,6 +62,7 @@ export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathna
         aliasId: lockedAliasId(user, settings) ?? 'all',
         page: 1,
         limit: pageSize(search, settings),
+        order: listOrder(settings.settings),
       };
       return client.prefetchQuery(mailQueries.list(source));
     })

@@ -35,3 +35,10 @@ export const errorBodySchema = z.object({
     meta: z.object({ code: z.number().int(), i8s: z.string() }),
   }),
 });
+
+/** A profile id in a path (user/profiles/{id}): anything else answers request_profile_id_error. */
+export const profileIdParamSchema = z
+  .string()
+  .regex(/^\d{1,15}$/, 'request_profile_id_error')
+  .transform(Number)
+  .refine((id) => id >= 1, 'request_profile_id_error');

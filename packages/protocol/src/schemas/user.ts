@@ -3,6 +3,10 @@ import { userInfoSchema } from './auth.js';
 
 export const imageDisplayValues = ['always', 'never', 'correspondent'] as const;
 export const signatureAddValues = ['always', 'response', 'new_message'] as const;
+export const themeValues = ['system', 'light', 'dark'] as const;
+export const languageValues = ['en', 'ru'] as const;
+/** How often (minutes) the wallet application may be told of new mail: 0 never, at most once a day (SPEC §9). */
+export const NOTIFY_MINUTES_MAX = 1440;
 
 /** SPEC §3 Settings. */
 export const settingsSchema = z.object({
@@ -15,6 +19,12 @@ export const settingsSchema = z.object({
   slim_template: z.boolean(),
   signature_reply: z.boolean(),
   signature_add: z.enum(signatureAddValues),
+  /** The interface language; null: the cookie, else the browser's (SPEC §9). Saving it also sets the cookie. */
+  language: z.enum(languageValues).nullable(),
+  /** Minutes between notices of new mail to the member's wallet application; 0 turns them off. */
+  notify_minutes: z.number().int().min(0).max(NOTIFY_MINUTES_MAX),
+  /** Light, dark, or as the system says. */
+  theme: z.enum(themeValues),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -28,6 +38,9 @@ export const defaultSettings: Settings = {
   slim_template: false,
   signature_reply: true,
   signature_add: 'always',
+  language: null,
+  notify_minutes: 15,
+  theme: 'system',
 };
 
 /** POST user/settings takes any subset of the settings. */
@@ -45,6 +58,32 @@ export const profileSchema = z.object({
   default: z.boolean(),
 });
 export type Profile = z.infer<typeof profileSchema>;
+
+/**
+ * POST user/profiles and POST user/profiles/{id} (only the fields given change): a sender identity. `email` must be
+ * an address the account may send from (its primary address, an alias, a domain address: failed_validation_email_address
+ * otherwise); `signature` is HTML as the compose editor writes it (sanitised on save, at most 64 KB); `name` at most 200
+ * characters (may be empty: the From then carries the address alone). `default: true` makes it the one default (the
+ * previous default loses it); the default cannot be unset except by making another the default. Unknown or another
+ * account's id: profile_not_found; a malformed id: request_profile_id_error.
+ */
+export const profileInputSchema = z.object({
+  name: z.string().max(200).default(''),
+  email: z.string().max(320),
+  signature: z.string().max(65_536).default(''),
+  default: z.boolean().default(false),
+});
+export type ProfileInput = z.input<typeof profileInputSchema>;
+export const profileUpdateSchema = z.object({
+  name: z.string().max(200).optional(),
+  email: z.string().max(320).optional(),
+  signature: z.string().max(65_536).optional(),
+  default: z.literal(true).optional(),
+});
+export type ProfileUpdate = z.input<typeof profileUpdateSchema>;
+/** The profiles after a change, default first (DELETE of the default makes the oldest remaining one the default; the last profile cannot be deleted: invalid_request_params). */
+export const profilesResponseSchema = z.object({ profiles: z.array(profileSchema) });
+export type ProfilesResponse = z.infer<typeof profilesResponseSchema>;
 
 /** Quota in KB, as the API speaks (the database keeps bytes). */
 export const quotaSchema = z.object({ size: z.number().int(), limit: z.number().int() });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { MailEvent } from '@mailroom/protocol';
+import { accountParts, type MailEvent } from '@mailroom/protocol';
 import {
   InProcessEventBus,
   type EventBus,
@@ -260,6 +260,8 @@ function isMailEvent(value: unknown): value is MailEvent {
       const run = e.run as Record<string, unknown> | null;
       return typeof run === 'object' && run !== null && Number.isSafeInteger(run.id);
     }
+    case 'updateAccount':
+      return typeof e.part === 'string' && (accountParts as readonly string[]).includes(e.part);
     default:
       return false;
   }

@@ -1,4 +1,4 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AccessResponse, Account } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 
@@ -26,4 +26,12 @@ export function useAccount(): Account | undefined {
 
 export function useRid(): string | null | undefined {
   return useQuery({ ...sessionQueries.rids(), enabled: false }).data?.rid;
+}
+
+/**
+ * Puts what a save answered into the account every screen reads (settings, profiles), so lists, the reader and
+ * compose follow at once without reading the account again.
+ */
+export function writeAccount(client: QueryClient, change: (account: Account) => Account): void {
+  client.setQueryData<Account>(accountKeys.account, (account) => (account ? change(account) : account));
 }

@@ -2,3 +2,6 @@
 export { loadComposeWindow, useCompose, type ComposeRequestOpen } from './compose-store';
 export { ComposeHost } from './compose-host';
 export { NewMessageButton } from './new-message-button';
+/** The compose window's rich text editor (TipTap), on its own: a profile's signature is written with it. */
+export const loadRichEditor = () =>
+  import('./rich-editor').then((module) => ({ default: module.RichEditor }));

@@ -2,21 +2,10 @@ import { useId, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
 import { ColorField, FormDialog } from './create-dialogs';
+import { LABEL_SWATCHES } from './label-colors';
 import { useRenameFolder, useUpdateLabel } from './mutations';
 import type { ManagedItem } from './item-menu';
 import styles from './create-dialogs.module.css';
-
-/** Colours offered for a label besides any other the colour field picks; the first is SPEC §5's default. */
-const LABEL_SWATCHES = [
-  ['red', '#e66465'],
-  ['orange', '#f08c00'],
-  ['yellow', '#e8b400'],
-  ['green', '#2f9e44'],
-  ['teal', '#0c8599'],
-  ['blue', '#1c7ed6'],
-  ['violet', '#7048e8'],
-  ['grey', '#868e96'],
-] as const;
 
 export interface ManageDialogProps {
   item: ManagedItem;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LabelUpdateRequest } from '@mailroom/protocol';
+import type { FolderUpdate, LabelUpdateRequest } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { folderKeys, type NewLabel } from './queries';
 
@@ -28,6 +28,25 @@ export function useRenameFolder() {
   return useMutation({
     mutationFn: ({ id, name }: { id: number; name: string }) =>
       call(routes.updateFolder, { params: { id }, body: { folder: { name } } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
+  });
+}
+
+/** Renames and/or moves a folder under another parent (null: the top level); its subfolders go with it. */
+export function useUpdateFolder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, folder }: { id: number; folder: FolderUpdate['folder'] }) =>
+      call(routes.updateFolder, { params: { id }, body: { folder } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
+  });
+}
+
+/** Deletes every message of a folder (its counters come back through the folders). */
+export function useEmptyFolder() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (folderId: number) => call(routes.emptyFolder, { body: { folder_id: folderId } }),
     onSuccess: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
 }

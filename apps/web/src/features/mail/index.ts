@@ -3,6 +3,6 @@
 export { FolderView, LabelView, MailIndex, SearchView } from './mail-views';
 export { lockedAliasId } from './locked-alias';
 export { mailKeys, mailQueries } from './queries';
-export type { ListSource } from './list-model';
+export { listOrder, type ListSource } from './list-model';
 export { mailLiveHandler } from './live';
 export { useDropOnFolder } from './use-drop-on-folder';

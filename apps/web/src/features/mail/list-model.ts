@@ -4,6 +4,7 @@ import type {
   MailFlags,
   MailListItem,
   MailListResponse,
+  Settings,
 } from '@mailroom/protocol';
 import type { SearchForm } from '../search';
 
@@ -18,6 +19,17 @@ export interface ListSource {
   aliasId: string;
   page: number;
   limit: number;
+  /**
+   * The settings that decide the server's rows and their order (listOrder: unread_first, message_thread): part of
+   * the list's key, so saving them reads the list again at once.
+   */
+  order?: string;
+}
+
+/** ListSource.order of the account's settings. */
+export function listOrder(settings: Pick<Settings, 'unread_first' | 'message_thread'> | undefined): string {
+  if (!settings) return '';
+  return `${settings.unread_first ? 'unread' : 'date'}:${settings.message_thread ? 'chains' : 'messages'}`;
 }
 
 /** A message is named by its folder and uid everywhere in the API; this is that pair as one string key. */

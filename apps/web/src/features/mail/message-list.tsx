@@ -11,7 +11,7 @@ import { useSelection } from './selection-store';
 import { ChainMember, MEMBER_HEIGHT, MessageRow } from './message-row';
 import styles from './message-list.module.css';
 
-const ROW_HEIGHT = { withPreview: 76, compact: 56 } as const;
+const ROW_HEIGHT = { withPreview: 76, compact: 56, slim: 40 } as const;
 const SKELETON_ROWS = 12;
 /** Up to this many rows a page is drawn whole; longer pages (the limit parameter) are virtualised. */
 const PLAIN_MAX = 100;
@@ -29,8 +29,10 @@ export function MessageList() {
   const user = useUser();
   const labels = useLabels(!user?.info.alias);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const showPreview = account?.settings.message_preview ?? true;
-  const rowHeight = showPreview ? ROW_HEIGHT.withPreview : ROW_HEIGHT.compact;
+  // slim_template: one line a message (sender, subject, date), no preview; else message_preview decides.
+  const slim = account?.settings.slim_template ?? false;
+  const showPreview = !slim && (account?.settings.message_preview ?? true);
+  const rowHeight = slim ? ROW_HEIGHT.slim : showPreview ? ROW_HEIGHT.withPreview : ROW_HEIGHT.compact;
   const items = screen.list?.messages;
   const count = items?.length ?? 0;
 
@@ -125,6 +127,7 @@ export function MessageList() {
         top={top}
         height={rowHeight}
         showPreview={showPreview}
+        slim={slim}
         open={messageKey(item) === screen.openKey}
         labelsById={labelsById}
         locale={i18n.language}

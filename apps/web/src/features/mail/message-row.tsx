@@ -26,6 +26,8 @@ export interface MessageRowProps {
   top: number;
   height: number;
   showPreview: boolean;
+  /** slim_template: sender, subject and date on one line. */
+  slim?: boolean;
   open: boolean;
   labelsById: ReadonlyMap<number, Label>;
   locale: string;
@@ -40,6 +42,7 @@ export const MessageRow = memo(function MessageRow({
   top,
   height,
   showPreview,
+  slim = false,
   open,
   labelsById,
   locale,
@@ -126,7 +129,13 @@ export const MessageRow = memo(function MessageRow({
       tabIndex={open || (index === 0 && !screen.openKey) ? 0 : -1}
       draggable
       data-message-key={key}
-      className={clsx(styles.row, unread && styles.unread, open && styles.open, selected && styles.selected)}
+      className={clsx(
+        styles.row,
+        slim && styles.slim,
+        unread && styles.unread,
+        open && styles.open,
+        selected && styles.selected,
+      )}
       style={{ transform: `translateY(${top}px)`, height }}
       onClick={onClick}
       onKeyDown={onKeyDown}

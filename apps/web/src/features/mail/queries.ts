@@ -32,6 +32,7 @@ export const mailKeys = {
       source.page,
       source.limit,
       source.search ?? null,
+      source.order ?? '',
     ] as const,
   listsOfKind: (kind: ListSource['kind']) => ['messages', 'list', kind] as const,
   listsOf: (kind: ListSource['kind'], id: number) => ['messages', 'list', kind, id] as const,

@@ -7,6 +7,7 @@ import { useLocation, useLocationState, useNavigate, useParams, useSearchParams 
 import { useAccount, useUser } from '../account';
 import {
   keyboardSequence,
+  listOrder,
   messageKey,
   messageRouteId,
   pageRange,
@@ -65,9 +66,10 @@ export function useMailScreenController(kind: ListSource['kind']): MailScreenCon
   const limit =
     Number(searchParams.get('limit')) ||
     (kind === 'search' ? SEARCH_PAGE_SIZE : account?.settings.per_page || LIST_PAGE_SIZE);
+  const order = listOrder(account?.settings);
   const source = useMemo<ListSource>(
-    () => ({ kind, id, aliasId, page, limit, ...(searched ? { search: searched.form } : {}) }),
-    [kind, id, aliasId, page, limit, searched],
+    () => ({ kind, id, aliasId, page, limit, order, ...(searched ? { search: searched.form } : {}) }),
+    [kind, id, aliasId, page, limit, order, searched],
   );
   const list = useMessageList(kind === 'search' || (Number.isInteger(id) && id > 0) ? source : null);
   const allFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);

@@ -1,20 +1,37 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { ArrowLeft, Settings } from 'lucide-react';
 import { MainHeader } from '../shell';
-import { Link, NavLink, useParams } from '../../lib/router';
+import { Link, NavLink, useLocation, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { lazyChunk } from '../../ui/lazy-route';
 import { loadFiltersSection } from '../filters';
+import { loadFolderSettings, loadLabelSettings } from '../folders';
 import { buttonClass } from '../../ui/button';
 import { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
+import { MainSection } from './main-section';
+import { ProfilesSection } from './profiles-section';
 import styles from './settings.module.css';
 
 const FiltersSection = lazyChunk(loadFiltersSection);
+const FolderSettings = lazyChunk(loadFolderSettings);
+const LabelSettings = lazyChunk(loadLabelSettings);
+
+/** The sections with create and edit/{id} children. */
+const editable = (action: SettingsAction | undefined): action is 'create' | 'edit' | undefined =>
+  action === undefined || action === 'create' || action === 'edit';
 
 export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const nav = useRef<HTMLElement>(null);
+  // On a phone the sections are one scrolling row: keep the current one in view.
+  useEffect(() => {
+    nav.current
+      ?.querySelector<HTMLElement>('[aria-current="page"]')
+      ?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+  }, [pathname]);
   return (
     <>
       <MainHeader>
@@ -25,7 +42,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
         </Link>
       </MainHeader>
       <div className={styles.body}>
-        <nav className={styles.nav} aria-label={t('settings.nav')}>
+        <nav ref={nav} className={styles.nav} aria-label={t('settings.nav')}>
           <ul>
             {settingsSections.map((section) => (
               <li key={section}>
@@ -55,8 +72,13 @@ export function SettingsSection({
 }) {
   const { t } = useTranslation();
   const { id, email } = useParams();
-  if (section === 'filters' && (action === undefined || action === 'create' || action === 'edit'))
-    return <FiltersSection action={action} id={id} />;
+  if (section === 'main' && action === undefined) return <MainSection />;
+  if (editable(action)) {
+    if (section === 'profiles') return <ProfilesSection action={action} id={id} />;
+    if (section === 'folders') return <FolderSettings action={action} id={id} />;
+    if (section === 'labels') return <LabelSettings action={action} id={id} />;
+    if (section === 'filters') return <FiltersSection action={action} id={id} />;
+  }
   const name = t(`settings.sections.${section}`);
   const subject = id ?? email;
   const title = action ? `${name} · ${t(`settings.actions.${action}`)}${subject ? ` ${subject}` : ''}` : name;

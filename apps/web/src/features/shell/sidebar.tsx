@@ -110,7 +110,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
         </div>
         <UserMenu />
         <div className={styles.compose}>{newMessage}</div>
-        {aliasOptions.length > 1 ? (
+        {aliasOptions.length > 1 && (account?.settings.slim_list_aliases || isAliasUser) ? (
           <Select
             label={t('sidebar.address')}
             value={aliasOptions.some((option) => option.value === aliasId) ? aliasId : 'all'}
@@ -118,6 +118,25 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
             onChange={chooseAlias}
             disabled={isAliasUser}
           />
+        ) : aliasOptions.length > 1 ? (
+          // slim_list_aliases off: every address in view, one click away.
+          <ul className={styles.addresses} aria-label={t('sidebar.address')}>
+            {aliasOptions.map((option) => {
+              const current = option.value === (aliasId === 'all' ? 'all' : aliasId);
+              return (
+                <li key={option.value}>
+                  <button
+                    type="button"
+                    className={clsx(styles.address, current && styles.addressCurrent)}
+                    aria-current={current ? 'true' : undefined}
+                    onClick={() => chooseAlias(option.value)}
+                  >
+                    {option.label}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
         ) : null}
       </div>
 

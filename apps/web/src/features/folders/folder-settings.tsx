@@ -1,0 +1,341 @@
+import { useId, useState, type FormEvent } from 'react';
+import { ArrowLeft, Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
+import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/protocol';
+import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
+import { Link, useNavigate } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { raiseSuccess } from '../../ui/notices-store';
+import page from '../../ui/settings-page.module.css';
+import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
+import { folderLabel } from './folder-label';
+import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
+import { useFolders } from './queries';
+import styles from './settings-screens.module.css';
+
+export const foldersSettingsPath = '/settings/folders';
+const editFolderPath = (id: number) => `${foldersSettingsPath}/edit/${id}`;
+
+function systemNames(t: Translate): SystemFolderNames {
+  return {
+    inbox: t('folders.system.inbox'),
+    sent: t('folders.system.sent'),
+    draft: t('folders.system.draft'),
+    trash: t('folders.system.trash'),
+    junk: t('folders.system.junk'),
+  };
+}
+
+/** The tree in the sidebar's order, depth first, each folder with its depth. */
+function rowsOf(nodes: readonly FolderNode[]): FolderNode[] {
+  return nodes.flatMap((node) => [node, ...rowsOf(node.children)]);
+}
+
+/**
+ * Each folder's parent as people see it: a folder right under INBOX is at the top level (null), as the sidebar
+ * shows it and as POST folders takes it.
+ */
+export function parentsOf(folders: readonly Folder[]): Map<number, number | null> {
+  const parents = new Map<number, number | null>();
+  const walk = (list: readonly Folder[], parent: Folder | null) => {
+    for (const folder of list) {
+      parents.set(folder.id, parent && parent.system !== 'inbox' ? parent.id : null);
+      walk(folder.subfolders, folder);
+    }
+  };
+  walk(folders, null);
+  return parents;
+}
+
+/** The folders a folder may move under: user folders but itself and its own subfolders (that would be a loop). */
+export function parentChoices(folders: readonly Folder[], moving: Folder | null): Folder[] {
+  const excluded = new Set(moving ? flattenFolders([moving]).map((folder) => folder.id) : []);
+  return flattenFolders(folders).filter((folder) => folder.system === null && !excluded.has(folder.id));
+}
+
+/** settings/folders, create and edit/{id} (SPEC §2): the folder tree with its counts, and a folder's form. */
+export default function FolderSettings({ action, id }: { action?: 'create' | 'edit'; id?: string }) {
+  const folders = useFolders();
+  const { t } = useTranslation();
+  if (folders.isError && !folders.data) return <LoadFailed onRetry={() => void folders.refetch()} />;
+  if (!folders.data) return <ListSkeleton />;
+  if (action === 'create') return <FolderForm folders={folders.data} folder={null} />;
+  if (action === 'edit') {
+    const folder = flattenFolders(folders.data).find((candidate) => String(candidate.id) === id);
+    if (!folder || folder.system !== null)
+      return (
+        <section className={page.page}>
+          <div className={page.state} role="alert">
+            <FolderX aria-hidden />
+            <p>{folder ? t('folderSettings.systemLocked') : t('folderSettings.notFound')}</p>
+            <Link to={foldersSettingsPath} className={buttonClass()}>
+              {t('folderSettings.backToList')}
+            </Link>
+          </div>
+        </section>
+      );
+    return <FolderForm key={folder.id} folders={folders.data} folder={folder} />;
+  }
+  return <FolderList folders={folders.data} />;
+}
+
+function ListSkeleton() {
+  return (
+    <section className={page.page} aria-busy="true">
+      <div className={page.skeleton}>
+        {Array.from({ length: 6 }, (_, index) => (
+          <span key={index} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function LoadFailed({ onRetry }: { onRetry(): void }) {
+  const { t } = useTranslation();
+  return (
+    <section className={page.page}>
+      <div className={page.state} role="alert">
+        <FolderX aria-hidden />
+        <p>{t('folders.loadFailed')}</p>
+        <Button onClick={onRetry}>{t('common.refresh')}</Button>
+      </div>
+    </section>
+  );
+}
+
+type Pending = { kind: 'delete' | 'empty'; folder: Folder; name: string };
+
+function FolderList({ folders }: { folders: readonly Folder[] }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const remove = useDeleteFolder();
+  const empty = useEmptyFolder();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const sections = buildFolderSections(folders, systemNames(t));
+  const rows = [...rowsOf(sections.main), ...rowsOf(sections.collectors)];
+  const own = rows.filter((row) => row.folder.system === null).length;
+
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <h2 id={`${id}-title`} className={page.title}>
+          {t('folderSettings.title')}
+        </h2>
+        <span className={page.grow} />
+        <Link to={`${foldersSettingsPath}/create`} className={buttonClass('primary')}>
+          <Plus aria-hidden />
+          {t('folders.create')}
+        </Link>
+      </header>
+      <p className={page.hint}>{t('folderSettings.intro')}</p>
+
+      <ul className={page.list} aria-label={t('folderSettings.listLabel')}>
+        {rows.map(({ folder, displayName, depth, children }) => {
+          const system = folder.system !== null;
+          return (
+            <li
+              key={folder.id}
+              className={page.item}
+              aria-label={displayName}
+              style={{ paddingLeft: `calc(var(--space-3) + ${depth * 20}px)` }}
+            >
+              {system ? (
+                <Lock className={styles.icon} aria-label={t('folderSettings.system')} />
+              ) : (
+                <FolderIcon className={styles.icon} aria-hidden />
+              )}
+              <span className={page.itemMain}>
+                {system ? (
+                  <span className={page.itemName}>{displayName}</span>
+                ) : (
+                  <Link to={editFolderPath(folder.id)} className={page.itemName}>
+                    {displayName}
+                  </Link>
+                )}
+                <span className={page.itemSub}>
+                  {t('folderSettings.counts', { unread: folder.unread, total: folder.total })}
+                </span>
+              </span>
+              <span className={page.itemActions}>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  disabled={folder.total === 0}
+                  aria-label={t('folderSettings.emptyFor', { name: displayName })}
+                  title={t('folderSettings.empty')}
+                  onClick={() => setPending({ kind: 'empty', folder, name: displayName })}
+                >
+                  <Eraser aria-hidden />
+                </Button>
+                {system ? null : (
+                  <>
+                    <Link
+                      to={editFolderPath(folder.id)}
+                      className={buttonClass('ghost')}
+                      aria-label={t('folderSettings.editFor', { name: displayName })}
+                      title={t('folderSettings.edit')}
+                    >
+                      <Pencil aria-hidden />
+                    </Link>
+                    <Button
+                      variant="ghost"
+                      iconOnly
+                      aria-label={t('folderSettings.deleteFor', { name: displayName })}
+                      title={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
+                      onClick={() => setPending({ kind: 'delete', folder, name: displayName })}
+                    >
+                      <Trash2 aria-hidden />
+                    </Button>
+                  </>
+                )}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+      {own === 0 ? <p className={page.hint}>{t('folderSettings.noOwn')}</p> : null}
+
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => !open && setPending(null)}
+        title={
+          pending?.kind === 'empty'
+            ? t('folderSettings.emptyTitle', { name: pending.name })
+            : t('folders.deleteTitle', { name: pending?.name ?? '' })
+        }
+        text={pending?.kind === 'empty' ? t('folderSettings.emptyText') : t('folders.deleteText')}
+        confirmLabel={pending?.kind === 'empty' ? t('folderSettings.empty') : t('folders.delete')}
+        danger
+        onConfirm={async () => {
+          const { kind, folder } = pending!;
+          if (kind === 'empty') {
+            await empty.mutateAsync(folder.id);
+            raiseSuccess(t('folderSettings.emptied'));
+          } else {
+            await remove.mutateAsync(folder.id);
+            raiseSuccess(t('folders.deleted'));
+          }
+          setPending(null);
+        }}
+        // The refusal (folder_children_exist…) is shown by the error dialog; this one closes.
+        onError={() => setPending(null)}
+      />
+    </section>
+  );
+}
+
+function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: Folder | null }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const navigate = useNavigate();
+  const create = useCreateFolder();
+  const update = useUpdateFolder();
+  const parents = parentsOf(folders);
+  const currentParent = folder ? (parents.get(folder.id) ?? null) : null;
+  const [name, setName] = useState(folder ? folderDisplayName(folder.name) : '');
+  const [parent, setParent] = useState(currentParent === null ? '' : String(currentParent));
+  const [error, setError] = useState<string | null>(null);
+  const busy = create.isPending || update.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const problem = folderNameProblem(name);
+    if (problem) {
+      void loadErrorTexts().then(() =>
+        setError(
+          problem === 'name_not_indicated'
+            ? t('folders.nameRequired')
+            : (translateErrorCode(problem) ?? t('folderSettings.nameInvalid')),
+        ),
+      );
+      return;
+    }
+    const parentId = parent ? Number(parent) : null;
+    const done = {
+      onSuccess: () => {
+        raiseSuccess(folder ? t('folderSettings.saved') : t('folders.created'));
+        navigate(foldersSettingsPath);
+      },
+    };
+    if (!folder) {
+      create.mutate({ name: name.trim(), parent_id: parentId }, done);
+      return;
+    }
+    const change = {
+      ...(name.trim() !== folderDisplayName(folder.name) ? { name: name.trim() } : {}),
+      ...(parentId !== currentParent ? { parent_id: parentId } : {}),
+    };
+    if (Object.keys(change).length === 0) navigate(foldersSettingsPath);
+    else update.mutate({ id: folder.id, folder: change }, done);
+  }
+
+  const title = folder
+    ? t('folderSettings.editTitle', { name: folderDisplayName(folder.name) })
+    : t('folders.createTitle');
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <Link
+          to={foldersSettingsPath}
+          className={buttonClass('ghost')}
+          aria-label={t('folderSettings.backToList')}
+        >
+          <ArrowLeft aria-hidden />
+        </Link>
+        <h2 id={`${id}-title`} className={page.title}>
+          {title}
+        </h2>
+      </header>
+      <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
+        <div className={page.field}>
+          <label htmlFor={`${id}-name`}>{t('folders.name')}</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={100}
+            autoFocus
+            aria-invalid={error !== null}
+            aria-describedby={error ? `${id}-name-error` : undefined}
+            onChange={(event) => {
+              setName(event.target.value);
+              setError(null);
+            }}
+          />
+          {error ? (
+            <span id={`${id}-name-error`} className={page.error} role="alert">
+              {error}
+            </span>
+          ) : null}
+        </div>
+        <div className={page.field}>
+          <label htmlFor={`${id}-parent`}>{t('folders.parent')}</label>
+          <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
+            <option value="">{t('folders.noParent')}</option>
+            {parentChoices(folders, folder).map((candidate) => (
+              <option key={candidate.id} value={candidate.id}>
+                {pathLabel(candidate, t)}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className={page.actions}>
+          <span className={page.grow} />
+          <Link to={foldersSettingsPath} className={buttonClass()}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {folder ? t('common.save') : t('common.create')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+/** A folder named with its parents (Work / Clients), so two folders of one name can be told apart. */
+function pathLabel(folder: Folder, t: Translate): string {
+  const segments = folder.name.split('.');
+  if (segments[0]?.toUpperCase() === 'INBOX') segments.shift();
+  return segments.length > 1 ? segments.join(' / ') : folderLabel(folder, t);
+}

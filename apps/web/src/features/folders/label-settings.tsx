@@ -1,0 +1,352 @@
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import { ArrowLeft, Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
+import {
+  DEFAULT_LABEL_COLOR,
+  DEFAULT_LABEL_SEARCH_FIELD,
+  LABEL_SEARCH_FIELDS,
+  type Folder,
+  type Label,
+  type LabelSearchField,
+} from '@mailroom/protocol';
+import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
+import { Link, useNavigate } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { raiseSuccess } from '../../ui/notices-store';
+import page from '../../ui/settings-page.module.css';
+import { flattenFolders } from './folder-order';
+import { folderLabel } from './folder-label';
+import { LABEL_SWATCHES } from './label-colors';
+import { useCreateLabel, useDeleteLabel, useUpdateLabel } from './mutations';
+import { useFolders, useLabels } from './queries';
+import styles from './settings-screens.module.css';
+
+export const labelsSettingsPath = '/settings/labels';
+const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
+
+/** settings/labels, create and edit/{id} (SPEC §2): the labels with their saved searches, and a label's form. */
+export default function LabelSettings({ action, id }: { action?: 'create' | 'edit'; id?: string }) {
+  const { t } = useTranslation();
+  const labels = useLabels();
+  const folders = useFolders();
+  useEffect(() => {
+    void loadErrorTexts();
+  }, []);
+  if (labels.isError && !labels.data)
+    return (
+      <section className={page.page}>
+        <div className={page.state} role="alert">
+          <Tags aria-hidden />
+          <p>{t('labels.loadFailed')}</p>
+          <Button onClick={() => void labels.refetch()}>{t('common.refresh')}</Button>
+        </div>
+      </section>
+    );
+  if (!labels.data || !folders.data)
+    return (
+      <section className={page.page} aria-busy="true">
+        <div className={page.skeleton}>
+          {Array.from({ length: 4 }, (_, index) => (
+            <span key={index} />
+          ))}
+        </div>
+      </section>
+    );
+  const allFolders = flattenFolders(folders.data);
+  if (action === 'create') return <LabelForm label={null} labels={labels.data} folders={allFolders} />;
+  if (action === 'edit') {
+    const label = labels.data.find((candidate) => String(candidate.id) === id);
+    if (!label)
+      return (
+        <section className={page.page}>
+          <div className={page.state} role="alert">
+            <Tags aria-hidden />
+            <p>{t('labelSettings.notFound')}</p>
+            <Link to={labelsSettingsPath} className={buttonClass()}>
+              {t('labelSettings.backToList')}
+            </Link>
+          </div>
+        </section>
+      );
+    return <LabelForm key={label.id} label={label} labels={labels.data} folders={allFolders} />;
+  }
+  return <LabelList labels={labels.data} folders={allFolders} />;
+}
+
+function LabelList({ labels, folders }: { labels: readonly Label[]; folders: readonly Folder[] }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const remove = useDeleteLabel();
+  const [removing, setRemoving] = useState<Label | null>(null);
+  const folderName = (folderId: number | null) => {
+    const folder = folderId === null ? undefined : folders.find((candidate) => candidate.id === folderId);
+    return folder ? folderLabel(folder, t) : t('labels.anyFolder');
+  };
+
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <h2 id={`${id}-title`} className={page.title}>
+          {t('labelSettings.title')}
+        </h2>
+        <span className={page.grow} />
+        <Link to={`${labelsSettingsPath}/create`} className={buttonClass('primary')}>
+          <Plus aria-hidden />
+          {t('labels.create')}
+        </Link>
+      </header>
+      <p className={page.hint}>{t('labelSettings.intro')}</p>
+
+      {labels.length === 0 ? (
+        <div className={page.state}>
+          <Tag aria-hidden />
+          <p>{t('labelSettings.empty')}</p>
+        </div>
+      ) : (
+        <ul className={page.list} aria-label={t('labelSettings.listLabel')}>
+          {labels.map((label) => (
+            <li key={label.id} className={page.item} aria-label={label.name}>
+              <span className={styles.dot} style={{ background: label.color }} aria-hidden />
+              <span className={page.itemMain}>
+                <Link to={editLabelPath(label.id)} className={page.itemName}>
+                  {label.name}
+                </Link>
+                <span className={page.itemSub}>
+                  {t('labelSettings.searchSummary', {
+                    field: t(`labels.fields.${label.search_field}`),
+                    query: label.search_content,
+                    folder: folderName(label.folder_id),
+                  })}
+                </span>
+              </span>
+              <span className={page.itemActions}>
+                <Link
+                  to={editLabelPath(label.id)}
+                  className={buttonClass('ghost')}
+                  aria-label={t('labelSettings.editFor', { name: label.name })}
+                  title={t('labelSettings.edit')}
+                >
+                  <Pencil aria-hidden />
+                </Link>
+                <Button
+                  variant="ghost"
+                  iconOnly
+                  aria-label={t('labelSettings.deleteFor', { name: label.name })}
+                  title={t('folders.delete')}
+                  onClick={() => setRemoving(label)}
+                >
+                  <Trash2 aria-hidden />
+                </Button>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={t('labels.deleteTitle', { name: removing?.name ?? '' })}
+        text={t('labels.deleteText')}
+        confirmLabel={t('folders.delete')}
+        danger
+        onConfirm={async () => {
+          await remove.mutateAsync(removing!.id);
+          raiseSuccess(t('labels.deleted'));
+          setRemoving(null);
+        }}
+        onError={() => setRemoving(null)}
+      />
+    </section>
+  );
+}
+
+function LabelForm({
+  label,
+  labels,
+  folders,
+}: {
+  label: Label | null;
+  labels: readonly Label[];
+  folders: readonly Folder[];
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const navigate = useNavigate();
+  const create = useCreateLabel();
+  const update = useUpdateLabel();
+  const [name, setName] = useState(label?.name ?? '');
+  const [color, setColor] = useState(label?.color ?? DEFAULT_LABEL_COLOR);
+  const [field, setField] = useState<LabelSearchField>(label?.search_field ?? DEFAULT_LABEL_SEARCH_FIELD);
+  const [content, setContent] = useState(label?.search_content ?? '');
+  const [folder, setFolder] = useState(label?.folder_id ? String(label.folder_id) : '');
+  const [errors, setErrors] = useState<{ name?: string; content?: string }>({});
+  const busy = create.isPending || update.isPending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const trimmed = name.trim();
+    const taken = labels.some(
+      (other) => other.id !== label?.id && other.name.toLowerCase() === trimmed.toLowerCase(),
+    );
+    const next = {
+      name: !trimmed
+        ? (translateErrorCode('name_not_indicated') ?? t('folders.nameRequired'))
+        : taken
+          ? (translateErrorCode('label_already_exist') ?? t('labelSettings.taken'))
+          : undefined,
+      content: content.trim()
+        ? undefined
+        : (translateErrorCode('search_content_not_indicated') ?? t('labels.required')),
+    };
+    setErrors(next);
+    if (next.name || next.content) return;
+    const values = {
+      name: trimmed,
+      color,
+      search_field: field,
+      search_content: content.trim(),
+      folder_id: folder ? Number(folder) : null,
+    };
+    const done = {
+      onSuccess: () => {
+        raiseSuccess(label ? t('labelSettings.saved') : t('labels.created'));
+        navigate(labelsSettingsPath);
+      },
+    };
+    if (label) update.mutate({ id: label.id, label: values }, done);
+    else create.mutate(values, done);
+  }
+
+  const title = label ? t('labelSettings.editTitle', { name: label.name }) : t('labels.createTitle');
+  const swatch = LABEL_SWATCHES.some(([, value]) => value === color.toLowerCase());
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <Link
+          to={labelsSettingsPath}
+          className={buttonClass('ghost')}
+          aria-label={t('labelSettings.backToList')}
+        >
+          <ArrowLeft aria-hidden />
+        </Link>
+        <h2 id={`${id}-title`} className={page.title}>
+          {title}
+        </h2>
+      </header>
+      <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
+        <div className={page.field}>
+          <label htmlFor={`${id}-name`}>{t('labels.name')}</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={100}
+            autoFocus
+            aria-invalid={errors.name !== undefined}
+            aria-describedby={errors.name ? `${id}-name-error` : undefined}
+            onChange={(event) => {
+              setName(event.target.value);
+              setErrors({ ...errors, name: undefined });
+            }}
+          />
+          {errors.name ? (
+            <span id={`${id}-name-error`} className={page.error} role="alert">
+              {errors.name}
+            </span>
+          ) : null}
+        </div>
+
+        <fieldset className={page.group}>
+          <legend className={page.groupTitle}>{t('labels.color')}</legend>
+          <div className={styles.colours}>
+            <div className={styles.swatches} role="radiogroup" aria-label={t('labelSettings.palette')}>
+              {LABEL_SWATCHES.map(([colourName, value]) => (
+                <label key={value} className={styles.swatch} title={t(`labels.colors.${colourName}`)}>
+                  <input
+                    type="radio"
+                    name={`${id}-swatch`}
+                    value={value}
+                    checked={color.toLowerCase() === value}
+                    aria-label={t(`labels.colors.${colourName}`)}
+                    onChange={() => setColor(value)}
+                  />
+                  <span style={{ background: value }} aria-hidden />
+                </label>
+              ))}
+            </div>
+            <label className={styles.custom}>
+              <input
+                type="color"
+                value={color}
+                aria-label={t('labels.otherColor')}
+                onChange={(event) => setColor(event.target.value)}
+              />
+              {swatch ? t('labels.otherColor') : t('labelSettings.customColour', { colour: color })}
+            </label>
+          </div>
+        </fieldset>
+
+        <fieldset className={page.group}>
+          <legend className={page.groupTitle}>{t('labelSettings.search')}</legend>
+          <p className={page.hint}>{t('labelSettings.searchHint')}</p>
+          <div className={styles.searchRow}>
+            <div className={page.field}>
+              <label htmlFor={`${id}-field`}>{t('labels.searchField')}</label>
+              <select
+                id={`${id}-field`}
+                value={field}
+                onChange={(event) => setField(event.target.value as LabelSearchField)}
+              >
+                {LABEL_SEARCH_FIELDS.map((value) => (
+                  <option key={value} value={value}>
+                    {t(`labels.fields.${value}`)}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className={page.field}>
+              <label htmlFor={`${id}-content`}>{t('labels.searchContent')}</label>
+              <input
+                id={`${id}-content`}
+                value={content}
+                maxLength={500}
+                aria-invalid={errors.content !== undefined}
+                aria-describedby={errors.content ? `${id}-content-error` : undefined}
+                onChange={(event) => {
+                  setContent(event.target.value);
+                  setErrors({ ...errors, content: undefined });
+                }}
+              />
+              {errors.content ? (
+                <span id={`${id}-content-error`} className={page.error} role="alert">
+                  {errors.content}
+                </span>
+              ) : null}
+            </div>
+            <div className={page.field}>
+              <label htmlFor={`${id}-folder`}>{t('labels.folder')}</label>
+              <select id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)}>
+                <option value="">{t('labels.anyFolder')}</option>
+                {folders.map((candidate) => (
+                  <option key={candidate.id} value={candidate.id}>
+                    {folderLabel(candidate, t)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          </div>
+        </fieldset>
+
+        <div className={page.actions}>
+          <span className={page.grow} />
+          <Link to={labelsSettingsPath} className={buttonClass()}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {label ? t('common.save') : t('common.create')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

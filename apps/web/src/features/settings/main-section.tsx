@@ -1,0 +1,242 @@
+import { useId, type ReactNode } from 'react';
+import {
+  imageDisplayValues,
+  languageValues,
+  NOTIFY_MINUTES_MAX,
+  signatureAddValues,
+  themeValues,
+  type Language,
+  type SettingsUpdate,
+} from '@mailroom/protocol';
+import { setLanguage, useTranslation } from '../../i18n';
+import { Preloader } from '../../ui/preloader';
+import page from '../../ui/settings-page.module.css';
+import { useAccount } from '../account';
+import { useChangeSettings } from './queries';
+
+/** Page sizes offered (the schema allows 5 to 200); a size saved elsewhere is offered too. */
+const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
+/** How often the wallet application may be told of new mail, in minutes (0: never). */
+const NOTIFY_CHOICES = [0, 5, 15, 30, 60, 180, 720, NOTIFY_MINUTES_MAX];
+
+const withCurrent = (choices: readonly number[], current: number) =>
+  choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
+
+/** settings/main: every setting of SPEC §3, saved as it is changed and applied at once everywhere. */
+export function MainSection() {
+  const { t } = useTranslation();
+  const id = useId();
+  const account = useAccount();
+  const change = useChangeSettings();
+  if (!account) return <Preloader />;
+  const settings = account.settings;
+  const save = (update: SettingsUpdate) => change.mutate(update);
+
+  const minutes = (value: number) =>
+    value === 0
+      ? t('settingsMain.notifyNever')
+      : value % 60 === 0
+        ? t('settingsMain.notifyHours', { count: value / 60 })
+        : t('settingsMain.notifyMinutes', { count: value });
+
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <h2 id={`${id}-title`} className={page.title}>
+          {t('settingsMain.title')}
+        </h2>
+        <span className={page.grow} />
+        <span className={page.hint} role="status" aria-live="polite">
+          {change.isPending ? t('settingsMain.saving') : change.isSuccess ? t('settingsMain.saved') : ''}
+        </span>
+      </header>
+
+      <Group title={t('settingsMain.listGroup')}>
+        <SelectSetting
+          label={t('settingsMain.perPage')}
+          hint={t('settingsMain.perPageHint')}
+          value={String(settings.per_page)}
+          options={withCurrent(PAGE_SIZES, settings.per_page).map((size) => ({
+            value: String(size),
+            label: t('settingsMain.perPageValue', { count: size }),
+          }))}
+          onChange={(value) => save({ per_page: Number(value) })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.messageThread')}
+          hint={t('settingsMain.messageThreadHint')}
+          checked={settings.message_thread}
+          onChange={(message_thread) => save({ message_thread })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.unreadFirst')}
+          hint={t('settingsMain.unreadFirstHint')}
+          checked={settings.unread_first}
+          onChange={(unread_first) => save({ unread_first })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.messagePreview')}
+          hint={t('settingsMain.messagePreviewHint')}
+          checked={settings.message_preview}
+          onChange={(message_preview) => save({ message_preview })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.slimTemplate')}
+          hint={t('settingsMain.slimTemplateHint')}
+          checked={settings.slim_template}
+          onChange={(slim_template) => save({ slim_template })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.slimListAliases')}
+          hint={t('settingsMain.slimListAliasesHint')}
+          checked={settings.slim_list_aliases}
+          onChange={(slim_list_aliases) => save({ slim_list_aliases })}
+        />
+      </Group>
+
+      <Group title={t('settingsMain.readingGroup')}>
+        <SelectSetting
+          label={t('settingsMain.imageDisplay')}
+          hint={t('settingsMain.imageDisplayHint')}
+          value={settings.image_display}
+          options={imageDisplayValues.map((value) => ({
+            value,
+            label: t(`settingsMain.imageDisplayValues.${value}`),
+          }))}
+          onChange={(image_display) => save({ image_display })}
+        />
+      </Group>
+
+      <Group title={t('settingsMain.writingGroup')}>
+        <SelectSetting
+          label={t('settingsMain.signatureAdd')}
+          hint={t('settingsMain.signatureAddHint')}
+          value={settings.signature_add}
+          options={signatureAddValues.map((value) => ({
+            value,
+            label: t(`settingsMain.signatureAddValues.${value}`),
+          }))}
+          onChange={(signature_add) => save({ signature_add })}
+        />
+        <SwitchSetting
+          label={t('settingsMain.signatureReply')}
+          hint={t('settingsMain.signatureReplyHint')}
+          checked={settings.signature_reply}
+          onChange={(signature_reply) => save({ signature_reply })}
+        />
+      </Group>
+
+      <Group title={t('settingsMain.interfaceGroup')}>
+        <SelectSetting
+          label={t('settingsMain.language')}
+          hint={t('settingsMain.languageHint')}
+          value={settings.language ?? ''}
+          options={[
+            { value: '', label: t('settingsMain.languageAuto') },
+            ...languageValues.map((value) => ({ value, label: t(`language.${value}`), lang: value })),
+          ]}
+          onChange={(value) => {
+            const language = (value || null) as Language | null;
+            save({ language });
+            if (language) void setLanguage(language);
+          }}
+        />
+        <SelectSetting
+          label={t('settingsMain.theme')}
+          hint={t('settingsMain.themeHint')}
+          value={settings.theme}
+          options={themeValues.map((value) => ({ value, label: t(`settingsMain.themeValues.${value}`) }))}
+          onChange={(theme) => save({ theme })}
+        />
+      </Group>
+
+      <Group title={t('settingsMain.notifyGroup')}>
+        <SelectSetting
+          label={t('settingsMain.notify')}
+          hint={t('settingsMain.notifyHint')}
+          value={String(settings.notify_minutes)}
+          options={withCurrent(NOTIFY_CHOICES, settings.notify_minutes).map((value) => ({
+            value: String(value),
+            label: minutes(value),
+          }))}
+          onChange={(value) => save({ notify_minutes: Number(value) })}
+        />
+      </Group>
+    </section>
+  );
+}
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className={page.group}>
+      <legend className={page.groupTitle}>{title}</legend>
+      {children}
+    </fieldset>
+  );
+}
+
+function SwitchSetting({
+  label,
+  hint,
+  checked,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  checked: boolean;
+  onChange(checked: boolean): void;
+}) {
+  const id = useId();
+  return (
+    <div className={page.setting}>
+      <label className={page.settingText} htmlFor={id}>
+        <span>{label}</span>
+        <span id={`${id}-hint`}>{hint}</span>
+      </label>
+      <input
+        id={id}
+        type="checkbox"
+        role="switch"
+        checked={checked}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+    </div>
+  );
+}
+
+function SelectSetting<V extends string>({
+  label,
+  hint,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  hint: string;
+  value: V | string;
+  options: readonly { value: V | string; label: string; lang?: string }[];
+  onChange(value: V): void;
+}) {
+  const id = useId();
+  return (
+    <div className={page.setting}>
+      <label className={page.settingText} htmlFor={id}>
+        <span>{label}</span>
+        <span id={`${id}-hint`}>{hint}</span>
+      </label>
+      <select
+        id={id}
+        value={value}
+        aria-describedby={`${id}-hint`}
+        onChange={(event) => onChange(event.target.value as V)}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value} lang={option.lang}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
