@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
@@ -20,6 +20,7 @@ import {
   COMPOSE_MODE,
   RECIPIENT_TAGS_SHOWN,
   formatFullDate,
+  type KnownResponse,
   type Mail,
   type MailAddress,
 } from '@mailroom/protocol';
@@ -38,6 +39,7 @@ import { useLabelMessages } from './mutations';
 import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
+import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
 import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
 import styles from './reader.module.css';
@@ -50,6 +52,9 @@ const ReaderDecrypt = lazyChunk(() =>
 // "Create a filter from this message" and the like load with the reader's menu.
 const loadReaderMenuItems = withFeatureTexts(() => import('./reader-menu-items'));
 const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
+
+// "Add sender to contacts" asks the server about the sender once a message is open.
+const SenderContact = lazyChunk(loadSenderContact);
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
 export default function Reader() {
@@ -65,10 +70,15 @@ function MessageReader() {
   const account = useAccount();
   const [folderId, uid] = (screen.openKey ?? '0:0').split(':').map(Number) as [number, number];
   const ref = screen.openKey ? { folderId, uid } : null;
-  // image_display (SPEC §4): 'always' asks for images at once; contacts arrive with a later issue, so for
-  // 'correspondent' no sender is known to be a contact yet and the bar offers the images.
-  const [showImages, setShowImages] = useState(() =>
-    shouldShowImages(account?.settings.image_display, false),
+  // image_display (SPEC §4): 'always' asks for images at once; 'correspondent' once the sender is known to be a
+  // contact or someone the user has written to (the reader's sender block asks); until then the bar offers them.
+  const imageDisplay = account?.settings.image_display;
+  const [showImages, setShowImages] = useState(() => shouldShowImages(imageDisplay, false));
+  const onSenderKnown = useCallback(
+    (known: KnownResponse) => {
+      if (shouldShowImages(imageDisplay, known.contact_id !== null || known.written_to)) setShowImages(true);
+    },
+    [imageDisplay],
   );
   const mail = useMail(ref, showImages);
   const mark = useMarkMessages();
@@ -107,17 +117,26 @@ function MessageReader() {
       </article>
     );
   }
-  return <MessageView message={message} showImages={showImages} onShowImages={() => setShowImages(true)} />;
+  return (
+    <MessageView
+      message={message}
+      showImages={showImages}
+      onShowImages={() => setShowImages(true)}
+      onSenderKnown={onSenderKnown}
+    />
+  );
 }
 
 function MessageView({
   message,
   showImages,
   onShowImages,
+  onSenderKnown,
 }: {
   message: Mail;
   showImages: boolean;
   onShowImages(): void;
+  onSenderKnown(known: KnownResponse): void;
 }) {
   const { t, i18n } = useTranslation();
   const screen = useMailScreen();
@@ -254,6 +273,12 @@ function MessageView({
                 <span className={styles.fromEmail}>
                   <BreakableAddress address={from.email} />
                 </span>
+              ) : null}
+              {/* Contacts are the full member's (SPEC §6); the user's own mail needs no such offer. */}
+              {from?.email && !user?.info.alias && !sentByUser ? (
+                <LazyPart>
+                  <SenderContact name={from.name} email={from.email} onKnown={onSenderKnown} />
+                </LazyPart>
               ) : null}
             </div>
             <Recipients label={t('mail.to')} people={message.fields.to} />
