@@ -24,13 +24,33 @@ export function useRecipientSuggestions(text: string, enabled: boolean): readonl
   const found = useQuery({
     queryKey: ['compose', 'suggest', asked],
     queryFn: ({ signal }) =>
-      call(routes.suggestContacts, { query: { q: asked, limit: SUGGEST_LIMIT }, signal }),
+      call(routes.suggestContacts, { query: { q: asked, limit: SUGGEST_LIMIT }, signal }).then(
+        (response) => ({
+          q: asked,
+          suggestions: response.suggestions,
+        }),
+      ),
     enabled: enabled && asked !== '',
-    // While the next answer comes the list keeps the last one, rather than blinking out at each key.
+    // While the next answer comes the list keeps what of the last one still fits the text, rather than blinking
+    // out at each key; what no longer fits is not offered, so Enter never picks it over the typed address.
     placeholderData: keepPreviousData,
   });
-  if (!enabled || typed === '') return [];
-  return found.data?.suggestions ?? [];
+  if (!enabled || typed === '' || !found.data) return [];
+  const { q, suggestions } = found.data;
+  return q === typed ? suggestions : suggestions.filter((suggestion) => stillFits(suggestion, typed));
+}
+
+/** Whether every word of the text is in the suggestion's name or address (or a member's), in any case. */
+function stillFits(suggestion: Suggestion, text: string): boolean {
+  const people = suggestion.kind === 'group' ? [suggestion, ...suggestion.members] : [suggestion];
+  const haystack = people
+    .map((person) => `${person.name} ${'email' in person ? person.email : ''}`)
+    .join(' ')
+    .toLowerCase();
+  return text
+    .toLowerCase()
+    .split(/\s+/)
+    .every((word) => haystack.includes(word));
 }
 
 export interface SuggestionTexts {
