@@ -21,7 +21,7 @@ export function useRecipientSuggestions(text: string, enabled: boolean): readonl
     const timer = window.setTimeout(() => setAsked(typed), SUGGEST_DELAY_MS);
     return () => window.clearTimeout(timer);
   }, [typed]);
-  const found = useQuery({
+  const found = useQuery<{ q: string; suggestions: Suggestion[] }>({
     queryKey: ['compose', 'suggest', asked],
     queryFn: ({ signal }) =>
       call(routes.suggestContacts, { query: { q: asked, limit: SUGGEST_LIMIT }, signal }).then(

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import type { AccessResponse, Account, ContactInput, KnownResponse, Mail } from '@mailroom/protocol';
 import { answerShell, folder, json, listItem, notFound, testAccount, testUser } from '../../test/fixtures';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
@@ -78,28 +78,6 @@ describe("the reader's sender as a contact", () => {
     renderAt('/mail/folder/all/11/1/4');
     await screen.findByText('In contacts', undefined, { timeout: 5_000 });
     expect(screen.queryByRole('button', { name: /to contacts/ })).toBeNull();
-  });
-
-  it("image_display 'correspondent' shows the images of someone the user has written to", async () => {
-    const calls = serve(
-      { contact_id: null, written_to: true },
-      { account: testAccount({ image_display: 'correspondent' }) },
-    );
-    renderAt('/mail/folder/all/11/1/4');
-    await waitFor(
-      () => expect(calls.some((c) => c.url.startsWith('/api/v1/messages/11/4?show_images=true'))).toBe(true),
-      { timeout: 5_000 },
-    );
-  });
-
-  it("image_display 'correspondent' keeps a stranger's images blocked", async () => {
-    const calls = serve(
-      { contact_id: null, written_to: false },
-      { account: testAccount({ image_display: 'correspondent' }) },
-    );
-    renderAt('/mail/folder/all/11/1/4');
-    await screen.findByRole('button', { name: 'Add Oleg Petrov to contacts' }, { timeout: 5_000 });
-    expect(calls.some((c) => c.url.includes('show_images=true'))).toBe(false);
   });
 
   it('asks nothing for an alias-only session, which has no contacts (SPEC §6)', async () => {

@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { UserCheck, UserPlus } from 'lucide-react';
 import type { KnownResponse } from '@mailroom/protocol';
@@ -14,23 +13,18 @@ export interface SenderContactProps {
   /** The sender's display name ('' when the message gave none). */
   name: string;
   email: string;
-  /** What the server knows of the sender (a contact, or written to): the reader's image rule uses it. */
-  onKnown?(known: KnownResponse): void;
 }
 
 /**
  * The reader's sender as a contact (issue 15): "Add to contacts" when the address is not one — the display name
  * split into name and surname — and "In contacts" once it is.
  */
-export default function SenderContact({ name, email, onKnown }: SenderContactProps) {
+export default function SenderContact({ name, email }: SenderContactProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const known = useKnownContact(email);
   const create = useCreateContact();
   const data = known.data;
-  useEffect(() => {
-    if (data) onKnown?.(data);
-  }, [data, onKnown]);
 
   if (!data) return null;
   if (data.contact_id !== null)

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
@@ -20,7 +20,6 @@ import {
   COMPOSE_MODE,
   RECIPIENT_TAGS_SHOWN,
   formatFullDate,
-  type KnownResponse,
   type Mail,
   type MailAddress,
 } from '@mailroom/protocol';
@@ -70,15 +69,11 @@ function MessageReader() {
   const account = useAccount();
   const [folderId, uid] = (screen.openKey ?? '0:0').split(':').map(Number) as [number, number];
   const ref = screen.openKey ? { folderId, uid } : null;
-  // image_display (SPEC §4): 'always' asks for images at once; 'correspondent' once the sender is known to be a
-  // contact or someone the user has written to (the reader's sender block asks); until then the bar offers them.
-  const imageDisplay = account?.settings.image_display;
-  const [showImages, setShowImages] = useState(() => shouldShowImages(imageDisplay, false));
-  const onSenderKnown = useCallback(
-    (known: KnownResponse) => {
-      if (shouldShowImages(imageDisplay, known.contact_id !== null || known.written_to)) setShowImages(true);
-    },
-    [imageDisplay],
+  // image_display (SPEC §4): 'always' asks for images at once; without show_images the server applies the
+  // setting itself, 'correspondent' included (it knows the contacts and whom the user has written to); when it
+  // left them out, the bar offers them.
+  const [showImages, setShowImages] = useState(() =>
+    shouldShowImages(account?.settings.image_display, false),
   );
   const mail = useMail(ref, showImages);
   const mark = useMarkMessages();
@@ -117,26 +112,17 @@ function MessageReader() {
       </article>
     );
   }
-  return (
-    <MessageView
-      message={message}
-      showImages={showImages}
-      onShowImages={() => setShowImages(true)}
-      onSenderKnown={onSenderKnown}
-    />
-  );
+  return <MessageView message={message} showImages={showImages} onShowImages={() => setShowImages(true)} />;
 }
 
 function MessageView({
   message,
   showImages,
   onShowImages,
-  onSenderKnown,
 }: {
   message: Mail;
   showImages: boolean;
   onShowImages(): void;
-  onSenderKnown(known: KnownResponse): void;
 }) {
   const { t, i18n } = useTranslation();
   const screen = useMailScreen();
@@ -277,7 +263,7 @@ function MessageView({
               {/* Contacts are the full member's (SPEC §6); the user's own mail needs no such offer. */}
               {from?.email && !user?.info.alias && !sentByUser ? (
                 <LazyPart>
-                  <SenderContact name={from.name} email={from.email} onKnown={onSenderKnown} />
+                  <SenderContact name={from.name} email={from.email} />
                 </LazyPart>
               ) : null}
             </div>
