@@ -102,6 +102,8 @@ export function NewGroupDialog({
   const { t } = useTranslation();
   const create = useCreateGroup();
   const addMembers = useGroupMembers();
+  // Mounted only while open, so each opening starts with an empty name.
+  if (!open) return null;
   return (
     <GroupNameDialog
       open={open}
@@ -131,6 +133,7 @@ export function RenameGroupDialog({
 }) {
   const { t } = useTranslation();
   const rename = useRenameGroup();
+  if (!open) return null;
   return (
     <GroupNameDialog
       open={open}

@@ -15,9 +15,11 @@ export function refusal(code: string): ApiError {
 export function useErrorText(error: unknown): string | null {
   const { t } = useTranslation();
   const [, setLoaded] = useState(0);
+  // Once per appearance of an error (not per error object: a check may make a new one at each render).
+  const present = Boolean(error);
   useEffect(() => {
-    if (error) void loadErrorTexts().then(() => setLoaded((count) => count + 1));
-  }, [error]);
+    if (present) void loadErrorTexts().then(() => setLoaded((count) => count + 1));
+  }, [present]);
   if (!error) return null;
   return errorDisplayMessage(error, {
     catalogue: translateErrorCode,
