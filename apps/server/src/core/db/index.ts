@@ -21,6 +21,7 @@ import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.
 import * as m015 from './migrations/015-unique-label-names.js';
 import * as m016 from './migrations/016-filters.js';
 import * as m018 from './migrations/018-blobs.js';
+import * as m019 from './migrations/019-contacts.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '015-unique-label-names': m015,
   '016-filters': m016,
   '018-blobs': m018,
+  '019-contacts': m019,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
