@@ -109,7 +109,7 @@ function serve(api: Api) {
         return json({ groups: api.groups.map((g) => summary(api, g)) });
       if (pathname === '/api/v1/contacts/groups' && method === 'POST') {
         const name = (body as { name: string }).name;
-        if (api.groups.some((g) => g.name === name)) return apiError(400, 'name_not_indicated');
+        if (api.groups.some((g) => g.name === name)) return apiError(400, 'group_already_exist');
         const group = { id: ++nextId, name, members: [] };
         api.groups.push(group);
         return json({ group: groupOf(api, group) });
@@ -250,8 +250,7 @@ describe('the contacts screen', () => {
     const dialog = await screen.findByRole('dialog', { name: 'New group' });
     fireEvent.change(within(dialog).getByLabelText('Group name'), { target: { value: 'Team' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
-    // The fake server refuses a repeated name with name_not_indicated: its catalogue text shows under the field.
-    await within(dialog).findByText("You didn't specify a name!");
+    await within(dialog).findByText('A group with this name already exists');
   });
 
   it('ticks contacts, adds them to a group and writes to them (with their names) in compose', async () => {
