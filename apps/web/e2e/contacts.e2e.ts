@@ -35,6 +35,11 @@ async function closeDialog(page: Page): Promise<void> {
   await page.getByRole('dialog').waitFor({ state: 'detached' });
 }
 
+/** Waits for the page's animations (a dialog sliding in) to end, so a screenshot shows where things settle. */
+async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((animation) => animation.finished)));
+}
+
 /** A row's name: the first line of the block beside the avatar (CSS Modules' class names are numbered in a build). */
 const NAME = 'li > * > span:first-child';
 
@@ -60,6 +65,7 @@ describe('contacts in the browser', () => {
       'Groups added': '3',
       'Left out': '0',
     });
+    await settled(page);
     await screenshot(page, 'contacts-import-desktop-en');
     await closeDialog(page);
     // Outlook's vCard 2.1, quoted-printable windows-1251: two people, one in the group "Коллеги".
@@ -102,6 +108,7 @@ describe('contacts in the browser', () => {
     );
     await expect(sheet.getByLabel('Date of birth').inputValue()).resolves.toBe('1978-09-23');
     await expect(sheet.getByLabel('Notes').inputValue()).resolves.toMatch(/^Звонить после обеда\./);
+    await settled(page);
     await screenshot(page, 'contacts-editor-desktop-en');
     await sheet.getByRole('button', { name: 'Cancel' }).click();
 
@@ -193,6 +200,7 @@ describe('contacts in the browser', () => {
     await page.getByRole('tab', { name: 'Группы' }).waitFor();
     await page.getByRole('button', { name: 'Открыть Елена Кузьмина' }).click();
     await page.getByRole('dialog', { name: 'Изменение контакта' }).waitFor();
+    await settled(page);
     await screenshot(page, 'contacts-editor-phone-ru');
     await context.close();
   });
