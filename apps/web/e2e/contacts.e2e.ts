@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, sharedServer, signUp } from './_harness.js';
+import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 import { repoRoot } from './_processes.js';
 
-const { url } = sharedServer();
+const { url, smtpPort } = sharedServer();
 const browser = await launchBrowser();
+const transport = smtpTransport(smtpPort);
 
 /** The server engineer's fixtures: Apple's vCard 3.0 (groups by CATEGORIES and a group card), Outlook's 2.1. */
 const fixtures = path.join(repoRoot, 'test-support/fixtures/contacts');
@@ -51,7 +52,7 @@ async function listedNames(page: Page, list: string): Promise<string[]> {
 describe('contacts in the browser', () => {
   it('imports vCard 3.0 with groups and Outlook 2.1 in windows-1251, writes to a group, autocompletes a surname, and the same import again adds nothing', async () => {
     const { context, page } = await newPage(browser);
-    await signUp(page, url, 'Cora Contacts');
+    const memberId = await signUp(page, url, 'Cora Contacts');
 
     // From the mail shell to /contacts: nothing there yet.
     await page.goto(`${url}/contacts`);
@@ -170,6 +171,33 @@ describe('contacts in the browser', () => {
     expect((await importFile(page, outlook21)).Added).toBe('0');
     await closeDialog(page);
     await page.getByText('1–6 of 6').waitFor();
+
+    // A contact added elsewhere (another tab, here the API with the same session) appears without a reload.
+    const created = await page.request.post(`${url}/api/v1/contacts`, {
+      headers: { 'x-mailroom-csrf': '1', origin: url },
+      data: { name: 'Zoe', surname: 'Live', emails: ['zoe.live@example.org'] },
+    });
+    expect(created.ok()).toBe(true);
+    await page.getByRole('button', { name: 'Open Zoe Live' }).waitFor({ timeout: 15_000 });
+    await page.getByText('1–7 of 7').waitFor();
+
+    // The reader offers to add a sender who is not a contact, and then shows that it is one.
+    await transport.sendMail({
+      from: 'Pavel Orlov <pavel.orlov@example.net>',
+      to: `${memberId}@mailroom.test`,
+      subject: 'Hello from Pavel',
+      text: 'Hi!',
+    });
+    await page.goto(`${url}/mail`);
+    await page
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: /Hello from Pavel/ })
+      .click({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Add Pavel Orlov to contacts' }).click();
+    await page.getByText('In contacts').waitFor();
+    await screenshot(page, 'contacts-reader-sender-desktop-en');
+    await page.goto(`${url}/contacts`);
+    await page.getByRole('button', { name: 'Open Pavel Orlov' }).waitFor();
 
     // The screens in both languages, on a desktop and on a phone.
     for (const [language, size] of [
