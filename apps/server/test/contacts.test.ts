@@ -292,6 +292,12 @@ describe('groups', () => {
     });
     expect(unknown.status).toBe(404);
     expect((await call(eve.browser, 'GET', `groups/${group.id}`)).body.group.contacts).toHaveLength(1);
+    const nothing = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
+      add: [],
+      remove: [],
+    });
+    expect(nothing.status).toBe(400);
+    expect(code(nothing)).toBe('invalid_request_params');
 
     // Deleting the group keeps its contacts; deleting a contact takes it out of its groups.
     const other = (await call(eve.browser, 'POST', 'contacts/groups', { name: 'Other' })).body.group;
@@ -322,7 +328,7 @@ describe("another account's ids are not found, and nothing of them shows", () =>
       call(bob.browser, 'POST', 'contacts/delete', { ids: [contact.id] }),
       call(bob.browser, 'GET', `groups/${group.id}`),
       call(bob.browser, 'POST', `contacts/groups/${group.id}`, { name: 'Hacked' }),
-      call(bob.browser, 'POST', `contacts/groups/${group.id}/contacts`, { add: [] }),
+      call(bob.browser, 'POST', `contacts/groups/${group.id}/contacts`, { remove: [contact.id] }),
       call(bob.browser, 'DELETE', `contacts/groups/${group.id}`),
       call(bob.browser, 'POST', `contacts/groups/${bobGroup.id}/contacts`, { add: [contact.id] }),
       call(bob.browser, 'GET', `contacts?group=${group.id}`),
