@@ -1,9 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Contact, MailEvent } from '@mailroom/protocol';
-import { Browser, createTestApp } from './_util.js';
+import { sql } from 'kysely';
+import { Browser, createTestApp, createTestDb } from './_util.js';
 import { call, mailUser, type MailUser } from './_actions.js';
+import { createAccount, deliverTestMessage } from './_mail.js';
 import { compose } from './_sending.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
+import { up as contactsMigration } from '../src/core/db/migrations/019-contacts.js';
+import { systemFolder } from '../src/mailbox/index.js';
 
 const ctx = await createTestApp();
 const { db } = ctx;
@@ -288,6 +292,12 @@ describe('groups', () => {
     });
     expect(unknown.status).toBe(404);
     expect((await call(eve.browser, 'GET', `groups/${group.id}`)).body.group.contacts).toHaveLength(1);
+    const nothing = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
+      add: [],
+      remove: [],
+    });
+    expect(nothing.status).toBe(400);
+    expect(code(nothing)).toBe('invalid_request_params');
 
     // Deleting the group keeps its contacts; deleting a contact takes it out of its groups.
     const other = (await call(eve.browser, 'POST', 'contacts/groups', { name: 'Other' })).body.group;
@@ -318,7 +328,7 @@ describe("another account's ids are not found, and nothing of them shows", () =>
       call(bob.browser, 'POST', 'contacts/delete', { ids: [contact.id] }),
       call(bob.browser, 'GET', `groups/${group.id}`),
       call(bob.browser, 'POST', `contacts/groups/${group.id}`, { name: 'Hacked' }),
-      call(bob.browser, 'POST', `contacts/groups/${group.id}/contacts`, { add: [] }),
+      call(bob.browser, 'POST', `contacts/groups/${group.id}/contacts`, { remove: [contact.id] }),
       call(bob.browser, 'DELETE', `contacts/groups/${group.id}`),
       call(bob.browser, 'POST', `contacts/groups/${bobGroup.id}/contacts`, { add: [contact.id] }),
       call(bob.browser, 'GET', `contacts?group=${group.id}`),
@@ -482,6 +492,89 @@ describe('correspondents and the known-sender check', () => {
       contact_id: null,
       written_to: false,
     });
+  });
+});
+
+describe('the migration that makes the address book', () => {
+  it('counts who each account wrote to from the mail already in its Sent folder', async () => {
+    const fresh = await createTestDb();
+    const blobs = ctx.blobs;
+    const owner = await createAccount(fresh, 'Old Sender');
+    const other = await createAccount(fresh, 'Other Sender');
+    const sent = await systemFolder(fresh, owner.id, 'sent');
+    const inbox = await systemFolder(fresh, owner.id, 'inbox');
+    const day = (n: number) => new Date(Date.UTC(2026, 0, n));
+    const inSent = { folderId: sent.id };
+    await deliverTestMessage(
+      fresh,
+      blobs,
+      owner.id,
+      { from: owner.email, to: 'Pat <pat@example.com>', date: day(1) },
+      inSent,
+    );
+    await deliverTestMessage(
+      fresh,
+      blobs,
+      owner.id,
+      {
+        from: owner.email,
+        to: 'Patricia <PAT@example.com>',
+        cc: 'sam@example.com',
+        bcc: 'pat@example.com',
+        date: day(3),
+      },
+      inSent,
+    );
+    // Mail received is not mail written.
+    await deliverTestMessage(
+      fresh,
+      blobs,
+      owner.id,
+      { from: 'spam@example.com', to: owner.email },
+      { folderId: inbox.id },
+    );
+    await deliverTestMessage(
+      fresh,
+      blobs,
+      other.id,
+      { from: other.email, to: 'sam@example.com' },
+      {
+        folderId: (await systemFolder(fresh, other.id, 'sent')).id,
+      },
+    );
+    await sql`drop table contact_group_members, contact_groups, contact_emails, contacts, correspondents`.execute(
+      fresh,
+    );
+    await contactsMigration(fresh);
+    const rows = await fresh
+      .selectFrom('correspondents')
+      .select(['account_id', 'email', 'name', 'sent_count', 'last_sent_at'])
+      .orderBy('account_id')
+      .orderBy('email')
+      .execute();
+    expect(rows).toEqual([
+      {
+        account_id: owner.id,
+        email: 'pat@example.com',
+        name: 'Patricia',
+        sent_count: 2,
+        last_sent_at: day(3),
+      },
+      {
+        account_id: owner.id,
+        email: 'sam@example.com',
+        name: '',
+        sent_count: 1,
+        last_sent_at: expect.any(Date),
+      },
+      {
+        account_id: other.id,
+        email: 'sam@example.com',
+        name: '',
+        sent_count: 1,
+        last_sent_at: expect.any(Date),
+      },
+    ]);
   });
 });
 

@@ -240,7 +240,10 @@ export async function exportContacts(
   const text = writeVcards(
     contacts.map((c) => ({
       ...c,
-      groups: c.groups.map((id) => groupName.get(id)).filter((n): n is string => n !== undefined),
+      groups: c.groups
+        .map((id) => groupName.get(id))
+        .filter((n): n is string => n !== undefined)
+        .sort((x, y) => x.localeCompare(y, 'en')),
     })),
   );
   return { text, fileName: fileNameFor(group?.name ?? 'contacts') };
