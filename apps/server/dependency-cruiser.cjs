@@ -15,20 +15,23 @@ const areas = {
   auth: { paths: ['auth/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses'] },
   user: { paths: ['user/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
   live: { paths: ['live/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
-  mail: { paths: ['mail/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
+  // The address book: contacts, groups, and the addresses the account has written to (which sending records and
+  // mail's image_display 'correspondent' trusts).
+  contacts: { paths: ['contacts/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
+  mail: { paths: ['mail/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts'] },
   encrypted: {
     paths: ['encrypted/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts', 'mail'],
   },
   // Sieve filters: the scripts, their run at delivery and over a folder; folders, labels and message actions
   // through mail.
   filters: {
     paths: ['filters/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'mail'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts', 'mail'],
   },
   delivery: {
     paths: ['delivery/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'encrypted', 'filters'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'contacts', 'encrypted', 'filters'],
   },
   sending: {
     paths: ['sending/'],
@@ -39,6 +42,7 @@ const areas = {
       'accounts',
       'addresses',
       'auth',
+      'contacts',
       'mail',
       'encrypted',
       'filters',

@@ -15,7 +15,17 @@ const features = {
   about: ['account', 'shell'],
   decrypt: ['message-view', 'shell'],
   compose: ['account', 'message-view'],
-  mail: ['account', 'compose', 'decrypt', 'filters', 'folders', 'message-view', 'search', 'shell'],
+  mail: [
+    'account',
+    'compose',
+    'contacts',
+    'decrypt',
+    'filters',
+    'folders',
+    'message-view',
+    'search',
+    'shell',
+  ],
   settings: ['account', 'compose', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
 };

@@ -31,6 +31,7 @@ import { mailRoutes } from './mail/index.js';
 import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { filterRoutes } from './filters/index.js';
+import { contactRoutes } from './contacts/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
         app.swagger(),
       );
       await api.register(userRoutes);
+      await api.register(contactRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);
       await api.register(encryptedRoutes);

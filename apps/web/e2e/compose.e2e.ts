@@ -39,7 +39,7 @@ const inboxOf = (page: Page) =>
   page.getByRole('tree', { name: 'Folders' }).getByRole('treeitem', { name: /^Inbox/ });
 
 async function typeRecipient(page: Page, label: string, address: string) {
-  const field = page.getByTestId('compose-window').getByRole('textbox', { name: label, exact: true });
+  const field = page.getByTestId('compose-window').getByRole('combobox', { name: label, exact: true });
   await field.fill(address);
   await field.press('Tab');
 }

@@ -51,7 +51,7 @@ describe('password-encrypted messages', () => {
     await a.getByRole('button', { name: 'New message' }).first().click();
     const compose = a.getByTestId('compose-window');
     await compose.waitFor();
-    const to = compose.getByRole('textbox', { name: 'To', exact: true });
+    const to = compose.getByRole('combobox', { name: 'To', exact: true });
     await to.fill(borisAddress);
     await to.press('Tab');
     await compose.getByLabel('Subject').fill(subject);
@@ -194,7 +194,7 @@ describe('password-encrypted messages', () => {
 
     // Attached (and uploaded) first, then Encrypt ticked: sent at once, the file inside the encryption.
     await a.getByRole('button', { name: 'New message' }).first().click();
-    const to = compose.getByRole('textbox', { name: 'To', exact: true });
+    const to = compose.getByRole('combobox', { name: 'To', exact: true });
     await to.fill(borisAddress);
     await to.press('Tab');
     await compose.getByLabel('Subject').fill('Attached before encrypting');

@@ -99,7 +99,7 @@ describe('the reader shows To, Cc and Bcc apart', () => {
     await page.getByRole('button', { name: 'New message' }).first().click();
     const compose = page.getByTestId('compose-window');
     const recipient = async (label: string, value: string) => {
-      const field = compose.getByRole('textbox', { name: label, exact: true });
+      const field = compose.getByRole('combobox', { name: label, exact: true });
       await field.fill(value);
       await field.press('Tab');
     };

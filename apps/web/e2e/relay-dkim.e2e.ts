@@ -86,7 +86,7 @@ describe('forwarding to an outside address through the relay', () => {
     const forward = page.getByTestId('compose-window');
     await expect(forward.getByLabel('Subject').inputValue()).resolves.toBe(`Fwd: ${subject}`);
     await expect.poll(() => forward.locator('[data-status="done"]').count(), { timeout: 10_000 }).toBe(1);
-    const to = forward.getByRole('textbox', { name: 'To', exact: true });
+    const to = forward.getByRole('combobox', { name: 'To', exact: true });
     await to.fill('someone@example.test');
     await to.press('Tab');
     await forward.getByRole('listitem').filter({ hasText: 'someone@example.test' }).waitFor();

@@ -97,6 +97,8 @@ export const errorCatalogue = {
   sieve_syntax_error: [400, 'The filter has an error'],
   filters_changed: [409, 'The filters were changed in another window: reload them and try again'],
   filter_run_active: [409, 'A filter is already being applied to this folder'],
+  group_already_exist: [409, 'A group with this name already exists'],
+  contacts_file_unreadable: [400, 'The file is not a vCard or CSV file of contacts'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

@@ -109,8 +109,9 @@ const showImagesQuerySchema = z.object({
     .enum(['true', 'false'])
     .optional()
     .describe(
-      'true keeps remote images, each pointed at the image proxy (GET image-proxy); by default they are ' +
-        'left out (images_blocked says so)',
+      'true keeps remote images, each pointed at the image proxy (GET image-proxy); false leaves them out ' +
+        '(images_blocked says so); without it the image_display setting decides (always; never; correspondent: ' +
+        'shown when the sender is a contact or an address the user has written to)',
     ),
 });
 const mailResponseSchema = z.object({ message: mailSchema });

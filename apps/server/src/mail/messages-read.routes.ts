@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
-import { listFolderMessages, readMessage, readMessageById } from './messages-read.service.js';
+import {
+  listFolderMessages,
+  readMessage,
+  readMessageById,
+  type ImageChoice,
+} from './messages-read.service.js';
 import type { ImageUrlSigner } from './image-proxy/index.js';
 
 export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner }> = async (
@@ -8,6 +13,9 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
   { signer },
 ) => {
   const { db } = app.deps;
+  // show_images=true or false decides; without it the image_display setting does.
+  const images = (asked: 'true' | 'false' | undefined): ImageChoice =>
+    asked === 'true' ? signer : asked === 'false' ? false : { bySetting: signer };
 
   app.route({
     ...apiRoute(app, 'folderMessages', {
@@ -31,7 +39,9 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
       description:
         'HTML is sanitised on the server; remote images and tracking pixels are left out unless ' +
         'show_images=true, which points remote images at the image proxy (tracking pixels and ' +
-        'external CSS stay out); cid: images point at the attachment URL. Does not mark the ' +
+        'external CSS stay out), or, without show_images, the image_display setting shows them (always; ' +
+        'correspondent: the sender is a contact or an address written to); show_images=false leaves them out. ' +
+        'cid: images point at the attachment URL. Does not mark the ' +
         'message seen. 404 message_not_found for an unknown UID, 400 request_folder_id_error for ' +
         'a folder id that is not a number.',
     }),
@@ -41,7 +51,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         request.requireAuth(),
         request.params.folder_id,
         request.params.uid,
-        request.query.show_images === 'true' && signer,
+        images(request.query.show_images),
       ),
     }),
   });
@@ -56,7 +66,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         db,
         request.requireAuth(),
         request.query.message_id,
-        request.query.show_images === 'true' && signer,
+        images(request.query.show_images),
       ),
     }),
   });

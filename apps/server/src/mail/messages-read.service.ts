@@ -24,7 +24,8 @@ import {
 import { normaliseMessageId, type Scope } from '../mailbox/index.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
-import type { Principal } from '../accounts/index.js';
+import { getSettings, type Principal } from '../accounts/index.js';
+import { isKnownSender } from '../contacts/index.js';
 
 function toThreadMember(row: ThreadMemberRow): ThreadMember {
   return {
@@ -105,6 +106,29 @@ export async function listFolderMessages(
 /** Remote images left out (false), or shown through the image proxy whose URLs this signer makes. */
 export type ShowImages = false | ImageUrlSigner;
 
+/**
+ * What the reader asked for: images left out or shown (show_images=false, true), or, when it did not say, what the
+ * account's image_display setting says (SPEC §4): 'always', 'never', or 'correspondent' — shown when the sender is
+ * a contact or an address the owner has written to (a session held to one address never sees the address book, so
+ * its 'correspondent' shows none).
+ */
+export type ImageChoice = ShowImages | { bySetting: ImageUrlSigner };
+
+async function imagesFor(
+  db: Db,
+  principal: Principal,
+  row: MessageRow,
+  choice: ImageChoice,
+): Promise<ShowImages> {
+  if (choice === false || !('bySetting' in choice)) return choice;
+  const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
+  if (setting === 'always') return choice.bySetting;
+  if (setting !== 'correspondent' || principal.aliasEmail) return false;
+  return (await isKnownSender(db, principal.accountId, row.addresses.from?.[0]?.email ?? ''))
+    ? choice.bySetting
+    : false;
+}
+
 /** The API path an inline or attached part of a message is downloaded from. */
 export function attachmentUrl(attachmentId: number, folderId: number, uid: number): string {
   return routeUrl(routePaths.attachment, {
@@ -171,12 +195,12 @@ export async function readMessage(
   principal: Principal,
   folderId: number,
   uid: number,
-  showImages: ShowImages,
+  images: ImageChoice,
 ): Promise<Mail> {
   const view = await scopeOf(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, showImages);
+  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
@@ -184,11 +208,11 @@ export async function readMessageById(
   db: Db,
   principal: Principal,
   messageId: string,
-  showImages: ShowImages,
+  images: ImageChoice,
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
   const view = await scopeOf(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, showImages);
+  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
 }

@@ -13,6 +13,7 @@ import { checkOutgoing, envelopeRecipients } from './outgoing.js';
 import { claimDue, deleteUploads, enqueue, touchUploads } from './sending.repository.js';
 import { attachmentsForMessage } from './uploads.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
+import { recordCorrespondents } from '../contacts/index.js';
 
 import type { SendingDeps } from './outbox.js';
 
@@ -93,7 +94,8 @@ function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
 
 /**
  * Sends: one transaction stores the copy in Sent (with Bcc), removes the draft it came from,
- * marks the answered message and queues one outbox row per recipient; after the commit local
+ * marks the answered message, queues one outbox row per recipient and counts each recipient as a
+ * correspondent (contacts' `correspondents`); after the commit local
  * recipients get it at once through the inbound delivery path, remote ones from the outbox job.
  */
 export async function sendMessage(
@@ -155,6 +157,8 @@ export async function sendMessage(
       })),
     );
     await deleteUploads(trx, accountId, prepared.uploadIds);
+    // Who the account writes to, and how often: compose's suggestions and image_display 'correspondent'.
+    await recordCorrespondents(trx, accountId, [...message.to, ...message.cc, ...message.bcc], ids.date);
     return { stored: result.message, events, queued };
   });
   void publish(deps, accountId, events);

@@ -23,6 +23,19 @@ describe('api client', () => {
     expect(get.headers).not.toHaveProperty('X-Mailroom-Csrf');
   });
 
+  it('sends a file as the body itself, as bytes, not as JSON', async () => {
+    const fetchMock = respond(200, { added: 1 });
+    vi.stubGlobal('fetch', fetchMock);
+    const file = new File(['BEGIN:VCARD'], 'people.vcf', { type: 'text/vcard' });
+    await api.post('/api/v1/contacts/import', file);
+    const [[, post]] = fetchMock.mock.calls as unknown as [[string, RequestInit]];
+    expect(post.headers).toMatchObject({
+      'X-Mailroom-Csrf': '1',
+      'Content-Type': 'application/octet-stream',
+    });
+    expect(post.body).toBe(file);
+  });
+
   it('turns the error body into an ApiError with the status and catalogue code', async () => {
     vi.stubGlobal(
       'fetch',

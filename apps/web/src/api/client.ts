@@ -72,8 +72,13 @@ export async function request<T>(path: string, options: RequestOptions = {}): Pr
   const headers: Record<string, string> = { Accept: 'application/json' };
   // The server refuses state-changing requests without this header: a cross-site form cannot set it.
   if (method !== 'GET') headers['X-Mailroom-Csrf'] = '1';
-  let body: string | undefined;
-  if (options.body !== undefined) {
+  let body: string | Blob | undefined;
+  if (options.body instanceof Blob) {
+    // A file sent as it is (an import): the server reads its kind and charset from its bytes, not from a type the
+    // browser guessed from its name.
+    headers['Content-Type'] = 'application/octet-stream';
+    body = options.body;
+  } else if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';
     body = JSON.stringify(options.body);
   }

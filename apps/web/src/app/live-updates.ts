@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
 import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
 import { accountLiveHandler } from '../features/account';
+import { contactsLiveHandler } from '../features/contacts';
 import { filtersLiveHandler } from '../features/filters';
 import { foldersLiveHandler, watchUnreadTitle } from '../features/folders';
 import { mailLiveHandler } from '../features/mail';
@@ -13,6 +14,7 @@ export const liveHandlers: readonly LiveHandler[] = [
   foldersLiveHandler,
   accountLiveHandler,
   filtersLiveHandler,
+  contactsLiveHandler,
 ];
 
 /** One event to every feature's queries. */

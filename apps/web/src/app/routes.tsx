@@ -21,7 +21,7 @@ const LoginPage = lazyChunk(() =>
 const DecryptPage = lazyChunk(() =>
   Promise.all([loadDecryptPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
-const ContactsPage = lazyChunk(() => loadContactsPage());
+const ContactsPage = lazyChunk(loadContactsPage);
 const SettingsLayout = lazyChunk(() =>
   Promise.all([loadSettingsLayout(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );

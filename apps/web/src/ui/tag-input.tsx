@@ -16,7 +16,10 @@ export interface TagItem {
 
 export interface TagSuggestion {
   key: string;
+  /** The first line: a name, or the address. */
   label: string;
+  /** A second, quieter line: the address, or what the suggestion is (a group of N). */
+  detail?: string;
 }
 
 export interface TagInputProps {
@@ -25,8 +28,12 @@ export interface TagInputProps {
   /** Typed text to turn into tags: on blur, Enter, comma or semicolon. */
   onCommit(text: string): void;
   onRemove(index: number): void;
-  /** Where an autocomplete plugs in: suggestions for the text being typed (contacts, when they exist). */
-  suggest?(text: string): readonly TagSuggestion[];
+  /** The text being typed, as it changes: where an autocomplete asks for its suggestions. */
+  onTextChange?(text: string): void;
+  /** Suggestions for the text being typed (shown while there is text and the field has focus). */
+  suggestions?: readonly TagSuggestion[];
+  /** The name of the suggestions' list. */
+  suggestionsLabel?: string;
   onPick?(suggestion: TagSuggestion): void;
   autoFocus?: boolean;
 }
@@ -35,13 +42,26 @@ export interface TagInputProps {
  * A field of tags (recipients). Shows two tags and '+N' for the rest until it is focused or opened (SPEC §9);
  * flagged pieces always count as shown so an error is never hidden behind '+N'.
  */
-export function TagInput({ label, tags, onCommit, onRemove, suggest, onPick, autoFocus }: TagInputProps) {
+export function TagInput({
+  label,
+  tags,
+  onCommit,
+  onRemove,
+  onTextChange,
+  suggestions = [],
+  suggestionsLabel,
+  onPick,
+  autoFocus,
+}: TagInputProps) {
   const { t } = useTranslation();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   const [focused, setFocused] = useState(false);
   const [expanded, setExpanded] = useState(false);
+  // The highlighted suggestion (the first by default); Escape closes the list until the text changes.
+  const [active, setActive] = useState(0);
+  const [dismissed, setDismissed] = useState(false);
   const open = focused || expanded;
   const visible = open
     ? tags.map((tag, index) => ({ tag, index }))
@@ -49,14 +69,48 @@ export function TagInput({ label, tags, onCommit, onRemove, suggest, onPick, aut
         .map((tag, index) => ({ tag, index }))
         .filter(({ tag, index }) => index < RECIPIENT_TAGS_SHOWN || tag.invalid);
   const hidden = tags.length - visible.length;
-  const suggestions = suggest && text.trim() ? suggest(text.trim()) : [];
+  const listOpen = focused && !dismissed && text.trim() !== '' && suggestions.length > 0;
+  const activeIndex = Math.min(active, suggestions.length - 1);
+  const optionId = (index: number) => `${id}-option-${index}`;
+
+  function changeText(next: string) {
+    setText(next);
+    setActive(0);
+    setDismissed(false);
+    onTextChange?.(next);
+  }
 
   function commit() {
     if (text.trim()) onCommit(text);
-    setText('');
+    changeText('');
+  }
+
+  function pick(suggestion: TagSuggestion) {
+    changeText('');
+    onPick?.(suggestion);
   }
 
   function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (listOpen) {
+      if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActive((activeIndex + step + suggestions.length) % suggestions.length);
+        return;
+      }
+      if (event.key === 'Enter' || event.key === 'Tab') {
+        event.preventDefault();
+        pick(suggestions[activeIndex]!);
+        return;
+      }
+      if (event.key === 'Escape') {
+        // The list closes; the compose window stays.
+        event.preventDefault();
+        event.stopPropagation();
+        setDismissed(true);
+        return;
+      }
+    }
     if (event.key === 'Enter' || event.key === ',' || event.key === ';') {
       if (!text.trim()) return;
       event.preventDefault();
@@ -117,7 +171,12 @@ export function TagInput({ label, tags, onCommit, onRemove, suggest, onPick, aut
         autoFocus={autoFocus}
         autoComplete="off"
         spellCheck={false}
-        onChange={(event) => setText(event.target.value)}
+        role={onTextChange ? 'combobox' : undefined}
+        aria-autocomplete={onTextChange ? 'list' : undefined}
+        aria-expanded={onTextChange ? listOpen : undefined}
+        aria-controls={onTextChange ? `${id}-listbox` : undefined}
+        aria-activedescendant={listOpen ? optionId(activeIndex) : undefined}
+        onChange={(event) => changeText(event.target.value)}
         onKeyDown={onKeyDown}
         onFocus={() => setFocused(true)}
         onBlur={() => {
@@ -125,21 +184,29 @@ export function TagInput({ label, tags, onCommit, onRemove, suggest, onPick, aut
           commit();
         }}
       />
-      {suggestions.length > 0 ? (
-        <ul className={styles.suggestions} role="listbox" aria-label={label}>
-          {suggestions.map((suggestion) => (
+      {listOpen ? (
+        <ul
+          id={`${id}-listbox`}
+          className={styles.suggestions}
+          role="listbox"
+          aria-label={suggestionsLabel ?? label}
+        >
+          {suggestions.map((suggestion, index) => (
             <li
               key={suggestion.key}
+              id={optionId(index)}
               role="option"
-              aria-selected={false}
+              aria-selected={index === activeIndex}
+              className={clsx(index === activeIndex && styles.activeOption)}
+              onMouseEnter={() => setActive(index)}
               // Before the input's blur, which would commit the half-typed text.
               onMouseDown={(event) => {
                 event.preventDefault();
-                setText('');
-                onPick?.(suggestion);
+                pick(suggestion);
               }}
             >
-              {suggestion.label}
+              <span className={styles.optionLabel}>{suggestion.label}</span>
+              {suggestion.detail ? <span className={styles.optionDetail}>{suggestion.detail}</span> : null}
             </li>
           ))}
         </ul>

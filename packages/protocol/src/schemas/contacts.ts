@@ -105,11 +105,16 @@ export type GroupResponse = z.infer<typeof groupResponseSchema>;
 export const groupInputSchema = z.object({ name: z.string().max(200) });
 export type GroupInput = z.input<typeof groupInputSchema>;
 
-/** POST contacts/groups/{id}/contacts: contacts added to and removed from the group (ids of the same account). */
-export const groupMembersSchema = z.object({
-  add: z.array(z.number().int().positive()).max(10_000).default([]),
-  remove: z.array(z.number().int().positive()).max(10_000).default([]),
-});
+/**
+ * POST contacts/groups/{id}/contacts: contacts added to and removed from the group (ids of the same account); at
+ * least one id in all (a request that changes nothing is invalid_request_params).
+ */
+export const groupMembersSchema = z
+  .object({
+    add: z.array(z.number().int().positive()).max(10_000).default([]),
+    remove: z.array(z.number().int().positive()).max(10_000).default([]),
+  })
+  .refine((body) => body.add.length + body.remove.length > 0, 'invalid_request_params');
 export type GroupMembersRequest = z.input<typeof groupMembersSchema>;
 
 /**

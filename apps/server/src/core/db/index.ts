@@ -21,6 +21,7 @@ import * as m014 from './migrations/014-principal-uploads-and-sign-in-throttles.
 import * as m015 from './migrations/015-unique-label-names.js';
 import * as m016 from './migrations/016-filters.js';
 import * as m018 from './migrations/018-blobs.js';
+import * as m019 from './migrations/019-contacts.js';
 import * as m021 from './migrations/021-hash-indexes.js';
 
 export type * from './schema.js';
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '015-unique-label-names': m015,
   '016-filters': m016,
   '018-blobs': m018,
+  '019-contacts': m019,
   '021-hash-indexes': m021,
 };
 

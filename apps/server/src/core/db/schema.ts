@@ -39,6 +39,9 @@ export type StoredAttachment = {
   inline: boolean;
 } & ({ part: PartRange; blob_hash?: undefined } | { blob_hash: string; part?: undefined });
 
+/** A vCard property as jCard writes it (RFC 7095): name, parameters, value type, then the value(s). */
+export type VcardProperty = [string, Record<string, string | string[]>, string, ...unknown[]];
+
 /** queued: waiting for (another) attempt; sent: accepted; bounced: given up, the sender told. */
 export type OutboxStatus = 'queued' | 'sent' | 'bounced';
 
@@ -274,6 +277,47 @@ export interface Database {
     sender: string;
     handle: string;
     replied_at: Date;
+  };
+  contacts: {
+    id: Generated<number>;
+    account_id: number;
+    name: string;
+    surname: string;
+    phone: string;
+    /** YYYY-MM-DD; read it as text (`birthday::text`): the drivers turn a date into a local-time Date. */
+    birthday: ColumnType<string | null, string | null, string | null>;
+    notes: string;
+    /** jCard properties the contacts screen does not show, kept for export. */
+    vcard_properties: ColumnType<VcardProperty[], string | undefined, string>;
+    search_text: string;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  contact_emails: {
+    contact_id: number;
+    account_id: number;
+    /** 0: the primary address. */
+    position: number;
+    email: string;
+    email_lower: string;
+  };
+  contact_groups: {
+    id: Generated<number>;
+    account_id: number;
+    name: string;
+    created_at: CreatedAt;
+  };
+  contact_group_members: {
+    group_id: number;
+    contact_id: number;
+  };
+  correspondents: {
+    account_id: number;
+    /** Lowercased. */
+    email: string;
+    name: string;
+    sent_count: number;
+    last_sent_at: Date;
   };
   dkim_keys: {
     domain: string;

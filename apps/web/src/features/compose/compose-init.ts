@@ -104,7 +104,7 @@ export function initialCompose(
     recipients.to = to.map(toTag);
     recipients.cc = cc.map(toTag);
   } else if (request.to) {
-    recipients.to = request.to.map((email) => toTag({ email, name: '' }));
+    recipients.to = request.to.map(toTag);
   }
   const withSignature =
     wantsSignature(mode, account.settings.signature_add) && Boolean(from?.signature.trim());

@@ -4,7 +4,9 @@ import type { RecipientFieldName } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { TagInput } from '../../ui/tag-input';
+import { useUser } from '../account';
 import { mergeTags, splitRecipients, type RecipientTag } from './addresses';
+import { suggestionItem, suggestionTags, useRecipientSuggestions } from './recipient-suggestions';
 import type { RecipientFields } from './compose-request';
 import { fieldLabelKeys } from './send-errors';
 import styles from './compose.module.css';
@@ -68,8 +70,8 @@ export function ComposeHeader({
 }
 
 /**
- * To, and Cc, Bcc and Reply-To once asked for (or already filled), as tag inputs (SPEC §5). Contacts do not exist
- * yet: when they do, TagInput's `suggest` is where their autocomplete plugs in (not for alias-only users, SPEC §6).
+ * To, and Cc, Bcc and Reply-To once asked for (or already filled), as tag inputs (SPEC §5), each suggesting
+ * contacts, groups and correspondents as the user types (not for alias-only users, SPEC §6).
  */
 export function RecipientInputs({
   recipients,
@@ -81,26 +83,18 @@ export function RecipientInputs({
   onChange(field: RecipientFieldName, tags: RecipientTag[]): void;
 }) {
   const { t } = useTranslation();
+  const suggest = !useUser()?.info.alias;
   const [extraFields, setExtraFields] = useState<RecipientFieldName[]>(() =>
     (['cc', 'bcc', 'reply-to'] as const).filter((field) => recipients[field].length > 0),
   );
   return (['to', ...extraFields] as RecipientFieldName[]).map((field) => (
     <div key={field} className={styles.recipientRow}>
-      <TagInput
+      <RecipientField
         label={t(fieldLabelKeys[field])}
-        tags={recipients[field].map((tag) => ({
-          text: tag.name || tag.email,
-          title: tag.email,
-          invalid: !tag.valid,
-        }))}
+        tags={recipients[field]}
+        suggest={suggest && field !== 'reply-to'}
         autoFocus={field === 'to' && autoFocus}
-        onCommit={(text) => onChange(field, mergeTags(recipients[field], splitRecipients(text)))}
-        onRemove={(index) =>
-          onChange(
-            field,
-            recipients[field].filter((_, position) => position !== index),
-          )
-        }
+        onChange={(tags) => onChange(field, tags)}
       />
       {field === 'to' ? (
         <div className={styles.extraToggles}>
@@ -120,4 +114,47 @@ export function RecipientInputs({
       ) : null}
     </div>
   ));
+}
+
+/** One recipient field with its autocomplete: a contact picked becomes its tag, a group all its members'. */
+function RecipientField({
+  label,
+  tags,
+  suggest,
+  autoFocus,
+  onChange,
+}: {
+  label: string;
+  tags: RecipientTag[];
+  suggest: boolean;
+  autoFocus: boolean;
+  onChange(tags: RecipientTag[]): void;
+}) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const suggestions = useRecipientSuggestions(text, suggest);
+  const texts = {
+    group: (count: number) => t('contacts.suggestGroup', { count }),
+    recent: t('contacts.suggestRecent'),
+  };
+  return (
+    <TagInput
+      label={label}
+      tags={tags.map((tag) => ({
+        text: tag.name || tag.email,
+        title: tag.email,
+        invalid: !tag.valid,
+      }))}
+      autoFocus={autoFocus}
+      onCommit={(typed) => onChange(mergeTags(tags, splitRecipients(typed)))}
+      onRemove={(index) => onChange(tags.filter((_, position) => position !== index))}
+      onTextChange={suggest ? setText : undefined}
+      suggestions={suggestions.map((suggestion, index) => suggestionItem(suggestion, index, texts))}
+      suggestionsLabel={t('contacts.suggestions')}
+      onPick={(picked) => {
+        const suggestion = suggestions[Number(picked.key.split(':')[0])];
+        if (suggestion) onChange(mergeTags(tags, suggestionTags(suggestion)));
+      }}
+    />
+  );
 }

@@ -1,6 +1,6 @@
 import { loadFeatureTexts } from '../../i18n';
 import { create } from 'zustand';
-import type { ComposeMode, Mail } from '@mailroom/protocol';
+import type { ComposeMode, Mail, MailAddress } from '@mailroom/protocol';
 
 /** What the compose window was opened for (SPEC §4 modes 0–3, or a stored draft). */
 export interface ComposeRequestOpen {
@@ -9,8 +9,8 @@ export interface ComposeRequestOpen {
   source?: Mail;
   /** A message of the Drafts folder to continue. */
   draft?: { folder_id: number; uid: number };
-  /** Addresses a new message starts with in To (a /mail?recipient= link). */
-  to?: readonly string[];
+  /** Who a new message starts with in To (a /mail?recipient= or ?group= link). */
+  to?: readonly MailAddress[];
 }
 
 interface ComposeState {

@@ -38,6 +38,7 @@ import { useLabelMessages } from './mutations';
 import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
+import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
 import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
 import styles from './reader.module.css';
@@ -50,6 +51,9 @@ const ReaderDecrypt = lazyChunk(() =>
 // "Create a filter from this message" and the like load with the reader's menu.
 const loadReaderMenuItems = withFeatureTexts(() => import('./reader-menu-items'));
 const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
+
+// "Add sender to contacts" asks the server about the sender once a message is open.
+const SenderContact = lazyChunk(loadSenderContact);
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
 export default function Reader() {
@@ -65,8 +69,9 @@ function MessageReader() {
   const account = useAccount();
   const [folderId, uid] = (screen.openKey ?? '0:0').split(':').map(Number) as [number, number];
   const ref = screen.openKey ? { folderId, uid } : null;
-  // image_display (SPEC §4): 'always' asks for images at once; contacts arrive with a later issue, so for
-  // 'correspondent' no sender is known to be a contact yet and the bar offers the images.
+  // image_display (SPEC §4): 'always' asks for images at once; without show_images the server applies the
+  // setting itself, 'correspondent' included (it knows the contacts and whom the user has written to); when it
+  // left them out, the bar offers them.
   const [showImages, setShowImages] = useState(() =>
     shouldShowImages(account?.settings.image_display, false),
   );
@@ -254,6 +259,12 @@ function MessageView({
                 <span className={styles.fromEmail}>
                   <BreakableAddress address={from.email} />
                 </span>
+              ) : null}
+              {/* Contacts are the full member's (SPEC §6); the user's own mail needs no such offer. */}
+              {from?.email && !user?.info.alias && !sentByUser ? (
+                <LazyPart>
+                  <SenderContact name={from.name} email={from.email} />
+                </LazyPart>
               ) : null}
             </div>
             <Recipients label={t('mail.to')} people={message.fields.to} />

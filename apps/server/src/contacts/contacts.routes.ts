@@ -1,0 +1,245 @@
+import type { AccountPart } from '@mailroom/protocol';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownerOnly } from '../accounts/index.js';
+import { publishAfterCommit } from '../core/events/index.js';
+import { DomainError } from '../core/errors.js';
+import { apiRoute } from '../http/index.js';
+import {
+  createContact,
+  getContact,
+  getContacts,
+  knownAddress,
+  removeContacts,
+  updateContact,
+} from './contacts.service.js';
+import {
+  changeGroup,
+  changeMembers,
+  createGroup,
+  getGroup,
+  getGroups,
+  removeGroup,
+} from './groups.service.js';
+import { suggest } from './suggest.service.js';
+import { CONTACTS_FILE_MAX_BYTES, exportContacts, importContacts } from './transfer.service.js';
+
+/** What an import's body may be sent as; anything else (or none: a file the browser has no type for) is read too. */
+const IMPORT_TYPES = [
+  'text/vcard',
+  'text/x-vcard',
+  'text/directory',
+  'text/csv',
+  'text/x-csv',
+  'text/comma-separated-values',
+  'application/vnd.ms-excel',
+  'text/plain',
+  'application/octet-stream',
+];
+
+/** Tells the owner's other tabs what to read again (updateAccount), after the change has committed. */
+function changed(app: FastifyInstance, log: FastifyBaseLogger, accountId: number, parts: AccountPart[]) {
+  return publishAfterCommit(
+    app.deps.events,
+    log,
+    accountId,
+    parts.map((part) => ({ event: 'updateAccount' as const, part })),
+  );
+}
+
+/**
+ * Contacts and groups (SPEC §7, issue 15): the mailbox owner's alone (forbidden to a session held to one address),
+ * but for compose's suggestions, which such a session gets empty (SPEC §6).
+ */
+export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app.deps;
+
+  app.route({
+    ...apiRoute(app, 'contacts', {
+      tags: ['contacts'],
+      summary: 'A page of contacts by surname then name, or a search (each word starts a word)',
+    }),
+    handler: async (request) => getContacts(db, ownerOnly(request.requireAuth()), request.query),
+  });
+
+  app.route({
+    ...apiRoute(app, 'contact', { tags: ['contacts'], summary: 'One contact' }),
+    handler: async (request) => ({
+      contact: await getContact(db, ownerOnly(request.requireAuth()), request.params.id),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'createContact', { tags: ['contacts'], summary: 'Add a contact' }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      const contact = await createContact(db, accountId, request.body);
+      await changed(app, request.log, accountId, ['contacts']);
+      return { contact };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'updateContact', {
+      tags: ['contacts'],
+      summary: 'Change a contact; fields not given stay',
+    }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      const contact = await updateContact(db, accountId, request.params.id, request.body);
+      await changed(app, request.log, accountId, ['contacts']);
+      return { contact };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'deleteContact', { tags: ['contacts'], summary: 'Delete a contact' }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      await removeContacts(db, accountId, [request.params.id]);
+      await changed(app, request.log, accountId, ['contacts', 'groups']);
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'deleteContacts', {
+      tags: ['contacts'],
+      summary: 'Delete several contacts; all must be the caller’s, or none goes',
+    }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      await removeContacts(db, accountId, request.body.ids);
+      await changed(app, request.log, accountId, ['contacts', 'groups']);
+      return { ok: true as const };
+    },
+  });
+
+  // The file is the body: its own parser, for this route alone, up to 5 MB.
+  await app.register(async (plugin) => {
+    const scoped = plugin.withTypeProvider<ZodTypeProvider>();
+    const raw = (_request: unknown, body: Buffer, done: (err: null, body: Buffer) => void) =>
+      done(null, body);
+    scoped.addContentTypeParser(IMPORT_TYPES, { parseAs: 'buffer', bodyLimit: CONTACTS_FILE_MAX_BYTES }, raw);
+    scoped.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: CONTACTS_FILE_MAX_BYTES }, raw);
+    scoped.route({
+      ...apiRoute(scoped, 'importContacts', {
+        tags: ['contacts'],
+        summary:
+          'Import a vCard (2.1, 3.0, 4.0) or CSV (Google, Outlook) file, sent as the body (5 MB at most)',
+        description:
+          'Contacts already there (the same address, else the same name and surname) are completed, not added ' +
+          'again, so the same file twice adds nothing the second time. Groups come from CATEGORIES, group ' +
+          'vCards and the CSV group columns.',
+        consumes: IMPORT_TYPES,
+      }),
+      handler: async (request) => {
+        const accountId = ownerOnly(request.requireAuth());
+        if (!Buffer.isBuffer(request.body) || request.body.length === 0)
+          throw new DomainError('contacts_file_unreadable');
+        const result = await importContacts(db, accountId, request.body, request.query);
+        if (result.added || result.updated || result.groups_added)
+          await changed(app, request.log, accountId, ['contacts', 'groups']);
+        return result;
+      },
+    });
+  });
+
+  app.route({
+    ...apiRoute(app, 'exportContacts', {
+      tags: ['contacts'],
+      summary: 'Every contact, or one group’s, as a vCard 4.0 file (a download)',
+    }),
+    handler: async (request, reply) => {
+      const { text, fileName } = await exportContacts(
+        db,
+        ownerOnly(request.requireAuth()),
+        request.query.group,
+      );
+      return reply
+        .header('content-type', 'text/vcard; charset=utf-8')
+        .header(
+          'content-disposition',
+          `attachment; filename="${fileName.ascii}"; filename*=UTF-8''${encodeURIComponent(fileName.utf8)}`,
+        )
+        .header('cache-control', 'no-store')
+        .send(text);
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'suggestContacts', {
+      tags: ['contacts'],
+      summary: "Compose's To/Cc/Bcc suggestions: contacts, groups and addresses written to",
+    }),
+    handler: async (request) => ({
+      suggestions: await suggest(db, request.requireAuth(), request.query.q, request.query.limit),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'knownContact', {
+      tags: ['contacts'],
+      summary: 'Whether an address is a contact, and whether the caller has written to it',
+    }),
+    handler: async (request) => knownAddress(db, ownerOnly(request.requireAuth()), request.query.email),
+  });
+
+  app.route({
+    ...apiRoute(app, 'groups', { tags: ['contacts'], summary: 'The groups, each with its size' }),
+    handler: async (request) => ({ groups: await getGroups(db, ownerOnly(request.requireAuth())) }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'group', { tags: ['contacts'], summary: 'A group with its contacts' }),
+    handler: async (request) => ({
+      group: await getGroup(db, ownerOnly(request.requireAuth()), request.params.id),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'createGroup', {
+      tags: ['contacts'],
+      summary: 'Make a group (its name unique in any case)',
+    }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      const group = await createGroup(db, accountId, request.body.name);
+      await changed(app, request.log, accountId, ['groups']);
+      return { group };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'updateGroup', { tags: ['contacts'], summary: 'Rename a group' }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      const group = await changeGroup(db, accountId, request.params.id, request.body.name);
+      await changed(app, request.log, accountId, ['groups']);
+      return { group };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'groupMembers', {
+      tags: ['contacts'],
+      summary: 'Add contacts to a group and take others out',
+    }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      const group = await changeMembers(db, accountId, request.params.id, request.body);
+      await changed(app, request.log, accountId, ['groups', 'contacts']);
+      return { group };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'deleteGroup', { tags: ['contacts'], summary: 'Delete a group; its contacts stay' }),
+    handler: async (request) => {
+      const accountId = ownerOnly(request.requireAuth());
+      await removeGroup(db, accountId, request.params.id);
+      await changed(app, request.log, accountId, ['groups', 'contacts']);
+      return { ok: true as const };
+    },
+  });
+};

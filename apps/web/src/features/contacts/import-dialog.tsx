@@ -1,0 +1,150 @@
+import { useId, useRef, useState } from 'react';
+import { Dialog } from 'radix-ui';
+import { CircleCheck, FileUp } from 'lucide-react';
+import type { ContactImportResponse } from '@mailroom/protocol';
+import { useTranslation } from '../../i18n';
+import { Button } from '../../ui/button';
+import { dialogKeepsNotices } from '../../ui/notices-store';
+import dialog from '../../ui/dialog.module.css';
+import { useGroups, useImportContacts } from './queries';
+import { useErrorText } from './use-error-text';
+import styles from './contacts.module.css';
+
+/** What the file picker offers: vCard (2.1, 3.0, 4.0) and CSV as Google and Outlook export them. */
+const ACCEPT = '.vcf,.vcard,.csv,text/vcard,text/x-vcard,text/csv';
+
+/**
+ * Import from a file: pick a vCard or CSV file (and, if wanted, a group to put everyone in); the file goes to the
+ * server as it is, which reads its kind and charset. The result says what was added, completed, already there,
+ * which groups were made, and which entries were left out and why.
+ */
+export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const input = useRef<HTMLInputElement>(null);
+  const groups = useGroups();
+  const upload = useImportContacts();
+  const [group, setGroup] = useState('');
+  const [file, setFile] = useState<File | null>(null);
+  const errorText = useErrorText(upload.error);
+  const result = upload.data;
+  const busy = upload.isPending;
+
+  function start(chosen: File) {
+    setFile(chosen);
+    upload.mutate({ file: chosen, group: group ? Number(group) : undefined });
+  }
+
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        if (busy) return;
+        if (!next) upload.reset();
+        onOpenChange(next);
+      }}
+    >
+      <Dialog.Portal>
+        <Dialog.Overlay className={dialog.overlay} />
+        <Dialog.Content className={dialog.content} aria-describedby={`${id}-text`} {...dialogKeepsNotices}>
+          <div className={dialog.header}>
+            <Dialog.Title className={dialog.title}>{t('contacts.importTitle')}</Dialog.Title>
+          </div>
+          <p id={`${id}-text`} className={dialog.text}>
+            {t('contacts.importText')}
+          </p>
+          <div className={styles.importFields}>
+            <div className={styles.field}>
+              <label htmlFor={`${id}-group`}>{t('contacts.importGroup')}</label>
+              <select
+                id={`${id}-group`}
+                value={group}
+                disabled={busy}
+                onChange={(event) => setGroup(event.target.value)}
+              >
+                <option value="">{t('contacts.importNoGroup')}</option>
+                {(groups.data ?? []).map((option) => (
+                  <option key={option.id} value={option.id}>
+                    {option.name}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <input
+              ref={input}
+              type="file"
+              accept={ACCEPT}
+              className={styles.fileInput}
+              tabIndex={-1}
+              aria-hidden
+              onChange={(event) => {
+                const chosen = event.target.files?.[0];
+                event.target.value = '';
+                if (chosen) start(chosen);
+              }}
+            />
+            <Button
+              variant={result ? 'secondary' : 'primary'}
+              disabled={busy}
+              onClick={() => input.current?.click()}
+            >
+              {busy ? <span className={dialog.spinner} aria-hidden /> : <FileUp aria-hidden />}
+              {busy
+                ? t('contacts.importing', { file: file?.name ?? '' })
+                : result
+                  ? t('contacts.importAnother')
+                  : t('contacts.chooseFile')}
+            </Button>
+          </div>
+          {errorText ? (
+            <p className={styles.fieldError} role="alert">
+              {errorText}
+            </p>
+          ) : null}
+          {result ? <ImportResult result={result} fileName={file?.name ?? ''} /> : null}
+          <div className={dialog.actions}>
+            <Dialog.Close asChild>
+              <Button disabled={busy}>{t('common.close')}</Button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function ImportResult({ result, fileName }: { result: ContactImportResponse; fileName: string }) {
+  const { t } = useTranslation();
+  const counts = [
+    ['contacts.importAdded', result.added],
+    ['contacts.importUpdated', result.updated],
+    ['contacts.importUnchanged', result.unchanged],
+    ['contacts.importGroupsAdded', result.groups_added],
+    ['contacts.importSkipped', result.skipped.length],
+  ] as const;
+  return (
+    <section className={styles.importResult} role="status" aria-label={t('contacts.importResult')}>
+      <h3>
+        <CircleCheck aria-hidden />
+        {t('contacts.importDone', { file: fileName })}
+      </h3>
+      <dl>
+        {counts.map(([key, count]) => (
+          <div key={key}>
+            <dt>{t(key)}</dt>
+            <dd>{count}</dd>
+          </div>
+        ))}
+      </dl>
+      {result.skipped.length > 0 ? (
+        <ul className={styles.skipped} aria-label={t('contacts.importSkipped')}>
+          {result.skipped.slice(0, 50).map((entry) => (
+            <li key={entry.entry}>
+              {t('contacts.importSkippedEntry', { entry: entry.entry, reason: entry.reason })}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
