@@ -78,8 +78,7 @@ export async function runOnMessage(
       if (err === wantsParts && !parts) {
         const leaves = mimeLeaves(raw);
         parts = () => leaves;
-      }
-      else if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
+      } else if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
       else throw err;
     }
   }
