@@ -120,8 +120,9 @@ export type GroupMembersRequest = z.input<typeof groupMembersSchema>;
 /**
  * POST contacts/import: the file as the request body (a vCard 2.1, 3.0 or 4.0 file, or a Google or Outlook CSV
  * export; at most 5 MB), its kind told by `format` or found from its content; its charset found from the file (a
- * BOM, a CHARSET parameter, else UTF-8 when valid, else windows-1251). Contacts already present (the same address,
- * else the same name and surname) are completed, not added again, so the same file twice adds nothing.
+ * BOM, a CHARSET parameter, else UTF-8 when valid, else windows-1251). Contacts already present (any same address;
+ * else, when the entry or the contact has no address, the same name and surname — two namesakes with addresses of
+ * their own stay two) are completed, not added again, so the same file twice adds nothing.
  * `group` puts every imported contact into that group as well.
  */
 export const contactImportQuerySchema = z.object({
