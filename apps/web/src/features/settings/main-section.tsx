@@ -6,7 +6,6 @@ import {
   signatureAddValues,
   themeValues,
   type Language,
-  type SettingsUpdate,
 } from '@mailroom/protocol';
 import { setLanguage, useTranslation } from '../../i18n';
 import { Preloader } from '../../ui/preloader';
@@ -30,7 +29,7 @@ export function MainSection() {
   const change = useChangeSettings();
   if (!account) return <Preloader />;
   const settings = account.settings;
-  const save = (update: SettingsUpdate) => change.mutate(update);
+  const { save } = change;
 
   const minutes = (value: number) =>
     value === 0

@@ -7,27 +7,29 @@ import { writeAccount } from '../account';
 // so lists, the reader and compose follow at once.
 
 /**
- * POST user/settings with the settings changed. Shown at once (the account's settings change before the answer),
- * put back if the save fails; the answer then becomes the account's settings.
+ * POST user/settings with the settings changed. Shown at once: `save` changes the account's settings in the same
+ * event as the click (a controlled switch re-rendered before an asynchronous update would flip back for a frame),
+ * puts them back if the save fails, and the answer then becomes the account's settings.
  */
 export function useChangeSettings() {
   const client = useQueryClient();
-  return useMutation({
-    mutationFn: (update: SettingsUpdate) => call(routes.changeSettings, { body: update }),
-    onMutate: (update) => {
-      let before: Settings | undefined;
-      writeAccount(client, (account) => {
-        before = account.settings;
-        return { ...account, settings: { ...account.settings, ...update } };
-      });
-      return { before };
-    },
-    onError: (_error, _update, context) => {
-      const before = context?.before;
+  const mutation = useMutation({
+    mutationFn: ({ update }: { update: SettingsUpdate; before: Settings | undefined }) =>
+      call(routes.changeSettings, { body: update }),
+    onError: (_error, { before }) => {
       if (before) writeAccount(client, (account) => ({ ...account, settings: before }));
     },
     onSuccess: ({ settings }) => writeAccount(client, (account) => ({ ...account, settings })),
   });
+  const save = (update: SettingsUpdate) => {
+    let before: Settings | undefined;
+    writeAccount(client, (account) => {
+      before = account.settings;
+      return { ...account, settings: { ...account.settings, ...update } };
+    });
+    mutation.mutate({ update, before });
+  };
+  return { save, isPending: mutation.isPending, isSuccess: mutation.isSuccess };
 }
 
 function useProfilesMutation<V>(send: (variables: V) => Promise<{ profiles: Profile[] }>) {
