@@ -94,14 +94,14 @@ export async function deliverMessage(
   for (const r of [...recipients].sort((a, b) => a.accountId - b.accountId)) {
     if (!accounts.has(r.accountId)) accounts.set(r.accountId, r);
   }
-  // Each account's filter runs before anything is stored. The bytes are read once, when a script needs them: from
-  // the spool file while it is there (a small message's blob becomes a database row, which reading back cost a query
-  // and an inflate a message, a fifth of a delivery's time on PGlite), else from the store.
+  // Each account's filter runs before anything is stored. The bytes are read once, when a script needs them: a small
+  // message's from memory (the spool kept them), a larger one's from its spool file while it is there, else from the
+  // store (reading a small message's blob back, a database row, cost a query and an inflate a message).
   let blobs: MessageBlobs | undefined;
   let rawBytes: Promise<Buffer> | undefined;
   const readRaw = () =>
     (rawBytes ??= spooled
-      ? fs.readFile(spooled.path).catch((err: unknown) => {
+      ? (spooled.bytes ? Promise.resolve(spooled.bytes) : fs.readFile(spooled.path)).catch((err: unknown) => {
           if (!blobs) throw err;
           return deps.blobs.get(blobs.raw.hash);
         })

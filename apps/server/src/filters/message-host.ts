@@ -22,14 +22,15 @@ export interface FilterContext {
 export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise<SieveHost> {
   const start = bodyStart(raw);
   const headers = headerFields(raw.subarray(0, start));
-  const rawBody = raw.subarray(start).toString('utf8');
+  // Decoded only for a `body :raw` test.
+  let rawBody: string | undefined;
   // Walking the MIME tree is most of a host's cost: a script without a body test does without it.
   const parts = context.bodyParts === false ? [] : mimeLeaves(raw);
   const size = raw.length;
   return {
     headers: () => headers,
     size: () => size,
-    rawBody: () => rawBody,
+    rawBody: () => (rawBody ??= raw.subarray(start).toString('utf8')),
     bodyParts: () => parts,
     envelope: () => ({ from: context.envelopeFrom, to: context.envelopeTo }),
     mailboxExists: context.mailboxExists ?? (() => true),

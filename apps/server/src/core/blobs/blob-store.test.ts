@@ -42,3 +42,24 @@ describe('the file blob store', () => {
     await expect(store.stream('0'.repeat(64))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
+
+describe('a spool', () => {
+  it('keeps the bytes of a file it does not fsync in memory too, and not those of a larger one', async () => {
+    const { Readable } = await import('node:stream');
+    const { writeSpool } = await import('./spool.js');
+    const dir = path.join(root, 'spool');
+    const small = await writeSpool(Readable.from([Buffer.from('a small '), Buffer.from('message')]), dir, {
+      syncAbove: 64,
+    });
+    expect(small.bytes?.toString()).toBe('a small message');
+    expect(await fs.readFile(small.path, 'utf8')).toBe('a small message');
+    expect(small.hash).toBe(blobHash(Buffer.from('a small message')));
+    const large = await writeSpool(Readable.from([Buffer.alloc(40, 1), Buffer.alloc(40, 2)]), dir, {
+      syncAbove: 64,
+    });
+    expect(large.bytes).toBeUndefined();
+    expect(large.size).toBe(80);
+    // A spool that fsyncs everything keeps nothing in memory.
+    expect((await writeSpool(Readable.from([Buffer.from('x')]), dir)).bytes).toBeUndefined();
+  });
+});

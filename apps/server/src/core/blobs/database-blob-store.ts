@@ -77,7 +77,7 @@ export class DatabaseBlobStore implements BlobStore {
 
   async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
     if (file.size > this.smallMax) return this.files.keepSpooled(file);
-    const data = await fs.readFile(file.path);
+    const data = file.bytes ?? (await fs.readFile(file.path));
     await insertBlob(this.db, file.hash, await encode(data));
     await this.files.discardSpooled(file);
     return { hash: file.hash, size: file.size };

@@ -9,6 +9,11 @@ export interface SpooledFile {
   path: string;
   hash: string;
   size: number;
+  /**
+   * The bytes themselves, when the spool kept them in memory (a file it did not fsync: at most `syncAbove` bytes),
+   * so the store and the filters need not read the file back.
+   */
+  bytes?: Buffer;
 }
 
 /** A spool passed its size limit; what was written so far is gone. */
@@ -43,6 +48,8 @@ export class SpoolWriter extends Writable {
   private readonly hasher = createHash('sha256');
   private size = 0;
   private done: SpooledFile | undefined;
+  /** What was written, while it is small enough to be kept (see SpooledFile.bytes). */
+  private chunks: Buffer[] | null = [];
 
   /**
    * `syncAbove`: the file is fsynced at the end only when it is larger (a store that keeps smaller ones elsewhere,
@@ -77,6 +84,8 @@ export class SpoolWriter extends Writable {
     this.size += chunk.length;
     if (this.size > this.maxBytes) return callback(new SpoolTooLargeError(this.maxBytes));
     this.hasher.update(chunk);
+    if (this.chunks && this.size <= this.syncAbove) this.chunks.push(chunk);
+    else this.chunks = null;
     this.handle!.write(chunk).then(
       () => callback(),
       (err: Error) => callback(err),
@@ -91,6 +100,8 @@ export class SpoolWriter extends Writable {
         () => {
           this.handle = undefined;
           this.done = { path: this.path, hash: this.hasher.digest('hex'), size: this.size };
+          if (this.chunks) this.done.bytes = Buffer.concat(this.chunks, this.size);
+          this.chunks = null;
           callback();
         },
         (err: Error) => callback(err),
