@@ -55,8 +55,31 @@ function shortClassNames(): (name: string, filename: string) => string {
   };
 }
 
+/**
+ * The mail shell's chunk (the entry) goes through terser's compressor, three passes, before the build's own minifier
+ * (oxc) runs over it as over every chunk: the two together leave it ~1.3 KB gzipped smaller than oxc alone (DESIGN §5
+ * budget; terser alone saved ~0.6). Only the entry, so the build stays quick: the big lazy chunks (the rich and the
+ * Sieve editors) would triple its time.
+ */
+export const shellTerser: Plugin = {
+  name: 'mailroom-shell-terser',
+  apply: 'build',
+  enforce: 'post',
+  async renderChunk(code, chunk) {
+    if (!chunk.isEntry) return null;
+    const { minify } = await import('terser');
+    const result = await minify(code, {
+      module: true,
+      compress: { passes: 3 },
+      mangle: false,
+      sourceMap: false,
+    });
+    return result.code === undefined ? null : { code: result.code, map: null };
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), leanIcons],
+  plugins: [react(), leanIcons, shellTerser],
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
   css: {
@@ -64,6 +87,9 @@ export default defineConfig(({ mode }) => ({
       generateScopedName: mode === 'production' ? shortClassNames() : '_[name]_[local]_[hash:base64:4]',
     },
   },
+  // A JSON module (the interface texts) is its default export only: named exports for its top-level keys, which
+  // nothing imports, cost ~0.1 KB gzipped in each language's chunk that the shell loads at start (DESIGN §5).
+  json: { namedExports: false },
   // Read @mailroom/protocol from its TypeScript sources, so the web app never needs a protocol build first.
   resolve: {
     conditions: ['@mailroom/source', ...defaultClientConditions],
@@ -77,6 +103,9 @@ export default defineConfig(({ mode }) => ({
   },
   build: {
     outDir: 'dist',
+    // index.html preloads nothing (the shell is one chunk), and Vite's loader of lazy chunks falls back to
+    // rel=preload where modulepreload is not supported: the polyfill (~0.2 KB gzipped) would have nothing to do.
+    modulePreload: { polyfill: false },
     emptyOutDir: true,
     rolldownOptions: {
       output: {

@@ -1,10 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { applyMailEvent, liveHandlers, refreshMissed } from './live-updates';
-import { documentTitle, folderKeys, foldersLiveHandler } from '../features/folders';
+import { folderKeys } from '../features/folders';
+import { documentTitle, foldersLiveHandler } from '../features/folders/live';
 import { dispatchLiveEvent } from '../api/live';
-import { accountKeys, accountLiveHandler } from '../features/account';
-import { listOrder, mailKeys, mailLiveHandler } from '../features/mail';
+import { accountKeys } from '../features/account';
+import { accountLiveHandler } from '../features/account/live';
+import { listOrder, mailKeys } from '../features/mail';
+import { mailLiveHandler } from '../features/mail/live';
 import { testAccount } from '../test/fixtures';
 
 describe('events to queries', () => {

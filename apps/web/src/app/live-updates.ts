@@ -1,11 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
 import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
-import { accountLiveHandler } from '../features/account';
-import { contactsLiveHandler } from '../features/contacts';
-import { filtersLiveHandler } from '../features/filters';
-import { foldersLiveHandler, watchUnreadTitle } from '../features/folders';
-import { mailLiveHandler } from '../features/mail';
+import { accountLiveHandler } from '../features/account/live';
+import { contactsLiveHandler } from '../features/contacts/live';
+import { filtersLiveHandler } from '../features/filters/live';
+import { foldersLiveHandler, watchUnreadTitle } from '../features/folders/live';
+import { mailLiveHandler } from '../features/mail/live';
 import { useNotices } from '../ui/notices-store';
 
 /** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */

@@ -3,37 +3,29 @@ import type { Settings } from '@mailroom/protocol';
 export type Theme = Settings['theme'];
 
 // The theme the account last chose, kept in the browser so the next page load paints in it before the account is
-// read (no light flash on a dark screen).
+// read (no light flash on a dark screen). Part of the mail shell's first load: kept small (DESIGN §5).
 const STORAGE_KEY = 'mailroom.theme';
-const darkQuery = '(prefers-color-scheme: dark)';
 
-let chosen: Theme = 'system';
-let stopFollowing: (() => void) | null = null;
-
-function systemIsDark(): boolean {
-  return typeof window.matchMedia === 'function' && window.matchMedia(darkQuery).matches;
-}
-
-function paint(dark: boolean): void {
-  // tokens.css: light on :root, dark one attribute away.
-  document.documentElement.dataset.theme = dark ? 'dark' : 'light';
-}
+let stopFollowing: (() => void) | undefined;
 
 /**
  * Applies a theme to the document: light, dark, or the system's (followed while it changes). Remembered for the
  * next load.
  */
 export function applyTheme(theme: Theme): void {
-  chosen = theme;
   stopFollowing?.();
-  stopFollowing = null;
+  stopFollowing = undefined;
+  // tokens.css: light on :root, dark one attribute away.
+  const root = document.documentElement;
   if (theme === 'system' && typeof window.matchMedia === 'function') {
-    const query = window.matchMedia(darkQuery);
-    const follow = () => chosen === 'system' && paint(query.matches);
+    const query = window.matchMedia('(prefers-color-scheme: dark)');
+    const follow = () => {
+      root.dataset.theme = query.matches ? 'dark' : 'light';
+    };
     query.addEventListener?.('change', follow);
     stopFollowing = () => query.removeEventListener?.('change', follow);
-  }
-  paint(theme === 'dark' || (theme === 'system' && systemIsDark()));
+    follow();
+  } else root.dataset.theme = theme === 'dark' ? 'dark' : 'light';
   try {
     localStorage.setItem(STORAGE_KEY, theme);
   } catch {

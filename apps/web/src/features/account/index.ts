@@ -1,5 +1,4 @@
 // Who is signed in and their account (settings, profiles, aliases, quota): the data every other area reads.
 export { accountKeys, sessionQueries, useAccount, useRid, useUser, writeAccount } from './queries';
 export { logOut, logOutUrl, savedRedirectPath, signInUrl } from './sign-on';
-export { accountLiveHandler } from './live';
 export { ownAddresses } from './own-addresses';

@@ -5,4 +5,3 @@ import { withFeatureTexts } from '../../i18n';
 export const loadContactsPage = withFeatureTexts(() => import('./contacts-page'));
 /** The reader's sender as a contact: offered to add when it is not one, marked when it is. */
 export const loadSenderContact = withFeatureTexts(() => import('./sender-contact'));
-export { contactsLiveHandler } from './live';

@@ -4,5 +4,4 @@ import { withFeatureTexts } from '../../i18n';
 
 /** The filters section of settings, with its texts (DESIGN §5: never in the mail shell's first load). */
 export const loadFiltersSection = withFeatureTexts(() => import('./filters-section'));
-export { filtersLiveHandler } from './live';
 export { newFilterPath } from './paths';

@@ -19,8 +19,6 @@ export { writeDraggedMessages, type DraggedMessages } from './drag';
 
 /** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5), with their texts. */
 export const loadCreateDialogs = withFeatureTexts(() => import('./create-dialogs'));
-export { foldersLiveHandler } from './live';
-export { documentTitle, watchUnreadTitle } from './unread-title';
 /** The folders and labels sections of settings (SPEC §2: folders, labels (create, edit/{id})), with their texts. */
 export const loadFolderSettings = withFeatureTexts(() => import('./folder-settings'));
 export const loadLabelSettings = withFeatureTexts(() => import('./label-settings'));

@@ -1,6 +1,8 @@
 import type { LiveHandler } from '../../api/live';
 import { folderKeys } from './queries';
 
+export { documentTitle, watchUnreadTitle } from './unread-title';
+
 /**
  * SPEC §4: updateMailbox and updateMailboxList reload the folders (counters, new and removed folders); labels
  * created, renamed, recoloured or deleted in another tab reload the labels.

@@ -4,5 +4,4 @@ export { FolderView, LabelView, MailIndex, SearchView } from './mail-views';
 export { lockedAliasId } from './locked-alias';
 export { mailKeys, mailQueries } from './queries';
 export { listOrder, type ListSource } from './list-model';
-export { mailLiveHandler } from './live';
 export { useDropOnFolder } from './use-drop-on-folder';

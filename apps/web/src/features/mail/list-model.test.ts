@@ -11,9 +11,8 @@ import {
   shouldShowImages,
   stepFrom,
   toFolderMessages,
-  withFlag,
-  withoutMessages,
 } from './list-model';
+import { withFlag, withoutMessages } from './mutations';
 
 function item(uid: number, extra: Partial<MailListItem> = {}): MailListItem {
   return {

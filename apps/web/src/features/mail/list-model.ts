@@ -1,11 +1,4 @@
-import type {
-  FolderMessages,
-  FolderSystem,
-  MailFlags,
-  MailListItem,
-  MailListResponse,
-  Settings,
-} from '@mailroom/protocol';
+import type { FolderMessages, FolderSystem, MailListItem, Settings } from '@mailroom/protocol';
 import type { SearchForm } from '../search';
 
 /** What a list shows: a folder, a label or search results. */
@@ -102,52 +95,6 @@ export function selectByFilter(items: readonly MailListItem[], filter: SelectFil
 
 export type FlagChange = 'seen' | 'unseen' | 'flagged' | 'unflagged';
 
-export function applyFlag(flags: MailFlags, flag: FlagChange): MailFlags {
-  switch (flag) {
-    case 'seen':
-      return { ...flags, seen: true };
-    case 'unseen':
-      return { ...flags, seen: false };
-    case 'flagged':
-      return { ...flags, flagged: true };
-    case 'unflagged':
-      return { ...flags, flagged: false };
-  }
-}
-
-/** A list page with a flag change applied to the named messages (optimistic update; chain members too). */
-export function withFlag(
-  list: MailListResponse,
-  keys: ReadonlySet<string>,
-  flag: FlagChange,
-): MailListResponse {
-  let changed = false;
-  const messages = list.messages.map((item) => {
-    const memberHit = item.threads?.some((member) => keys.has(messageKey(member))) ?? false;
-    const threads = memberHit
-      ? item.threads!.map((member) =>
-          keys.has(messageKey(member)) ? { ...member, flags: applyFlag(member.flags, flag) } : member,
-        )
-      : item.threads;
-    if (!keys.has(messageKey(item)) && !memberHit) return item;
-    changed = true;
-    return {
-      ...item,
-      flags: keys.has(messageKey(item)) ? applyFlag(item.flags, flag) : item.flags,
-      ...(threads ? { threads } : {}),
-    };
-  });
-  return changed ? { ...list, messages } : list;
-}
-
-/** A list page without the named messages (optimistic delete or move). */
-export function withoutMessages(list: MailListResponse, keys: ReadonlySet<string>): MailListResponse {
-  const messages = list.messages.filter((item) => !keys.has(messageKey(item)));
-  const removed = list.messages.length - messages.length;
-  if (removed === 0) return list;
-  return { messages, total: Math.max(0, list.total - removed), all: Math.max(0, list.all - removed) };
-}
-
 /** In Sent and Drafts the interesting party is whom it went to (SPEC §2 list). */
 export function rowCorrespondents(item: MailListItem, system: FolderSystem | null | undefined): string {
   const people = system === 'sent' || system === 'draft' ? item.fields.to : item.fields.from;
@@ -221,41 +168,4 @@ export function shouldShowImages(
   if (setting === 'always') return true;
   if (setting === 'correspondent') return senderIsContact;
   return false;
-}
-
-/** Adding or removing one label (POST messages/mark with flag label or unlabel). */
-export interface LabelChange {
-  labelId: number;
-  add: boolean;
-}
-
-function changeLabels(labels: readonly number[], change: LabelChange): number[] {
-  const without = labels.filter((id) => id !== change.labelId);
-  return change.add ? [...without, change.labelId] : without;
-}
-
-/** A list page with a label added to or removed from the named messages (optimistic update; chain members too). */
-export function withLabel(
-  list: MailListResponse,
-  keys: ReadonlySet<string>,
-  change: LabelChange,
-): MailListResponse {
-  let changed = false;
-  const messages = list.messages.map((item) => {
-    const memberHit = item.threads?.some((member) => keys.has(messageKey(member))) ?? false;
-    const rowHit = keys.has(messageKey(item));
-    if (!rowHit && !memberHit) return item;
-    changed = true;
-    const threads = memberHit
-      ? item.threads!.map((member) =>
-          keys.has(messageKey(member)) ? { ...member, labels: changeLabels(member.labels, change) } : member,
-        )
-      : item.threads;
-    return {
-      ...item,
-      labels: rowHit ? changeLabels(item.labels, change) : item.labels,
-      ...(threads ? { threads } : {}),
-    };
-  });
-  return changed ? { ...list, messages } : list;
 }

@@ -7,26 +7,45 @@ import { isFramed } from '../../lib/frame';
 import { findInbox, flattenFolders, folderLabel, folderPath, useFolders, useLabels } from '../folders';
 import { Navigate, useLocationState, useSearchParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
+import { Lazy, lazyChunk } from '../../ui/lazy-route';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
 import { useAccount, useUser } from '../account';
 import { lockedAliasId } from './locked-alias';
-import { readMailLink, useMailLinkTarget } from './mail-links';
 import { MailScreen } from './mail-screen';
 import styles from './mail-views.module.css';
 
+/** The parameters of a link's query (SPEC §2): mail-links.ts reads them. */
+const linkParameters = ['message_id', 'uid', 'label', 'sender', 'recipient', 'group'];
+
+// What a link's query asks for is worked out by code that loads only for such a link (DESIGN §5).
+const LinkedMailIndex = lazyChunk(() => import('./linked-mail-index'));
+
 /**
- * /mail: the Inbox. Right after sign-in the user lands here from '/', and a path saved in the redirect cookie
- * before sign-in wins, if it is a safe same-origin path (SPEC §2 guard; not inside a frame, where the host decides).
+ * /mail: the Inbox, or where a link's query leads (/mail?message_id=…, ?uid=, ?label=, ?sender=, ?recipient=,
+ * ?group=: linked-mail-index.tsx, read once).
  */
 export function MailIndex() {
+  const search = useSearchParams();
+  const [linked] = useState(() => linkParameters.some((name) => search.has(name)));
+  if (!linked) return <MailHome target={undefined} />;
+  return (
+    <Lazy>
+      <LinkedMailIndex />
+    </Lazy>
+  );
+}
+
+/**
+ * The Inbox, unless `target` (a link's, from useMailLinkTarget) leads elsewhere or is still being looked up
+ * (null). Right after sign-in the user lands here from '/', and a path saved in the redirect cookie before sign-in
+ * wins, if it is a safe same-origin path (SPEC §2 guard; not inside a frame, where the host decides).
+ */
+export function MailHome({ target }: { target: string | null | undefined }) {
   const { t } = useTranslation();
   const folders = useFolders();
   const locked = lockedAliasId(useUser(), useAccount());
   const fromRoot = useLocationState<{ fromRoot: boolean }>()?.fromRoot === true;
-  // A link's query (SPEC §2), read once: /mail?message_id=…, ?uid=, ?label=, ?sender=, ?recipient=.
-  const search = useSearchParams();
-  const [link] = useState(() => readMailLink(search));
   // Read once per visit: later renders (folders arriving) must not forget where we were going.
   const [saved] = useState(() => (fromRoot && !isFramed() ? readCookie(REDIRECT_COOKIE) : null));
   // The cookie is spent once read; cleared in an effect so a repeated render still sees it.
@@ -34,12 +53,11 @@ export function MailIndex() {
     if (saved !== null) deleteCookie(REDIRECT_COOKIE);
   }, [saved]);
   const inbox = folders.data ? (findInbox(folders.data) ?? folders.data[0]) : undefined;
-  const linked = useMailLinkTarget(link, locked ?? 'all', inbox?.id);
   if (saved !== null && isSafeRedirectPath(saved) && !/^\/(mail\/?)?$/.test(saved)) {
     return <Navigate to={saved} replace />;
   }
-  if (linked) return <Navigate to={linked} replace />;
-  if (linked === null) return <Preloader />;
+  if (target) return <Navigate to={target} replace />;
+  if (target === null) return <Preloader />;
   if (folders.data) {
     if (inbox) return <Navigate to={folderPath(locked ?? 'all', inbox.id)} replace />;
     return <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />;

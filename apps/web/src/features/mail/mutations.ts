@@ -4,30 +4,24 @@ import {
   useQueryClient,
   type MutationOptions,
   type QueryClient,
+  type QueryKey,
 } from '@tanstack/react-query';
-import type { ActionResult, MessageQuery, MovedMessage } from '@mailroom/protocol';
+import type {
+  ActionResult,
+  Mail,
+  MailFlags,
+  MailListResponse,
+  MessageQuery,
+  MovedMessage,
+} from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { folderKeys } from '../folders';
-import {
-  messageKey,
-  toFolderMessages,
-  withLabel,
-  withoutMessages,
-  type FlagChange,
-  type LabelChange,
-} from './list-model';
-import {
-  changeAtOnce,
-  mailKeys,
-  restore,
-  snapshot,
-  updateLists,
-  type MessageRef,
-  type Snapshot,
-} from './queries';
+import { messageKey, toFolderMessages, type FlagChange } from './list-model';
+import { mailKeys, type MessageRef } from './queries';
 
-// The list's changes besides the star: the reader, the toolbar's actions and a drop on a folder make them, and they
-// load with those (lazy chunks, a drop's on the drop), not with the mail shell (DESIGN §5).
+// The list's optimistic changes: the reader, the toolbar's actions, a drop on a folder and the row's star make them,
+// and they load with those (lazy chunks; a drop's on the drop, the star's on its first click), not with the mail
+// shell (DESIGN §5).
 
 /** Delete and move take the rows out of the list at once; the refetch afterwards brings the next rows up. */
 function removing<V extends { messages: readonly MessageRef[] }>(
@@ -191,4 +185,162 @@ export function useLabelMessages() {
     // A label list shows what carries the label: it changes with it.
     onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
   });
+}
+
+export type Snapshot = [QueryKey, unknown][];
+
+export function snapshot(client: QueryClient): Snapshot {
+  return [
+    ...client.getQueriesData({ queryKey: mailKeys.lists }),
+    ...client.getQueriesData({ queryKey: mailKeys.mails }),
+  ];
+}
+
+export function restore(client: QueryClient, saved: Snapshot | undefined): void {
+  for (const [key, data] of saved ?? []) client.setQueryData(key, data);
+}
+
+export function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
+  client.setQueriesData<MailListResponse>({ queryKey: mailKeys.lists }, (list) =>
+    list ? update(list) : list,
+  );
+}
+
+/**
+ * A change to some messages' flags or labels, shown at once in every list and in an opened message; returns what
+ * was there, for onError to put back if the server refuses.
+ */
+export async function changeAtOnce(
+  client: QueryClient,
+  messages: readonly MessageRef[],
+  change: (list: MailListResponse, keys: ReadonlySet<string>) => MailListResponse,
+): Promise<{ saved: Snapshot }> {
+  await client.cancelQueries({ queryKey: mailKeys.all });
+  const saved = snapshot(client);
+  const keys = new Set(messages.map(messageKey));
+  updateLists(client, (list) => change(list, keys));
+  client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
+    if (!data || !keys.has(messageKey(data.message))) return data;
+    const [changed] = change({ messages: [data.message], total: 1, all: 1 }, keys).messages;
+    return { message: { ...data.message, flags: changed!.flags, labels: changed!.labels } };
+  });
+  return { saved };
+}
+
+export interface MarkVariables {
+  flag: FlagChange;
+  messages: readonly MessageRef[];
+}
+
+/** Flags change at once on screen (SPEC §4) and go back if the server refuses. */
+function markOptions(
+  client: QueryClient,
+): MutationOptions<ActionResult, Error, MarkVariables, { saved: Snapshot }> {
+  return {
+    mutationFn: ({ flag, messages }) =>
+      call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
+    onMutate: ({ flag, messages }) =>
+      changeAtOnce(client, messages, (list, keys) => withFlag(list, keys, flag)),
+    onError: (_error, _variables, context) => restore(client, context?.saved),
+    // Unread counters in the sidebar follow the server's count, not a guess.
+    onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
+  };
+}
+
+export function useMarkMessages() {
+  return useMutation(markOptions(useQueryClient()));
+}
+
+/**
+ * The list row's star, which loads this module on its first click (DESIGN §5: usually prefetched by then). A
+ * failure is shown in the error box by the mutation cache, and the star goes back.
+ */
+export function markMessages(client: QueryClient, variables: MarkVariables): Promise<void> {
+  return new MutationObserver(client, markOptions(client)).mutate(variables).then(
+    () => {},
+    () => {},
+  );
+}
+
+export function applyFlag(flags: MailFlags, flag: FlagChange): MailFlags {
+  switch (flag) {
+    case 'seen':
+      return { ...flags, seen: true };
+    case 'unseen':
+      return { ...flags, seen: false };
+    case 'flagged':
+      return { ...flags, flagged: true };
+    case 'unflagged':
+      return { ...flags, flagged: false };
+  }
+}
+
+/** A list page with a flag change applied to the named messages (optimistic update; chain members too). */
+export function withFlag(
+  list: MailListResponse,
+  keys: ReadonlySet<string>,
+  flag: FlagChange,
+): MailListResponse {
+  let changed = false;
+  const messages = list.messages.map((item) => {
+    const memberHit = item.threads?.some((member) => keys.has(messageKey(member))) ?? false;
+    const threads = memberHit
+      ? item.threads!.map((member) =>
+          keys.has(messageKey(member)) ? { ...member, flags: applyFlag(member.flags, flag) } : member,
+        )
+      : item.threads;
+    if (!keys.has(messageKey(item)) && !memberHit) return item;
+    changed = true;
+    return {
+      ...item,
+      flags: keys.has(messageKey(item)) ? applyFlag(item.flags, flag) : item.flags,
+      ...(threads ? { threads } : {}),
+    };
+  });
+  return changed ? { ...list, messages } : list;
+}
+
+/** A list page without the named messages (optimistic delete or move). */
+export function withoutMessages(list: MailListResponse, keys: ReadonlySet<string>): MailListResponse {
+  const messages = list.messages.filter((item) => !keys.has(messageKey(item)));
+  const removed = list.messages.length - messages.length;
+  if (removed === 0) return list;
+  return { messages, total: Math.max(0, list.total - removed), all: Math.max(0, list.all - removed) };
+}
+
+/** Adding or removing one label (POST messages/mark with flag label or unlabel). */
+export interface LabelChange {
+  labelId: number;
+  add: boolean;
+}
+
+function changeLabels(labels: readonly number[], change: LabelChange): number[] {
+  const without = labels.filter((id) => id !== change.labelId);
+  return change.add ? [...without, change.labelId] : without;
+}
+
+/** A list page with a label added to or removed from the named messages (optimistic update; chain members too). */
+export function withLabel(
+  list: MailListResponse,
+  keys: ReadonlySet<string>,
+  change: LabelChange,
+): MailListResponse {
+  let changed = false;
+  const messages = list.messages.map((item) => {
+    const memberHit = item.threads?.some((member) => keys.has(messageKey(member))) ?? false;
+    const rowHit = keys.has(messageKey(item));
+    if (!rowHit && !memberHit) return item;
+    changed = true;
+    const threads = memberHit
+      ? item.threads!.map((member) =>
+          keys.has(messageKey(member)) ? { ...member, labels: changeLabels(member.labels, change) } : member,
+        )
+      : item.threads;
+    return {
+      ...item,
+      labels: rowHit ? changeLabels(item.labels, change) : item.labels,
+      ...(threads ? { threads } : {}),
+    };
+  });
+  return changed ? { ...list, messages } : list;
 }

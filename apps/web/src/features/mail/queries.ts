@@ -1,17 +1,8 @@
-import {
-  keepPreviousData,
-  queryOptions,
-  useMutation,
-  useQuery,
-  useQueryClient,
-  type QueryClient,
-  type QueryKey,
-} from '@tanstack/react-query';
-import type { Mail, MailListItem, MailListResponse, MessageQuery } from '@mailroom/protocol';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { MailListItem, MessageQuery } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
-import { folderKeys } from '../folders';
 import { searchRequest } from '../search';
-import { messageKey, toFolderMessages, withFlag, type FlagChange, type ListSource } from './list-model';
+import type { ListSource } from './list-model';
 
 export type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
 
@@ -87,74 +78,6 @@ export function useMessageList(source: ListSource | null) {
   return useQuery({
     ...mailQueries.list(source ?? { kind: 'folder', id: 0, aliasId: 'all', page: 1, limit: 1 }),
     enabled: source !== null && (source.kind === 'search' ? source.search !== undefined : source.id > 0),
-  });
-}
-
-export function useMail(ref: { folderId: number; uid: number } | null, showImages: boolean) {
-  return useQuery({
-    ...mailQueries.mail(ref?.folderId ?? 0, ref?.uid ?? 0, showImages),
-    enabled: ref !== null,
-    // 'Show images' refetches the same message: keep the text on screen meanwhile (the reader remounts per message).
-    placeholderData: keepPreviousData,
-  });
-}
-
-export type Snapshot = [QueryKey, unknown][];
-
-export function snapshot(client: QueryClient): Snapshot {
-  return [
-    ...client.getQueriesData({ queryKey: mailKeys.lists }),
-    ...client.getQueriesData({ queryKey: mailKeys.mails }),
-  ];
-}
-
-export function restore(client: QueryClient, saved: Snapshot | undefined): void {
-  for (const [key, data] of saved ?? []) client.setQueryData(key, data);
-}
-
-export function updateLists(client: QueryClient, update: (list: MailListResponse) => MailListResponse): void {
-  client.setQueriesData<MailListResponse>({ queryKey: mailKeys.lists }, (list) =>
-    list ? update(list) : list,
-  );
-}
-
-/**
- * A change to some messages' flags or labels, shown at once in every list and in an opened message; returns what
- * was there, for onError to put back if the server refuses.
- */
-export async function changeAtOnce(
-  client: QueryClient,
-  messages: readonly MessageRef[],
-  change: (list: MailListResponse, keys: ReadonlySet<string>) => MailListResponse,
-): Promise<{ saved: Snapshot }> {
-  await client.cancelQueries({ queryKey: mailKeys.all });
-  const saved = snapshot(client);
-  const keys = new Set(messages.map(messageKey));
-  updateLists(client, (list) => change(list, keys));
-  client.setQueriesData<{ message: Mail }>({ queryKey: mailKeys.mails }, (data) => {
-    if (!data || !keys.has(messageKey(data.message))) return data;
-    const [changed] = change({ messages: [data.message], total: 1, all: 1 }, keys).messages;
-    return { message: { ...data.message, flags: changed!.flags, labels: changed!.labels } };
-  });
-  return { saved };
-}
-
-export interface MarkVariables {
-  flag: FlagChange;
-  messages: readonly MessageRef[];
-}
-
-/** Flags change at once on screen (SPEC §4) and go back if the server refuses. */
-export function useMarkMessages() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ flag, messages }: MarkVariables) =>
-      call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
-    onMutate: ({ flag, messages }) =>
-      changeAtOnce(client, messages, (list, keys) => withFlag(list, keys, flag)),
-    onError: (_error, _variables, context) => restore(client, context?.saved),
-    // Unread counters in the sidebar follow the server's count, not a guess.
-    onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
   });
 }
 

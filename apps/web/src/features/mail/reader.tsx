@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
@@ -33,8 +34,8 @@ import { Preloader } from '../../ui/preloader';
 import { ownAddresses, useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
-import { useMail, useMarkMessages } from './queries';
-import { useLabelMessages } from './mutations';
+import { mailQueries } from './queries';
+import { useLabelMessages, useMarkMessages } from './mutations';
 import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
@@ -54,6 +55,16 @@ const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
 
 // "Add sender to contacts" asks the server about the sender once a message is open.
 const SenderContact = lazyChunk(loadSenderContact);
+
+/** The open message's query. */
+function useMail(ref: { folderId: number; uid: number } | null, showImages: boolean) {
+  return useQuery({
+    ...mailQueries.mail(ref?.folderId ?? 0, ref?.uid ?? 0, showImages),
+    enabled: ref !== null,
+    // 'Show images' refetches the same message: keep the text on screen meanwhile (the reader remounts per message).
+    placeholderData: keepPreviousData,
+  });
+}
 
 /** The open message (SPEC §2 reader). Loaded lazily with DOMPurify when a message is first opened. */
 export default function Reader() {

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
@@ -25,7 +25,7 @@ import { messageKey } from './list-model';
 import { folderLabel, useLabels } from '../folders';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
-import { useDeleteKey } from './use-mail-keyboard';
+import { ownedByControl } from './use-mail-keyboard';
 import styles from './mail-toolbar.module.css';
 
 const ignore = () => {};
@@ -235,4 +235,21 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
       />
     </>
   );
+}
+
+/** Delete deletes what is selected or open (SPEC §2); `onDelete` null while there is nothing to delete. */
+function useDeleteKey(onDelete: (() => void) | null): void {
+  const latest = useRef(onDelete);
+  latest.current = onDelete;
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== 'Delete' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey)
+        return;
+      if (ownedByControl(event.target) || !latest.current) return;
+      event.preventDefault();
+      latest.current();
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
 }

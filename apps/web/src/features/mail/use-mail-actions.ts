@@ -5,12 +5,13 @@ import { raiseSuccess } from '../../ui/notices-store';
 import { useNavigate } from '../../lib/router';
 import { useMailScreen } from './mail-context';
 import { messageKey, type FlagChange } from './list-model';
-import { bulkRequest, useMarkMessages } from './queries';
+import { bulkRequest } from './queries';
 import {
   useBulkAction,
   useDeleteMessages,
   useEmptyFolder,
   useLabelMessages,
+  useMarkMessages,
   useMoveBack,
   useMoveTo,
 } from './mutations';

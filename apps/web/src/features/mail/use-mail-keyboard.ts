@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import type { MailScreenContext } from './mail-context';
 
 /** Keys typed into fields, menus and dialogs belong to them, not to the list. */
-function ownedByControl(target: EventTarget | null): boolean {
+export function ownedByControl(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   if (target.isContentEditable) return true;
   if (
@@ -31,23 +31,6 @@ export function useMailKeyboard(screen: MailScreenContext): void {
         event.preventDefault();
         latest.current.step(event.key === 'ArrowDown' ? 1 : -1);
       }
-    }
-    window.addEventListener('keydown', onKeyDown);
-    return () => window.removeEventListener('keydown', onKeyDown);
-  }, []);
-}
-
-/** Delete deletes what is selected or open (SPEC §2); `onDelete` null while there is nothing to delete. */
-export function useDeleteKey(onDelete: (() => void) | null): void {
-  const latest = useRef(onDelete);
-  latest.current = onDelete;
-  useEffect(() => {
-    function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== 'Delete' || event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey)
-        return;
-      if (ownedByControl(event.target) || !latest.current) return;
-      event.preventDefault();
-      latest.current();
     }
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
