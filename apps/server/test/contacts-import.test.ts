@@ -247,6 +247,37 @@ describe('an import meets the address book', () => {
     });
   });
 
+  it('two people of one name with addresses of their own stay two; an entry without an address matches by name', async () => {
+    const ned = await mailUser(ctx, 'Ned Namesakes');
+    const card = (...lines: string[]) => [
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:John Smith',
+      'N:Smith;John;;;',
+      ...lines,
+      'END:VCARD',
+    ];
+    const file = Buffer.from(
+      [
+        ...card('EMAIL:john.smith@one.example'),
+        ...card('EMAIL:john.smith@two.example'),
+        ...card('TEL:+1 555 0100'),
+        '',
+      ].join('\r\n'),
+    );
+    expect(await imported(ned, file)).toEqual({
+      added: 2,
+      updated: 1,
+      unchanged: 0,
+      groups_added: 0,
+      skipped: [],
+    });
+    const contacts = await contactsOf(ned);
+    expect(contacts.map((c) => c.emails)).toEqual([['john.smith@one.example'], ['john.smith@two.example']]);
+    expect(contacts[0]!.phone).toBe('+1 555 0100');
+    expect(await imported(ned, file)).toEqual(nothingNew(3));
+  });
+
   it('an existing group by name in any case is used; ?group= puts every contact in it as well', async () => {
     const hal = await mailUser(ctx, 'Hal Target');
     const club = (await call(hal.browser, 'POST', 'contacts/groups', { name: 'BOOK CLUB' })).body

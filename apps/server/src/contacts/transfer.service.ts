@@ -108,7 +108,8 @@ function merged(current: ContactValues, incoming: ContactValues): ContactValues 
 
 /**
  * POST contacts/import. In one transaction: each entry is matched with a contact already there (by any of its
- * addresses, else by name and surname, in any case) and completes it, or is added; its groups (CATEGORIES, a group
+ * addresses, else by name and surname in any case when the entry or the contact has no address) and completes it,
+ * or is added; its groups (CATEGORIES, a group
  * card naming it, a CSV's groups, and `group`) are found by name or made. So the same file imported twice adds
  * nothing the second time.
  */
@@ -147,10 +148,19 @@ export async function importContacts(
   await transact(db, async (trx) => {
     const keys = await contactKeys(trx, accountId);
     const byEmail = new Map<string, number>();
+    // By name: any contact (for an entry without an address), or one without an address (for an entry with
+    // some): two people of one name with addresses of their own stay two.
     const byName = new Map<string, number>();
+    const byNameWithoutAddress = new Map<string, number>();
+    const knowName = (name: string, surname: string, id: number, hasAddress: boolean) => {
+      const key = nameKey(name, surname);
+      if (!byName.has(key)) byName.set(key, id);
+      if (!hasAddress && !byNameWithoutAddress.has(key)) byNameWithoutAddress.set(key, id);
+      if (hasAddress && byNameWithoutAddress.get(key) === id) byNameWithoutAddress.delete(key);
+    };
     for (const k of keys) {
       for (const e of k.emails) if (!byEmail.has(e)) byEmail.set(e, k.id);
-      if (!byName.has(nameKey(k.name, k.surname))) byName.set(nameKey(k.name, k.surname), k.id);
+      knowName(k.name, k.surname, k.id, k.emails.length > 0);
     }
     const groupIds = new Map<string, number>();
     const groupId = async (name: string): Promise<number> => {
@@ -179,7 +189,7 @@ export async function importContacts(
         .filter(Boolean);
       const match =
         values.emails.map((e) => byEmail.get(e.toLowerCase())).find((id) => id !== undefined) ??
-        byName.get(nameKey(values.name, values.surname));
+        (values.emails.length ? byNameWithoutAddress : byName).get(nameKey(values.name, values.surname));
       let contactId: number;
       let changed = false;
       if (match === undefined) {
@@ -197,8 +207,7 @@ export async function importContacts(
       }
       for (const e of values.emails)
         if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), contactId);
-      if (!byName.has(nameKey(values.name, values.surname)))
-        byName.set(nameKey(values.name, values.surname), contactId);
+      knowName(values.name, values.surname, contactId, values.emails.length > 0);
       for (const name of new Set(names.map((n) => n.toLowerCase()))) {
         const original = names.find((n) => n.toLowerCase() === name)!;
         if ((await addMembers(trx, await groupId(original), [contactId])) > 0 && match !== undefined)
