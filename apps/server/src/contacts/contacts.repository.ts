@@ -178,6 +178,7 @@ export async function saveContact(
           position,
           email,
           email_lower: email.toLowerCase(),
+          name_lower: sql<string>`lower(${values.name}::text || ' ' || ${values.surname}::text)`,
         })),
       )
       .execute();
