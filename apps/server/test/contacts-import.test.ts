@@ -335,6 +335,22 @@ describe('an import meets the address book', () => {
     expect(await imported(ida, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
   });
 
+  it('two imports of one file at once add it once', async () => {
+    const ola = await mailUser(ctx, 'Ola Twice');
+    // No groups, whose unique names would keep the two apart anyway.
+    const file = Buffer.from(
+      Array.from({ length: 300 }, (_, i) =>
+        ['BEGIN:VCARD', 'VERSION:4.0', `FN:Person ${i}`, `EMAIL:person${i}@example.com`, 'END:VCARD'].join(
+          '\r\n',
+        ),
+      ).join('\r\n'),
+    );
+    const [first, second] = await Promise.all([imported(ola, file), imported(ola, file)]);
+    expect(first.added + second.added).toBe(300);
+    expect(first.unchanged + second.unchanged).toBe(300);
+    expect((await call(ola.browser, 'GET', 'contacts?size=1')).body.total).toBe(300);
+  });
+
   it('a file that is neither vCard nor CSV, or empty, is refused; more than 5 MB is too large', async () => {
     const jo = await mailUser(ctx, 'Jo Refused');
     for (const file of [Buffer.from('just some text\nwith lines'), Buffer.from([0xff, 0x00, 0x12, 0x80])]) {
