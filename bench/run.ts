@@ -64,6 +64,12 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
           apply: o.quick ? 2000 : 100_000,
         })),
   );
+  await tryImport(
+    './contacts.js',
+    (m) =>
+      m.runContactsBench &&
+      ((o) => (m.runContactsBench as ExportedBench)({ ...o, contacts: o.quick ? 2000 : 10_000 })),
+  );
   return found;
 }
 

@@ -247,6 +247,37 @@ describe('an import meets the address book', () => {
     });
   });
 
+  it('two people of one name with addresses of their own stay two; an entry without an address matches by name', async () => {
+    const ned = await mailUser(ctx, 'Ned Namesakes');
+    const card = (...lines: string[]) => [
+      'BEGIN:VCARD',
+      'VERSION:4.0',
+      'FN:John Smith',
+      'N:Smith;John;;;',
+      ...lines,
+      'END:VCARD',
+    ];
+    const file = Buffer.from(
+      [
+        ...card('EMAIL:john.smith@one.example'),
+        ...card('EMAIL:john.smith@two.example'),
+        ...card('TEL:+1 555 0100'),
+        '',
+      ].join('\r\n'),
+    );
+    expect(await imported(ned, file)).toEqual({
+      added: 2,
+      updated: 1,
+      unchanged: 0,
+      groups_added: 0,
+      skipped: [],
+    });
+    const contacts = await contactsOf(ned);
+    expect(contacts.map((c) => c.emails)).toEqual([['john.smith@one.example'], ['john.smith@two.example']]);
+    expect(contacts[0]!.phone).toBe('+1 555 0100');
+    expect(await imported(ned, file)).toEqual(nothingNew(3));
+  });
+
   it('an existing group by name in any case is used; ?group= puts every contact in it as well', async () => {
     const hal = await mailUser(ctx, 'Hal Target');
     const club = (await call(hal.browser, 'POST', 'contacts/groups', { name: 'BOOK CLUB' })).body
@@ -302,6 +333,22 @@ describe('an import meets the address book', () => {
     // The address that is not one is kept with the fields we do not show.
     expect((await exported(ida)).body).toContain('EMAIL:not-an-address');
     expect(await imported(ida, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
+  });
+
+  it('two imports of one file at once add it once', async () => {
+    const ola = await mailUser(ctx, 'Ola Twice');
+    // No groups, whose unique names would keep the two apart anyway.
+    const file = Buffer.from(
+      Array.from({ length: 300 }, (_, i) =>
+        ['BEGIN:VCARD', 'VERSION:4.0', `FN:Person ${i}`, `EMAIL:person${i}@example.com`, 'END:VCARD'].join(
+          '\r\n',
+        ),
+      ).join('\r\n'),
+    );
+    const [first, second] = await Promise.all([imported(ola, file), imported(ola, file)]);
+    expect(first.added + second.added).toBe(300);
+    expect(first.unchanged + second.unchanged).toBe(300);
+    expect((await call(ola.browser, 'GET', 'contacts?size=1')).body.total).toBe(300);
   });
 
   it('a file that is neither vCard nor CSV, or empty, is refused; more than 5 MB is too large', async () => {

@@ -178,10 +178,19 @@ export async function saveContact(
           position,
           email,
           email_lower: email.toLowerCase(),
+          name_lower: sql<string>`lower(${values.name}::text || ' ' || ${values.surname}::text)`,
         })),
       )
       .execute();
   return contactId;
+}
+
+/**
+ * Holds the account's imports one after another until the transaction ends (an advisory lock: mail delivery, which
+ * locks the account row, goes on), so two imports of one file cannot both find nothing and add it twice.
+ */
+export async function lockAddressBook(trx: Trx, accountId: number): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`contacts:${accountId}`}::text, 0))`.execute(trx);
 }
 
 /** Deletes the account's contacts of `ids`; returns how many went. */

@@ -43,20 +43,25 @@ export async function suggestContactRows(
   limit: number,
 ): Promise<ContactSuggestionRow[]> {
   const filter = scope === 'word' ? p.word : p.any;
+  // One row an address: ranked on contact_emails alone, the names read for the few that are kept.
   const { rows } = await sql<ContactSuggestionRow>`
-    select c.id as contact_id, c.name, c.surname, e.email, coalesce(r.sent_count, 0) as sent,
-      case
-        when e.email_lower like ${p.start} or lower(c.name || ' ' || c.surname) like ${p.start} then 0
-        when ' ' || lower(c.name) || ' ' || lower(c.surname) like ${p.word} then 1
-        else 2
-      end as tier
-    from contacts c
-    join contact_emails e on e.contact_id = c.id
-    left join correspondents r on r.account_id = c.account_id and r.email = e.email_lower
-    where c.account_id = ${accountId} and c.search_text like ${filter}
-      and (' ' || e.email_lower like ${filter} or ' ' || lower(c.name) || ' ' || lower(c.surname) like ${filter})
-    order by tier, sent desc, lower(c.name), lower(c.surname), c.id, e.position
-    limit ${limit}`.execute(db);
+    select best.contact_id, c.name, c.surname, best.email, best.tier, best.sent
+    from (
+      select e.contact_id, e.email, e.position, e.name_lower, coalesce(r.sent_count, 0) as sent,
+        case
+          when e.email_lower like ${p.start} or e.name_lower like ${p.start} then 0
+          when ' ' || e.name_lower like ${p.word} then 1
+          else 2
+        end as tier
+      from contact_emails e
+      left join correspondents r on r.account_id = e.account_id and r.email = e.email_lower
+      where e.account_id = ${accountId}
+        and (' ' || e.email_lower like ${filter} or ' ' || e.name_lower like ${filter})
+      order by tier, sent desc, e.name_lower, e.contact_id, e.position
+      limit ${limit}
+    ) best
+    join contacts c on c.id = best.contact_id
+    order by best.tier, best.sent desc, best.name_lower, best.contact_id, best.position`.execute(db);
   return rows.map((r) => ({ ...r, tier: Number(r.tier), sent: Number(r.sent) }));
 }
 

@@ -6,7 +6,7 @@ import {
   type contactImportQuerySchema,
 } from '@mailroom/protocol';
 import type { z } from 'zod';
-import { transact, type Db, type VcardProperty } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type VcardProperty } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { decodeFile } from './charset.js';
 import { looksLikeContactsCsv, parseContactsCsv } from './contacts-csv.js';
@@ -14,6 +14,7 @@ import {
   allContacts,
   contactKeys,
   findContacts,
+  lockAddressBook,
   saveContact,
   type ContactValues,
 } from './contacts.repository.js';
@@ -108,7 +109,8 @@ function merged(current: ContactValues, incoming: ContactValues): ContactValues 
 
 /**
  * POST contacts/import. In one transaction: each entry is matched with a contact already there (by any of its
- * addresses, else by name and surname, in any case) and completes it, or is added; its groups (CATEGORIES, a group
+ * addresses, else by name and surname in any case when the entry or the contact has no address) and completes it,
+ * or is added; its groups (CATEGORIES, a group
  * card naming it, a CSV's groups, and `group`) are found by name or made. So the same file imported twice adds
  * nothing the second time.
  */
@@ -120,13 +122,6 @@ export async function importContacts(
 ): Promise<ContactImportResponse> {
   const target = query.group !== undefined ? await requireGroup(db, accountId, query.group) : undefined;
   const parsed = parseContactsFile(file, query.format);
-  const result: ContactImportResponse = {
-    added: 0,
-    updated: 0,
-    unchanged: 0,
-    groups_added: 0,
-    skipped: [...parsed.skipped],
-  };
 
   // Group cards name their members by UID or address; each such entry joins the card's group.
   const groupsOfEntry = new Map<ImportEntry, string[]>();
@@ -144,77 +139,102 @@ export async function importContacts(
     }
   }
 
-  await transact(db, async (trx) => {
-    const keys = await contactKeys(trx, accountId);
-    const byEmail = new Map<string, number>();
-    const byName = new Map<string, number>();
-    for (const k of keys) {
-      for (const e of k.emails) if (!byEmail.has(e)) byEmail.set(e, k.id);
-      if (!byName.has(nameKey(k.name, k.surname))) byName.set(nameKey(k.name, k.surname), k.id);
-    }
-    const groupIds = new Map<string, number>();
-    const groupId = async (name: string): Promise<number> => {
-      const key = name.toLowerCase();
-      const known = groupIds.get(key);
-      if (known !== undefined) return known;
-      const { group, created } = await ensureGroup(trx, accountId, clip(name, 200));
-      if (created) result.groups_added++;
-      groupIds.set(key, group.id);
-      return group.id;
-    };
-    for (const card of parsed.groupCards) if (card.name.trim()) await groupId(card.name.trim());
-    if (target) groupIds.set(target.name.toLowerCase(), target.id);
+  // Two imports racing to make the same group meet its unique index: the loser runs again and finds it.
+  const run = () =>
+    transact(db, async (trx) => {
+      const result: ContactImportResponse = {
+        added: 0,
+        updated: 0,
+        unchanged: 0,
+        groups_added: 0,
+        skipped: [...parsed.skipped],
+      };
+      await lockAddressBook(trx, accountId);
+      const keys = await contactKeys(trx, accountId);
+      const byEmail = new Map<string, number>();
+      // By name: any contact (for an entry without an address), or one without an address (for an entry with
+      // some): two people of one name with addresses of their own stay two.
+      const byName = new Map<string, number>();
+      const byNameWithoutAddress = new Map<string, number>();
+      const knowName = (name: string, surname: string, id: number, hasAddress: boolean) => {
+        const key = nameKey(name, surname);
+        if (!byName.has(key)) byName.set(key, id);
+        if (!hasAddress && !byNameWithoutAddress.has(key)) byNameWithoutAddress.set(key, id);
+        if (hasAddress && byNameWithoutAddress.get(key) === id) byNameWithoutAddress.delete(key);
+      };
+      for (const k of keys) {
+        for (const e of k.emails) if (!byEmail.has(e)) byEmail.set(e, k.id);
+        knowName(k.name, k.surname, k.id, k.emails.length > 0);
+      }
+      const groupIds = new Map<string, number>();
+      const groupId = async (name: string): Promise<number> => {
+        const key = name.toLowerCase();
+        const known = groupIds.get(key);
+        if (known !== undefined) return known;
+        const { group, created } = await ensureGroup(trx, accountId, clip(name, 200));
+        if (created) result.groups_added++;
+        groupIds.set(key, group.id);
+        return group.id;
+      };
+      for (const card of parsed.groupCards) if (card.name.trim()) await groupId(card.name.trim());
+      if (target) groupIds.set(target.name.toLowerCase(), target.id);
 
-    for (const entry of parsed.entries) {
-      const values = valuesOf(entry);
-      if (!values.name && !values.surname) {
-        if (!values.emails.length) {
-          result.skipped.push({ entry: entry.entry, reason: 'no name and no address' });
-          continue;
+      for (const entry of parsed.entries) {
+        const values = valuesOf(entry);
+        if (!values.name && !values.surname) {
+          if (!values.emails.length) {
+            result.skipped.push({ entry: entry.entry, reason: 'no name and no address' });
+            continue;
+          }
+          values.name = values.emails[0]!;
         }
-        values.name = values.emails[0]!;
-      }
-      const names = [...entry.groups, ...(groupsOfEntry.get(entry) ?? []), ...(target ? [target.name] : [])]
-        .map((g) => g.trim())
-        .filter(Boolean);
-      const match =
-        values.emails.map((e) => byEmail.get(e.toLowerCase())).find((id) => id !== undefined) ??
-        byName.get(nameKey(values.name, values.surname));
-      let contactId: number;
-      let changed = false;
-      if (match === undefined) {
-        contactId = await saveContact(trx, accountId, null, values);
-        result.added++;
-      } else {
-        contactId = match;
-        const [current] = await findContacts(trx, accountId, [match]);
-        const next = merged(current!, values);
-        if (next) {
-          await saveContact(trx, accountId, match, next);
-          changed = true;
-          for (const e of next.emails) if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), match);
+        const names = [...entry.groups, ...(groupsOfEntry.get(entry) ?? []), ...(target ? [target.name] : [])]
+          .map((g) => g.trim())
+          .filter(Boolean);
+        const match =
+          values.emails.map((e) => byEmail.get(e.toLowerCase())).find((id) => id !== undefined) ??
+          (values.emails.length ? byNameWithoutAddress : byName).get(nameKey(values.name, values.surname));
+        let contactId: number;
+        let changed = false;
+        if (match === undefined) {
+          contactId = await saveContact(trx, accountId, null, values);
+          result.added++;
+        } else {
+          contactId = match;
+          const [current] = await findContacts(trx, accountId, [match]);
+          const next = merged(current!, values);
+          if (next) {
+            await saveContact(trx, accountId, match, next);
+            changed = true;
+            for (const e of next.emails)
+              if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), match);
+          }
+        }
+        for (const e of values.emails)
+          if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), contactId);
+        knowName(values.name, values.surname, contactId, values.emails.length > 0);
+        for (const name of new Set(names.map((n) => n.toLowerCase()))) {
+          const original = names.find((n) => n.toLowerCase() === name)!;
+          if ((await addMembers(trx, await groupId(original), [contactId])) > 0 && match !== undefined)
+            changed = true;
+        }
+        if (match !== undefined) {
+          if (changed) result.updated++;
+          else result.unchanged++;
         }
       }
-      for (const e of values.emails)
-        if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), contactId);
-      if (!byName.has(nameKey(values.name, values.surname)))
-        byName.set(nameKey(values.name, values.surname), contactId);
-      for (const name of new Set(names.map((n) => n.toLowerCase()))) {
-        const original = names.find((n) => n.toLowerCase() === name)!;
-        if ((await addMembers(trx, await groupId(original), [contactId])) > 0 && match !== undefined)
-          changed = true;
+      for (const { group, email } of unresolvedEmails) {
+        const id = byEmail.get(email);
+        if (id !== undefined) await addMembers(trx, await groupId(group), [id]);
       }
-      if (match !== undefined) {
-        if (changed) result.updated++;
-        else result.unchanged++;
-      }
-    }
-    for (const { group, email } of unresolvedEmails) {
-      const id = byEmail.get(email);
-      if (id !== undefined) await addMembers(trx, await groupId(group), [id]);
-    }
-  });
-  return result;
+      return result;
+    });
+  try {
+    return await run();
+  } catch (err) {
+    if (!isUniqueViolation(err)) throw err;
+    return run();
+  }
 }
 
 /** A file name for Content-Disposition: the group's name (or "contacts"), ASCII-safe beside its UTF-8 form. */

@@ -300,6 +300,8 @@ export interface Database {
     position: number;
     email: string;
     email_lower: string;
+    /** The contact's "name surname", lowercased (by the database). */
+    name_lower: string;
   };
   contact_groups: {
     id: Generated<number>;

@@ -9,7 +9,8 @@ import { sql, type Kysely } from 'kysely';
  * name, surname, every address and the phone, each word after a space, so "a word starting with q" is
  * `like '% q%'` (the trigram index serves it).
  * contact_emails: a contact's addresses in order, the first (position 0) the primary; `email` as written, for
- * display, `email_lower` for matching (a sender, an import, a suggestion).
+ * display, `email_lower` for matching (a sender, an import, a suggestion); `name_lower`, the contact's "name
+ * surname" lowercased, so a suggestion ranks an address by one row.
  * contact_groups: names unique per account in any case, as labels are; contact_group_members: who is in which.
  * correspondents: the addresses the account has written to (lowercased), how often and when last, kept by sending;
  * compose's suggestions rank by it and image_display 'correspondent' trusts them. Filled here from the mail already
@@ -38,6 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       position smallint not null,
       email text not null,
       email_lower text not null,
+      name_lower text not null,
       primary key (contact_id, position)
     );
     create unique index contact_emails_contact_email on contact_emails (contact_id, email_lower);
