@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ArrowLeft, Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
+import { Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
 import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
@@ -7,6 +7,7 @@ import { Button, buttonClass } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
 import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
@@ -275,18 +276,12 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
     : t('folders.createTitle');
   return (
     <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <Link
-          to={foldersSettingsPath}
-          className={buttonClass('ghost')}
-          aria-label={t('folderSettings.backToList')}
-        >
-          <ArrowLeft aria-hidden />
-        </Link>
-        <h2 id={`${id}-title`} className={page.title}>
-          {title}
-        </h2>
-      </header>
+      <SettingsEditorHeader
+        backTo={foldersSettingsPath}
+        backLabel={t('folderSettings.backToList')}
+        titleId={`${id}-title`}
+        title={title}
+      />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={page.field}>
           <label htmlFor={`${id}-name`}>{t('folders.name')}</label>

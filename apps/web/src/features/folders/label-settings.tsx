@@ -1,5 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { ArrowLeft, Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
+import { Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
@@ -14,6 +14,7 @@ import { Button, buttonClass } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { flattenFolders } from './folder-order';
 import { folderLabel } from './folder-label';
 import { LABEL_SWATCHES } from './label-colors';
@@ -222,18 +223,12 @@ function LabelForm({
   const swatch = LABEL_SWATCHES.some(([, value]) => value === color.toLowerCase());
   return (
     <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <Link
-          to={labelsSettingsPath}
-          className={buttonClass('ghost')}
-          aria-label={t('labelSettings.backToList')}
-        >
-          <ArrowLeft aria-hidden />
-        </Link>
-        <h2 id={`${id}-title`} className={page.title}>
-          {title}
-        </h2>
-      </header>
+      <SettingsEditorHeader
+        backTo={labelsSettingsPath}
+        backLabel={t('labelSettings.backToList')}
+        titleId={`${id}-title`}
+        title={title}
+      />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={page.field}>
           <label htmlFor={`${id}-name`}>{t('labels.name')}</label>

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { ArrowLeft, IdCard, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { IdCard, Pencil, Plus, Star, Trash2 } from 'lucide-react';
 import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
@@ -9,6 +9,7 @@ import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
 import page from '../../ui/settings-page.module.css';
+import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { useAccount } from '../account';
 import { loadRichEditor } from '../compose';
 import { editProfilePath, newProfilePath, profilesPath } from './paths';
@@ -201,14 +202,12 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
     : t('profiles.createTitle');
   return (
     <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <Link to={profilesPath} className={buttonClass('ghost')} aria-label={t('profiles.backToList')}>
-          <ArrowLeft aria-hidden />
-        </Link>
-        <h2 id={`${id}-title`} className={page.title}>
-          {title}
-        </h2>
-      </header>
+      <SettingsEditorHeader
+        backTo={profilesPath}
+        backLabel={t('profiles.backToList')}
+        titleId={`${id}-title`}
+        title={title}
+      />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={styles.twoColumns}>
           <div className={page.field}>
