@@ -114,6 +114,12 @@ export type ShowImages = false | ImageUrlSigner;
  */
 export type ImageChoice = ShowImages | { bySetting: ImageUrlSigner };
 
+/** Whether HTML may reference anything remote (an absolute or scheme-relative URL where a resource is loaded). */
+const mayLoadRemote = (html: string) =>
+  /(?:src|srcset|background|poster|data)\s*=\s*["']?\s*(?:https?:)?\/\/|url\(\s*["']?\s*(?:https?:)?\/\/|@import/i.test(
+    html,
+  );
+
 async function imagesFor(
   db: Db,
   principal: Principal,
@@ -121,6 +127,9 @@ async function imagesFor(
   choice: ImageChoice,
 ): Promise<ShowImages> {
   if (choice === false || !('bySetting' in choice)) return choice;
+  // Opening a message is a measured path: the setting and the sender's standing are read only when there is a remote
+  // image to decide about (a plain-text message, or HTML with none, has nothing to show or hide).
+  if (row.body_html === null || !mayLoadRemote(row.body_html)) return false;
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
