@@ -19,7 +19,8 @@ import { migrate, openDatabase, type Db } from '../apps/server/src/core/db/index
 import { pgliteExtensions } from '../apps/server/src/core/db/pglite-open.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { createSession, SESSION_COOKIE } from '../apps/server/src/auth/sessions.js';
-import { buildApp } from '../apps/server/src/app.js';
+import { appInvoicePurposes, buildApp } from '../apps/server/src/app.js';
+import { openWalletGateway } from '../apps/server/src/wallet/index.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import { generateSecrets } from '../apps/server/src/core/secrets.js';
 import { openBlobStore } from '../apps/server/src/core/blobs/index.js';
@@ -79,12 +80,15 @@ export async function runSendBench(opts: { databaseUrl?: string; quick: boolean 
       SMTP_RELAY_URL: `smtp://127.0.0.1:${relay.port}`,
       OUTBOX_POLL_MS: '20',
     });
+    const events = new InProcessEventBus();
     const deps = {
       config,
       db,
       secrets: generateSecrets(),
       blobs: openBlobStore(db, path.join(dataDir, 'blobs')),
-      events: new InProcessEventBus(),
+      events,
+      wallet: openWalletGateway(config, db),
+      invoicePurposes: appInvoicePurposes(events),
     };
     const app = await buildApp(deps, { logger: false });
     const [ann, bob] = [await member(db, 'Ann Lee'), await member(db, 'Bo Chen')];

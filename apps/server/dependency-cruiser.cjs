@@ -1,6 +1,6 @@
 /**
  * The server's layers (DESIGN §3, docs/ARCHITECTURE.md), held by `npm run lint`:
- *   core ← http ← mailbox ← accounts ← addresses ← auth ← features ← app
+ *   core ← http ← mailbox ← accounts ← wallet ← addresses ← auth ← features ← app
  * Each area lists the areas it may import; everything else is refused. Another area is entered
  * only through its index.ts (core's parts through theirs), migrations import no live code, and no
  * module imports itself round a cycle. `rulesFor(root)` builds the same rules for a fixture tree.
@@ -11,27 +11,35 @@ const areas = {
   http: { paths: ['http/'], may: ['core'] },
   mailbox: { paths: ['mailbox/'], may: ['core'] },
   accounts: { paths: ['accounts/'], may: ['core', 'mailbox'] },
-  addresses: { paths: ['addresses/'], may: ['core', 'mailbox', 'accounts'] },
-  auth: { paths: ['auth/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses'] },
-  user: { paths: ['user/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
-  live: { paths: ['live/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
+  // The provider's wallet: invoices and their ledger, the gateway (HTTP or the embedded sandbox), its webhook and page.
+  wallet: { paths: ['wallet/'], may: ['core', 'http', 'mailbox', 'accounts'] },
+  addresses: { paths: ['addresses/'], may: ['core', 'mailbox', 'accounts', 'wallet'] },
+  auth: { paths: ['auth/'], may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses'] },
+  user: { paths: ['user/'], may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth'] },
+  live: { paths: ['live/'], may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth'] },
   // The address book: contacts, groups, and the addresses the account has written to (which sending records and
   // mail's image_display 'correspondent' trusts).
-  contacts: { paths: ['contacts/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth'] },
-  mail: { paths: ['mail/'], may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts'] },
+  contacts: {
+    paths: ['contacts/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth'],
+  },
+  mail: {
+    paths: ['mail/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts'],
+  },
   encrypted: {
     paths: ['encrypted/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts', 'mail'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts', 'mail'],
   },
   // Sieve filters: the scripts, their run at delivery and over a folder; folders, labels and message actions
   // through mail.
   filters: {
     paths: ['filters/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'auth', 'contacts', 'mail'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts', 'mail'],
   },
   delivery: {
     paths: ['delivery/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'addresses', 'contacts', 'encrypted', 'filters'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'contacts', 'encrypted', 'filters'],
   },
   sending: {
     paths: ['sending/'],
@@ -40,6 +48,7 @@ const areas = {
       'http',
       'mailbox',
       'accounts',
+      'wallet',
       'addresses',
       'auth',
       'contacts',
@@ -47,6 +56,31 @@ const areas = {
       'encrypted',
       'filters',
       'delivery',
+    ],
+  },
+  // The account's security (issue 16): the mailbox password and its codes, names, grants of impersonation and
+  // BA-impersonation, switching into a shared mailbox (over auth's sessions and sign-in log).
+  security: {
+    paths: ['security/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth'],
+  },
+  // Support requests: sent as mail to SUPPORT_EMAIL through sending.
+  support: {
+    paths: ['support/'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'wallet',
+      'addresses',
+      'auth',
+      'contacts',
+      'mail',
+      'encrypted',
+      'filters',
+      'delivery',
+      'sending',
     ],
   },
   // The process: wires every area together.

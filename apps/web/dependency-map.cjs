@@ -26,8 +26,9 @@ const features = {
     'search',
     'shell',
   ],
-  settings: ['account', 'compose', 'filters', 'folders', 'shell'],
+  settings: ['account', 'aliases', 'compose', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
+  aliases: ['account'],
 };
 
 const layers = {

@@ -8,6 +8,17 @@ import react from '@vitejs/plugin-react';
 const backend = 'http://127.0.0.1:8080';
 
 /**
+ * The web app's version (package.json), as `__APP_VERSION__` in the code: the support form shows and sends it with
+ * the browser's diagnostics.
+ */
+export const appVersion: Record<string, string> = {
+  __APP_VERSION__: JSON.stringify(
+    (JSON.parse(fs.readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string })
+      .version,
+  ),
+};
+
+/**
  * lucide-react's icon modules build their components with its generic factory (context provider, size and stroke
  * props: ~1 KB gzipped in the mail shell, DESIGN §5); this points them at src/ui/lucide-icon.ts, which draws the
  * same SVG with only what the app uses.
@@ -80,6 +91,7 @@ export const shellTerser: Plugin = {
 
 export default defineConfig(({ mode }) => ({
   plugins: [react(), leanIcons, shellTerser],
+  define: appVersion,
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
   css: {

@@ -2,13 +2,14 @@ import { defineProject } from 'vitest/config';
 import { defaultClientConditions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { leanIcons } from './vite.config';
+import { appVersion, leanIcons } from './vite.config';
 
 const conditions = ['@mailroom/source', ...defaultClientConditions];
 
 export default defineProject({
   // The icons as the build draws them (lucide-react's shapes through src/ui/lucide-icon.ts).
   plugins: [react(), leanIcons],
+  define: appVersion,
   root: fileURLToPath(new URL('.', import.meta.url)),
   resolve: { conditions },
   ssr: { resolve: { conditions } },

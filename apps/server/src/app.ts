@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import pino from 'pino';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
@@ -16,9 +17,9 @@ import type { Config } from './config.js';
 import type { Db } from './core/db/index.js';
 import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
-import type { EventBus } from './core/events/index.js';
+import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
-import { userRoutes } from './user/index.js';
+import { aliasRoutes, userRoutes } from './user/index.js';
 import {
   authRoutes,
   DEV_IDP_PATH,
@@ -32,6 +33,16 @@ import { sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { filterRoutes } from './filters/index.js';
 import { contactRoutes } from './contacts/index.js';
+import {
+  InvoicePurposes,
+  registerInvoicePurpose,
+  sandboxWalletRoutes,
+  walletRoutes,
+  type WalletGateway,
+} from './wallet/index.js';
+import { ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose } from './addresses/index.js';
+import { impersonationRoutes, securityRoutes } from './security/index.js';
+import { supportRoutes } from './support/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
@@ -53,6 +64,24 @@ export interface AppDeps {
   secrets: Secrets;
   blobs: BlobStore;
   events: EventBus;
+  /** The provider's wallet (`openWalletGateway`: the embedded sandbox unless WALLET_API_URL is set). */
+  wallet: WalletGateway;
+  /** What paying an invoice does, per purpose (`appInvoicePurposes`). */
+  invoicePurposes: InvoicePurposes;
+}
+
+/**
+ * The purposes invoices are issued for, each with what settling it does ('alias': addresses/ activates or fails the
+ * paid alias, and tells the owner's tabs through `events` once it has committed). Made once per process; the server,
+ * its jobs and the CLI all settle invoices through it.
+ */
+export function appInvoicePurposes(
+  events: EventBus,
+  log: PublishLog = pino({ name: 'invoices' }),
+): InvoicePurposes {
+  const purposes = new InvoicePurposes();
+  registerInvoicePurpose(purposes, ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose({ events, log }));
+  return purposes;
 }
 
 declare module 'fastify' {
@@ -64,11 +93,13 @@ declare module 'fastify' {
     public?: boolean;
     /** Checks NUL characters itself, with an answer of its own (see http/no-nul.ts). */
     checksNul?: boolean;
+    /** A server-to-server notice admitted by its signature (the wallet webhook): no CSRF header. */
+    signedWebhook?: boolean;
   }
 }
 
 /** Paths the single-page app never owns; everything else GET falls back to index.html. */
-const serverPaths = /^\/(api|auth|oidc|idp|ws|metrics|healthz)(\/|$|\?)/;
+const serverPaths = /^\/(api|auth|oidc|idp|ws|metrics|healthz|sandbox)(\/|$|\?)/;
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}) {
   const { config } = deps;
@@ -137,6 +168,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     redirectUri,
     postLogoutRedirectUri,
     memberIdClaim: config.oidc.memberIdClaim,
+    passportLevelClaim: config.oidc.passportLevelClaim,
     scopes: config.oidc.scopes,
     ...(embeddedIdp ? { fetch: inProcessFetch(app, config.publicUrl) } : {}),
   });
@@ -146,6 +178,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
       clientId: config.oidc.clientId,
       clientSecret: deps.secrets.idpClientSecret,
+      passportLevelClaim: config.oidc.passportLevelClaim,
       redirectUri,
       postLogoutRedirectUri,
       embedded: config.frameAncestors.length > 0,
@@ -157,6 +190,9 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   }
 
   await app.register(authRoutes, { prefix: '/auth', oidc });
+  // The sandbox wallet's page, only while the sandbox is the wallet (WALLET_API_URL unset).
+  if (deps.wallet.kind === 'sandbox') await app.register(sandboxWalletRoutes);
+  await app.register(impersonationRoutes, { prefix: '/auth' });
 
   await app.register(
     async (api) => {
@@ -168,11 +204,15 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
         app.swagger(),
       );
       await api.register(userRoutes);
+      await api.register(aliasRoutes);
       await api.register(contactRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);
       await api.register(encryptedRoutes);
       await api.register(filterRoutes);
+      await api.register(walletRoutes);
+      await api.register(securityRoutes);
+      await api.register(supportRoutes);
     },
     { prefix: '/api/v1' },
   );

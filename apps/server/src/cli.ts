@@ -9,6 +9,7 @@ import { runSieveTest } from './filters/index.js';
 
 const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
+       npm run mailroom -- wallet pay|reject <invoice-id>     (the sandbox wallet)
        npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR]`;
 
 class UsageError extends Error {}
@@ -53,6 +54,10 @@ async function commandFrom(argv: string[]): Promise<AdminCommand> {
           .privateKey.export({ type: 'pkcs8', format: 'pem' })
           .toString();
     return { command: 'dkim.set', domain: values.domain, selector: values.selector, privateKeyPem };
+  }
+  if (area === 'wallet' && (action === 'pay' || action === 'reject')) {
+    if (rest.length !== 1 || !rest[0]) throw new UsageError();
+    return { command: action === 'pay' ? 'wallet.pay' : 'wallet.reject', invoiceId: rest[0] };
   }
   throw new UsageError();
 }
@@ -148,6 +153,10 @@ async function sieveTest(argv: string[]): Promise<number> {
 }
 
 function print(result: AdminResult) {
+  if ('invoiceId' in result) {
+    console.log(`invoice ${result.invoiceId}: ${result.status}`);
+    return;
+  }
   if ('memberId' in result) {
     console.log(`member ID: ${result.memberId}`);
     console.log(`address:   ${result.email}`);

@@ -63,6 +63,7 @@ const schema = z.object({
   OIDC_CLIENT_ID: z.string().min(1).default('mailroom'),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_MEMBER_ID_CLAIM: z.string().min(1).default('member_id'),
+  OIDC_PASSPORT_LEVEL_CLAIM: z.string().min(1).default('passport_level'),
   OIDC_SCOPES: z.string().min(1).default('openid profile'),
   SMTP_RELAY_URL: z.url({ protocol: /^smtps?$/ }).optional(),
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(3600_000).default(5_000),
@@ -100,7 +101,11 @@ const schema = z.object({
     .default(10 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  WALLET_API_URL: url.optional(),
+  WALLET_API_KEY: z.string().min(1).optional(),
+  WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: bool.default(false),
+  SUPPORT_EMAIL: z.email().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
 });
@@ -139,6 +144,8 @@ export interface Config {
     clientId: string;
     clientSecret: string | undefined;
     memberIdClaim: string;
+    /** Claim carrying the member's passport level (none, formal, verified, full), stored at each sign-in. */
+    passportLevelClaim: string;
     scopes: string;
   };
   smtpRelayUrl: string | undefined;
@@ -173,7 +180,16 @@ export interface Config {
     /** Images per minute per account: signed in, anyone could make the server fetch for them. */
     rateLimit: number;
   };
+  /** The provider's wallet (wallet/): apiUrl undefined runs the embedded sandbox wallet. */
+  wallet: {
+    apiUrl: string | undefined;
+    apiKey: string | undefined;
+    /** The key of the webhook's X-Wallet-Signature; undefined: every webhook is refused. */
+    webhookSecret: string | undefined;
+  };
   trustProxy: boolean;
+  /** Where support requests go (SUPPORT_EMAIL, default support@MAIL_DOMAIN). */
+  supportEmail: string;
   logLevel: string;
   webDistDir: string;
 }
@@ -203,6 +219,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   OIDC_CLIENT_ID: 'OIDC client id (default mailroom)',
   OIDC_CLIENT_SECRET: 'OIDC client secret; required with OIDC_ISSUER',
   OIDC_MEMBER_ID_CLAIM: 'Claim carrying the 12-digit member ID (default member_id)',
+  OIDC_PASSPORT_LEVEL_CLAIM:
+    'Claim carrying the passport level (none, formal, verified, full); creating an alias needs formal or more (default passport_level)',
   OIDC_SCOPES: 'Scopes requested at sign-in (default "openid profile")',
   SMTP_RELAY_URL:
     'smtp:// or smtps:// URL of the relay for outgoing mail; unset keeps remote mail in the outbox',
@@ -225,7 +243,13 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
   IMAGE_PROXY_RATE_LIMIT: 'Remote images the image proxy fetches per minute per account (default 600)',
+  WALLET_API_URL:
+    "Base URL of the provider's wallet API (README, The wallet); unset runs the embedded sandbox wallet at /sandbox/wallet",
+  WALLET_API_KEY: 'Bearer key for the wallet API; required with WALLET_API_URL',
+  WALLET_WEBHOOK_SECRET:
+    "Key (at least 16 characters) of the wallet webhook's X-Wallet-Signature; required with WALLET_API_URL",
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
+  SUPPORT_EMAIL: 'Where settings/support sends requests, as mail (default support@MAIL_DOMAIN)',
   LOG_LEVEL: 'pino log level (default info)',
   WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
 };
@@ -279,6 +303,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = e.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT';
     throw new ConfigError(`Invalid setting ${missing}="": SMTP_TLS_CERT and SMTP_TLS_KEY go together`);
   }
+  if (e.WALLET_API_URL && (!e.WALLET_API_KEY || !e.WALLET_WEBHOOK_SECRET)) {
+    const missing = e.WALLET_API_KEY ? 'WALLET_WEBHOOK_SECRET' : 'WALLET_API_KEY';
+    throw new ConfigError(`Invalid setting ${missing}="": required when WALLET_API_URL is set`);
+  }
   // npm runs workspace scripts inside the workspace; relative paths mean the folder npm was started from.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
   const secretKey = readSecretKey(e.SECRET_KEY, e.SECRET_KEY_FILE, env.INIT_CWD ?? process.cwd());
@@ -309,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       clientId: e.OIDC_CLIENT_ID,
       clientSecret: e.OIDC_CLIENT_SECRET,
       memberIdClaim: e.OIDC_MEMBER_ID_CLAIM,
+      passportLevelClaim: e.OIDC_PASSPORT_LEVEL_CLAIM,
       scopes: e.OIDC_SCOPES,
     },
     smtpRelayUrl: e.SMTP_RELAY_URL,
@@ -331,7 +360,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
       rateLimit: e.IMAGE_PROXY_RATE_LIMIT,
     },
+    wallet: {
+      apiUrl: e.WALLET_API_URL?.replace(/\/+$/, ''),
+      apiKey: e.WALLET_API_KEY,
+      webhookSecret: e.WALLET_WEBHOOK_SECRET,
+    },
     trustProxy: e.TRUST_PROXY,
+    supportEmail: e.SUPPORT_EMAIL ?? `support@${e.MAIL_DOMAIN.toLowerCase()}`,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(env.INIT_CWD ?? process.cwd(), e.WEB_DIST_DIR)

@@ -4,11 +4,17 @@ import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
 import { openBlobStore } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
-import { buildApp } from './app.js';
+import { appInvoicePurposes, buildApp } from './app.js';
+import { openWalletGateway, startWalletJobs } from './wallet/index.js';
 import { startRecurringJob } from './core/jobs/index.js';
 import { startIdleCollection } from './core/idle-collection.js';
 import { startAdminSocket } from './admin/admin-socket.js';
-import { deleteExpiredIdpModels, deleteExpiredSessions, deleteQuietSignInThrottles } from './auth/index.js';
+import {
+  deleteExpiredIdpModels,
+  deleteExpiredSessions,
+  deleteOldAuthLog,
+  deleteQuietSignInThrottles,
+} from './auth/index.js';
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
@@ -28,10 +34,12 @@ async function main() {
 
   const db = await openConfiguredDatabase(config);
   const secrets = await loadSecrets(config, db);
-  const admin = await startAdminSocket(db, config);
   const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const events = await createEventBus(config);
-  const app = await buildApp({ config, db, secrets, blobs, events });
+  const wallet = openWalletGateway(config, db);
+  const invoicePurposes = appInvoicePurposes(events);
+  const admin = await startAdminSocket(db, config, invoicePurposes);
+  const app = await buildApp({ config, db, secrets, blobs, events, wallet, invoicePurposes });
   await app.listen({ port: config.port, host: config.host });
   const ingest = await startIngest(
     withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
@@ -39,6 +47,7 @@ async function main() {
   const sending = startSendingJobs(
     withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) }),
   );
+  const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
   app.log.info(
     {
@@ -54,6 +63,8 @@ async function main() {
     { name: 'session-sweep', run: () => deleteExpiredSessions(db) },
     { name: 'idp-sweep', run: () => deleteExpiredIdpModels(db) },
     { name: 'sign-in-throttle-sweep', run: () => deleteQuietSignInThrottles(db) },
+    // The sign-in log is kept AUTH_LOG_DAYS.
+    { name: 'auth-log-sweep', run: () => deleteOldAuthLog(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
     // A message or attachment still spooled after a day belongs to a process that stopped mid-way.
     { name: 'spool-sweep', run: () => blobs.sweepSpool(24 * 3600_000) },
@@ -95,7 +106,7 @@ async function main() {
     stopping = true;
     idleCollection.stop();
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([...sweeps, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
+    await Promise.all([...sweeps, ...walletJobs, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
     await ingest.close();
     await sending.stop();
     await filterRuns.stop();

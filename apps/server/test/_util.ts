@@ -10,7 +10,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { loadConfig, type Config } from '../src/config.js';
 import { migrate, openDatabase, type Db } from '../src/core/db/index.js';
 import { pgliteExtensions } from '../src/core/db/pglite-open.js';
-import { buildApp } from '../src/app.js';
+import { appInvoicePurposes, buildApp } from '../src/app.js';
+import { openWalletGateway, type InvoicePurposes, type WalletGateway } from '../src/wallet/index.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
 import { openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
@@ -84,18 +85,24 @@ export async function createTestApp(
     blobs?: BlobStore;
     env?: Record<string, string>;
     logger?: FastifyServerOptions['logger'];
+    /** The wallet (default: the deployment's, the embedded sandbox unless env sets WALLET_API_URL). */
+    wallet?: WalletGateway;
+    /** The invoice purposes (default: the app's); a test registers a purpose of its own on them. */
+    invoicePurposes?: InvoicePurposes;
   } = {},
 ) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
   const blobs = opts.blobs ?? openBlobStore(db, path.join(config.dataDir, 'blobs'));
   const events = new InProcessEventBus();
+  const wallet = opts.wallet ?? openWalletGateway(config, db);
+  const invoicePurposes = opts.invoicePurposes ?? appInvoicePurposes(events);
   const app = await buildApp(
-    { config, db, secrets: generateSecrets(), blobs, events },
+    { config, db, secrets: generateSecrets(), blobs, events, wallet, invoicePurposes },
     { logger: opts.logger ?? false },
   );
   cleanup(() => app.close());
-  return { app, db, config, blobs, events };
+  return { app, db, config, blobs, events, wallet, invoicePurposes };
 }
 
 /** A tiny cookie jar over inject, enough to walk redirects like a browser. */
@@ -186,7 +193,13 @@ export class Browser {
 }
 
 /** Signs up at the embedded IdP and completes single sign-on, like a person in a browser. */
-export async function signUpAndSignIn(app: FastifyInstance, name = 'Ann Lee', redirect = '/mail') {
+export async function signUpAndSignIn(
+  app: FastifyInstance,
+  name = 'Ann Lee',
+  redirect = '/mail',
+  /** The passport level picked on the sign-up page (unset: the page's default, formal). */
+  passportLevel?: string,
+) {
   const browser = new Browser(app);
   const { response: signInPage, url: interactionUrl } = await browser.follow(
     `/auth/wm/login?redirect=${encodeURIComponent(redirect)}`,
@@ -194,7 +207,7 @@ export async function signUpAndSignIn(app: FastifyInstance, name = 'Ann Lee', re
   if (!signInPage.body.includes('name="memberId"')) throw new Error(`no sign-in page at ${interactionUrl}`);
   const uid = new URL(interactionUrl).pathname.split('/')[3]!;
   const signedUp = await browser.request('POST', `/idp/interaction/${uid}/signup`, {
-    form: { name, password: 'correct horse' },
+    form: { name, password: 'correct horse', ...(passportLevel ? { passportLevel } : {}) },
     csrf: false,
   });
   const memberId = /data-testid="new-member-id">(\d{12})</.exec(signedUp.body)?.[1];

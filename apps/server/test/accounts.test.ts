@@ -43,6 +43,7 @@ describe('password sign-in to an address with password access', () => {
       .select('id')
       .where('member_id', '=', memberId)
       .executeTakeFirstOrThrow();
+    await db.insertInto('aliases').values({ account_id: account.id, email: 'desk@mailroom.test' }).execute();
     await grantPasswordAccess(db, account.id, 'desk@mailroom.test', 's3cret-pass');
     void owner;
 

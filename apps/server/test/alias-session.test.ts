@@ -257,3 +257,76 @@ describe("an alias-only session never reaches the owner's own things", () => {
     ]);
   });
 });
+
+describe('SPEC §6: what an alias-only user is kept from, server side', () => {
+  it('creating folders or labels, contacts and groups, settings, profiles, filters and aliases: forbidden', async () => {
+    const { alias, desk } = await setUp();
+    const refused: ['GET' | 'POST' | 'PUT' | 'DELETE', string, unknown][] = [
+      ['POST', '/api/v1/folders', { folder: { parent_id: null, name: 'Desk folder' } }],
+      ['POST', '/api/v1/labels', { label: { name: 'Desk label', search_content: 'x' } }],
+      ['GET', '/api/v1/contacts', undefined],
+      ['POST', '/api/v1/contacts', { name: 'Someone', emails: ['someone@example.com'] }],
+      ['GET', '/api/v1/contacts/groups', undefined],
+      ['POST', '/api/v1/contacts/groups', { name: 'Desk group' }],
+      ['GET', '/api/v1/contacts/export', undefined],
+      ['GET', '/api/v1/user/settings', undefined],
+      ['POST', '/api/v1/user/settings', { per_page: 5 }],
+      ['POST', '/api/v1/user/profiles', { name: 'Desk', email: alias.email }],
+      ['GET', '/api/v1/filters', undefined],
+      ['POST', '/api/v1/filters', { script: '' }],
+      ['GET', '/api/v1/user/aliases', undefined],
+      ['POST', '/api/v1/user/aliases', { name: 'deskcopy' }],
+      ['DELETE', `/api/v1/user/aliases/${alias.id}`, undefined],
+      ['PUT', '/api/v1/user/aliases/update_access', { email: alias.email, password: null }],
+    ];
+    for (const [method, url, json] of refused) {
+      const response = await desk.request(method, url, json === undefined ? {} : { json });
+      expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(403);
+      expect(response.json().error.meta.i8s, `${method} ${url}`).toBe('forbidden');
+    }
+    // Nothing was made or changed on the way.
+    const owner = await db
+      .selectFrom('aliases')
+      .select(['account_id', 'deleted_at'])
+      .where('id', '=', alias.id)
+      .executeTakeFirstOrThrow();
+    expect(owner.deleted_at).toBeNull();
+    const folders = await db
+      .selectFrom('folders')
+      .select('name')
+      .where('account_id', '=', owner.account_id)
+      .where('name', 'like', '%Desk folder%')
+      .execute();
+    expect(folders).toEqual([]);
+  });
+
+  it('sees no labels, no member ID and no other address of the owner, and gets no contact suggestions', async () => {
+    const { alias, desk, ownerBrowser } = await setUp();
+    await ownerBrowser.request('POST', '/api/v1/labels', {
+      json: { label: { name: 'Owner label', search_content: 'x' } },
+    });
+    expect((await desk.request('GET', '/api/v1/labels')).statusCode).toBe(403);
+    const user = (await desk.request('GET', '/api/v1/user')).json()[0].user_info;
+    expect(user).toMatchObject({ email: alias.email, member_id: null, info: { alias: alias.email } });
+    const account = (await desk.request('GET', '/api/v1/user/account')).json();
+    expect(account.email).toBe(alias.email);
+    expect(account.aliases).toEqual([{ id: alias.id, email: alias.email }]);
+    const made = await ownerBrowser.request('POST', '/api/v1/contacts', {
+      json: { name: 'Alicia', emails: ['alicia@example.com'] },
+    });
+    expect(made.statusCode).toBe(200);
+    const ownerGets = await ownerBrowser.request('GET', '/api/v1/contacts/suggest?q=alic');
+    expect(JSON.stringify(ownerGets.json())).toContain('alicia@example.com');
+    const suggested = await desk.request('GET', '/api/v1/contacts/suggest?q=alic');
+    expect(suggested.statusCode).toBe(200);
+    expect(JSON.stringify(suggested.json())).not.toContain('alicia');
+  });
+
+  it('once its alias is deleted, a session it still held sees nothing', async () => {
+    const { alias, inbox, desk } = await setUp();
+    // The alias goes without the route (so the session is not ended): the scope alone must hold.
+    await db.updateTable('aliases').set({ deleted_at: new Date() }).where('id', '=', alias.id).execute();
+    const list = await desk.request('GET', `/api/v1/messages/folder/${inbox.id}?page=1`);
+    expect(list.json().messages ?? []).toEqual([]);
+  });
+});

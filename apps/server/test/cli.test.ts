@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from './_util.js';
 import { startAdminSocket } from '../src/admin/admin-socket.js';
 import { verifyIdpUser } from '../src/auth/dev-idp/idp-users.js';
+import { ensureAccount } from '../src/accounts/index.js';
+import { createInvoice, invoiceLedger, InvoicePurposes, SandboxWalletGateway } from '../src/wallet/index.js';
 
 const run = promisify(execFile);
 const cli = new URL('../src/cli.ts', import.meta.url).pathname;
@@ -34,6 +36,8 @@ describe('the mailroom command', () => {
       expect(await verifyIdpUser(db, '123456789012', 'secret')).toEqual({
         memberId: '123456789012',
         name: 'Ann Lee',
+        // What the embedded provider's sign-up page offers first, so the user may try aliases.
+        passportLevel: 'formal',
       });
       const folders = await db
         .selectFrom('folders')
@@ -79,4 +83,51 @@ describe('the mailroom command', () => {
     expect(usage).toMatchObject({ code: 2 });
     expect((usage as { stderr: string }).stderr).toContain('Usage: npm run mailroom');
   });
+
+  it('pays and rejects invoices of the sandbox wallet, through the running server', async () => {
+    const db = await createTestDb();
+    const config = await testConfig();
+    const paid: number[] = [];
+    const invoicePurposes = new InvoicePurposes().register('thing', {
+      async onPaid(_trx, invoice) {
+        paid.push(invoice.id);
+      },
+      async onFailed() {},
+    });
+    const admin = await startAdminSocket(db, config, invoicePurposes);
+    try {
+      const { account } = await ensureAccount(db, {
+        memberId: '123456789013',
+        name: 'Ann',
+        mailDomain: 'mailroom.test',
+      });
+      const deps = { db, wallet: new SandboxWalletGateway(db, config.publicUrl), invoicePurposes };
+      const issue = (subjectId: number) =>
+        createInvoice(deps, {
+          accountId: account.id,
+          memberId: account.member_id,
+          purpose: 'thing',
+          subjectId,
+          amount: '1.00',
+          currency: 'USD',
+          description: 'x',
+        });
+      const [a, b] = [await issue(1), await issue(2)];
+      const env = { DATA_DIR: config.dataDir };
+      const { stdout } = await mailroom(['wallet', 'pay', a.wallet_invoice_id], env);
+      expect(stdout.trim()).toBe(`invoice ${a.wallet_invoice_id}: paid`);
+      expect((await mailroom(['wallet', 'reject', b.wallet_invoice_id], env)).stdout).toContain(': rejected');
+      expect((await invoiceLedger(db, a.id)).map((r) => [r.to_status, r.source])).toEqual([
+        ['paid', 'sandbox'],
+      ]);
+      expect(paid).toEqual([a.id]);
+      const unknown = await mailroom(['wallet', 'pay', 'sbx_unknown'], env).catch(
+        (err: { code: number; stderr: string }) => err,
+      );
+      expect(unknown).toMatchObject({ code: 1 });
+      expect((unknown as { stderr: string }).stderr).toContain('not_found');
+    } finally {
+      await admin.close();
+    }
+  }, 120_000);
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from './_util.js';
 import { LiveClient, listenWs } from './_ws.js';
-import { buildApp } from '../src/app.js';
+import { appInvoicePurposes, buildApp } from '../src/app.js';
+import { openWalletGateway } from '../src/wallet/index.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { openBlobStore } from '../src/core/blobs/index.js';
 import { PgEventBus, splitForNotify } from '../src/core/events/index.js';
@@ -134,7 +135,18 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
       const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
-      const app = await buildApp({ config, db, secrets, blobs, events }, { logger: false });
+      const app = await buildApp(
+        {
+          config,
+          db,
+          secrets,
+          blobs,
+          events,
+          wallet: openWalletGateway(config, db),
+          invoicePurposes: appInvoicePurposes(events),
+        },
+        { logger: false },
+      );
       cleanup(() => app.close());
       return { app, events, wsUrl: await listenWs(app) };
     };
@@ -178,7 +190,18 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
       const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
-      const app = await buildApp({ config, db, secrets, blobs, events }, { logger: false });
+      const app = await buildApp(
+        {
+          config,
+          db,
+          secrets,
+          blobs,
+          events,
+          wallet: openWalletGateway(config, db),
+          invoicePurposes: appInvoicePurposes(events),
+        },
+        { logger: false },
+      );
       cleanup(() => app.close());
       return { app, events, wsUrl: await listenWs(app) };
     };

@@ -3,13 +3,17 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { Browser, cleanup, createTestApp } from './_util.js';
+import type { Db } from '../src/core/db/index.js';
 
 /**
  * A separate OpenID Connect provider on loopback stands in for the payments provider's SSO:
  * Mailroom reaches it over the network, exactly as it would a real one. Its accounts carry
  * whatever member_id claim the test asks for.
  */
-async function startProvider(memberIdFor: (login: string) => unknown, opts: { endSession?: boolean } = {}) {
+async function startProvider(
+  memberIdFor: (login: string) => unknown,
+  opts: { endSession?: boolean; kycLevelFor?: (login: string) => unknown } = {},
+) {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -24,12 +28,17 @@ async function startProvider(memberIdFor: (login: string) => unknown, opts: { en
         response_types: ['code'],
       },
     ],
-    claims: { openid: ['sub'], profile: ['name', 'member_id'] },
+    claims: { openid: ['sub'], profile: ['name', 'member_id', 'kyc_level'] },
     features: { rpInitiatedLogout: { enabled: opts.endSession ?? true } },
     async findAccount(_ctx, sub) {
       return {
         accountId: sub,
-        claims: async () => ({ sub, name: `User ${sub}`, member_id: memberIdFor(sub) }),
+        claims: async () => ({
+          sub,
+          name: `User ${sub}`,
+          member_id: memberIdFor(sub),
+          ...(opts.kycLevelFor ? { kyc_level: opts.kycLevelFor(sub) } : {}),
+        }),
       };
     },
     async loadExistingGrant(ctx: KoaContextWithOIDC) {
@@ -48,9 +57,19 @@ async function startProvider(memberIdFor: (login: string) => unknown, opts: { en
 }
 
 /** Walks the flow: Mailroom (inject) → provider (real HTTP, its own cookie jar) → Mailroom callback. */
-async function signInThrough(issuer: string, login: string) {
-  const { app } = await createTestApp({
-    env: { OIDC_ISSUER: issuer, OIDC_CLIENT_SECRET: 'external-secret', OIDC_CLIENT_ID: 'mailroom' },
+async function signInThrough(
+  issuer: string,
+  login: string,
+  opts: { env?: Record<string, string>; db?: Db } = {},
+) {
+  const { app, db } = await createTestApp({
+    ...(opts.db ? { db: opts.db } : {}),
+    env: {
+      OIDC_ISSUER: issuer,
+      OIDC_CLIENT_SECRET: 'external-secret',
+      OIDC_CLIENT_ID: 'mailroom',
+      ...opts.env,
+    },
   });
   const mailroom = new Browser(app);
   const jar = new Map<string, string>();
@@ -90,7 +109,7 @@ async function signInThrough(issuer: string, login: string) {
     location = new URL(response.headers.get('location')!, location).href;
   }
   const callback = await mailroom.get(location);
-  return { mailroom, callback, providerFetch };
+  return { mailroom, callback, providerFetch, db };
 }
 
 describe('single sign-on with an external OpenID Connect provider', () => {
@@ -103,6 +122,32 @@ describe('single sign-on with an external OpenID Connect provider', () => {
       member_id: '555000111222',
       name: 'User 555000111222',
     });
+  });
+
+  it('the passport level comes from the claim OIDC_PASSPORT_LEVEL_CLAIM names, stored again at each sign-in', async () => {
+    let level: unknown = 'verified';
+    const issuer = await startProvider((login) => login, { kycLevelFor: () => level });
+    const env = { OIDC_PASSPORT_LEVEL_CLAIM: 'kyc_level' };
+    const levelOf = async (db: Db) =>
+      (
+        await db
+          .selectFrom('accounts')
+          .select('passport_level')
+          .where('member_id', '=', '555000333444')
+          .executeTakeFirstOrThrow()
+      ).passport_level;
+    const first = await signInThrough(issuer, '555000333444', { env });
+    expect(await levelOf(first.db)).toBe('verified');
+    const made = await first.mailroom.request('POST', '/api/v1/user/aliases', { json: { name: 'kycdesk' } });
+    expect(made.statusCode).toBe(200);
+    // The provider stops vouching (an unknown value): the next sign-in takes the right away.
+    level = 'gold';
+    const second = await signInThrough(issuer, '555000333444', { env, db: first.db });
+    expect(await levelOf(first.db)).toBe('none');
+    const refused = await second.mailroom.request('POST', '/api/v1/user/aliases/paid', {
+      json: { name: 'kycpaid' },
+    });
+    expect(refused.json().error.meta.i8s).toBe('passport_level_required');
   });
 
   for (const claim of ['12345', 'abcdefghijkl', 123456789012, null]) {

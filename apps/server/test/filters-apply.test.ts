@@ -55,7 +55,7 @@ describe('applying a filter to a folder', () => {
     expect(body.run).toMatchObject({
       state: 'done',
       done: 5,
-      counts: { matched: 4, moved: 3, flagged: 3, labelled: 3, deleted: 1 },
+      counts: { matched: 4, moved: 3, flagged: 3, labelled: 3, deleted: 1, skipped: 0 },
       error: null,
     });
     expect(await placeOf('Invoice 1')).toEqual({ folder_id: ann.folders.inbox, seen: false, labels: [] });
@@ -181,6 +181,35 @@ describe('applying a filter to a folder', () => {
       run: expect.objectContaining({ id: started.body.run.id, state: 'done', done: 1 }),
     });
   });
+  it('a message it cannot read is left where it is and counted as skipped', async () => {
+    const bob = await mailUser(ctx, 'Bob Skipped');
+    await bob.deliver({ from: 'billing@example.com', subject: 'Readable' });
+    await bob.deliver({ from: 'billing@example.com', subject: 'Lost blob' });
+    // As if the store had lost the message's bytes.
+    await ctx.db
+      .updateTable('messages')
+      .set({ blob_hash: 'f'.repeat(64) })
+      .where('account_id', '=', bob.accountId)
+      .where('subject', '=', 'Lost blob')
+      .execute();
+    await call(bob.browser, 'POST', 'folders', { folder: { name: 'Invoices', parent_id: null } });
+    const started = await call(bob.browser, 'POST', 'filters/apply', {
+      script,
+      folder_id: bob.folders.inbox,
+      dry_run: false,
+    });
+    await drain();
+    const { body } = await call(bob.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    expect(body.run).toMatchObject({ state: 'done', done: 2, counts: { matched: 1, moved: 1, skipped: 1 } });
+    const lost = await ctx.db
+      .selectFrom('messages')
+      .select('folder_id')
+      .where('account_id', '=', bob.accountId)
+      .where('subject', '=', 'Lost blob')
+      .executeTakeFirstOrThrow();
+    expect(lost.folder_id).toBe(bob.folders.inbox);
+  });
+
   it('a run never shows more done than in all, even when mail arrives while it works', async () => {
     const started = await call(ann.browser, 'POST', 'filters/apply', {
       script,

@@ -109,6 +109,20 @@ describe('what filters send, through the outbox', () => {
     expect(await storedWith(ann.accountId, 'Copy me')).toEqual([{ folder: 'INBOX' }]);
   });
 
+  it("a sender's retry of a message a filter redirected without keeping it is not redirected again", async () => {
+    await saveRules(ann, 'redirect "retry-boss@remote.example";');
+    const raw =
+      'From: origin@remote.example\r\nTo: ' +
+      ann.email +
+      '\r\nSubject: Sent twice\r\nMessage-ID: <twice@remote.example>\r\n\r\nOur 250 was lost on the way.\r\n';
+    const envelope = { from: 'origin@remote.example', to: [ann.email] };
+    await smtp.sendMail({ envelope, raw });
+    await smtp.sendMail({ envelope, raw });
+    await until(async () => sinkFor('retry-boss@remote.example').length > 0);
+    await settle();
+    expect(sinkFor('retry-boss@remote.example')).toHaveLength(1);
+  });
+
   it('a redirect loop between two local users ends with the message kept and the loop told', async () => {
     await saveRules(ann, `redirect "${bob.email}";`);
     await saveRules(bob, `redirect "${ann.email}";`);

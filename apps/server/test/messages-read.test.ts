@@ -488,9 +488,10 @@ describe("a message's date", () => {
 
 describe('an alias-only session (password access to one address)', () => {
   it('sees only mail to its address, in lists, when opening and for attachments, and cannot manage folders', async () => {
+    // Ann's second alias (her free one is the shop's): a paid one, active.
     const alias = await db
       .insertInto('aliases')
-      .values({ account_id: ann.accountId, email: `desk-${ann.accountId}@mailroom.test` })
+      .values({ account_id: ann.accountId, email: `desk-${ann.accountId}@mailroom.test`, kind: 'paid' })
       .returning(['id', 'email'])
       .executeTakeFirstOrThrow();
     await grantPasswordAccess(db, ann.accountId, alias.email, 'desk-password');

@@ -7,7 +7,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { Browser, cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from './_util.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { openDatabase, type Db } from '../src/core/db/index.js';
-import { buildApp } from '../src/app.js';
+import { appInvoicePurposes, buildApp } from '../src/app.js';
+import { openWalletGateway } from '../src/wallet/index.js';
 import { deriveSecrets, loadSecrets } from '../src/core/secrets.js';
 import { openBlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
@@ -88,8 +89,17 @@ async function startProcess(url: string, env: Record<string, string>) {
   cleanup(() => db.destroy());
   const secrets = await loadSecrets(config, db);
   const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
+  const events = new InProcessEventBus();
   const app = await buildApp(
-    { config, db, secrets, blobs, events: new InProcessEventBus() },
+    {
+      config,
+      db,
+      secrets,
+      blobs,
+      events,
+      wallet: openWalletGateway(config, db),
+      invoicePurposes: appInvoicePurposes(events),
+    },
     { logger: false },
   );
   cleanup(() => app.close());

@@ -99,6 +99,12 @@ export const errorCatalogue = {
   filter_run_active: [409, 'A filter is already being applied to this folder'],
   group_already_exist: [409, 'A group with this name already exists'],
   contacts_file_unreadable: [400, 'The file is not a vCard or CSV file of contacts'],
+  passport_level_required: [403, 'This needs a passport of at least formal level in your wallet'],
+  passwords_do_not_match: [400, 'The passwords do not match'],
+  password_too_short: [400, 'The password must be at least 8 characters long'],
+  password_too_long: [400, 'The password must be at most 128 characters long'],
+  support_message_empty: [400, 'Write the subject and the text of your request'],
+  wallet_unavailable: [503, 'The wallet is not answering; try again in a minute'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

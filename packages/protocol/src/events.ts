@@ -23,7 +23,22 @@ export type MailEvent =
    */
   | { event: 'updateAccount'; part: AccountPart };
 /** What an updateAccount event says changed. */
-export const accountParts = ['settings', 'profiles', 'contacts', 'groups', 'labels', 'filters'] as const;
+export const accountParts = [
+  'settings',
+  'profiles',
+  'contacts',
+  'groups',
+  'labels',
+  'filters',
+  /** The aliases and their payments (user/aliases, user/aliases/paid; the account's aliases). */
+  'aliases',
+  /** The security settings: password, names, grants (user/settings/security). */
+  'security',
+  /** Mailboxes shared with this member changed (user/shared-mailboxes). */
+  'shared',
+  /** Support requests. */
+  'support',
+] as const;
 export type AccountPart = (typeof accountParts)[number];
 
 export type MailEventName = MailEvent['event'];

@@ -95,6 +95,35 @@ export const routePaths = {
   updateGroup: route('POST', '/api/v1/contacts/groups/:id'),
   groupMembers: route('POST', '/api/v1/contacts/groups/:id/contacts'),
   deleteGroup: route('DELETE', '/api/v1/contacts/groups/:id'),
+  /** Every alias of the account with its status (the settings/aliases screen). */
+  aliases: route('GET', '/api/v1/user/aliases'),
+  /** The free alias. */
+  createAlias: route('POST', '/api/v1/user/aliases'),
+  deleteAlias: route('DELETE', '/api/v1/user/aliases/:id'),
+  updateAliasAccess: route('PUT', '/api/v1/user/aliases/update_access'),
+  paidAliases: route('GET', '/api/v1/user/aliases/paid'),
+  createPaidAlias: route('POST', '/api/v1/user/aliases/paid'),
+  /** 'I have already paid'. */
+  checkAliasPayment: route('POST', '/api/v1/user/aliases/paid/:id/check_payment'),
+  deletePaidAlias: route('DELETE', '/api/v1/user/aliases/paid/:id'),
+  security: route('GET', '/api/v1/user/settings/security'),
+  sendPasswordCode: route('POST', '/api/v1/user/settings/security/password/sendcode'),
+  newPassword: route('POST', '/api/v1/user/settings/security/password/new'),
+  changePassword: route('POST', '/api/v1/user/settings/security/password/change'),
+  updateUserInfo: route('POST', '/api/v1/user/settings/security/userinfo'),
+  authLog: route('GET', '/api/v1/user/settings/security/auth-log'),
+  grantImpersonation: route('POST', '/api/v1/user/settings/security/impersonation'),
+  revokeImpersonation: route('DELETE', '/api/v1/user/settings/security/impersonation'),
+  grantBaImpersonation: route('POST', '/api/v1/user/settings/security/ba-impersonation'),
+  revokeBaImpersonation: route('DELETE', '/api/v1/user/settings/security/ba-impersonation'),
+  baList: route('GET', '/api/v1/user/settings/security/ba-list'),
+  sharedMailboxes: route('GET', '/api/v1/user/shared-mailboxes'),
+  /** Open a mailbox shared with this member; end: back to one's own. */
+  impersonate: route('POST', '/auth/impersonate'),
+  endImpersonation: route('POST', '/auth/impersonate/end'),
+  supportRequests: route('GET', '/api/v1/user/support'),
+  createSupportRequest: route('POST', '/api/v1/user/support'),
+  supportDiagnostics: route('GET', '/api/v1/user/support/diagnostics'),
 } as const satisfies Record<string, RoutePath>;
 
 export type RouteName = keyof typeof routePaths;

@@ -92,6 +92,31 @@ import {
   settingsUpdateSchema,
   userResponseSchema,
 } from './schemas/user.js';
+import {
+  aliasAccessUpdateSchema,
+  aliasCreateSchema,
+  aliasesResponseSchema,
+  aliasResponseSchema,
+  paidAliasesResponseSchema,
+  paidAliasResponseSchema,
+} from './schemas/aliases.js';
+import {
+  authLogQuerySchema,
+  authLogResponseSchema,
+  baListResponseSchema,
+  impersonateRequestSchema,
+  memberIdQuerySchema,
+  passwordSetRequestSchema,
+  securityResponseSchema,
+  sendCodeRequestSchema,
+  sendCodeResponseSchema,
+  sharedMailboxesResponseSchema,
+  supportCreateSchema,
+  supportDiagnosticsResponseSchema,
+  supportRequestsResponseSchema,
+  supportResponseSchema,
+  userInfoUpdateSchema,
+} from './schemas/security.js';
 import { route, routePaths, type RouteName, type RoutePath } from './route-paths.js';
 
 export * from './route-paths.js';
@@ -226,6 +251,31 @@ const schemas = {
     response: groupResponseSchema,
   },
   deleteGroup: { params: z.object({ id: idParamSchema }), response: okSchema },
+  aliases: { response: aliasesResponseSchema },
+  createAlias: { body: aliasCreateSchema, response: aliasResponseSchema },
+  deleteAlias: { params: z.object({ id: idParamSchema }), response: okSchema },
+  updateAliasAccess: { body: aliasAccessUpdateSchema, response: aliasResponseSchema },
+  paidAliases: { response: paidAliasesResponseSchema },
+  createPaidAlias: { body: aliasCreateSchema, response: paidAliasResponseSchema },
+  checkAliasPayment: { params: z.object({ id: idParamSchema }), response: paidAliasResponseSchema },
+  deletePaidAlias: { params: z.object({ id: idParamSchema }), response: okSchema },
+  security: { response: securityResponseSchema },
+  sendPasswordCode: { body: sendCodeRequestSchema, response: sendCodeResponseSchema },
+  newPassword: { body: passwordSetRequestSchema, response: securityResponseSchema },
+  changePassword: { body: passwordSetRequestSchema, response: securityResponseSchema },
+  updateUserInfo: { body: userInfoUpdateSchema, response: securityResponseSchema },
+  authLog: { query: authLogQuerySchema, response: authLogResponseSchema },
+  grantImpersonation: { query: memberIdQuerySchema, response: securityResponseSchema },
+  revokeImpersonation: { query: memberIdQuerySchema, response: securityResponseSchema },
+  grantBaImpersonation: { query: memberIdQuerySchema, response: securityResponseSchema },
+  revokeBaImpersonation: { query: memberIdQuerySchema, response: securityResponseSchema },
+  baList: { response: baListResponseSchema },
+  sharedMailboxes: { response: sharedMailboxesResponseSchema },
+  impersonate: { body: impersonateRequestSchema, response: accessResponseSchema },
+  endImpersonation: { response: accessResponseSchema },
+  supportRequests: { response: supportRequestsResponseSchema },
+  createSupportRequest: { body: supportCreateSchema, response: supportResponseSchema },
+  supportDiagnostics: { response: supportDiagnosticsResponseSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
 /**
@@ -259,6 +309,21 @@ const serverRoutes = {
     ...route('POST', '/auth/pw/login'),
     body: passwordLoginRequestSchema,
     response: passwordLoginResponseSchema,
+  },
+  /**
+   * The wallet's signed notice of an invoice's new status (header X-Wallet-Signature: t=<unix seconds>,v1=<hex
+   * HMAC-SHA256 of "<t>.<raw body>" with WALLET_WEBHOOK_SECRET>); answered 200 once recorded, whatever the order or
+   * how often it comes.
+   */
+  walletWebhook: {
+    ...route('POST', '/api/v1/wallet/webhook'),
+    body: z.object({
+      event_id: z.string().min(1).max(200),
+      invoice_id: z.string().min(1).max(200),
+      status: z.enum(['unpaid', 'paid', 'rejected', 'expired', 'cancelled']),
+      at: z.string().max(40),
+    }),
+    response: okSchema,
   },
 } satisfies Record<string, RoutePath & RouteSchemas>;
 

@@ -1,13 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import {
-  ALIAS_STOPLIST,
-  isEmail,
-  isMemberId,
-  isSafeRedirectPath,
-  safeRedirectPath,
-  splitRecipients,
-  validateAliasName,
-} from './validation.js';
+import { isEmail, isMemberId, isSafeRedirectPath, safeRedirectPath, splitRecipients } from './validation.js';
+import { ALIAS_STOPLIST, validateAliasName } from './alias-name.js';
 import { generateEncryptionPassword, validateEncryptionPassword } from './encryption-password.js';
 import { isErrorCode } from './errors.js';
 
@@ -155,6 +148,32 @@ describe('validateAliasName', () => {
         'info',
       ]),
     );
+  });
+
+  it("the stop list holds the product's own names and system account names", () => {
+    for (const name of ['mailroom', 'wallet', 'daemon', 'nobody', 'mail', 'www', 'help', 'system']) {
+      expect(ALIAS_STOPLIST, name).toContain(name);
+      expect(validateAliasName(name), name).toBe('alias_stoplist');
+    }
+  });
+
+  it('a stop-list name written with other separators or case is refused too', () => {
+    for (const name of [
+      'No.Reply',
+      'mailer_daemon',
+      'post-master',
+      'Mail.Room',
+      'web_master',
+      'do.not.reply',
+    ]) {
+      expect(validateAliasName(name), name).toBe('alias_stoplist');
+    }
+  });
+
+  it('a name that only contains a stop-list name is allowed', () => {
+    for (const name of ['mailroom-fan', 'helpful', 'rooted', 'ann.mail', 'wallets4u']) {
+      expect(validateAliasName(name), name).toBeNull();
+    }
   });
 
   it('refuses characters an address cannot carry with invalid_alias', () => {

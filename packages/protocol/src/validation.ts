@@ -1,6 +1,4 @@
 /** Pure validation rules of SPEC §5, shared by the server and the web client. */
-import { ALIAS_NAME_MAX_LENGTH, ALIAS_NAME_MIN_LENGTH } from './constants.js';
-import type { ErrorCode } from './errors.js';
 
 const memberIdPattern = /^\d{12}$/;
 
@@ -33,47 +31,6 @@ export function isEmail(value: unknown): boolean {
   if (labels.length < 2) return false;
   const topLevel = labels[labels.length - 1] ?? '';
   return labels.every((label) => domainLabelPattern.test(label)) && topLevelLabelPattern.test(topLevel);
-}
-
-/** Names no one may take as an alias: mail-system and role addresses users would trust. */
-export const ALIAS_STOPLIST = [
-  'abuse',
-  'admin',
-  'administrator',
-  'billing',
-  'hostmaster',
-  'info',
-  'mailer-daemon',
-  'no-reply',
-  'noreply',
-  'postmaster',
-  'root',
-  'security',
-  'support',
-  'webmaster',
-] as const;
-
-export type AliasNameError = Extract<
-  ErrorCode,
-  'specify_3_30' | 'invalid_alias_member_id' | 'invalid_alias_purse' | 'alias_stoplist' | 'invalid_alias'
->;
-
-const aliasCharactersPattern = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
-
-/**
- * Checks the local part of a new alias (no '@domain'); null when it may be created.
- * Checked in order: length, a bare member ID, a purse number (one letter and 12 digits), the stop list
- * (case-insensitive), then the characters an address may carry (latin letters, digits, '.', '_', '-',
- * starting and ending with a letter or digit, no '..').
- */
-export function validateAliasName(name: string): AliasNameError | null {
-  const length = [...name].length;
-  if (length < ALIAS_NAME_MIN_LENGTH || length > ALIAS_NAME_MAX_LENGTH) return 'specify_3_30';
-  if (memberIdPattern.test(name)) return 'invalid_alias_member_id';
-  if (/^[a-z]\d{12}$/i.test(name)) return 'invalid_alias_purse';
-  if ((ALIAS_STOPLIST as readonly string[]).includes(name.toLowerCase())) return 'alias_stoplist';
-  if (!aliasCharactersPattern.test(name) || name.includes('..')) return 'invalid_alias';
-  return null;
 }
 
 export interface SplitRecipients {

@@ -336,15 +336,36 @@ class Run implements StepCounter {
   }
 
   private valueCache = new Map<string, string[]>();
+  private fieldCache = new Map<string, HeaderField[]>();
+  private addressCache = new Map<string, ParsedAddress[] | null>();
+
+  /** The header fields of a name, in order (looked up once per run: a script tests From in rule after rule). */
+  private fieldsNamed(name: string): HeaderField[] {
+    const lower = name.toLowerCase();
+    let fields = this.fieldCache.get(lower);
+    if (!fields) {
+      fields = this.headers().filter((f) => f.name.toLowerCase() === lower);
+      this.fieldCache.set(lower, fields);
+    }
+    return fields;
+  }
+
+  /** A header value's addresses, parsed once per run (callers only read them). */
+  private addressesOf(raw: string): ParsedAddress[] | null {
+    let parsed = this.addressCache.get(raw);
+    if (parsed === undefined) {
+      parsed = parseAddressList(raw) ?? null;
+      this.addressCache.set(raw, parsed);
+    }
+    return parsed;
+  }
 
   /** Unfolded, decoded values of a header, in order (decoded once per run). */
   private headerValues(name: string): string[] {
     const lower = name.toLowerCase();
     let values = this.valueCache.get(lower);
     if (!values) {
-      values = this.headers()
-        .filter((h) => h.name.toLowerCase() === lower)
-        .map((h) => decodeMimeWords(unfold(h.value)));
+      values = this.fieldsNamed(lower).map((h) => decodeMimeWords(unfold(h.value)));
       this.valueCache.set(lower, values);
     }
     return values;
@@ -425,10 +446,7 @@ class Run implements StepCounter {
       }
       case 'address': {
         const fields = this.pick(
-          t.headers.flatMap((h) => {
-            const name = this.expand(h).toLowerCase();
-            return this.headers().filter((f) => f.name.toLowerCase() === name);
-          }),
+          t.headers.flatMap((h) => this.fieldsNamed(this.expand(h))),
           t.index,
         );
         const values: string[] = [];
@@ -436,7 +454,7 @@ class Run implements StepCounter {
           const raw = unfold(f.value);
           // A value with no address in it ("undisclosed-recipients:;", or not an address at all) is
           // matched whole by :all, as Pigeonhole does.
-          const parsed = parseAddressList(raw);
+          const parsed = this.addressesOf(raw);
           // (:count counts such a value as one.)
           if (parsed?.length) values.push(...this.partsOrCount(parsed, t));
           else if (t.part === 'all' || t.match.type === 'count') values.push(decodeMimeWords(raw));
@@ -462,7 +480,7 @@ class Run implements StepCounter {
       case 'exists':
         return t.headers.every((h) => {
           const name = this.expand(h).toLowerCase();
-          return this.headers().some((f) => f.name.toLowerCase() === name);
+          return this.fieldsNamed(name).length > 0;
         });
       case 'size':
         return t.over ? this.host.size() > t.limit : this.host.size() < t.limit;

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defaultSettings, type Settings } from '@mailroom/protocol';
+import { defaultSettings, type PassportLevel, type Settings } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 
 export interface AccountRow {
@@ -10,6 +10,8 @@ export interface AccountRow {
   settings: Settings;
   quota_limit_bytes: number;
   quota_used_bytes: number;
+  first_name: string;
+  last_name: string;
 }
 
 const accountColumns = [
@@ -20,6 +22,8 @@ const accountColumns = [
   'settings',
   'quota_limit_bytes',
   'quota_used_bytes',
+  'first_name',
+  'last_name',
 ] as const;
 
 /**
@@ -91,4 +95,31 @@ export async function mergeAccountSettings(
     .returning('settings')
     .executeTakeFirst();
   return row?.settings;
+}
+
+export async function writePassportLevel(db: Db, accountId: number, level: PassportLevel): Promise<void> {
+  await db.updateTable('accounts').set({ passport_level: level }).where('id', '=', accountId).execute();
+}
+
+export async function readPassportLevel(db: Db, accountId: number): Promise<PassportLevel | undefined> {
+  const row = await db
+    .selectFrom('accounts')
+    .select('passport_level')
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return row?.passport_level;
+}
+
+/** Sets the member's first and last name and the display name made of them; false when there is no such account. */
+export async function updateAccountNames(
+  db: Db,
+  accountId: number,
+  names: { firstName: string; lastName: string; name: string },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('accounts')
+    .set({ first_name: names.firstName, last_name: names.lastName, name: names.name })
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }

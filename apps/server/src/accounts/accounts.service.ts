@@ -13,16 +13,22 @@ import {
   findAccountByMemberId,
   insertAccount,
   mergeAccountSettings,
+  updateAccountNames,
   type AccountRow,
 } from './accounts.repository.js';
 import { insertProfile } from './profiles.repository.js';
 
 export type { AccountRow } from './accounts.repository.js';
 
-/** Who is asking: the account, and the address when signed in by password access to one address. */
+/**
+ * Who is asking: the account whose mailbox the session opens, the address when signed in by password access to one
+ * address, and, while the session has opened another member's mailbox (impersonation), the account of the member who
+ * really signed in (`accountId` is then the owner's).
+ */
 export interface Principal {
   accountId: number;
   aliasEmail: string | null;
+  actorAccountId?: number | null;
 }
 
 /**
@@ -36,6 +42,16 @@ export function requireFullSession(principal: Principal): Principal {
 
 /** The account of a principal that must be the mailbox owner. */
 export const ownerOnly = (principal: Principal): number => requireFullSession(principal).accountId;
+
+/**
+ * The account's security (passwords, names, the sign-in log, grants of access, aliases, support) is the member's own
+ * (SPEC §6): a session held to one address and one opened by impersonation get `forbidden` — a delegate never grants
+ * further access, sets passwords or reads the owner's sign-in log.
+ */
+export function ownAccountOnly(principal: Principal): number {
+  if (principal.aliasEmail || principal.actorAccountId) throw new DomainError('forbidden');
+  return principal.accountId;
+}
 
 export function primaryAddress(memberId: string, mailDomain: string): string {
   return `${memberId}@${mailDomain}`;
@@ -87,7 +103,28 @@ export async function getUserInfo(db: Db, principal: Principal): Promise<UserInf
       info: { alias: principal.aliasEmail },
     };
   }
-  return { email: account.email, member_id: account.member_id, name: account.name, info: { alias: null } };
+  const actor = principal.actorAccountId ? await findAccountById(db, principal.actorAccountId) : undefined;
+  return {
+    email: account.email,
+    member_id: account.member_id,
+    name: account.name,
+    info: {
+      alias: null,
+      ...(actor ? { impersonator: { member_id: actor.member_id, email: actor.email } } : {}),
+    },
+  };
+}
+
+/** The member's first and last name; the display name becomes "first last" (kept as it was when both are empty). */
+export async function setAccountNames(
+  db: Db,
+  accountId: number,
+  names: { firstName: string; lastName: string },
+): Promise<AccountRow> {
+  const account = await requireAccount(db, accountId);
+  const full = [names.firstName, names.lastName].filter(Boolean).join(' ');
+  await updateAccountNames(db, accountId, { ...names, name: full || account.name });
+  return requireAccount(db, accountId);
 }
 
 export async function getSettings(db: Db, accountId: number): Promise<Settings> {

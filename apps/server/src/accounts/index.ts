@@ -3,7 +3,9 @@ export {
   ensureAccount,
   getSettings,
   getUserInfo,
+  ownAccountOnly,
   ownerOnly,
+  setAccountNames,
   primaryAddress,
   requireAccount,
   requireFullSession,
@@ -13,3 +15,9 @@ export {
 export { findAccountByEmail, findAccountById, findAccountByMemberId } from './accounts.repository.js';
 export { listProfiles, type ProfileRow } from './profiles.repository.js';
 export { addProfile, changeProfile, removeProfile, type ProfileValues } from './profiles.service.js';
+export {
+  parsePassportLevel,
+  passportLevelAtLeast,
+  passportLevelOf,
+  setPassportLevel,
+} from './passport-level.js';

@@ -1,38 +1,9 @@
-import { sql } from 'kysely';
 import type { Db } from '../core/db/index.js';
 
 /**
- * SQL of the tables this area owns: `aliases`, `password_accesses`, `dkim_keys`. Accounts and
- * profiles belong to accounts/ and are read through its index.
+ * SQL of `password_accesses` and `dkim_keys` (the aliases' is in aliases.repository.ts). Accounts and profiles
+ * belong to accounts/ and are read through its index.
  */
-
-export function listAliases(db: Db, accountId: number) {
-  return db
-    .selectFrom('aliases')
-    .select(['id', 'email'])
-    .where('account_id', '=', accountId)
-    .orderBy('id')
-    .execute();
-}
-
-/** The alias with this address, case-insensitively, whoever owns it. */
-export function findAliasByEmail(db: Db, email: string) {
-  return db
-    .selectFrom('aliases')
-    .select(['id', 'account_id', 'email'])
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst();
-}
-
-export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('aliases')
-    .select('id')
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row !== undefined;
-}
 
 export async function upsertPasswordAccess(
   db: Db,
@@ -45,6 +16,16 @@ export async function upsertPasswordAccess(
       oc.column('email').doUpdateSet({ password_hash: values.passwordHash, account_id: values.accountId }),
     )
     .execute();
+}
+
+/** Removes password access to the address; whether there was one. */
+export async function deletePasswordAccess(db: Db, accountId: number, email: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('password_accesses')
+    .where('email', '=', email.toLowerCase())
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export function findPasswordAccess(db: Db, email: string) {

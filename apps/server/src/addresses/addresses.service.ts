@@ -2,7 +2,7 @@ import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import type { Scope } from '../mailbox/index.js';
 import { findAccountById, listProfiles, type Principal } from '../accounts/index.js';
-import { aliasBelongsTo, listAliases } from './addresses.repository.js';
+import { aliasBelongsTo, listAliases } from './aliases.repository.js';
 
 export { listAliases };
 
@@ -14,7 +14,7 @@ export interface SenderAddress {
 }
 
 /**
- * The addresses an account may send as: its primary address and its aliases (domain addresses join here), each
+ * The addresses an account may send as: its primary address and its active aliases (domain addresses join here), each
  * with the display name of its profile (the default one first), else the account's name. A profile names an
  * address; it never makes one sendable by itself (a profile left on an address the account no longer has sends
  * nothing).

@@ -15,3 +15,20 @@ export {
 } from './recipients.js';
 export { grantPasswordAccess, passwordAccessAccount, signInWithPassword } from './password-access.js';
 export { dkimKeyFor, setDkimKey, type DkimKeyInput, type DkimKeyResult } from './dkim.js';
+export {
+  ALIAS_ACCESS_CHANGES_PER_HOUR,
+  aliasEntryOf,
+  aliasesOf,
+  changeAliasAccess,
+  createFreeAlias,
+} from './aliases.service.js';
+export {
+  ALIAS_INVOICE_PURPOSE,
+  aliasInvoicePurpose,
+  checkAliasPayment,
+  createPaidAlias,
+  deletePaidAlias,
+  paidAliasesOf,
+  removeAlias,
+  type PaidAliasDeps,
+} from './paid-aliases.service.js';

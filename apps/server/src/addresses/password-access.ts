@@ -3,6 +3,7 @@ import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../core/password-hash.js';
 import { findPasswordAccess, upsertPasswordAccess } from './addresses.repository.js';
+import { ownAddress } from './addresses.service.js';
 
 /**
  * Password access to one address, granted by the mailbox owner (SPEC §1 "grant password access").
@@ -23,6 +24,9 @@ export async function signInWithPassword(db: Db, email: string, password: string
   // Verify against a dummy hash for unknown addresses so both answers take the same time.
   const ok = await verifyPassword(password, row?.password_hash ?? dummyPasswordHash);
   if (!row || !ok) throw new DomainError('user_not_found', 'User not found');
+  // Access ends with the address (deleting an alias removes it too; this holds whatever else removed the address).
+  if (!(await ownAddress(db, row.account_id, row.email)))
+    throw new DomainError('user_not_found', 'User not found');
   return { accountId: row.account_id, aliasEmail: row.email };
 }
 

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { findAccountByEmail, findAccountById } from '../accounts/index.js';
-import { findAliasByEmail } from './addresses.repository.js';
+import { findAliasByEmail } from './aliases.repository.js';
 
 /** A mailbox of ours that accepts the address. `aliasId` null: the account's primary address. */
 export interface LocalRecipient {
@@ -40,7 +40,10 @@ export function splitAddress(address: string): { local: string; domain: string }
   return { local: address.slice(0, at), domain: address.slice(at + 1) };
 }
 
-/** Primary addresses (`accounts.email`) and aliases, case-insensitively. */
+/**
+ * Primary addresses (`accounts.email`) and active aliases, case-insensitively. An alias unpaid, failed or deleted is
+ * no mailbox: its mail is refused at RCPT like any unknown address.
+ */
 export async function resolveRecipient(
   db: Db,
   config: Config,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
+import type { InvoicePurposes } from '../wallet/index.js';
 import { adminCommandSchema, runAdminCommand, type AdminCommand, type AdminResult } from './commands.js';
 
 /**
@@ -15,7 +16,11 @@ export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.so
 
 type Reply = { ok: true; result: AdminResult } | { ok: false; code: string; message: string };
 
-export async function startAdminSocket(db: Db, config: Config): Promise<{ close(): Promise<void> }> {
+export async function startAdminSocket(
+  db: Db,
+  config: Config,
+  invoicePurposes?: InvoicePurposes,
+): Promise<{ close(): Promise<void> }> {
   const socketPath = adminSocketPath(config.dataDir);
   await fs.mkdir(config.dataDir, { recursive: true });
   // A socket file left by a killed server would block listen(); one that answers means another server runs.
@@ -41,7 +46,7 @@ export async function startAdminSocket(db: Db, config: Config): Promise<{ close(
       const parsed = adminCommandSchema.safeParse(JSON.parse(line));
       if (!parsed.success)
         return { ok: false, code: 'invalid_request_params', message: parsed.error.message };
-      return { ok: true, result: await runAdminCommand(db, config, parsed.data) };
+      return { ok: true, result: await runAdminCommand(db, config, parsed.data, invoicePurposes) };
     } catch (err) {
       if (err instanceof DomainError) return { ok: false, code: err.code, message: err.message };
       return { ok: false, code: 'internal_error', message: err instanceof Error ? err.message : String(err) };

@@ -4,6 +4,9 @@ import type { Db } from '../core/db/index.js';
 import { ensureAccount } from '../accounts/index.js';
 import { createIdpUser } from '../auth/index.js';
 import { setDkimKey, type DkimKeyResult } from '../addresses/index.js';
+import { DomainError } from '../core/errors.js';
+import { createEventBus } from '../core/events/index.js';
+import { settleInSandbox, type InvoicePurposes } from '../wallet/index.js';
 
 /** Operator commands, run by the CLI directly or by the server on the CLI's behalf (admin socket). */
 export const adminCommandSchema = z.discriminatedUnion('command', [
@@ -20,6 +23,11 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     // A 4096-bit RSA key in PEM is about 3.3 KB; the socket reads at most 64 KB per line anyway.
     privateKeyPem: z.string().max(16_000),
   }),
+  z.object({
+    command: z.enum(['wallet.pay', 'wallet.reject']),
+    /** The wallet's invoice id (the sandbox page shows it, an invoice's `id` in the API). */
+    invoiceId: z.string().min(1).max(200),
+  }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
@@ -28,9 +36,23 @@ export interface UserAddResult {
   email: string;
 }
 
-export type AdminResult = UserAddResult | DkimKeyResult;
+export interface WalletSettleResult {
+  invoiceId: string;
+  status: string;
+}
 
-export async function runAdminCommand(db: Db, config: Config, command: AdminCommand): Promise<AdminResult> {
+export type AdminResult = UserAddResult | DkimKeyResult | WalletSettleResult;
+
+/**
+ * Runs one operator command. `invoicePurposes`: the running server's (over the admin socket), else the app's, so a
+ * payment made here does what the server's would.
+ */
+export async function runAdminCommand(
+  db: Db,
+  config: Config,
+  command: AdminCommand,
+  invoicePurposes?: InvoicePurposes,
+): Promise<AdminResult> {
   switch (command.command) {
     case 'user.add': {
       const user = await createIdpUser(db, {
@@ -47,5 +69,25 @@ export async function runAdminCommand(db: Db, config: Config, command: AdminComm
     }
     case 'dkim.set':
       return setDkimKey(db, command);
+    case 'wallet.pay':
+    case 'wallet.reject': {
+      // The member's own action in the sandbox wallet: with the provider's wallet there is nothing of ours to press.
+      if (config.wallet.apiUrl)
+        throw new DomainError('forbidden', 'The sandbox wallet is off: WALLET_API_URL is set');
+      // The CLI on its own (no server running) loads the app's purposes only for this command: app.ts is heavy. Its
+      // own event bus tells open tabs (through PostgreSQL's NOTIFY; with embedded PGlite no server is running).
+      const ownEvents = invoicePurposes ? undefined : await createEventBus(config);
+      try {
+        const purposes = invoicePurposes ?? (await import('../app.js')).appInvoicePurposes(ownEvents!);
+        const invoice = await settleInSandbox(
+          { db, invoicePurposes: purposes },
+          command.invoiceId,
+          command.command === 'wallet.pay' ? 'paid' : 'rejected',
+        );
+        return { invoiceId: invoice.id, status: invoice.status };
+      } finally {
+        await ownEvents?.close();
+      }
+    }
   }
 }

@@ -3,16 +3,17 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { z } from 'zod';
 import { LANG_COOKIE, SUPPORTED_LANGUAGES, safeRedirectPath } from '@mailroom/protocol';
-import { ensureAccount, getUserInfo, type Principal } from '../accounts/index.js';
+import { ensureAccount, getUserInfo, setPassportLevel, type Principal } from '../accounts/index.js';
 import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
-import { signInWithPassword } from '../addresses/index.js';
-import { SESSION_COOKIE, createSession, revokeSession } from './sessions.js';
+import { passwordAccessAccount, signInWithPassword } from '../addresses/index.js';
+import { SESSION_COOKIE, revokeSession } from './sessions.js';
+import { IS_LOGGED_COOKIE, startSession } from './session-start.js';
+import { recordSignIns, signInClientOf } from './auth-log.js';
 import { throttledSignIn, waitText } from './sign-in-throttle.js';
 
 const FLOW_COOKIE = 'mr_oidc';
-const IS_LOGGED_COOKIE = 'isLogged';
 /** Where signing out ends: the login page, without the automatic sign-in. */
 export const SIGNED_OUT_PATH = '/login?noredirect=true';
 
@@ -29,19 +30,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
   const flowCookie = cookieOptions(config, { path: '/auth/wm', maxAge: 600, signed: true });
 
   /** Issues a fresh session id at every sign-in (and ends the one the browser had). */
-  async function startSession(
+  const signIn = (
     request: FastifyRequest,
     reply: FastifyReply,
     principal: Principal,
     idToken: string | null = null,
-  ) {
-    const previous = request.cookies[SESSION_COOKIE];
-    if (previous) await revokeSession({ ...app.deps, log: request.log }, previous);
-    const { token } = await createSession(db, principal, config.sessionTtlMs, idToken);
-    const maxAge = Math.floor(config.sessionTtlMs / 1000);
-    reply.setCookie(SESSION_COOKIE, token, cookieOptions(config, { maxAge }));
-    reply.setCookie(IS_LOGGED_COOKIE, '1', cookieOptions(config, { maxAge, httpOnly: false }));
-  }
+  ) => startSession(app.deps, { request, reply }, principal, { idToken });
 
   /** Ends our session; answers the provider's ID token it was signed in with (null: none, or no session). */
   async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
@@ -89,7 +83,11 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
         const callbackUrl = new URL(request.url, config.publicUrl);
         const member = await oidc.finishLogin(callbackUrl, flow.data);
         const { account } = await ensureAccount(db, { ...member, mailDomain: config.mailDomain });
-        await startSession(request, reply, { accountId: account.id, aliasEmail: null }, member.idToken);
+        await setPassportLevel(db, account.id, member.passportLevel);
+        await signIn(request, reply, { accountId: account.id, aliasEmail: null }, member.idToken);
+        await recordSignIns(db, signInClientOf(request), [
+          { accountId: account.id, method: 'sso', success: true, address: account.email },
+        ]);
         reply.clearCookie('redirect', cookieOptions(config, { httpOnly: false }));
         return reply.redirect(safeRedirectPath(flow.data.redirect), 303);
       } catch (err) {
@@ -143,6 +141,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     config: { rateLimit },
     handler: async (request, reply) => {
       const { email, password } = request.body;
+      const client = signInClientOf(request);
+      // A wrong or held-back password is written in the log of the account owning the address (unknown ones: nowhere).
+      const recordFailure = async () => {
+        const owner = await passwordAccessAccount(db, email);
+        if (owner !== undefined)
+          await recordSignIns(db, client, [
+            { accountId: owner, method: 'password', success: false, address: email.trim().toLowerCase() },
+          ]);
+      };
       const attempt = await throttledSignIn(
         { ...app.deps, log: request.log },
         { request, reply },
@@ -154,6 +161,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
           }),
       );
       if ('waitMs' in attempt) {
+        await recordFailure();
         const wait = waitText(attempt.waitMs);
         reply.header('retry-after', String(wait.seconds));
         throw new DomainError(
@@ -161,9 +169,15 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
           `Too many wrong passwords for this address, try again in ${wait.minutes} min`,
         );
       }
-      if ('wrong' in attempt) throw new DomainError('user_not_found', 'User not found');
+      if ('wrong' in attempt) {
+        await recordFailure();
+        throw new DomainError('user_not_found', 'User not found');
+      }
       const principal = attempt.ok;
-      await startSession(request, reply, principal);
+      await signIn(request, reply, principal);
+      await recordSignIns(db, client, [
+        { accountId: principal.accountId, method: 'password', success: true, address: principal.aliasEmail },
+      ]);
       return { user: await getUserInfo(db, principal) };
     },
   });

@@ -1,6 +1,7 @@
 import * as oidc from 'openid-client';
-import { isMemberId } from '@mailroom/protocol';
+import { isMemberId, type PassportLevel } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
+import { parsePassportLevel } from '../accounts/index.js';
 
 export interface OidcClientOptions {
   issuer: string;
@@ -10,6 +11,8 @@ export interface OidcClientOptions {
   /** Where the provider sends the browser after signing out (registered with it as a post-logout redirect URI). */
   postLogoutRedirectUri: string;
   memberIdClaim: string;
+  /** The claim naming the member's passport level (OIDC_PASSPORT_LEVEL_CLAIM). */
+  passportLevelClaim: string;
   scopes: string;
   /** For the embedded IdP: reach it in-process instead of over the network. */
   fetch?: oidc.CustomFetch;
@@ -25,6 +28,8 @@ export interface LoginFlow {
 export interface SignedInMember {
   memberId: string;
   name: string;
+  /** The passport level the provider reports ('none' when it says nothing we know). */
+  passportLevel: PassportLevel;
   /** Kept with the session for the provider's end_session_endpoint. */
   idToken: string | null;
 }
@@ -98,7 +103,12 @@ export class OidcClient {
     const name = [claims.name, [claims.given_name, claims.family_name].filter(Boolean).join(' ')].find(
       (v): v is string => typeof v === 'string' && v.trim() !== '',
     );
-    return { memberId, name: name?.trim() ?? '', idToken: tokens.id_token ?? null };
+    return {
+      memberId,
+      name: name?.trim() ?? '',
+      passportLevel: parsePassportLevel(claims[this.opts.passportLevelClaim]),
+      idToken: tokens.id_token ?? null,
+    };
   }
 
   /**

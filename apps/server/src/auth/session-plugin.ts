@@ -11,7 +11,7 @@ declare module 'fastify' {
   }
 }
 
-/** Resolves the session cookie to a principal on every API and auth request. */
+/** Resolves the session cookie to a principal on every API and auth request (and the sandbox wallet's page). */
 export const sessionPlugin = fp(async (app) => {
   app.decorateRequest('principal', null);
   app.decorateRequest('requireAuth', function (this: { principal: Principal | null }) {
@@ -20,7 +20,7 @@ export const sessionPlugin = fp(async (app) => {
   });
   app.addHook('onRequest', async (request) => {
     // The query may follow the path at once (/ws?since=…).
-    if (!/^\/(api|auth|ws)([/?]|$)/.test(request.url)) return;
+    if (!/^\/(api|auth|ws|sandbox)([/?]|$)/.test(request.url)) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) request.principal = (await findSession(app.deps.db, token)) ?? null;
   });

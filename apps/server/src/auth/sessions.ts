@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../core/db/index.js';
 import type { EventBus } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
@@ -26,6 +27,7 @@ export async function createSession(
       id: hashToken(token),
       account_id: principal.accountId,
       alias_email: principal.aliasEmail,
+      actor_account_id: principal.actorAccountId ?? null,
       expires_at: expiresAt,
       id_token: idToken,
     })
@@ -37,6 +39,8 @@ export interface LiveSession {
   id: string;
   principal: Principal;
   expiresAt: Date;
+  /** The provider's ID token of the sign-in (null: none). */
+  idToken: string | null;
 }
 
 /** The session a token opens, while it has not expired. */
@@ -44,15 +48,20 @@ export async function findLiveSession(db: Db, token: string): Promise<LiveSessio
   const id = hashToken(token);
   const row = await db
     .selectFrom('sessions')
-    .select(['account_id', 'alias_email', 'expires_at'])
+    .select(['account_id', 'alias_email', 'actor_account_id', 'expires_at', 'id_token'])
     .where('id', '=', id)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
   return (
     row && {
       id,
-      principal: { accountId: row.account_id, aliasEmail: row.alias_email },
+      principal: {
+        accountId: row.account_id,
+        aliasEmail: row.alias_email,
+        ...(row.actor_account_id ? { actorAccountId: row.actor_account_id } : {}),
+      },
       expiresAt: new Date(row.expires_at),
+      idToken: row.id_token,
     }
   );
 }
@@ -92,4 +101,58 @@ export async function revokeSession(
 export async function deleteExpiredSessions(db: Db): Promise<number> {
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', new Date()).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** Which sessions to end together: an account's impersonation by one member, or the password sessions of an address. */
+export type SessionSelection =
+  | { kind: 'impersonation'; ownerAccountId: number; actorAccountId: number }
+  | { kind: 'address'; accountId: number; email: string; except?: string };
+
+/**
+ * Ends every session of a selection at once (a revoked grant, a changed password): the rows go in the caller's
+ * transaction; the event bus's session-ended, which closes their websockets in every process, is sent by `announce`
+ * after the commit.
+ */
+export async function deleteSessionsWhere(db: Db, selection: SessionSelection): Promise<string[]> {
+  let query = db.deleteFrom('sessions');
+  if (selection.kind === 'impersonation') {
+    query = query
+      .where('account_id', '=', selection.ownerAccountId)
+      .where('actor_account_id', '=', selection.actorAccountId);
+  } else {
+    query = query
+      .where('account_id', '=', selection.accountId)
+      .where(sql<string>`lower(alias_email)`, '=', selection.email.toLowerCase());
+    if (selection.except) query = query.where('id', '!=', selection.except);
+  }
+  const rows = await query.returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
+/** Tells every process the sessions ended (their websockets close); a bus that cannot tell is logged. */
+export async function announceEndedSessions(
+  deps: { events: EventBus; log: { warn(obj: object, msg: string): void } },
+  ids: string[],
+): Promise<void> {
+  for (const id of ids) {
+    try {
+      await deps.events.endSession(id);
+    } catch (err) {
+      deps.log.warn({ err }, 'announcing a session end failed');
+    }
+  }
+}
+
+/**
+ * Ends every session signed in by password access to `email` (an alias deleted, its access removed or its password
+ * changed) and tells every process, so their websockets close at once.
+ */
+export async function endAddressSessions(
+  deps: { db: Db; events: EventBus; log: { warn(obj: object, msg: string): void } },
+  accountId: number,
+  email: string,
+): Promise<number> {
+  const ids = await deleteSessionsWhere(deps.db, { kind: 'address', accountId, email });
+  await announceEndedSessions(deps, ids);
+  return ids.length;
 }

@@ -18,6 +18,7 @@ import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from '../addresses/index.js';
 import {
   inboxOnly,
+  claimFilterSend,
   planDelivery,
   recordFilterErrors,
   type DeliveryPlan,
@@ -187,6 +188,17 @@ export async function deliverMessage(
       void publishAfterCommit(deps.events, deps.log, accountId, events);
     for (const r of group) {
       if (retried.has(r.accountId)) continue;
+      // No copy kept (discard), something to send: a retry of these bytes is known by the claim, not by a copy.
+      const plan = plans.get(r.accountId);
+      if (plan && !plan.copies.length && plan.outgoing.length) {
+        const claimed = await claimFilterSend(
+          deps.db,
+          r.accountId,
+          blobs.raw.hash,
+          RETRY_WINDOW_MS / 1000,
+        ).catch((err: unknown) => (deps.log.error({ err }, 'claiming what a filter sends failed'), true));
+        if (!claimed) continue;
+      }
       const keepInInbox = async () => {
         const stored = await storeMessage(deps.db, deps.blobs, {
           accountId: r.accountId,

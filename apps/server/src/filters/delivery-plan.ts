@@ -3,7 +3,7 @@ import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
-import { findScript } from './filters.repository.js';
+import { findScriptIfChanged } from './filters.repository.js';
 import { runOnMessage } from './message-host.js';
 
 /** Where one copy of a delivered message goes, and what it carries. */
@@ -51,7 +51,9 @@ export const inboxOnly = (errors: FilterError[] = []): DeliveryPlan => ({
  * Compiled scripts by account, valid for the version they were compiled from: a delivery reads the version with
  * the script (one indexed row) and compiles only when it changed. Bounded: the oldest entry goes first.
  */
-const compiled = new Map<number, { version: number; script: Script | null; source: string }>();
+type CompiledEntry = { version: number; script: Script | null; source: string };
+/** By database (tests open many, whose accounts share ids and versions), then by account. */
+const compiledByDb = new WeakMap<Db, Map<number, CompiledEntry>>();
 const cacheLimit = 10_000;
 
 /** A saved script always compiles; one that does not (saved before the interpreter changed) runs as no filter. */
@@ -64,10 +66,16 @@ function compiledOrNull(source: string): Script | null {
   }
 }
 
-function compiledScript(accountId: number, version: number, source: string) {
+/** The account's compiled script of its current version (its text read only when the version changed), or undefined. */
+async function currentScript(db: Db, accountId: number) {
+  let compiled = compiledByDb.get(db);
+  if (!compiled) compiledByDb.set(db, (compiled = new Map()));
   const hit = compiled.get(accountId);
-  if (hit && hit.version === version && hit.source === source) return hit;
-  const entry = { version, script: compiledOrNull(source), source };
+  const row = await findScriptIfChanged(db, accountId, hit?.version);
+  if (!row) return undefined;
+  if (hit && row.script === null) return hit;
+  const source = row.script ?? '';
+  const entry = { version: row.version, script: compiledOrNull(source), source };
   compiled.delete(accountId);
   compiled.set(accountId, entry);
   if (compiled.size > cacheLimit) compiled.delete(compiled.keys().next().value!);
@@ -88,10 +96,9 @@ export async function planDelivery(
   readRaw: () => Promise<Buffer>,
   envelope: DeliveryEnvelope,
 ): Promise<DeliveryPlan | null> {
-  const stored = await findScript(db, accountId);
-  if (!stored) return null;
-  const { script } = compiledScript(accountId, stored.version, stored.script);
-  if (!script) return null;
+  const stored = await currentScript(db, accountId);
+  if (!stored?.script) return null;
+  const { script } = stored;
   try {
     // The folder list is read once, and only when a fileinto or mailboxexists needs it.
     let folderList: Promise<FolderRow[]> | undefined;
@@ -107,7 +114,7 @@ export async function planDelivery(
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;
       return inboxOnly([
-        { filter: ruleAtLine(stored.script, line), message: result.error?.message ?? 'the filter failed' },
+        { filter: ruleAtLine(stored.source, line), message: result.error?.message ?? 'the filter failed' },
       ]);
     }
     return await applyActions(db, accountId, folders, result.actions, result.implicitKeep);

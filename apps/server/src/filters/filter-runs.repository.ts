@@ -22,6 +22,7 @@ export function toFilterRun(row: FilterRunRow): FilterRun {
       flagged: row.flagged,
       labelled: row.labelled,
       deleted: row.deleted,
+      skipped: row.skipped,
     },
     error: row.error,
   };
@@ -76,6 +77,7 @@ export interface RunProgress {
   flagged: number;
   labelled: number;
   deleted: number;
+  skipped: number;
   error: string | null;
 }
 

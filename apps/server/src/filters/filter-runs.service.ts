@@ -163,6 +163,7 @@ const progressOf = (row: FilterRunRow): RunProgress => ({
   flagged: row.flagged,
   labelled: row.labelled,
   deleted: row.deleted,
+  skipped: row.skipped,
   error: null,
 });
 
@@ -192,7 +193,10 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
     progress.done++;
     progress.cursor_uid = message.uid;
     const raw = await blobs.get(message.blob_hash).catch(() => null);
-    if (!raw) continue;
+    if (!raw) {
+      progress.skipped++;
+      continue;
+    }
     const outcome = await runOnMessage(script, raw, {
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
@@ -200,6 +204,10 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
       mailboxes: async () => (name) =>
         findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
     });
+    if (outcome.status !== 'success') {
+      progress.skipped++;
+      continue;
+    }
     let decision = decide(outcome, folders, created);
     while (decision && 'create' in decision) {
       // A dry run creates nothing: the folder it would make stands for itself.

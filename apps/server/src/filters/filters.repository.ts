@@ -11,7 +11,32 @@ export interface StoredScript {
   version: number;
 }
 
-/** The account's active script, or undefined before its first save. One indexed read: it runs for every delivery. */
+/**
+ * The account's script version, with its text only when the version is not `knownVersion` (delivery keeps the
+ * compiled script of the version it last read: the 2 KB text of a 20-rule script is not sent again each message).
+ */
+export async function findScriptIfChanged(
+  db: Db,
+  accountId: number,
+  knownVersion: number | undefined,
+): Promise<{ version: number; script: string | null } | undefined> {
+  return db
+    .selectFrom('filter_scripts')
+    .select((eb) => [
+      'version',
+      eb
+        .case()
+        .when('version', '=', knownVersion ?? -1)
+        .then(sql<string | null>`null`)
+        .else(eb.ref('script'))
+        .end()
+        .as('script'),
+    ])
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/** The account's active script, or undefined before its first save. */
 export async function findScript(db: Db, accountId: number): Promise<StoredScript | undefined> {
   return db
     .selectFrom('filter_scripts')
@@ -61,6 +86,28 @@ export async function insertError(trx: Trx, accountId: number, filter: string | 
     where account_id = ${accountId}
       and id not in (select id from filter_errors where account_id = ${accountId} order by id desc limit ${keptErrors})
   `.execute(trx);
+}
+
+/**
+ * Claims the sending of what a filter asked for a message the account kept no copy of: true unless the same bytes
+ * were claimed within `windowSeconds` (a sender's retry). Drops the account's claims older than that first.
+ */
+export async function claimFilterSend(
+  db: Db,
+  accountId: number,
+  blobHash: string,
+  windowSeconds: number,
+): Promise<boolean> {
+  await sql`
+    delete from filter_sends
+    where account_id = ${accountId} and sent_at <= now() - make_interval(secs => ${windowSeconds}::int)`.execute(
+    db,
+  );
+  const { rows } = await sql<{ claimed: boolean }>`
+    insert into filter_sends (account_id, blob_hash) values (${accountId}, ${blobHash})
+    on conflict (account_id, blob_hash) do nothing
+    returning true as claimed`.execute(db);
+  return rows.length > 0;
 }
 
 /**

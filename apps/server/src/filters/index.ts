@@ -1,6 +1,6 @@
 export { headerFieldsOf, sieveHostFor, type FilterContext } from './message-host.js';
 export { autoReplyRefusal } from './auto-reply.js';
-export { claimVacationReply } from './filters.repository.js';
+export { claimFilterSend, claimVacationReply } from './filters.repository.js';
 export { runSieveTest, type SieveTestOptions } from './sieve-test.js';
 export { filterRoutes } from './filters.routes.js';
 export {

@@ -1,4 +1,11 @@
-import { run, type HeaderField, type Script, type SieveHost, type SieveResult } from '@mailroom/sieve';
+import {
+  run,
+  type BodyPart,
+  type HeaderField,
+  type Script,
+  type SieveHost,
+  type SieveResult,
+} from '@mailroom/sieve';
 import { bodyStart, headerFields, mimeLeaves } from './mime-leaves.js';
 
 /** What filters need to know about a message besides its bytes. */
@@ -24,14 +31,14 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
   const headers = headerFields(raw.subarray(0, start));
   // Decoded only for a `body :raw` test.
   let rawBody: string | undefined;
-  // Walking the MIME tree is most of a host's cost: a script without a body test does without it.
-  const parts = context.bodyParts === false ? [] : mimeLeaves(raw);
+  // Walking the MIME tree is most of a host's cost: done only when a body test asks (each part decoded when read).
+  let parts: BodyPart[] | undefined;
   const size = raw.length;
   return {
     headers: () => headers,
     size: () => size,
     rawBody: () => (rawBody ??= raw.subarray(start).toString('utf8')),
-    bodyParts: () => parts,
+    bodyParts: () => (context.bodyParts === false ? [] : (parts ??= mimeLeaves(raw))),
     envelope: () => ({ from: context.envelopeFrom, to: context.envelopeTo }),
     mailboxExists: context.mailboxExists ?? (() => true),
     now: context.now ?? (() => new Date()),
@@ -42,11 +49,11 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
 
 /**
- * Runs a compiled script on a message, reading what is dear only when the run asks for it: the MIME parts (most of
- * a run's cost) when a body test runs, and the account's mailboxes (a query) when a fileinto or mailboxexists
- * needs them; a body test behind a header test, or a fileinto in a rule that does not match, is often never
- * reached. The run is made without them and made again with what it wanted; the interpreter is pure, so a run
- * that stopped leaves nothing.
+ * Runs a compiled script on a message, reading what is dear only when the run asks for it: the MIME parts when a
+ * body test runs (synchronously, from the bytes), and the account's mailboxes (a query) when a fileinto or
+ * mailboxexists needs them; a fileinto in a rule that does not match is often never reached. The run is made without
+ * the mailboxes and made again with them when it wanted them; the interpreter is pure, so a run that stopped leaves
+ * nothing.
  */
 export async function runOnMessage(
   script: Script,
@@ -55,20 +62,13 @@ export async function runOnMessage(
     mailboxes: () => Promise<(name: string) => boolean>;
   },
 ): Promise<SieveResult> {
-  const wantsParts = new Error('the body parts are wanted');
   const wantsMailboxes = new Error('the mailboxes are wanted');
-  const host = await sieveHostFor(raw, { ...context, bodyParts: false });
-  let parts: SieveHost['bodyParts'] | null = null;
+  const host = await sieveHostFor(raw, context);
   let exists: ((name: string) => boolean) | null = null;
   for (;;) {
     try {
       return run(script, {
         ...host,
-        bodyParts:
-          parts ??
-          (() => {
-            throw wantsParts;
-          }),
         mailboxExists:
           exists ??
           (() => {
@@ -76,10 +76,7 @@ export async function runOnMessage(
           }),
       });
     } catch (err) {
-      if (err === wantsParts && !parts) {
-        const leaves = mimeLeaves(raw);
-        parts = () => leaves;
-      } else if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
+      if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
       else throw err;
     }
   }

@@ -110,6 +110,8 @@ describe('quoted-printable decoding', () => {
       '=D0=9F=D1=80=D0=B8=D0=B2=D0=B5=D1=82 =\r\nworld  \r\nnext\t\r\n=3D=3d',
       'soft=\nbreak= \r\nwith space, lower =e9 and a bare = sign, =ZZ, =4',
       'trailing =',
+      // An escape across a soft break (joined first), and a '=' before an escape.
+      '=4=\r\n1 =4=\n1 ==41 =\r=41',
     ].map((s) => Buffer.from(s, 'latin1'));
     // A fixed pseudo-random sequence, so a failure reproduces.
     let seed = 42;

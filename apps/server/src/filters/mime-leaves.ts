@@ -164,58 +164,145 @@ export function mimeLeaves(raw: Buffer): BodyPart[] {
   return out;
 }
 
-const isHex = (byte: number | undefined) =>
-  byte !== undefined &&
-  ((byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x46) || (byte >= 0x61 && byte <= 0x66));
-const hexValue = (byte: number) => (byte <= 0x39 ? byte - 0x30 : (byte | 0x20) - 0x57);
-
 /**
- * Quoted-printable (RFC 2045 §6.7) decoded as libqp (mailsplit's decoder) decodes it, in three passes over bytes:
- * white space before a line break (CR or LF) or the end dropped; soft line breaks (`=` before CRLF, LF or the end)
- * removed; then `=XX` decoded and anything else kept as it is. libqp does the same with regular expressions over a
- * binary string, ~6× slower on a 12 KB body, which was most of a body test's cost at delivery.
+ * Quoted-printable (RFC 2045 §6.7) decoded as libqp (mailsplit's decoder) decodes it, in three steps: white space
+ * before a line break (CR or LF) or the end dropped; soft line breaks (`=` before CRLF, LF or the end) removed; then
+ * `=XX` decoded and anything else kept as it is. libqp does the same with regular expressions over a binary string,
+ * ~6× slower on a 12 KB body. Tight loops over bytes that never read past the end (an out-of-bounds read sends V8
+ * to its slow path), hex digits from a table, and the first step only when there is white space before a break:
+ * 0.15 → 0.09 ms for the bench's 19 KB part, of mostly Cyrillic text.
  */
 export function decodeQuotedPrintable(input: Buffer): Buffer {
+  const trimmed = hasWhitespaceBeforeBreak(input) ? dropWhitespaceBeforeBreaks(input) : input;
+  return joinAndDecode(trimmed) ?? decodeEscapes(joinSoftBreaks(trimmed));
+}
+
+/**
+ * The soft breaks joined and the escapes decoded in one pass, or null when an escape may span a soft break (a `=`
+ * within the two bytes after a `=` that starts no escape: `=4=\r\n1` is `A` once joined), which the two passes
+ * decode as libqp does.
+ */
+function joinAndDecode(input: Buffer): Buffer | null {
   const n = input.length;
-  const trimmed = Buffer.allocUnsafe(n);
+  const out = Buffer.allocUnsafe(n);
+  let o = 0;
+  let i = 0;
+  while (i < n) {
+    const byte = input[i]!;
+    if (byte !== 0x3d) {
+      out[o++] = byte;
+      i++;
+      continue;
+    }
+    if (i + 1 === n) break;
+    const next = input[i + 1]!;
+    if (next === 0x0a) {
+      i += 2;
+      continue;
+    }
+    if (next === 0x0d && i + 2 < n && input[i + 2] === 0x0a) {
+      i += 3;
+      continue;
+    }
+    if (i + 2 < n) {
+      const high = hexDigits[next]!;
+      const low = hexDigits[input[i + 2]!]!;
+      if ((high | low) >= 0) {
+        out[o++] = (high << 4) | low;
+        i += 3;
+        continue;
+      }
+      if (input[i + 2] === 0x3d) return null;
+    }
+    if (next === 0x3d) return null;
+    out[o++] = byte;
+    i++;
+  }
+  return out.subarray(0, o);
+}
+
+const isBlank = (byte: number | undefined) => byte === 0x20 || byte === 0x09;
+
+function hasWhitespaceBeforeBreak(input: Buffer): boolean {
+  return (
+    isBlank(input[input.length - 1]) ||
+    input.indexOf(' \n') !== -1 ||
+    input.indexOf(' \r') !== -1 ||
+    input.indexOf('\t\n') !== -1 ||
+    input.indexOf('\t\r') !== -1
+  );
+}
+
+/** Runs of spaces and tabs followed by CR, LF or the end, dropped (others kept). */
+function dropWhitespaceBeforeBreaks(input: Buffer): Buffer {
+  const n = input.length;
+  const out = Buffer.allocUnsafe(n);
   let t = 0;
   for (let i = 0; i < n;) {
     const byte = input[i]!;
-    if (byte !== 0x20 && byte !== 0x09) {
-      trimmed[t++] = byte;
+    if (!isBlank(byte)) {
+      out[t++] = byte;
       i++;
       continue;
     }
     let j = i;
-    while (j < n && (input[j] === 0x20 || input[j] === 0x09)) j++;
+    while (j < n && isBlank(input[j])) j++;
     if (j === n || input[j] === 0x0d || input[j] === 0x0a) i = j;
-    else while (i < j) trimmed[t++] = input[i++]!;
+    else while (i < j) out[t++] = input[i++]!;
   }
-  const joined = Buffer.allocUnsafe(t);
-  let u = 0;
-  for (let i = 0; i < t;) {
-    if (trimmed[i] === 0x3d) {
-      if (i + 1 === t) break;
-      if (trimmed[i + 1] === 0x0a) {
+  return out.subarray(0, t);
+}
+
+/** Soft line breaks (`=` then LF or CRLF) removed; a `=` that ends the text ends it there. */
+function joinSoftBreaks(input: Buffer): Buffer {
+  const n = input.length;
+  const out = Buffer.allocUnsafe(n);
+  let o = 0;
+  let i = 0;
+  while (i < n) {
+    const byte = input[i]!;
+    if (byte === 0x3d) {
+      if (i + 1 === n) break;
+      const next = input[i + 1]!;
+      if (next === 0x0a) {
         i += 2;
         continue;
       }
-      if (trimmed[i + 1] === 0x0d && trimmed[i + 2] === 0x0a) {
+      if (next === 0x0d && i + 2 < n && input[i + 2] === 0x0a) {
         i += 3;
         continue;
       }
     }
-    joined[u++] = trimmed[i++]!;
+    out[o++] = byte;
+    i++;
   }
-  const out = Buffer.allocUnsafe(u);
+  return out.subarray(0, o);
+}
+
+/** Each byte's value as a hex digit, -1 for any other byte. */
+const hexDigits = new Int8Array(256).fill(-1);
+for (let d = 0; d < 10; d++) hexDigits[0x30 + d] = d;
+for (let d = 0; d < 6; d++) hexDigits[0x41 + d] = hexDigits[0x61 + d] = 10 + d;
+
+/** `=XX` (hex, either case) decoded; anything else kept as it is. */
+function decodeEscapes(input: Buffer): Buffer {
+  const n = input.length;
+  const out = Buffer.allocUnsafe(n);
   let o = 0;
-  for (let i = 0; i < u;) {
-    if (joined[i] === 0x3d && isHex(joined[i + 1]) && isHex(joined[i + 2]) && i + 2 < u) {
-      out[o++] = (hexValue(joined[i + 1]!) << 4) | hexValue(joined[i + 2]!);
-      i += 3;
-      continue;
+  let i = 0;
+  while (i < n) {
+    const byte = input[i]!;
+    if (byte === 0x3d && i + 2 < n) {
+      const high = hexDigits[input[i + 1]!]!;
+      const low = hexDigits[input[i + 2]!]!;
+      if ((high | low) >= 0) {
+        out[o++] = (high << 4) | low;
+        i += 3;
+        continue;
+      }
     }
-    out[o++] = joined[i++]!;
+    out[o++] = byte;
+    i++;
   }
   return out.subarray(0, o);
 }

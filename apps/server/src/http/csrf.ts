@@ -13,6 +13,8 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const csrfPlugin = fp<{ publicOrigin: string }>(async (app, opts) => {
   app.addHook('onRequest', async (request) => {
     if (safeMethods.has(request.method) || !/^\/(api|auth)\//.test(request.url)) return;
+    // A server-to-server notice admitted by its own signature (the wallet webhook), never a browser's request.
+    if (request.routeOptions.config.signedWebhook) return;
     const origin = request.headers.origin;
     const sameOrigin =
       !origin || origin === opts.publicOrigin || origin === `${request.protocol}://${request.host}`;

@@ -40,3 +40,4 @@ export {
 } from './mailbox.repository.js';
 export { counterEvent, groupByFolder, mergeGroups, purgeLocked, unseenCount } from './purge.js';
 export { inScope, scopeCondition, wholeMailbox, type Scope } from './scope.js';
+export { accountsWithNewInboxMail, newInboxMail } from './new-mail.repository.js';

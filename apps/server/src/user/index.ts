@@ -1,1 +1,2 @@
 export { userRoutes } from './user.routes.js';
+export { aliasRoutes } from './aliases.routes.js';

@@ -5,7 +5,7 @@ import clsx from 'clsx';
 import { ComposeHost, NewMessageButton } from '../features/compose';
 import { folderKeys } from '../features/folders';
 import { mailKeys, useDropOnFolder } from '../features/mail';
-import { Sidebar, useUi } from '../features/shell';
+import { ImpersonationBar, Sidebar, useUi } from '../features/shell';
 import { useLocation } from '../lib/router';
 import { useAccountPreferences } from './account-preferences';
 import styles from './app-shell.module.css';
@@ -101,6 +101,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       </aside>
       {open ? <div className={styles.backdrop} onClick={() => setOpen(false)} aria-hidden /> : null}
       <main id="main" className={styles.main} tabIndex={-1}>
+        <ImpersonationBar />
         {children}
       </main>
       {/* Portalled to <body>, so the sidebar's slide-in transform on mobile is not its containing block. */}

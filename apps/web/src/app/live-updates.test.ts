@@ -112,6 +112,16 @@ describe('account changes made in another tab', () => {
     expect(state()).toEqual([true, true, false, false]);
   });
 
+  it("an alias created, paid or deleted (part 'aliases') reads the account again: the sidebar and compose's From", async () => {
+    const client = new QueryClient();
+    client.setQueryData(accountKeys.account, {});
+    client.setQueryData(folderKeys.folders, {});
+    applyMailEvent(client, { event: 'updateAccount', part: 'aliases' });
+    await Promise.resolve();
+    expect(client.getQueryState(accountKeys.account)?.isInvalidated).toBe(true);
+    expect(client.getQueryState(folderKeys.folders)?.isInvalidated).toBe(false);
+  });
+
   it('the settings that order a list are part of its key, so saving them reads the list again', () => {
     const base = { kind: 'folder' as const, id: 4, aliasId: 'all', page: 1, limit: 30 };
     const plain = mailKeys.list({ ...base, order: listOrder(testAccount().settings) });

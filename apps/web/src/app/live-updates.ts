@@ -2,10 +2,13 @@ import type { QueryClient } from '@tanstack/react-query';
 import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
 import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
 import { accountLiveHandler } from '../features/account/live';
+import { aliasesLiveHandler } from '../features/aliases/live';
 import { contactsLiveHandler } from '../features/contacts/live';
 import { filtersLiveHandler } from '../features/filters/live';
 import { foldersLiveHandler, watchUnreadTitle } from '../features/folders/live';
 import { mailLiveHandler } from '../features/mail/live';
+import { settingsLiveHandler } from '../features/settings/live';
+import { shellLiveHandler } from '../features/shell/live';
 import { useNotices } from '../ui/notices-store';
 
 /** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */
@@ -15,6 +18,9 @@ export const liveHandlers: readonly LiveHandler[] = [
   accountLiveHandler,
   filtersLiveHandler,
   contactsLiveHandler,
+  aliasesLiveHandler,
+  settingsLiveHandler,
+  shellLiveHandler,
 ];
 
 /** One event to every feature's queries. */

@@ -6,7 +6,14 @@ export const userInfoSchema = z.object({
   email: z.string(),
   member_id: memberIdSchema.nullable(),
   name: z.string(),
-  info: z.object({ alias: z.string().nullable() }),
+  info: z.object({
+    alias: z.string().nullable(),
+    /**
+     * Set while this session has opened another member's mailbox (impersonation): who is really signed in. The app
+     * shows whose mailbox it is and a way back (POST /auth/impersonate/end).
+     */
+    impersonator: z.object({ member_id: z.string(), email: z.string() }).nullable().optional(),
+  }),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

@@ -121,6 +121,8 @@ export const filterRunCountsSchema = z.object({
   labelled: z.number().int().nonnegative(),
   /** Moved to Trash (a discard applied to a stored message). */
   deleted: z.number().int().nonnegative(),
+  /** Left as they are: the message could not be read, or the script failed on it (a runtime error). */
+  skipped: z.number().int().nonnegative(),
 });
 export type FilterRunCounts = z.infer<typeof filterRunCountsSchema>;
 

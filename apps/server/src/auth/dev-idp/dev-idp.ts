@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { passportLevelValues, type PassportLevel } from '@mailroom/protocol';
 import type { Db } from '../../core/db/index.js';
 import { DomainError } from '../../core/errors.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
@@ -24,6 +25,8 @@ export interface DevIdpOptions {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /** The claim the member's passport level is issued as (OIDC_PASSPORT_LEVEL_CLAIM). */
+  passportLevelClaim: string;
   redirectUri: string;
   /** Where signing out at the provider comes back to (the app's login page). */
   postLogoutRedirectUri: string;
@@ -40,10 +43,14 @@ export interface DevIdpOptions {
 
 export const DEV_IDP_PATH = '/oidc';
 
+/** The passport level the sign-up page offers first (and a form without the field gets). */
+const SIGN_UP_PASSPORT_LEVEL: PassportLevel = 'formal';
+
 /**
  * The embedded development identity provider: a real OpenID Connect provider (oidc-provider)
  * mounted on our own server when no OIDC_ISSUER is configured, with sign-in and sign-up pages.
- * It issues the member ID both as `sub` and as the `member_id` claim.
+ * It issues the member ID both as `sub` and as the `member_id` claim, and the passport level picked at sign-up as
+ * the claim OIDC_PASSPORT_LEVEL_CLAIM names.
  */
 export function createDevIdp(opts: DevIdpOptions): Provider {
   // The cookies of the sign-in flow: in a cross-site frame only SameSite=None; Secure; Partitioned ones are kept.
@@ -71,7 +78,7 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
       },
     ],
     pkce: { required: () => true },
-    claims: { openid: ['sub'], profile: ['name', 'member_id'] },
+    claims: { openid: ['sub'], profile: ['name', 'member_id', opts.passportLevelClaim] },
     // Put the profile claims in the ID token too, so the relying party needs no userinfo call.
     conformIdTokenClaims: false,
     features: {
@@ -107,7 +114,12 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
       if (!user) return undefined;
       return {
         accountId: user.memberId,
-        claims: async () => ({ sub: user.memberId, member_id: user.memberId, name: user.name }),
+        claims: async () => ({
+          sub: user.memberId,
+          member_id: user.memberId,
+          name: user.name,
+          [opts.passportLevelClaim]: user.passportLevel,
+        }),
       };
     },
     // Mailroom is the provider's own first-party client: no consent screen.
@@ -121,7 +133,7 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
       }
       const grant = new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
       grant.addOIDCScope('openid profile');
-      grant.addOIDCClaims(['member_id', 'name']);
+      grant.addOIDCClaims(['member_id', 'name', opts.passportLevelClaim]);
       await grant.save();
       return grant;
     },
@@ -269,7 +281,10 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       },
     );
 
-    scope.post<{ Params: { uid: string }; Body: { name?: string; password?: string } }>(
+    scope.post<{
+      Params: { uid: string };
+      Body: { name?: string; password?: string; passportLevel?: string };
+    }>(
       '/idp/interaction/:uid/signup',
       { config: { rateLimit }, schema: { hide: true } },
       async (request, reply) => {
@@ -281,12 +296,21 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
           .trim()
           .slice(0, 100);
         const password = String(request.body?.password ?? '');
-        if (!name) return html(reply, signUpPage(interaction.uid, { lang, error: t.enterName, name }), 400);
+        // For trying the service out: the level a real provider would have checked (formal unless another is picked).
+        const level = request.body?.passportLevel ?? SIGN_UP_PASSPORT_LEVEL;
+        const passportLevel = (passportLevelValues as readonly string[]).includes(level)
+          ? (level as PassportLevel)
+          : undefined;
+        const again = { lang, name, passportLevel: passportLevel ?? SIGN_UP_PASSPORT_LEVEL };
+        if (!name) return html(reply, signUpPage(interaction.uid, { ...again, error: t.enterName }), 400);
         if (password.length < 6) {
-          return html(reply, signUpPage(interaction.uid, { lang, error: t.passwordTooShort, name }), 400);
+          return html(reply, signUpPage(interaction.uid, { ...again, error: t.passwordTooShort }), 400);
+        }
+        if (!passportLevel) {
+          return html(reply, signUpPage(interaction.uid, { ...again, error: t.pickPassportLevel }), 400);
         }
         try {
-          const user = await createIdpUser(db, { name, password });
+          const user = await createIdpUser(db, { name, password, passportLevel });
           // The browser that made the member ID is its owner's: guessing elsewhere never holds it back.
           rememberBrowser(app.deps.config, { request, reply }, { kind: 'member', memberId: user.memberId });
           const continueUrl = await finishLogin(request, reply, user.memberId);
@@ -294,7 +318,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         } catch (err) {
           if (err instanceof DomainError) {
             const error = err.code === 'name_not_indicated' ? t.enterName : t.signUpFailed;
-            return html(reply, signUpPage(interaction.uid, { lang, error, name }), 400);
+            return html(reply, signUpPage(interaction.uid, { ...again, error }), 400);
           }
           throw err;
         }

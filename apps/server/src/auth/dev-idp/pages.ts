@@ -3,7 +3,7 @@
  * Their one script (IDP_SCRIPT_PATH, same origin, so the CSP allows it) copies the new member ID and submits the
  * sign-out form that needs no question; every page works without it.
  */
-import type { Language } from '@mailroom/protocol';
+import { passportLevelValues, type Language, type PassportLevel } from '@mailroom/protocol';
 import { idpTexts, type IdpTexts } from './texts.js';
 
 export const IDP_SCRIPT_PATH = '/idp/idp.js';
@@ -37,8 +37,9 @@ font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}
 main{width:min(380px,92vw);background:#fff;border:1px solid #e5e7eb;border-radius:12px;padding:28px;box-shadow:0 6px 24px rgb(0 0 0/.06)}
 h1{font-size:20px;margin:0 0 4px}p.sub{margin:0 0 20px;color:#4b5563;font-size:13px}
 label{display:block;font-size:13px;font-weight:600;margin:14px 0 6px}
-input{width:100%;padding:9px 11px;border:1px solid #d1d5db;border-radius:8px;font:inherit}
-input:focus,button:focus-visible,a:focus-visible{outline:2px solid #2563eb;outline-offset:2px}
+input,select{width:100%;padding:9px 11px;border:1px solid #d1d5db;border-radius:8px;font:inherit;background:#fff}
+p.hint{margin:6px 0 0;color:#4b5563;font-size:12px}
+input:focus,select:focus,button:focus-visible,a:focus-visible{outline:2px solid #2563eb;outline-offset:2px}
 button,.button{display:block;width:100%;margin-top:20px;padding:10px;border:0;border-radius:8px;background:#1d4ed8;color:#fff;
 font:inherit;font-weight:600;text-align:center;text-decoration:none;cursor:pointer}
 button.secondary{background:#fff;color:#1d4ed8;border:1px solid #bfdbfe;margin-top:10px}
@@ -70,8 +71,18 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
   );
 }
 
-export function signUpPage(uid: string, opts: PageOptions & { error?: string; name?: string }): string {
+export function signUpPage(
+  uid: string,
+  opts: PageOptions & { error?: string; name?: string; passportLevel?: PassportLevel },
+): string {
   const t = idpTexts[opts.lang];
+  const picked = opts.passportLevel ?? 'formal';
+  const levels = passportLevelValues
+    .map(
+      (level) =>
+        `<option value="${level}"${level === picked ? ' selected' : ''}>${escapeHtml(t.passportLevels[level])}</option>`,
+    )
+    .join('');
   return layout(
     { lang: opts.lang, switchBase: `/idp/interaction/${uid}/signup` },
     t.signUpTitle,
@@ -82,6 +93,9 @@ ${opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '
 <input id="name" name="name" required maxlength="100" autocomplete="name" autofocus value="${escapeHtml(opts.name ?? '')}">
 <label for="password">${t.password}</label>
 <input id="password" name="password" type="password" required minlength="6" maxlength="200" autocomplete="new-password">
+<label for="passportLevel">${t.passportLevel}</label>
+<select id="passportLevel" name="passportLevel" aria-describedby="passportLevelHint">${levels}</select>
+<p class="hint" id="passportLevelHint">${escapeHtml(t.passportLevelHint)}</p>
 <button type="submit">${t.signUpButton}</button>
 </form>
 <p class="alt">${t.haveOne} <a href="/idp/interaction/${escapeHtml(uid)}?lang=${opts.lang}">${t.signInButton}</a></p>`,

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type Language } from '@mailroom/protocol';
+import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type Language, type PassportLevel } from '@mailroom/protocol';
 
 /** The embedded provider's pages in the app's languages (the web app's own texts live in apps/web). */
 const en = {
@@ -18,6 +18,16 @@ const en = {
   name: 'Name',
   signUpButton: 'Sign up',
   haveOne: 'Already have one?',
+  passportLevel: 'Passport level',
+  passportLevelHint:
+    'For trying Mailroom out: the identity check a real provider would have done. Aliases need formal or more.',
+  passportLevels: {
+    none: 'None',
+    formal: 'Formal',
+    verified: 'Verified',
+    full: 'Full',
+  } as Record<PassportLevel, string>,
+  pickPassportLevel: 'Pick a passport level',
   enterName: 'Enter your name',
   passwordTooShort: 'Use at least 6 characters for the password',
   signUpFailed: 'The member ID could not be created, please try again',
@@ -62,6 +72,16 @@ const ru: IdpTexts = {
   name: 'Имя',
   signUpButton: 'Зарегистрироваться',
   haveOne: 'Уже есть ID участника?',
+  passportLevel: 'Уровень паспорта',
+  passportLevelHint:
+    'Для пробы Mailroom: проверка личности, которую сделал бы настоящий поставщик. Для алиасов нужен формальный или выше.',
+  passportLevels: {
+    none: 'Нет',
+    formal: 'Формальный',
+    verified: 'Проверенный',
+    full: 'Полный',
+  },
+  pickPassportLevel: 'Выберите уровень паспорта',
   enterName: 'Введите имя',
   passwordTooShort: 'Пароль должен быть не короче 6 символов',
   signUpFailed: 'Не удалось создать ID участника, попробуйте ещё раз',

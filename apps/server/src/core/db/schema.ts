@@ -1,5 +1,12 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { FolderSystem, LabelSearchField, Settings } from '@mailroom/protocol';
+import type {
+  AliasKind,
+  AliasStatus,
+  FolderSystem,
+  LabelSearchField,
+  PassportLevel,
+  Settings,
+} from '@mailroom/protocol';
 
 export interface MailAddress {
   email: string;
@@ -45,6 +52,11 @@ export type VcardProperty = [string, Record<string, string | string[]>, string, 
 /** queued: waiting for (another) attempt; sent: accepted; bounced: given up, the sender told. */
 export type OutboxStatus = 'queued' | 'sent' | 'bounced';
 
+/** The statuses of an invoice (protocol's invoiceStatusValues). */
+export type InvoiceStatus = 'unpaid' | 'paid' | 'rejected' | 'expired' | 'cancelled';
+/** What reported an invoice's change: 'I have already paid', the webhook, the reconciliation job, a cancel, the sandbox. */
+export type InvoiceChangeSource = 'check' | 'webhook' | 'reconcile' | 'cancel' | 'sandbox';
+
 type FilterRunState = 'queued' | 'running' | 'done' | 'failed';
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Int8 = ColumnType<number, number | bigint, number | bigint>;
@@ -74,6 +86,9 @@ export interface Database {
     settings: ColumnType<Settings, string, string>;
     quota_limit_bytes: Int8;
     quota_used_bytes: ColumnType<number, number | undefined, number>;
+    passport_level: ColumnType<PassportLevel, PassportLevel | undefined, PassportLevel>;
+    first_name: ColumnType<string, string | undefined, string>;
+    last_name: ColumnType<string, string | undefined, string>;
     created_at: CreatedAt;
   };
   profiles: {
@@ -88,8 +103,19 @@ export interface Database {
   aliases: {
     id: Generated<number>;
     account_id: number;
+    /** Lowercased local part @ the mail domain. */
     email: string;
+    kind: ColumnType<AliasKind, AliasKind | undefined, AliasKind>;
+    status: ColumnType<AliasStatus, AliasStatus | undefined, AliasStatus>;
+    /** The invoice of a paid alias (`invoices.id`). */
+    invoice_id: ColumnType<number | null, number | null | undefined, number | null>;
+    /** Set when deleted: the row stays for the mail that points at it. */
+    deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     created_at: CreatedAt;
+  };
+  alias_access_changes: {
+    alias_id: number;
+    changed_at: ColumnType<Date, Date | undefined, Date>;
   };
   folders: {
     id: Generated<number>;
@@ -156,6 +182,46 @@ export interface Database {
     last_seen_at: ColumnType<Date, Date | undefined, Date>;
     /** The provider's ID token of the sign-in, for its end_session_endpoint; null for password access. */
     id_token: ColumnType<string | null, string | null | undefined, string | null>;
+    /** Set while the session has opened another member's mailbox (impersonation): who really signed in. */
+    actor_account_id: ColumnType<number | null, number | null | undefined, number | null>;
+  };
+  /** Sign-ins and failed attempts of an account (auth/), kept AUTH_LOG_DAYS. */
+  auth_log: {
+    id: Generated<number>;
+    account_id: number;
+    at: CreatedAt;
+    ip: string;
+    user_agent: string;
+    method: 'sso' | 'password' | 'impersonation';
+    success: boolean;
+    address: string | null;
+    member_id: string | null;
+  };
+  /** Members an owner lets open the mailbox ('mailbox') or act for the owner's bank accounts ('ba'). */
+  access_grants: {
+    account_id: number;
+    member_id: string;
+    kind: 'mailbox' | 'ba';
+    granted_at: CreatedAt;
+  };
+  /** The live confirmation code of an account's mailbox password (its HMAC only). */
+  password_codes: {
+    account_id: number;
+    purpose: 'new' | 'change';
+    code_hash: string;
+    created_at: Date;
+    expires_at: Date;
+    attempts: ColumnType<number, number | undefined, number>;
+    used_at: Date | null;
+  };
+  /** Support requests sent from settings/support. */
+  support_requests: {
+    id: Generated<number>;
+    account_id: number;
+    subject: string;
+    text: string;
+    diagnostics: boolean;
+    created_at: CreatedAt;
   };
   password_accesses: {
     email: string;
@@ -194,6 +260,7 @@ export interface Database {
     member_id: string;
     name: string;
     password_hash: string;
+    passport_level: ColumnType<PassportLevel, PassportLevel | undefined, PassportLevel>;
     created_at: CreatedAt;
   };
   encrypted_messages: {
@@ -267,10 +334,16 @@ export interface Database {
     flagged: ColumnType<number, number | undefined, number>;
     labelled: ColumnType<number, number | undefined, number>;
     deleted: ColumnType<number, number | undefined, number>;
+    skipped: ColumnType<number, number | undefined, number>;
     cursor_uid: ColumnType<number, number | undefined, number>;
     error: string | null;
     created_at: CreatedAt;
     updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  filter_sends: {
+    account_id: number;
+    blob_hash: string;
+    sent_at: ColumnType<Date, Date | undefined, Date>;
   };
   vacation_replies: {
     account_id: number;
@@ -326,5 +399,57 @@ export interface Database {
     selector: string;
     private_key: string;
     created_at: CreatedAt;
+  };
+  /** Our record of the wallet's invoices (wallet/); status changes only through settleInvoice. */
+  invoices: {
+    id: Generated<number>;
+    account_id: number;
+    purpose: string;
+    subject_id: Int8;
+    wallet_invoice_id: string;
+    idempotency_key: string;
+    /** Decimal string, e.g. '1.00'. */
+    amount: string;
+    currency: string;
+    status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+    pay_url: string;
+    created_at: CreatedAt;
+    settled_at: Date | null;
+  };
+  /** Append-only (a trigger refuses UPDATE, DELETE, TRUNCATE): every change of an invoice's status. */
+  invoice_ledger: {
+    id: Generated<number>;
+    invoice_id: number;
+    from_status: InvoiceStatus;
+    to_status: InvoiceStatus;
+    source: InvoiceChangeSource;
+    event_id: string | null;
+    at: CreatedAt;
+  };
+  /** The embedded sandbox wallet's invoices (its own state, as the provider's wallet would keep it). */
+  sandbox_wallet_invoices: {
+    id: string;
+    member_id: string;
+    amount: string;
+    currency: string;
+    description: string;
+    status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+    idempotency_key: string;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  };
+  /** Notices the sandbox wallet's application received (new mail, codes), shown on /sandbox/wallet. */
+  sandbox_wallet_notices: {
+    id: Generated<number>;
+    member_id: string;
+    kind: string;
+    title: string;
+    text: string;
+    at: CreatedAt;
+  };
+  /** When each account's wallet application was last told of new mail. */
+  wallet_mail_notices: {
+    account_id: number;
+    last_notified_at: Date;
   };
 }

@@ -8,6 +8,7 @@ import { Navigate, useSearchParams } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
 import { savedRedirectPath, signInUrl, useUser } from '../account';
 import card from '../../ui/card.module.css';
+import { PasswordSignIn } from './password-sign-in';
 import styles from './login-page.module.css';
 
 /** The server sends a refused sign-in back here as ?error=<code> (e.g. invalid_member_id). */
@@ -77,6 +78,7 @@ export default function LoginPage() {
         >
           {t('login.button')}
         </a>
+        <PasswordSignIn target={target} />
         <a className={styles.about} href="/about">
           {t('login.about')}
         </a>

@@ -8,7 +8,7 @@ import { Button } from '../../ui/button';
 import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
 import { useCreateContact, useUpdateContact } from './queries';
-import { refusal, useErrorText } from './use-error-text';
+import { refusal, useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
 
 interface Draft {

@@ -6,7 +6,7 @@ import { Button } from '../../ui/button';
 import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
 import { useCreateGroup, useGroupMembers, useRenameGroup } from './queries';
-import { refusal, useErrorText } from './use-error-text';
+import { refusal, useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
 
 /** A group's name in a small dialog: required (SPEC §5 "You didn't specify a name!"), refusals shown under it. */

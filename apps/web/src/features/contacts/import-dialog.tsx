@@ -7,7 +7,7 @@ import { Button } from '../../ui/button';
 import { dialogKeepsNotices } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
 import { useGroups, useImportContacts } from './queries';
-import { useErrorText } from './use-error-text';
+import { useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
 
 /** What the file picker offers: vCard (2.1, 3.0, 4.0) and CSV as Google and Outlook export them. */

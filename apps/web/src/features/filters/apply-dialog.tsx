@@ -125,6 +125,7 @@ function RunStatus({ run, folder }: { run: FilterRun | undefined; folder: string
           ? t('filters.apply.nothing', values)
           : t('filters.apply.would', values)
         : t('filters.apply.did', values)}
+      {run.counts.skipped > 0 && ` ${t('filters.apply.skipped', values)}`}
     </p>
   );
 }

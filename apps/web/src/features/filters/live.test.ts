@@ -11,7 +11,7 @@ const run = (done: number, state: FilterRun['state'] = 'running'): FilterRun => 
   state,
   total: 10,
   done,
-  counts: { matched: done, moved: done, flagged: 0, labelled: 0, deleted: 0 },
+  counts: { matched: done, moved: done, flagged: 0, labelled: 0, deleted: 0, skipped: 0 },
   error: null,
 });
 

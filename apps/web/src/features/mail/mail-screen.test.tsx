@@ -335,3 +335,81 @@ describe('mail screen', () => {
     expect(vi.mocked(fetch)).not.toHaveBeenCalled();
   });
 });
+
+/** Opens a Radix dropdown by its trigger's name (its items load on the first click; Radix opens on pointer down). */
+async function openMenu(name: string) {
+  fireEvent.click(screen.getByRole('button', { name }));
+  await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+  if (!screen.queryByRole('menu')) {
+    const trigger = screen.getByRole('button', { name, hidden: true });
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false });
+  }
+  return screen.findByRole('menu');
+}
+
+describe('the alias-only user (SPEC §6)', () => {
+  it('sees no labels section and cannot create folders or labels', async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/21/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    expect(screen.queryByRole('heading', { name: 'Labels' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Create label' })).toBeNull();
+  });
+
+  it('the address selector is locked on their alias', async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/21/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    const selector = screen.getByRole('button', { name: 'Address' }) as HTMLButtonElement;
+    expect(selector.disabled).toBe(true);
+    expect(selector.textContent).toBe('ann.alias@mailroom.test');
+  });
+
+  it('the user menu shows no member ID', async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/21/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    const menu = await openMenu('Account menu');
+    expect(await within(menu).findByRole('menuitem', { name: /Log out/ })).toBeTruthy();
+    expect(within(menu).queryByText('Member ID')).toBeNull();
+    expect(within(menu).queryByText(user.member_id!)).toBeNull();
+  });
+
+  it('the dots menu has neither contacts nor settings', async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/21/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    const menu = await openMenu('More actions');
+    expect(within(menu).getByRole('menuitem', { name: 'About Mailroom' })).toBeTruthy();
+    expect(within(menu).queryByRole('menuitem', { name: 'Contacts' })).toBeNull();
+    expect(within(menu).queryByRole('menuitem', { name: 'Settings' })).toBeNull();
+  });
+
+  it('cannot add messages to a folder: no Move to, and a drop on a folder moves nothing', async () => {
+    const calls = mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/21/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 4”' }));
+    expect(await screen.findByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Move to folder' })).toBeNull();
+    dragRowToFolder('Subject 4', 'Trash');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(calls.filter((call) => /\/messages\/(move|bulk)/.test(call.url))).toEqual([]);
+  });
+
+  it("on another alias's address goes back to their own mail", async () => {
+    mockServer({ aliasOnly: true });
+    renderAt('/mail/folder/99/11/1');
+    await waitFor(() => expect(currentPath()).toBe('/mail/folder/21/11/1'));
+  });
+
+  it('is kept out of settings (aliases too) and contacts', async () => {
+    for (const path of ['/settings/aliases', '/settings/aliases/create', '/contacts']) {
+      mockServer({ aliasOnly: true });
+      const { unmount } = renderAt(path);
+      await waitFor(() => expect(currentPath()).toBe('/mail/folder/21/11/1'));
+      unmount();
+    }
+  });
+});

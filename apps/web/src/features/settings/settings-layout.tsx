@@ -6,17 +6,30 @@ import { MainHeader } from '../shell';
 import { Link, NavLink, useLocation, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { lazyChunk } from '../../ui/lazy-route';
+import { loadAliasesSection } from '../aliases';
 import { loadFiltersSection } from '../filters';
 import { loadFolderSettings, loadLabelSettings } from '../folders';
 import { buttonClass } from '../../ui/button';
+import { useUser } from '../account';
 import { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
 import { MainSection } from './main-section';
 import { ProfilesSection } from './profiles-section';
 import styles from './settings.module.css';
 
+const AliasesSection = lazyChunk(loadAliasesSection);
 const FiltersSection = lazyChunk(loadFiltersSection);
 const FolderSettings = lazyChunk(loadFolderSettings);
 const LabelSettings = lazyChunk(loadLabelSettings);
+/**
+ * The owner's own sections (security.ts): a session that opened another member's mailbox (impersonation) is refused
+ * every call of them, so their entries are not shown to it. Here rather than in sections.ts, which the shell loads.
+ */
+const ownerOnlySections: ReadonlySet<SettingsSectionId> = new Set(['access', 'ba', 'support']);
+
+// The security screens, each a chunk of its own: most visits to settings open none of them.
+const AccessSection = lazyChunk(() => import('./access-section'));
+const BaSection = lazyChunk(() => import('./ba-section'));
+const SupportSection = lazyChunk(() => import('./support-section'));
 
 /** The sections with create and edit/{id} children. */
 const editable = (action: SettingsAction | undefined): action is 'create' | 'edit' | undefined =>
@@ -26,6 +39,10 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   const nav = useRef<HTMLElement>(null);
+  const impersonating = Boolean(useUser()?.info.impersonator);
+  const sections = impersonating
+    ? settingsSections.filter((section) => !ownerOnlySections.has(section))
+    : settingsSections;
   // On a phone the sections are one scrolling row: keep the current one in view.
   useEffect(() => {
     nav.current
@@ -44,7 +61,7 @@ export default function SettingsLayout({ children }: { children: ReactNode }) {
       <div className={styles.body}>
         <nav ref={nav} className={styles.nav} aria-label={t('settings.nav')}>
           <ul>
-            {settingsSections.map((section) => (
+            {sections.map((section) => (
               <li key={section}>
                 <NavLink
                   to={`/settings/${section}`}
@@ -72,12 +89,18 @@ export function SettingsSection({
 }) {
   const { t } = useTranslation();
   const { id, email } = useParams();
-  if (section === 'main' && action === undefined) return <MainSection />;
+  if (action === undefined) {
+    if (section === 'main') return <MainSection />;
+    if (section === 'access') return <AccessSection />;
+    if (section === 'ba') return <BaSection />;
+    if (section === 'support') return <SupportSection />;
+  }
   if (editable(action)) {
     if (section === 'profiles') return <ProfilesSection action={action} id={id} />;
     if (section === 'folders') return <FolderSettings action={action} id={id} />;
     if (section === 'labels') return <LabelSettings action={action} id={id} />;
     if (section === 'filters') return <FiltersSection action={action} id={id} />;
+    if (section === 'aliases' && action !== 'edit') return <AliasesSection action={action} />;
   }
   const name = t(`settings.sections.${section}`);
   const subject = id ?? email;

@@ -3,5 +3,6 @@
 export { Sidebar, type SidebarProps } from './sidebar';
 export { TopPanel, type TopPanelProps } from './top-panel';
 export { MainHeader } from './main-header';
+export { ImpersonationBar } from './impersonation-slot';
 export { PublicLayout } from './public-layout';
 export { useUi } from './ui-store';

@@ -70,6 +70,8 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
   const activeLabelId = labelMatch ? Number(labelMatch.l_id) : null;
   const [dialog, setDialog] = useState<'folder' | 'label' | null>(null);
   const flatFolders = useMemo(() => (folders.data ? flattenFolders(folders.data) : []), [folders.data]);
+  // Alias-only users cannot add messages to folders (SPEC §6): a drop on a folder is not offered to them either.
+  const onDrop = isAliasUser ? undefined : onDropMessages;
 
   const names: SystemFolderNames = {
     inbox: t('folders.system.inbox'),
@@ -167,7 +169,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
             aliasId={aliasId}
             activeFolderId={activeFolderId}
             manage={!isAliasUser}
-            onDropMessages={onDropMessages}
+            onDropMessages={onDrop}
           />
         ) : null}
         {sections.collectors.length > 0 ? (
@@ -179,7 +181,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
               aliasId={aliasId}
               activeFolderId={activeFolderId}
               collector
-              onDropMessages={onDropMessages}
+              onDropMessages={onDrop}
             />
           </>
         ) : null}

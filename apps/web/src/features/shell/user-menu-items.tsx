@@ -1,11 +1,13 @@
-import { LogIn, LogOut } from 'lucide-react';
+import { ArrowLeftRight, Inbox, LogIn, LogOut } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import type { AccessResponse } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
-import { isUnauthorized } from '../../api/client';
+import { call, isUnauthorized, routes } from '../../api/client';
 import { logOut, logOutUrl, signInUrl } from '../account';
 import { Avatar } from '../../ui/avatar';
 import type { MenuKit } from '../../ui/dropdown';
 import { raiseError } from '../../api/error-message';
+import { backToOwnMailbox, openSharedMailbox, sharedMailboxesKey } from './impersonation';
 import { MemberIdButton } from './member-id-button';
 import menu from '../../ui/menu.module.css';
 import styles from './user-menu.module.css';
@@ -50,6 +52,17 @@ export default function UserMenuItems({ Menu, user, displayName, memberId }: Use
           <MemberIdButton memberId={memberId} />
         </Menu.Item>
       ) : null}
+      {user.info.impersonator ? (
+        <>
+          <Menu.Separator className={menu.separator} />
+          <Menu.Item className={menu.item} onSelect={() => void backToOwnMailbox()}>
+            <ArrowLeftRight aria-hidden />
+            {t('userMenu.backToMine')}
+          </Menu.Item>
+        </>
+      ) : user.info.alias ? null : (
+        <SharedMailboxes Menu={Menu} />
+      )}
       <Menu.Separator className={menu.separator} />
       {/* A navigation: it ends the provider's session too, so the next sign-in asks for the password. */}
       <Menu.Item className={menu.item} onSelect={() => window.location.assign(logOutUrl())}>
@@ -63,6 +76,47 @@ export default function UserMenuItems({ Menu, user, displayName, memberId }: Use
         <LogIn aria-hidden />
         {t('userMenu.loginAnother')}
       </Menu.Item>
+    </>
+  );
+}
+
+/** The mailboxes whose owners let this member open them (SPEC §6), read when the menu opens; one opens on choice. */
+function SharedMailboxes({ Menu }: { Menu: MenuKit }) {
+  const { t } = useTranslation();
+  const shared = useQuery({
+    queryKey: sharedMailboxesKey,
+    queryFn: ({ signal }) => call(routes.sharedMailboxes, { signal }).then((r) => r.mailboxes),
+  });
+  return (
+    <>
+      <Menu.Separator className={menu.separator} />
+      <Menu.Label className={menu.label}>{t('userMenu.sharedWithMe')}</Menu.Label>
+      {shared.data ? (
+        shared.data.length === 0 ? (
+          <Menu.Item className={menu.item} disabled>
+            {t('userMenu.sharedNone')}
+          </Menu.Item>
+        ) : (
+          shared.data.map((mailbox) => (
+            <Menu.Item
+              key={mailbox.member_id}
+              className={menu.item}
+              aria-label={t('userMenu.openShared', { name: mailbox.name || mailbox.email })}
+              onSelect={() => void openSharedMailbox(mailbox.member_id)}
+            >
+              <Inbox aria-hidden />
+              <span className={styles.identity}>
+                <span className={styles.name}>{mailbox.name || mailbox.email}</span>
+                {mailbox.name ? <span className={styles.email}>{mailbox.email}</span> : null}
+              </span>
+            </Menu.Item>
+          ))
+        )
+      ) : (
+        <Menu.Item className={menu.item} disabled>
+          {shared.isError ? t('userMenu.sharedFailed') : t('userMenu.sharedLoading')}
+        </Menu.Item>
+      )}
     </>
   );
 }

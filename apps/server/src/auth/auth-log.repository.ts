@@ -1,0 +1,45 @@
+import type { Db } from '../core/db/index.js';
+
+export interface AuthLogRow {
+  at: Date;
+  ip: string;
+  user_agent: string;
+  method: 'sso' | 'password' | 'impersonation';
+  success: boolean;
+  address: string | null;
+  member_id: string | null;
+}
+
+export async function insertAuthLog(db: Db, rows: (AuthLogRow & { account_id: number })[]): Promise<void> {
+  if (rows.length) await db.insertInto('auth_log').values(rows).execute();
+}
+
+/** One page of an account's log, newest first, and how many entries it has. */
+export async function authLogPage(
+  db: Db,
+  accountId: number,
+  page: { offset: number; limit: number },
+): Promise<{ rows: AuthLogRow[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    db
+      .selectFrom('auth_log')
+      .select(['at', 'ip', 'user_agent', 'method', 'success', 'address', 'member_id'])
+      .where('account_id', '=', accountId)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute(),
+    db
+      .selectFrom('auth_log')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function deleteAuthLogBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('auth_log').where('at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,1 @@
+export { impersonationRoutes, securityRoutes } from './security.routes.js';

@@ -1,0 +1,43 @@
+import type { Db, Trx } from '../core/db/index.js';
+
+export interface SupportRequestRow {
+  id: number;
+  subject: string;
+  text: string;
+  diagnostics: boolean;
+  created_at: Date;
+}
+
+const columns = ['id', 'subject', 'text', 'diagnostics', 'created_at'] as const;
+
+export function supportRequestsOf(db: Db, accountId: number, limit: number): Promise<SupportRequestRow[]> {
+  return db
+    .selectFrom('support_requests')
+    .select(columns)
+    .where('account_id', '=', accountId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export async function countSupportRequestsSince(trx: Trx, accountId: number, since: Date): Promise<number> {
+  const row = await trx
+    .selectFrom('support_requests')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .where('created_at', '>', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function insertSupportRequest(
+  trx: Trx,
+  values: { account_id: number; subject: string; text: string; diagnostics: boolean; created_at: Date },
+): Promise<SupportRequestRow> {
+  return trx.insertInto('support_requests').values(values).returning(columns).executeTakeFirstOrThrow();
+}
+
+export async function deleteSupportRequest(db: Db, id: number): Promise<void> {
+  await db.deleteFrom('support_requests').where('id', '=', id).execute();
+}

@@ -1,0 +1,22 @@
+import type { LiveHandler } from '../../api/live';
+
+/**
+ * `securityKeys.all` and `securityKeys.supportAll` of security-queries.ts, spelled here again on purpose (as
+ * contacts/live.ts does): importing that module would put a chunk shared with the security screens into the mail
+ * shell's list of chunks to preload (DESIGN §5); live.test.ts holds them equal.
+ */
+const securityKey = ['security'] as const;
+const supportKey = ['support'] as const;
+
+/**
+ * The security settings (password, names, grants) or the support requests changed in another tab or by the server:
+ * the screens read them again. A grant changes what ba-list reports too, so 'security' refreshes everything under it.
+ */
+export const settingsLiveHandler: LiveHandler = {
+  onEvent(event, client) {
+    if (event.event !== 'updateAccount') return;
+    if (event.part === 'security') void client.invalidateQueries({ queryKey: securityKey });
+    if (event.part === 'support') void client.invalidateQueries({ queryKey: supportKey });
+  },
+  refreshAfterGap: [securityKey, supportKey],
+};

@@ -1,0 +1,470 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type {
+  AccessResponse,
+  AuthLogEntry,
+  BaListResponse,
+  SecurityResponse,
+  SupportRequest,
+} from '@mailroom/protocol';
+import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
+import { renderAt, setUpScreenTests } from '../../test/render-app';
+
+setUpScreenTests();
+
+const security = (fields: Partial<SecurityResponse> = {}): SecurityResponse => ({
+  has_password: false,
+  password_email: 'ann@mailroom.test',
+  first_name: 'Ann',
+  last_name: 'Lee',
+  passport_level: 'formal',
+  impersonation: [],
+  ba_impersonation: [],
+  ...fields,
+});
+
+interface Call {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+interface Data {
+  user?: AccessResponse;
+  security?: SecurityResponse;
+  log?: { entries: AuthLogEntry[]; total: number };
+  ba?: BaListResponse;
+  requests?: SupportRequest[];
+  diagnostics?: Record<string, string>;
+}
+
+/**
+ * The server of these screens: the shell's start-up data and the security routes' reads from `data`; every request
+ * other than the shell's is recorded, and `answer` may answer a write (otherwise the security settings again).
+ */
+function serve(data: Data, answer: (call: Call) => Response | undefined = () => undefined) {
+  const calls: Call[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = String(input);
+      const method = init?.method ?? 'GET';
+      const shell = answerShell(url, { folders: [folder(11, 'INBOX', 'inbox')], user: data.user });
+      if (method === 'GET' && shell) return shell;
+      const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
+      calls.push(call);
+      if (method !== 'GET') return answer(call) ?? json(data.security ?? security());
+      if (url === '/api/v1/user/settings/security') return json(data.security ?? security());
+      if (url.startsWith('/api/v1/user/settings/security/auth-log')) {
+        const page = Number(new URL(url, 'https://x').searchParams.get('page'));
+        return json({ entries: [], total: 0, ...data.log, page, limit: 20 });
+      }
+      if (url === '/api/v1/user/settings/security/ba-list')
+        return json(data.ba ?? { bank_accounts: [], acting_for: [] });
+      if (url === '/api/v1/user/support') return json({ requests: data.requests ?? [] });
+      if (url === '/api/v1/user/support/diagnostics') return json({ diagnostics: data.diagnostics ?? {} });
+      if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
+      return notFound();
+    }),
+  );
+  return calls;
+}
+
+const writes = (calls: Call[]) => calls.filter((call) => call.method !== 'GET');
+const field = (name: string | RegExp) => screen.getByLabelText(name) as HTMLInputElement;
+const type = (name: string | RegExp, value: string) => fireEvent.change(field(name), { target: { value } });
+
+describe('settings/access: name', () => {
+  it('saving the first and last name sends them trimmed and says so', async () => {
+    const calls = serve({});
+    renderAt('/settings/access');
+    await screen.findByRole('heading', { name: 'Your name' }, { timeout: 5_000 });
+    expect(field('First name').value).toBe('Ann');
+    type('First name', '  Anna ');
+    type('Last name', 'Lee-Smith');
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(writes(calls)).toEqual([
+        {
+          method: 'POST',
+          url: '/api/v1/user/settings/security/userinfo',
+          body: { first_name: 'Anna', last_name: 'Lee-Smith' },
+        },
+      ]),
+    );
+    expect(await screen.findByText('Name saved')).toBeTruthy();
+  });
+});
+
+describe('settings/access: mailbox password', () => {
+  it('a code is sent first, its validity and the resend countdown are shown, then the password is set with it', async () => {
+    const calls = serve({}, ({ url }) =>
+      url.endsWith('/password/sendcode')
+        ? json({ expires_in: 600 })
+        : url.endsWith('/password/new')
+          ? json(security({ has_password: true }))
+          : undefined,
+    );
+    renderAt('/settings/access');
+    expect(
+      await screen.findByText(/ann@mailroom.test has no password yet/, undefined, { timeout: 5_000 }),
+    ).toBeTruthy();
+    expect(screen.queryByLabelText('Code')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
+    await screen.findByLabelText('Code');
+    expect(writes(calls)[0]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/settings/security/password/sendcode',
+      body: { purpose: 'new' },
+    });
+    const status = screen.getByText(/A code was sent to your wallet application/);
+    expect(status.textContent).toMatch(/valid for 10 minutes/);
+    expect(status.textContent).toMatch(/Time left: (10:00|9:59)\./);
+    expect(status.textContent).toMatch(/A new code in (60|59) s\./);
+    expect((screen.getByRole('button', { name: 'Send a new code' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+
+    // The two passwords differ: said at once, and the code is not spent on it.
+    type('Code', '123456');
+    type('New password', 'correct horse battery');
+    type('New password again', 'correct horse batery');
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('The passwords do not match')).toBeTruthy();
+    expect(writes(calls)).toHaveLength(1);
+
+    type('New password again', 'correct horse battery');
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    await waitFor(() => expect(writes(calls)).toHaveLength(2));
+    expect(writes(calls)[1]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/settings/security/password/new',
+      body: { code: '123456', password: 'correct horse battery', password_confirm: 'correct horse battery' },
+    });
+    expect(await screen.findByText('The mailbox password is set')).toBeTruthy();
+    // The answer says there is a password now: the next change is a change.
+    expect(await screen.findByText(/ann@mailroom.test has a password/)).toBeTruthy();
+    expect(screen.queryByLabelText('Code')).toBeNull();
+  });
+
+  it('a new code may be asked for after a minute, and after ten the code is said to have expired', async () => {
+    const calls = serve({}, () => json({ expires_in: 600 }));
+    renderAt('/settings/access');
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
+    const resend = (await screen.findByRole('button', { name: 'Send a new code' })) as HTMLButtonElement;
+    expect(resend.disabled).toBe(true);
+    const sentAt = Date.now();
+    const now = vi.spyOn(Date, 'now').mockReturnValue(sentAt + 61_000);
+    await waitFor(() => expect(resend.disabled).toBe(false), { timeout: 3_000 });
+    expect(screen.getByText(/Time left: 8:5\d\./)).toBeTruthy();
+    now.mockReturnValue(sentAt + 601_000);
+    expect(
+      await screen.findByText('The code has expired: send a new one.', undefined, { timeout: 3_000 }),
+    ).toBeTruthy();
+    now.mockRestore();
+    fireEvent.click(resend);
+    await waitFor(() => expect(writes(calls)).toHaveLength(2));
+  });
+
+  it('with a password already, the code is asked for a change and password/change is called', async () => {
+    const calls = serve({ security: security({ has_password: true }) }, ({ url }) =>
+      url.endsWith('/sendcode') ? json({ expires_in: 600 }) : undefined,
+    );
+    renderAt('/settings/access');
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
+    await screen.findByLabelText('Code');
+    type('Code', '654321');
+    type('New password', 'another password');
+    type('New password again', 'another password');
+    fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
+    await waitFor(() => expect(writes(calls)).toHaveLength(2));
+    expect(writes(calls).map((call) => [call.url, call.body])).toEqual([
+      ['/api/v1/user/settings/security/password/sendcode', { purpose: 'change' }],
+      [
+        '/api/v1/user/settings/security/password/change',
+        { code: '654321', password: 'another password', password_confirm: 'another password' },
+      ],
+    ]);
+  });
+
+  it('a wrong code is refused with its SPEC text beside the form', async () => {
+    serve({}, ({ url }) =>
+      url.endsWith('/sendcode')
+        ? json({ expires_in: 600 })
+        : apiError(400, 'request_code_not_found', 'Invalid verification code entered.'),
+    );
+    renderAt('/settings/access');
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
+    await screen.findByLabelText('Code');
+    type('Code', '000000');
+    type('New password', 'correct horse battery');
+    type('New password again', 'correct horse battery');
+    fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
+    expect(await screen.findByText('Invalid verification code entered.')).toBeTruthy();
+  });
+
+  it('a code asked again too soon says why', async () => {
+    serve({}, () => apiError(429, 'too_many_requests', 'Too many requests, try again later'));
+    renderAt('/settings/access');
+    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
+    expect(await screen.findByText('Too many requests, try again later')).toBeTruthy();
+    expect(screen.queryByLabelText('Code')).toBeNull();
+  });
+});
+
+describe('settings/access: sign-in log', () => {
+  const entry = (fields: Partial<AuthLogEntry>): AuthLogEntry => ({
+    at: '2026-11-20T10:15:00Z',
+    ip: '192.0.2.10',
+    user_agent:
+      'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+    method: 'sso',
+    success: true,
+    address: null,
+    member_id: null,
+    ...fields,
+  });
+
+  it('shows each sign-in with its method, result, IP, browser and who, and pages through them', async () => {
+    const calls = serve({
+      log: {
+        total: 45,
+        entries: [
+          entry({ method: 'password', success: false, address: 'ann@mailroom.test' }),
+          entry({ method: 'impersonation', member_id: '210987654321' }),
+          entry({}),
+        ],
+      },
+    });
+    renderAt('/settings/access');
+    const table = await screen.findByRole('table', { name: 'Sign-in log' }, { timeout: 5_000 });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        within(row)
+          .getAllByRole('cell')
+          .slice(1)
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      ['Password', 'Failed', '192.0.2.10', 'Chrome 131, Linux', 'ann@mailroom.test'],
+      ['Impersonation', 'Succeeded', '192.0.2.10', 'Chrome 131, Linux', 'member 210987654321'],
+      ['Single sign-on', 'Succeeded', '192.0.2.10', 'Chrome 131, Linux', '—'],
+    ]);
+    // The time in the user's language, with the exact instant kept for machines.
+    const time = within(rows[0]!).getByText((_, element) => element?.tagName === 'TIME');
+    expect(time.getAttribute('datetime')).toBe('2026-11-20T10:15:00Z');
+    expect(time.textContent).toBe(
+      new Date('2026-11-20T10:15:00Z').toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' }),
+    );
+
+    expect(screen.getByText('Page 1 of 3')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Older sign-ins' }));
+    expect(await screen.findByText('Page 2 of 3')).toBeTruthy();
+    expect(calls.map((call) => call.url)).toContain(
+      '/api/v1/user/settings/security/auth-log?page=2&limit=20',
+    );
+  });
+});
+
+describe('settings/access: impersonation', () => {
+  it('a member ID is checked as it is typed and granted at 12 digits', async () => {
+    const granted = security({
+      impersonation: [{ member_id: '210987654321', granted_at: '2026-11-20T10:00:00Z' }],
+    });
+    const calls = serve({}, () => json(granted));
+    renderAt('/settings/access');
+    await screen.findByRole('heading', { name: 'Impersonation' }, { timeout: 5_000 });
+    expect(screen.getByText('Nobody can open your mailbox but you.')).toBeTruthy();
+    const grant = screen.getByRole('button', { name: 'Grant access' }) as HTMLButtonElement;
+    type('Member ID', '2109876x');
+    expect(await screen.findByText('Invalid member ID')).toBeTruthy();
+    expect(grant.disabled).toBe(true);
+    type('Member ID', '21098765432');
+    await waitFor(() => expect(screen.queryByText('Invalid member ID')).toBeNull());
+    expect(grant.disabled).toBe(true);
+    type('Member ID', '210987654321');
+    expect(grant.disabled).toBe(false);
+    fireEvent.click(grant);
+    await waitFor(() =>
+      expect(writes(calls)).toEqual([
+        {
+          method: 'POST',
+          url: '/api/v1/user/settings/security/impersonation?member_id=210987654321',
+          body: undefined,
+        },
+      ]),
+    );
+    const list = await screen.findByRole('list', { name: 'Members who can open your mailbox' });
+    expect(within(list).getByText('210987654321')).toBeTruthy();
+    expect(field('Member ID').value).toBe('');
+  });
+
+  it("the server's refusal of a member ID is shown beside the field", async () => {
+    serve({}, () => apiError(400, 'invalid_member_id2', 'Invalid member ID specified.'));
+    renderAt('/settings/access');
+    await screen.findByRole('heading', { name: 'Impersonation' }, { timeout: 5_000 });
+    type('Member ID', '123456789012');
+    fireEvent.click(screen.getByRole('button', { name: 'Grant access' }));
+    expect(await screen.findByText('Invalid member ID specified.')).toBeTruthy();
+  });
+
+  it('revoking asks first, says their sessions end at once, then sends DELETE', async () => {
+    const calls = serve(
+      {
+        security: security({
+          impersonation: [{ member_id: '210987654321', granted_at: '2026-11-20T10:00:00Z' }],
+        }),
+      },
+      () => json(security()),
+    );
+    renderAt('/settings/access');
+    fireEvent.click(
+      await screen.findByRole('button', { name: 'Revoke access of 210987654321' }, { timeout: 5_000 }),
+    );
+    const dialog = await screen.findByRole('alertdialog', undefined, { timeout: 5_000 });
+    expect(within(dialog).getByText(/their open sessions in your mailbox end now/)).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Revoke' }));
+    await waitFor(() =>
+      expect(writes(calls)).toEqual([
+        {
+          method: 'DELETE',
+          url: '/api/v1/user/settings/security/impersonation?member_id=210987654321',
+          body: undefined,
+        },
+      ]),
+    );
+    expect(await screen.findByText('Nobody can open your mailbox but you.')).toBeTruthy();
+  });
+});
+
+describe('settings/ba', () => {
+  it("lists the member's bank accounts, who may act for them, and the accounts of members they act for", async () => {
+    const calls = serve({
+      security: security({
+        ba_impersonation: [{ member_id: '333344445555', granted_at: '2026-11-19T08:00:00Z' }],
+      }),
+      ba: {
+        bank_accounts: [
+          { id: 'a1', name: 'Everyday', number: '•••• 4821', currency: 'USD' },
+          { id: 'a2', name: 'Savings', number: '•••• 0097', currency: 'EUR' },
+        ],
+        acting_for: [
+          {
+            member_id: '666677778888',
+            name: 'Bob Stone',
+            bank_accounts: [{ id: 'b1', name: 'Shop', number: '•••• 1200', currency: 'USD' }],
+          },
+        ],
+      },
+    });
+    renderAt('/settings/ba');
+    const own = await screen.findByRole('list', { name: 'Your bank accounts' }, { timeout: 5_000 });
+    expect(
+      within(own)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Everyday•••• 4821USD', 'Savings•••• 0097EUR']);
+    const theirs = screen.getByRole('list', { name: 'Bob Stone (member 666677778888)' });
+    expect(within(theirs).getByText('•••• 1200')).toBeTruthy();
+    const granted = screen.getByRole('list', { name: 'Members who may act for your bank accounts' });
+    expect(within(granted).getByText('333344445555')).toBeTruthy();
+
+    type('Member ID', '999900001111');
+    fireEvent.click(screen.getByRole('button', { name: 'Grant' }));
+    await waitFor(() =>
+      expect(writes(calls).map((call) => `${call.method} ${call.url}`)).toEqual([
+        'POST /api/v1/user/settings/security/ba-impersonation?member_id=999900001111',
+      ]),
+    );
+  });
+});
+
+describe('settings/support', () => {
+  it('an empty request is refused with its SPEC text and not sent', async () => {
+    const calls = serve({});
+    renderAt('/settings/support');
+    fireEvent.click(await screen.findByRole('button', { name: 'Send' }, { timeout: 5_000 }));
+    expect(await screen.findByText('Write the subject and the text of your request')).toBeTruthy();
+    expect(writes(calls)).toEqual([]);
+  });
+
+  it('with diagnostics, what is shown is exactly what is sent, and the request joins the history', async () => {
+    const data: Data = { diagnostics: { 'Account created': '2026-01-02', 'Messages stored': '1204' } };
+    const calls = serve(data, ({ body }) => {
+      const sent = body as { subject: string; text: string };
+      const request = { id: 1, ...sent, created_at: '2026-11-21T09:00:00Z', diagnostics: true };
+      data.requests = [request];
+      return json({ request });
+    });
+    renderAt('/settings/support');
+    expect(
+      await screen.findByText('You have not written to support yet.', undefined, { timeout: 5_000 }),
+    ).toBeTruthy();
+    type('Subject', 'Mail is late');
+    type('What happened', 'Mail from the bank comes an hour late.');
+    expect(calls.some((call) => call.url.endsWith('/diagnostics'))).toBe(false);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Include diagnostics' }));
+    const list = await screen.findByLabelText('Diagnostics sent with the message');
+    await within(list).findByText('Messages stored');
+    const pairs = Object.fromEntries(
+      within(list)
+        .getAllByRole('term')
+        .map((term) => [term.textContent, term.nextElementSibling?.textContent]),
+    );
+    expect(pairs).toEqual({
+      'Account created': '2026-01-02',
+      'Messages stored': '1204',
+      Browser: navigator.userAgent,
+      'Browser language': navigator.language,
+      Screen: `${window.screen.width}×${window.screen.height}`,
+      'App version': __APP_VERSION__,
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(writes(calls)).toHaveLength(1));
+    expect(writes(calls)[0]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/support',
+      body: {
+        subject: 'Mail is late',
+        text: 'Mail from the bank comes an hour late.',
+        include_diagnostics: true,
+        client: {
+          user_agent: navigator.userAgent,
+          language: navigator.language,
+          screen: `${window.screen.width}×${window.screen.height}`,
+          app_version: __APP_VERSION__,
+        },
+      },
+    });
+    expect(await screen.findByText('Your request is sent')).toBeTruthy();
+    // The history is read again after the send.
+    const history = await screen.findByRole('list', { name: 'Your requests' });
+    expect(within(history).getByText('Mail is late')).toBeTruthy();
+    expect(within(history).getByText('With diagnostics')).toBeTruthy();
+  });
+});
+
+describe("settings while in another member's mailbox", () => {
+  const delegate: AccessResponse = {
+    ...testUser,
+    info: { alias: null, impersonator: { member_id: '210987654321', email: '210987654321@mailroom.test' } },
+  };
+
+  it("the owner-only sections are not offered, and opening one by its address says it is the owner's", async () => {
+    const calls = serve({ user: delegate });
+    renderAt('/settings/access');
+    const nav = await screen.findByRole('navigation', { name: 'Settings sections' }, { timeout: 5_000 });
+    const entries = within(nav)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(entries).toContain('General');
+    expect(entries).not.toContain('Security');
+    expect(entries).not.toContain('Bank accounts');
+    expect(entries).not.toContain('Support');
+    expect(await screen.findByText(/Only the owner of ann@mailroom.test can open this section/)).toBeTruthy();
+    expect(calls.filter((call) => call.url.includes('/security'))).toEqual([]);
+  });
+});

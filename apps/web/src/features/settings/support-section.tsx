@@ -1,0 +1,195 @@
+import { useId, useState, type FormEvent } from 'react';
+import { LifeBuoy, Send } from 'lucide-react';
+import { refusal, useErrorText } from '../../api/use-error-text';
+import { useTranslation, type TextKey } from '../../i18n';
+import { Button } from '../../ui/button';
+import { raiseSuccess } from '../../ui/notices-store';
+import page from '../../ui/settings-page.module.css';
+import { Group, OwnerOnly, SectionLoading } from './security-parts';
+import { useCreateSupportRequest, useSupportDiagnostics, useSupportRequests } from './security-queries';
+import styles from './security.module.css';
+
+/** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
+const CLIENT_VALUE_MAX = 500;
+
+/** The browser's part of the diagnostics: shown under the checkbox, and sent as `client` exactly so. */
+export function clientDiagnostics(): Record<'user_agent' | 'language' | 'screen' | 'app_version', string> {
+  return {
+    user_agent: navigator.userAgent.slice(0, CLIENT_VALUE_MAX),
+    language: navigator.language,
+    screen: `${window.screen.width}×${window.screen.height}`,
+    app_version: __APP_VERSION__,
+  };
+}
+
+const clientLabels: Record<keyof ReturnType<typeof clientDiagnostics>, TextKey> = {
+  user_agent: 'support.client.user_agent',
+  language: 'support.client.language',
+  screen: 'support.client.screen',
+  app_version: 'support.client.app_version',
+};
+
+/** settings/support (SPEC §2): write to support, with the diagnostics the user agrees to send; the requests sent. */
+export default function SupportSection() {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <OwnerOnly>
+      <section className={page.page} aria-labelledby={`${id}-title`}>
+        <header className={page.header}>
+          <h2 id={`${id}-title`} className={page.title}>
+            {t('support.title')}
+          </h2>
+        </header>
+        <p className={page.hint}>{t('support.intro')}</p>
+        <SupportForm />
+        <History />
+      </section>
+    </OwnerOnly>
+  );
+}
+
+function SupportForm() {
+  const { t } = useTranslation();
+  const id = useId();
+  const create = useCreateSupportRequest();
+  const [subject, setSubject] = useState('');
+  const [text, setText] = useState('');
+  const [include, setInclude] = useState(false);
+  const [checked, setChecked] = useState(false);
+  const server = useSupportDiagnostics(include);
+  const [client] = useState(clientDiagnostics);
+  const empty = !subject.trim() || !text.trim();
+  const error = useErrorText(checked && empty ? refusal('support_message_empty') : create.error);
+  // The server adds its part only as it was shown: not before it has loaded.
+  const waiting = include && !server.data;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setChecked(true);
+    if (empty || waiting) return;
+    create.mutate(
+      {
+        subject: subject.trim(),
+        text: text.trim(),
+        include_diagnostics: include,
+        client: include ? client : {},
+      },
+      {
+        onSuccess: () => {
+          raiseSuccess(t('support.sent'));
+          setSubject('');
+          setText('');
+          setInclude(false);
+          setChecked(false);
+        },
+      },
+    );
+  }
+
+  return (
+    <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+      <div className={page.field}>
+        <label htmlFor={`${id}-subject`}>{t('support.subject')}</label>
+        <input
+          id={`${id}-subject`}
+          value={subject}
+          maxLength={200}
+          aria-invalid={(checked && !subject.trim()) || undefined}
+          onChange={(event) => setSubject(event.target.value)}
+        />
+      </div>
+      <div className={page.field}>
+        <label htmlFor={`${id}-text`}>{t('support.text')}</label>
+        <textarea
+          id={`${id}-text`}
+          className={styles.textarea}
+          value={text}
+          maxLength={20_000}
+          rows={8}
+          aria-invalid={(checked && !text.trim()) || undefined}
+          onChange={(event) => setText(event.target.value)}
+        />
+      </div>
+      <label className={page.check}>
+        <input type="checkbox" checked={include} onChange={(event) => setInclude(event.target.checked)} />
+        {t('support.includeDiagnostics')}
+      </label>
+      {include ? (
+        <div className={styles.diagnostics}>
+          <p className={page.fieldHint}>{t('support.diagnosticsIntro')}</p>
+          <dl aria-label={t('support.diagnosticsLabel')}>
+            {server.data
+              ? Object.entries(server.data).map(([label, value]) => (
+                  <div key={`server-${label}`}>
+                    <dt>{label}</dt>
+                    <dd>{value}</dd>
+                  </div>
+                ))
+              : null}
+            {Object.entries(client).map(([key, value]) => (
+              <div key={`client-${key}`}>
+                <dt>{t(clientLabels[key as keyof typeof clientLabels])}</dt>
+                <dd>{value}</dd>
+              </div>
+            ))}
+          </dl>
+          {server.data ? null : (
+            <SectionLoading failed={server.isError} onRetry={() => void server.refetch()} />
+          )}
+        </div>
+      ) : null}
+      {error ? (
+        <p className={page.error} role="alert">
+          {error}
+        </p>
+      ) : null}
+      <div className={page.actions}>
+        <span className={page.grow} />
+        <Button type="submit" variant="primary" disabled={create.isPending || waiting}>
+          <Send aria-hidden />
+          {t('support.send')}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function History() {
+  const { t, i18n } = useTranslation();
+  const requests = useSupportRequests();
+  return (
+    <Group title={t('support.history')}>
+      {requests.data ? (
+        requests.data.length === 0 ? (
+          <div className={page.state}>
+            <LifeBuoy aria-hidden />
+            <p>{t('support.historyEmpty')}</p>
+          </div>
+        ) : (
+          <ul className={page.list} aria-label={t('support.history')}>
+            {requests.data.map((request) => (
+              <li key={request.id} className={page.item} aria-label={request.subject}>
+                <span className={page.itemMain}>
+                  <span className={page.itemName}>{request.subject}</span>
+                  <span className={page.itemSub}>{request.text}</span>
+                </span>
+                {request.diagnostics ? (
+                  <span className={page.badge}>{t('support.withDiagnostics')}</span>
+                ) : null}
+                <time className={page.count} dateTime={request.created_at}>
+                  {new Date(request.created_at).toLocaleString(i18n.language, {
+                    dateStyle: 'medium',
+                    timeStyle: 'short',
+                  })}
+                </time>
+              </li>
+            ))}
+          </ul>
+        )
+      ) : (
+        <SectionLoading failed={requests.isError} onRetry={() => void requests.refetch()} />
+      )}
+    </Group>
+  );
+}
