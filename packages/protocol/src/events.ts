@@ -36,6 +36,10 @@ export const accountParts = [
   'security',
   /** Mailboxes shared with this member changed (user/shared-mailboxes). */
   'shared',
+  /** The account's domains, their addresses, DKIM keys and delegations (user/domains…). */
+  'domains',
+  /** Addresses other members delegated to this one changed (user/delegated-emails). */
+  'delegated',
   /** Support requests. */
   'support',
 ] as const;

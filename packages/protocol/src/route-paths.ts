@@ -124,6 +124,31 @@ export const routePaths = {
   supportRequests: route('GET', '/api/v1/user/support'),
   createSupportRequest: route('POST', '/api/v1/user/support'),
   supportDiagnostics: route('GET', '/api/v1/user/support/diagnostics'),
+  domains: route('GET', '/api/v1/user/domains'),
+  /** The service's own domains on which members may take addresses. */
+  publicDomains: route('GET', '/api/v1/user/domains/public'),
+  domain: route('GET', '/api/v1/user/domains/:id'),
+  createDomain: route('POST', '/api/v1/user/domains'),
+  confirmDomain: route('POST', '/api/v1/user/domains/:id/confirm'),
+  checkDomain: route('POST', '/api/v1/user/domains/:id/check'),
+  /** 'I have already paid' for a paid domain. */
+  checkDomainPayment: route('POST', '/api/v1/user/domains/:id/paid'),
+  /** A new DKIM key pair published first, the old kept for the grace period. */
+  rotateDomainDkim: route('POST', '/api/v1/user/domains/:id/dkim/rotate'),
+  deleteDomain: route('DELETE', '/api/v1/user/domains/:id'),
+  domainEmails: route('GET', '/api/v1/user/domains/:id/emails'),
+  createDomainEmail: route('POST', '/api/v1/user/domains/:id/emails'),
+  updateDomainEmail: route('PUT', '/api/v1/user/domains/:id/emails/:emailId'),
+  delegateDomainEmail: route('PATCH', '/api/v1/user/domains/:id/emails/:emailId'),
+  deleteDomainEmail: route('DELETE', '/api/v1/user/domains/:id/emails/:emailId'),
+  /** Activates a prepared address once the domain's MX points at the service. */
+  confirmDomainEmail: route('POST', '/api/v1/user/domains/emails/:emailId/confirm'),
+  checkDomainEmailPayment: route('POST', '/api/v1/user/domains/:id/emails/:emailId/paid'),
+  domainEmailAccess: route('PUT', '/api/v1/user/domains/:id/emails/:emailId/access'),
+  /** settings/d_emails: addresses delegated to this member. */
+  delegatedEmails: route('GET', '/api/v1/user/delegated-emails'),
+  /** Open a delegated address (the owner's mailbox held to it); POST /auth/impersonate/end comes back. */
+  openDelegated: route('POST', '/auth/delegated'),
 } as const satisfies Record<string, RoutePath>;
 
 export type RouteName = keyof typeof routePaths;

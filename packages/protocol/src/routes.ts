@@ -101,6 +101,23 @@ import {
   paidAliasResponseSchema,
 } from './schemas/aliases.js';
 import {
+  delegatedEmailsResponseSchema,
+  domainConfirmSchema,
+  domainCreateSchema,
+  domainDeleteQuerySchema,
+  domainDetailResponseSchema,
+  domainEmailAccessSchema,
+  domainEmailCreateSchema,
+  domainEmailDelegateSchema,
+  domainEmailResponseSchema,
+  domainEmailsResponseSchema,
+  domainEmailUpdateSchema,
+  domainResponseSchema,
+  domainsResponseSchema,
+  openDelegatedSchema,
+  publicDomainsResponseSchema,
+} from './schemas/domains.js';
+import {
   authLogQuerySchema,
   authLogResponseSchema,
   baListResponseSchema,
@@ -140,6 +157,8 @@ const showImagesQuerySchema = z.object({
     ),
 });
 const mailResponseSchema = z.object({ message: mailSchema });
+/** An address on a domain, by its domain and its own id (user/domains/{id}/emails/{email_id}). */
+const domainEmailParamsSchema = z.object({ id: idParamSchema, emailId: idParamSchema });
 
 const schemas = {
   access: { response: accessResponseSchema },
@@ -276,6 +295,52 @@ const schemas = {
   supportRequests: { response: supportRequestsResponseSchema },
   createSupportRequest: { body: supportCreateSchema, response: supportResponseSchema },
   supportDiagnostics: { response: supportDiagnosticsResponseSchema },
+  domains: { response: domainsResponseSchema },
+  publicDomains: { response: publicDomainsResponseSchema },
+  domain: { params: z.object({ id: idParamSchema }), response: domainDetailResponseSchema },
+  createDomain: { body: domainCreateSchema, response: domainResponseSchema },
+  confirmDomain: {
+    params: z.object({ id: idParamSchema }),
+    body: domainConfirmSchema,
+    response: domainDetailResponseSchema,
+  },
+  checkDomain: { params: z.object({ id: idParamSchema }), response: domainDetailResponseSchema },
+  checkDomainPayment: { params: z.object({ id: idParamSchema }), response: domainResponseSchema },
+  rotateDomainDkim: { params: z.object({ id: idParamSchema }), response: domainDetailResponseSchema },
+  deleteDomain: {
+    params: z.object({ id: idParamSchema }),
+    query: domainDeleteQuerySchema,
+    response: okSchema,
+  },
+  domainEmails: { params: z.object({ id: idParamSchema }), response: domainEmailsResponseSchema },
+  createDomainEmail: {
+    params: z.object({ id: idParamSchema }),
+    body: domainEmailCreateSchema,
+    response: domainEmailResponseSchema,
+  },
+  updateDomainEmail: {
+    params: domainEmailParamsSchema,
+    body: domainEmailUpdateSchema,
+    response: domainEmailResponseSchema,
+  },
+  delegateDomainEmail: {
+    params: domainEmailParamsSchema,
+    body: domainEmailDelegateSchema,
+    response: domainEmailResponseSchema,
+  },
+  deleteDomainEmail: { params: domainEmailParamsSchema, response: okSchema },
+  confirmDomainEmail: {
+    params: z.object({ emailId: idParamSchema }),
+    response: domainEmailResponseSchema,
+  },
+  checkDomainEmailPayment: { params: domainEmailParamsSchema, response: domainEmailResponseSchema },
+  domainEmailAccess: {
+    params: domainEmailParamsSchema,
+    body: domainEmailAccessSchema,
+    response: domainEmailResponseSchema,
+  },
+  delegatedEmails: { response: delegatedEmailsResponseSchema },
+  openDelegated: { body: openDelegatedSchema, response: accessResponseSchema },
 } satisfies { [K in RouteName]: RouteSchemas };
 
 /**

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AliasKind, AliasStatus } from '@mailroom/protocol';
-import type { Db, Trx } from '../core/db/index.js';
+import type { AddressKind, AddressStatus, Db, Trx } from '../core/db/index.js';
 
 /**
  * SQL of `aliases` and `alias_access_changes`. An alias is active when it succeeded and is not deleted: only an
@@ -12,8 +12,8 @@ export interface AliasRow {
   id: number;
   account_id: number;
   email: string;
-  kind: AliasKind;
-  status: AliasStatus;
+  kind: AddressKind;
+  status: AddressStatus;
   invoice_id: number | null;
   created_at: Date;
 }
@@ -54,7 +54,8 @@ export function listAccountAliases(
     )
     .where('aliases.account_id', '=', accountId)
     .where('aliases.deleted_at', 'is', null);
-  if (kind) query = query.where('aliases.kind', '=', kind);
+  // The aliases screen's rows: addresses on domains are the domains screen's.
+  query = kind ? query.where('aliases.kind', '=', kind) : query.where('aliases.kind', 'in', ['free', 'paid']);
   return query.orderBy('aliases.id').execute() as Promise<(AliasRow & { password_access: boolean })[]>;
 }
 

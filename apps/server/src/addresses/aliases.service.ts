@@ -36,6 +36,9 @@ export const ALIAS_ACCESS_CHANGES_PER_HOUR = 5;
 const ACCESS_WINDOW_MS = 3600_000;
 
 export function toAliasEntry(row: AliasRow, passwordAccess: boolean): AliasEntry {
+  // Only free and paid aliases reach the aliases screen (listAccountAliases); a domain address is never one of them.
+  if (row.kind === 'domain' || row.status === 'prepared')
+    throw new Error(`aliases row ${row.id} is not an alias`);
   return {
     id: row.id,
     email: row.email,

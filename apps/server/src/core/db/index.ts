@@ -29,6 +29,7 @@ import * as m023 from './migrations/023-security.js';
 import * as m024 from './migrations/024-support-requests.js';
 import * as m025 from './migrations/025-filter-run-skipped.js';
 import * as m026 from './migrations/026-filter-sends.js';
+import * as m027 from './migrations/027-domains.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -100,6 +101,7 @@ const migrations: Record<string, Migration> = {
   '024-support-requests': m024,
   '025-filter-run-skipped': m025,
   '026-filter-sends': m026,
+  '027-domains': m027,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

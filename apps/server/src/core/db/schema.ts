@@ -2,11 +2,24 @@ import type { ColumnType, Generated } from 'kysely';
 import type {
   AliasKind,
   AliasStatus,
+  DkimAlgorithm,
+  DkimKeyState,
+  DomainStatus,
   FolderSystem,
   LabelSearchField,
   PassportLevel,
   Settings,
+  VerificationFailure,
+  VerificationMethod,
 } from '@mailroom/protocol';
+
+/** An aliases row: a free or paid alias on the mail domain, or an address on a domain (issue 17). */
+export type AddressKind = AliasKind | 'domain';
+/** An address on a domain may also be prepared: made, not receiving until its confirm. */
+export type AddressStatus = AliasStatus | 'prepared';
+
+/** An account's own domain, or one of the service's public domains (PUBLIC_DOMAINS). */
+export type DomainKind = 'own' | 'public';
 
 export interface MailAddress {
   email: string;
@@ -105,12 +118,63 @@ export interface Database {
     account_id: number;
     /** Lowercased local part @ the mail domain. */
     email: string;
-    kind: ColumnType<AliasKind, AliasKind | undefined, AliasKind>;
-    status: ColumnType<AliasStatus, AliasStatus | undefined, AliasStatus>;
+    kind: ColumnType<AddressKind, AddressKind | undefined, AddressKind>;
+    status: ColumnType<AddressStatus, AddressStatus | undefined, AddressStatus>;
     /** The invoice of a paid alias (`invoices.id`). */
     invoice_id: ColumnType<number | null, number | null | undefined, number | null>;
     /** Set when deleted: the row stays for the mail that points at it. */
     deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    /** kind 'domain': the domain the address is on (`domains.id`); null for free and paid aliases. */
+    domain_id: ColumnType<number | null, number | null | undefined, number | null>;
+    created_at: CreatedAt;
+  };
+  /** Own domains of accounts and the service's public domains (addresses/; migration 027). */
+  domains: {
+    id: Generated<number>;
+    account_id: number | null;
+    kind: ColumnType<DomainKind, DomainKind | undefined, DomainKind>;
+    /** ASCII, lowercased (punycode for an IDN). */
+    name: string;
+    display_name: string;
+    status: ColumnType<DomainStatus, DomainStatus | undefined, DomainStatus>;
+    paid: ColumnType<boolean, boolean | undefined, boolean>;
+    invoice_id: ColumnType<number | null, number | null | undefined, number | null>;
+    token: string;
+    method: ColumnType<
+      VerificationMethod | null,
+      VerificationMethod | null | undefined,
+      VerificationMethod | null
+    >;
+    failure_reason: ColumnType<
+      VerificationFailure | null,
+      VerificationFailure | null | undefined,
+      VerificationFailure | null
+    >;
+    failure_found: ColumnType<string | null, string | null | undefined, string | null>;
+    verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    unverified_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    catch_all_alias_id: ColumnType<number | null, number | null | undefined, number | null>;
+    deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    created_at: CreatedAt;
+  };
+  /** A domain's DKIM keys (private_key encrypted with a key derived from SECRET_KEY). */
+  domain_dkim_keys: {
+    id: Generated<number>;
+    domain_id: number;
+    selector: string;
+    algorithm: DkimAlgorithm;
+    state: DkimKeyState;
+    private_key: string;
+    /** Base64 of the TXT record's p= value. */
+    public_key: string;
+    created_at: CreatedAt;
+    retire_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  };
+  /** An address (aliases row) its owner lets another member read and send as. */
+  delegations: {
+    alias_id: number;
+    delegate_account_id: number;
     created_at: CreatedAt;
   };
   alias_access_changes: {
