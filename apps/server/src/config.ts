@@ -59,6 +59,10 @@ const schema = z.object({
     )
     .default('mailroom.test'),
   PUBLIC_URL: url.optional(),
+  DNS_SERVERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
   OIDC_ISSUER: url.optional(),
   OIDC_CLIENT_ID: z.string().min(1).default('mailroom'),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -137,6 +141,8 @@ export interface Config {
    */
   secretKey: string | undefined;
   mailDomain: string;
+  /** Resolvers asked for domain verification, DNS health and MX checks ("host" or "host:port"); empty: the system's. */
+  dnsServers: string[];
   publicUrl: string;
   oidc: {
     /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
@@ -214,6 +220,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
   SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
   MAIL_DOMAIN: 'Domain of primary addresses, <memberId>@MAIL_DOMAIN (default mailroom.test)',
+  DNS_SERVERS:
+    'Space- or comma-separated DNS servers ("host" or "host:port") for domain verification and MX checks (default the system\'s)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
   OIDC_ISSUER: 'Issuer URL of the provider single sign-on; unset runs the embedded development IdP',
   OIDC_CLIENT_ID: 'OIDC client id (default mailroom)',
@@ -331,6 +339,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteFsync: e.PGLITE_FSYNC,
     secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
+    dnsServers: e.DNS_SERVERS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {
       issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),

@@ -1,0 +1,46 @@
+import { Resolver } from 'node:dns/promises';
+
+/**
+ * DNS as the service asks it (domain verification, DNS health, the MX check of an address, collectors' discovery):
+ * through DNS_SERVERS when set (tests run their own server on loopback), else the system's resolvers. An answer of
+ * "no such name" or "no such record" is an empty list, never an error; a resolver that fails throws DnsLookupError.
+ */
+export interface DnsResolver {
+  /** Each TXT record of the name, its strings joined (RFC 7208 §3.3). */
+  txt(name: string): Promise<string[]>;
+  /** The MX hosts of the name, lowercased without the final dot, by preference. */
+  mx(name: string): Promise<string[]>;
+}
+
+export class DnsLookupError extends Error {
+  constructor(
+    readonly host: string,
+    readonly code: string,
+  ) {
+    super(`DNS lookup of ${host} failed: ${code}`);
+  }
+}
+
+const absent = new Set(['ENOTFOUND', 'ENODATA', 'ENONAME', 'NXDOMAIN']);
+
+/** `servers`: "host" or "host:port" entries (DNS_SERVERS); empty: the system's. */
+export function openDnsResolver(servers: readonly string[], timeoutMs = 5000): DnsResolver {
+  const resolver = new Resolver({ timeout: timeoutMs, tries: 2 });
+  if (servers.length > 0) resolver.setServers([...servers]);
+  const ask = async <T>(name: string, query: () => Promise<T[]>): Promise<T[]> => {
+    try {
+      return await query();
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'EUNKNOWN';
+      if (absent.has(code)) return [];
+      throw new DnsLookupError(name, code);
+    }
+  };
+  return {
+    txt: async (name) => (await ask(name, () => resolver.resolveTxt(name))).map((parts) => parts.join('')),
+    mx: async (name) =>
+      (await ask(name, () => resolver.resolveMx(name)))
+        .sort((a, b) => a.priority - b.priority)
+        .map((r) => r.exchange.toLowerCase().replace(/\.$/, '')),
+  };
+}
