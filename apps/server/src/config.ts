@@ -59,6 +59,15 @@ const schema = z.object({
     )
     .default('mailroom.test'),
   PUBLIC_URL: url.optional(),
+  MX_HOST: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
+      'a host name',
+    )
+    .optional(),
+  MX_HOST:
+    "The host name own domains' MX records must point at: this service's SMTP (default mx.MAIL_DOMAIN)",
   DNS_SERVERS: z
     .string()
     .default('')
@@ -143,6 +152,8 @@ export interface Config {
   mailDomain: string;
   /** Resolvers asked for domain verification, DNS health and MX checks ("host" or "host:port"); empty: the system's. */
   dnsServers: string[];
+  /** The host own domains' MX records must point at (MX_HOST, default mx.MAIL_DOMAIN). */
+  mxHost: string;
   publicUrl: string;
   oidc: {
     /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
@@ -340,6 +351,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,
+    mxHost: (e.MX_HOST ?? `mx.${e.MAIL_DOMAIN}`).toLowerCase(),
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {
       issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),
