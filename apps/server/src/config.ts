@@ -66,8 +66,6 @@ const schema = z.object({
       'a host name',
     )
     .optional(),
-  MX_HOST:
-    "The host name own domains' MX records must point at: this service's SMTP (default mx.MAIL_DOMAIN)",
   DNS_SERVERS: z
     .string()
     .default('')
@@ -231,6 +229,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
   SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
   MAIL_DOMAIN: 'Domain of primary addresses, <memberId>@MAIL_DOMAIN (default mailroom.test)',
+  MX_HOST:
+    "The host name own domains' MX records must point at: this service's SMTP (default mx.MAIL_DOMAIN)",
   DNS_SERVERS:
     'Space- or comma-separated DNS servers ("host" or "host:port") for domain verification and MX checks (default the system\'s)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
