@@ -19,7 +19,7 @@ import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
-import { aliasRoutes, domainRoutes, registerUnbuiltDomainRoutes, userRoutes } from './user/index.js';
+import { aliasRoutes, domainRoutes, userRoutes } from './user/index.js';
 import {
   authRoutes,
   DEV_IDP_PATH,
@@ -227,8 +227,6 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     { prefix: '/api/v1' },
   );
 
-  // Issue 17's routes not built yet answer not_found (user/unbuilt-domain-routes.ts); nothing once they are.
-  registerUnbuiltDomainRoutes(app);
   await registerWebApp(app, config.webDistDir);
   return app;
 }

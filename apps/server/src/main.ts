@@ -134,7 +134,9 @@ async function main() {
     stopping = true;
     idleCollection.stop();
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([...sweeps, ...walletJobs, domainUpkeep, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
+    await Promise.all(
+      [...sweeps, ...walletJobs, domainUpkeep, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()),
+    );
     await ingest.close();
     await sending.stop();
     await filterRuns.stop();

@@ -19,7 +19,10 @@ interface Dns2 {
     tcp?: boolean;
     handle(request: Dns2Packet, send: (response: Dns2Packet) => void): void;
   }): {
-    listen(options: { udp?: { port: number; address: string }; tcp?: { port: number; address: string } }): Promise<unknown>;
+    listen(options: {
+      udp?: { port: number; address: string };
+      tcp?: { port: number; address: string };
+    }): Promise<unknown>;
     close(): Promise<void>;
   };
   Packet: {

@@ -37,7 +37,9 @@ export async function startTestSite(address = '127.0.0.1') {
       hosts.set(host.toLowerCase(), handler);
     },
     page(host: string, html: string) {
-      hosts.set(host.toLowerCase(), (_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+      hosts.set(host.toLowerCase(), (_req, res) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html),
+      );
     },
   };
 }

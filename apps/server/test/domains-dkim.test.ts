@@ -112,9 +112,7 @@ describe('mail from a verified own domain', () => {
     const [message] = await sink.waitFor(1);
     const resolver: DNSResolver = (name, type) => dns.resolver.resolve(name, type) as never;
     const result = await dkimVerify(message!.raw, { resolver });
-    expect(
-      result.results.map((r) => [r.signingDomain, r.algo, r.selector, r.status.result]).sort(),
-    ).toEqual(
+    expect(result.results.map((r) => [r.signingDomain, r.algo, r.selector, r.status.result]).sort()).toEqual(
       [
         [domain.name, 'ed25519-sha256', dkim[1]!.selector, 'pass'],
         [domain.name, 'rsa-sha256', dkim[0]!.selector, 'pass'],
@@ -134,13 +132,15 @@ describe('DKIM rotation', () => {
     const ann = await mailUser(ctx, 'Ann Rotates');
     const first = await verifiedDomain(ann);
     const id = first.domain.id;
-    const rotated = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`)).body as DomainDetailResponse;
+    const rotated = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`))
+      .body as DomainDetailResponse;
     expect(rotated.dkim.map((k) => k.state)).toEqual(['active', 'active', 'next', 'next']);
     const next = rotated.dkim.filter((k) => k.state === 'next');
     expect(next.map((k) => k.selector)).not.toEqual(first.dkim.map((k) => k.selector));
     expect(new Set(rotated.dkim.map((k) => k.selector)).size).toBe(4);
     // Pressed again while one is under way: nothing new.
-    const again = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`)).body as DomainDetailResponse;
+    const again = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`))
+      .body as DomainDetailResponse;
     expect(again.dkim.map((k) => k.selector)).toEqual(rotated.dkim.map((k) => k.selector));
 
     // Not published yet: the next keys wait.
@@ -162,7 +162,9 @@ describe('DKIM rotation', () => {
 
     // Within the grace the old keys stay published; after it the daily job removes them.
     await runDomainUpkeep(upkeepDeps(), new Date(Date.now() + 6 * DAY));
-    expect((await db.selectFrom('domain_dkim_keys').select('id').where('domain_id', '=', id).execute()).length).toBe(4);
+    expect(
+      (await db.selectFrom('domain_dkim_keys').select('id').where('domain_id', '=', id).execute()).length,
+    ).toBe(4);
     await runDomainUpkeep(upkeepDeps(), new Date(Date.now() + 8 * DAY));
     const left = (await api(ann.browser, 'GET', `user/domains/${id}`)).body as DomainDetailResponse;
     expect(left.dkim.map((k) => [k.selector, k.state])).toEqual([
@@ -175,9 +177,13 @@ describe('DKIM rotation', () => {
 describe('the daily upkeep of domains', () => {
   it('fails a domain not proven 7 days after its confirm as expired, and tells the owner in their language', async () => {
     const ann = await mailUser(ctx, 'Ann Forgets');
-    await sql`update accounts set settings = settings || '{"language":"ru"}'::jsonb where id = ${ann.accountId}`.execute(db);
-    const domain = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('late') })).body.domain as Domain;
-    const never = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('never') })).body.domain as Domain;
+    await sql`update accounts set settings = settings || '{"language":"ru"}'::jsonb where id = ${ann.accountId}`.execute(
+      db,
+    );
+    const domain = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('late') })).body
+      .domain as Domain;
+    const never = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('never') })).body
+      .domain as Domain;
     const confirmed = await api(ann.browser, 'POST', `user/domains/${domain.id}/confirm`, { method: 'dns' });
     expect(confirmed.body.domain.failure.reason).toBe('record_not_found');
 

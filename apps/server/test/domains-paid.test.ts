@@ -30,7 +30,11 @@ async function add(user: MailUser, name = fresh()): Promise<Domain> {
 }
 
 async function memberIdOf(user: MailUser): Promise<string> {
-  const row = await db.selectFrom('accounts').select('member_id').where('id', '=', user.accountId).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('accounts')
+    .select('member_id')
+    .where('id', '=', user.accountId)
+    .executeTakeFirstOrThrow();
   return row.member_id;
 }
 
@@ -47,10 +51,20 @@ describe('a domain beyond the free number', () => {
     const free = await add(ann);
     expect(free).toMatchObject({ paid: false, status: 'prepared', invoice: null });
     const paid = await add(ann);
-    expect(paid).toMatchObject({ paid: true, status: 'unpaid', invoice: { amount: '2.50', status: 'unpaid' } });
-    expect(await ourInvoice(paid)).toMatchObject({ purpose: 'domain', subject_id: paid.id, status: 'unpaid' });
+    expect(paid).toMatchObject({
+      paid: true,
+      status: 'unpaid',
+      invoice: { amount: '2.50', status: 'unpaid' },
+    });
+    expect(await ourInvoice(paid)).toMatchObject({
+      purpose: 'domain',
+      subject_id: paid.id,
+      status: 'unpaid',
+    });
 
-    expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name: fresh() }))).toBe('error_domain_status_paying');
+    expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name: fresh() }))).toBe(
+      'error_domain_status_paying',
+    );
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
     const early = await api(ann.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' });
     expect(codeOf(early)).toBe('error_domain_status_paying');
@@ -63,7 +77,11 @@ describe('a domain beyond the free number', () => {
     const bob = await mailUser(ctx, 'Bob Clicks');
     await add(bob);
     const paid = await add(bob);
-    await db.updateTable('sandbox_wallet_invoices').set({ status: 'paid' }).where('id', '=', paid.invoice!.id).execute();
+    await db
+      .updateTable('sandbox_wallet_invoices')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.invoice!.id)
+      .execute();
     const clicks = await Promise.all(
       Array.from({ length: 20 }, () => api(bob.browser, 'POST', `user/domains/${paid.id}/paid`)),
     );
@@ -76,7 +94,11 @@ describe('a domain beyond the free number', () => {
 
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
     const verified = await api(bob.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' });
-    expect(verified.body.domain).toMatchObject({ status: 'succeed', paid: true, invoice: { status: 'paid' } });
+    expect(verified.body.domain).toMatchObject({
+      status: 'succeed',
+      paid: true,
+      invoice: { status: 'paid' },
+    });
     // Paid for: the next one is paid again, and may be bought now.
     expect((await add(bob)).status).toBe('unpaid');
   });
@@ -88,7 +110,10 @@ describe('a domain beyond the free number', () => {
     await settleInSandbox(ctx, paid.invoice!.id, 'rejected', await memberIdOf(cy));
     expect(codeOf(await api(cy.browser, 'POST', `user/domains/${paid.id}/paid`))).toBe('pay_invoice_cancel');
     const listed = (await api(cy.browser, 'GET', 'user/domains')).body.domains as Domain[];
-    expect(listed.find((d) => d.id === paid.id)).toMatchObject({ status: 'failed', invoice: { status: 'rejected' } });
+    expect(listed.find((d) => d.id === paid.id)).toMatchObject({
+      status: 'failed',
+      invoice: { status: 'rejected' },
+    });
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
     expect(codeOf(await api(cy.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' }))).toBe(
       'error_domain_status_paying',

@@ -42,7 +42,11 @@ async function add(user: MailUser, name: string): Promise<Domain> {
   return r.body.domain as Domain;
 }
 
-async function confirm(user: MailUser, domain: Domain, method: 'dns' | 'meta'): Promise<DomainDetailResponse> {
+async function confirm(
+  user: MailUser,
+  domain: Domain,
+  method: 'dns' | 'meta',
+): Promise<DomainDetailResponse> {
   const r = await api(user.browser, 'POST', `user/domains/${domain.id}/confirm`, { method });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body as DomainDetailResponse;
@@ -55,7 +59,13 @@ describe('adding a domain', () => {
   it('takes a public DNS name, an IDN in punycode with its Unicode name, and refuses what is not one', async () => {
     const ann = await mailUser(ctx, 'Ann Owner');
     const plain = await add(ann, `  ${fresh().toUpperCase()}. `);
-    expect(plain).toMatchObject({ status: 'prepared', method: null, paid: false, invoice: null, emails_count: 0 });
+    expect(plain).toMatchObject({
+      status: 'prepared',
+      method: null,
+      paid: false,
+      invoice: null,
+      emails_count: 0,
+    });
     expect(plain.name).toBe(plain.name.toLowerCase());
     expect(plain.name).not.toMatch(/\.$/);
     expect(plain.verification).toEqual({
@@ -70,7 +80,15 @@ describe('adding a domain', () => {
     expect(idn.name).toMatch(/^xn--[a-z0-9-]+\.xn--p1ai$/);
     expect(idn.display_name).toMatch(/^пример\d+\.рф$/);
 
-    for (const name of ['127.0.0.1', '[::1]', 'localhost', 'no_underscores.test', '-lead.test', 'a..b.test', 'x.123'])
+    for (const name of [
+      '127.0.0.1',
+      '[::1]',
+      'localhost',
+      'no_underscores.test',
+      '-lead.test',
+      'a..b.test',
+      'x.123',
+    ])
       expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name })), name).toBe('invalid_domain');
     for (const name of ['mailroom.test', 'Sub.Mailroom.Test', 'public-mail.test'])
       expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name })), name).toBe('domain_hosted');
@@ -114,7 +132,10 @@ describe('verification by DNS TXT record', () => {
   it('succeeds with our record among others, makes the DKIM pair, and shows the DNS health', async () => {
     const ann = await mailUser(ctx, 'Ann Dns');
     const domain = await add(ann, fresh('example-corp'));
-    dns.zone.set(domain.name, 'TXT', ['v=spf1 -all', ['mailroom-verif', `ication=${domain.verification.token}`]]);
+    dns.zone.set(domain.name, 'TXT', [
+      'v=spf1 -all',
+      ['mailroom-verif', `ication=${domain.verification.token}`],
+    ]);
     const detail = await confirm(ann, domain, 'dns');
     expect(detail.domain).toMatchObject({ status: 'succeed', method: 'dns', failure: null });
     expect(detail.domain.verified_at).not.toBeNull();
@@ -174,7 +195,10 @@ describe('verification by DNS TXT record', () => {
     const domain = await add(ann, fresh());
     dns.zone.set(domain.name, 'TXT', ['v=spf1 -all']);
     let detail = await confirm(ann, domain, 'dns');
-    expect(detail.domain).toMatchObject({ status: 'failed', failure: { reason: 'record_not_found', found: null } });
+    expect(detail.domain).toMatchObject({
+      status: 'failed',
+      failure: { reason: 'record_not_found', found: null },
+    });
     expect(detail.dkim).toEqual([]);
 
     dns.zone.set(domain.name, 'TXT', ['mailroom-verification=0123456789abcdef']);
@@ -205,19 +229,35 @@ describe('verification by meta tag', () => {
       path: '/',
       userAgent: 'Mailroom-Domain-Verification/1',
     });
-    expect(detail.dns[0]).toMatchObject({ kind: 'verification', ok: true, expected: domain.verification.meta_tag });
+    expect(detail.dns[0]).toMatchObject({
+      kind: 'verification',
+      ok: true,
+      expected: domain.verification.meta_tag,
+    });
   });
 
   it('tells no tag, another token, and a tag only in the text apart', async () => {
     const ann = await mailUser(ctx, 'Ann Meta Fails');
     const domain = await add(ann, fresh());
     dns.zone.set(domain.name, 'A', ['127.0.0.1']);
-    site.page(domain.name, `<p>&lt;meta name="mailroom-verification" content="${domain.verification.token}"&gt;</p>`);
-    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({ reason: 'record_not_found', found: null });
+    site.page(
+      domain.name,
+      `<p>&lt;meta name="mailroom-verification" content="${domain.verification.token}"&gt;</p>`,
+    );
+    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({
+      reason: 'record_not_found',
+      found: null,
+    });
     site.page(domain.name, metaPage('not-the-token'));
-    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({ reason: 'wrong_token', found: 'not-the-token' });
+    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({
+      reason: 'wrong_token',
+      found: 'not-the-token',
+    });
     site.serve(domain.name, (_req, res) => res.writeHead(500).end());
-    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({ reason: 'site_unreachable', found: 'HTTP 500' });
+    expect((await confirm(ann, domain, 'meta')).domain.failure).toEqual({
+      reason: 'site_unreachable',
+      found: 'HTTP 500',
+    });
   });
 
   it('refuses a site on an address inside the network, and a redirect there', async () => {
@@ -242,7 +282,9 @@ describe('verification by meta tag', () => {
     expect(site.seen.some((s) => s.host === target)).toBe(false);
 
     // A literal loopback address in the redirect is refused the same way.
-    site.serve(hop.name, (_req, res) => res.writeHead(301, { location: `http://127.0.0.4:${site.port}/` }).end());
+    site.serve(hop.name, (_req, res) =>
+      res.writeHead(301, { location: `http://127.0.0.4:${site.port}/` }).end(),
+    );
     expect((await confirm(ann, hop, 'meta')).domain.failure?.reason).toBe('site_forbidden');
 
     // More than 3 redirects: unreachable.
@@ -305,30 +347,53 @@ describe('removing a domain', () => {
     // An address on the domain, with password access and a delegate, as the addresses' routes make them.
     const address = await db
       .insertInto('aliases')
-      .values({ account_id: ann.accountId, email: `sales@${domain.name}`, kind: 'domain', status: 'succeed', domain_id: domain.id })
+      .values({
+        account_id: ann.accountId,
+        email: `sales@${domain.name}`,
+        kind: 'domain',
+        status: 'succeed',
+        domain_id: domain.id,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     await db
       .insertInto('password_accesses')
       .values({ email: `sales@${domain.name}`, account_id: ann.accountId, password_hash: 'x' })
       .execute();
-    await db.insertInto('delegations').values({ alias_id: address.id, delegate_account_id: bob.accountId }).execute();
+    await db
+      .insertInto('delegations')
+      .values({ alias_id: address.id, delegate_account_id: bob.accountId })
+      .execute();
     expect((await api(ann.browser, 'GET', 'user/domains')).body.domains[0].emails_count).toBe(1);
 
     for (const query of ['', '?confirm=', '?confirm=yes'])
-      expect(codeOf(await api(ann.browser, 'DELETE', `user/domains/${domain.id}${query}`))).toBe('delete_word_required');
+      expect(codeOf(await api(ann.browser, 'DELETE', `user/domains/${domain.id}${query}`))).toBe(
+        'delete_word_required',
+      );
     const removed = await api(ann.browser, 'DELETE', `user/domains/${domain.id}?confirm=delete`);
     expect(removed.body).toEqual({ ok: true });
 
     expect((await api(ann.browser, 'GET', 'user/domains')).body.domains).toEqual([]);
     expect(codeOf(await api(ann.browser, 'GET', `user/domains/${domain.id}`))).toBe('entity_not_found');
-    const row = await db.selectFrom('aliases').select('deleted_at').where('id', '=', address.id).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('aliases')
+      .select('deleted_at')
+      .where('id', '=', address.id)
+      .executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
-    expect(await db.selectFrom('delegations').selectAll().where('alias_id', '=', address.id).execute()).toEqual([]);
     expect(
-      await db.selectFrom('password_accesses').selectAll().where('email', '=', `sales@${domain.name}`).execute(),
+      await db.selectFrom('delegations').selectAll().where('alias_id', '=', address.id).execute(),
     ).toEqual([]);
-    expect(await db.selectFrom('domain_dkim_keys').selectAll().where('domain_id', '=', domain.id).execute()).toEqual([]);
+    expect(
+      await db
+        .selectFrom('password_accesses')
+        .selectAll()
+        .where('email', '=', `sales@${domain.name}`)
+        .execute(),
+    ).toEqual([]);
+    expect(
+      await db.selectFrom('domain_dkim_keys').selectAll().where('domain_id', '=', domain.id).execute(),
+    ).toEqual([]);
 
     // The name is free again, for this account too.
     expect((await add(ann, domain.name)).status).toBe('prepared');

@@ -11,7 +11,10 @@ import { dkimSelector } from './domain-names.js';
  */
 
 type Pair = { publicKey: KeyObject; privateKey: KeyObject };
-const generateRsa = promisify(generateKeyPair) as (type: 'rsa', options: { modulusLength: number }) => Promise<Pair>;
+const generateRsa = promisify(generateKeyPair) as (
+  type: 'rsa',
+  options: { modulusLength: number },
+) => Promise<Pair>;
 const generateEd25519 = (type: 'ed25519') =>
   new Promise<Pair>((resolve, reject) =>
     generateKeyPair(type, undefined, (err, publicKey, privateKey) =>
@@ -42,7 +45,9 @@ async function newKey(
   taken: Set<string>,
 ): Promise<NewDkimKey> {
   const pair: { publicKey: KeyObject; privateKey: KeyObject } =
-    algorithm === 'rsa' ? await generateRsa('rsa', { modulusLength: 2048 }) : await generateEd25519('ed25519');
+    algorithm === 'rsa'
+      ? await generateRsa('rsa', { modulusLength: 2048 })
+      : await generateEd25519('ed25519');
   const selector = dkimSelector(day, algorithm, taken);
   taken.add(selector);
   const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

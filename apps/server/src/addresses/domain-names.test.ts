@@ -11,13 +11,27 @@ import { metaTokensIn, verificationTokensIn } from './domain-proof.js';
 
 describe('domain names', () => {
   it('keeps a DNS name in ASCII and in the form people read', () => {
-    expect(parseDomainName(' Example-Corp.COM. ')).toEqual({ name: 'example-corp.com', displayName: 'example-corp.com' });
+    expect(parseDomainName(' Example-Corp.COM. ')).toEqual({
+      name: 'example-corp.com',
+      displayName: 'example-corp.com',
+    });
     expect(parseDomainName('Пример.РФ')).toEqual({ name: 'xn--e1afmkfd.xn--p1ai', displayName: 'пример.рф' });
     expect(parseDomainName('münchen.de')?.name).toBe('xn--mnchen-3ya.de');
   });
 
   it('refuses IP addresses, single labels, numeric top labels and bad labels', () => {
-    for (const bad of ['10.1.2.3', '::1', '[::1]', 'localhost', 'a.1', 'a_b.com', 'a-.com', '', '.', `${'a'.repeat(64)}.com`])
+    for (const bad of [
+      '10.1.2.3',
+      '::1',
+      '[::1]',
+      'localhost',
+      'a.1',
+      'a_b.com',
+      'a-.com',
+      '',
+      '.',
+      `${'a'.repeat(64)}.com`,
+    ])
       expect(parseDomainName(bad), bad).toBeUndefined();
   });
 
@@ -53,9 +67,9 @@ describe('domain names', () => {
 
 describe('verification tokens', () => {
   it('finds ours among TXT records', () => {
-    expect(verificationTokensIn(['v=spf1 -all', 'Mailroom-Verification=abc', 'google-site-verification=x'])).toEqual([
-      'abc',
-    ]);
+    expect(
+      verificationTokensIn(['v=spf1 -all', 'Mailroom-Verification=abc', 'google-site-verification=x']),
+    ).toEqual(['abc']);
   });
 
   it('finds the meta tag by parsing the HTML, whatever the case and quoting, not in text or comments', () => {

@@ -85,7 +85,10 @@ export const DMARC_VALUE = 'v=DMARC1; p=none';
 /** Whether an SPF record includes the service (its include: mechanism, any qualifier but -). */
 export function spfIncludes(record: string, include: string): boolean {
   const terms = record.toLowerCase().split(/\s+/);
-  return terms[0] === 'v=spf1' && terms.some((t) => /^[+~?]?include:/.test(t) && t.replace(/^[+~?]?include:/, '') === include);
+  return (
+    terms[0] === 'v=spf1' &&
+    terms.some((t) => /^[+~?]?include:/.test(t) && t.replace(/^[+~?]?include:/, '') === include)
+  );
 }
 
 const quoted = (s: string) => `"${s.replace(/(["\\])/g, '\\$1')}"`;

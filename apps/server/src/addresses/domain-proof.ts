@@ -14,8 +14,7 @@ import { siteUrlOf, VERIFICATION_NAME } from './domain-names.js';
  * carries the contract's reason and what was found instead (the other token, an HTTP status), never an exception.
  */
 export type ProofOutcome =
-  | { ok: true }
-  | { ok: false; reason: Exclude<VerificationFailure, 'expired'>; found: string | null };
+  { ok: true } | { ok: false; reason: Exclude<VerificationFailure, 'expired'>; found: string | null };
 
 export interface ProofDeps {
   resolver: DnsResolver;
@@ -34,7 +33,9 @@ const SITE_MAX_REDIRECTS = 3;
 /** The tokens in our TXT records among the name's records ("mailroom-verification=<token>"). */
 export function verificationTokensIn(records: string[]): string[] {
   const prefix = `${VERIFICATION_NAME}=`;
-  return records.filter((r) => r.trim().toLowerCase().startsWith(prefix)).map((r) => r.trim().slice(prefix.length).trim());
+  return records
+    .filter((r) => r.trim().toLowerCase().startsWith(prefix))
+    .map((r) => r.trim().slice(prefix.length).trim());
 }
 
 async function proveByDns(deps: ProofDeps, name: string, token: string): Promise<ProofOutcome> {
@@ -82,7 +83,11 @@ async function proveByMeta(deps: ProofDeps, name: string, token: string): Promis
     });
   } catch (err) {
     if (!(err instanceof PageFetchError)) throw err;
-    const reason = { forbidden: 'site_forbidden', unreachable: 'site_unreachable', dns: 'dns_error' } as const;
+    const reason = {
+      forbidden: 'site_forbidden',
+      unreachable: 'site_unreachable',
+      dns: 'dns_error',
+    } as const;
     return { ok: false, reason: reason[err.reason], found: err.message };
   }
   // The tag belongs in <head>, which comes first: the first 64 KB of the page are read.

@@ -57,11 +57,7 @@ const texts = {
   },
 };
 
-async function tellOwner(
-  deps: DomainUpkeepDeps,
-  row: DomainRow,
-  kind: keyof typeof texts,
-): Promise<void> {
+async function tellOwner(deps: DomainUpkeepDeps, row: DomainRow, kind: keyof typeof texts): Promise<void> {
   const accountId = row.account_id!;
   const account = await requireAccount(deps.db, accountId);
   const language = (await getSettings(deps.db, accountId)).language === 'ru' ? 'ru' : 'en';
@@ -124,7 +120,11 @@ export interface DomainSigningKey {
  * The keys mail From `domain` is signed with when it is a verified own domain: its active RSA and Ed25519 keys
  * (empty otherwise: the operator's `dkim set` key, if any, signs instead).
  */
-export async function domainSigningKeys(db: Db, dkimKeySecret: string, domain: string): Promise<DomainSigningKey[]> {
+export async function domainSigningKeys(
+  db: Db,
+  dkimKeySecret: string,
+  domain: string,
+): Promise<DomainSigningKey[]> {
   const rows = await activeKeysOfDomainName(db, domain.toLowerCase());
   return rows.map((row) => ({
     domain: domain.toLowerCase(),

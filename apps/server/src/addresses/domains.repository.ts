@@ -47,7 +47,11 @@ export function insertDomain(
 }
 
 /** The account's own domain (not deleted), or undefined: another account's id, a deleted one, a public one. */
-export function findAccountDomain(db: Db, accountId: number, domainId: number): Promise<DomainRow | undefined> {
+export function findAccountDomain(
+  db: Db,
+  accountId: number,
+  domainId: number,
+): Promise<DomainRow | undefined> {
   return db
     .selectFrom('domains')
     .selectAll()
@@ -58,7 +62,11 @@ export function findAccountDomain(db: Db, accountId: number, domainId: number): 
     .executeTakeFirst();
 }
 
-export function lockAccountDomain(trx: Trx, accountId: number, domainId: number): Promise<DomainRow | undefined> {
+export function lockAccountDomain(
+  trx: Trx,
+  accountId: number,
+  domainId: number,
+): Promise<DomainRow | undefined> {
   return trx
     .selectFrom('domains')
     .selectAll()
@@ -82,7 +90,10 @@ export function lockOwnDomain(trx: Trx, domainId: number): Promise<DomainRow | u
 }
 
 /** The account's domains that are not deleted, oldest first, with how many addresses each has. */
-export function listAccountDomains(db: Db, accountId: number): Promise<(DomainRow & { emails_count: number })[]> {
+export function listAccountDomains(
+  db: Db,
+  accountId: number,
+): Promise<(DomainRow & { emails_count: number })[]> {
   return db
     .selectFrom('domains')
     .selectAll('domains')
@@ -169,7 +180,11 @@ export function listPublicDomains(db: Db): Promise<{ id: number; name: string }[
  * PUBLIC_DOMAINS as rows (kind public, status succeed): the listed ones inserted when missing (another process may
  * insert the same at once: the unique index keeps one), the ones no longer listed marked deleted.
  */
-export async function syncPublicDomains(trx: Trx, names: readonly string[], token: () => string): Promise<void> {
+export async function syncPublicDomains(
+  trx: Trx,
+  names: readonly string[],
+  token: () => string,
+): Promise<void> {
   for (const name of names) {
     await sql`
       insert into domains (account_id, kind, name, display_name, status, token, verified_at)
@@ -178,7 +193,11 @@ export async function syncPublicDomains(trx: Trx, names: readonly string[], toke
       on conflict do nothing
     `.execute(trx);
   }
-  let gone = trx.updateTable('domains').set({ deleted_at: new Date() }).where('kind', '=', 'public').where('deleted_at', 'is', null);
+  let gone = trx
+    .updateTable('domains')
+    .set({ deleted_at: new Date() })
+    .where('kind', '=', 'public')
+    .where('deleted_at', 'is', null);
   if (names.length > 0) gone = gone.where('name', 'not in', [...names]);
   await gone.execute();
 }
@@ -301,7 +320,11 @@ export async function removeDomainRows(
   domainId: number,
   now: Date,
 ): Promise<{ emails: string[]; delegateAccountIds: number[] }> {
-  await trx.updateTable('domains').set({ deleted_at: now, catch_all_alias_id: null }).where('id', '=', domainId).execute();
+  await trx
+    .updateTable('domains')
+    .set({ deleted_at: now, catch_all_alias_id: null })
+    .where('id', '=', domainId)
+    .execute();
   const addresses = await trx
     .updateTable('aliases')
     .set({ deleted_at: now })
@@ -314,13 +337,21 @@ export async function removeDomainRows(
   const emails = addresses.map((a) => a.email);
   const delegations =
     ids.length > 0
-      ? await trx.deleteFrom('delegations').where('alias_id', 'in', ids).returning('delegate_account_id').execute()
+      ? await trx
+          .deleteFrom('delegations')
+          .where('alias_id', 'in', ids)
+          .returning('delegate_account_id')
+          .execute()
       : [];
   if (emails.length > 0)
     await trx
       .deleteFrom('password_accesses')
       .where('account_id', '=', accountId)
-      .where(sql<string>`lower(email)`, 'in', emails.map((e) => e.toLowerCase()))
+      .where(
+        sql<string>`lower(email)`,
+        'in',
+        emails.map((e) => e.toLowerCase()),
+      )
       .execute();
   await trx.deleteFrom('domain_dkim_keys').where('domain_id', '=', domainId).execute();
   return { emails, delegateAccountIds: [...new Set(delegations.map((d) => d.delegate_account_id))] };

@@ -200,16 +200,14 @@ async function dnsHealth(deps: DomainDeps, row: DomainRow, keys: DomainKeyRow[])
       found: txt.filter((r) => r.toLowerCase().startsWith('v=spf1')),
       ok: txt.some((r) => spfIncludes(r, deps.domains.spfInclude)),
     },
-    ...keys.map(
-      (key, i): DnsCheck => ({
-        kind: 'dkim',
-        type: 'TXT',
-        name: dkimRecordName(key.selector, name),
-        expected: dkimTxtValue(key.algorithm, key.public_key),
-        found: dkim[i]!,
-        ok: dkim[i]!.some((r) => dkimPublicKeyIn(r) === key.public_key),
-      }),
-    ),
+    ...keys.map((key, i): DnsCheck => ({
+      kind: 'dkim',
+      type: 'TXT',
+      name: dkimRecordName(key.selector, name),
+      expected: dkimTxtValue(key.algorithm, key.public_key),
+      found: dkim[i]!,
+      ok: dkim[i]!.some((r) => dkimPublicKeyIn(r) === key.public_key),
+    })),
     {
       kind: 'dmarc',
       type: 'TXT',
@@ -229,7 +227,8 @@ export async function domainDetailOf(
   domainId: number,
 ): Promise<DomainDetailResponse> {
   const row = await requireDomain(deps.db, accountId, domainId);
-  const count = (await listAccountDomains(deps.db, accountId)).find((d) => d.id === row.id)?.emails_count ?? 0;
+  const count =
+    (await listAccountDomains(deps.db, accountId)).find((d) => d.id === row.id)?.emails_count ?? 0;
   const keys = await listDomainKeys(deps.db, row.id);
   const dkim = keys.map((k) => keyView(row, k));
   return {
@@ -238,7 +237,8 @@ export async function domainDetailOf(
     dkim,
     zone: zoneSnippet({
       name: row.name,
-      verification: row.method === 'meta' ? undefined : verificationOf(row.name, row.token, deps.domains.siteUrl),
+      verification:
+        row.method === 'meta' ? undefined : verificationOf(row.name, row.token, deps.domains.siteUrl),
       mxHost: deps.mxHost,
       spfInclude: deps.domains.spfInclude,
       dkim: dkim.map((k) => ({ name: k.dns_name, value: k.dns_value })),
@@ -270,7 +270,8 @@ export async function addDomain(deps: DomainDeps, accountId: number, rawName: st
   const parsed = parseDomainName(rawName);
   if (!parsed) throw new DomainError('invalid_domain');
   const { name, displayName } = parsed;
-  if (isServiceDomain(name, deps.mailDomain, deps.domains.publicDomains)) throw new DomainError('domain_hosted');
+  if (isServiceDomain(name, deps.mailDomain, deps.domains.publicDomains))
+    throw new DomainError('domain_hosted');
   const row = await transact(deps.db, async (trx) => {
     await lockAccount(trx, accountId);
     if (!passportLevelAtLeast(await passportLevelOf(trx, accountId), 'formal'))
@@ -326,7 +327,9 @@ export function domainInvoicePurpose(deps: { events: EventBus; log: PublishLog }
     if (!domain || (domain.status !== 'unpaid' && domain.status !== 'paying')) return;
     await updateDomain(trx, domain.id, { status });
     afterCommit(trx, () =>
-      publishAfterCommit(deps.events, deps.log, domain.account_id!, [{ event: 'updateAccount', part: 'domains' }]),
+      publishAfterCommit(deps.events, deps.log, domain.account_id!, [
+        { event: 'updateAccount', part: 'domains' },
+      ]),
     );
   };
   return {
@@ -339,7 +342,11 @@ export function domainInvoicePurpose(deps: { events: EventBus; log: PublishLog }
  * POST user/domains/{id}/paid ('I have already paid'): the wallet asked and the answer settled. Still unpaid:
  * pay_invoice; rejected, expired or cancelled: pay_invoice_cancel; a free domain: entity_not_found.
  */
-export async function checkDomainPayment(deps: DomainDeps, accountId: number, domainId: number): Promise<Domain> {
+export async function checkDomainPayment(
+  deps: DomainDeps,
+  accountId: number,
+  domainId: number,
+): Promise<Domain> {
   const row = await requireDomain(deps.db, accountId, domainId);
   const issued = await invoiceOf(deps.db, row);
   if (!row.paid) throw new DomainError('entity_not_found');
@@ -366,7 +373,11 @@ async function markVerified(deps: DomainDeps, row: DomainRow, now: Date): Promis
   const existing = await listDomainKeys(deps.db, row.id);
   const keys = existing.length
     ? []
-    : await newDkimPair(deps.dkimKeySecret, now, existing.map((k) => k.selector));
+    : await newDkimPair(
+        deps.dkimKeySecret,
+        now,
+        existing.map((k) => k.selector),
+      );
   try {
     await transact(deps.db, async (trx) => {
       const locked = await lockOwnDomain(trx, row.id);
@@ -379,7 +390,8 @@ async function markVerified(deps: DomainDeps, row: DomainRow, now: Date): Promis
         failure_found: null,
         unverified_since: null,
       });
-      if ((await listDomainKeys(trx, row.id)).length === 0) await insertDomainKeys(trx, row.id, 'active', keys);
+      if ((await listDomainKeys(trx, row.id)).length === 0)
+        await insertDomainKeys(trx, row.id, 'active', keys);
     });
   } catch (err) {
     // Another account proved the same domain first: it holds it (domains_verified_name).
@@ -410,7 +422,11 @@ async function markFailed(
  * set and the domain keeps hosting mail; gone for DOMAIN_GRACE_MS → failed (answers true: the caller tells the owner).
  * DKIM keys published for a rotation are promoted once their records are seen.
  */
-export async function recheckVerified(deps: DomainDeps, row: DomainRow, now: Date): Promise<'ok' | 'missing' | 'failed'> {
+export async function recheckVerified(
+  deps: DomainDeps,
+  row: DomainRow,
+  now: Date,
+): Promise<'ok' | 'missing' | 'failed'> {
   const outcome = await proveDomain(proofDeps(deps), row.method ?? 'dns', row.name, row.token);
   await promoteSeenKeys(deps, row, now);
   if (outcome.ok) {
@@ -426,7 +442,12 @@ export async function recheckVerified(deps: DomainDeps, row: DomainRow, now: Dat
   return 'missing';
 }
 
-async function verify(deps: DomainDeps, row: DomainRow, method: VerificationMethod, now: Date): Promise<void> {
+async function verify(
+  deps: DomainDeps,
+  row: DomainRow,
+  method: VerificationMethod,
+  now: Date,
+): Promise<void> {
   const outcome = await proveDomain(proofDeps(deps), method, row.name, row.token);
   if (outcome.ok) await markVerified(deps, row, now);
   else await markFailed(deps.db, row.id, outcome, now);
@@ -488,7 +509,11 @@ export async function rotateDomainDkim(
   if (row.status !== 'succeed') throw new DomainError('domain_not_verified');
   const keys = await listDomainKeys(deps.db, row.id);
   if (!keys.some((k) => k.state === 'next')) {
-    const pair = await newDkimPair(deps.dkimKeySecret, now, keys.map((k) => k.selector));
+    const pair = await newDkimPair(
+      deps.dkimKeySecret,
+      now,
+      keys.map((k) => k.selector),
+    );
     await transact(deps.db, async (trx) => {
       const locked = await lockAccountDomain(trx, accountId, domainId);
       if (!locked) throw new DomainError('entity_not_found');

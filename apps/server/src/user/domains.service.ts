@@ -43,7 +43,11 @@ export function listPublicDomains(deps: DomainRouteDeps): Promise<PublicDomainsR
   return publicDomainsOf(deps.db);
 }
 
-export function showDomain(deps: DomainRouteDeps, accountId: number, domainId: number): Promise<DomainDetailResponse> {
+export function showDomain(
+  deps: DomainRouteDeps,
+  accountId: number,
+  domainId: number,
+): Promise<DomainDetailResponse> {
   return domainDetailOf(deps, accountId, domainId);
 }
 
@@ -103,5 +107,7 @@ export async function deleteDomain(
   for (const email of emails) await endAddressSessions(deps, accountId, email);
   await changed(deps, accountId);
   for (const delegate of delegateAccountIds)
-    await publishAfterCommit(deps.events, deps.log, delegate, [{ event: 'updateAccount', part: 'delegated' }]);
+    await publishAfterCommit(deps.events, deps.log, delegate, [
+      { event: 'updateAccount', part: 'delegated' },
+    ]);
 }

@@ -1,4 +1,3 @@
 export { userRoutes } from './user.routes.js';
 export { aliasRoutes } from './aliases.routes.js';
 export { domainRoutes } from './domains.routes.js';
-export { registerUnbuiltDomainRoutes } from './unbuilt-domain-routes.js';

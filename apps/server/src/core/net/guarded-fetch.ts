@@ -47,7 +47,8 @@ const redirectStatuses = new Set([301, 302, 303, 307, 308]);
 async function addressOf(target: URL, options: PageFetchOptions): Promise<string> {
   const host = target.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) {
-    if (!options.policy.permitted(host)) throw new PageFetchError('forbidden', `${host} is not a public address`);
+    if (!options.policy.permitted(host))
+      throw new PageFetchError('forbidden', `${host} is not a public address`);
     return host;
   }
   let addresses: string[];
@@ -60,7 +61,8 @@ async function addressOf(target: URL, options: PageFetchOptions): Promise<string
   if (addresses.length === 0) throw new PageFetchError('unreachable', `${host} has no address`);
   // Every address the name has must be public: a site cannot be half inside the network.
   const refused = addresses.find((a) => !options.policy.permitted(a));
-  if (refused !== undefined) throw new PageFetchError('forbidden', `${host} points at ${refused}, not a public address`);
+  if (refused !== undefined)
+    throw new PageFetchError('forbidden', `${host} points at ${refused}, not a public address`);
   return addresses[0]!;
 }
 
@@ -87,7 +89,10 @@ function get(target: URL, address: string, options: PageFetchOptions, signal: Ab
   });
 }
 
-async function readCapped(response: http.IncomingMessage, maxBytes: number): Promise<{ body: Buffer; truncated: boolean }> {
+async function readCapped(
+  response: http.IncomingMessage,
+  maxBytes: number,
+): Promise<{ body: Buffer; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let seen = 0;
   for await (const chunk of response as AsyncIterable<Buffer>) {
