@@ -19,6 +19,8 @@ import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
+import { runDomainUpkeep } from './addresses/index.js';
+import { AddressPolicy, openDnsResolver } from './core/net/index.js';
 
 async function main() {
   let config: Config;
@@ -45,7 +47,7 @@ async function main() {
     withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
   );
   const sending = startSendingJobs(
-    withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) }),
+    withFilterActions({ config, db, blobs, events, secrets, log: app.log.child({ area: 'outbox' }) }),
   );
   const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
@@ -71,6 +73,32 @@ async function main() {
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );
+
+  // Daily, once across every process: own domains proven again, unproven ones expired, DKIM rotations moved on.
+  const domainLog = app.log.child({ area: 'domains' });
+  const domainUpkeep = startRecurringJob({
+    db,
+    name: 'domains-upkeep',
+    intervalMs: 24 * 3600_000,
+    log: domainLog,
+    run: async () => {
+      const done = await runDomainUpkeep({
+        db,
+        blobs,
+        events,
+        log: domainLog,
+        wallet,
+        invoicePurposes,
+        mailDomain: config.mailDomain,
+        mxHost: config.mxHost,
+        domains: config.domains,
+        resolver: openDnsResolver(config.dnsServers),
+        outboundPolicy: new AddressPolicy(config.outboundAllowPrivate),
+        dkimKeySecret: secrets.dkimKeySecret,
+      });
+      domainLog.info(done, 'domains upkeep');
+    },
+  });
 
   // Where no autovacuum runs (embedded PGlite, or PostgreSQL with it turned off) the server does its work, once a
   // minute across every process on the database.
@@ -106,7 +134,9 @@ async function main() {
     stopping = true;
     idleCollection.stop();
     app.log.info({ signal }, 'shutting down');
-    await Promise.all([...sweeps, ...walletJobs, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()));
+    await Promise.all(
+      [...sweeps, ...walletJobs, domainUpkeep, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()),
+    );
     await ingest.close();
     await sending.stop();
     await filterRuns.stop();

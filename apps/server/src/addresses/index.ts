@@ -32,3 +32,26 @@ export {
   removeAlias,
   type PaidAliasDeps,
 } from './paid-aliases.service.js';
+export {
+  addDomain,
+  checkDomain,
+  checkDomainPayment,
+  confirmDomain,
+  DOMAIN_INVOICE_PURPOSE,
+  domainDetailOf,
+  domainInvoicePurpose,
+  domainsOf,
+  publicDomainsOf,
+  removeDomain,
+  rotateDomainDkim,
+  syncPublicDomainRows,
+  type DomainDeps,
+  type DomainSettings,
+} from './domains.service.js';
+export {
+  domainSigningKeys,
+  runDomainUpkeep,
+  type DomainSigningKey,
+  type DomainUpkeepDeps,
+  type DomainUpkeepResult,
+} from './domain-upkeep.js';

@@ -1,2 +1,3 @@
 export { userRoutes } from './user.routes.js';
 export { aliasRoutes } from './aliases.routes.js';
+export { domainRoutes } from './domains.routes.js';
