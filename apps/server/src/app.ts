@@ -19,7 +19,7 @@ import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
-import { aliasRoutes, userRoutes } from './user/index.js';
+import { aliasRoutes, delegatedSessionRoutes, domainEmailRoutes, userRoutes } from './user/index.js';
 import {
   authRoutes,
   DEV_IDP_PATH,
@@ -40,7 +40,12 @@ import {
   walletRoutes,
   type WalletGateway,
 } from './wallet/index.js';
-import { ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose } from './addresses/index.js';
+import {
+  ALIAS_INVOICE_PURPOSE,
+  aliasInvoicePurpose,
+  DOMAIN_EMAIL_INVOICE_PURPOSE,
+  domainEmailInvoicePurpose,
+} from './addresses/index.js';
 import { impersonationRoutes, securityRoutes } from './security/index.js';
 import { supportRoutes } from './support/index.js';
 import {
@@ -81,6 +86,7 @@ export function appInvoicePurposes(
 ): InvoicePurposes {
   const purposes = new InvoicePurposes();
   registerInvoicePurpose(purposes, ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose({ events, log }));
+  registerInvoicePurpose(purposes, DOMAIN_EMAIL_INVOICE_PURPOSE, domainEmailInvoicePurpose({ events, log }));
   return purposes;
 }
 
@@ -193,6 +199,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   // The sandbox wallet's page, only while the sandbox is the wallet (WALLET_API_URL unset).
   if (deps.wallet.kind === 'sandbox') await app.register(sandboxWalletRoutes);
   await app.register(impersonationRoutes, { prefix: '/auth' });
+  await app.register(delegatedSessionRoutes, { prefix: '/auth' });
 
   await app.register(
     async (api) => {
@@ -205,6 +212,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       );
       await api.register(userRoutes);
       await api.register(aliasRoutes);
+      await api.register(domainEmailRoutes);
       await api.register(contactRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);

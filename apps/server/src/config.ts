@@ -112,6 +112,8 @@ const schema = z.object({
     .default(10 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  FREE_DOMAIN_EMAILS: z.coerce.number().int().min(0).max(100_000).default(10),
+  DOMAIN_EMAIL_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   WALLET_API_URL: url.optional(),
   WALLET_API_KEY: z.string().min(1).optional(),
   WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
@@ -152,6 +154,10 @@ export interface Config {
   dnsServers: string[];
   /** The host own domains' MX records must point at (MX_HOST, default mx.MAIL_DOMAIN). */
   mxHost: string;
+  /** Addresses on own domains an account keeps free; beyond them each is paid (FREE_DOMAIN_EMAILS). */
+  freeDomainEmails: number;
+  /** The price of a paid address on a domain, in the wallet's currency (DOMAIN_EMAIL_PRICE). */
+  domainEmailPrice: number;
   publicUrl: string;
   oidc: {
     /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
@@ -262,6 +268,9 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
   IMAGE_PROXY_RATE_LIMIT: 'Remote images the image proxy fetches per minute per account (default 600)',
+  FREE_DOMAIN_EMAILS:
+    'Addresses on own domains an account keeps free; each one beyond, and every address on a public domain, is paid (default 10)',
+  DOMAIN_EMAIL_PRICE: 'Price of a paid address on a domain, in units of the wallet currency (default 1)',
   WALLET_API_URL:
     "Base URL of the provider's wallet API (README, The wallet); unset runs the embedded sandbox wallet at /sandbox/wallet",
   WALLET_API_KEY: 'Bearer key for the wallet API; required with WALLET_API_URL',
@@ -352,6 +361,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,
     mxHost: (e.MX_HOST ?? `mx.${e.MAIL_DOMAIN}`).toLowerCase(),
+    freeDomainEmails: e.FREE_DOMAIN_EMAILS,
+    domainEmailPrice: e.DOMAIN_EMAIL_PRICE,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {
       issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),

@@ -32,3 +32,19 @@ export {
   removeAlias,
   type PaidAliasDeps,
 } from './paid-aliases.service.js';
+export {
+  activeAddressOwner,
+  changeDomainEmailAccess,
+  checkDomainEmailPayment,
+  confirmDomainEmail,
+  createDomainEmail,
+  delegatedEmailsOf,
+  deleteDomainEmail,
+  DOMAIN_EMAIL_INVOICE_PURPOSE,
+  domainEmailInvoicePurpose,
+  domainEmailsOf,
+  lockDelegatedAddress,
+  setDomainEmailDelegate,
+  updateDomainEmail,
+  type DomainEmailDeps,
+} from './domain-emails.service.js';

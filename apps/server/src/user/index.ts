@@ -1,2 +1,3 @@
 export { userRoutes } from './user.routes.js';
 export { aliasRoutes } from './aliases.routes.js';
+export { delegatedSessionRoutes, domainEmailRoutes } from './domain-emails.routes.js';
