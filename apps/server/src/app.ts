@@ -19,7 +19,13 @@ import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
-import { aliasRoutes, delegatedSessionRoutes, domainEmailRoutes, userRoutes } from './user/index.js';
+import {
+  aliasRoutes,
+  delegatedSessionRoutes,
+  domainEmailRoutes,
+  domainRoutes,
+  userRoutes,
+} from './user/index.js';
 import {
   authRoutes,
   DEV_IDP_PATH,
@@ -45,6 +51,9 @@ import {
   aliasInvoicePurpose,
   DOMAIN_EMAIL_INVOICE_PURPOSE,
   domainEmailInvoicePurpose,
+  DOMAIN_INVOICE_PURPOSE,
+  domainInvoicePurpose,
+  syncPublicDomainRows,
 } from './addresses/index.js';
 import { impersonationRoutes, securityRoutes } from './security/index.js';
 import { supportRoutes } from './support/index.js';
@@ -77,7 +86,7 @@ export interface AppDeps {
 
 /**
  * The purposes invoices are issued for, each with what settling it does ('alias': addresses/ activates or fails the
- * paid alias, and tells the owner's tabs through `events` once it has committed). Made once per process; the server,
+ * paid alias; 'domain': lets a paid domain be verified, or fails it; each tells the owner's tabs through `events` once it has committed). Made once per process; the server,
  * its jobs and the CLI all settle invoices through it.
  */
 export function appInvoicePurposes(
@@ -87,6 +96,7 @@ export function appInvoicePurposes(
   const purposes = new InvoicePurposes();
   registerInvoicePurpose(purposes, ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose({ events, log }));
   registerInvoicePurpose(purposes, DOMAIN_EMAIL_INVOICE_PURPOSE, domainEmailInvoicePurpose({ events, log }));
+  registerInvoicePurpose(purposes, DOMAIN_INVOICE_PURPOSE, domainInvoicePurpose({ events, log }));
   return purposes;
 }
 
@@ -119,6 +129,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  // PUBLIC_DOMAINS as rows of domains (kind public), so addresses on them point at a domain like any other.
+  await syncPublicDomainRows(deps.db, config.domains.publicDomains);
   checkRouteTable(app, ['/api/v1', '/auth'], ['/api/v1/openapi.json']);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -213,6 +225,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(userRoutes);
       await api.register(aliasRoutes);
       await api.register(domainEmailRoutes);
+      await api.register(domainRoutes);
       await api.register(contactRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);

@@ -22,6 +22,20 @@ function isCidr(value: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
+/** true (every address), false (none), or addresses / CIDR ranges among loopback and private ones. */
+const allowPrivate = z
+  .string()
+  .transform((v) => {
+    if (['true', '1', 'yes'].includes(v)) return ['0.0.0.0/0', '::/0'];
+    if (['false', '0', 'no'].includes(v)) return [];
+    return v.split(/[\s,]+/).filter(Boolean);
+  })
+  .pipe(z.array(z.string().refine(isCidr, 'true, false, or IP addresses / CIDR ranges')));
+
+const domainName = z
+  .string()
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, 'a domain name');
+
 const schema = z.object({
   PORT: port.default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -70,6 +84,22 @@ const schema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+  FREE_DOMAINS: z.coerce.number().int().min(0).max(1000).default(1),
+  DOMAIN_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
+  PUBLIC_DOMAINS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean))
+    .pipe(z.array(domainName)),
+  DOMAIN_SITE_URL: z
+    .string()
+    .default('https://{domain}/')
+    .refine(
+      (v) => v.includes('{domain}') && /^https?:\/\//.test(v),
+      'an http(s) address with {domain} in it, e.g. https://{domain}/',
+    ),
+  SPF_INCLUDE: domainName.optional(),
+  DKIM_GRACE_DAYS: z.coerce.number().int().min(1).max(365).default(7),
   OIDC_ISSUER: url.optional(),
   OIDC_CLIENT_ID: z.string().min(1).default('mailroom'),
   OIDC_CLIENT_SECRET: z.string().min(1).optional(),
@@ -95,15 +125,8 @@ const schema = z.object({
   ENCRYPTED_MESSAGE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(28),
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   DECRYPT_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
-  IMAGE_PROXY_ALLOW_PRIVATE: z
-    .string()
-    .default('false')
-    .transform((v) => {
-      if (['true', '1', 'yes'].includes(v)) return ['0.0.0.0/0', '::/0'];
-      if (['false', '0', 'no'].includes(v)) return [];
-      return v.split(/[\s,]+/).filter(Boolean);
-    })
-    .pipe(z.array(z.string().refine(isCidr, 'true, false, or IP addresses / CIDR ranges'))),
+  IMAGE_PROXY_ALLOW_PRIVATE: allowPrivate.optional(),
+  OUTBOUND_ALLOW_PRIVATE: allowPrivate.optional(),
   IMAGE_PROXY_MAX_SIZE: z.coerce
     .number()
     .int()
@@ -154,10 +177,29 @@ export interface Config {
   dnsServers: string[];
   /** The host own domains' MX records must point at (MX_HOST, default mx.MAIL_DOMAIN). */
   mxHost: string;
-  /** Addresses on own domains an account keeps free; beyond them each is paid (FREE_DOMAIN_EMAILS). */
-  freeDomainEmails: number;
-  /** The price of a paid address on a domain, in the wallet's currency (DOMAIN_EMAIL_PRICE). */
-  domainEmailPrice: number;
+  /** Own domains (addresses/ domains): what is free, what is paid, how they are verified. */
+  domains: {
+    /** Domains an account adds free; each further one is paid (DOMAIN_PRICE through the wallet). */
+    free: number;
+    price: number;
+    /** The service's public domains, on which members take (paid) addresses. */
+    publicDomains: string[];
+    /** The page fetched for the verification meta tag, `{domain}` standing for the domain. */
+    siteUrl: string;
+    /** The name own domains' SPF records include (SPF_INCLUDE, default _spf.MAIL_DOMAIN). */
+    spfInclude: string;
+    /** Days a rotated-out DKIM key stays published. */
+    dkimGraceDays: number;
+    /** Addresses on own domains an account keeps free; each further one is paid (FREE_DOMAIN_EMAILS). */
+    freeEmails: number;
+    /** The price of a paid address on a domain (beyond freeEmails, or on a public domain): DOMAIN_EMAIL_PRICE. */
+    emailPrice: number;
+  };
+  /**
+   * Loopback and private addresses (CIDR ranges) the server may reach on others' behalf anyway — remote images, a
+   * domain's verification page (OUTBOUND_ALLOW_PRIVATE, or the older IMAGE_PROXY_ALLOW_PRIVATE). Tests, internal hosts.
+   */
+  outboundAllowPrivate: string[];
   publicUrl: string;
   oidc: {
     /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
@@ -240,6 +282,14 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   DNS_SERVERS:
     'Space- or comma-separated DNS servers ("host" or "host:port") for domain verification and MX checks (default the system\'s)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
+  FREE_DOMAINS: 'Own domains an account adds free; each further one is paid (default 1)',
+  DOMAIN_PRICE: 'Price of a domain beyond FREE_DOMAINS, in wallet units, paid through the wallet (default 1)',
+  PUBLIC_DOMAINS:
+    "Space- or comma-separated domains of the service on which members take paid addresses (default none)",
+  DOMAIN_SITE_URL:
+    'Page fetched for a domain\'s verification meta tag, {domain} standing for the domain (default https://{domain}/)',
+  SPF_INCLUDE: "The name own domains' SPF records must include (default _spf.MAIL_DOMAIN)",
+  DKIM_GRACE_DAYS: "Days a rotated-out DKIM key of an own domain stays published before it goes (default 7)",
   OIDC_ISSUER: 'Issuer URL of the provider single sign-on; unset runs the embedded development IdP',
   OIDC_CLIENT_ID: 'OIDC client id (default mailroom)',
   OIDC_CLIENT_SECRET: 'OIDC client secret; required with OIDC_ISSUER',
@@ -262,8 +312,9 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS:
     'Wrong passwords before an encrypted message is locked and its sender told (default 5)',
   DECRYPT_RATE_LIMIT: 'Decrypt requests per minute per IP, signed in or not (default 20)',
-  IMAGE_PROXY_ALLOW_PRIVATE:
-    'true, or the addresses/CIDR ranges among loopback and private ones the image proxy may fetch remote images from (default false: none)',
+  IMAGE_PROXY_ALLOW_PRIVATE: 'The older name of OUTBOUND_ALLOW_PRIVATE, still read when that is unset',
+  OUTBOUND_ALLOW_PRIVATE:
+    "true, or the addresses/CIDR ranges among loopback and private ones the server may reach for others: the image proxy's remote images, a domain's verification page (default false: none)",
   IMAGE_PROXY_MAX_SIZE: 'Largest remote image the image proxy passes on, in bytes (default 10485760)',
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
@@ -361,8 +412,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,
     mxHost: (e.MX_HOST ?? `mx.${e.MAIL_DOMAIN}`).toLowerCase(),
-    freeDomainEmails: e.FREE_DOMAIN_EMAILS,
-    domainEmailPrice: e.DOMAIN_EMAIL_PRICE,
+    domains: {
+      free: e.FREE_DOMAINS,
+      price: e.DOMAIN_PRICE,
+      publicDomains: [...new Set(e.PUBLIC_DOMAINS.map((d) => d.toLowerCase()))],
+      siteUrl: e.DOMAIN_SITE_URL,
+      spfInclude: (e.SPF_INCLUDE ?? `_spf.${e.MAIL_DOMAIN}`).toLowerCase(),
+      dkimGraceDays: e.DKIM_GRACE_DAYS,
+      freeEmails: e.FREE_DOMAIN_EMAILS,
+      emailPrice: e.DOMAIN_EMAIL_PRICE,
+    },
+    outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {
       issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),
@@ -387,7 +447,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       rateLimit: e.DECRYPT_RATE_LIMIT,
     },
     imageProxy: {
-      allowPrivate: e.IMAGE_PROXY_ALLOW_PRIVATE,
+      allowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
       maxBytes: e.IMAGE_PROXY_MAX_SIZE,
       timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
       rateLimit: e.IMAGE_PROXY_RATE_LIMIT,

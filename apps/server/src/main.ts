@@ -45,7 +45,7 @@ async function main() {
     withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
   );
   const sending = startSendingJobs(
-    withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'outbox' }) }),
+    withFilterActions({ config, db, blobs, events, secrets, log: app.log.child({ area: 'outbox' }) }),
   );
   const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });

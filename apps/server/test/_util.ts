@@ -97,12 +97,13 @@ export async function createTestApp(
   const events = new InProcessEventBus();
   const wallet = opts.wallet ?? openWalletGateway(config, db);
   const invoicePurposes = opts.invoicePurposes ?? appInvoicePurposes(events);
+  const secrets = generateSecrets();
   const app = await buildApp(
-    { config, db, secrets: generateSecrets(), blobs, events, wallet, invoicePurposes },
+    { config, db, secrets, blobs, events, wallet, invoicePurposes },
     { logger: opts.logger ?? false },
   );
   cleanup(() => app.close());
-  return { app, db, config, blobs, events, wallet, invoicePurposes };
+  return { app, db, config, blobs, events, wallet, invoicePurposes, secrets };
 }
 
 /** A tiny cookie jar over inject, enough to walk redirects like a browser. */

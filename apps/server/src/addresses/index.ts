@@ -48,3 +48,26 @@ export {
   updateDomainEmail,
   type DomainEmailDeps,
 } from './domain-emails.service.js';
+export {
+  addDomain,
+  checkDomain,
+  checkDomainPayment,
+  confirmDomain,
+  DOMAIN_INVOICE_PURPOSE,
+  domainDetailOf,
+  domainInvoicePurpose,
+  domainsOf,
+  publicDomainsOf,
+  removeDomain,
+  rotateDomainDkim,
+  syncPublicDomainRows,
+  type DomainDeps,
+  type DomainSettings,
+} from './domains.service.js';
+export {
+  domainSigningKeys,
+  runDomainUpkeep,
+  type DomainSigningKey,
+  type DomainUpkeepDeps,
+  type DomainUpkeepResult,
+} from './domain-upkeep.js';

@@ -18,6 +18,8 @@ export interface Secrets {
   imageProxySecret: string;
   /** Feeds paramsKey (encrypted/): the fake decrypt params of unknown ids. */
   decryptParamsSecret: string;
+  /** Seals own domains' DKIM private keys at rest (addresses/, `sealSecret`). */
+  dkimKeySecret: string;
 }
 
 /** 32 bytes of HKDF-SHA256 from the secret key under its own label: knowing one says nothing of another. */
@@ -45,6 +47,7 @@ export function generateSecrets(): Secrets {
     // As before SECRET_KEY: derived from the cookie secret (under their own labels where they are used).
     imageProxySecret: cookieSecret,
     decryptParamsSecret: cookieSecret,
+    dkimKeySecret: cookieSecret,
   };
 }
 
@@ -57,6 +60,7 @@ export function deriveSecrets(secretKey: string): Omit<Secrets, 'idpSigningKey'>
     idpClientSecret: key('idp client secret v1'),
     imageProxySecret: key('image proxy v1'),
     decryptParamsSecret: key('decrypt params v1'),
+    dkimKeySecret: key('dkim private keys v1'),
   };
 }
 
@@ -90,6 +94,19 @@ function unseal(key: Buffer, sealed: string): string {
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString('utf8');
+}
+
+/**
+ * A value kept encrypted at rest (a DKIM private key) under one of the deployment's secrets: AES-256-GCM with a key
+ * derived from `secret` under `label`, so the same secret seals other things under other labels apart.
+ */
+export function sealSecret(secret: string, label: string, plain: string): string {
+  return seal(derive(secret, label), plain);
+}
+
+/** What sealSecret sealed; throws when the secret or label differ or the text was changed. */
+export function unsealSecret(secret: string, label: string, sealed: string): string {
+  return unseal(derive(secret, label), sealed);
 }
 
 /** The keys of this deployment: from SECRET_KEY when set, else generated once under DATA_DIR. */
@@ -127,12 +144,14 @@ async function loadDataDirSecrets(dataDir: string): Promise<Secrets> {
 }
 
 /** secrets.json written before the image-proxy and decrypt secrets had fields of their own. */
-type StoredSecrets = Omit<Secrets, 'imageProxySecret' | 'decryptParamsSecret'> & Partial<Secrets>;
+type StoredSecrets = Omit<Secrets, 'imageProxySecret' | 'decryptParamsSecret' | 'dkimKeySecret'> &
+  Partial<Secrets>;
 
 function withDefaults(stored: StoredSecrets): Secrets {
   return {
     ...stored,
     imageProxySecret: stored.imageProxySecret ?? stored.cookieSecret,
     decryptParamsSecret: stored.decryptParamsSecret ?? stored.cookieSecret,
+    dkimKeySecret: stored.dkimKeySecret ?? stored.cookieSecret,
   };
 }

@@ -37,6 +37,8 @@ export interface IngestDeps {
    * errors and the message is kept as the script's other actions say.
    */
   sendFilterActions?: SendFilterActions;
+  /** The deployment's secrets the outbox opens own domains' DKIM keys with; without, only the operator's key signs. */
+  secrets?: { dkimKeySecret: string };
 }
 
 /** What a filter asked to send for one delivered message. */

@@ -1,9 +1,17 @@
 import { EventEmitter } from 'node:events';
+import { createRequire } from 'node:module';
+import type { DKIMSignResult } from 'mailauth';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { deliverMessage } from '../delivery/index.js';
-import { dkimKeyFor, resolveRecipient, type LocalRecipient } from '../addresses/index.js';
+import {
+  dkimKeyFor,
+  domainSigningKeys,
+  resolveRecipient,
+  type DomainSigningKey,
+  type LocalRecipient,
+} from '../addresses/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
@@ -62,10 +70,42 @@ export function signingAddress(envelopeFrom: string, raw: Buffer): string {
   return first?.address ?? '';
 }
 
+// mailauth's main entry loads its BIMI module, whose undici needs Node 22; the DKIM signer alone runs on Node 20.
+interface SignOptions {
+  canonicalization: string;
+  signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
+}
+const { dkimSign } = createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
+  dkimSign: (raw: Buffer, options: SignOptions) => Promise<DKIMSignResult>;
+};
+
+/**
+ * A message From a verified own domain signed with both of the domain's active keys, RSA and Ed25519 (some receivers
+ * verify only RSA), by mailauth: the DKIM-Signature fields put before the message.
+ */
+export async function signWithDomainKeys(raw: Buffer, keys: DomainSigningKey[]): Promise<Buffer> {
+  const result = await dkimSign(raw, {
+    canonicalization: 'relaxed/relaxed',
+    signatureData: keys.map((key) => ({
+      signingDomain: key.domain,
+      selector: key.selector,
+      privateKey: key.privateKey,
+      algorithm: key.algorithm === 'rsa' ? 'rsa-sha256' : 'ed25519-sha256',
+    })),
+  });
+  if (!result.signatures || result.errors.length > 0)
+    throw new Error(`DKIM signing failed: ${result.errors.map((e) => String(e.err ?? e)).join('; ')}`);
+  return Buffer.concat([Buffer.from(result.signatures), raw]);
+}
+
 /** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
 async function relayOne(deps: SendingDeps, relay: Transporter, row: OutboxRow): Promise<Attempt> {
-  const raw = await deps.blobs.get(row.blob_hash);
-  const key = await dkimKeyFor(deps.db, domainOf(signingAddress(row.envelope_from, raw)));
+  let raw = await deps.blobs.get(row.blob_hash);
+  const domain = domainOf(signingAddress(row.envelope_from, raw));
+  // A verified own domain signs with its own keys; the operator's `dkim set` key signs the main domain.
+  const ownKeys = deps.secrets ? await domainSigningKeys(deps.db, deps.secrets.dkimKeySecret, domain) : [];
+  if (ownKeys.length > 0) raw = await signWithDomainKeys(raw, ownKeys);
+  const key = ownKeys.length > 0 ? undefined : await dkimKeyFor(deps.db, domain);
   try {
     await relay.sendMail({
       envelope: { from: row.envelope_from, to: [row.recipient] },

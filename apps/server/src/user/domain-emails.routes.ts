@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
-import { openDnsResolver } from '../core/net/dns.js';
+import { openDnsResolver } from '../core/net/index.js';
 import { apiRoute } from '../http/index.js';
 import {
   activateDomainEmail,
@@ -33,8 +33,8 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     invoicePurposes,
     dns,
     mxHost: config.mxHost,
-    freeDomainEmails: config.freeDomainEmails,
-    domainEmailPrice: config.domainEmailPrice,
+    freeDomainEmails: config.domains.freeEmails,
+    domainEmailPrice: config.domains.emailPrice,
   });
 
   app.route({

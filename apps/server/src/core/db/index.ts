@@ -30,6 +30,7 @@ import * as m024 from './migrations/024-support-requests.js';
 import * as m025 from './migrations/025-filter-run-skipped.js';
 import * as m026 from './migrations/026-filter-sends.js';
 import * as m027 from './migrations/027-domains.js';
+import * as m028 from './migrations/028-domain-confirm-started.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -102,6 +103,7 @@ const migrations: Record<string, Migration> = {
   '025-filter-run-skipped': m025,
   '026-filter-sends': m026,
   '027-domains': m027,
+  '028-domain-confirm-started': m028,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

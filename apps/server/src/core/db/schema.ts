@@ -154,6 +154,8 @@ export interface Database {
     verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     checked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     unverified_since: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    /** When the first confirm (or the first after an expiry) was asked (migration 028). */
+    confirm_started_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     catch_all_alias_id: ColumnType<number | null, number | null | undefined, number | null>;
     deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
     created_at: CreatedAt;

@@ -10,6 +10,8 @@ export interface DnsResolver {
   txt(name: string): Promise<string[]>;
   /** The MX hosts of the name, lowercased without the final dot, by preference. */
   mx(name: string): Promise<string[]>;
+  /** The IPv4 and IPv6 addresses of the name (A, then AAAA): where a site of the name is reached. */
+  addresses(name: string): Promise<string[]>;
 }
 
 export class DnsLookupError extends Error {
@@ -42,5 +44,12 @@ export function openDnsResolver(servers: readonly string[], timeoutMs = 5000): D
       (await ask(name, () => resolver.resolveMx(name)))
         .sort((a, b) => a.priority - b.priority)
         .map((r) => r.exchange.toLowerCase().replace(/\.$/, '')),
+    addresses: async (name) => {
+      const [v4, v6] = await Promise.all([
+        ask(name, () => resolver.resolve4(name)),
+        ask(name, () => resolver.resolve6(name)),
+      ]);
+      return [...v4, ...v6];
+    },
   };
 }

@@ -5,7 +5,7 @@ import net from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { servedContentType } from '../content-types.js';
-import { AddressPolicy } from './address-policy.js';
+import { AddressPolicy } from '../../core/net/index.js';
 import { isUntyped, readHead, SNIFF_BYTES, sniffImageType } from './sniff.js';
 
 /** What the sender sees instead of the reader's browser. */

@@ -56,7 +56,7 @@ export function isPublicAddress(address: string): boolean {
   return !nonPublic.check(address, 'ipv6') && !embeddedIpv4.check(address, 'ipv6');
 }
 
-/** Non-public addresses or CIDR ranges allowed anyway (IMAGE_PROXY_ALLOW_PRIVATE), and the check of both. */
+/** Non-public addresses or CIDR ranges allowed anyway (OUTBOUND_ALLOW_PRIVATE), and the check of both. */
 export class AddressPolicy {
   private readonly allowed = new net.BlockList();
 
