@@ -127,7 +127,8 @@ export async function domainEmailOf(
 }
 
 /**
- * POST user/domains/{id}/emails: the local part by the alias rules (stop list too), on the account's verified domain
+ * POST user/domains/{id}/emails: the local part by the alias rules (the stop list on public domains only), on the
+ * account's verified domain
  * (domain_not_verified otherwise) or a public one; taken on that domain: duplicate_aliases. Free on an own domain
  * within FREE_DOMAIN_EMAILS (prepared), else unpaid with an invoice issued at the wallet outside the transaction (a
  * wallet out of reach lets the name go at once). catch_all (own domains only) makes it the domain's catch-all.
@@ -145,7 +146,8 @@ export async function createDomainEmail(
     if (domain.kind === 'own' && domain.status !== 'succeed') throw new DomainError('domain_not_verified');
     if (domain.kind === 'public' && input.catch_all) throw new DomainError('forbidden');
     const name = input.name.trim();
-    const invalid = validateAliasName(name);
+    // The stop list guards the service's names: on a public domain; a member's own domain is theirs to name.
+    const invalid = validateAliasName(name, { stopList: domain.kind === 'public' });
     if (invalid) throw new DomainError(invalid);
     const email = `${name.toLowerCase()}@${domain.name}`;
     if (await isAliasNameTaken(trx, email)) throw new DomainError('duplicate_aliases');
