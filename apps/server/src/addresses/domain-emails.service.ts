@@ -348,11 +348,12 @@ export async function setDomainEmailDelegate(
   current: number | undefined;
 }> {
   const delegate = memberId === null ? undefined : await findAccountByMemberId(db, memberId);
-  if (memberId !== null && !delegate) throw new DomainError('user_not_found', 'No member with this ID');
-  if (delegate?.id === accountId) throw new DomainError('delegate_self');
   const changed = await transact(db, async (trx) => {
     const row = await lockDomainEmail(trx, accountId, domainId, emailId);
+    // Whose the address is comes first: another account's id tells nothing about members.
     if (!row) throw new DomainError('entity_not_found');
+    if (memberId !== null && !delegate) throw new DomainError('user_not_found', 'No member with this ID');
+    if (delegate?.id === accountId) throw new DomainError('delegate_self');
     const previous = await deleteDelegation(trx, row.id);
     if (delegate) await insertDelegation(trx, row.id, delegate.id);
     return { address: row.email, previous, current: delegate?.id };
