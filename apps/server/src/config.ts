@@ -34,7 +34,10 @@ const allowPrivate = z
 
 const domainName = z
   .string()
-  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i, 'a domain name');
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/i,
+    'a domain name',
+  );
 
 const schema = z.object({
   PORT: port.default(8080),
@@ -285,11 +288,11 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   FREE_DOMAINS: 'Own domains an account adds free; each further one is paid (default 1)',
   DOMAIN_PRICE: 'Price of a domain beyond FREE_DOMAINS, in wallet units, paid through the wallet (default 1)',
   PUBLIC_DOMAINS:
-    "Space- or comma-separated domains of the service on which members take paid addresses (default none)",
+    'Space- or comma-separated domains of the service on which members take paid addresses (default none)',
   DOMAIN_SITE_URL:
-    'Page fetched for a domain\'s verification meta tag, {domain} standing for the domain (default https://{domain}/)',
+    "Page fetched for a domain's verification meta tag, {domain} standing for the domain (default https://{domain}/)",
   SPF_INCLUDE: "The name own domains' SPF records must include (default _spf.MAIL_DOMAIN)",
-  DKIM_GRACE_DAYS: "Days a rotated-out DKIM key of an own domain stays published before it goes (default 7)",
+  DKIM_GRACE_DAYS: 'Days a rotated-out DKIM key of an own domain stays published before it goes (default 7)',
   OIDC_ISSUER: 'Issuer URL of the provider single sign-on; unset runs the embedded development IdP',
   OIDC_CLIENT_ID: 'OIDC client id (default mailroom)',
   OIDC_CLIENT_SECRET: 'OIDC client secret; required with OIDC_ISSUER',

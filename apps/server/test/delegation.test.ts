@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEmail } from '@mailroom/protocol';
-import { Browser, createTestApp } from './_util.js';
+import type { Browser} from './_util.js';
+import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
 import { startMxDns } from './_mx-dns.js';
@@ -24,7 +25,8 @@ async function api(browser: Browser, method: Method, url: string, json?: unknown
   return { status: response.statusCode, body: response.json() as any };
 }
 const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
-const subjectsOf = (r: { body: { messages?: { subject: string }[] } }) => r.body.messages?.map((m) => m.subject);
+const subjectsOf = (r: { body: { messages?: { subject: string }[] } }) =>
+  r.body.messages?.map((m) => m.subject);
 
 let seq = 0;
 const freshDomain = () => `deleg${Date.now().toString(36)}${seq++}.test`;
@@ -70,8 +72,16 @@ async function setUp() {
     subject: 'Quote request',
     text: 'hello',
   });
-  await until(async () =>
-    (await db.selectFrom('messages').select('id').where('subject', '=', 'Quote request').where('account_id', '=', ann.accountId).execute()).length > 0,
+  await until(
+    async () =>
+      (
+        await db
+          .selectFrom('messages')
+          .select('id')
+          .where('subject', '=', 'Quote request')
+          .where('account_id', '=', ann.accountId)
+          .execute()
+      ).length > 0,
   );
   await ann.deliver({ from: 'x@example.com', subject: 'Private to Ann', text: 'secret' });
   const emailUrl = `user/domains/${domain.id}/emails/${email.id}`;
@@ -123,7 +133,12 @@ describe('delegating an address on a domain', () => {
     expect(other.status).toBe(404);
     expect((await api(bob.browser, 'GET', `messages/folder/${bob.folders.inbox}`)).status).toBe(404);
     // Sends as the address, and only as it.
-    const sent = await api(bob.browser, 'POST', 'messages/send', compose(email.email, [bob.email], { subject: 'Our quote' }));
+    const sent = await api(
+      bob.browser,
+      'POST',
+      'messages/send',
+      compose(email.email, [bob.email], { subject: 'Our quote' }),
+    );
     expect(sent.status, JSON.stringify(sent.body)).toBe(200);
     const asAnn = await api(bob.browser, 'POST', 'messages/send', compose(ann.email, [bob.email]));
     expect(codeOf(asAnn)).toBe('failed_validation_email_address');
@@ -152,7 +167,12 @@ describe('delegating an address on a domain', () => {
     expect(back.body.email).toBe(bob.email);
     const bobLog = await api(bob.browser, 'GET', 'user/settings/security/auth-log');
     // From his own session Bob sends as the address too: his own mail, in his own Sent.
-    const own = await api(bob.browser, 'POST', 'messages/send', compose(email.email, [ann.email], { subject: 'From Bob himself' }));
+    const own = await api(
+      bob.browser,
+      'POST',
+      'messages/send',
+      compose(email.email, [ann.email], { subject: 'From Bob himself' }),
+    );
     expect(own.status, JSON.stringify(own.body)).toBe(200);
     expect(own.body.message.folder_id).toBe(bob.folders.sent);
     const ownCopy = await db
@@ -162,10 +182,9 @@ describe('delegating an address on a domain', () => {
       .where('folder_id', '=', bob.folders.sent)
       .executeTakeFirstOrThrow();
     expect(ownCopy).toEqual({ alias_id: null, account_id: bob.accountId });
-    expect(bobLog.body.entries.map((e: { address: string; member_id: string }) => [e.address, e.member_id])).toContainEqual([
-      email.email,
-      annId,
-    ]);
+    expect(
+      bobLog.body.entries.map((e: { address: string; member_id: string }) => [e.address, e.member_id]),
+    ).toContainEqual([email.email, annId]);
   });
 
   it('taking the delegation back ends the delegate’s open session in it at once', async () => {
@@ -187,7 +206,11 @@ describe('delegating an address on a domain', () => {
     const refused = await api(bob.browser, 'POST', '/auth/delegated', { email: email.email });
     expect(refused.status).toBe(403);
     const annLog = await api(ann.browser, 'GET', 'user/settings/security/auth-log');
-    expect(annLog.body.entries[0]).toMatchObject({ method: 'impersonation', success: false, member_id: bobId });
+    expect(annLog.body.entries[0]).toMatchObject({
+      method: 'impersonation',
+      success: false,
+      member_id: bobId,
+    });
     expect(codeOf(await api(ann.browser, 'PATCH', emailUrl, { member_id: annId }))).toBe('delegate_self');
     expect(codeOf(await api(ann.browser, 'PATCH', emailUrl, { member_id: '999999999999' }))).toBe(
       'user_not_found',
@@ -209,11 +232,15 @@ describe('delegating an address on a domain', () => {
     const { ann, bob, email, emailUrl, domain, bobId } = await setUp();
     await api(ann.browser, 'PATCH', emailUrl, { member_id: bobId });
     expect((await api(bob.browser, 'POST', '/auth/delegated', { email: email.email })).status).toBe(200);
-    expect((await api(ann.browser, 'DELETE', `user/domains/${domain.id}/emails/${email.id}`)).status).toBe(200);
+    expect((await api(ann.browser, 'DELETE', `user/domains/${domain.id}/emails/${email.id}`)).status).toBe(
+      200,
+    );
     expect((await api(bob.browser, 'GET', `messages/folder/${ann.folders.inbox}`)).status).toBe(401);
     const bobOwn = await mailUser(ctx, 'Bob Later');
     expect((await api(bobOwn.browser, 'GET', 'user/delegated-emails')).body.emails).toEqual([]);
-    expect(await db.selectFrom('delegations').selectAll().where('alias_id', '=', email.id).execute()).toEqual([]);
+    expect(await db.selectFrom('delegations').selectAll().where('alias_id', '=', email.id).execute()).toEqual(
+      [],
+    );
   });
 });
 
@@ -227,8 +254,14 @@ describe('scopeOf: one function for every kind of address', () => {
       .executeTakeFirstOrThrow();
     const owner = { accountId: ann.accountId };
     expect(await scopeOf(db, { ...owner, aliasEmail: null })).toEqual({ kind: 'all' });
-    expect(await scopeOf(db, { ...owner, aliasEmail: ann.email })).toEqual({ kind: 'address', aliasId: null });
-    expect(await scopeOf(db, { ...owner, aliasEmail: alias.email })).toEqual({ kind: 'address', aliasId: alias.id });
+    expect(await scopeOf(db, { ...owner, aliasEmail: ann.email })).toEqual({
+      kind: 'address',
+      aliasId: null,
+    });
+    expect(await scopeOf(db, { ...owner, aliasEmail: alias.email })).toEqual({
+      kind: 'address',
+      aliasId: alias.id,
+    });
     expect(await scopeOf(db, { ...owner, aliasEmail: email.email.toUpperCase() })).toEqual({
       kind: 'address',
       aliasId: email.id,
@@ -239,9 +272,13 @@ describe('scopeOf: one function for every kind of address', () => {
     expect(await scopeOf(db, delegatedSession)).toEqual({ kind: 'address', aliasId: email.id });
     // Delegated to Bob, not to whoever else claims to act.
     const carl = await mailUser(ctx, 'Carl Claims');
-    expect(await scopeOf(db, { ...delegatedSession, actorAccountId: carl.accountId })).toEqual({ kind: 'none' });
+    expect(await scopeOf(db, { ...delegatedSession, actorAccountId: carl.accountId })).toEqual({
+      kind: 'none',
+    });
     // Someone else's address is nothing, even named in a session of this account.
-    expect(await scopeOf(db, { accountId: bob.accountId, aliasEmail: email.email })).toEqual({ kind: 'none' });
+    expect(await scopeOf(db, { accountId: bob.accountId, aliasEmail: email.email })).toEqual({
+      kind: 'none',
+    });
     await api(ann.browser, 'PATCH', emailUrl, { member_id: null });
     expect(await scopeOf(db, delegatedSession)).toEqual({ kind: 'none' });
   });

@@ -151,10 +151,18 @@ describe('an address on an own domain', () => {
 
     const pending = await db
       .insertInto('domains')
-      .values({ account_id: ann.accountId, name: freshDomain(), display_name: 'x', token: 't', status: 'waiting' })
+      .values({
+        account_id: ann.accountId,
+        name: freshDomain(),
+        display_name: 'x',
+        token: 't',
+        status: 'waiting',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const unverified = await api(ann.browser, 'POST', `user/domains/${pending.id}/emails`, { name: 'office' });
+    const unverified = await api(ann.browser, 'POST', `user/domains/${pending.id}/emails`, {
+      name: 'office',
+    });
     expect(codeOf(unverified)).toBe('domain_not_verified');
   });
 
@@ -227,7 +235,11 @@ describe('an address on an own domain', () => {
       ['DELETE', `user/domains/${domain.id}/emails/${email.id}`],
       ['POST', `user/domains/emails/${email.id}/confirm`],
       ['POST', `user/domains/${domain.id}/emails/${email.id}/paid`],
-      ['PUT', `user/domains/${domain.id}/emails/${email.id}/access`, { password: 'x-long-pass', password_confirm: 'x-long-pass' }],
+      [
+        'PUT',
+        `user/domains/${domain.id}/emails/${email.id}/access`,
+        { password: 'x-long-pass', password_confirm: 'x-long-pass' },
+      ],
       // Ann's address under Eve's own domain id.
       ['PUT', `user/domains/${eveDomain.id}/emails/${email.id}`, { catch_all: true }],
       ['DELETE', `user/domains/${eveDomain.id}/emails/${email.id}`],
@@ -315,14 +327,22 @@ describe('paid addresses on domains', () => {
     const ledger = await invoiceLedger(db, invoice.id);
     expect(ledger.map((l) => [l.from_status, l.to_status])).toEqual([['unpaid', 'paid']]);
     const confirmed = await confirm(ann, third.id);
-    expect(confirmed.body.email).toMatchObject({ status: 'succeed', paid: true, invoice: { status: 'paid' } });
+    expect(confirmed.body.email).toMatchObject({
+      status: 'succeed',
+      paid: true,
+      invoice: { status: 'paid' },
+    });
     expect(await rcptCode(third.email)).toBe(250);
   });
 
   it('on a public domain always paid, and active once paid; rejected fails it and frees the name', async () => {
     const ann = await mailUser(ctx, 'Ann Public');
     const memberId = (
-      await db.selectFrom('accounts').select('member_id').where('id', '=', ann.accountId).executeTakeFirstOrThrow()
+      await db
+        .selectFrom('accounts')
+        .select('member_id')
+        .where('id', '=', ann.accountId)
+        .executeTakeFirstOrThrow()
     ).member_id;
     const publicName = freshDomain();
     const pub = await db

@@ -86,10 +86,7 @@ const aliasCharactersPattern = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
  * starting and ending with a letter or digit, no '..'). `stopList: false` skips the stop list: an address on a
  * member's own domain (sales@their-company.example) names nothing of the service's.
  */
-export function validateAliasName(
-  name: string,
-  options: { stopList?: boolean } = {},
-): AliasNameError | null {
+export function validateAliasName(name: string, options: { stopList?: boolean } = {}): AliasNameError | null {
   const length = [...name].length;
   if (length < ALIAS_NAME_MIN_LENGTH || length > ALIAS_NAME_MAX_LENGTH) return 'specify_3_30';
   if (isMemberId(name)) return 'invalid_alias_member_id';

@@ -117,7 +117,7 @@ describe('validateAliasName', () => {
     expect(validateAliasName('e123456789012')).toBe('invalid_alias_purse');
   });
 
-  it('without the stop list (a member\'s own domain) a stopped name passes, the other rules still hold', () => {
+  it("without the stop list (a member's own domain) a stopped name passes, the other rules still hold", () => {
     expect(validateAliasName('sales')).toBe('alias_stoplist');
     expect(validateAliasName('sales', { stopList: false })).toBeNull();
     expect(validateAliasName('123456789012', { stopList: false })).toBe('invalid_alias_member_id');

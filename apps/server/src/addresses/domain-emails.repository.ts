@@ -26,13 +26,25 @@ export interface DomainEmailRow {
 }
 
 const domainColumns = ['id', 'account_id', 'kind', 'name', 'status', 'catch_all_alias_id'] as const;
-const emailColumns = ['id', 'account_id', 'domain_id', 'email', 'status', 'invoice_id', 'created_at'] as const;
+const emailColumns = [
+  'id',
+  'account_id',
+  'domain_id',
+  'email',
+  'status',
+  'invoice_id',
+  'created_at',
+] as const;
 
 /**
  * A domain the account may keep addresses on: its own (not deleted) or one of the service's public domains.
  * Another account's domain is undefined, like an unknown id.
  */
-export function findUsableDomain(db: Db, accountId: number, domainId: number): Promise<DomainRef | undefined> {
+export function findUsableDomain(
+  db: Db,
+  accountId: number,
+  domainId: number,
+): Promise<DomainRef | undefined> {
   return db
     .selectFrom('domains')
     .select(domainColumns)
@@ -173,7 +185,10 @@ export function findDelegation(db: Db, aliasId: number) {
 
 /** Delegates the address (its previous delegation removed first: deleteDelegation). */
 export async function insertDelegation(trx: Trx, aliasId: number, delegateAccountId: number): Promise<void> {
-  await trx.insertInto('delegations').values({ alias_id: aliasId, delegate_account_id: delegateAccountId }).execute();
+  await trx
+    .insertInto('delegations')
+    .values({ alias_id: aliasId, delegate_account_id: delegateAccountId })
+    .execute();
 }
 
 /** Removes the address's delegation; answers the delegate it had (undefined: none). */

@@ -8,7 +8,7 @@ import {
 import { afterCommit, isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
-import { DnsLookupError, type DnsResolver } from '../core/net/dns.js';
+import { DnsLookupError, type DnsResolver } from '../core/net/index.js';
 import { hashPassword } from '../core/password-hash.js';
 import { lockAccount } from '../mailbox/index.js';
 import { findAccountByMemberId, requireAccount } from '../accounts/index.js';
@@ -378,7 +378,10 @@ export async function delegatedEmailsOf(db: Db, accountId: number): Promise<Dele
  * once per invoice): an address still waiting for its payment becomes prepared (own domain: its MX confirm next) or
  * succeed (a public domain, whose MX is ours), or failed; the owner's tabs told (updateAccount domains) after commit.
  */
-export function domainEmailInvoicePurpose(deps: { events: EventBus; log: PublishLog }): InvoicePurposeHandler {
+export function domainEmailInvoicePurpose(deps: {
+  events: EventBus;
+  log: PublishLog;
+}): InvoicePurposeHandler {
   const settle = async (trx: Trx, invoice: InvoiceRow, outcome: 'paid' | 'failed') => {
     const row = await lockDomainEmailById(trx, invoice.subject_id);
     if (!row || (row.status !== 'unpaid' && row.status !== 'paying')) return;
@@ -386,7 +389,9 @@ export function domainEmailInvoicePurpose(deps: { events: EventBus; log: Publish
     const status = outcome === 'failed' ? 'failed' : domain?.kind === 'public' ? 'succeed' : 'prepared';
     await setDomainEmailStatus(trx, row.id, status);
     afterCommit(trx, () =>
-      publishAfterCommit(deps.events, deps.log, row.account_id, [{ event: 'updateAccount', part: 'domains' }]),
+      publishAfterCommit(deps.events, deps.log, row.account_id, [
+        { event: 'updateAccount', part: 'domains' },
+      ]),
     );
   };
   return {

@@ -40,7 +40,8 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...apiRoute(app, 'domainEmails', {
       tags: ['domains'],
-      summary: 'The addresses on a domain (own or public) with status, catch-all, password access and delegate',
+      summary:
+        'The addresses on a domain (own or public) with status, catch-all, password access and delegate',
     }),
     handler: async (request) => ({
       emails: await listDomainEmails(
