@@ -107,6 +107,10 @@ describe('delegating an address on a domain', () => {
     expect(list.body.emails).toEqual([
       { email: email.email, owner: { member_id: annId, name: 'Ann Owner' }, since: expect.any(String) },
     ]);
+    // Ann's sidebar lists the address; Bob's account names it among the addresses he may open.
+    const annAccount = await api(ann.browser, 'GET', 'user/account');
+    expect(annAccount.body.aliases.map((a: { email: string }) => a.email)).toContain(email.email);
+    expect((await api(bob.browser, 'GET', 'user/account')).body.alias_accesses).toEqual([email.email]);
     // Bob's From list offers it (his own mail: the Sent copy is his).
     const senders = await senderAddressesOf(db, bob.accountId);
     expect(senders.map((s) => [s.email, s.aliasId])).toContainEqual([email.email, null]);
