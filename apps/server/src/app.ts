@@ -19,7 +19,13 @@ import type { Secrets } from './core/secrets.js';
 import type { BlobStore } from './core/blobs/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
-import { aliasRoutes, domainRoutes, userRoutes } from './user/index.js';
+import {
+  aliasRoutes,
+  delegatedSessionRoutes,
+  domainEmailRoutes,
+  domainRoutes,
+  userRoutes,
+} from './user/index.js';
 import {
   authRoutes,
   DEV_IDP_PATH,
@@ -43,6 +49,8 @@ import {
 import {
   ALIAS_INVOICE_PURPOSE,
   aliasInvoicePurpose,
+  DOMAIN_EMAIL_INVOICE_PURPOSE,
+  domainEmailInvoicePurpose,
   DOMAIN_INVOICE_PURPOSE,
   domainInvoicePurpose,
   syncPublicDomainRows,
@@ -87,6 +95,7 @@ export function appInvoicePurposes(
 ): InvoicePurposes {
   const purposes = new InvoicePurposes();
   registerInvoicePurpose(purposes, ALIAS_INVOICE_PURPOSE, aliasInvoicePurpose({ events, log }));
+  registerInvoicePurpose(purposes, DOMAIN_EMAIL_INVOICE_PURPOSE, domainEmailInvoicePurpose({ events, log }));
   registerInvoicePurpose(purposes, DOMAIN_INVOICE_PURPOSE, domainInvoicePurpose({ events, log }));
   return purposes;
 }
@@ -202,6 +211,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   // The sandbox wallet's page, only while the sandbox is the wallet (WALLET_API_URL unset).
   if (deps.wallet.kind === 'sandbox') await app.register(sandboxWalletRoutes);
   await app.register(impersonationRoutes, { prefix: '/auth' });
+  await app.register(delegatedSessionRoutes, { prefix: '/auth' });
 
   await app.register(
     async (api) => {
@@ -214,6 +224,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       );
       await api.register(userRoutes);
       await api.register(aliasRoutes);
+      await api.register(domainEmailRoutes);
       await api.register(domainRoutes);
       await api.register(contactRoutes);
       await api.register(mailRoutes);

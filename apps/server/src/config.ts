@@ -138,6 +138,8 @@ const schema = z.object({
     .default(10 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  FREE_DOMAIN_EMAILS: z.coerce.number().int().min(0).max(100_000).default(10),
+  DOMAIN_EMAIL_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   WALLET_API_URL: url.optional(),
   WALLET_API_KEY: z.string().min(1).optional(),
   WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
@@ -191,6 +193,10 @@ export interface Config {
     spfInclude: string;
     /** Days a rotated-out DKIM key stays published. */
     dkimGraceDays: number;
+    /** Addresses on own domains an account keeps free; each further one is paid (FREE_DOMAIN_EMAILS). */
+    freeEmails: number;
+    /** The price of a paid address on a domain (beyond freeEmails, or on a public domain): DOMAIN_EMAIL_PRICE. */
+    emailPrice: number;
   };
   /**
    * Loopback and private addresses (CIDR ranges) the server may reach on others' behalf anyway — remote images, a
@@ -316,6 +322,9 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
   IMAGE_PROXY_RATE_LIMIT: 'Remote images the image proxy fetches per minute per account (default 600)',
+  FREE_DOMAIN_EMAILS:
+    'Addresses on own domains an account keeps free; each one beyond, and every address on a public domain, is paid (default 10)',
+  DOMAIN_EMAIL_PRICE: 'Price of a paid address on a domain, in units of the wallet currency (default 1)',
   WALLET_API_URL:
     "Base URL of the provider's wallet API (README, The wallet); unset runs the embedded sandbox wallet at /sandbox/wallet",
   WALLET_API_KEY: 'Bearer key for the wallet API; required with WALLET_API_URL',
@@ -413,6 +422,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       siteUrl: e.DOMAIN_SITE_URL,
       spfInclude: (e.SPF_INCLUDE ?? `_spf.${e.MAIL_DOMAIN}`).toLowerCase(),
       dkimGraceDays: e.DKIM_GRACE_DAYS,
+      freeEmails: e.FREE_DOMAIN_EMAILS,
+      emailPrice: e.DOMAIN_EMAIL_PRICE,
     },
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),

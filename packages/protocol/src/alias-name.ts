@@ -83,14 +83,15 @@ const aliasCharactersPattern = /^[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?$/i;
  * Checks the local part of a new alias (no '@domain'); null when it may be created.
  * Checked in order: length, a bare member ID, a purse number (one letter and 12 digits), the stop list
  * (without case or separators), then the characters an address may carry (latin letters, digits, '.', '_', '-',
- * starting and ending with a letter or digit, no '..').
+ * starting and ending with a letter or digit, no '..'). `stopList: false` skips the stop list: an address on a
+ * member's own domain (sales@their-company.example) names nothing of the service's.
  */
-export function validateAliasName(name: string): AliasNameError | null {
+export function validateAliasName(name: string, options: { stopList?: boolean } = {}): AliasNameError | null {
   const length = [...name].length;
   if (length < ALIAS_NAME_MIN_LENGTH || length > ALIAS_NAME_MAX_LENGTH) return 'specify_3_30';
   if (isMemberId(name)) return 'invalid_alias_member_id';
   if (/^[a-z]\d{12}$/i.test(name)) return 'invalid_alias_purse';
-  if (stopListKeys.has(stopListKey(name))) return 'alias_stoplist';
+  if (options.stopList !== false && stopListKeys.has(stopListKey(name))) return 'alias_stoplist';
   if (!aliasCharactersPattern.test(name) || name.includes('..')) return 'invalid_alias';
   return null;
 }

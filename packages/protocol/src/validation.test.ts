@@ -117,6 +117,13 @@ describe('validateAliasName', () => {
     expect(validateAliasName('e123456789012')).toBe('invalid_alias_purse');
   });
 
+  it("without the stop list (a member's own domain) a stopped name passes, the other rules still hold", () => {
+    expect(validateAliasName('sales')).toBe('alias_stoplist');
+    expect(validateAliasName('sales', { stopList: false })).toBeNull();
+    expect(validateAliasName('123456789012', { stopList: false })).toBe('invalid_alias_member_id');
+    expect(validateAliasName('bad name', { stopList: false })).toBe('invalid_alias');
+  });
+
   it('names close to those patterns are allowed', () => {
     expect(validateAliasName('1234567890123')).toBeNull();
     expect(validateAliasName('ab123456789012')).toBeNull();

@@ -95,15 +95,19 @@ export async function requireAccount(db: Db, accountId: number): Promise<Account
 
 export async function getUserInfo(db: Db, principal: Principal): Promise<UserInfo> {
   const account = await requireAccount(db, principal.accountId);
+  const actor = principal.actorAccountId ? await findAccountById(db, principal.actorAccountId) : undefined;
   if (principal.aliasEmail) {
+    // A delegated address (issue 17) names the delegate too, so the app offers the way back.
     return {
       email: principal.aliasEmail,
       member_id: null,
       name: principal.aliasEmail,
-      info: { alias: principal.aliasEmail },
+      info: {
+        alias: principal.aliasEmail,
+        ...(actor ? { impersonator: { member_id: actor.member_id, email: actor.email } } : {}),
+      },
     };
   }
-  const actor = principal.actorAccountId ? await findAccountById(db, principal.actorAccountId) : undefined;
   return {
     email: account.email,
     member_id: account.member_id,

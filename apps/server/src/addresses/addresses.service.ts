@@ -3,6 +3,7 @@ import { DomainError } from '../core/errors.js';
 import type { Scope } from '../mailbox/index.js';
 import { findAccountById, listProfiles, type Principal } from '../accounts/index.js';
 import { aliasBelongsTo, listAliases } from './aliases.repository.js';
+import { findDelegatedAddress, listDelegatedTo } from './domain-emails.repository.js';
 
 export { listAliases };
 
@@ -14,16 +15,18 @@ export interface SenderAddress {
 }
 
 /**
- * The addresses an account may send as: its primary address and its active aliases (domain addresses join here), each
- * with the display name of its profile (the default one first), else the account's name. A profile names an
- * address; it never makes one sendable by itself (a profile left on an address the account no longer has sends
- * nothing).
+ * The addresses an account may send as: its primary address, its active aliases and addresses on domains, then the
+ * addresses other members delegated to it (aliasId null: what the delegate sends from their own session is their
+ * own mail, its Sent copy in their own Sent), each with the display name of its profile (the default one first),
+ * else the account's name. A profile names an address; it never makes one sendable by itself (a profile left on an
+ * address the account no longer has sends nothing).
  */
 export async function senderAddressesOf(db: Db, accountId: number): Promise<SenderAddress[]> {
-  const [account, aliases, profiles] = await Promise.all([
+  const [account, aliases, profiles, delegated] = await Promise.all([
     findAccountById(db, accountId),
     listAliases(db, accountId),
     listProfiles(db, accountId),
+    listDelegatedTo(db, accountId),
   ]);
   if (!account) return [];
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -31,12 +34,13 @@ export async function senderAddressesOf(db: Db, accountId: number): Promise<Send
   return [
     { email: account.email, name: nameOf(account.email), aliasId: null },
     ...aliases.map((a) => ({ email: a.email, name: nameOf(a.email), aliasId: a.id })),
+    ...delegated.map((d) => ({ email: d.email, name: nameOf(d.email), aliasId: null })),
   ];
 }
 
 /**
- * Which of the account's own addresses this is: the primary one (aliasId null) or an alias;
- * undefined when the address is not (or no longer) the account's.
+ * Which of the account's own addresses this is: the primary one (aliasId null), an alias or an address on a domain;
+ * undefined when the address is not (or no longer) the account's. An address delegated to the account is not its own.
  */
 export async function ownAddress(
   db: Db,
@@ -51,12 +55,23 @@ export async function ownAddress(
 }
 
 /**
- * The part of the mailbox a principal sees (the one place that decides it): the owner all of
- * it; a session with password access to one address, the mail to that address, whether it is an
- * alias or the primary address; an address no longer the account's, nothing.
+ * The part of the mailbox a principal sees (the one place that decides it): the owner (and whoever impersonates the
+ * whole mailbox) all of it; a session with password access to one address, the mail to that address, whether it is
+ * the primary address, an alias or an address on a domain; a delegated session (the address and the delegate as
+ * actor), the mail to that address while it is still delegated to that actor; an address no longer the account's, or
+ * a delegation taken back, nothing.
  */
 export async function scopeOf(db: Db, principal: Principal): Promise<Scope> {
   if (!principal.aliasEmail) return { kind: 'all' };
+  if (principal.actorAccountId) {
+    const delegated = await findDelegatedAddress(
+      db,
+      principal.actorAccountId,
+      principal.aliasEmail,
+      principal.accountId,
+    );
+    return delegated ? { kind: 'address', aliasId: delegated.id } : { kind: 'none' };
+  }
   const address = await ownAddress(db, principal.accountId, principal.aliasEmail);
   return address ? { kind: 'address', aliasId: address.aliasId } : { kind: 'none' };
 }

@@ -33,6 +33,22 @@ export {
   type PaidAliasDeps,
 } from './paid-aliases.service.js';
 export {
+  activeAddressOwner,
+  changeDomainEmailAccess,
+  checkDomainEmailPayment,
+  confirmDomainEmail,
+  createDomainEmail,
+  delegatedEmailsOf,
+  deleteDomainEmail,
+  DOMAIN_EMAIL_INVOICE_PURPOSE,
+  domainEmailInvoicePurpose,
+  domainEmailsOf,
+  lockDelegatedAddress,
+  setDomainEmailDelegate,
+  updateDomainEmail,
+  type DomainEmailDeps,
+} from './domain-emails.service.js';
+export {
   addDomain,
   checkDomain,
   checkDomainPayment,

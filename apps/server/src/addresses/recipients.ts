@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { findAccountByEmail, findAccountById } from '../accounts/index.js';
 import { findAliasByEmail } from './aliases.repository.js';
+import { isServedDomain, resolveDomainRecipient } from './domain-emails.repository.js';
 
 /** A mailbox of ours that accepts the address. `aliasId` null: the account's primary address. */
 export interface LocalRecipient {
@@ -21,11 +22,12 @@ export type RecipientResolution =
   | { kind: 'invalid' };
 
 /**
- * Whether mail for this domain is ours to keep. Today only MAIL_DOMAIN; own (custom) domains
- * of users join here, and nowhere else, when they arrive.
+ * Whether mail for this domain is ours to keep: MAIL_DOMAIN, a verified own domain (succeed, not deleted) or one of the
+ * service's public domains. Everything else is foreign (relaying it would make us an open relay).
  */
-export async function isHostedDomain(_db: Db, config: Config, domain: string): Promise<boolean> {
-  return domain.toLowerCase() === config.mailDomain;
+export async function isHostedDomain(db: Db, config: Config, domain: string): Promise<boolean> {
+  const name = domain.toLowerCase();
+  return name === config.mailDomain || isServedDomain(db, name);
 }
 
 // eslint-disable-next-line no-control-regex
@@ -41,8 +43,9 @@ export function splitAddress(address: string): { local: string; domain: string }
 }
 
 /**
- * Primary addresses (`accounts.email`) and active aliases, case-insensitively. An alias unpaid, failed or deleted is
- * no mailbox: its mail is refused at RCPT like any unknown address.
+ * Primary addresses (`accounts.email`) and active aliases, case-insensitively; on a hosted domain other than the mail
+ * domain, its active address of that name, else its active catch-all (one query). An alias or address unpaid,
+ * prepared, failed or deleted is no mailbox: its mail is refused at RCPT like any unknown address.
  */
 export async function resolveRecipient(
   db: Db,
@@ -51,8 +54,24 @@ export async function resolveRecipient(
 ): Promise<RecipientResolution> {
   const parts = splitAddress(address);
   if (!parts) return { kind: 'invalid' };
-  if (!(await isHostedDomain(db, config, parts.domain))) return { kind: 'foreign' };
   const email = address.toLowerCase();
+  const domain = parts.domain.toLowerCase();
+  if (domain !== config.mailDomain) {
+    const row = await resolveDomainRecipient(db, domain, email);
+    if (!row) return { kind: 'foreign' };
+    const aliasId = row.direct_id ?? row.catch_all_id;
+    if (aliasId === null || row.account_id === null) return { kind: 'unknown' };
+    return {
+      kind: 'local',
+      recipient: {
+        address: email,
+        accountId: row.account_id,
+        aliasId,
+        quotaLimitBytes: Number(row.quota_limit_bytes),
+        quotaUsedBytes: Number(row.quota_used_bytes),
+      },
+    };
+  }
   const primary = await findAccountByEmail(db, email);
   const alias = primary ? undefined : await findAliasByEmail(db, email);
   const account = primary ?? (alias && (await findAccountById(db, alias.account_id)));

@@ -103,10 +103,20 @@ export async function deleteExpiredSessions(db: Db): Promise<number> {
   return Number(result.numDeletedRows);
 }
 
-/** Which sessions to end together: an account's impersonation by one member, or the password sessions of an address. */
+/**
+ * Which sessions to end together: an account's impersonation by one member, or the sessions held to an address —
+ * `actorAccountId` undefined: all of them (the address is gone); null: the password sessions only (its password
+ * changed); a member: that delegate's sessions in it (the delegation taken back).
+ */
 export type SessionSelection =
   | { kind: 'impersonation'; ownerAccountId: number; actorAccountId: number }
-  | { kind: 'address'; accountId: number; email: string; except?: string };
+  | {
+      kind: 'address';
+      accountId: number;
+      email: string;
+      except?: string;
+      actorAccountId?: number | null;
+    };
 
 /**
  * Ends every session of a selection at once (a revoked grant, a changed password): the rows go in the caller's
@@ -124,6 +134,9 @@ export async function deleteSessionsWhere(db: Db, selection: SessionSelection): 
       .where('account_id', '=', selection.accountId)
       .where(sql<string>`lower(alias_email)`, '=', selection.email.toLowerCase());
     if (selection.except) query = query.where('id', '!=', selection.except);
+    if (selection.actorAccountId === null) query = query.where('actor_account_id', 'is', null);
+    else if (selection.actorAccountId !== undefined)
+      query = query.where('actor_account_id', '=', selection.actorAccountId);
   }
   const rows = await query.returning('id').execute();
   return rows.map((r) => r.id);

@@ -2,14 +2,20 @@ import type { Account, Settings, SettingsUpdate } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { changeSettings, listProfiles, requireAccount, type Principal } from '../accounts/index.js';
-import { listAliases } from '../addresses/index.js';
+import { delegatedEmailsOf, listAliases } from '../addresses/index.js';
 import { toProfile, type ProfileDeps } from './profiles.service.js';
 
 const kb = (bytes: number) => Math.ceil(bytes / 1024);
 
 export async function getAccountView(db: Db, principal: Principal): Promise<Account> {
   const account = await requireAccount(db, principal.accountId);
-  const [aliases, profiles] = await Promise.all([listAliases(db, account.id), listProfiles(db, account.id)]);
+  const ownSession = !principal.aliasEmail && !principal.actorAccountId;
+  const [aliases, profiles, delegated] = await Promise.all([
+    listAliases(db, account.id),
+    listProfiles(db, account.id),
+    // What others delegated to this member is theirs to see in their own session only.
+    ownSession ? delegatedEmailsOf(db, account.id) : { emails: [] },
+  ]);
   const asAlias = principal.aliasEmail;
   const isAlias = (email: string) => email.toLowerCase() === asAlias?.toLowerCase();
   return {
@@ -19,8 +25,8 @@ export async function getAccountView(db: Db, principal: Principal): Promise<Acco
     profiles: profiles.filter((p) => !asAlias || isAlias(p.email)).map(toProfile),
     settings: account.settings,
     quota: { size: kb(account.quota_used_bytes), limit: kb(account.quota_limit_bytes) },
-    // Delegated addresses this account may act as; delegation lands with the domains issue.
-    alias_accesses: [],
+    // Addresses other members delegated to this one (POST /auth/delegated opens each).
+    alias_accesses: delegated.emails.map((e) => e.email),
   };
 }
 

@@ -1,0 +1,193 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ownAccountOnly } from '../accounts/index.js';
+import { openDnsResolver } from '../core/net/index.js';
+import { apiRoute } from '../http/index.js';
+import {
+  activateDomainEmail,
+  addDomainEmail,
+  checkPayment,
+  delegateDomainEmail,
+  delegatedEmails,
+  listDomainEmails,
+  openDelegated,
+  removeDomainEmail,
+  setCatchAll,
+  setDomainEmailAccess,
+  type DomainEmailRouteDeps,
+} from './domain-emails.service.js';
+
+/**
+ * settings/domains/emails/{id}, settings/access and settings/d_emails (SPEC §2, §7): the mailbox owner's alone — a
+ * session held to one address, a delegated one or an impersonating one gets forbidden (so a delegate never delegates
+ * further); another account's ids are entity_not_found.
+ */
+export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, events, config, wallet, invoicePurposes } = app.deps;
+  const dns = openDnsResolver(config.dnsServers);
+  const deps = (log: DomainEmailRouteDeps['log']): DomainEmailRouteDeps => ({
+    db,
+    events,
+    log,
+    config,
+    wallet,
+    invoicePurposes,
+    dns,
+    mxHost: config.mxHost,
+    freeDomainEmails: config.domains.freeEmails,
+    domainEmailPrice: config.domains.emailPrice,
+  });
+
+  app.route({
+    ...apiRoute(app, 'domainEmails', {
+      tags: ['domains'],
+      summary:
+        'The addresses on a domain (own or public) with status, catch-all, password access and delegate',
+    }),
+    handler: async (request) => ({
+      emails: await listDomainEmails(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'createDomainEmail', {
+      tags: ['domains'],
+      summary: 'Create an address on a verified own domain (prepared) or a public one (paid: unpaid)',
+    }),
+    handler: async (request) => ({
+      email: await addDomainEmail(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.body,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'updateDomainEmail', {
+      tags: ['domains'],
+      summary: "Make the address the domain's catch-all, or stop it being that",
+    }),
+    handler: async (request) => ({
+      email: await setCatchAll(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.params.emailId,
+        request.body.catch_all,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'delegateDomainEmail', {
+      tags: ['domains'],
+      summary: 'Delegate the address to a member, or take the delegation back (member_id: null)',
+    }),
+    handler: async (request) => ({
+      email: await delegateDomainEmail(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.params.emailId,
+        request.body.member_id,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'deleteDomainEmail', {
+      tags: ['domains'],
+      summary: 'Remove the address: refused at RCPT from now on, its mail kept, its sessions ended',
+    }),
+    handler: async (request) => {
+      await removeDomainEmail(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.params.emailId,
+      );
+      return { ok: true as const };
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'confirmDomainEmail', {
+      tags: ['domains'],
+      summary: "Activate a prepared address once the domain's MX points at the service",
+    }),
+    handler: async (request) => ({
+      email: await activateDomainEmail(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.emailId,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'checkDomainEmailPayment', {
+      tags: ['domains'],
+      summary: "'I have already paid' for a paid address: ask the wallet",
+    }),
+    handler: async (request) => ({
+      email: await checkPayment(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.params.emailId,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'domainEmailAccess', {
+      tags: ['domains'],
+      summary: 'Set (twice, equal) or remove (password: null) password access to the address',
+    }),
+    handler: async (request) => ({
+      email: await setDomainEmailAccess(
+        deps(request.log),
+        ownAccountOnly(request.requireAuth()),
+        request.params.id,
+        request.params.emailId,
+        request.body,
+      ),
+    }),
+  });
+
+  app.route({
+    ...apiRoute(app, 'delegatedEmails', {
+      tags: ['domains'],
+      summary: 'The addresses other members delegated to this one (settings/d_emails)',
+    }),
+    handler: async (request) => delegatedEmails(deps(request.log), request.requireAuth()),
+  });
+};
+
+/** POST /auth/delegated: open an address delegated to this member (POST /auth/impersonate/end comes back). */
+export const delegatedSessionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, events, config } = app.deps;
+  const rateLimit = { max: config.authRateLimit, timeWindow: '1 minute' };
+  app.addHook('onRequest', async (request) => {
+    request.requireAuth();
+  });
+  app.route({
+    ...apiRoute(app, 'openDelegated', {
+      tags: ['auth'],
+      summary: 'Open an address delegated to this member (held to that address)',
+    }),
+    config: { rateLimit },
+    handler: async (request, reply) =>
+      openDelegated(
+        { db, events, config, log: request.log },
+        { request, reply },
+        request.requireAuth(),
+        request.body.email,
+      ),
+  });
+};

@@ -1,0 +1,376 @@
+import { describe, expect, it } from 'vitest';
+import type { DomainEmail } from '@mailroom/protocol';
+import { Browser, createTestApp } from './_util.js';
+import { mailUser, type MailUser } from './_actions.js';
+import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
+import { startMxDns } from './_mx-dns.js';
+import { until } from './_sending.js';
+import { invoiceLedger, settleInSandbox } from '../src/wallet/index.js';
+
+const MX_HOST = 'mx.mailroom.test';
+const dns = await startMxDns();
+const ctx = await createTestApp({
+  env: { DNS_SERVERS: dns.server, MX_HOST, FREE_DOMAIN_EMAILS: '2', AUTH_RATE_LIMIT: '10000' },
+});
+const { db } = ctx;
+const ingest = await startTestIngest({ db });
+
+type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+async function api(browser: Browser, method: Method, url: string, json?: unknown) {
+  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  return { status: response.statusCode, body: response.json() as any };
+}
+const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
+
+let seq = 0;
+const freshDomain = () => `corp${Date.now().toString(36)}${seq++}.test`;
+
+/** Fixture: a domain the account verified (the domains helper's flow is not under test here). */
+async function verifiedDomain(user: MailUser, name = freshDomain(), mx: string[] = [MX_HOST]) {
+  const row = await db
+    .insertInto('domains')
+    .values({
+      account_id: user.accountId,
+      kind: 'own',
+      name,
+      display_name: name,
+      status: 'succeed',
+      token: `fixture-${name}`,
+      verified_at: new Date(),
+    })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+  dns.mx.set(name, mx);
+  return row;
+}
+
+async function create(user: MailUser, domainId: number, name: string, catchAll?: boolean) {
+  const r = await api(user.browser, 'POST', `user/domains/${domainId}/emails`, {
+    name,
+    ...(catchAll === undefined ? {} : { catch_all: catchAll }),
+  });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.email as DomainEmail;
+}
+
+async function confirm(user: MailUser, emailId: number) {
+  return api(user.browser, 'POST', `user/domains/emails/${emailId}/confirm`);
+}
+
+/** An active address: created, then confirmed against the loopback MX. */
+async function activeAddress(user: MailUser, domainId: number, name: string, catchAll?: boolean) {
+  const email = await create(user, domainId, name, catchAll);
+  const confirmed = await confirm(user, email.id);
+  expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(200);
+  return confirmed.body.email as DomainEmail;
+}
+
+async function rcptCode(address: string): Promise<number> {
+  const replies = await rawSession(ingest.port, [
+    'EHLO client.example\r\n',
+    'MAIL FROM:<sender@example.com>\r\n',
+    `RCPT TO:<${address}>\r\n`,
+    'QUIT\r\n',
+  ]);
+  return replies[3]!.code;
+}
+
+async function sendOverSmtp(to: string, subject: string) {
+  await smtpTransport(ingest.port).sendMail({ from: 'sender@example.com', to, subject, text: 'hello' });
+}
+
+const messagesTo = (accountId: number, subject: string) =>
+  db
+    .selectFrom('messages')
+    .select(['id', 'alias_id', 'folder_id', 'subject'])
+    .where('account_id', '=', accountId)
+    .where('subject', '=', subject)
+    .execute();
+
+describe('an address on an own domain', () => {
+  it('starts prepared, is confirmed once the MX points here, and then receives over SMTP under its own view', async () => {
+    const ann = await mailUser(ctx, 'Ann Lee');
+    const domain = await verifiedDomain(ann, freshDomain(), ['mx.elsewhere.example']);
+    const email = await create(ann, domain.id, 'Sales');
+    expect(email).toMatchObject({
+      domain_id: domain.id,
+      email: `sales@${domain.name}`,
+      status: 'prepared',
+      catch_all: false,
+      password_access: false,
+      delegate: null,
+      paid: false,
+      invoice: null,
+    });
+    // Prepared: not receiving yet.
+    expect(await rcptCode(email.email)).toBe(550);
+
+    const refused = await confirm(ann, email.id);
+    expect(refused.status).toBe(400);
+    expect(codeOf(refused)).toBe('invalid_domain_for_mail_server');
+    dns.mx.set(domain.name, ['mx.elsewhere.example', MX_HOST]);
+    const confirmed = await confirm(ann, email.id);
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body.email.status).toBe('succeed');
+
+    expect(await rcptCode(email.email)).toBe(250);
+    expect(await rcptCode(`SALES@${domain.name.toUpperCase()}`)).toBe(250);
+    await sendOverSmtp(email.email, 'Order 1');
+    const [stored] = await until(async () => {
+      const rows = await messagesTo(ann.accountId, 'Order 1');
+      return rows.length ? rows : undefined;
+    });
+    expect(stored).toMatchObject({ alias_id: email.id, folder_id: ann.folders.inbox });
+    // The sidebar's view of the address lists it; the primary address's view does not.
+    const view = await api(ann.browser, 'GET', `messages/folder/${ann.folders.inbox}?a_id=${email.id}`);
+    expect(view.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Order 1']);
+    const primary = await api(ann.browser, 'GET', `messages/folder/${ann.folders.inbox}?a_id=0`);
+    expect(primary.body.messages.map((m: { subject: string }) => m.subject)).not.toContain('Order 1');
+
+    const list = await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`);
+    expect(list.body.emails.map((e: DomainEmail) => [e.email, e.status])).toEqual([[email.email, 'succeed']]);
+  });
+
+  it('follows the alias name rules, refuses names taken and domains not verified', async () => {
+    const ann = await mailUser(ctx, 'Ann Rules');
+    const domain = await verifiedDomain(ann);
+    for (const [name, code] of [
+      ['ab', 'specify_3_30'],
+      ['bad name', 'invalid_alias'],
+      ['123456789012', 'invalid_alias_member_id'],
+    ] as const) {
+      const r = await api(ann.browser, 'POST', `user/domains/${domain.id}/emails`, { name });
+      expect(codeOf(r), name).toBe(code);
+    }
+    // The stop list is the service's: a member's own domain may have admin@ and sales@.
+    await create(ann, domain.id, 'admin');
+    await create(ann, domain.id, 'office');
+    const again = await api(ann.browser, 'POST', `user/domains/${domain.id}/emails`, { name: 'Office' });
+    expect(codeOf(again)).toBe('duplicate_aliases');
+
+    const pending = await db
+      .insertInto('domains')
+      .values({
+        account_id: ann.accountId,
+        name: freshDomain(),
+        display_name: 'x',
+        token: 't',
+        status: 'waiting',
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const unverified = await api(ann.browser, 'POST', `user/domains/${pending.id}/emails`, {
+      name: 'office',
+    });
+    expect(codeOf(unverified)).toBe('domain_not_verified');
+  });
+
+  it('a catch-all receives mail to unknown names on the domain until it stops being one', async () => {
+    const ann = await mailUser(ctx, 'Ann Catch');
+    const domain = await verifiedDomain(ann);
+    expect(await rcptCode(`anything@${domain.name}`)).toBe(550);
+    const desk = await activeAddress(ann, domain.id, 'desk', true);
+    expect(desk.catch_all).toBe(true);
+    await sendOverSmtp(`whoever@${domain.name}`, 'Stray');
+    const [stray] = await until(async () => {
+      const rows = await messagesTo(ann.accountId, 'Stray');
+      return rows.length ? rows : undefined;
+    });
+    expect(stray!.alias_id).toBe(desk.id);
+
+    // Another address takes the role over; then none has it.
+    const other = await activeAddress(ann, domain.id, 'other');
+    const moved = await api(ann.browser, 'PUT', `user/domains/${domain.id}/emails/${other.id}`, {
+      catch_all: true,
+    });
+    expect(moved.body.email.catch_all).toBe(true);
+    const list = await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`);
+    expect(list.body.emails.map((e: DomainEmail) => [e.email.split('@')[0], e.catch_all])).toEqual([
+      ['desk', false],
+      ['other', true],
+    ]);
+    await api(ann.browser, 'PUT', `user/domains/${domain.id}/emails/${other.id}`, { catch_all: false });
+    expect(await rcptCode(`anything@${domain.name}`)).toBe(550);
+    expect(await rcptCode(`desk@${domain.name}`)).toBe(250);
+  });
+
+  it('a removed address is refused at RCPT, its mail kept; foreign domains are relaying, refused', async () => {
+    const ann = await mailUser(ctx, 'Ann Remove');
+    const domain = await verifiedDomain(ann);
+    const email = await activeAddress(ann, domain.id, 'leaving', true);
+    await sendOverSmtp(email.email, 'Kept');
+    await until(async () => (await messagesTo(ann.accountId, 'Kept')).length > 0);
+    const removed = await api(ann.browser, 'DELETE', `user/domains/${domain.id}/emails/${email.id}`);
+    expect(removed.status).toBe(200);
+    expect(await rcptCode(email.email)).toBe(550);
+    // It was the catch-all: unknown names are refused too.
+    expect(await rcptCode(`other@${domain.name}`)).toBe(550);
+    expect(await messagesTo(ann.accountId, 'Kept')).toHaveLength(1);
+    expect((await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`)).body.emails).toEqual([]);
+    // The name is free again.
+    await create(ann, domain.id, 'leaving');
+
+    const replies = await rawSession(ingest.port, [
+      'EHLO client.example\r\n',
+      'MAIL FROM:<sender@example.com>\r\n',
+      'RCPT TO:<someone@not-ours.example>\r\n',
+      'QUIT\r\n',
+    ]);
+    expect(replies[3]).toMatchObject({ code: 550 });
+    expect(replies[3]!.text).toMatch(/relay/i);
+  });
+
+  it("another account's domain and address ids are entity_not_found on every route", async () => {
+    const ann = await mailUser(ctx, 'Ann Owner');
+    const eve = await mailUser(ctx, 'Eve Other');
+    const domain = await verifiedDomain(ann);
+    const email = await activeAddress(ann, domain.id, 'private');
+    const eveDomain = await verifiedDomain(eve);
+    const routes: [Method, string, unknown?][] = [
+      ['GET', `user/domains/${domain.id}/emails`],
+      ['POST', `user/domains/${domain.id}/emails`, { name: 'intruder' }],
+      ['PUT', `user/domains/${domain.id}/emails/${email.id}`, { catch_all: true }],
+      ['PATCH', `user/domains/${domain.id}/emails/${email.id}`, { member_id: null }],
+      ['DELETE', `user/domains/${domain.id}/emails/${email.id}`],
+      ['POST', `user/domains/emails/${email.id}/confirm`],
+      ['POST', `user/domains/${domain.id}/emails/${email.id}/paid`],
+      [
+        'PUT',
+        `user/domains/${domain.id}/emails/${email.id}/access`,
+        { password: 'x-long-pass', password_confirm: 'x-long-pass' },
+      ],
+      // Ann's address under Eve's own domain id.
+      ['PUT', `user/domains/${eveDomain.id}/emails/${email.id}`, { catch_all: true }],
+      ['DELETE', `user/domains/${eveDomain.id}/emails/${email.id}`],
+      ['PATCH', `user/domains/${eveDomain.id}/emails/${email.id}`, { member_id: null }],
+    ];
+    for (const [method, url, body] of routes) {
+      const r = await api(eve.browser, method, url, body);
+      expect([r.status, codeOf(r)], `${method} ${url}`).toEqual([404, 'entity_not_found']);
+    }
+    expect(await rcptCode(email.email)).toBe(250);
+    expect((await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`)).body.emails).toHaveLength(1);
+  });
+
+  it('password access: set twice and equal, signs in at /auth/pw/login to that address’s mail only', async () => {
+    const ann = await mailUser(ctx, 'Ann Access');
+    const domain = await verifiedDomain(ann);
+    const email = await activeAddress(ann, domain.id, 'frontdesk');
+    const url = `user/domains/${domain.id}/emails/${email.id}/access`;
+    const mismatch = await api(ann.browser, 'PUT', url, {
+      password: 'desk-password-1',
+      password_confirm: 'desk-password-2',
+    });
+    expect(codeOf(mismatch)).toBe('passwords_do_not_match');
+    const set = await api(ann.browser, 'PUT', url, {
+      password: 'desk-password-1',
+      password_confirm: 'desk-password-1',
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.email.password_access).toBe(true);
+
+    await sendOverSmtp(email.email, 'For the desk');
+    await ann.deliver({ from: 'x@example.com', subject: 'Private to Ann', text: 'secret' });
+    await until(async () => (await messagesTo(ann.accountId, 'For the desk')).length > 0);
+
+    const desk = new Browser(ctx.app);
+    const login = await desk.request('POST', '/auth/pw/login', {
+      json: { email: email.email.toUpperCase(), password: 'desk-password-1' },
+    });
+    expect(login.statusCode).toBe(200);
+    const inbox = await api(desk, 'GET', `messages/folder/${ann.folders.inbox}`);
+    expect(inbox.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['For the desk']);
+    // The address-only user manages nothing.
+    const forbidden = await api(desk, 'GET', `user/domains/${domain.id}/emails`);
+    expect(forbidden.status).toBe(403);
+
+    // A new password ends the session signed in with the old one.
+    await api(ann.browser, 'PUT', url, { password: 'desk-password-3', password_confirm: 'desk-password-3' });
+    expect((await api(desk, 'GET', `messages/folder/${ann.folders.inbox}`)).status).toBe(401);
+    // At most five changes an hour, like aliases.
+    for (let i = 0; i < 3; i++) await api(ann.browser, 'PUT', url, { password: null });
+    const limited = await api(ann.browser, 'PUT', url, { password: null });
+    expect(codeOf(limited)).toBe('alias_access_limit');
+  });
+});
+
+describe('paid addresses on domains', () => {
+  it('beyond FREE_DOMAIN_EMAILS on own domains: unpaid with an invoice, settled exactly once, then confirmed', async () => {
+    const ann = await mailUser(ctx, 'Ann Pays');
+    const domain = await verifiedDomain(ann);
+    await create(ann, domain.id, 'first');
+    await create(ann, domain.id, 'second');
+    const third = await create(ann, domain.id, 'third');
+    expect(third).toMatchObject({ status: 'unpaid', paid: true, invoice: { status: 'unpaid' } });
+    const invoice = await db
+      .selectFrom('invoices')
+      .select(['id', 'purpose', 'subject_id', 'amount'])
+      .where('purpose', '=', 'domain_email')
+      .where('subject_id', '=', third.id)
+      .executeTakeFirstOrThrow();
+    expect(invoice.amount).toBe('1.00');
+    expect(codeOf(await confirm(ann, third.id))).toBe('error_domain_status_paying');
+    const url = `user/domains/${domain.id}/emails/${third.id}/paid`;
+    expect(codeOf(await api(ann.browser, 'POST', url))).toBe('pay_invoice');
+    expect(await rcptCode(third.email)).toBe(550);
+
+    // Paid in the wallet; many 'I have already paid' at once settle it once.
+    await db
+      .updateTable('sandbox_wallet_invoices')
+      .set({ status: 'paid' })
+      .where('id', '=', third.invoice!.id)
+      .execute();
+    const clicks = await Promise.all(Array.from({ length: 20 }, () => api(ann.browser, 'POST', url)));
+    expect(clicks.map((c) => c.status)).toEqual(Array(20).fill(200));
+    expect(clicks.every((c) => c.body.email.status === 'prepared')).toBe(true);
+    const ledger = await invoiceLedger(db, invoice.id);
+    expect(ledger.map((l) => [l.from_status, l.to_status])).toEqual([['unpaid', 'paid']]);
+    const confirmed = await confirm(ann, third.id);
+    expect(confirmed.body.email).toMatchObject({
+      status: 'succeed',
+      paid: true,
+      invoice: { status: 'paid' },
+    });
+    expect(await rcptCode(third.email)).toBe(250);
+  });
+
+  it('on a public domain always paid, and active once paid; rejected fails it and frees the name', async () => {
+    const ann = await mailUser(ctx, 'Ann Public');
+    const memberId = (
+      await db
+        .selectFrom('accounts')
+        .select('member_id')
+        .where('id', '=', ann.accountId)
+        .executeTakeFirstOrThrow()
+    ).member_id;
+    const publicName = freshDomain();
+    const pub = await db
+      .insertInto('domains')
+      .values({ kind: 'public', account_id: null, name: publicName, display_name: publicName, token: '-' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const catchAll = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails`, {
+      name: 'grab',
+      catch_all: true,
+    });
+    expect(codeOf(catchAll)).toBe('forbidden');
+    const stopped = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails`, { name: 'admin' });
+    expect(codeOf(stopped)).toBe('alias_stoplist');
+    const bought = await create(ann, pub.id, 'annie');
+    expect(bought).toMatchObject({ status: 'unpaid', paid: true });
+    expect(await rcptCode(bought.email)).toBe(550);
+    expect(await rcptCode(`nobody@${publicName}`)).toBe(550);
+    await settleInSandbox(ctx, bought.invoice!.id, 'paid', memberId);
+    const list = await api(ann.browser, 'GET', `user/domains/${pub.id}/emails`);
+    expect(list.body.emails[0]).toMatchObject({ email: bought.email, status: 'succeed' });
+    expect(await rcptCode(bought.email)).toBe(250);
+
+    const rejected = await create(ann, pub.id, 'second-try');
+    await settleInSandbox(ctx, rejected.invoice!.id, 'rejected', memberId);
+    const checked = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails/${rejected.id}/paid`);
+    expect(codeOf(checked)).toBe('pay_invoice_cancel');
+    const again = await create(ann, pub.id, 'second-try');
+    expect(again.status).toBe('unpaid');
+  });
+});
