@@ -124,7 +124,10 @@ function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: D
   const [catchAll, setCatchAll] = useState(false);
   const [shown, setShown] = useState(false);
   const trimmed = name.trim();
-  const localCode = validateAliasName(trimmed);
+  // The alias rules checked as typed, but for the stop list: whether role names (sales@, info@) are refused on an
+  // own domain is the server's to say (its refusal then shows here the same way).
+  const checked = validateAliasName(trimmed);
+  const localCode = checked === 'alias_stoplist' ? null : checked;
   const errorText = useErrorText(create.error ?? (shown && localCode ? refusal(localCode) : null));
 
   function submit(event: FormEvent) {
