@@ -5,7 +5,7 @@ import { Link } from '../../lib/router';
 import page from '../../ui/settings-page.module.css';
 import { aliasesPath, aliasQueries } from '../aliases';
 import { domainEmailsPath, domainsPath } from './paths';
-import { domainQueries, useDomains } from './queries';
+import { domainQueries } from './queries';
 
 /**
  * settings/access: the addresses with password access — the aliases' (set on the aliases screen) and those on own
@@ -13,8 +13,9 @@ import { domainQueries, useDomains } from './queries';
  */
 export default function AccessAddresses() {
   const { t } = useTranslation();
-  const aliasList = useQuery(aliasQueries.list());
-  const domains = useDomains();
+  // A part of the security page: a failure here shows as an empty list, not as the error dialog over the page.
+  const aliasList = useQuery({ ...aliasQueries.list(), meta: { showError: false } });
+  const domains = useQuery({ ...domainQueries.list(), meta: { showError: false } });
   const verified = (domains.data ?? []).filter((domain) => domain.status === 'succeed' && domain.emails_count > 0);
   const emails = useQueries({ queries: verified.map((domain) => domainQueries.emails(domain.id)) });
   const onDomains = verified.flatMap((domain, index) =>

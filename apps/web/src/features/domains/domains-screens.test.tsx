@@ -280,7 +280,7 @@ describe('settings/domains: the list', () => {
       ],
     });
     renderAt('/settings/domains');
-    await waitFor(() => expect(currentPath()).toBe('/settings/domains/list'));
+    await waitFor(() => expect(currentPath()).toBe('/settings/domains/list'), { timeout: 5_000 });
     const corp = await screen.findByRole('listitem', { name: 'example-corp.test' }, { timeout: 5_000 });
     expect(within(corp).getByText('Verified')).toBeTruthy();
     expect(within(corp).getByText('Addresses: 2')).toBeTruthy();
