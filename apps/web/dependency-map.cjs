@@ -29,7 +29,7 @@ const features = {
   settings: ['account', 'aliases', 'compose', 'domains', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
   aliases: ['account'],
-  domains: ['account', 'aliases', 'shell'],
+  domains: ['account', 'shell'],
 };
 
 const layers = {

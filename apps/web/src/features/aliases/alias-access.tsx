@@ -6,9 +6,16 @@ import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
-import { passwordPairProblem } from './password-pair';
 import { useUpdateAliasAccess } from './queries';
 import styles from './aliases.module.css';
+
+/** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
+export function passwordPairProblem(password: string, confirm: string): string | null {
+  if ([...password].length < PASSWORD_MIN_LENGTH) return 'password_too_short';
+  if ([...password].length > PASSWORD_MAX_LENGTH) return 'password_too_long';
+  if (password !== confirm) return 'passwords_do_not_match';
+  return null;
+}
 
 /**
  * Password access for one alias (PUT user/aliases/update_access): whoever has the password signs in as the alias-only

@@ -5,5 +5,3 @@ import { withFeatureTexts } from '../../i18n';
 /** The aliases section of settings, with its texts (DESIGN §5: never in the mail shell's first load). */
 export const loadAliasesSection = withFeatureTexts(() => import('./aliases-section'));
 export { aliasesPath, newAliasPath } from './paths';
-export { passwordPairProblem } from './password-pair';
-export { aliasQueries } from './queries';

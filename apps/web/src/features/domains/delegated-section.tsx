@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Inbox, UserCheck } from 'lucide-react';
+import { Inbox, UserRoundCheck } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import page from '../../ui/settings-page.module.css';
@@ -55,7 +55,7 @@ export default function DelegatedSection() {
           </ul>
         ) : (
           <div className={page.state}>
-            <UserCheck aria-hidden />
+            <UserRoundCheck aria-hidden />
             <p>{t('delegated.empty')}</p>
           </div>
         )

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import clsx from 'clsx';
-import { RotateCw, ShieldCheck } from 'lucide-react';
+import { RotateCw, BadgeCheck } from 'lucide-react';
 import type { DnsCheck, DomainDetailResponse, VerificationMethod } from '@mailroom/protocol';
 import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
@@ -134,7 +134,7 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
             </Link>
           ) : null}
           <Button variant="primary" onClick={check} disabled={verify.isPending || verifying}>
-            {verifying ? <RotateCw aria-hidden /> : <ShieldCheck aria-hidden />}
+            {verifying ? <RotateCw aria-hidden /> : <BadgeCheck aria-hidden />}
             {verifying ? t('domains.confirm.checking') : t('domains.confirm.check')}
           </Button>
         </div>

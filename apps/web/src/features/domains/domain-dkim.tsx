@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import clsx from 'clsx';
-import { RefreshCw } from 'lucide-react';
+import { RefreshCcw } from 'lucide-react';
 import type { DomainDkimKey } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
@@ -45,7 +45,7 @@ export function DomainDkimPage({ id }: { id: number }) {
             <p className={page.hint}>{t('domains.dkim.rotateHint')}</p>
             <span className={page.grow} />
             <Button onClick={() => setRotating(true)} disabled={rotate.isPending}>
-              <RefreshCw aria-hidden />
+              <RefreshCcw aria-hidden />
               {t('domains.dkim.rotate')}
             </Button>
           </div>

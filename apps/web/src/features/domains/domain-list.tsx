@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import clsx from 'clsx';
-import { ExternalLink, Globe, KeyRound, Mail, Plus, RotateCw, ShieldCheck, Trash2 } from 'lucide-react';
+import { ExternalLink, Globe, KeyRound, Mail, Plus, RotateCw, BadgeCheck, Trash2 } from 'lucide-react';
 import type { Domain, Invoice } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
 import { useErrorText } from '../../api/use-error-text';
@@ -86,7 +86,7 @@ function DomainItem({ domain }: { domain: Domain }) {
               className={buttonClass('ghost')}
               aria-label={t('domains.verifyFor', { name: domain.display_name })}
             >
-              <ShieldCheck aria-hidden />
+              <BadgeCheck aria-hidden />
               {t('domains.verify')}
             </Link>
           )}

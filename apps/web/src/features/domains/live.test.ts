@@ -7,6 +7,8 @@ import { accountLiveHandler } from '../account/live';
 import { accountKeys } from '../account';
 import { domainsLiveHandler } from './live';
 import { domainKeys } from './queries';
+import { aliasListKey } from './access-addresses';
+import { aliasKeys } from '../aliases/queries';
 
 const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
 
@@ -53,5 +55,11 @@ describe('domains on the websocket', () => {
     expect(shellLiveHandler.refreshAfterGap).toContainEqual(delegatedEmailsKey);
     // The sidebar's list spells the key again (to stay out of the shell's first chunk): the same list.
     expect(sidebarDelegatedKey).toEqual(delegatedEmailsKey);
+  });
+});
+
+describe('keys spelled again to keep chunks apart', () => {
+  it("the access page's alias list is the aliases screen's", () => {
+    expect(aliasListKey).toEqual(aliasKeys.list);
   });
 });

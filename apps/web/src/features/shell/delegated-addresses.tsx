@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { UserCheck } from 'lucide-react';
 import { call, routes } from '../../api/client';
 import { useTranslation } from '../../i18n';
 import styles from './delegated-addresses.module.css';
@@ -23,16 +22,15 @@ export default function DelegatedAddresses() {
   });
   if (!delegated.data?.length) return null;
   return (
-    <ul className={styles.list} aria-label={t('sidebar.delegated')}>
+    <ul className={styles.list} aria-label={t('delegated.sidebar')}>
       {delegated.data.map((entry) => (
         <li key={entry.email}>
           <button
             type="button"
             className={styles.address}
-            title={t('sidebar.delegatedBy', { name: entry.owner.name || entry.owner.member_id })}
+            title={t('delegated.sidebarBy', { name: entry.owner.name || entry.owner.member_id })}
             onClick={() => void import('./impersonation').then((m) => m.openDelegatedAddress(entry.email))}
           >
-            <UserCheck className={styles.icon} aria-hidden />
             {entry.email}
           </button>
         </li>

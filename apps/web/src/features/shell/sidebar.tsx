@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../account';
@@ -35,7 +35,7 @@ const CreateLabelDialog = lazyChunk(() =>
   loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })),
 );
 // The addresses delegated to this member: once the first screen is drawn (DESIGN §5: the shell's initial JS).
-const DelegatedAddresses = lazyChunk(() => import('./delegated-addresses'));
+const DelegatedAddresses = lazyChunk(withFeatureTexts(() => import('./delegated-addresses')));
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
