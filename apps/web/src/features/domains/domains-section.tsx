@@ -7,6 +7,10 @@ import { DomainEmailsPage } from './domain-emails';
 import { DomainListPage } from './domain-list';
 import { DomainRemovePage } from './domain-remove';
 
+// settings/d_emails and the access page's addresses travel in this chunk too (index.ts).
+export { default as DelegatedSection } from './delegated-section';
+export { default as AccessAddresses } from './access-addresses';
+
 export type DomainsAction = 'create' | 'confirm' | 'dkim' | 'remove' | 'emails';
 
 /**
