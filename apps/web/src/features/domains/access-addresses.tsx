@@ -28,7 +28,9 @@ export default function AccessAddresses() {
     meta: { showError: false },
   });
   const domains = useQuery({ ...domainQueries.list(), meta: { showError: false } });
-  const verified = (domains.data ?? []).filter((domain) => domain.status === 'succeed' && domain.emails_count > 0);
+  const verified = (domains.data ?? []).filter(
+    (domain) => domain.status === 'succeed' && domain.emails_count > 0,
+  );
   const emails = useQueries({ queries: verified.map((domain) => domainQueries.emails(domain.id)) });
   const onDomains = verified.flatMap((domain, index) =>
     (emails[index]?.data ?? [])

@@ -50,7 +50,8 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
       { id: domain.id, method: again ? null : method },
       {
         onSuccess: ({ domain: checked }) => {
-          if (checked.status === 'succeed') raiseSuccess(t('domains.confirm.verified', { name: checked.display_name }));
+          if (checked.status === 'succeed')
+            raiseSuccess(t('domains.confirm.verified', { name: checked.display_name }));
         },
       },
     );
@@ -59,7 +60,9 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
   return (
     <>
       <p className={page.hint}>
-        <span className={clsx(styles.status, styles[domain.status])}>{t(domainStatusText[domain.status])}</span>{' '}
+        <span className={clsx(styles.status, styles[domain.status])}>
+          {t(domainStatusText[domain.status])}
+        </span>{' '}
         {domain.status === 'succeed' ? t('domains.confirm.verifiedHint') : t('domains.confirm.intro')}
       </p>
       <fieldset className={page.group}>

@@ -81,7 +81,16 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
             {dkimKey.retire_at ? ` · ${t('domains.dkim.retires', { date: date(dkimKey.retire_at) })}` : ''}
           </span>
         </span>
-        <span className={clsx(styles.status, dkimKey.state === 'active' ? styles.succeed : dkimKey.state === 'next' ? styles.waiting : styles.unpaid)}>
+        <span
+          className={clsx(
+            styles.status,
+            dkimKey.state === 'active'
+              ? styles.succeed
+              : dkimKey.state === 'next'
+                ? styles.waiting
+                : styles.unpaid,
+          )}
+        >
           {t(`domains.dkim.states.${dkimKey.state}`)}
         </span>
       </div>
@@ -93,7 +102,10 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
         </dd>
         <dt>{t('domains.dns.name')}</dt>
         <dd>
-          <CopyValue value={dkimKey.dns_name} label={t('domains.dkim.copyName', { selector: dkimKey.selector })} />
+          <CopyValue
+            value={dkimKey.dns_name}
+            label={t('domains.dkim.copyName', { selector: dkimKey.selector })}
+          />
         </dd>
         <dt>{t('domains.confirm.value')}</dt>
         <dd>

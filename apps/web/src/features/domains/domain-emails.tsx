@@ -57,7 +57,8 @@ export function DomainEmailsPage({ id }: { id: number }) {
   const { t } = useTranslation();
   const domains = useDomains();
   const domain = domains.data?.find((d) => d.id === id);
-  const query = domains.data && !domain ? { ...domains, data: undefined, isError: true, error: notFound } : domains;
+  const query =
+    domains.data && !domain ? { ...domains, data: undefined, isError: true, error: notFound } : domains;
   return (
     <DomainPage title={t('domains.emails.pageTitle', { name: domain?.display_name ?? '' })} query={query}>
       {domain ? <Emails domain={domain} /> : null}
@@ -247,7 +248,10 @@ function EmailItem({
               email.catch_all ? t('domains.emails.catchAllOn') : null,
               email.password_access ? t('domains.emails.passwordOn') : null,
               email.delegate
-                ? t('domains.emails.delegatedTo', { name: email.delegate.name, memberId: email.delegate.member_id })
+                ? t('domains.emails.delegatedTo', {
+                    name: email.delegate.name,
+                    memberId: email.delegate.member_id,
+                  })
                 : null,
               t('domains.emails.since', { date: since }),
             ]
@@ -326,7 +330,9 @@ function EmailItem({
                 onClick={() =>
                   delegate.mutate(
                     { ...ref, memberId: null },
-                    { onSuccess: () => raiseSuccess(t('domains.emails.undelegated', { email: email.email })) },
+                    {
+                      onSuccess: () => raiseSuccess(t('domains.emails.undelegated', { email: email.email })),
+                    },
                   )
                 }
                 disabled={delegate.isPending}
@@ -464,7 +470,15 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
  * Password access for one address (PUT …/access): whoever has the password signs in as the address-only user
  * (SPEC §6). Typed twice, must match, before it is sent; removing it ends their sessions.
  */
-function EmailAccessForm({ email, domainId, onDone }: { email: DomainEmail; domainId: number; onDone(): void }) {
+function EmailAccessForm({
+  email,
+  domainId,
+  onDone,
+}: {
+  email: DomainEmail;
+  domainId: number;
+  onDone(): void;
+}) {
   const { t } = useTranslation();
   const id = useId();
   const update = useDomainEmailAccess();

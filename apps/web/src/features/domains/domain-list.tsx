@@ -77,47 +77,49 @@ function DomainItem({ domain }: { domain: Domain }) {
             {t('domains.emailsCount', { count: domain.emails_count })}
           </span>
         </span>
-        <span className={clsx(styles.status, styles[domain.status])}>{t(domainStatusText[domain.status])}</span>
+        <span className={clsx(styles.status, styles[domain.status])}>
+          {t(domainStatusText[domain.status])}
+        </span>
       </div>
       <div className={page.actions}>
-          {payable ? null : (
-            <Link
-              to={confirmDomainPath(domain.id)}
-              className={buttonClass('ghost')}
-              aria-label={t('domains.verifyFor', { name: domain.display_name })}
-            >
-              <BadgeCheck aria-hidden />
-              {t('domains.verify')}
-            </Link>
-          )}
-          {domain.status === 'succeed' ? (
-            <>
-              <Link
-                to={domainEmailsPath(domain.id)}
-                className={buttonClass('ghost')}
-                aria-label={t('domains.emailsFor', { name: domain.display_name })}
-              >
-                <Mail aria-hidden />
-                {t('domains.emails.title')}
-              </Link>
-              <Link
-                to={dkimPath(domain.id)}
-                className={buttonClass('ghost')}
-                aria-label={t('domains.dkimFor', { name: domain.display_name })}
-              >
-                <KeyRound aria-hidden />
-                {t('domains.dkim.title')}
-              </Link>
-            </>
-          ) : null}
+        {payable ? null : (
           <Link
-            to={removeDomainPath(domain.id)}
+            to={confirmDomainPath(domain.id)}
             className={buttonClass('ghost')}
-            aria-label={t('domains.removeFor', { name: domain.display_name })}
+            aria-label={t('domains.verifyFor', { name: domain.display_name })}
           >
-            <Trash2 aria-hidden />
-            {t('domains.remove.button')}
+            <BadgeCheck aria-hidden />
+            {t('domains.verify')}
           </Link>
+        )}
+        {domain.status === 'succeed' ? (
+          <>
+            <Link
+              to={domainEmailsPath(domain.id)}
+              className={buttonClass('ghost')}
+              aria-label={t('domains.emailsFor', { name: domain.display_name })}
+            >
+              <Mail aria-hidden />
+              {t('domains.emails.title')}
+            </Link>
+            <Link
+              to={dkimPath(domain.id)}
+              className={buttonClass('ghost')}
+              aria-label={t('domains.dkimFor', { name: domain.display_name })}
+            >
+              <KeyRound aria-hidden />
+              {t('domains.dkim.title')}
+            </Link>
+          </>
+        ) : null}
+        <Link
+          to={removeDomainPath(domain.id)}
+          className={buttonClass('ghost')}
+          aria-label={t('domains.removeFor', { name: domain.display_name })}
+        >
+          <Trash2 aria-hidden />
+          {t('domains.remove.button')}
+        </Link>
       </div>
       {failure ? (
         <p className={page.error} role="note">

@@ -24,7 +24,8 @@ export function DomainRemovePage({ id }: { id: number }) {
   const [word, setWord] = useState('');
   const errorText = useErrorText(remove.error);
   const domain = domains.data?.find((d) => d.id === id);
-  const query = domains.data && !domain ? { ...domains, data: undefined, isError: true, error: notFound } : domains;
+  const query =
+    domains.data && !domain ? { ...domains, data: undefined, isError: true, error: notFound } : domains;
   const typed = word.trim() === DOMAIN_DELETE_WORD;
 
   function submit(event: FormEvent) {

@@ -284,12 +284,12 @@ describe('settings/domains: the list', () => {
     const corp = await screen.findByRole('listitem', { name: 'example-corp.test' }, { timeout: 5_000 });
     expect(within(corp).getByText('Verified')).toBeTruthy();
     expect(within(corp).getByText('Addresses: 2')).toBeTruthy();
-    expect(within(corp).getByRole('link', { name: 'Addresses on example-corp.test' }).getAttribute('href')).toBe(
-      '/settings/domains/emails/1',
-    );
-    expect(within(corp).getByRole('link', { name: 'DKIM keys of example-corp.test' }).getAttribute('href')).toBe(
-      '/settings/domains/dkim/1',
-    );
+    expect(
+      within(corp).getByRole('link', { name: 'Addresses on example-corp.test' }).getAttribute('href'),
+    ).toBe('/settings/domains/emails/1');
+    expect(
+      within(corp).getByRole('link', { name: 'DKIM keys of example-corp.test' }).getAttribute('href'),
+    ).toBe('/settings/domains/dkim/1');
     expect(within(row('fresh.test')).getByText('Not verified')).toBeTruthy();
     // Addresses and DKIM only once verified.
     expect(within(row('fresh.test')).queryByRole('link', { name: /Addresses on/ })).toBeNull();
@@ -297,7 +297,9 @@ describe('settings/domains: the list', () => {
     const wrong = row('wrong.test');
     expect(within(wrong).getByText('Verification failed')).toBeTruthy();
     expect(
-      within(wrong).getByText('A verification record was found, but with another token: mailroom-verification=other'),
+      within(wrong).getByText(
+        'A verification record was found, but with another token: mailroom-verification=other',
+      ),
     ).toBeTruthy();
     expect(within(row('site.test')).getByRole('note').textContent).toBe(
       'The site https://site.test/ could not be read (no answer, a timeout, a TLS or HTTP error, or a page too big). Found: HTTP 503',
@@ -351,7 +353,10 @@ describe('settings/domains/list/create', () => {
 
 describe('settings/domains/confirm/{id}', () => {
   beforeEach(() => {
-    Object.defineProperty(navigator, 'clipboard', { value: { writeText: vi.fn(async () => {}) }, configurable: true });
+    Object.defineProperty(navigator, 'clipboard', {
+      value: { writeText: vi.fn(async () => {}) },
+      configurable: true,
+    });
   });
 
   it('shows exactly what to publish for DNS or the meta tag, with copy buttons, and Check confirms by that method', async () => {
@@ -376,7 +381,9 @@ describe('settings/domains/confirm/{id}', () => {
     ]);
     // Checked again with the same method: check, not a new confirm.
     fireEvent.click(within(publish).getByRole('button', { name: 'Check' }));
-    await waitFor(() => expect(writes[1]).toEqual({ method: 'POST', url: '/api/v1/user/domains/1/check', body: undefined }));
+    await waitFor(() =>
+      expect(writes[1]).toEqual({ method: 'POST', url: '/api/v1/user/domains/1/check', body: undefined }),
+    );
   });
 
   it('a failed check says why, in words', async () => {
@@ -422,7 +429,9 @@ describe('settings/domains/confirm/{id}', () => {
   it("another account's id (or none) is said to be no domain of yours", async () => {
     serve({ domains: [] });
     renderAt('/settings/domains/confirm/9');
-    expect(await screen.findByText('There is no such domain among yours.', {}, { timeout: 5_000 })).toBeTruthy();
+    expect(
+      await screen.findByText('There is no such domain among yours.', {}, { timeout: 5_000 }),
+    ).toBeTruthy();
   });
 });
 
@@ -433,7 +442,9 @@ describe('settings/domains/dkim/{id}', () => {
     const rsa = await screen.findByRole('listitem', { name: 'mr20261124r · RSA-2048' }, { timeout: 5_000 });
     expect(within(rsa).getByText('Active')).toBeTruthy();
     expect(within(rsa).getByText('mr20261124r._domainkey.example-corp.test')).toBeTruthy();
-    const strings = within(within(rsa).getByRole('list', { name: "The value's strings" })).getAllByRole('listitem');
+    const strings = within(within(rsa).getByRole('list', { name: "The value's strings" })).getAllByRole(
+      'listitem',
+    );
     expect(strings.map((s) => s.querySelector('code')!.textContent)).toEqual(RSA_VALUE);
     for (const s of strings) expect(s.querySelector('code')!.textContent!.length).toBeLessThanOrEqual(255);
     expect(within(rsa).getByRole('button', { name: 'Copy string 2 of 2' })).toBeTruthy();
@@ -442,10 +453,14 @@ describe('settings/domains/dkim/{id}', () => {
     expect(within(ed).getByText(/may be removed after/)).toBeTruthy();
 
     fireEvent.click(screen.getByRole('button', { name: 'Rotate keys' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Rotate the DKIM keys of example-corp.test?' });
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Rotate the DKIM keys of example-corp.test?',
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Rotate keys' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/domains/1/dkim/rotate', body: undefined }]),
+      expect(writes).toEqual([
+        { method: 'POST', url: '/api/v1/user/domains/1/dkim/rotate', body: undefined },
+      ]),
     );
   });
 });
@@ -455,7 +470,9 @@ describe('settings/domains/remove/{id}', () => {
     const { writes } = serve({ domains: [domain(1, 'example-corp.test', { emails_count: 2 })] });
     renderAt('/settings/domains/remove/1');
     const word = await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
-    expect(screen.getByText(/example-corp\.test and its addresses \(there are 2\) stop receiving mail/)).toBeTruthy();
+    expect(
+      screen.getByText(/example-corp\.test and its addresses \(there are 2\) stop receiving mail/),
+    ).toBeTruthy();
     const button = screen.getByRole('button', { name: 'Remove' }) as HTMLButtonElement;
     expect(button.disabled).toBe(true);
     fireEvent.change(word, { target: { value: 'delet' } });
@@ -464,7 +481,9 @@ describe('settings/domains/remove/{id}', () => {
     expect(button.disabled).toBe(false);
     fireEvent.click(button);
     await waitFor(() => expect(currentPath()).toBe('/settings/domains/list'));
-    expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/domains/1?confirm=delete', body: undefined }]);
+    expect(writes).toEqual([
+      { method: 'DELETE', url: '/api/v1/user/domains/1?confirm=delete', body: undefined },
+    ]);
     expect(await screen.findByText('No domains yet.')).toBeTruthy();
   });
 });
@@ -487,9 +506,9 @@ describe('settings/domains/emails/{id}', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Catch-all' }));
     fireEvent.click(screen.getByRole('button', { name: 'Create address' }));
     const sales = await screen.findByRole('listitem', { name: 'sales@example-corp.test' });
-    expect(
-      (await within(sales).findByRole('alert')).textContent,
-    ).toContain('the MX record of example-corp.test does not point at our mail server');
+    expect((await within(sales).findByRole('alert')).textContent).toContain(
+      'the MX record of example-corp.test does not point at our mail server',
+    );
     expect(within(sales).getByText('Not receiving yet')).toBeTruthy();
     expect(within(sales).getByRole('link', { name: 'See the DNS table' }).getAttribute('href')).toBe(
       '/settings/domains/confirm/1',
@@ -530,9 +549,15 @@ describe('settings/domains/emails/{id}', () => {
     const name = await screen.findByRole('textbox', { name: 'Address' }, { timeout: 5_000 });
     fireEvent.change(name, { target: { value: 'postmaster' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create address' }));
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('Cannot be created with given name'));
+    await waitFor(() =>
+      expect(screen.getByRole('alert').textContent).toBe('Cannot be created with given name'),
+    );
     expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/domains/1/emails', body: { name: 'postmaster', catch_all: false } },
+      {
+        method: 'POST',
+        url: '/api/v1/user/domains/1/emails',
+        body: { name: 'postmaster', catch_all: false },
+      },
     ]);
     expect(errorNotices()).toEqual([]);
   });
@@ -540,7 +565,11 @@ describe('settings/domains/emails/{id}', () => {
   it('catch-all on, delegation to a member and back, and the delegate is shown', async () => {
     const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
     renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
+    const sales = await screen.findByRole(
+      'listitem',
+      { name: 'sales@example-corp.test' },
+      { timeout: 5_000 },
+    );
     fireEvent.click(within(sales).getByRole('checkbox', { name: 'Catch-all: sales@example-corp.test' }));
     expect(await within(sales).findByText(/catch-all/)).toBeTruthy();
 
@@ -553,7 +582,9 @@ describe('settings/domains/emails/{id}', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Delegate' }));
     expect(await within(sales).findByText(/delegated to Bob Stone \(222233334444\)/)).toBeTruthy();
 
-    fireEvent.click(within(sales).getByRole('button', { name: 'Remove the delegation of sales@example-corp.test' }));
+    fireEvent.click(
+      within(sales).getByRole('button', { name: 'Remove the delegation of sales@example-corp.test' }),
+    );
     await waitFor(() => expect(within(sales).queryByText(/delegated to/)).toBeNull());
     expect(writes.map((w) => [w.method, w.url, w.body])).toEqual([
       ['PUT', '/api/v1/user/domains/1/emails/5', { catch_all: true }],
@@ -568,27 +599,45 @@ describe('settings/domains/emails/{id}', () => {
       { refuse: () => apiError(400, 'delegate_self') },
     );
     renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
+    const sales = await screen.findByRole(
+      'listitem',
+      { name: 'sales@example-corp.test' },
+      { timeout: 5_000 },
+    );
     fireEvent.click(within(sales).getByRole('button', { name: 'Delegate sales@example-corp.test' }));
     const form = within(sales).getByRole('form');
-    fireEvent.change(within(form).getByRole('textbox', { name: 'Member ID' }), { target: { value: '111122223333' } });
+    fireEvent.change(within(form).getByRole('textbox', { name: 'Member ID' }), {
+      target: { value: '111122223333' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: 'Delegate' }));
-    expect((await within(form).findByRole('alert')).textContent).toBe('You cannot delegate an address to yourself');
+    expect((await within(form).findByRole('alert')).textContent).toBe(
+      'You cannot delegate an address to yourself',
+    );
     expect(errorNotices()).toEqual([]);
   });
 
   it('password access is typed twice and must match before it is sent', async () => {
     const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
     renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
-    fireEvent.click(within(sales).getByRole('button', { name: 'Password access for sales@example-corp.test' }));
+    const sales = await screen.findByRole(
+      'listitem',
+      { name: 'sales@example-corp.test' },
+      { timeout: 5_000 },
+    );
+    fireEvent.click(
+      within(sales).getByRole('button', { name: 'Password access for sales@example-corp.test' }),
+    );
     const form = within(sales).getByRole('form', { name: 'Password access for sales@example-corp.test' });
     fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'long enough 1' } });
-    fireEvent.change(within(form).getByLabelText('Repeat the password'), { target: { value: 'long enough 2' } });
+    fireEvent.change(within(form).getByLabelText('Repeat the password'), {
+      target: { value: 'long enough 2' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: 'Set password' }));
     expect((await within(form).findByRole('alert')).textContent).toBe('The passwords do not match');
     expect(writes).toEqual([]);
-    fireEvent.change(within(form).getByLabelText('Repeat the password'), { target: { value: 'long enough 1' } });
+    fireEvent.change(within(form).getByLabelText('Repeat the password'), {
+      target: { value: 'long enough 1' },
+    });
     fireEvent.click(within(form).getByRole('button', { name: 'Set password' }));
     await waitFor(() =>
       expect(writes).toEqual([
@@ -605,10 +654,18 @@ describe('settings/domains/emails/{id}', () => {
   it('deleting says the mail is kept, then deletes it', async () => {
     const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
     renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
+    const sales = await screen.findByRole(
+      'listitem',
+      { name: 'sales@example-corp.test' },
+      { timeout: 5_000 },
+    );
     fireEvent.click(within(sales).getByRole('button', { name: 'Delete sales@example-corp.test' }));
-    const dialog = await screen.findByRole('alertdialog', { name: 'Delete the address sales@example-corp.test?' });
-    expect(dialog.textContent).toContain('Mail already received at sales@example-corp.test stays in your mailbox.');
+    const dialog = await screen.findByRole('alertdialog', {
+      name: 'Delete the address sales@example-corp.test?',
+    });
+    expect(dialog.textContent).toContain(
+      'Mail already received at sales@example-corp.test stays in your mailbox.',
+    );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
       expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/domains/1/emails/5', body: undefined }]),
@@ -695,7 +752,11 @@ describe('settings/access: password access to addresses', () => {
       ],
     });
     renderAt('/settings/access');
-    const list = await screen.findByRole('list', { name: 'Addresses with password access' }, { timeout: 5_000 });
+    const list = await screen.findByRole(
+      'list',
+      { name: 'Addresses with password access' },
+      { timeout: 5_000 },
+    );
     await waitFor(() =>
       expect(
         within(list)
@@ -726,7 +787,9 @@ describe('in Russian', () => {
       renderAt('/settings/domains/list');
       const item = await screen.findByRole('listitem', { name: 'example-corp.test' }, { timeout: 5_000 });
       expect(within(item).getByText('Проверка не пройдена')).toBeTruthy();
-      expect(within(item).getByText('На example-corp.test не найдена TXT-запись mailroom-verification.')).toBeTruthy();
+      expect(
+        within(item).getByText('На example-corp.test не найдена TXT-запись mailroom-verification.'),
+      ).toBeTruthy();
       fireEvent.click(within(item).getByRole('link', { name: 'Подтвердить example-corp.test' }));
       const table = await screen.findByRole('table', { name: 'Состояние DNS' });
       expect(within(table).getByText(/Без неё получатели не узнают/)).toBeTruthy();

@@ -1,9 +1,5 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type {
-  DomainDetailResponse,
-  DomainEmailAccess,
-  VerificationMethod,
-} from '@mailroom/protocol';
+import type { DomainDetailResponse, DomainEmailAccess, VerificationMethod } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { accountKeys } from '../account';
 import { delegatedEmailsKey } from '../shell';
@@ -32,7 +28,8 @@ export const domainQueries = {
   emails: (id: number) =>
     queryOptions({
       queryKey: domainKeys.emails(id),
-      queryFn: ({ signal }) => call(routes.domainEmails, { params: { id }, signal }).then(({ emails }) => emails),
+      queryFn: ({ signal }) =>
+        call(routes.domainEmails, { params: { id }, signal }).then(({ emails }) => emails),
     }),
   delegated: () =>
     queryOptions({
@@ -84,7 +81,9 @@ function useDetailMutation<V>(send: (variables: V) => Promise<DomainDetailRespon
 
 /** POST user/domains: errors beside the name. */
 export const useCreateDomain = () =>
-  useDomainMutation((name: string) => call(routes.createDomain, { body: { name } }).then(({ domain }) => domain));
+  useDomainMutation((name: string) =>
+    call(routes.createDomain, { body: { name } }).then(({ domain }) => domain),
+  );
 
 /** POST user/domains/{id}/confirm with the method chosen, or POST …/check to run the last one again. */
 export const useVerifyDomain = () =>
@@ -150,7 +149,8 @@ export const useDelegateDomainEmail = () =>
 /** DELETE …/emails/{email_id}: the address stops receiving; its mail stays. */
 export const useDeleteDomainEmail = () =>
   useDomainMutation(
-    ({ domainId, emailId }: EmailRef) => call(routes.deleteDomainEmail, { params: { id: domainId, emailId } }),
+    ({ domainId, emailId }: EmailRef) =>
+      call(routes.deleteDomainEmail, { params: { id: domainId, emailId } }),
     false,
   );
 

@@ -34,7 +34,12 @@ export function failureText(t: Translate, domain: Domain): string | null {
   };
   const reason =
     failure.reason === 'record_not_found'
-      ? t(domain.method === 'meta' ? 'domains.failure.record_not_found_meta' : 'domains.failure.record_not_found', values)
+      ? t(
+          domain.method === 'meta'
+            ? 'domains.failure.record_not_found_meta'
+            : 'domains.failure.record_not_found',
+          values,
+        )
       : t(`domains.failure.${failure.reason}`, values);
   return failure.found && failure.reason !== 'wrong_token'
     ? `${reason} ${t('domains.failure.found', values)}`
