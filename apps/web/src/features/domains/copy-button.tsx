@@ -25,7 +25,7 @@ async function copyText(text: string): Promise<boolean> {
 }
 
 /** Copies `text` (a record's name or value, a zone snippet) and says 'Copied' for a moment. */
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, visible }: { text: string; label: string; visible?: string }) {
   const { t } = useTranslation();
   const [copied, setCopied] = useState(false);
   useEffect(() => {
@@ -36,12 +36,13 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
   return (
     <Button
       variant="ghost"
-      iconOnly
+      iconOnly={!visible}
       aria-label={label}
       title={copied ? t('domains.copied') : t('domains.copy')}
       onClick={() => void copyText(text).then((ok) => setCopied(ok))}
     >
       {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
+      {visible}
       <span className="visually-hidden" aria-live="polite">
         {copied ? t('domains.copied') : ''}
       </span>

@@ -109,22 +109,23 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
         </dd>
         <dt>{t('domains.confirm.value')}</dt>
         <dd>
-          <div className={styles.copyValue}>
-            <ol className={styles.strings} aria-label={t('domains.dkim.strings')}>
-              {dkimKey.dns_value.map((part, index) => (
-                <li key={index}>
-                  <CopyValue
-                    value={part}
-                    label={t('domains.dkim.copyString', { n: index + 1, count: dkimKey.dns_value.length })}
-                  />
-                </li>
-              ))}
-            </ol>
+          <ol className={styles.strings} aria-label={t('domains.dkim.strings')}>
+            {dkimKey.dns_value.map((part, index) => (
+              <li key={index}>
+                <CopyValue
+                  value={part}
+                  label={t('domains.dkim.copyString', { n: index + 1, count: dkimKey.dns_value.length })}
+                />
+              </li>
+            ))}
+          </ol>
+          {dkimKey.dns_value.length > 1 ? (
             <CopyButton
               text={zoneStrings(dkimKey.dns_value)}
               label={t('domains.dkim.copyValue', { selector: dkimKey.selector })}
+              visible={t('domains.dkim.copyAll')}
             />
-          </div>
+          ) : null}
         </dd>
       </dl>
     </li>

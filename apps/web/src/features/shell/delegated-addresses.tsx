@@ -23,6 +23,9 @@ export default function DelegatedAddresses() {
   if (!delegated.data?.length) return null;
   return (
     <ul className={styles.list} aria-label={t('delegated.sidebar')}>
+      <li className={styles.title} aria-hidden>
+        {t('delegated.sidebar')}
+      </li>
       {delegated.data.map((entry) => (
         <li key={entry.email}>
           <button
