@@ -86,10 +86,14 @@ function DomainItem({ domain }: { domain: Domain }) {
           <Link
             to={confirmDomainPath(domain.id)}
             className={buttonClass('ghost')}
-            aria-label={t('domains.verifyFor', { name: domain.display_name })}
+            aria-label={
+              domain.status === 'succeed'
+                ? t('domains.dnsFor', { name: domain.display_name })
+                : t('domains.verifyFor', { name: domain.display_name })
+            }
           >
             <BadgeCheck aria-hidden />
-            {t('domains.verify')}
+            {domain.status === 'succeed' ? t('domains.dnsLink') : t('domains.verify')}
           </Link>
         )}
         {domain.status === 'succeed' ? (

@@ -290,7 +290,11 @@ describe('settings/domains: the list', () => {
     expect(
       within(corp).getByRole('link', { name: 'DKIM keys of example-corp.test' }).getAttribute('href'),
     ).toBe('/settings/domains/dkim/1');
+    expect(
+      within(corp).getByRole('link', { name: 'DNS records of example-corp.test' }).getAttribute('href'),
+    ).toBe('/settings/domains/confirm/1');
     expect(within(row('fresh.test')).getByText('Not verified')).toBeTruthy();
+    expect(within(row('fresh.test')).getByRole('link', { name: 'Verify fresh.test' })).toBeTruthy();
     // Addresses and DKIM only once verified.
     expect(within(row('fresh.test')).queryByRole('link', { name: /Addresses on/ })).toBeNull();
     expect(within(row('checking.test')).getByText('Being verified')).toBeTruthy();
