@@ -26,9 +26,10 @@ const features = {
     'search',
     'shell',
   ],
-  settings: ['account', 'aliases', 'compose', 'filters', 'folders', 'shell'],
+  settings: ['account', 'aliases', 'compose', 'domains', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
   aliases: ['account'],
+  domains: ['account', 'shell'],
 };
 
 const layers = {

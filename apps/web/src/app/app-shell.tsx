@@ -61,6 +61,7 @@ export function AppShell({ children }: { children: ReactNode }) {
     let stop: (() => void) | null = null;
     let cancelled = false;
     const cancelWait = afterFirstScreen(queryClient, () => {
+      useUi.setState({ settled: true });
       void import('./live-updates').then(({ startAppLiveUpdates }) => {
         if (!cancelled) stop = startAppLiveUpdates(queryClient, appName);
       });

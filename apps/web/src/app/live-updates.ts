@@ -4,6 +4,7 @@ import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHand
 import { accountLiveHandler } from '../features/account/live';
 import { aliasesLiveHandler } from '../features/aliases/live';
 import { contactsLiveHandler } from '../features/contacts/live';
+import { domainsLiveHandler } from '../features/domains/live';
 import { filtersLiveHandler } from '../features/filters/live';
 import { foldersLiveHandler, watchUnreadTitle } from '../features/folders/live';
 import { mailLiveHandler } from '../features/mail/live';
@@ -19,6 +20,7 @@ export const liveHandlers: readonly LiveHandler[] = [
   filtersLiveHandler,
   contactsLiveHandler,
   aliasesLiveHandler,
+  domainsLiveHandler,
   settingsLiveHandler,
   shellLiveHandler,
 ];

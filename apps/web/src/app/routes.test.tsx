@@ -148,7 +148,10 @@ describe('route parameters', () => {
   it('settings children take their own parameters, decoded', async () => {
     mockServer();
     renderAt('/settings/domains/dkim/42');
-    expect(await screen.findByRole('heading', { name: 'Domains · DKIM 42' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: /^DKIM keys of/ })).toBeTruthy();
+    await waitFor(() =>
+      expect(vi.mocked(fetch).mock.calls.map(([url]) => String(url))).toContain('/api/v1/user/domains/42'),
+    );
 
     goTo('/settings/profiles/edit/42');
     expect(await screen.findByText('There is no such profile.')).toBeTruthy();
@@ -159,7 +162,7 @@ describe('route parameters', () => {
     ).toBeTruthy();
 
     goTo('/settings/domains/list/create');
-    expect(await screen.findByRole('heading', { name: 'Domains · Create' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Add a domain' })).toBeTruthy();
   });
 
   it("a settings section's menu link is current on the section and on its children", async () => {

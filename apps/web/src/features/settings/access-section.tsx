@@ -13,6 +13,8 @@ import { Button } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { accountKeys } from '../account';
+import { loadAccessAddresses } from '../domains';
+import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { AccessGrants } from './access-grants';
 import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import {
@@ -26,10 +28,16 @@ import {
 import { summariseUserAgent } from './user-agent';
 import styles from './security.module.css';
 
+// The addresses with password access (aliases and addresses on own domains), with links to where each is set.
+const AccessAddresses = lazyChunk(loadAccessAddresses);
+
 /** A new code at most once a minute (security.ts: sendcode answers too_many_requests sooner). */
 export const RESEND_AFTER_S = 60;
 
-/** settings/access (SPEC §2): names, the mailbox password, the sign-in log and impersonation. */
+/**
+ * settings/access (SPEC §2): names, the mailbox password, the addresses with password access (each set where the
+ * address is managed: aliases, a domain's addresses), the sign-in log and impersonation.
+ */
 export default function AccessSection() {
   return (
     <OwnerOnly>
@@ -53,6 +61,11 @@ function Access() {
         <>
           <NamesForm security={security.data} />
           <PasswordForm security={security.data} />
+          <Group title={t('domains.access.title')}>
+            <LazyPart>
+              <AccessAddresses />
+            </LazyPart>
+          </Group>
           <AuthLog />
           <Group title={t('security.impersonation.title')}>
             <p className={page.hint}>{t('security.impersonation.intro')}</p>

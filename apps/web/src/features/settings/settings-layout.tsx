@@ -7,6 +7,7 @@ import { Link, NavLink, useLocation, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { lazyChunk } from '../../ui/lazy-route';
 import { loadAliasesSection } from '../aliases';
+import { loadDelegatedSection, loadDomainsSection } from '../domains';
 import { loadFiltersSection } from '../filters';
 import { loadFolderSettings, loadLabelSettings } from '../folders';
 import { buttonClass } from '../../ui/button';
@@ -17,14 +18,17 @@ import { ProfilesSection } from './profiles-section';
 import styles from './settings.module.css';
 
 const AliasesSection = lazyChunk(loadAliasesSection);
+const DomainsSection = lazyChunk(loadDomainsSection);
+const DelegatedSection = lazyChunk(loadDelegatedSection);
 const FiltersSection = lazyChunk(loadFiltersSection);
 const FolderSettings = lazyChunk(loadFolderSettings);
 const LabelSettings = lazyChunk(loadLabelSettings);
 /**
  * The owner's own sections (security.ts): a session that opened another member's mailbox (impersonation) is refused
  * every call of them, so their entries are not shown to it. Here rather than in sections.ts, which the shell loads.
+ * The addresses delegated to a member are that member's, not the mailbox's: not shown in someone else's either.
  */
-const ownerOnlySections: ReadonlySet<SettingsSectionId> = new Set(['access', 'ba', 'support']);
+const ownerOnlySections: ReadonlySet<SettingsSectionId> = new Set(['access', 'ba', 'd_emails', 'support']);
 
 // The security screens, each a chunk of its own: most visits to settings open none of them.
 const AccessSection = lazyChunk(() => import('./access-section'));
@@ -94,7 +98,9 @@ export function SettingsSection({
     if (section === 'access') return <AccessSection />;
     if (section === 'ba') return <BaSection />;
     if (section === 'support') return <SupportSection />;
+    if (section === 'd_emails') return <DelegatedSection />;
   }
+  if (section === 'domains' && action !== 'edit') return <DomainsSection action={action} id={id} />;
   if (editable(action)) {
     if (section === 'profiles') return <ProfilesSection action={action} id={id} />;
     if (section === 'folders') return <FolderSettings action={action} id={id} />;

@@ -8,7 +8,8 @@ import styles from './impersonation-bar.module.css';
 
 /**
  * While this session has opened another member's mailbox (info.impersonator), a bar over every screen says whose
- * mailbox it is and leads back to one's own. A chunk of its own (impersonation-slot.tsx): few sessions ever show it.
+ * mailbox it is — or, for an address delegated to this member (info.alias as well), which address — and leads back
+ * to one's own. A chunk of its own (impersonation-slot.tsx): few sessions ever show it.
  */
 export default function ImpersonationBar() {
   const { t } = useTranslation();
@@ -20,7 +21,11 @@ export default function ImpersonationBar() {
   return (
     <div className={styles.bar} role="status" data-testid="impersonation-bar">
       <ArrowLeftRight aria-hidden />
-      <span className={styles.text}>{t('impersonation.bar', { owner, you: impersonator.email })}</span>
+      <span className={styles.text}>
+        {user.info.alias
+          ? t('impersonation.barDelegated', { address: user.info.alias, you: impersonator.email })
+          : t('impersonation.bar', { owner, you: impersonator.email })}
+      </span>
       <Button
         variant="secondary"
         disabled={leaving}

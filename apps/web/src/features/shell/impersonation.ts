@@ -23,5 +23,15 @@ export const openSharedMailbox = (memberId: string) =>
 
 export const backToOwnMailbox = () => switchThen(() => call(routes.endImpersonation));
 
+/**
+ * Opening an address another member delegated to this one (POST /auth/delegated): the session holds the owner's
+ * mailbox to that one address, as a password-access session of it would; the impersonation bar leads back.
+ */
+export const openDelegatedAddress = (email: string) =>
+  switchThen(() => call(routes.openDelegated, { body: { email } }));
+
 /** The mailboxes shared with this member (GET user/shared-mailboxes): the account menu reads them when it opens. */
 export const sharedMailboxesKey = ['user', 'shared-mailboxes'] as const;
+
+/** The addresses other members delegated to this one (GET user/delegated-emails): the sidebar and settings/d_emails. */
+export const delegatedEmailsKey = ['user', 'delegated-emails'] as const;

@@ -6,3 +6,5 @@ export { MainHeader } from './main-header';
 export { ImpersonationBar } from './impersonation-slot';
 export { PublicLayout } from './public-layout';
 export { useUi } from './ui-store';
+// Switching into an address delegated to this member, and the query key of that list (settings/d_emails uses both).
+export { delegatedEmailsKey, openDelegatedAddress } from './impersonation';

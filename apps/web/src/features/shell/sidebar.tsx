@@ -1,5 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../account';
@@ -34,6 +34,8 @@ const CreateFolderDialog = lazyChunk(() =>
 const CreateLabelDialog = lazyChunk(() =>
   loadCreateDialogs().then((m) => ({ default: m.CreateLabelDialog })),
 );
+// The addresses delegated to this member: once the first screen is drawn (DESIGN §5: the shell's initial JS).
+const DelegatedAddresses = lazyChunk(withFeatureTexts(() => import('./delegated-addresses')));
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
@@ -60,6 +62,7 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
   const account = useAccount();
   const folders = useFolders();
   const setSidebarOpen = useUi((state) => state.setSidebarOpen);
+  const settled = useUi((state) => state.settled);
   const folderMatch = useMatch('/mail/folder/:a_id/:f_id/*?');
   const anyMailMatch = useMatch('/mail/:kind/:a_id/*?');
   const aliasId = anyMailMatch?.a_id ?? 'all';
@@ -139,6 +142,12 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
               );
             })}
           </ul>
+        ) : null}
+        {/* Alias-only and delegated sessions, and one in another's mailbox, have no delegations of their own. */}
+        {settled && !isAliasUser && !user?.info.impersonator ? (
+          <LazyPart>
+            <DelegatedAddresses />
+          </LazyPart>
         ) : null}
       </div>
 

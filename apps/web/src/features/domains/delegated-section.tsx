@@ -1,0 +1,75 @@
+import { useId, useState } from 'react';
+import { Inbox, UserRoundCheck } from 'lucide-react';
+import { useTranslation } from '../../i18n';
+import { Button } from '../../ui/button';
+import page from '../../ui/settings-page.module.css';
+import { openDelegatedAddress } from '../shell';
+import { useDelegatedEmails } from './queries';
+
+/**
+ * settings/d_emails: the addresses other members delegated to this one — whose they are and since when — each opened
+ * in the app (the session then holds the owner's mailbox to that one address; the bar on top leads back).
+ */
+export default function DelegatedSection() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  const delegated = useDelegatedEmails();
+  const [opening, setOpening] = useState<string | null>(null);
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <header className={page.header}>
+        <h2 id={`${id}-title`} className={page.title}>
+          {t('delegated.title')}
+        </h2>
+      </header>
+      <p className={page.hint}>{t('delegated.intro')}</p>
+      {delegated.data ? (
+        delegated.data.length > 0 ? (
+          <ul className={page.list} aria-label={t('delegated.listLabel')}>
+            {delegated.data.map((entry) => (
+              <li key={entry.email} className={page.item} aria-label={entry.email}>
+                <span className={page.itemMain}>
+                  <span className={page.itemName}>{entry.email}</span>
+                  <span className={page.itemSub}>
+                    {t('delegated.from', {
+                      name: entry.owner.name || entry.owner.member_id,
+                      memberId: entry.owner.member_id,
+                      date: new Date(entry.since).toLocaleDateString(i18n.language),
+                    })}
+                  </span>
+                </span>
+                <Button
+                  variant="primary"
+                  aria-label={t('delegated.openFor', { email: entry.email })}
+                  disabled={opening !== null}
+                  onClick={() => {
+                    setOpening(entry.email);
+                    void openDelegatedAddress(entry.email).finally(() => setOpening(null));
+                  }}
+                >
+                  <Inbox aria-hidden />
+                  {t('delegated.open')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className={page.state}>
+            <UserRoundCheck aria-hidden />
+            <p>{t('delegated.empty')}</p>
+          </div>
+        )
+      ) : delegated.isError ? (
+        <div className={page.state} role="alert">
+          <p>{t('domains.loadFailed')}</p>
+          <Button onClick={() => void delegated.refetch()}>{t('domains.retry')}</Button>
+        </div>
+      ) : (
+        <div className={page.skeleton} aria-hidden>
+          <span />
+          <span />
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,230 @@
+import { useId, useState } from 'react';
+import clsx from 'clsx';
+import { RotateCw, BadgeCheck } from 'lucide-react';
+import type { DnsCheck, DomainDetailResponse, VerificationMethod } from '@mailroom/protocol';
+import { useErrorText } from '../../api/use-error-text';
+import { useTranslation } from '../../i18n';
+import { Link } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { raiseSuccess } from '../../ui/notices-store';
+import page from '../../ui/settings-page.module.css';
+import { CopyButton, CopyValue } from './copy-button';
+import { DomainPage } from './domain-page';
+import { domainEmailsPath } from './paths';
+import { useDomainDetail, useVerifyDomain } from './queries';
+import { domainStatusText, failureText } from './texts';
+import styles from './domains.module.css';
+
+/**
+ * settings/domains/confirm/{id}: how to prove the domain is yours (a DNS TXT record or a meta tag on its site), exactly
+ * what to publish, and Check; then the DNS health of the domain, record by record, and the zone snippet to copy.
+ */
+export function DomainConfirmPage({ id }: { id: number }) {
+  const { t } = useTranslation();
+  const detail = useDomainDetail(id);
+  return (
+    <DomainPage
+      title={t('domains.confirm.title', { name: detail.data?.domain.display_name ?? '' })}
+      query={detail}
+    >
+      {detail.data ? <Confirm detail={detail.data} /> : null}
+    </DomainPage>
+  );
+}
+
+function Confirm({ detail }: { detail: DomainDetailResponse }) {
+  const { t } = useTranslation();
+  const id = useId();
+  const { domain } = detail;
+  const [method, setMethod] = useState<VerificationMethod>(domain.method ?? 'dns');
+  const verify = useVerifyDomain();
+  const errorText = useErrorText(verify.error);
+  const failure = domain.status === 'failed' ? failureText(t, domain) : null;
+  const verifying = domain.status === 'waiting' || domain.status === 'processing';
+  const v = domain.verification;
+
+  function check() {
+    // confirm starts a verification by the method chosen; check runs the last one again.
+    const again = domain.method === method && domain.status !== 'prepared';
+    verify.mutate(
+      { id: domain.id, method: again ? null : method },
+      {
+        onSuccess: ({ domain: checked }) => {
+          if (checked.status === 'succeed')
+            raiseSuccess(t('domains.confirm.verified', { name: checked.display_name }));
+        },
+      },
+    );
+  }
+
+  return (
+    <>
+      <p className={page.hint}>
+        <span className={clsx(styles.status, styles[domain.status])}>
+          {t(domainStatusText[domain.status])}
+        </span>{' '}
+        {domain.status === 'succeed' ? t('domains.confirm.verifiedHint') : t('domains.confirm.intro')}
+      </p>
+      <fieldset className={page.group}>
+        <legend className={page.groupTitle}>{t('domains.confirm.method')}</legend>
+        <label className={page.check}>
+          <input
+            type="radio"
+            name={`${id}-method`}
+            checked={method === 'dns'}
+            onChange={() => {
+              setMethod('dns');
+              verify.reset();
+            }}
+          />
+          {t('domains.confirm.dns')}
+        </label>
+        <label className={page.check}>
+          <input
+            type="radio"
+            name={`${id}-method`}
+            checked={method === 'meta'}
+            onChange={() => {
+              setMethod('meta');
+              verify.reset();
+            }}
+          />
+          {t('domains.confirm.meta')}
+        </label>
+      </fieldset>
+
+      <section className={page.group} aria-label={t('domains.confirm.publish')}>
+        <h3 className={page.groupTitle}>{t('domains.confirm.publish')}</h3>
+        {method === 'dns' ? (
+          <>
+            <p className={page.hint}>{t('domains.confirm.dnsHint')}</p>
+            <dl className={styles.publish}>
+              <dt>{t('domains.dns.type')}</dt>
+              <dd>
+                <code>TXT</code>
+              </dd>
+              <dt>{t('domains.dns.name')}</dt>
+              <dd>
+                <CopyValue value={v.txt_name} label={t('domains.confirm.copyName')} />
+              </dd>
+              <dt>{t('domains.confirm.value')}</dt>
+              <dd>
+                <CopyValue value={v.txt_value} label={t('domains.confirm.copyValue')} />
+              </dd>
+            </dl>
+          </>
+        ) : (
+          <>
+            <p className={page.hint}>{t('domains.confirm.metaHint', { url: v.url })}</p>
+            <CopyValue value={v.meta_tag} label={t('domains.confirm.copyTag')} />
+          </>
+        )}
+        {failure ? (
+          <p className={page.error} role="note">
+            {failure}
+          </p>
+        ) : null}
+        {errorText ? (
+          <p className={page.error} role="alert">
+            {errorText}
+          </p>
+        ) : null}
+        <div className={page.actions}>
+          <span className={page.grow} />
+          {domain.status === 'succeed' ? (
+            <Link to={domainEmailsPath(domain.id)} className={buttonClass()}>
+              {t('domains.emails.title')}
+            </Link>
+          ) : null}
+          <Button variant="primary" onClick={check} disabled={verify.isPending || verifying}>
+            {verifying ? <RotateCw aria-hidden /> : <BadgeCheck aria-hidden />}
+            {verifying ? t('domains.confirm.checking') : t('domains.confirm.check')}
+          </Button>
+        </div>
+      </section>
+
+      <DnsHealth detail={detail} />
+    </>
+  );
+}
+
+/** The DNS health of the domain (found against expected) and the zone snippet with everything to publish. */
+export function DnsHealth({ detail }: { detail: DomainDetailResponse }) {
+  const { t } = useTranslation();
+  const columns = {
+    kind: t('domains.dns.kind'),
+    type: t('domains.dns.type'),
+    name: t('domains.dns.name'),
+    expected: t('domains.dns.expected'),
+    found: t('domains.dns.found'),
+    state: t('domains.dns.state'),
+  };
+  return (
+    <section className={page.group} aria-label={t('domains.dns.title')}>
+      <h3 className={page.groupTitle}>{t('domains.dns.title')}</h3>
+      <p className={page.hint}>{t('domains.dns.intro')}</p>
+      <table className={styles.health} aria-label={t('domains.dns.title')}>
+        <thead>
+          <tr>
+            {Object.values(columns).map((name) => (
+              <th key={name} scope="col">
+                {name}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {detail.dns.map((record, index) => (
+            <DnsRow key={`${record.kind}-${record.name}-${index}`} record={record} columns={columns} />
+          ))}
+        </tbody>
+      </table>
+      <div className={page.actions}>
+        <h4 className={page.groupTitle}>{t('domains.dns.zone')}</h4>
+        <span className={page.grow} />
+        <CopyButton text={detail.zone} label={t('domains.dns.copyZone')} />
+      </div>
+      <pre className={styles.zone} aria-label={t('domains.dns.zone')}>
+        {detail.zone}
+      </pre>
+    </section>
+  );
+}
+
+function DnsRow({ record, columns }: { record: DnsCheck; columns: Record<string, string> }) {
+  const { t } = useTranslation();
+  return (
+    <tr aria-label={`${t(`domains.dns.kinds.${record.kind}`)} ${record.name}`}>
+      <th scope="row">{t(`domains.dns.kinds.${record.kind}`)}</th>
+      <td data-label={columns.type}>{record.type}</td>
+      <td data-label={columns.name}>
+        <code>{record.name}</code>
+      </td>
+      <td data-label={columns.expected}>
+        <code>{record.expected}</code>
+      </td>
+      <td data-label={columns.found}>
+        {record.found.length > 0 ? (
+          record.found.map((found, index) => (
+            <code key={index}>
+              {found}
+              <br />
+            </code>
+          ))
+        ) : (
+          <span className={page.muted}>{t('domains.dns.nothing')}</span>
+        )}
+      </td>
+      <td data-label={columns.state}>
+        {record.ok ? (
+          <span className={styles.ok}>{t('domains.dns.ok')}</span>
+        ) : (
+          <>
+            <span className={styles.missing}>{t('domains.dns.missing')}</span>
+            <p className={styles.meaning}>{t(`domains.dns.meaning.${record.kind}`)}</p>
+          </>
+        )}
+      </td>
+    </tr>
+  );
+}

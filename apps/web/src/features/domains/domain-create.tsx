@@ -1,0 +1,89 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useErrorText } from '../../api/use-error-text';
+import { useTranslation } from '../../i18n';
+import { Link, useNavigate } from '../../lib/router';
+import { Button, buttonClass } from '../../ui/button';
+import { raiseSuccess } from '../../ui/notices-store';
+import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import page from '../../ui/settings-page.module.css';
+import { confirmDomainPath, domainsPath } from './paths';
+import { useCreateDomain } from './queries';
+
+/**
+ * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
+ * domain_hosted, duplicate_domains, passport_level_required, error_domain_status_paying) shows beside the name. A free
+ * domain goes on to its verification; a paid one back to the list, where its invoice waits.
+ */
+export function DomainCreatePage() {
+  const { t } = useTranslation();
+  const id = useId();
+  const navigate = useNavigate();
+  const create = useCreateDomain();
+  const [name, setName] = useState('');
+  const errorText = useErrorText(create.error);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const typed = name.trim().replace(/\.$/, '');
+    if (!typed) return;
+    create.mutate(typed, {
+      onSuccess: (domain) => {
+        if (domain.status === 'unpaid') {
+          raiseSuccess(t('domains.invoiceIssued', { name: domain.display_name }));
+          navigate(domainsPath);
+        } else {
+          raiseSuccess(t('domains.created', { name: domain.display_name }));
+          navigate(confirmDomainPath(domain.id));
+        }
+      },
+    });
+  }
+
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <SettingsEditorHeader
+        backTo={domainsPath}
+        backLabel={t('domains.backToList')}
+        titleId={`${id}-title`}
+        title={t('domains.createTitle')}
+      />
+      <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+        <div className={page.field}>
+          <label htmlFor={`${id}-name`}>{t('domains.name')}</label>
+          <input
+            id={`${id}-name`}
+            value={name}
+            maxLength={253}
+            autoComplete="off"
+            autoCapitalize="none"
+            spellCheck={false}
+            inputMode="url"
+            placeholder="example.com"
+            aria-invalid={errorText ? true : undefined}
+            aria-describedby={`${id}-name-hint ${id}-name-error`}
+            onChange={(event) => {
+              setName(event.target.value);
+              create.reset();
+            }}
+          />
+          <span id={`${id}-name-error`} className={page.error} role="alert">
+            {errorText}
+          </span>
+          <span id={`${id}-name-hint`} className={page.fieldHint}>
+            {t('domains.nameHint')}
+          </span>
+        </div>
+        <p className={page.hint}>{t('domains.paidHint')}</p>
+        <div className={page.actions}>
+          <span className={page.grow} />
+          <Link to={domainsPath} className={buttonClass()}>
+            {t('common.cancel')}
+          </Link>
+          <Button type="submit" variant="primary" disabled={create.isPending || !name.trim()}>
+            {t('domains.add')}
+          </Button>
+        </div>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useId, type ReactNode } from 'react';
+import { CloudOff } from 'lucide-react';
+import { ApiError } from '../../api/client';
+import { useTranslation } from '../../i18n';
+import { Button } from '../../ui/button';
+import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import page from '../../ui/settings-page.module.css';
+import { domainsPath } from './paths';
+
+/** A page of one domain (confirm, dkim, remove, emails): back to the list, its title, and its state while loading. */
+export function DomainPage({
+  title,
+  query,
+  children,
+}: {
+  title: string;
+  query: { isPending: boolean; isError: boolean; error: unknown; refetch(): unknown; data?: unknown };
+  children?: ReactNode;
+}) {
+  const { t } = useTranslation();
+  const id = useId();
+  const missing = query.error instanceof ApiError && query.error.code === 'entity_not_found';
+  return (
+    <section className={page.page} aria-labelledby={`${id}-title`}>
+      <SettingsEditorHeader
+        backTo={domainsPath}
+        backLabel={t('domains.backToList')}
+        titleId={`${id}-title`}
+        title={title}
+      />
+      {query.data !== undefined ? (
+        children
+      ) : query.isPending ? (
+        <div className={page.skeleton} aria-busy="true" aria-label={t('domains.loading')}>
+          <span />
+          <span />
+          <span />
+        </div>
+      ) : (
+        <div className={page.state} role="alert">
+          <CloudOff aria-hidden />
+          <p>{missing ? t('domains.notFound') : t('domains.loadFailed')}</p>
+          {missing ? null : <Button onClick={() => void query.refetch()}>{t('domains.retry')}</Button>}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The numeric id of a route parameter, or -1 (which the server answers entity_not_found). */
+export const idOf = (id: string | undefined) => (id && /^\d{1,9}$/.test(id) ? Number(id) : -1);
+
+/** What a page shows for an id that is not one of the account's domains (as the server answers another account's). */
+export const notFound = new ApiError(404, 'entity_not_found', 'entity_not_found');
+export const notFoundQuery = { isPending: false, isError: true, error: notFound, refetch: () => {} };
