@@ -19,6 +19,9 @@ export default defineProject({
     // https so that the Secure redirect cookie is accepted by jsdom as it is by browsers.
     environmentOptions: { jsdom: { url: 'https://mail.example.test/' } },
     include: ['src/**/*.test.{ts,tsx}'],
+    // A screen test renders, types and waits in jsdom; beside a server test in the other worker it may take longer
+    // than vitest's 5 s on a 2-core machine without being wrong.
+    testTimeout: 15_000,
     setupFiles: ['src/test/setup.ts'],
     css: { modules: { classNameStrategy: 'non-scoped' } },
   },
