@@ -51,6 +51,13 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
       (m) => m.runMailboxBench && ((o) => (m.runMailboxBench as ExportedBench)({ ...o, messages })),
     );
   }
+  // A collector importing a remote mailbox from a loopback Dovecot (bench/collectors.ts, issue 18).
+  await tryImport(
+    './collectors.js',
+    (m) =>
+      m.runCollectorsBench &&
+      ((o) => (m.runCollectorsBench as ExportedBench)({ ...o, messages: o.quick ? 2_000 : 20_000 })),
+  );
   await tryImport('./ws.js', (m) => m.runWsBench && ((o) => (m.runWsBench as ExportedBench)(o)));
   await tryImport('./send.js', (m) => m.runSendBench && ((o) => (m.runSendBench as ExportedBench)(o)));
   await tryImport(

@@ -42,6 +42,8 @@ export async function startServer(opts: {
   databaseUrl?: string;
   /** Node options for the server process (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /** More environment for the server (e.g. OUTBOUND_ALLOW_PRIVATE for a loopback IMAP server). */
+  env?: Record<string, string>;
 }): Promise<ServerProcess> {
   if (!built) {
     execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', 'apps/server'], {
@@ -70,6 +72,7 @@ export async function startServer(opts: {
         MAIL_DOMAIN: 'mailroom.test',
         LOG_LEVEL: 'error',
         DATABASE_URL: opts.databaseUrl ?? '',
+        ...opts.env,
       },
       // stderr is kept only for a failed start; oidc-provider warns about the Node version on every start.
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -83,6 +83,25 @@ const areas = {
       'sending',
     ],
   },
+  // Collectors (issue 18): other IMAP mailboxes imported into the account — discovery, the collectors, the import job;
+  // imported mail is stored through mailbox, and run through the filters only when the owner asks.
+  collectors: {
+    paths: ['collectors/'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'wallet',
+      'addresses',
+      'auth',
+      'contacts',
+      'mail',
+      'encrypted',
+      'filters',
+      'delivery',
+    ],
+  },
   // The process: wires every area together.
   app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/'], may: '*' },
 };

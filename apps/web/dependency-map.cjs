@@ -26,10 +26,11 @@ const features = {
     'search',
     'shell',
   ],
-  settings: ['account', 'aliases', 'compose', 'domains', 'filters', 'folders', 'shell'],
+  settings: ['account', 'aliases', 'collectors', 'compose', 'domains', 'filters', 'folders', 'shell'],
   contacts: ['shell'],
   aliases: ['account'],
   domains: ['account', 'shell'],
+  collectors: [],
 };
 
 const layers = {

@@ -16,7 +16,9 @@ import { errorBody } from '@mailroom/protocol';
 import type { Config } from './config.js';
 import type { Db } from './core/db/index.js';
 import type { Secrets } from './core/secrets.js';
-import type { BlobStore } from './core/blobs/index.js';
+import type { BlobReferences, BlobStore } from './core/blobs/index.js';
+import { blobsOfMessages } from './mailbox/index.js';
+import { blobsOfEncrypted } from './encrypted/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
 import {
@@ -35,7 +37,7 @@ import {
   SIGNED_OUT_PATH,
 } from './auth/index.js';
 import { mailRoutes } from './mail/index.js';
-import { sendingRoutes } from './sending/index.js';
+import { blobsOfSending, sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { filterRoutes } from './filters/index.js';
 import { contactRoutes } from './contacts/index.js';
@@ -57,12 +59,14 @@ import {
 } from './addresses/index.js';
 import { impersonationRoutes, securityRoutes } from './security/index.js';
 import { supportRoutes } from './support/index.js';
+import { collectorRoutes } from './collectors/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
   clientErrorHandler,
   csrfPlugin,
   frameworkErrorHandler,
+  healthPlugin,
   inProcessFetch,
   metricsPlugin,
   noNulPlugin,
@@ -98,6 +102,26 @@ export function appInvoicePurposes(
   registerInvoicePurpose(purposes, DOMAIN_EMAIL_INVOICE_PURPOSE, domainEmailInvoicePurpose({ events, log }));
   registerInvoicePurpose(purposes, DOMAIN_INVOICE_PURPOSE, domainInvoicePurpose({ events, log }));
   return purposes;
+}
+
+/**
+ * What the blob collector asks before removing blobs: each area that keeps blob hashes answers for its own tables
+ * (messages — drafts and collected mail among them — and their old attachment blobs; compose uploads and the
+ * outbox; encrypted messages), a hash found by one not asked of the next. `filter_sends` keeps hashes only as the
+ * identity of bytes already answered, never to read them, so it holds no blob.
+ */
+export function appBlobReferences(db: Db): BlobReferences {
+  const owners = [blobsOfMessages, blobsOfSending, blobsOfEncrypted];
+  return async (hashes) => {
+    const found = new Set<string>();
+    let rest = hashes;
+    for (const owner of owners) {
+      if (rest.length === 0) break;
+      for (const hash of await owner(db, rest)) found.add(hash);
+      rest = rest.filter((h) => !found.has(h));
+    }
+    return found;
+  };
 }
 
 declare module 'fastify' {
@@ -171,10 +195,8 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     transform: jsonSchemaTransform,
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await deps.db.selectNoFrom((eb) => eb.lit(1).as('one')).execute();
-    return { status: 'ok' };
-  });
+  // /healthz/live, /healthz/ready and /healthz (readiness): http/health.ts.
+  await app.register(healthPlugin, { db: deps.db, blobs: deps.blobs });
 
   const embeddedIdp = !config.oidc.issuer;
   const redirectUri = `${config.publicUrl}/auth/wm/callback`;
@@ -234,6 +256,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(walletRoutes);
       await api.register(securityRoutes);
       await api.register(supportRoutes);
+      await api.register(collectorRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -113,6 +113,7 @@ const schema = z.object({
   OUTBOX_POLL_MS: z.coerce.number().int().min(10).max(3600_000).default(5_000),
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(15),
+  OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
   FRAME_ANCESTORS: z
     .string()
     .default('')
@@ -140,10 +141,33 @@ const schema = z.object({
   IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
   FREE_DOMAIN_EMAILS: z.coerce.number().int().min(0).max(100_000).default(10),
   DOMAIN_EMAIL_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
+  COLLECTOR_POLL_MINUTES: z.coerce.number().min(0.05).max(60).default(5),
+  MAX_COLLECTORS: z.coerce.number().int().min(0).max(1000).default(10),
+  COLLECTOR_MESSAGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(1024 ** 3)
+    .default(50 * 1024 * 1024),
+  COLLECTOR_AUTH_FAILURES: z.coerce.number().int().min(1).max(100).default(3),
+  BLOB_STORE: z.enum(['fs', 's3']).default('fs'),
+  S3_ENDPOINT: url.optional(),
+  S3_BUCKET: z.string().min(3).max(63).optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  BLOB_GC_GRACE_HOURS: z.coerce
+    .number()
+    .min(0.01)
+    .max(24 * 365)
+    .default(24),
   WALLET_API_URL: url.optional(),
   WALLET_API_KEY: z.string().min(1).optional(),
   WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: bool.default(false),
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(25),
   SUPPORT_EMAIL: z.email().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -203,6 +227,17 @@ export interface Config {
    * domain's verification page (OUTBOUND_ALLOW_PRIVATE, or the older IMAGE_PROXY_ALLOW_PRIVATE). Tests, internal hosts.
    */
   outboundAllowPrivate: string[];
+  /** Collectors (collectors/): importing mail from other IMAP mailboxes (issue 18). */
+  collectors: {
+    /** Minutes between polls of an enabled collector that is up to date (COLLECTOR_POLL_MINUTES). */
+    pollMinutes: number;
+    /** Collectors an account may have (MAX_COLLECTORS). */
+    max: number;
+    /** A remote message larger than this is skipped and counted (COLLECTOR_MESSAGE_MAX_BYTES). */
+    messageMaxBytes: number;
+    /** Authentication refusals in a row after which a collector stops and its owner is told (COLLECTOR_AUTH_FAILURES). */
+    authFailuresToStop: number;
+  };
   publicUrl: string;
   oidc: {
     /** Undefined: the embedded development identity provider runs at `${publicUrl}/oidc`. */
@@ -222,6 +257,11 @@ export interface Config {
     retryBaseMs: number;
     /** Attempts before a temporary failure becomes a bounce to the sender. */
     maxAttempts: number;
+    /**
+     * How long rows a process claimed are left to it: a process killed while it holds them leaves them to the
+     * others once this runs out. It must outlast a claimed batch's attempts, or another process takes them meanwhile.
+     */
+    leaseMs: number;
   };
   /** Origins allowed to frame the app; non-empty means embedding is on (SameSite=None cookies). */
   frameAncestors: string[];
@@ -246,6 +286,25 @@ export interface Config {
     /** Images per minute per account: signed in, anyone could make the server fetch for them. */
     rateLimit: number;
   };
+  /**
+   * Where blobs (raw messages, attachments, uploads, encrypted messages) live beyond the database's small ones
+   * (core/blobs): a folder under DATA_DIR ('fs', one host) or an S3-compatible bucket ('s3', shared by every node).
+   */
+  blobs: {
+    store: 'fs' | 's3';
+    s3: {
+      /** Undefined: AWS's own endpoint for the region. */
+      endpoint: string | undefined;
+      bucket: string;
+      region: string;
+      /** Undefined: the SDK's default credential chain (environment, instance role). */
+      accessKeyId: string | undefined;
+      secretAccessKey: string | undefined;
+      forcePathStyle: boolean;
+    } | null;
+    /** A blob nothing references is removed this long after it was last referenced or written (BLOB_GC_GRACE_HOURS). */
+    gcGraceMs: number;
+  };
   /** The provider's wallet (wallet/): apiUrl undefined runs the embedded sandbox wallet. */
   wallet: {
     apiUrl: string | undefined;
@@ -254,6 +313,11 @@ export interface Config {
     webhookSecret: string | undefined;
   };
   trustProxy: boolean;
+  /**
+   * SIGTERM/SIGINT (main.ts): readiness says 503 for `delayMs` while everything still works, then listeners close and
+   * what is in progress gets `timeoutMs` to finish.
+   */
+  shutdown: { delayMs: number; timeoutMs: number };
   /** Where support requests go (SUPPORT_EMAIL, default support@MAIL_DOMAIN). */
   supportEmail: string;
   logLevel: string;
@@ -307,6 +371,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     'Delay before the first retry of outgoing mail, in ms; doubles per attempt up to 4 h (default 60000)',
   OUTBOX_MAX_ATTEMPTS:
     'Delivery attempts of outgoing mail before a temporary failure bounces to the sender (default 15)',
+  OUTBOX_LEASE_MS:
+    'How long outgoing mail a process claimed is left to it, in ms: after a crash, the others deliver it once this runs out (default 600000)',
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
@@ -325,12 +391,34 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   FREE_DOMAIN_EMAILS:
     'Addresses on own domains an account keeps free; each one beyond, and every address on a public domain, is paid (default 10)',
   DOMAIN_EMAIL_PRICE: 'Price of a paid address on a domain, in units of the wallet currency (default 1)',
+  COLLECTOR_POLL_MINUTES:
+    'Minutes between polls of an up-to-date collector for new mail (default 5; a fraction such as 0.1 polls every 6 s, for tests)',
+  MAX_COLLECTORS: 'Collectors (other IMAP mailboxes to import from) an account may have (default 10)',
+  COLLECTOR_MESSAGE_MAX_BYTES:
+    'Largest remote message a collector imports, in bytes; larger ones are skipped and counted (default 52428800)',
+  COLLECTOR_AUTH_FAILURES:
+    'Sign-in refusals in a row after which a collector stops and its owner is told (default 3)',
+  BLOB_STORE:
+    "Where blobs beyond the database's small ones live: fs (a folder under DATA_DIR, one host) or s3 (an S3-compatible bucket every node shares; default fs)",
+  S3_ENDPOINT: "The S3-compatible service's URL (unset: AWS's endpoint for S3_REGION)",
+  S3_BUCKET: 'The bucket for blobs; required with BLOB_STORE=s3',
+  S3_REGION: "The bucket's region (default us-east-1)",
+  S3_ACCESS_KEY_ID: "Access key for S3 (unset: the SDK's default credentials: environment, instance role)",
+  S3_SECRET_ACCESS_KEY: 'Secret key for S3; goes with S3_ACCESS_KEY_ID',
+  S3_FORCE_PATH_STYLE:
+    'Address the bucket in the path (http://host/bucket/key) rather than as a host name: most self-hosted S3 servers need it (default false)',
+  BLOB_GC_GRACE_HOURS:
+    'Hours an unreferenced blob is kept before the collector removes it, so an ingest about to reference it is safe (default 24)',
   WALLET_API_URL:
     "Base URL of the provider's wallet API (README, The wallet); unset runs the embedded sandbox wallet at /sandbox/wallet",
   WALLET_API_KEY: 'Bearer key for the wallet API; required with WALLET_API_URL',
   WALLET_WEBHOOK_SECRET:
     "Key (at least 16 characters) of the wallet webhook's X-Wallet-Signature; required with WALLET_API_URL",
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
+  SHUTDOWN_DELAY_SECONDS:
+    'On SIGTERM, seconds /healthz/ready answers 503 while everything still works, so a load balancer stops sending first (default 0)',
+  SHUTDOWN_TIMEOUT_SECONDS:
+    'On SIGTERM, seconds given to SMTP sessions, HTTP requests and jobs in progress to finish before they are cut (default 25)',
   SUPPORT_EMAIL: 'Where settings/support sends requests, as mail (default support@MAIL_DOMAIN)',
   LOG_LEVEL: 'pino log level (default info)',
   WEB_DIST_DIR: 'Folder of the built web app (default apps/web/dist)',
@@ -385,6 +473,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const missing = e.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT';
     throw new ConfigError(`Invalid setting ${missing}="": SMTP_TLS_CERT and SMTP_TLS_KEY go together`);
   }
+  if (e.BLOB_STORE === 's3' && !e.S3_BUCKET) {
+    throw new ConfigError('Invalid setting S3_BUCKET="": required when BLOB_STORE=s3');
+  }
+  if (Boolean(e.S3_ACCESS_KEY_ID) !== Boolean(e.S3_SECRET_ACCESS_KEY)) {
+    const missing = e.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+    throw new ConfigError(
+      `Invalid setting ${missing}="": S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together`,
+    );
+  }
   if (e.WALLET_API_URL && (!e.WALLET_API_KEY || !e.WALLET_WEBHOOK_SECRET)) {
     const missing = e.WALLET_API_KEY ? 'WALLET_WEBHOOK_SECRET' : 'WALLET_API_KEY';
     throw new ConfigError(`Invalid setting ${missing}="": required when WALLET_API_URL is set`);
@@ -426,6 +523,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       emailPrice: e.DOMAIN_EMAIL_PRICE,
     },
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
+    collectors: {
+      pollMinutes: e.COLLECTOR_POLL_MINUTES,
+      max: e.MAX_COLLECTORS,
+      messageMaxBytes: e.COLLECTOR_MESSAGE_MAX_BYTES,
+      authFailuresToStop: e.COLLECTOR_AUTH_FAILURES,
+    },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     oidc: {
       issuer: e.OIDC_ISSUER?.replace(/\/+$/, ''),
@@ -440,6 +543,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       pollMs: e.OUTBOX_POLL_MS,
       retryBaseMs: e.OUTBOX_RETRY_BASE_MS,
       maxAttempts: e.OUTBOX_MAX_ATTEMPTS,
+      leaseMs: e.OUTBOX_LEASE_MS,
     },
     frameAncestors: e.FRAME_ANCESTORS.map((u) => new URL(u).origin),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
@@ -455,12 +559,28 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       timeoutMs: e.IMAGE_PROXY_TIMEOUT_MS,
       rateLimit: e.IMAGE_PROXY_RATE_LIMIT,
     },
+    blobs: {
+      store: e.BLOB_STORE,
+      s3:
+        e.BLOB_STORE === 's3'
+          ? {
+              endpoint: e.S3_ENDPOINT,
+              bucket: e.S3_BUCKET!,
+              region: e.S3_REGION,
+              accessKeyId: e.S3_ACCESS_KEY_ID,
+              secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+              forcePathStyle: e.S3_FORCE_PATH_STYLE,
+            }
+          : null,
+      gcGraceMs: e.BLOB_GC_GRACE_HOURS * 3600_000,
+    },
     wallet: {
       apiUrl: e.WALLET_API_URL?.replace(/\/+$/, ''),
       apiKey: e.WALLET_API_KEY,
       webhookSecret: e.WALLET_WEBHOOK_SECRET,
     },
     trustProxy: e.TRUST_PROXY,
+    shutdown: { delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000, timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000 },
     supportEmail: e.SUPPORT_EMAIL ?? `support@${e.MAIL_DOMAIN.toLowerCase()}`,
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR

@@ -2,9 +2,9 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { checkpointIfDue, openConfiguredDatabase, upkeepDatabase, upkeepWanted } from './core/db/index.js';
 import path from 'node:path';
 import { loadSecrets } from './core/secrets.js';
-import { openBlobStore } from './core/blobs/index.js';
+import { openBlobStore, startBlobCollector } from './core/blobs/index.js';
 import { createEventBus } from './core/events/index.js';
-import { appInvoicePurposes, buildApp } from './app.js';
+import { appBlobReferences, appInvoicePurposes, buildApp } from './app.js';
 import { openWalletGateway, startWalletJobs } from './wallet/index.js';
 import { startRecurringJob } from './core/jobs/index.js';
 import { startIdleCollection } from './core/idle-collection.js';
@@ -21,6 +21,7 @@ import { startFilterRuns } from './filters/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
 import { AddressPolicy, openDnsResolver } from './core/net/index.js';
+import { collectorView, connectImap, imapErrorCode, startCollectorJobs } from './collectors/index.js';
 
 async function main() {
   let config: Config;
@@ -36,7 +37,7 @@ async function main() {
 
   const db = await openConfiguredDatabase(config);
   const secrets = await loadSecrets(config, db);
-  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
+  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
   const events = await createEventBus(config);
   const wallet = openWalletGateway(config, db);
   const invoicePurposes = appInvoicePurposes(events);
@@ -51,6 +52,23 @@ async function main() {
   );
   const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
+  // Collectors: each due collector's import or poll, shared by every process through leases (SKIP LOCKED).
+  const collectorNet = {
+    dns: openDnsResolver(config.dnsServers),
+    policy: new AddressPolicy(config.outboundAllowPrivate),
+  };
+  const collectors = startCollectorJobs({
+    db,
+    blobs,
+    events,
+    log: app.log.child({ area: 'collectors' }),
+    settings: config.collectors,
+    mailDomain: config.mailDomain,
+    passwordSecret: secrets.collectorPasswordSecret,
+    connect: (server, auth) => connectImap(server, auth, collectorNet),
+    errorCode: imapErrorCode,
+    view: collectorView,
+  });
   app.log.info(
     {
       publicUrl: config.publicUrl,
@@ -68,11 +86,18 @@ async function main() {
     // The sign-in log is kept AUTH_LOG_DAYS.
     { name: 'auth-log-sweep', run: () => deleteOldAuthLog(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
-    // A message or attachment still spooled after a day belongs to a process that stopped mid-way.
-    { name: 'spool-sweep', run: () => blobs.sweepSpool(24 * 3600_000) },
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );
+  // Hourly, once across every process: blobs nothing references after BLOB_GC_GRACE_HOURS, and the spool's
+  // leftovers of writes that never finished (a message or attachment still spooled after a day).
+  const blobCollector = startBlobCollector({
+    db,
+    store: blobs,
+    referenced: appBlobReferences(db),
+    graceMs: config.blobs.gcGraceMs,
+    log: app.log.child({ area: 'blobs' }),
+  });
 
   // Daily, once across every process: own domains proven again, unproven ones expired, DKIM rotations moved on.
   const domainLog = app.log.child({ area: 'domains' });
@@ -128,22 +153,70 @@ async function main() {
       ),
   });
 
+  /**
+   * SIGTERM/SIGINT: readiness says 503 first (for SHUTDOWN_DELAY_SECONDS, everything still working, so a load
+   * balancer stops sending); then at once the listeners close and what is in progress drains, within
+   * SHUTDOWN_TIMEOUT_SECONDS: HTTP requests under way finish (new ones on open connections get 503) and websockets
+   * are told 'going away' (the page reconnects to another node); SMTP sessions in DATA get their reply, the others
+   * 421 (ingest's close); job loops stop between items and give back what they hold — claimed outbox rows, a
+   * collector's lease — so another process takes them at once. What is still open at the deadline is cut (HTTP
+   * connections closed, SMTP sessions told 421, never 250); then the database closes.
+   */
+  const { delayMs, timeoutMs } = config.shutdown;
+  const shutdownLog = app.log.child({ area: 'shutdown' });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    app.health.shuttingDown = true;
     idleCollection.stop();
-    app.log.info({ signal }, 'shutting down');
-    await Promise.all(
-      [...sweeps, ...walletJobs, domainUpkeep, ...(upkeep ? [upkeep] : [])].map((s) => s.stop()),
-    );
-    await ingest.close();
-    await sending.stop();
-    await filterRuns.stop();
-    await app.close();
-    await admin.close();
-    await events.close();
-    await db.destroy();
+    shutdownLog.info({ signal, delayMs, timeoutMs }, 'shutting down');
+    // Whatever happens below, the process ends.
+    setTimeout(
+      () => {
+        shutdownLog.error('shutdown did not finish; exiting');
+        process.exit(1);
+      },
+      delayMs + timeoutMs + 15_000,
+    ).unref();
+    if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+
+    // Past the deadline HTTP connections still open are cut; stores of SMTP messages cut at it get a few seconds more.
+    const cutHttp = setTimeout(() => app.server.closeAllConnections(), timeoutMs);
+    const hardDeadline = Date.now() + timeoutMs + 5_000;
+    const drain = async (part: string, work: () => Promise<unknown>) => {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), Math.max(0, hardDeadline - Date.now()));
+      });
+      try {
+        if ((await Promise.race([work(), late])) === 'late')
+          shutdownLog.warn({ part }, 'not drained by the shutdown deadline');
+      } catch (err) {
+        shutdownLog.error({ err, part }, 'stopping failed');
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    await Promise.all([
+      drain('http', () => app.close()),
+      drain('smtp', () => ingest.close(timeoutMs)),
+      drain('outbox', () => sending.stop()),
+      drain('filter-runs', () => filterRuns.stop()),
+      drain('collectors', () => collectors.stop()),
+      drain('recurring-jobs', () =>
+        Promise.all(
+          [...sweeps, blobCollector, ...walletJobs, domainUpkeep, ...(upkeep ? [upkeep] : [])].map((s) =>
+            s.stop(),
+          ),
+        ),
+      ),
+    ]);
+    clearTimeout(cutHttp);
+    await drain('admin', () => admin.close());
+    await drain('events', () => events.close());
+    await drain('database', () => db.destroy());
+    shutdownLog.info('stopped');
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));

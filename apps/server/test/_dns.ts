@@ -26,7 +26,7 @@ interface Dns2 {
     close(): Promise<void>;
   };
   Packet: {
-    TYPE: Record<'A' | 'AAAA' | 'MX' | 'TXT', number>;
+    TYPE: Record<'A' | 'AAAA' | 'MX' | 'TXT' | 'SRV', number>;
     CLASS: { IN: number };
     createResponseFromRequest(request: Dns2Packet): Dns2Packet;
   };
@@ -34,8 +34,11 @@ interface Dns2 {
 const dns2 = createRequire(import.meta.url)('dns2') as Dns2;
 const { Packet } = dns2;
 
-type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT';
-/** TXT: the strings of one record (a string alone is one string); MX: "priority host"; A/AAAA: an address. */
+type RecordType = 'A' | 'AAAA' | 'MX' | 'TXT' | 'SRV';
+/**
+ * TXT: the strings of one record (a string alone is one string); MX: "priority host"; SRV: "priority weight port
+ * target"; A/AAAA: an address.
+ */
 type Value = string | string[];
 
 export class TestZone {
@@ -71,6 +74,15 @@ export class TestZone {
       else if (type === 'MX') {
         const [priority, exchange] = String(value).split(' ');
         response.answers.push({ ...base, priority: Number(priority), exchange });
+      } else if (type === 'SRV') {
+        const [priority, weight, port, target] = String(value).split(' ');
+        response.answers.push({
+          ...base,
+          priority: Number(priority),
+          weight: Number(weight),
+          port: Number(port),
+          target,
+        });
       } else response.answers.push({ ...base, address: value });
     }
     return response;

@@ -19,7 +19,12 @@ export interface SinkMessage {
  * accepts. `reject(rcpt)` returns a reply (e.g. 550) to refuse a recipient.
  */
 export async function startSink(
-  opts: { port?: number; reject?: (rcpt: string) => { code: number; message: string } | undefined } = {},
+  opts: {
+    port?: number;
+    reject?: (rcpt: string) => { code: number; message: string } | undefined;
+    /** Each message is answered this long after its last byte (a slow relay). */
+    delayMs?: number;
+  } = {},
 ) {
   const messages: SinkMessage[] = [];
   const waiters: (() => void)[] = [];
@@ -47,11 +52,17 @@ export async function startSink(
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks),
         });
-        for (const w of waiters.splice(0)) w();
-        callback();
+        const accept = () => {
+          for (const w of waiters.splice(0)) w();
+          callback();
+        };
+        if (opts.delayMs) setTimeout(accept, opts.delayMs);
+        else accept();
       });
     },
   });
+  // A client that dies mid-session (a killed server's relay connection) resets its socket: not the sink's failure.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const port = (server.server.address() as net.AddressInfo).port;
   let closed = false;

@@ -1,18 +1,16 @@
 import net from 'node:net';
-import path from 'node:path';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
-import { openBlobStore } from '../src/core/blobs/index.js';
 import type { Db } from '../src/core/db/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
-import { cleanup, createTestDb, testConfig } from './_util.js';
+import { cleanup, createTestDb, testBlobStore, testConfig } from './_util.js';
 
 /** The SMTP (or LMTP) ingest on a loopback port, over a fresh database and data folder. */
 export async function startTestIngest(opts: { env?: Record<string, string>; lmtp?: boolean; db?: Db } = {}) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'));
+  const blobs = await testBlobStore(db, config);
   const events = new InProcessEventBus();
   const server = await startIngestServer(
     { config, db, blobs, events, log: pino({ level: 'silent' }) },

@@ -14,8 +14,9 @@ import { appInvoicePurposes, buildApp } from '../src/app.js';
 import { openWalletGateway, type InvoicePurposes, type WalletGateway } from '../src/wallet/index.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
-import { openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
+import { DatabaseBlobStore, S3BlobStore, openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
+import { startS3, type S3Server } from '../../../test-support/s3.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
 export function cleanup(fn: () => unknown): void {
@@ -78,6 +79,32 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
   });
 }
 
+let fileS3: Promise<S3Server> | undefined;
+
+/** The test file's own S3 server (s3rver on loopback), started on first use and stopped when the file ends. */
+export function testS3(): Promise<S3Server> {
+  if (!fileS3) {
+    fileS3 = startS3();
+    afterAll(async () => (await fileS3!).stop());
+  }
+  return fileS3;
+}
+
+/**
+ * The blob store a test deployment opens, as main.ts does (config.blobs). With MAILROOM_TEST_BLOB_STORE=s3 in the
+ * environment every test file that uses it runs on S3 instead: the file's own s3rver, and every blob there, even the
+ * small ones the database keeps otherwise, so each blob path of the tests goes through S3
+ * (`MAILROOM_TEST_BLOB_STORE=s3 npx vitest run --project server apps/server/test/attachments.test.ts`).
+ */
+export async function testBlobStore(db: Db, config: Pick<Config, 'dataDir' | 'blobs'>): Promise<BlobStore> {
+  const root = path.join(config.dataDir, 'blobs');
+  if (process.env.MAILROOM_TEST_BLOB_STORE !== 's3') return openBlobStore(db, root, config.blobs.s3);
+  if (config.blobs.s3) return openBlobStore(db, root, config.blobs.s3);
+  const s3 = new S3BlobStore((await testS3()).settings, root);
+  cleanup(() => s3.close());
+  return new DatabaseBlobStore(db, s3, 0);
+}
+
 export async function createTestApp(
   opts: {
     db?: Db;
@@ -93,7 +120,7 @@ export async function createTestApp(
 ) {
   const db = opts.db ?? (await createTestDb());
   const config = await testConfig(opts.env);
-  const blobs = opts.blobs ?? openBlobStore(db, path.join(config.dataDir, 'blobs'));
+  const blobs = opts.blobs ?? (await testBlobStore(db, config));
   const events = new InProcessEventBus();
   const wallet = opts.wallet ?? openWalletGateway(config, db);
   const invoicePurposes = opts.invoicePurposes ?? appInvoicePurposes(events);
@@ -221,20 +248,12 @@ export async function signUpAndSignIn(
 
 /**
  * Every blob a deployment holds, as its store gives it back: the small ones kept (compressed) in the database's
- * `blobs` table and the files under DATA_DIR/blobs. For tests that look for what must not be stored.
+ * `blobs` table and the larger ones in its folder or bucket (list()). For tests that look for what must not be stored.
  */
-export async function storedBlobs(
-  db: Db,
-  blobs: BlobStore,
-  dataDir: string,
-): Promise<{ hash: string; bytes: Buffer }[]> {
-  // No folder at all when every blob so far was small.
-  const files = await fs
-    .readdir(path.join(dataDir, 'blobs'), { recursive: true, withFileTypes: true })
-    .catch(() => []);
-  const hashes = [
-    ...(await sql<{ hash: string }>`select hash from blobs`.execute(db)).rows.map((r) => r.hash),
-    ...files.filter((f) => f.isFile() && /^[0-9a-f]{64}$/.test(f.name)).map((f) => f.name),
-  ];
-  return Promise.all(hashes.map(async (hash) => ({ hash, bytes: await blobs.get(hash) })));
+export async function storedBlobs(db: Db, blobs: BlobStore): Promise<{ hash: string; bytes: Buffer }[]> {
+  const hashes = new Set(
+    (await sql<{ hash: string }>`select hash from blobs`.execute(db)).rows.map((r) => r.hash),
+  );
+  for await (const { hash } of blobs.list()) hashes.add(hash);
+  return Promise.all([...hashes].map(async (hash) => ({ hash, bytes: await blobs.get(hash) })));
 }

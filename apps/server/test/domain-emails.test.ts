@@ -45,6 +45,15 @@ async function verifiedDomain(user: MailUser, name = freshDomain(), mx: string[]
   return row;
 }
 
+/** Fixture: one of the service's public domains (PUBLIC_DOMAINS' rows, as syncPublicDomainRows keeps them). */
+function publicDomain(name = freshDomain()) {
+  return db
+    .insertInto('domains')
+    .values({ kind: 'public', account_id: null, name, display_name: name, token: '-' })
+    .returning(['id', 'name'])
+    .executeTakeFirstOrThrow();
+}
+
 async function create(user: MailUser, domainId: number, name: string, catchAll?: boolean) {
   const r = await api(user.browser, 'POST', `user/domains/${domainId}/emails`, {
     name,
@@ -344,12 +353,8 @@ describe('paid addresses on domains', () => {
         .where('id', '=', ann.accountId)
         .executeTakeFirstOrThrow()
     ).member_id;
-    const publicName = freshDomain();
-    const pub = await db
-      .insertInto('domains')
-      .values({ kind: 'public', account_id: null, name: publicName, display_name: publicName, token: '-' })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const pub = await publicDomain();
+    const publicName = pub.name;
     const catchAll = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails`, {
       name: 'grab',
       catch_all: true,
@@ -372,5 +377,45 @@ describe('paid addresses on domains', () => {
     expect(codeOf(checked)).toBe('pay_invoice_cancel');
     const again = await create(ann, pub.id, 'second-try');
     expect(again.status).toBe('unpaid');
+  });
+
+  it("GET user/domains/emails lists the member's addresses on every domain, public ones too, and nobody else's", async () => {
+    const ann = await mailUser(ctx, 'Ann Everywhere');
+    const bob = await mailUser(ctx, 'Bob Elsewhere');
+    const pub = await publicDomain();
+    const own = await verifiedDomain(ann);
+    const office = await activeAddress(ann, own.id, 'office', true);
+    const grant = await api(ann.browser, 'PUT', `user/domains/${own.id}/emails/${office.id}/access`, {
+      password: 'correct horse battery',
+      password_confirm: 'correct horse battery',
+    });
+    expect(grant.status, JSON.stringify(grant.body)).toBe(200);
+    const onPublic = await create(ann, pub.id, `ann${seq++}`);
+    const bobs = await create(bob, pub.id, `bob${seq++}`);
+
+    const all = await api(ann.browser, 'GET', 'user/domains/emails');
+    expect(all.status).toBe(200);
+    const emails = all.body.emails as DomainEmail[];
+    expect(emails.map((e) => e.email)).toEqual([office.email, onPublic.email]);
+    expect(emails[0]).toMatchObject({ domain_id: own.id, catch_all: true, password_access: true });
+    expect(emails[1]).toMatchObject({
+      domain_id: pub.id,
+      status: 'unpaid',
+      catch_all: false,
+      password_access: false,
+      paid: true,
+      invoice: { id: onPublic.invoice!.id, status: 'unpaid' },
+    });
+    // The same rows as the domain's own list gives.
+    const perDomain = await api(ann.browser, 'GET', `user/domains/${pub.id}/emails`);
+    expect(perDomain.body.emails).toEqual([emails[1]]);
+    const bobList = await api(bob.browser, 'GET', 'user/domains/emails');
+    expect((bobList.body.emails as DomainEmail[]).map((e) => e.email)).toEqual([bobs.email]);
+
+    // A removed address leaves the list.
+    const removed = await api(ann.browser, 'DELETE', `user/domains/${pub.id}/emails/${onPublic.id}`);
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const after = await api(ann.browser, 'GET', 'user/domains/emails');
+    expect((after.body.emails as DomainEmail[]).map((e) => e.email)).toEqual([office.email]);
   });
 });

@@ -7,7 +7,7 @@ import { Browser, createTestApp, storedBlobs } from './_util.js';
 import { call, mailUser } from './_actions.js';
 
 const ctx = await createTestApp();
-const { app, db, blobs, config } = ctx;
+const { app, db, blobs } = ctx;
 const ann = await mailUser(ctx, 'Ann Lee');
 const bob = await mailUser(ctx, 'Bo Chen');
 
@@ -100,7 +100,7 @@ describe('sending a password-encrypted message', () => {
     expect(dump).toContain('carol@elsewhere.example');
     expect(dump).not.toContain(MARKER);
     expect(dump).not.toContain(PASSWORD);
-    const stored = await storedBlobs(db, blobs, config.dataDir);
+    const stored = await storedBlobs(db, blobs);
     expect(stored.length).toBeGreaterThan(0);
     for (const { hash, bytes } of stored) {
       expect(bytes.includes(MARKER), hash).toBe(false);

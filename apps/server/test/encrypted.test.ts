@@ -122,7 +122,7 @@ describe('password-encrypted messages', () => {
 
     // Every blob as the store gives it back: small ones are kept compressed in the database, so the dump
     // above cannot show what they hold.
-    const stored = await storedBlobs(db, blobs, config.dataDir);
+    const stored = await storedBlobs(db, blobs);
     expect(stored.length).toBeGreaterThan(0);
     for (const { hash, bytes } of stored) {
       for (const needle of needles) expect(bytes.includes(needle), hash).toBe(false);

@@ -6,8 +6,8 @@ const root = new URL('../../../', import.meta.url).pathname;
 const child = path.join(root, 'apps/server/test/_idle-collection-child.ts');
 const MB = 1024 * 1024;
 
-function run(nodeArgs: string[]) {
-  const out = execFileSync(process.execPath, [...nodeArgs, '--import', 'tsx', child], {
+function run(nodeArgs: string[], args: string[] = []) {
+  const out = execFileSync(process.execPath, [...nodeArgs, '--import', 'tsx', child, ...args], {
     cwd: root,
     encoding: 'utf8',
   });
@@ -15,6 +15,7 @@ function run(nodeArgs: string[]) {
     collections: { before: number; after: number }[];
     before: number;
     after: number;
+    rounds: { before: number; after: number; collected: boolean }[];
   };
 }
 
@@ -28,5 +29,13 @@ describe('idle collection', () => {
 
   it('does nothing without gc exposed (--expose-gc, which the serve script sets)', () => {
     expect(run([]).collections).toEqual([]);
+  });
+
+  it('a busy run of work that calls collectGarbageIfGrown between its steps has its garbage collected as it goes', () => {
+    const { rounds } = run(['--expose-gc'], ['busy']);
+    const collected = rounds.filter((r) => r.collected);
+    expect(collected.length).toBeGreaterThan(0);
+    for (const r of collected) expect(r.after).toBeLessThan(r.before - 20 * MB);
+    expect(run([], ['busy']).rounds.map((r) => r.collected)).toEqual([false, false, false]);
   });
 });

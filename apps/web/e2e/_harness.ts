@@ -2,10 +2,11 @@ import fs from 'node:fs/promises';
 import type net from 'node:net';
 import path from 'node:path';
 import { afterAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { SMTPServer } from 'smtp-server';
 import { chromiumOptions, repoRoot, spawnServer, type ServerInfo } from './_processes.js';
+import { clusterNodes, spawnCluster } from './_cluster.js';
 
 export const screenshotDir = path.join(repoRoot, 'apps/web/e2e/screenshots');
 
@@ -17,9 +18,16 @@ export function sharedServer(): ServerInfo {
   return inject('server');
 }
 
-/** A server of the test file's own, for a file that needs settings the shared one must not have. */
-export async function startServer(env: Record<string, string> = {}): Promise<ServerInfo> {
-  const { stop, ...info } = await spawnServer(env);
+/**
+ * A server of the test file's own, for a file that needs settings the shared one must not have. In cluster mode
+ * (E2E_NODES) a cluster of its own like the shared one (_cluster.ts), unless `single`.
+ */
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { single?: boolean } = {},
+): Promise<ServerInfo> {
+  const { stop, ...info } =
+    clusterNodes > 1 && !options.single ? await spawnCluster(env) : await spawnServer(env);
   afterAll(stop);
   return info;
 }
@@ -43,18 +51,103 @@ export async function newPage(
 
 /**
  * Signs up a new member at the embedded identity provider and lands in the mail shell. The provider's pages speak
- * the browser's language (en or ru), as the page of a Russian-speaking phone user does.
+ * the browser's language (en or ru), as the page of a Russian-speaking phone user does. `passport: 'formal'` picks a
+ * passport of formal level on the provider's sign-up (SPEC §5: aliases and own domains need it).
  */
-export async function signUp(page: Page, url: string, name: string): Promise<string> {
+export async function signUp(
+  page: Page,
+  url: string,
+  name: string,
+  options: { passport?: 'formal' } = {},
+): Promise<string> {
   await page.goto(`${url}/auth/wm/login`);
   await page.getByRole('link', { name: /^(Create one|Создать)$/ }).click();
   await page.getByLabel(/^(Name|Имя)$/).fill(name);
   await page.getByLabel(/^(Password|Пароль)$/).fill('correct horse');
+  const level = page.getByLabel(/passport/i);
+  if (options.passport && (await level.count()) > 0) {
+    const choices = await level
+      .locator('option')
+      .evaluateAll((nodes) =>
+        nodes.map((node) => ({ value: (node as HTMLOptionElement).value, text: node.textContent ?? '' })),
+      );
+    const wanted = new RegExp(options.passport, 'i');
+    const choice = choices.find((option) => wanted.test(option.value) || wanted.test(option.text));
+    if (choice) await level.selectOption(choice.value);
+  }
   await page.getByRole('button', { name: /^(Sign up|Зарегистрироваться)$/ }).click();
   const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
   await page.getByRole('link', { name: /^(Continue|Продолжить)$/ }).click();
   await page.waitForURL(/\/mail(\/|$)/);
   return memberId;
+}
+
+/** Closes the 'Success!' notice a change raises, so it covers nothing. */
+export async function closeSuccess(page: Page): Promise<void> {
+  const dialog = page.getByTestId('success-dialog');
+  if (await dialog.isVisible().catch(() => false))
+    await dialog.getByRole('button', { name: /^(Close|Закрыть)$/ }).click();
+}
+
+/**
+ * A phone-sized (390×844) screenshot of `path` in the member's session of `context`, taken once `wait` says the page is
+ * ready.
+ */
+export async function phoneShot(
+  browser: Browser,
+  url: string,
+  context: BrowserContext,
+  path: string,
+  name: string,
+  wait: (page: Page) => Promise<void>,
+): Promise<void> {
+  const mobile = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    storageState: await context.storageState(),
+  });
+  const mobilePage = await mobile.newPage();
+  await mobilePage.goto(`${url}${path}`);
+  await wait(mobilePage);
+  await screenshot(mobilePage, name);
+  await mobile.close();
+}
+
+/** Pays an invoice on the sandbox wallet's page (its pay link), in a tab of the member's own, then closes it. */
+export async function payInSandbox(
+  context: BrowserContext,
+  url: string,
+  payUrl: string,
+  shot?: string,
+): Promise<void> {
+  const wallet = await context.newPage();
+  await wallet.goto(new URL(payUrl, url).toString());
+  if (shot) await screenshot(wallet, shot);
+  await wallet
+    .getByRole('button', { name: /^(Pay|Оплатить)/ })
+    .first()
+    .click();
+  await wallet.waitForLoadState();
+  await wallet.close();
+}
+
+/**
+ * After an invoice was paid in the sandbox: the sandbox tells the server at once (its webhook) and the screen hears it
+ * live, so `row` may turn Active before the member comes back; if not, 'I have already paid' asks the wallet. The
+ * button may go between seeing it and clicking it (the live event lands), so a click that finds no button is fine:
+ * either way the row must end up Active.
+ */
+export async function untilActive(row: Locator): Promise<void> {
+  const active = row.getByText('Active');
+  const heardLive = await active.waitFor({ timeout: 5_000 }).then(
+    () => true,
+    () => false,
+  );
+  if (heardLive) return;
+  await row
+    .getByRole('button', { name: 'I have already paid' })
+    .click({ timeout: 2_000 })
+    .catch(() => undefined);
+  await active.waitFor({ timeout: 15_000 });
 }
 
 export async function screenshot(page: Page, name: string): Promise<string> {

@@ -13,7 +13,12 @@ export const repoRoot = new URL('../../../', import.meta.url).pathname;
 export interface ServerInfo {
   url: string;
   smtpPort: number;
+  /** The server's data folder; in cluster mode (_cluster.ts) the folder holding every node's and the bucket's. */
   dataDir: string;
+  /** In cluster mode, the first node's data folder (its admin socket, for the operator CLI). */
+  adminDataDir?: string;
+  /** In cluster mode, the PostgreSQL database the nodes share. */
+  databaseUrl?: string;
 }
 
 declare module 'vitest' {
@@ -24,7 +29,7 @@ declare module 'vitest' {
 }
 
 /**
- * Starts the built server (`apps/server/dist/main.js`) with a fresh data folder, as `npm start` would, and waits
+ * Starts the built server (`apps/server/dist/main.js`) with a fresh data folder (or env.DATA_DIR), as `npm start` would, and waits
  * until both its HTTP and SMTP ports answer. `stop()` ends it and removes the data folder.
  */
 export async function spawnServer(
@@ -32,7 +37,8 @@ export async function spawnServer(
 ): Promise<ServerInfo & { stop: () => Promise<void> }> {
   const port = await freePort();
   const smtpPort = await freePort();
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-'));
+  const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-')));
+  await fs.mkdir(dataDir, { recursive: true });
   const url = `http://localhost:${port}`;
   const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
     env: {

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, sharedServer, smtpTransport } from './_harness.js';
+import {
+  closeSuccess,
+  launchBrowser,
+  newPage,
+  payInSandbox,
+  phoneShot as harnessPhoneShot,
+  screenshot,
+  sharedServer,
+  signUp,
+  smtpTransport,
+  untilActive,
+} from './_harness.js';
 
 // Issue 16, aliases: the free alias, names the rules refuse (en and ru), a paid alias paid on the sandbox wallet's
 // page, mail over SMTP to it arriving live, and password access to it used by the alias-only user of SPEC §6.
@@ -10,40 +21,8 @@ const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
 const desktop = { width: 1440, height: 900 };
-const phone = { width: 390, height: 844 };
 
-/**
- * Signs up at the embedded identity provider with a passport of formal level (SPEC §5: aliases need it; the
- * provider's sign-up offers the level for trying it out), and lands in the mail shell.
- */
-async function signUpFormal(page: Page, name: string): Promise<string> {
-  await page.goto(`${url}/auth/wm/login`);
-  await page.getByRole('link', { name: /^(Create one|Создать)$/ }).click();
-  await page.getByLabel(/^(Name|Имя)$/).fill(name);
-  await page.getByLabel(/^(Password|Пароль)$/).fill('correct horse');
-  const level = page.getByLabel(/passport/i);
-  if ((await level.count()) > 0) {
-    const options = await level
-      .locator('option')
-      .evaluateAll((nodes) =>
-        nodes.map((node) => ({ value: (node as HTMLOptionElement).value, text: node.textContent ?? '' })),
-      );
-    const formal = options.find((option) => /formal/i.test(option.value) || /formal/i.test(option.text));
-    if (formal) await level.selectOption(formal.value);
-  }
-  await page.getByRole('button', { name: /^(Sign up|Зарегистрироваться)$/ }).click();
-  const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
-  await page.getByRole('link', { name: /^(Continue|Продолжить)$/ }).click();
-  await page.waitForURL(/\/mail(\/|$)/);
-  return memberId;
-}
-
-/** Closes the 'Success!' notice a change raises, so it covers nothing. */
-async function closeSuccess(page: Page): Promise<void> {
-  const dialog = page.getByTestId('success-dialog');
-  if (await dialog.isVisible().catch(() => false))
-    await dialog.getByRole('button', { name: /^(Close|Закрыть)$/ }).click();
-}
+const signUpFormal = (page: Page, name: string) => signUp(page, url, name, { passport: 'formal' });
 
 /** The refusal shown beside the name field once `name` is typed. */
 async function refusalFor(page: Page, name: string): Promise<string> {
@@ -58,19 +37,12 @@ function aliasRow(page: Page, email: string) {
   return page.getByRole('listitem', { name: email });
 }
 
-async function phoneShot(
+const phoneShot = (
   context: BrowserContext,
   path: string,
   name: string,
   wait: (page: Page) => Promise<void>,
-) {
-  const mobile = await browser.newContext({ viewport: phone, storageState: await context.storageState() });
-  const mobilePage = await mobile.newPage();
-  await mobilePage.goto(`${url}${path}`);
-  await wait(mobilePage);
-  await screenshot(mobilePage, name);
-  await mobile.close();
-}
+) => harnessPhoneShot(browser, url, context, path, name, wait);
 
 describe('aliases in the browser', () => {
   it('the free alias, refused names in en and ru, a paid alias paid in the wallet, its mail live, and its alias-only user', async () => {
@@ -144,32 +116,9 @@ describe('aliases in the browser', () => {
 
     const payUrl = await invoice.getByRole('link', { name: 'Pay in the wallet' }).getAttribute('href');
     expect(payUrl).toContain('/sandbox/wallet');
-    const wallet = await context.newPage();
-    await wallet.goto(new URL(payUrl!, url).toString());
-    await screenshot(wallet, 'sandbox-wallet-desktop-en');
-    await wallet
-      .getByRole('button', { name: /^(Pay|Оплатить)/ })
-      .first()
-      .click();
-    await wallet.waitForLoadState();
-    await wallet.close();
+    await payInSandbox(context, url, payUrl!, 'sandbox-wallet-desktop-en');
 
-    // The sandbox tells the server at once (its webhook), and the screen hears it live: the alias may be active
-    // before the member comes back; if not, 'I have already paid' asks the wallet.
-    // The button may go between seeing it and clicking it (the live event lands), so a click that finds no
-    // button is fine: either way the row must end up Active.
-    const active = row.getByText('Active');
-    const heardLive = await active.waitFor({ timeout: 5_000 }).then(
-      () => true,
-      () => false,
-    );
-    if (!heardLive) {
-      await row
-        .getByRole('button', { name: 'I have already paid' })
-        .click({ timeout: 2_000 })
-        .catch(() => undefined);
-      await active.waitFor({ timeout: 15_000 });
-    }
+    await untilActive(row);
     await closeSuccess(page);
     await screenshot(page, 'aliases-desktop-en');
     await phoneShot(context, '/settings/aliases?lang=en', 'aliases-mobile-en', (p) =>

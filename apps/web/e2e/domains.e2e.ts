@@ -5,12 +5,17 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import {
+  closeSuccess,
   launchBrowser,
   newPage,
+  payInSandbox,
+  phoneShot as harnessPhoneShot,
   screenshot,
+  signUp,
   smtpTransport,
   startRelaySink,
   startServer,
+  untilActive,
 } from './_harness.js';
 import { freePort } from '../../../test-support/ports.js';
 
@@ -110,6 +115,7 @@ afterAll(
 );
 const sitePort = (site.address() as net.AddressInfo).port;
 
+const PUBLIC = 'mailroom.club';
 const sink = await startRelaySink();
 const { url, smtpPort } = await startServer({
   DNS_SERVERS: `127.0.0.1:${dnsPort}`,
@@ -119,58 +125,25 @@ const { url, smtpPort } = await startServer({
   SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
   OUTBOX_POLL_MS: '200',
   FREE_DOMAINS: '2',
+  // The service's own domain on which members take (paid) addresses.
+  PUBLIC_DOMAINS: PUBLIC,
 });
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 
 const desktop = { width: 1440, height: 900 };
-const phone = { width: 390, height: 844 };
 const CORP = 'example-corp.test';
 const SECOND = 'second-site.test';
 const SALES = `sales@${CORP}`;
 
-/** Signs up with a passport of formal level (SPEC §5: own domains need it), as aliases.e2e.ts does. */
-async function signUpFormal(page: Page, name: string): Promise<string> {
-  await page.goto(`${url}/auth/wm/login`);
-  await page.getByRole('link', { name: /^(Create one|Создать)$/ }).click();
-  await page.getByLabel(/^(Name|Имя)$/).fill(name);
-  await page.getByLabel(/^(Password|Пароль)$/).fill('correct horse');
-  const level = page.getByLabel(/passport/i);
-  if ((await level.count()) > 0) {
-    const options = await level
-      .locator('option')
-      .evaluateAll((nodes) =>
-        nodes.map((node) => ({ value: (node as HTMLOptionElement).value, text: node.textContent ?? '' })),
-      );
-    const formal = options.find((option) => /formal/i.test(option.value) || /formal/i.test(option.text));
-    if (formal) await level.selectOption(formal.value);
-  }
-  await page.getByRole('button', { name: /^(Sign up|Зарегистрироваться)$/ }).click();
-  const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
-  await page.getByRole('link', { name: /^(Continue|Продолжить)$/ }).click();
-  await page.waitForURL(/\/mail(\/|$)/);
-  return memberId;
-}
+const signUpFormal = (page: Page, name: string) => signUp(page, url, name, { passport: 'formal' });
 
-async function closeSuccess(page: Page): Promise<void> {
-  const dialog = page.getByTestId('success-dialog');
-  if (await dialog.isVisible().catch(() => false))
-    await dialog.getByRole('button', { name: /^(Close|Закрыть)$/ }).click();
-}
-
-async function phoneShot(
+const phoneShot = (
   context: BrowserContext,
   path: string,
   name: string,
   wait: (page: Page) => Promise<void>,
-) {
-  const mobile = await browser.newContext({ viewport: phone, storageState: await context.storageState() });
-  const mobilePage = await mobile.newPage();
-  await mobilePage.goto(`${url}${path}`);
-  await wait(mobilePage);
-  await screenshot(mobilePage, name);
-  await mobile.close();
-}
+) => harnessPhoneShot(browser, url, context, path, name, wait);
 
 /** The value shown beside a label of 'What to publish' (the code of its copy-value). */
 async function published(page: Page, text: string): Promise<string> {
@@ -248,7 +221,7 @@ describe('own domains in the browser', () => {
     const table = page.getByRole('table', { name: 'DNS health' });
     await table
       .getByRole('row', { name: new RegExp(`^MX ${CORP}`) })
-      .getByText('Missing')
+      .getByText('Missing', { exact: true })
       .waitFor();
     await table.getByText(/Without it no mail for the domain reaches your mailbox/).waitFor();
     await screenshot(page, 'domains-dns-health-desktop-en');
@@ -277,7 +250,7 @@ describe('own domains in the browser', () => {
       await table
         .getByRole('row', { name: new RegExp(`^${kind} `) })
         .first()
-        .getByText('OK')
+        .getByText('OK', { exact: true })
         .waitFor();
 
     // A second domain, verified by the meta tag on its loopback site.
@@ -440,4 +413,74 @@ describe('own domains in the browser', () => {
     await delegate.context.close();
     await owner.context.close();
   }, 180_000);
+
+  it('takes an address on the public domain, pays it in the sandbox wallet, and it receives mail once active', async () => {
+    const { context, page } = await newPage(browser, desktop);
+    const memberId = await signUpFormal(page, 'Cleo Public');
+    const email = `cleo.${memberId.slice(-6)}@${PUBLIC}`;
+    await page.goto(`${url}/settings/domains/list`);
+    const section = page.getByRole('region', { name: 'Addresses on our domains' });
+    await section.getByText('You have no addresses on our domains yet.').waitFor();
+    await section.getByText(`@${PUBLIC}`).waitFor();
+
+    // A role name of the service is refused as typed; a name of one's own is held with an invoice.
+    const name = section.getByRole('textbox', { name: 'Address' });
+    await name.fill('postmaster');
+    await section.getByRole('button', { name: 'Take address' }).click();
+    await section.getByRole('alert').filter({ hasText: /\S/ }).waitFor();
+    await name.fill(email.split('@')[0]!);
+    await section.getByRole('button', { name: 'Take address' }).click();
+    const row = section.getByRole('listitem', { name: email });
+    await row.getByText('Awaiting payment').waitFor();
+    await closeSuccess(page);
+    const invoice = row.getByRole('group', { name: `Invoice for ${email}` });
+    await invoice.getByText(/^1(\.0+)? \S+$/).waitFor();
+    await row.getByRole('button', { name: 'I have already paid' }).click();
+    await row
+      .getByRole('status')
+      .getByText("Pay the invoice in the provider's wallet application!")
+      .waitFor();
+    await screenshot(page, 'domains-public-invoice-desktop-en');
+    // Mail to it is refused until it is paid.
+    await expect(
+      transport.sendMail({ from: 'dan@example.org', to: email, subject: 'Too early', text: '-' }),
+    ).rejects.toThrow(/550|5\.1\.1|rejected/i);
+
+    const payUrl = await invoice.getByRole('link', { name: 'Pay in the wallet' }).getAttribute('href');
+    expect(payUrl).toContain('/sandbox/wallet');
+    await payInSandbox(context, url, payUrl!);
+    await untilActive(row);
+    await closeSuccess(page);
+    await row.getByRole('button', { name: `Password access for ${email}` }).waitFor();
+    await screenshot(page, 'domains-public-desktop-en');
+    await phoneShot(context, '/settings/domains/list?lang=ru', 'domains-public-mobile-ru', (p) =>
+      p
+        .getByRole('region', { name: 'Адреса на наших доменах' })
+        .getByRole('listitem', { name: email })
+        .getByText('Активен')
+        .waitFor(),
+    );
+
+    // Active: mail to it arrives live in the Inbox, and the sidebar lists it.
+    const subject = `To the public address ${memberId.slice(-6)}`;
+    const info = await transport.sendMail({ from: 'dan@example.org', to: email, subject, text: 'Hello.' });
+    expect(info.accepted).toEqual([email]);
+    await page.getByRole('link', { name: 'Back to mail' }).click();
+    await page.waitForURL(/\/mail\//);
+    await page.getByRole('list', { name: 'Address' }).getByRole('button', { name: email }).waitFor();
+    await page
+      .getByRole('grid', { name: 'Messages' })
+      .getByRole('row', { name: new RegExp(subject) })
+      .waitFor({ timeout: 15_000 });
+
+    // Removed: it refuses mail again, and the list is empty.
+    await page.goto(`${url}/settings/domains/list`);
+    await row.getByRole('button', { name: `Delete ${email}` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await section.getByText('You have no addresses on our domains yet.').waitFor();
+    await expect(
+      transport.sendMail({ from: 'dan@example.org', to: email, subject: 'Too late', text: '-' }),
+    ).rejects.toThrow(/550|5\.1\.1|rejected/i);
+    await context.close();
+  }, 120_000);
 });

@@ -24,7 +24,7 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.
 
 const sink = await startRelaySink();
 // A short poll so the outbox job picks the forward up quickly and would show a second delivery within the wait below.
-const { url, dataDir, smtpPort } = await startServer({
+const { url, dataDir, adminDataDir, smtpPort } = await startServer({
   SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
   OUTBOX_POLL_MS: '200',
 });
@@ -33,11 +33,11 @@ const browser = await launchBrowser();
 const repoRoot = new URL('../../../', import.meta.url).pathname;
 const run = promisify(execFile);
 
-/** The operator command of the built server, talking to the running one over DATA_DIR/admin.sock. */
+/** The operator command of the built server, talking to the running one over DATA_DIR/admin.sock (a cluster's first node's). */
 async function mailroom(args: string[]) {
   const { DATABASE_URL: _omit, ...env } = process.env;
   return run(process.execPath, [path.join(repoRoot, 'apps/server/dist/cli.js'), ...args], {
-    env: { ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: { ...env, DATA_DIR: adminDataDir ?? dataDir, LOG_LEVEL: 'silent' },
     timeout: 60_000,
   });
 }

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, sharedServer, signUp, smtpTransport } from './_harness.js';
 
-const { url, dataDir, smtpPort } = sharedServer();
+// The operator CLI asks the running server over its admin socket: a cluster's first node's (_cluster.ts).
+const { url, dataDir, adminDataDir, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 
 const systemFolders = {
@@ -113,7 +114,10 @@ describe('a newcomer signs up, signs in and sees the mail shell', () => {
         '--member-id',
         '123456789012',
       ],
-      { cwd: new URL('../../../', import.meta.url).pathname, env: { ...process.env, DATA_DIR: dataDir } },
+      {
+        cwd: new URL('../../../', import.meta.url).pathname,
+        env: { ...process.env, DATA_DIR: adminDataDir ?? dataDir },
+      },
     );
     expect(stdout).toContain('123456789012@mailroom.test');
 

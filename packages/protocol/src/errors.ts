@@ -31,7 +31,7 @@ export const errorCatalogue = {
   message_not_found: [404, 'Message not found'],
   entity_not_found: [404, 'Not found'],
   internal_imap_error: [502, 'Mail server error'],
-  err_provider_already_exists: [409, 'Provider already exists'],
+  err_provider_already_exists: [409, 'Mail from this address is already being collected'],
   err_invalid_id: [400, 'Invalid id'],
   err_invalid_email: [400, 'Invalid email'],
   forbidden: [403, 'Forbidden'],
@@ -110,6 +110,14 @@ export const errorCatalogue = {
   domain_not_verified: [400, 'Verify the domain first'],
   delete_word_required: [400, 'Type the word delete to confirm'],
   delegate_self: [400, 'You cannot delegate an address to yourself'],
+  collector_tls_failed: [502, "The mail server's secure connection could not be verified"],
+  collector_server_forbidden: [400, 'This mail server is on a private network address'],
+  collector_app_password_required: [
+    400,
+    'This provider needs an app password: create one in its account settings and enter it here',
+  ],
+  collector_oauth_required: [400, 'This provider lets mail programs in only through its own sign-in (OAuth)'],
+  max_count_collectors: [400, 'Maximum number of collectors reached'],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

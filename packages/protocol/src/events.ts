@@ -1,3 +1,4 @@
+import type { Collector } from './schemas/collectors.js';
 import type { FilterRun } from './schemas/filters.js';
 
 /**
@@ -17,6 +18,8 @@ export type MailEvent =
   | { event: 'updateMailboxList' }
   /** A filter run over a folder (POST filters/apply) progressed, finished or failed. */
   | { event: 'filterRun'; run: FilterRun }
+  /** A collector's import progressed, finished, failed or changed state (at most a few times a second). */
+  | { event: 'collector'; collector: Collector }
   /**
    * Something of the account other than mail changed (in another tab, or by the server): the client reads that part
    * again. Sent to full sessions only.
@@ -40,6 +43,8 @@ export const accountParts = [
   'domains',
   /** Addresses other members delegated to this one changed (user/delegated-emails). */
   'delegated',
+  /** The account's collectors were created, changed or deleted (user/collectors). */
+  'collectors',
   /** Support requests. */
   'support',
 ] as const;

@@ -20,5 +20,6 @@ export * from './schemas/contacts.js';
 export * from './schemas/aliases.js';
 export * from './schemas/security.js';
 export * from './schemas/domains.js';
+export * from './schemas/collectors.js';
 export * from './encryption.js';
 export * from './routes.js';

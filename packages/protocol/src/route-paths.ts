@@ -124,6 +124,12 @@ export const routePaths = {
   supportRequests: route('GET', '/api/v1/user/support'),
   createSupportRequest: route('POST', '/api/v1/user/support'),
   supportDiagnostics: route('GET', '/api/v1/user/support/diagnostics'),
+  /** Collectors (issue 18): discovery, create, list, change, delete. */
+  findImap: route('POST', '/api/v1/user/collectors/find_imap'),
+  collectors: route('GET', '/api/v1/user/collectors'),
+  createCollector: route('POST', '/api/v1/user/collectors'),
+  updateCollector: route('PUT', '/api/v1/user/collectors/:id'),
+  deleteCollector: route('DELETE', '/api/v1/user/collectors/:id'),
   domains: route('GET', '/api/v1/user/domains'),
   /** The service's own domains on which members may take addresses. */
   publicDomains: route('GET', '/api/v1/user/domains/public'),
@@ -136,6 +142,8 @@ export const routePaths = {
   /** A new DKIM key pair published first, the old kept for the grace period. */
   rotateDomainDkim: route('POST', '/api/v1/user/domains/:id/dkim/rotate'),
   deleteDomain: route('DELETE', '/api/v1/user/domains/:id'),
+  /** Every address of the account on any domain (own or public), with its domain_id: settings/access, public addresses. */
+  allDomainEmails: route('GET', '/api/v1/user/domains/emails'),
   domainEmails: route('GET', '/api/v1/user/domains/:id/emails'),
   createDomainEmail: route('POST', '/api/v1/user/domains/:id/emails'),
   updateDomainEmail: route('PUT', '/api/v1/user/domains/:id/emails/:emailId'),

@@ -14,6 +14,15 @@ import {
   uidPathSchema,
 } from './schemas/common.js';
 import {
+  collectorCreateSchema,
+  collectorDeleteQuerySchema,
+  collectorResponseSchema,
+  collectorsResponseSchema,
+  collectorUpdateSchema,
+  findImapResponseSchema,
+  findImapSchema,
+} from './schemas/collectors.js';
+import {
   decryptParamsSchema,
   decryptRequestSchema,
   encryptedIdSchema,
@@ -295,6 +304,19 @@ const schemas = {
   supportRequests: { response: supportRequestsResponseSchema },
   createSupportRequest: { body: supportCreateSchema, response: supportResponseSchema },
   supportDiagnostics: { response: supportDiagnosticsResponseSchema },
+  findImap: { body: findImapSchema, response: findImapResponseSchema },
+  collectors: { response: collectorsResponseSchema },
+  createCollector: { body: collectorCreateSchema, response: collectorResponseSchema },
+  updateCollector: {
+    params: z.object({ id: idParamSchema }),
+    body: collectorUpdateSchema,
+    response: collectorResponseSchema,
+  },
+  deleteCollector: {
+    params: z.object({ id: idParamSchema }),
+    query: collectorDeleteQuerySchema,
+    response: okSchema,
+  },
   domains: { response: domainsResponseSchema },
   publicDomains: { response: publicDomainsResponseSchema },
   domain: { params: z.object({ id: idParamSchema }), response: domainDetailResponseSchema },
@@ -312,6 +334,7 @@ const schemas = {
     query: domainDeleteQuerySchema,
     response: okSchema,
   },
+  allDomainEmails: { response: domainEmailsResponseSchema },
   domainEmails: { params: z.object({ id: idParamSchema }), response: domainEmailsResponseSchema },
   createDomainEmail: {
     params: z.object({ id: idParamSchema }),

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AliasKind, AliasStatus } from '@mailroom/protocol';
 import type { AddressKind, AddressStatus, Db, Trx } from '../core/db/index.js';
+import { hasPasswordAccess } from './password-access.query.js';
 
 /**
  * SQL of `aliases` and `alias_access_changes`. An alias is active when it succeeded and is not deleted: only an
@@ -41,17 +42,7 @@ export function listAccountAliases(
   let query = db
     .selectFrom('aliases')
     .select(aliasColumns.map((c) => `aliases.${c}` as const))
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('password_accesses')
-            .select('password_accesses.email')
-            .whereRef('password_accesses.email', '=', 'aliases.email')
-            .whereRef('password_accesses.account_id', '=', 'aliases.account_id'),
-        )
-        .as('password_access'),
-    )
+    .select(hasPasswordAccess.as('password_access'))
     .where('aliases.account_id', '=', accountId)
     .where('aliases.deleted_at', 'is', null);
   // The aliases screen's rows: addresses on domains are the domains screen's.

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { AddressStatus, Db, DomainKind, Trx } from '../core/db/index.js';
+import { hasPasswordAccess } from './password-access.query.js';
 
 /**
  * SQL of addresses on domains (aliases rows of kind 'domain'), of a domain's catch-all and of `delegations`. The
@@ -68,35 +69,30 @@ export async function setCatchAll(trx: Trx, domainId: number, aliasId: number | 
   await trx.updateTable('domains').set({ catch_all_alias_id: aliasId }).where('id', '=', domainId).execute();
 }
 
-/** The account's addresses on the domain that are not deleted, oldest first, with password access and delegate. */
-export function listDomainEmails(db: Db, accountId: number, domainId: number) {
-  return db
+/**
+ * The account's addresses that are not deleted, on one domain or (domainId undefined) on every domain, own or public,
+ * oldest first, with password access, delegate and whether each is its domain's catch-all: one query.
+ */
+export function listDomainEmails(db: Db, accountId: number, domainId?: number) {
+  let query = db
     .selectFrom('aliases')
+    .innerJoin('domains', 'domains.id', 'aliases.domain_id')
     .leftJoin('delegations', 'delegations.alias_id', 'aliases.id')
     .leftJoin('accounts as delegate', 'delegate.id', 'delegations.delegate_account_id')
     .select(emailColumns.map((c) => `aliases.${c}` as const))
     .select(['delegate.member_id as delegate_member_id', 'delegate.name as delegate_name'])
-    .select((eb) =>
-      eb
-        .exists(
-          eb
-            .selectFrom('password_accesses')
-            .select('password_accesses.email')
-            .whereRef('password_accesses.email', '=', 'aliases.email')
-            .whereRef('password_accesses.account_id', '=', 'aliases.account_id'),
-        )
-        .as('password_access'),
-    )
+    .select(hasPasswordAccess.as('password_access'))
+    .select(sql<boolean>`domains.catch_all_alias_id is not distinct from aliases.id`.as('catch_all'))
     .where('aliases.account_id', '=', accountId)
-    .where('aliases.domain_id', '=', domainId)
     .where('aliases.kind', '=', 'domain')
-    .where('aliases.deleted_at', 'is', null)
-    .orderBy('aliases.id')
-    .execute() as Promise<
+    .where('aliases.deleted_at', 'is', null);
+  if (domainId !== undefined) query = query.where('aliases.domain_id', '=', domainId);
+  return query.orderBy('aliases.id').execute() as Promise<
     (DomainEmailRow & {
       delegate_member_id: string | null;
       delegate_name: string | null;
       password_access: boolean;
+      catch_all: boolean;
     })[]
   >;
 }

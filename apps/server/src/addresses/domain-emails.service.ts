@@ -18,6 +18,7 @@ import {
   createInvoice,
   findInvoice,
   invoicesForSubject,
+  invoicesForSubjects,
   invoiceView,
   type InvoicePurposeHandler,
   type InvoiceRow,
@@ -81,23 +82,32 @@ async function invoiceOf(db: Db, row: DomainEmailRow): Promise<InvoiceRow | unde
   return (await invoicesForSubject(db, DOMAIN_EMAIL_INVOICE_PURPOSE, row.id)).at(-1);
 }
 
-async function toDomainEmail(db: Db, row: ListedRow, domain: DomainRef): Promise<DomainEmail> {
-  const invoice = await invoiceOf(db, row);
-  return {
-    id: row.id,
-    domain_id: row.domain_id,
-    email: row.email,
-    status: row.status,
-    catch_all: domain.catch_all_alias_id === row.id,
-    password_access: row.password_access,
-    delegate:
-      row.delegate_member_id !== null
-        ? { member_id: row.delegate_member_id, name: row.delegate_name ?? '' }
-        : null,
-    paid: invoice !== undefined || row.status === 'unpaid',
-    invoice: invoice ? invoiceView(invoice) : null,
-    created_at: row.created_at.toISOString(),
-  };
+/** The rows as the screens show them, their invoices read in one query (the one set on the row, else the newest). */
+async function toDomainEmails(db: Db, rows: ListedRow[]): Promise<DomainEmail[]> {
+  const invoices = await invoicesForSubjects(
+    db,
+    DOMAIN_EMAIL_INVOICE_PURPOSE,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => {
+    const issued = invoices.filter((invoice) => invoice.subject_id === row.id);
+    const invoice = row.invoice_id !== null ? issued.find((i) => i.id === row.invoice_id) : issued.at(-1);
+    return {
+      id: row.id,
+      domain_id: row.domain_id,
+      email: row.email,
+      status: row.status,
+      catch_all: row.catch_all,
+      password_access: row.password_access,
+      delegate:
+        row.delegate_member_id !== null
+          ? { member_id: row.delegate_member_id, name: row.delegate_name ?? '' }
+          : null,
+      paid: invoice !== undefined || row.status === 'unpaid',
+      invoice: invoice ? invoiceView(invoice) : null,
+      created_at: row.created_at.toISOString(),
+    };
+  });
 }
 
 async function requireDomain(db: Db, accountId: number, domainId: number): Promise<DomainRef> {
@@ -108,9 +118,16 @@ async function requireDomain(db: Db, accountId: number, domainId: number): Promi
 
 /** GET user/domains/{id}/emails: the account's addresses on its domain (or on a public domain), oldest first. */
 export async function domainEmailsOf(db: Db, accountId: number, domainId: number): Promise<DomainEmail[]> {
-  const domain = await requireDomain(db, accountId, domainId);
-  const rows = await listDomainEmails(db, accountId, domainId);
-  return Promise.all(rows.map((row) => toDomainEmail(db, row, domain)));
+  await requireDomain(db, accountId, domainId);
+  return toDomainEmails(db, await listDomainEmails(db, accountId, domainId));
+}
+
+/**
+ * GET user/domains/emails: every address of the account on a domain, own or public, oldest first (settings/access
+ * and the addresses on public domains read them all at once instead of domain by domain).
+ */
+export async function allDomainEmailsOf(db: Db, accountId: number): Promise<DomainEmail[]> {
+  return toDomainEmails(db, await listDomainEmails(db, accountId));
 }
 
 /** One address as the screen shows it; entity_not_found when it is not the account's (or is deleted). */
@@ -120,10 +137,11 @@ export async function domainEmailOf(
   domainId: number,
   emailId: number,
 ): Promise<DomainEmail> {
-  const domain = await requireDomain(db, accountId, domainId);
+  await requireDomain(db, accountId, domainId);
   const row = (await listDomainEmails(db, accountId, domainId)).find((r) => r.id === emailId);
   if (!row) throw new DomainError('entity_not_found');
-  return toDomainEmail(db, row, domain);
+  const [email] = await toDomainEmails(db, [row]);
+  return email!;
 }
 
 /**

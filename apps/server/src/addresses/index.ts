@@ -42,6 +42,7 @@ export {
   deleteDomainEmail,
   DOMAIN_EMAIL_INVOICE_PURPOSE,
   domainEmailInvoicePurpose,
+  allDomainEmailsOf,
   domainEmailsOf,
   lockDelegatedAddress,
   setDomainEmailDelegate,

@@ -9,6 +9,25 @@ import v8 from 'node:v8';
  * heap holds `minGarbageBytes` more than after the last collection made here, it collects once (tens of ms on a heap
  * this size). It needs `gc`, which `--expose-gc` (the serve script) provides; without it, it does nothing.
  */
+const used = () => v8.getHeapStatistics().used_heap_size;
+/** The heap's used bytes after the last collection made here (by the idle timer or by a long run of work). */
+let usedAfter = used();
+
+/**
+ * A long run of work that keeps the server busy (a collector importing a whole mailbox) calls this between its steps:
+ * when the heap holds `minGarbageBytes` more than after the last collection made here, it collects once. Under
+ * steady load V8 lets the old generation fill with garbage (every batch's sources and parsed messages outlive the
+ * small young generation) to 2–3 × the live heap before a major collection; this keeps it near live + `minGarbageBytes`
+ * for a few tens of ms per collection. Without `gc` (no --expose-gc) it does nothing. True when it collected.
+ */
+export function collectGarbageIfGrown(minGarbageBytes = 32 * 1024 * 1024): boolean {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (typeof gc !== 'function' || used() - usedAfter < minGarbageBytes) return false;
+  gc();
+  usedAfter = used();
+  return true;
+}
+
 export function startIdleCollection(
   opts: {
     intervalMs?: number;
@@ -21,8 +40,7 @@ export function startIdleCollection(
   const gc = (globalThis as { gc?: () => void }).gc;
   if (typeof gc !== 'function') return { stop: () => undefined };
   const { intervalMs = 10_000, quietShare = 0.05, minGarbageBytes = 8 * 1024 * 1024 } = opts;
-  const used = () => v8.getHeapStatistics().used_heap_size;
-  let usedAfter = used();
+  usedAfter = used();
   let since = performance.eventLoopUtilization();
   const timer = setInterval(() => {
     const busy = performance.eventLoopUtilization(since).utilization;

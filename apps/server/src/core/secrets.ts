@@ -20,6 +20,8 @@ export interface Secrets {
   decryptParamsSecret: string;
   /** Seals own domains' DKIM private keys at rest (addresses/, `sealSecret`). */
   dkimKeySecret: string;
+  /** Seals collectors' IMAP passwords at rest (collectors/, `sealSecret`). */
+  collectorPasswordSecret: string;
 }
 
 /** 32 bytes of HKDF-SHA256 from the secret key under its own label: knowing one says nothing of another. */
@@ -48,6 +50,7 @@ export function generateSecrets(): Secrets {
     imageProxySecret: cookieSecret,
     decryptParamsSecret: cookieSecret,
     dkimKeySecret: cookieSecret,
+    collectorPasswordSecret: cookieSecret,
   };
 }
 
@@ -61,6 +64,7 @@ export function deriveSecrets(secretKey: string): Omit<Secrets, 'idpSigningKey'>
     imageProxySecret: key('image proxy v1'),
     decryptParamsSecret: key('decrypt params v1'),
     dkimKeySecret: key('dkim private keys v1'),
+    collectorPasswordSecret: key('collector passwords v1'),
   };
 }
 
@@ -144,7 +148,10 @@ async function loadDataDirSecrets(dataDir: string): Promise<Secrets> {
 }
 
 /** secrets.json written before the image-proxy and decrypt secrets had fields of their own. */
-type StoredSecrets = Omit<Secrets, 'imageProxySecret' | 'decryptParamsSecret' | 'dkimKeySecret'> &
+type StoredSecrets = Omit<
+  Secrets,
+  'imageProxySecret' | 'decryptParamsSecret' | 'dkimKeySecret' | 'collectorPasswordSecret'
+> &
   Partial<Secrets>;
 
 function withDefaults(stored: StoredSecrets): Secrets {
@@ -153,5 +160,6 @@ function withDefaults(stored: StoredSecrets): Secrets {
     imageProxySecret: stored.imageProxySecret ?? stored.cookieSecret,
     decryptParamsSecret: stored.decryptParamsSecret ?? stored.cookieSecret,
     dkimKeySecret: stored.dkimKeySecret ?? stored.cookieSecret,
+    collectorPasswordSecret: stored.collectorPasswordSecret ?? stored.cookieSecret,
   };
 }

@@ -24,6 +24,7 @@ import {
   type DeliveryPlan,
   type OutgoingAction,
 } from '../filters/index.js';
+import { ingestMetrics } from './ingest-metrics.js';
 
 export interface IngestDeps {
   config: Config;
@@ -140,6 +141,7 @@ export async function deliverMessage(
   const copiesOf = (accountId: number) => plans.get(accountId)?.copies ?? inboxOnly().copies;
 
   const outcomes = new Map<number, DeliveryOutcome>();
+  const duplicates = new Set<number>();
   const groups = mode === 'together' ? [[...accounts.values()]] : [...accounts.values()].map((r) => [r]);
   for (const group of groups) {
     const published: [number, MailEvent[]][] = [];
@@ -169,6 +171,7 @@ export async function deliverMessage(
               : await storeMessage(db, deps.blobs, input);
           if (!stored) {
             retried.add(recipient.accountId);
+            duplicates.add(recipient.accountId);
             break;
           }
           published.push([recipient.accountId, stored.events]);
@@ -216,6 +219,10 @@ export async function deliverMessage(
       await afterStored(deps, r, plans.get(r.accountId), envelope, readRaw, keepInInbox);
     }
   }
+  for (const [accountId, outcome] of outcomes)
+    ingestMetrics.recipient(
+      outcome.ok ? (duplicates.has(accountId) ? 'duplicate' : 'stored') : outcome.failure,
+    );
   return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
 }
 

@@ -13,10 +13,10 @@ export {
 export { startIngestServer, type IngestServer } from './smtp-server.js';
 export { configureParsePool, closeParsePool } from '../mailbox/index.js';
 
-/** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing stops both and the parse workers. */
+/** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing drains both (IngestServer.close) and stops the parse workers. */
 export async function startIngest(
   deps: IngestDeps,
-): Promise<{ smtp: IngestServer; lmtp?: IngestServer; close(): Promise<void> }> {
+): Promise<{ smtp: IngestServer; lmtp?: IngestServer; close(graceMs?: number): Promise<void> }> {
   const { config } = deps;
   const smtp = await startIngestServer(deps, { port: config.smtpPort, host: config.host });
   const lmtp =
@@ -26,8 +26,8 @@ export async function startIngest(
   return {
     smtp,
     ...(lmtp ? { lmtp } : {}),
-    async close() {
-      await Promise.all([smtp.close(), lmtp?.close()]);
+    async close(graceMs?: number) {
+      await Promise.all([smtp.close(graceMs), lmtp?.close(graceMs)]);
       await closeParsePool();
     },
   };

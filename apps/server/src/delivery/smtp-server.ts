@@ -10,6 +10,7 @@ import {
 } from 'smtp-server';
 import { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
 import { LineEndingCheck } from './line-endings.js';
+import { ingestMetrics, type RefusalReason } from './ingest-metrics.js';
 import { resolveRecipient, splitAddress, type LocalRecipient } from '../addresses/index.js';
 
 /** RFC 5321 §4.5.3.1.8: a server must take at least 100 recipients; more is a spam run. */
@@ -67,7 +68,12 @@ class LargeMessageSlots {
 export interface IngestServer {
   /** The port actually listened on (useful with port 0). */
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections; a session receiving or storing a message gets up to `graceMs` (default 30 s) to get
+   * its reply, every other session is told 421 at once (as is a session's next command). Resolves once every
+   * message in hand has been answered or its store has ended — a session cut at the deadline got 421, never 250.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -82,6 +88,11 @@ export async function startIngestServer(
 ): Promise<IngestServer> {
   const { config } = deps;
   const lmtp = options.lmtp ?? false;
+  const protocol = lmtp ? 'lmtp' : 'smtp';
+  // Sessions between DATA and its reply, and the stores still running (a store outlives a session cut at shutdown).
+  const inData = new Set<string>();
+  const storing = new Set<Promise<unknown>>();
+  let closing = false;
   const largeSlots = new LargeMessageSlots(config.smtpMaxLargeMessages);
   const busy = () => reply(452, '4.3.1 Too many large messages at once, try again later');
   // Resolutions made at RCPT, keyed by the address object smtp-server keeps in the envelope.
@@ -107,43 +118,51 @@ export async function startIngestServer(
 
     onMailFrom(address, session, callback) {
       if (controlChars.test(address.address)) {
+        ingestMetrics.refused(protocol, 'mail', 'bad_sender');
         return callback(reply(501, '5.1.7 Bad sender address syntax'));
       }
       // RFC 1870: a large SIZE when every large-message slot is taken can be refused at once.
-      if (announcedSize(session, address) > config.smtpLargeMessageSize && !largeSlots.free)
+      if (announcedSize(session, address) > config.smtpLargeMessageSize && !largeSlots.free) {
+        ingestMetrics.refused(protocol, 'mail', 'busy');
         return callback(busy());
+      }
       callback();
     },
 
     onRcptTo(address, session, callback) {
+      const refuse = (reason: RefusalReason, err: Error) => {
+        ingestMetrics.refused(protocol, 'rcpt', reason);
+        callback(err);
+      };
       if (controlChars.test(address.address) || !splitAddress(address.address)) {
-        return callback(reply(501, '5.1.3 Bad recipient address syntax'));
+        return refuse('bad_recipient', reply(501, '5.1.3 Bad recipient address syntax'));
       }
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
-        return callback(reply(452, '4.5.3 Too many recipients'));
+        return refuse('too_many_recipients', reply(452, '4.5.3 Too many recipients'));
       }
       resolveRecipient(deps.db, config, address.address).then(
         (resolution) => {
           if (resolution.kind === 'invalid')
-            return callback(reply(501, '5.1.3 Bad recipient address syntax'));
-          if (resolution.kind === 'foreign') return callback(reply(550, '5.7.1 Relay access denied'));
+            return refuse('bad_recipient', reply(501, '5.1.3 Bad recipient address syntax'));
+          if (resolution.kind === 'foreign')
+            return refuse('relay_denied', reply(550, '5.7.1 Relay access denied'));
           if (resolution.kind === 'unknown') {
-            return callback(reply(550, '5.1.1 No such user here'));
+            return refuse('unknown_recipient', reply(550, '5.1.1 No such user here'));
           }
           const { recipient } = resolution;
           const size = announcedSize(session);
           if (size > recipient.quotaLimitBytes) {
-            return callback(reply(552, '5.2.2 Message is larger than the mailbox quota'));
+            return refuse('quota_permanent', reply(552, '5.2.2 Message is larger than the mailbox quota'));
           }
           if (recipient.quotaUsedBytes + Math.max(size, 1) > recipient.quotaLimitBytes) {
-            return callback(reply(452, '4.2.2 Mailbox full, try again later'));
+            return refuse('quota', reply(452, '4.2.2 Mailbox full, try again later'));
           }
           resolved.set(address, recipient);
           callback();
         },
         (err: unknown) => {
           deps.log.error({ err }, 'resolving a recipient failed');
-          callback(reply(451, '4.3.0 Temporary failure, try again later'));
+          refuse('temporary', reply(451, '4.3.0 Temporary failure, try again later'));
         },
       );
     },
@@ -154,7 +173,17 @@ export async function startIngestServer(
      * removed. Past the large-message size a message needs one of the large-message slots; when
      * none is free its bytes are read and dropped and the sender is told to retry.
      */
-    onData(stream: SMTPServerDataStream, session: SMTPServerSession, callback) {
+    onData(stream: SMTPServerDataStream, session: SMTPServerSession, done) {
+      inData.add(session.id);
+      let measured: ((result: 'accepted' | 'refused') => void) | undefined;
+      // Every reply to DATA passes here: the session is no longer in hand, the message counted and timed.
+      const callback = (err: Error | null, message?: string) => {
+        inData.delete(session.id);
+        measured?.(err ? 'refused' : 'accepted');
+        done(err, message);
+        // Stopping: the session has its reply; it is told 421 now rather than at its next command.
+        if (closing) endSession(session.id);
+      };
       const lines = new LineEndingCheck();
       const spool = deps.blobs.openSpool();
       let spoolFailed: Error | undefined;
@@ -185,30 +214,36 @@ export async function startIngestServer(
       });
       stream.on('end', () => {
         lines.end();
+        measured = ingestMetrics.received(protocol, received);
         const release = () => {
           if (large) largeSlots.release();
           large = false;
         };
-        const refuse = (err: Error) => {
+        const refuse = (reason: RefusalReason, err: Error) => {
+          ingestMetrics.refused(protocol, 'data', reason);
           spool.destroy();
           release();
           callback(err);
         };
         if (stream.sizeExceeded)
-          return refuse(reply(552, `5.3.4 Message exceeds the size limit of ${config.maxMessageSize} bytes`));
-        if (noSlot) return refuse(busy());
+          return refuse(
+            'too_large',
+            reply(552, `5.3.4 Message exceeds the size limit of ${config.maxMessageSize} bytes`),
+          );
+        if (noSlot) return refuse('busy', busy());
         if (lines.bare) {
           return refuse(
+            'bare_line_ending',
             reply(550, `5.6.0 Bare ${lines.bare} in message data; lines must end with CRLF (RFC 5321 2.3.8)`),
           );
         }
         const recipients = session.envelope.rcptTo.map((a) => resolved.get(a));
         if (spoolFailed || recipients.some((r) => r === undefined)) {
           if (spoolFailed) deps.log.error({ err: spoolFailed }, 'spooling a message failed');
-          return refuse(reply(451, '4.3.0 Temporary failure, try again later'));
+          return refuse('temporary', reply(451, '4.3.0 Temporary failure, try again later'));
         }
         spool.end();
-        finished(spool)
+        const store = finished(spool)
           .then(() =>
             deliverMessage(deps, spool.file(), recipients as LocalRecipient[], lmtp ? 'each' : 'together', {
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -218,10 +253,14 @@ export async function startIngestServer(
             (outcomes) => {
               release();
               if (lmtp) {
+                for (const outcome of outcomes)
+                  if (!outcome.ok) ingestMetrics.refused(protocol, 'data', outcome.failure);
                 // smtp-server's LMTP mode takes one response per recipient (the typings say string).
                 return callback(null, outcomes.map(outcomeReply) as unknown as string);
               }
-              const result = outcomeReply(worst(outcomes));
+              const outcome = worst(outcomes);
+              if (!outcome.ok) ingestMetrics.refused(protocol, 'data', outcome.failure);
+              const result = outcomeReply(outcome);
               if (typeof result === 'string') callback(null, result);
               else callback(result);
             },
@@ -229,14 +268,24 @@ export async function startIngestServer(
               spool.destroy();
               release();
               deps.log.error({ err }, 'delivering a message failed');
+              ingestMetrics.refused(protocol, 'data', 'temporary');
               callback(reply(451, '4.3.0 Temporary failure storing the message, try again later'));
             },
           );
+        storing.add(store);
+        void store.finally(() => storing.delete(store));
       });
     },
   };
 
   const server = new SMTPServer(serverOptions);
+  const endSession = (id: string) => {
+    for (const connection of server.connections) {
+      if (connection.session.id !== id) continue;
+      connection.send(421, `${config.mailDomain} Service shutting down, try again later`);
+      connection.close();
+    }
+  };
   server.on('error', (err) => deps.log.warn({ err }, 'SMTP connection error'));
   await new Promise<void>((resolve, reject) => {
     server.server.once('error', reject);
@@ -249,6 +298,17 @@ export async function startIngestServer(
   deps.log.info({ port, lmtp, starttls: Boolean(tls) }, `${lmtp ? 'LMTP' : 'SMTP'} ingest listening`);
   return {
     port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    async close(graceMs = 30_000) {
+      if (closing) return;
+      closing = true;
+      server.options.closeTimeout = graceMs;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // A session between messages would only hear 421 at its next command: it hears it now.
+      for (const connection of server.connections)
+        if (!inData.has(connection.session.id)) endSession(connection.session.id);
+      await closed;
+      // Past the grace smtp-server has told the sessions still in hand 421; their stores still end before the database closes.
+      await Promise.allSettled([...storing]);
+    },
   };
 }

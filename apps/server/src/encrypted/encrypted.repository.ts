@@ -88,6 +88,16 @@ export async function takeExpired(db: Db, limit = 500): Promise<string[]> {
   return rows.map((r) => r.blob_hash);
 }
 
+/** Which of `hashes` an encrypted message (expired or not: its sweep removes its own) still points at, for the blob collector. */
+export async function blobsOfEncrypted(db: Db, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const { rows } = await sql<{ hash: string }>`
+    select distinct blob_hash as hash from encrypted_messages where blob_hash = any(${hashes}::text[])`.execute(
+    db,
+  );
+  return rows.map((r) => r.hash);
+}
+
 /** Whether a live row still points at the blob (the same ciphertext sent twice, by a retry). */
 export async function blobInUse(db: Db, hash: string): Promise<boolean> {
   const row = await db

@@ -10,3 +10,4 @@ export {
   type EncryptedDeps,
 } from './encrypted.service.js';
 export { ENCRYPTED_HEADER, ENCRYPTED_NOTICE_SUBJECT, encryptedIdInNotice } from './notices.js';
+export { blobsOfEncrypted } from './encrypted.repository.js';

@@ -1,17 +1,17 @@
 import fp from 'fastify-plugin';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Histogram } from 'prom-client';
+import { metricsRegistry } from '../core/metrics.js';
 
-/** Prometheus metrics at /metrics: process defaults plus request durations by route. */
+const duration = new Histogram({
+  name: 'mailroom_http_request_duration_seconds',
+  help: 'HTTP request duration by method, route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+  registers: [metricsRegistry],
+});
+
+/** Prometheus metrics at /metrics: the process's registry (core/metrics.ts) with request durations by route. */
 export const metricsPlugin = fp(async (app) => {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'mailroom_http_request_duration_seconds',
-    help: 'HTTP request duration by method, route and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
-    registers: [registry],
-  });
   app.addHook('onResponse', async (request, reply) => {
     duration.observe(
       {
@@ -23,6 +23,9 @@ export const metricsPlugin = fp(async (app) => {
     );
   });
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
-    reply.header('content-type', registry.contentType).send(await registry.metrics()),
+    reply
+      .header('content-type', metricsRegistry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metricsRegistry.metrics()),
   );
 });

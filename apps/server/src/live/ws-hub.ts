@@ -2,6 +2,7 @@ import fp from 'fastify-plugin';
 import websocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
+import { Gauge } from 'prom-client';
 import {
   LIVE_SYNC_MARGIN_MS,
   WS_OPENING_MESSAGE,
@@ -13,6 +14,7 @@ import { scopeOf } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
 import type { Scope } from '../mailbox/index.js';
 import { ScopedEvents } from './scoped-events.js';
+import { metricsRegistry } from '../core/metrics.js';
 
 export interface LiveUpdatesOptions {
   /** Ping every this often; a client that has not answered the previous ping is dropped. */
@@ -23,8 +25,18 @@ export interface LiveUpdatesOptions {
   maxBufferedBytes?: number;
 }
 
-/** Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended. */
+/**
+ * Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended; 1001 going away, this process
+ * stopping (the page reconnects, through the load balancer, to another node).
+ */
 const CLOSE_SESSION_ENDED = 1008;
+const CLOSE_GOING_AWAY = 1001;
+
+const openClients = new Gauge({
+  name: 'mailroom_websocket_clients',
+  help: 'Open /ws live-update sockets in this process',
+  registers: [metricsRegistry],
+});
 
 /** A server clock a client sends back (ms); anything else is as if none had been sent. */
 function clockParam(value: string | null | undefined): number | null {
@@ -61,7 +73,17 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
     const clients = new Set<LiveClient>();
 
     // Clients only ever send the opening line; anything big is not ours.
-    await app.register(websocket, { options: { maxPayload: 4096 } });
+    // On close every socket is told 'going away' before the listener stops (the default closes with no code).
+    await app.register(websocket, {
+      options: { maxPayload: 4096 },
+      preClose(done) {
+        for (const client of this.websocketServer.clients)
+          client.close(CLOSE_GOING_AWAY, 'server shutting down');
+        // The HTTP server's close waits for these sockets to end; nothing else need wait here.
+        this.websocketServer.close();
+        done();
+      },
+    });
 
     /**
      * Runs before the upgrade, so a refusal is a plain HTTP 401/403 and no socket opens. A
@@ -95,6 +117,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
         expiryTimer: undefined,
       };
       clients.add(client);
+      openClients.inc();
       const expiresInMs = session.expiresAt.getTime() - Date.now();
       if (expiresInMs < MAX_TIMER_MS)
         client.expiryTimer = setTimeout(() => endClient(client), Math.max(0, expiresInMs));
@@ -148,6 +171,7 @@ export const liveUpdates = fp<LiveUpdatesOptions>(
         client.alive = true;
       });
       socket.on('close', () => {
+        openClients.dec();
         unsubscribe();
         clearTimeout(client.expiryTimer);
         clients.delete(client);

@@ -49,6 +49,24 @@ const chars = (s: string) => [...s].length;
 
 const isUnder = (prefix: string) => sql<boolean>`left(name, ${chars(prefix) + 1}) = ${prefix + '.'}`;
 
+/** A folder (by name, without case) and every folder under it, row-locked, the deepest first. */
+export async function lockFolderTree(trx: Trx, accountId: number, name: string) {
+  const rows = await trx
+    .selectFrom('folders')
+    .select(['id', 'name', 'system'])
+    .where('account_id', '=', accountId)
+    .where((eb) =>
+      eb.or([
+        sql<boolean>`lower(name) = lower(${name})`,
+        sql<boolean>`lower(left(name, ${chars(name) + 1})) = lower(${name + '.'})`,
+      ]),
+    )
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.sort((a, b) => b.name.split('.').length - a.name.split('.').length);
+}
+
 export async function descendantNames(db: Db, accountId: number, name: string): Promise<string[]> {
   const rows = await db
     .selectFrom('folders')

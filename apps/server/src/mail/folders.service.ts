@@ -1,5 +1,10 @@
 import type { Folder, FolderCreate, FolderUpdate } from '@mailroom/protocol';
-import { FOLDER_DEPTH_MAX, folderNameProblem, isCollectorFolderName } from '@mailroom/protocol';
+import {
+  COLLECTOR_NAMESPACE,
+  FOLDER_DEPTH_MAX,
+  folderNameProblem,
+  isCollectorFolderName,
+} from '@mailroom/protocol';
 import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import type { Principal } from '../accounts/index.js';
@@ -19,6 +24,7 @@ import {
   folderNameTaken,
   listFolders,
   lockFolder,
+  lockFolderTree,
   renameFolderTree,
   type FolderRow,
 } from './folders.repository.js';
@@ -27,6 +33,8 @@ const systemOrder = new Map(systemFolders.map((f, i) => [f.system, i]));
 
 /** The namespace every folder lives under; its direct children are the top-level folders. */
 const ROOT = 'INBOX';
+/** Where collectors' folders are (SPEC §3: a name containing `.import.`). */
+const COLLECTOR_ROOT = `${ROOT}.${COLLECTOR_NAMESPACE}`;
 
 /**
  * The folder tree. Names are dotted paths under the INBOX namespace (as with Dovecot's `INBOX.`
@@ -247,11 +255,53 @@ export async function ensureFolderPath(
   accountId: number,
   path: string,
 ): Promise<{ id: number; created: boolean }> {
+  return ensurePath(db, accountId, path, false);
+}
+
+/**
+ * A collector's folder (`INBOX.import.<address>`, and the remote folders below it), created with any missing parents
+ * (but `INBOX.import` itself, which stays no folder) by ensureFolderPath's rules, in the collectors' namespace that folder creation refuses to everyone else (collectors/
+ * only; SPEC §3). Inside the caller's transaction when `db` is one.
+ */
+export async function ensureCollectorFolderPath(
+  db: Db,
+  accountId: number,
+  path: string,
+): Promise<{ id: number; created: boolean }> {
+  if (!isCollectorFolderName(path) || !path.startsWith(`${COLLECTOR_ROOT}.`))
+    throw new DomainError('folder_name_invalid');
+  return ensurePath(db, accountId, path, true);
+}
+
+/**
+ * Deletes a folder and every folder under it, with their messages, giving their bytes back to the quota (a deleted
+ * collector's folders, when its mail is not kept). Locks in the mailbox order: the account row, the folders, their
+ * messages. A system folder is never deleted (forbidden). Answers how many folders went (0 when there was none).
+ */
+export async function deleteFolderTree(db: Db, accountId: number, path: string): Promise<number> {
+  return transact(db, async (trx) => {
+    await lockAccount(trx, accountId);
+    const folders = await lockFolderTree(trx, accountId, path);
+    if (folders.some((f) => f.system)) throw new DomainError('forbidden');
+    for (const folder of folders) {
+      await purgeLocked(trx, accountId, folder.id, await lockMessages(trx, accountId, folder.id, null));
+      await deleteFolderRow(trx, accountId, folder.id);
+    }
+    return folders.length;
+  });
+}
+
+async function ensurePath(
+  db: Db,
+  accountId: number,
+  path: string,
+  collectors: boolean,
+): Promise<{ id: number; created: boolean }> {
   if (!path.startsWith(`${ROOT}.`)) throw new DomainError('folder_name_invalid');
   const segments = path.slice(ROOT.length + 1).split('.');
   if (segments.length > FOLDER_DEPTH_MAX) throw new DomainError('folder_name_invalid');
   segments.forEach((segment) => validName(segment));
-  refuseCollectorNamespace(ROOT, segments[0]!.trim());
+  if (!collectors) refuseCollectorNamespace(ROOT, segments[0]!.trim());
   const attempt = () =>
     transact(db, async (trx) => {
       const existing = new Map((await listFolders(trx, accountId)).map((f) => [f.name.toLowerCase(), f.id]));
@@ -261,6 +311,8 @@ export async function ensureFolderPath(
       for (const segment of segments) {
         name = `${name}.${segment.trim()}`;
         const found = existing.get(name.toLowerCase());
+        // The collectors' namespace is no folder of its own: each collector's folder stands at the top of the tree.
+        if (collectors && name.toLowerCase() === COLLECTOR_ROOT.toLowerCase()) continue;
         if (found !== undefined) id = found;
         else {
           [id] = (await insertFolders(trx, accountId, [{ name, system: null }])) as [number];
@@ -272,7 +324,8 @@ export async function ensureFolderPath(
   try {
     return await attempt();
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
+    // Inside a caller's transaction the failed statement has aborted it: the caller decides.
+    if (!isUniqueViolation(err) || db.isTransaction) throw err;
     return attempt();
   }
 }

@@ -1,7 +1,12 @@
 export { mailRoutes } from './mail.routes.js';
 export { restoreProxiedImageUrls } from './image-proxy/index.js';
 export { readMessage } from './messages-read.service.js';
-export { ensureFolderPath, getFolderTree } from './folders.service.js';
+export {
+  deleteFolderTree,
+  ensureCollectorFolderPath,
+  ensureFolderPath,
+  getFolderTree,
+} from './folders.service.js';
 export { listFolders, type FolderRow } from './folders.repository.js';
 export { listLabels } from './labels.repository.js';
 export {

@@ -31,6 +31,7 @@ export {
   lockFolders,
   lockMessages,
   messagesAfterUid,
+  messagePlaces,
   relocateMessages,
   setFlag,
   setLabel,
@@ -41,3 +42,4 @@ export {
 export { counterEvent, groupByFolder, mergeGroups, purgeLocked, unseenCount } from './purge.js';
 export { inScope, scopeCondition, wholeMailbox, type Scope } from './scope.js';
 export { accountsWithNewInboxMail, newInboxMail } from './new-mail.repository.js';
+export { blobsOfMessages } from './blob-references.repository.js';

@@ -172,3 +172,14 @@ export async function messagesAfterUid(
     .limit(limit)
     .execute();
 }
+
+/** Where the account's messages named by id are now (their folder and UID) and their flags; gone ones are absent. */
+export async function messagePlaces(db: Db, accountId: number, ids: number[]) {
+  if (!ids.length) return [];
+  return db
+    .selectFrom('messages')
+    .select(['id', 'folder_id', 'uid', 'seen', 'flagged', 'answered'])
+    .where('account_id', '=', accountId)
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .execute();
+}

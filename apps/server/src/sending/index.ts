@@ -9,3 +9,4 @@ export {
 } from './sending.service.js';
 export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';
 export { filterActionSender, redirectedFromHeader, withFilterActions } from './filter-actions.js';
+export { blobsOfSending } from './sending.repository.js';

@@ -15,7 +15,15 @@ import {
 import { storeNotice } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
-import { claimDue, markBounced, markSent, scheduleRetry, type OutboxRow } from './sending.repository.js';
+import {
+  claimDue,
+  markBounced,
+  markSent,
+  releaseClaimed,
+  scheduleRetry,
+  type OutboxRow,
+} from './sending.repository.js';
+import { outboxMetrics } from './outbox-metrics.js';
 import type { IngestDeps } from '../delivery/index.js';
 
 /** What sending needs: the same parts as ingest (local recipients take the inbound path). */
@@ -26,8 +34,6 @@ export type AttemptOutcome = 'sent' | 'retry' | 'bounced';
 type Attempt = { ok: true } | { ok: false; permanent: boolean; failure: Omit<DeliveryFailure, 'recipient'> };
 
 const MAX_BACKOFF_MS = 4 * 3600_000;
-/** How long a claimed row is left alone while one attempt runs (a dead process's rows come back). */
-export const LEASE_MS = 10 * 60_000;
 
 const wake = new EventEmitter().setMaxListeners(0);
 /** Asks the outbox jobs of this process to look for due mail now rather than at the next poll. */
@@ -239,52 +245,80 @@ async function settle(deps: SendingDeps, row: OutboxRow, attempt: Attempt): Prom
 /**
  * One attempt for each claimed row: local rows through the inbound path (grouped by message),
  * remote ones through the relay (when there is one; without, they stay queued). Returns the
- * outcome per row, in order.
+ * outcome per row, in order. Once `signal` aborts (the process is stopping) no new attempt starts: the attempts
+ * under way end, and the rows not yet attempted are given back at once (`releaseClaimed`) rather than left
+ * leased until OUTBOX_LEASE_MS runs out.
  */
 export async function deliverClaimed(
   deps: SendingDeps,
   rows: OutboxRow[],
   relay?: Transporter,
+  signal?: AbortSignal,
 ): Promise<AttemptOutcome[]> {
   const outcomes = new Map<OutboxRow, AttemptOutcome>();
+  const settled = async (target: 'local' | 'relay', row: OutboxRow, attempt: Attempt) => {
+    const outcome = await settle(deps, row, attempt);
+    outboxMetrics.settled(target, outcome);
+    outcomes.set(row, outcome);
+  };
   const byMessage = new Map<string, OutboxRow[]>();
   for (const row of rows.filter((r) => r.local)) {
     byMessage.set(row.blob_hash, [...(byMessage.get(row.blob_hash) ?? []), row]);
   }
   for (const group of byMessage.values()) {
+    if (signal?.aborted) break;
+    const done = outboxMetrics.attempt('local');
     const attempts = await deliverLocal(deps, group).catch((err: unknown) =>
       group.map(() => failedAttempt(deps, err)),
     );
-    for (const [i, row] of group.entries()) outcomes.set(row, await settle(deps, row, attempts[i]!));
+    done();
+    for (const [i, row] of group.entries()) await settled('local', row, attempts[i]!);
   }
   const remote = rows.filter((r) => !r.local);
   if (relay) {
     // As many at once as the relay pool has connections.
     const queue = [...remote];
     const worker = async () => {
-      for (let row = queue.shift(); row; row = queue.shift()) {
+      for (let row = queue.shift(); row && !signal?.aborted; row = queue.shift()) {
+        const done = outboxMetrics.attempt('relay');
         const attempt = await relayOne(deps, relay, row).catch((err: unknown) => failedAttempt(deps, err));
-        outcomes.set(row, await settle(deps, row, attempt));
+        done();
+        await settled('relay', row, attempt);
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
   } else {
     for (const row of remote) outcomes.set(row, 'retry');
   }
+  const untried = rows.filter((r) => !outcomes.has(r));
+  if (untried.length && signal?.aborted) {
+    const released = await releaseClaimed(deps.db, untried).catch((err: unknown) => {
+      deps.log.warn({ err }, 'giving back claimed outbox rows failed; they come back when their lease ends');
+      return 0;
+    });
+    deps.log.info({ released }, 'stopping: claimed outbox rows given back');
+  }
   return rows.map((r) => outcomes.get(r) ?? 'retry');
 }
 
-/** Claims and works through due rows until none are left; returns how many were attempted. */
-export async function runOutbox(deps: SendingDeps, relay: Transporter | undefined): Promise<number> {
+/**
+ * Claims and works through due rows until none are left, or `signal` aborts; returns how many were claimed.
+ */
+export async function runOutbox(
+  deps: SendingDeps,
+  relay: Transporter | undefined,
+  signal?: AbortSignal,
+): Promise<number> {
   let total = 0;
-  for (;;) {
+  while (!signal?.aborted) {
     const rows = await claimDue(deps.db, {
       limit: 50,
-      leaseMs: LEASE_MS,
+      leaseMs: deps.config.outbox.leaseMs,
       includeRemote: relay !== undefined,
     });
     if (!rows.length) return total;
-    await deliverClaimed(deps, rows, relay);
+    await deliverClaimed(deps, rows, relay, signal);
     total += rows.length;
   }
+  return total;
 }

@@ -71,6 +71,20 @@ export async function deleteUploads(db: Db, accountId: number, ids: number[]): P
   await db.deleteFrom('compose_uploads').where('account_id', '=', accountId).where('id', 'in', ids).execute();
 }
 
+/**
+ * Which of `hashes` sending still needs, for the blob collector: a compose upload's bytes (until the hourly sweep
+ * drops an unused one) or an outbox row's message (queued, or kept a week once finished, for a bounce's copy and an
+ * operator). Both columns are hash-indexed (migration 030).
+ */
+export async function blobsOfSending(db: Db, hashes: string[]): Promise<string[]> {
+  if (hashes.length === 0) return [];
+  const { rows } = await sql<{ hash: string }>`
+    select blob_hash as hash from compose_uploads where blob_hash = any(${hashes}::text[])
+    union
+    select blob_hash from outbox where blob_hash = any(${hashes}::text[])`.execute(db);
+  return rows.map((r) => r.hash);
+}
+
 export async function deleteStaleUploads(db: Db, olderThan: Date): Promise<number> {
   const result = await db
     .deleteFrom('compose_uploads')
@@ -159,6 +173,39 @@ export async function claimDue(
     .returning(outboxColumns.map((c) => `outbox.${c}` as const))
     .execute();
   return rows as OutboxRow[];
+}
+
+/**
+ * Gives claimed rows back before their attempt (the process is stopping): due again at once, the claim's attempt not
+ * counted. A row claimed again meanwhile by another process (its lease ran out) has another attempt count and is left alone.
+ */
+export async function releaseClaimed(db: Db, rows: Pick<OutboxRow, 'id' | 'attempts'>[]): Promise<number> {
+  let released = 0;
+  for (const row of rows) {
+    const result = await db
+      .updateTable('outbox')
+      .set({ next_attempt_at: sql<Date>`now()`, attempts: sql`attempts - 1` })
+      .where('id', '=', row.id)
+      .where('status', '=', 'queued')
+      .where('attempts', '=', row.attempts)
+      .executeTakeFirst();
+    released += Number(result.numUpdatedRows);
+  }
+  return released;
+}
+
+/** Queued rows, local and remote: the outbox gauge of /metrics. */
+export async function countQueued(db: Db): Promise<{ local: number; remote: number }> {
+  const rows = await db
+    .selectFrom('outbox')
+    .select(['local', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('status', '=', 'queued')
+    .groupBy('local')
+    .execute();
+  return {
+    local: Number(rows.find((r) => r.local)?.n ?? 0),
+    remote: Number(rows.find((r) => !r.local)?.n ?? 0),
+  };
 }
 
 export async function markSent(db: Db, id: number): Promise<void> {

@@ -8,6 +8,7 @@ import {
   checkPayment,
   delegateDomainEmail,
   delegatedEmails,
+  listAllDomainEmails,
   listDomainEmails,
   openDelegated,
   removeDomainEmail,
@@ -35,6 +36,16 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     mxHost: config.mxHost,
     freeDomainEmails: config.domains.freeEmails,
     domainEmailPrice: config.domains.emailPrice,
+  });
+
+  app.route({
+    ...apiRoute(app, 'allDomainEmails', {
+      tags: ['domains'],
+      summary: 'Every address of the account on a domain, own or public, each with its domain_id',
+    }),
+    handler: async (request) => ({
+      emails: await listAllDomainEmails(deps(request.log), ownAccountOnly(request.requireAuth())),
+    }),
   });
 
   app.route({

@@ -18,6 +18,7 @@ import {
   createDomainEmail,
   delegatedEmailsOf,
   deleteDomainEmail,
+  allDomainEmailsOf,
   domainEmailsOf,
   lockDelegatedAddress,
   setDomainEmailDelegate,
@@ -70,6 +71,11 @@ async function endDelegateSessions(
   });
   await announceEndedSessions(deps, ids);
   await tell(deps, delegateAccountId, 'delegated');
+}
+
+/** GET user/domains/emails: the account's addresses on every domain. */
+export function listAllDomainEmails(deps: DomainEmailRouteDeps, accountId: number): Promise<DomainEmail[]> {
+  return allDomainEmailsOf(deps.db, accountId);
 }
 
 export function listDomainEmails(

@@ -10,6 +10,7 @@ export {
   findInvoice,
   invoiceLedger,
   invoicesForSubject,
+  invoicesForSubjects,
   type InvoiceLedgerRow,
   type InvoiceRef,
   type InvoiceRow,

@@ -66,12 +66,22 @@ export async function findInvoiceByKey(db: Db, idempotencyKey: string): Promise<
 }
 
 /** The invoices issued for one subject (an alias), oldest first. */
-export async function invoicesForSubject(db: Db, purpose: string, subjectId: number): Promise<InvoiceRow[]> {
+export function invoicesForSubject(db: Db, purpose: string, subjectId: number): Promise<InvoiceRow[]> {
+  return invoicesForSubjects(db, purpose, [subjectId]);
+}
+
+/** The invoices issued for several subjects of one purpose in one query, oldest first. */
+export async function invoicesForSubjects(
+  db: Db,
+  purpose: string,
+  subjectIds: readonly number[],
+): Promise<InvoiceRow[]> {
+  if (subjectIds.length === 0) return [];
   return db
     .selectFrom('invoices')
     .select(columns)
     .where('purpose', '=', purpose)
-    .where('subject_id', '=', subjectId)
+    .where('subject_id', 'in', subjectIds)
     .orderBy('id')
     .execute();
 }

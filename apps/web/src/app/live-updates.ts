@@ -3,6 +3,7 @@ import { WS_TOAST_AT_RECONNECTS, type MailEvent } from '@mailroom/protocol';
 import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHandler } from '../api/live';
 import { accountLiveHandler } from '../features/account/live';
 import { aliasesLiveHandler } from '../features/aliases/live';
+import { collectorsLiveHandler } from '../features/collectors/live';
 import { contactsLiveHandler } from '../features/contacts/live';
 import { domainsLiveHandler } from '../features/domains/live';
 import { filtersLiveHandler } from '../features/filters/live';
@@ -21,6 +22,7 @@ export const liveHandlers: readonly LiveHandler[] = [
   contactsLiveHandler,
   aliasesLiveHandler,
   domainsLiveHandler,
+  collectorsLiveHandler,
   settingsLiveHandler,
   shellLiveHandler,
 ];

@@ -157,9 +157,7 @@ describe('route parameters', () => {
     expect(await screen.findByText('There is no such profile.')).toBeTruthy();
 
     goTo(`/settings/collectors/confirm/${encodeURIComponent('ann+box@example.test')}`);
-    expect(
-      await screen.findByRole('heading', { name: 'Mail collectors · Confirm ann+box@example.test' }),
-    ).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Connect ann+box@example.test' })).toBeTruthy();
 
     goTo('/settings/domains/list/create');
     expect(await screen.findByRole('heading', { name: 'Add a domain' })).toBeTruthy();

@@ -1,5 +1,10 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
+
+// findBy… and waitFor give up after 1 s by default; a lazy chunk or a dialog on a 2-core machine running a server test
+// beside it (CI, and engineers' runs) can take longer without being wrong — seen failing once in CI. A test that
+// expects something never to appear says so itself.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks ResizeObserver, which Radix popovers need.
 class ResizeObserverStub {

@@ -194,6 +194,7 @@ export const domainEmailSchema = z.object({
   created_at: z.string(),
 });
 export type DomainEmail = z.infer<typeof domainEmailSchema>;
+/** GET user/domains/{id}/emails: the account's addresses on that domain; GET user/domains/emails: on every domain. */
 export const domainEmailsResponseSchema = z.object({ emails: z.array(domainEmailSchema) });
 export type DomainEmailsResponse = z.infer<typeof domainEmailsResponseSchema>;
 export const domainEmailResponseSchema = z.object({ email: domainEmailSchema });

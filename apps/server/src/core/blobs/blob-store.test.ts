@@ -38,6 +38,33 @@ describe('the file blob store', () => {
     expect(await store.has(hash)).toBe(false);
   });
 
+  it('lists its blobs in either layout with their sizes, and not the spool or temporary files', async () => {
+    const dir = await fs.mkdtemp(path.join(root, 'list-'));
+    const own = new FsBlobStore(dir);
+    const { hash } = await own.put(Buffer.from('listed'));
+    const old = blobHash(Buffer.from('listed the old way'));
+    const oldPath = path.join(
+      (own as unknown as { root: string }).root,
+      old.slice(0, 2),
+      old.slice(2, 4),
+      old,
+    );
+    await fs.mkdir(path.dirname(oldPath), { recursive: true });
+    await fs.writeFile(oldPath, 'listed the old way');
+    const { Readable } = await import('node:stream');
+    await fs.mkdir(own.spoolDir, { recursive: true });
+    await (await import('./spool.js')).writeSpool(Readable.from([Buffer.from('spooled')]), own.spoolDir);
+    const listed = [];
+    for await (const blob of own.list()) listed.push(blob);
+    expect(listed.map((b) => [b.hash, b.size]).sort()).toEqual(
+      [
+        [hash, 6],
+        [old, 18],
+      ].sort(),
+    );
+    expect(listed.every((b) => b.modifiedAt instanceof Date)).toBe(true);
+  });
+
   it('a missing blob rejects before any byte is read', async () => {
     await expect(store.stream('0'.repeat(64))).rejects.toMatchObject({ code: 'ENOENT' });
   });

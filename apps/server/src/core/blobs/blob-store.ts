@@ -45,9 +45,63 @@ export interface BlobStore {
   has(hash: string): Promise<boolean>;
   /** Deletes a blob nothing else can share (an expired encrypted message's random ciphertext). */
   remove(hash: string): Promise<void>;
+  /** Every stored blob of this store (not the database's small ones), oldest first not required: for the collector's sweep. */
+  list(): AsyncIterable<{ hash: string; size: number; modifiedAt: Date }>;
+  /**
+   * The collector's removal: deletes the blob only if it was not written (or put again: a put that finds the blob
+   * there refreshes its time) at or after `since`, atomically with such a put, so a blob an ingest re-used between
+   * the collector's reference check and this call stays. True when it was removed. A store without it is swept
+   * with `remove` after the check (a window of one reference query).
+   */
+  removeIfNotWrittenSince?(hash: string, since: Date): Promise<boolean>;
+}
+
+/** A blob as `list()` gives it. */
+export interface ListedBlob {
+  hash: string;
+  size: number;
+  modifiedAt: Date;
+}
+/**
+ * A blob that is not in the store, from a store that is not a folder (S3's 404): `code` is ENOENT, as a missing
+ * file's error is, so callers tell "not there" from "store unreachable" alike for every store.
+ */
+export class MissingBlobError extends Error {
+  readonly code = 'ENOENT';
+  constructor(readonly hash: string) {
+    super(`blob ${hash} not found`);
+    this.name = 'MissingBlobError';
+  }
 }
 
 const hashPattern = /^[0-9a-f]{64}$/;
+const folderPattern = /^[0-9a-f]{2}$/;
+
+/** The two-hex-digit folders of `dir` (none when it does not exist). */
+async function subfolders(dir: string): Promise<string[]> {
+  const entries = await fs.readdir(dir, { withFileTypes: true }).catch(() => []);
+  return entries.filter((e) => e.isDirectory() && folderPattern.test(e.name)).map((e) => e.name);
+}
+
+/** Removes the files of `dir` that `wanted` names and that were last written more than `olderThanMs` ago. */
+async function sweepOld(
+  dir: string,
+  wanted: (name: string) => boolean,
+  olderThanMs: number,
+): Promise<number> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  let removed = 0;
+  for (const name of names) {
+    if (!wanted(name)) continue;
+    const file = path.join(dir, name);
+    const stat = await fs.stat(file).catch(() => undefined);
+    if (stat?.isFile() && Date.now() - stat.mtimeMs > olderThanMs) {
+      await fs.rm(file, { force: true });
+      removed++;
+    }
+  }
+  return removed;
+}
 
 /** A streamed blob passed its size limit; what was written so far is gone. */
 export class BlobTooLargeError extends Error {
@@ -112,13 +166,31 @@ export class FsBlobStore implements BlobStore {
     }
   }
 
+  /**
+   * A put that finds the blob already there sets its time to now (the collector keeps what was written within its
+   * grace period, so a blob a new message re-uses is not swept before the message commits). False when it is not
+   * there (or the collector took it away just now: then it is written again).
+   */
+  private async touch(hash: string): Promise<boolean> {
+    const now = new Date();
+    try {
+      await this.atPath(hash, (file) => fs.utimes(file, now, now));
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+  }
+
   async put(data: Buffer): Promise<{ hash: string; size: number }> {
     const hash = blobHash(data);
     const target = this.pathOf(hash);
-    if (await this.has(hash)) return { hash, size: data.length };
+    if (await this.touch(hash)) return { hash, size: data.length };
     const dir = path.dirname(target);
     await this.makeFolder(dir);
-    const temp = path.join(dir, `.tmp-${randomBytes(8).toString('hex')}`);
+    // Written in the spool area (same file system), so a crash's half-written file is swept with the spool's.
+    await this.makeFolder(this.spoolDir);
+    const temp = path.join(this.spoolDir, `.tmp-${randomBytes(8).toString('hex')}`);
     const file = await fs.open(temp, 'w', 0o600);
     try {
       await file.writeFile(data);
@@ -145,7 +217,7 @@ export class FsBlobStore implements BlobStore {
 
   async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
     const target = this.pathOf(file.hash);
-    if (await this.has(file.hash)) {
+    if (await this.touch(file.hash)) {
       await fs.rm(file.path, { force: true });
       return { hash: file.hash, size: file.size };
     }
@@ -161,16 +233,67 @@ export class FsBlobStore implements BlobStore {
     await fs.rm(file.path, { force: true });
   }
 
+  /**
+   * The spool area's old files, and the temporary files a put left in a blob folder when it stopped mid-write
+   * (puts wrote them there before they went through the spool area).
+   */
   async sweepSpool(olderThanMs: number): Promise<number> {
-    const names = await fs.readdir(this.spoolDir).catch(() => [] as string[]);
-    let removed = 0;
-    for (const name of names) {
-      const file = path.join(this.spoolDir, name);
-      const stat = await fs.stat(file).catch(() => undefined);
-      if (stat && Date.now() - stat.mtimeMs > olderThanMs) {
-        await fs.rm(file, { force: true });
-        removed++;
+    let removed = await sweepOld(this.spoolDir, () => true, olderThanMs);
+    for (const dir of await this.blobFolders()) {
+      removed += await sweepOld(dir, (name) => name.startsWith('.tmp-'), olderThanMs);
+    }
+    return removed;
+  }
+
+  /** The folders blobs lie in: `ab/` and the older layout's `ab/cd/`. */
+  private async blobFolders(): Promise<string[]> {
+    const folders: string[] = [];
+    for (const top of await subfolders(this.root)) {
+      const dir = path.join(this.root, top);
+      folders.push(dir, ...(await subfolders(dir)).map((sub) => path.join(dir, sub)));
+    }
+    return folders;
+  }
+
+  async *list(): AsyncIterable<ListedBlob> {
+    for (const dir of await this.blobFolders()) {
+      const entries = await fs.opendir(dir).catch(() => undefined);
+      if (!entries) continue;
+      for await (const entry of entries) {
+        if (!entry.isFile() || !hashPattern.test(entry.name)) continue;
+        const stat = await fs.stat(path.join(dir, entry.name)).catch(() => undefined);
+        if (stat) yield { hash: entry.name, size: stat.size, modifiedAt: stat.mtime };
       }
+    }
+  }
+
+  /**
+   * Moves the blob aside, then looks at its time: a put that touched it before the move shows there, and the blob
+   * goes back; a put after the move finds nothing and writes it again. Either way the put's blob stays.
+   */
+  async removeIfNotWrittenSince(hash: string, since: Date): Promise<boolean> {
+    let removed = false;
+    for (const file of [this.pathOf(hash), this.legacyPathOf(hash)]) {
+      await this.makeFolder(this.spoolDir);
+      const aside = path.join(this.spoolDir, `.gc-${hash}-${randomBytes(4).toString('hex')}`);
+      try {
+        await fs.rename(file, aside);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      const stat = await fs.stat(aside);
+      if (stat.mtimeMs >= since.getTime()) {
+        // Back where it was, unless a put has written it there again meanwhile (the same bytes).
+        await fs.link(aside, file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'EEXIST') throw err;
+        });
+        await fs.rm(aside, { force: true });
+        return false;
+      }
+      await fs.rm(aside, { force: true });
+      await fsyncPath(path.dirname(file));
+      removed = true;
     }
     return removed;
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/index.js';
 
 /** The SQL of the `blobs` table (small blobs kept in the database). */
@@ -8,13 +9,44 @@ export interface BlobRow {
   data: Uint8Array;
 }
 
-/** Inserts a blob unless one with its hash is there already (same hash, same bytes). */
+/**
+ * Inserts a blob, or when one with its hash is there already (same hash, same bytes) sets its `written_at` to now:
+ * the collector keeps what was written within its grace period, so a blob a new message re-uses stays.
+ */
 export async function insertBlob(db: Db, hash: string, row: BlobRow): Promise<void> {
   await db
     .insertInto('blobs')
     .values({ hash, size: row.size, codec: row.codec, data: row.data })
-    .onConflict((c) => c.column('hash').doNothing())
+    .onConflict((c) => c.column('hash').doUpdateSet({ written_at: sql<Date>`now()` }))
     .execute();
+}
+
+/** A page of the table's blobs after `after` (by hash), for the collector. */
+export async function listBlobRows(
+  db: Db,
+  after: string,
+  limit: number,
+): Promise<{ hash: string; size: number; written_at: Date }[]> {
+  return db
+    .selectFrom('blobs')
+    .select(['hash', 'size', 'written_at'])
+    .where('hash', '>', after)
+    .orderBy('hash')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Deletes the row unless it was written (or put again) at or after `since`. One statement: a put's upsert either
+ * comes first (the row is then too new) or after (and inserts it again).
+ */
+export async function deleteBlobRowWrittenBefore(db: Db, hash: string, since: Date): Promise<boolean> {
+  const result = await db
+    .deleteFrom('blobs')
+    .where('hash', '=', hash)
+    .where('written_at', '<', since)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
 }
 
 export async function findBlob(db: Db, hash: string): Promise<BlobRow | undefined> {

@@ -3,8 +3,17 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Db } from '../db/index.js';
-import { blobHash, spoolBlob, FsBlobStore, type BlobStore } from './blob-store.js';
-import { blobRowExists, deleteBlobRow, findBlob, insertBlob, type BlobRow } from './blobs.repository.js';
+import { blobHash, spoolBlob, FsBlobStore, type BlobStore, type ListedBlob } from './blob-store.js';
+import { S3BlobStore, type S3Settings } from './s3-blob-store.js';
+import {
+  blobRowExists,
+  deleteBlobRow,
+  deleteBlobRowWrittenBefore,
+  findBlob,
+  insertBlob,
+  listBlobRows,
+  type BlobRow,
+} from './blobs.repository.js';
 import type { SpooledFile, SpoolWriter } from './spool.js';
 
 /**
@@ -51,7 +60,8 @@ async function decode(row: BlobRow): Promise<Buffer> {
 export class DatabaseBlobStore implements BlobStore {
   constructor(
     private readonly db: Db,
-    private readonly files: BlobStore,
+    /** Where blobs larger than `smallMax` go: a folder or an S3 bucket. */
+    readonly files: BlobStore,
     private readonly smallMax = SMALL_BLOB_MAX_BYTES,
   ) {}
 
@@ -112,9 +122,34 @@ export class DatabaseBlobStore implements BlobStore {
     await deleteBlobRow(this.db, hash);
     await this.files.remove(hash);
   }
+
+  /** The table's rows (read a page at a time by hash), then the inner store's blobs. */
+  async *list(): AsyncIterable<ListedBlob> {
+    for (let after = ''; ;) {
+      const rows = await listBlobRows(this.db, after, LIST_PAGE);
+      for (const row of rows) yield { hash: row.hash, size: row.size, modifiedAt: row.written_at };
+      if (rows.length < LIST_PAGE) break;
+      after = rows[rows.length - 1]!.hash;
+    }
+    yield* this.files.list();
+  }
+
+  async removeIfNotWrittenSince(hash: string, since: Date): Promise<boolean> {
+    const row = await deleteBlobRowWrittenBefore(this.db, hash, since);
+    const file = this.files.removeIfNotWrittenSince
+      ? await this.files.removeIfNotWrittenSince(hash, since)
+      : (await this.files.has(hash)) && (await this.files.remove(hash), true);
+    return row || file;
+  }
 }
 
-/** The store main.ts opens: small blobs in the database, the rest as files under `root`. */
-export function openBlobStore(db: Db, root: string): DatabaseBlobStore {
-  return new DatabaseBlobStore(db, new FsBlobStore(root));
+/** Rows of `blobs` read at a time by list(). */
+const LIST_PAGE = 1000;
+
+/**
+ * The store main.ts opens (config.blobs): small blobs in the database, the rest as files under `root` (BLOB_STORE=fs)
+ * or in an S3 bucket (BLOB_STORE=s3, `s3` its settings), `root` then only the local spool's place.
+ */
+export function openBlobStore(db: Db, root: string, s3: S3Settings | null = null): DatabaseBlobStore {
+  return new DatabaseBlobStore(db, s3 ? new S3BlobStore(s3, root) : new FsBlobStore(root));
 }

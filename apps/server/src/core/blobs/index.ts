@@ -1,4 +1,19 @@
-export { BlobTooLargeError, FsBlobStore, blobHash, type BlobStore } from './blob-store.js';
+export {
+  BlobTooLargeError,
+  FsBlobStore,
+  MissingBlobError,
+  blobHash,
+  type BlobStore,
+  type ListedBlob,
+} from './blob-store.js';
+export {
+  SPOOL_MAX_AGE_MS,
+  collectBlobs,
+  startBlobCollector,
+  type BlobCollection,
+  type BlobReferences,
+} from './collector.js';
+export { S3BlobStore, S3_PART_BYTES, openS3Client, type S3Settings } from './s3-blob-store.js';
 export { DatabaseBlobStore, SMALL_BLOB_MAX_BYTES, openBlobStore } from './database-blob-store.js';
 export {
   SpoolTooLargeError,

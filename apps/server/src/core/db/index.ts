@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../../config.js';
 import type { PgliteSource } from './pglite-open.js';
 import { isStalePlan, StatementCache } from './statement-cache.js';
+import { measurePool, registerPoolStats } from './pool-metrics.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-idp-store.js';
@@ -31,9 +32,12 @@ import * as m025 from './migrations/025-filter-run-skipped.js';
 import * as m026 from './migrations/026-filter-sends.js';
 import * as m027 from './migrations/027-domains.js';
 import * as m028 from './migrations/028-domain-confirm-started.js';
+import * as m029 from './migrations/029-collectors.js';
+import * as m030 from './migrations/030-blob-collection.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
+export { poolStats, type PoolStats } from './pool-metrics.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;
@@ -104,6 +108,8 @@ const migrations: Record<string, Migration> = {
   '026-filter-sends': m026,
   '027-domains': m027,
   '028-domain-confirm-started': m028,
+  '029-collectors': m029,
+  '030-blob-collection': m030,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
@@ -141,13 +147,21 @@ function nameStatements(client: pg.PoolClient): void {
 
 export async function openDatabase(source: DbSource): Promise<Db> {
   if (source.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    const max = 10;
+    const pool = new pg.Pool({ connectionString: source.url, max });
     // An idle client whose backend goes away (restart, failover, pg_terminate_backend) emits 'error'
     // on the pool; unhandled, that would crash the process. The pool drops the client and the next
     // query opens a new connection, so there is nothing else to do.
     pool.on('error', () => undefined);
     pool.on('connect', (client) => nameStatements(client));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    registerPoolStats(db, () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max,
+    }));
+    return db;
   }
   // PGlite (its JavaScript, its WebAssembly, the extensions) is loaded only by a server that uses it: one on
   // PostgreSQL starts ~6 MB smaller without it.
@@ -179,5 +193,6 @@ export async function openConfiguredDatabase(config: Config): Promise<Db> {
       : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), fsync: config.pgliteFsync },
   );
   await migrate(db);
+  measurePool(db);
   return db;
 }

@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
+import { registerPoolStats } from './pool-metrics.js';
 import { createPgliteClusterIfMissing } from './pglite-initdb.js';
 import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
@@ -66,5 +67,8 @@ export async function openPglite(source: PgliteSource): Promise<Kysely<Database>
   } else {
     pglite = source.pglite;
   }
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: pglitePool(pglite) }) });
+  const pool = pglitePool(pglite);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  registerPoolStats(db, pool.stats);
+  return db;
 }

@@ -1,6 +1,7 @@
 import { parse, protocol, type PGlite, type Results } from '@electric-sql/pglite';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import { isStalePlan, StatementCache } from './statement-cache.js';
+import type { PoolStats } from './pool-metrics.js';
 
 const { serialize } = protocol;
 /** Named statements PGlite keeps at once (each holds its plan in WebAssembly memory). */
@@ -92,14 +93,20 @@ function namedStatements(pglite: PGlite, maxNamed: number) {
  * COMMIT and every other query waits its turn instead of landing inside someone else's transaction.
  * (kysely-pglite-dialect does this too but its peer range refuses PGlite 0.5.)
  */
-export function pglitePool(pglite: PGlite, options: { maxNamed?: number } = {}): PostgresPool {
+export function pglitePool(
+  pglite: PGlite,
+  options: { maxNamed?: number } = {},
+): PostgresPool & { stats(): PoolStats } {
   let tail: Promise<void> = Promise.resolve();
+  // Callers that asked for the connection and have not released it: the one holding it and those queued behind.
+  let asked = 0;
   const runNamed = namedStatements(pglite, options.maxNamed ?? MAX_NAMED);
 
   async function connect(): Promise<PostgresPoolClient> {
     let release!: () => void;
     const previous = tail;
     tail = new Promise<void>((resolve) => (release = resolve));
+    asked++;
     await previous;
     let released = false;
     return {
@@ -120,6 +127,7 @@ export function pglitePool(pglite: PGlite, options: { maxNamed?: number } = {}):
       release() {
         if (!released) {
           released = true;
+          asked--;
           release();
         }
       },
@@ -128,6 +136,7 @@ export function pglitePool(pglite: PGlite, options: { maxNamed?: number } = {}):
 
   return {
     connect,
+    stats: () => ({ total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1), max: 1 }),
     async end() {
       await tail;
       await pglite.close();

@@ -2,10 +2,12 @@ import type { ColumnType, Generated } from 'kysely';
 import type {
   AliasKind,
   AliasStatus,
+  CollectorState,
   DkimAlgorithm,
   DkimKeyState,
   DomainStatus,
   FolderSystem,
+  ImapSecurity,
   LabelSearchField,
   PassportLevel,
   Settings,
@@ -84,6 +86,8 @@ export interface Database {
     /** 0: `data` is the bytes; 1: raw DEFLATE of them. */
     codec: number;
     data: Uint8Array;
+    /** When the row was written or last put again: the collector's grace period counts from it. */
+    written_at: ColumnType<Date, Date | undefined, Date>;
   };
   jobs: {
     name: string;
@@ -517,5 +521,54 @@ export interface Database {
   wallet_mail_notices: {
     account_id: number;
     last_notified_at: Date;
+  };
+  /** Collectors: other IMAP mailboxes an account imports from (collectors/; migration 029). */
+  collectors: {
+    id: Generated<number>;
+    account_id: number;
+    email: string;
+    login: string;
+    host: string;
+    port: number;
+    security: ImapSecurity;
+    password_sealed: string;
+    folder_name: string;
+    enabled: ColumnType<boolean, boolean | undefined, boolean>;
+    apply_filters: ColumnType<boolean, boolean | undefined, boolean>;
+    state: ColumnType<CollectorState, CollectorState | undefined, CollectorState>;
+    folders_done: ColumnType<number, number | undefined, number>;
+    folders_total: ColumnType<number, number | undefined, number>;
+    messages_done: ColumnType<number, number | undefined, number>;
+    messages_total: ColumnType<number, number | undefined, number>;
+    messages_skipped: ColumnType<number, number | undefined, number>;
+    last_error: string | null;
+    last_error_at: Date | null;
+    last_sync_at: Date | null;
+    next_sync_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    failures: ColumnType<number, number | undefined, number>;
+    auth_failures: ColumnType<number, number | undefined, number>;
+    lease_owner: string | null;
+    lease_until: Date | null;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  collector_folders: {
+    id: Generated<number>;
+    collector_id: number;
+    remote_path: string;
+    folder_id: number | null;
+    uidvalidity: Int8 | null;
+    last_uid: ColumnType<number, number | bigint | undefined, number | bigint>;
+    /** numeric(20,0): a 64-bit unsigned MODSEQ, as text. */
+    highest_modseq: string | null;
+    messages_total: ColumnType<number, number | undefined, number>;
+    messages_done: ColumnType<number, number | undefined, number>;
+  };
+  collector_messages: {
+    collector_folder_id: number;
+    uidvalidity: Int8;
+    uid: Int8;
+    message_id: number | null;
+    fingerprint: string;
   };
 }

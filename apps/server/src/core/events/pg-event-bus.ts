@@ -260,6 +260,11 @@ function isMailEvent(value: unknown): value is MailEvent {
       const run = e.run as Record<string, unknown> | null;
       return typeof run === 'object' && run !== null && Number.isSafeInteger(run.id);
     }
+    case 'collector': {
+      // A collector's import progress, published by the process running the import (issue 18).
+      const collector = e.collector as Record<string, unknown> | null;
+      return typeof collector === 'object' && collector !== null && Number.isSafeInteger(collector.id);
+    }
     case 'updateAccount':
       return typeof e.part === 'string' && (accountParts as readonly string[]).includes(e.part);
     default:

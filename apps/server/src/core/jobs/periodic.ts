@@ -1,3 +1,5 @@
+import { measuredRun } from './job-metrics.js';
+
 /**
  * A background job that runs every `intervalMs` (and at once when woken), one run at a time.
  * The work itself must be durable and claimable (rows with FOR UPDATE SKIP LOCKED), so several
@@ -17,6 +19,8 @@ export function startPeriodicJob(opts: {
   log: { warn: (obj: object, msg: string) => void };
   /** Start with a run (default true). */
   runAtStart?: boolean;
+  /** Count and time each run in the job metrics (default true; a recurring job measures only the runs it claims). */
+  measured?: boolean;
 }): PeriodicJob {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
@@ -35,8 +39,7 @@ export function startPeriodicJob(opts: {
       again = true;
       return;
     }
-    running = opts
-      .run()
+    running = (opts.measured === false ? opts.run() : measuredRun(opts.name, opts.run))
       .then(
         () => undefined,
         (err: unknown) => opts.log.warn({ err, job: opts.name }, 'background job failed'),

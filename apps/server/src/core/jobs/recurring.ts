@@ -1,5 +1,6 @@
 import type { Db } from '../db/index.js';
 import { claimDueJob, ensureJob, recordJobError } from './jobs.repository.js';
+import { measuredRun } from './job-metrics.js';
 import { startPeriodicJob, type PeriodicJob } from './periodic.js';
 
 /**
@@ -22,12 +23,13 @@ export function startRecurringJob(opts: {
     name,
     intervalMs: Math.min(opts.checkMs ?? 60_000, opts.intervalMs),
     log: opts.log,
+    measured: false,
     run: async () => {
       ready ??= ensureJob(db, name);
       await ready;
       if (!(await claimDueJob(db, name, opts.intervalMs))) return;
       try {
-        await opts.run();
+        await measuredRun(name, opts.run);
         await recordJobError(db, name, null);
       } catch (err) {
         await recordJobError(db, name, err instanceof Error ? err.message : String(err)).catch(() => {});

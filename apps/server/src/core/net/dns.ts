@@ -12,6 +12,18 @@ export interface DnsResolver {
   mx(name: string): Promise<string[]>;
   /** The IPv4 and IPv6 addresses of the name (A, then AAAA): where a site of the name is reached. */
   addresses(name: string): Promise<string[]>;
+  /**
+   * The SRV records of the name (RFC 2782), by priority, then weight (heaviest first); targets lowercased without the
+   * final dot ("." — the service is not offered there — stays ".").
+   */
+  srv(name: string): Promise<SrvRecord[]>;
+}
+
+export interface SrvRecord {
+  priority: number;
+  weight: number;
+  port: number;
+  target: string;
 }
 
 export class DnsLookupError extends Error {
@@ -51,5 +63,14 @@ export function openDnsResolver(servers: readonly string[], timeoutMs = 5000): D
       ]);
       return [...v4, ...v6];
     },
+    srv: async (name) =>
+      (await ask(name, () => resolver.resolveSrv(name)))
+        .map((r) => ({
+          priority: r.priority,
+          weight: r.weight,
+          port: r.port,
+          target: r.name === '' || r.name === '.' ? '.' : r.name.toLowerCase().replace(/\.$/, ''),
+        }))
+        .sort((a, b) => a.priority - b.priority || b.weight - a.weight),
   };
 }

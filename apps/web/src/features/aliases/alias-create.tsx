@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { PAID_ALIAS_PRICE, validateAliasName } from '@mailroom/protocol';
-import { refusal, useErrorText } from '../../api/use-error-text';
+import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
@@ -10,7 +10,7 @@ import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { aliasesPath } from './paths';
 import { useAliasRows, useCreateAlias } from './queries';
-import styles from './aliases.module.css';
+import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
 
 /**
  * settings/aliases/create: a name checked as it is typed (validateAliasName, the server's own rules), then the free
@@ -36,23 +36,17 @@ function AliasCreateForm({
   const id = useId();
   const navigate = useNavigate();
   const create = useCreateAlias();
-  const [name, setName] = useState('');
   const [paidChosen, setPaid] = useState(!freeAvailable);
   // The free alias taken meanwhile (in another tab): only a paid one is left.
   const paid = paidChosen || !freeAvailable;
-  const [shown, setShown] = useState(false);
-  const trimmed = name.trim();
-  const localCode = validateAliasName(trimmed);
   // The server's refusal stays until the name or the kind changes (create.reset on each change).
-  const error = create.error ?? (shown && localCode ? refusal(localCode) : null);
-  const errorText = useErrorText(error);
+  const local = useLocalPart(validateAliasName, useErrorText(create.error), create.reset);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setShown(true);
-    if (localCode) return;
+    if (!local.attempt()) return;
     create.mutate(
-      { name: trimmed, paid },
+      { name: local.name, paid },
       {
         onSuccess: (alias) => {
           raiseSuccess(
@@ -75,33 +69,12 @@ function AliasCreateForm({
         title={title}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-name`}>{t('aliases.name')}</label>
-          <span className={styles.nameRow}>
-            <input
-              id={`${id}-name`}
-              value={name}
-              maxLength={64}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              aria-invalid={errorText ? true : undefined}
-              aria-describedby={`${id}-name-hint ${id}-name-error`}
-              onChange={(event) => {
-                setName(event.target.value);
-                setShown(event.target.value.trim() !== '');
-                create.reset();
-              }}
-            />
-            {domain ? <span className={styles.domain}>@{domain}</span> : null}
-          </span>
-          <span id={`${id}-name-error`} className={page.error} role="alert">
-            {errorText}
-          </span>
-          <span id={`${id}-name-hint`} className={page.fieldHint}>
-            {t('aliases.nameHint')}
-          </span>
-        </div>
+        <LocalPartField
+          label={t('aliases.name')}
+          {...local.field}
+          domain={domain || undefined}
+          hint={t('aliases.nameHint')}
+        />
 
         <fieldset className={page.group}>
           <legend className={page.groupTitle}>{t('aliases.kind')}</legend>

@@ -1,19 +1,25 @@
 import { useId, useState } from 'react';
 import clsx from 'clsx';
-import { ExternalLink, Lock, Mail, Plus, RotateCw, Trash2, X } from 'lucide-react';
+import { Lock, Mail, Plus, Trash2, X } from 'lucide-react';
 import type { AliasStatus } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
-import { useErrorText } from '../../api/use-error-text';
+import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation, type TextKey } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { AliasAccessForm } from './alias-access';
 import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
-import styles from './aliases.module.css';
+import rowStyles from '../../ui/address-rows.module.css';
+
+const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
+  unpaid: 'aliases.unpaidHint',
+  paying: 'aliases.payingHint',
+  failed: 'aliases.failedHint',
+};
 
 const statusText: Record<AliasStatus, TextKey> = {
   succeed: 'aliases.status.succeed',
@@ -107,10 +113,7 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
   const id = useId();
   const [accessOpen, setAccessOpen] = useState(false);
   const check = useCheckPayment();
-  // 'Not paid yet' and 'rejected' are the wallet's answers, shown beside the alias; anything else is an error.
-  const answer = check.error instanceof ApiError ? check.error.code : null;
-  const isAnswer = answer === 'pay_invoice' || answer === 'pay_invoice_cancel';
-  const checkText = useErrorText(check.error);
+  const answer = useErrorAnswer(check.error);
 
   function checkPayment() {
     check.mutate(row.id, {
@@ -120,10 +123,9 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
     });
   }
 
-  const invoice = row.invoice;
   return (
-    <li className={styles.row} aria-labelledby={`${id}-email`}>
-      <div className={styles.rowTop}>
+    <li className={rowStyles.row} aria-labelledby={`${id}-email`}>
+      <div className={rowStyles.rowTop}>
         <span className={page.itemMain}>
           <span id={`${id}-email`} className={page.itemName}>
             {row.email}
@@ -133,7 +135,7 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
             {row.password_access ? ` · ${t('aliases.passwordOn')}` : ''}
           </span>
         </span>
-        <span className={clsx(styles.status, styles[row.status])}>{t(statusText[row.status])}</span>
+        <span className={clsx(rowStyles.status, rowStyles[row.status])}>{t(statusText[row.status])}</span>
         <span className={page.itemActions}>
           {row.status === 'succeed' ? (
             <Button
@@ -161,67 +163,23 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
         </span>
       </div>
 
-      {row.status === 'unpaid' ? (
-        <div className={styles.panel} aria-label={t('aliases.invoiceFor', { email: row.email })} role="group">
-          {invoice ? (
-            <p className={styles.invoice}>
-              {t('aliases.invoice')}{' '}
-              <strong className={styles.amount}>
-                {invoice.amount} {invoice.currency}
-              </strong>
-            </p>
-          ) : null}
-          <p className={page.hint}>{t('aliases.unpaidHint')}</p>
-          <div className={page.actions}>
-            {invoice?.pay_url ? (
-              <a href={invoice.pay_url} target="_blank" rel="noopener" className={buttonClass('primary')}>
-                <ExternalLink aria-hidden />
-                {t('aliases.payInWallet')}
-              </a>
-            ) : null}
-            <Button onClick={checkPayment} disabled={check.isPending}>
-              {t('aliases.alreadyPaid')}
-            </Button>
-            <Button variant="ghost" onClick={onRemove}>
-              <X aria-hidden />
-              {t('aliases.giveUp')}
-            </Button>
-          </div>
-        </div>
-      ) : null}
-
-      {row.status === 'paying' ? (
-        <div className={styles.panel}>
-          <p className={page.hint}>{t('aliases.payingHint')}</p>
-          <div className={page.actions}>
-            <Button onClick={checkPayment} disabled={check.isPending}>
-              <RotateCw aria-hidden />
-              {t('aliases.checkAgain')}
-            </Button>
-          </div>
-        </div>
-      ) : null}
-
-      {row.status === 'failed' ? (
-        <div className={styles.panel}>
-          <p className={page.hint}>{t('aliases.failedHint')}</p>
-          <div className={page.actions}>
-            <Button variant="ghost" onClick={onRemove}>
-              <X aria-hidden />
-              {t('aliases.giveUp')}
-            </Button>
-          </div>
-        </div>
-      ) : null}
-
-      {checkText ? (
-        <p
-          className={clsx(styles.answer, !isAnswer && page.error)}
-          role={isAnswer ? 'status' : 'alert'}
-          data-answer={answer ?? undefined}
+      {row.status !== 'succeed' ? (
+        <InvoicePanel
+          label={t('aliases.invoiceFor', { email: row.email })}
+          status={row.status}
+          invoice={row.invoice}
+          hint={t(hintText[row.status])}
+          pending={check.isPending}
+          onCheck={checkPayment}
+          check={answer}
         >
-          {checkText}
-        </p>
+          {row.status === 'paying' ? null : (
+            <Button variant="ghost" onClick={onRemove}>
+              <X aria-hidden />
+              {t('aliases.giveUp')}
+            </Button>
+          )}
+        </InvoicePanel>
       ) : null}
 
       {accessOpen && row.status === 'succeed' ? (

@@ -1,14 +1,13 @@
-import { useEffect, useState } from 'react';
 import { Check, Copy, LockKeyhole, RefreshCw } from 'lucide-react';
 import clsx from 'clsx';
 import {
-  COPIED_MS,
   ENCRYPTION_PASSWORD_MAX_LENGTH,
   ENCRYPTION_PASSWORD_MIN_LENGTH,
   validateEncryptionPassword,
 } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { useCopy } from '../../ui/copy-text';
 import { generatePassword } from '../../lib/crypto';
 import styles from './encrypt-switch.module.css';
 
@@ -36,20 +35,10 @@ export function EncryptSwitch({
   onChange: (next: EncryptionChoice) => void;
 }) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-  useEffect(() => {
-    if (!copied) return;
-    const timer = window.setTimeout(() => setCopied(false), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [copied]);
+  const { copied, copy: copyText } = useCopy();
 
   const invalid = value.on && !validateEncryptionPassword(value.password);
-  const copy = () => {
-    void navigator.clipboard?.writeText(value.password).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
+  const copy = () => void copyText(value.password);
 
   return (
     <div className={clsx(styles.box, value.on && styles.on)}>

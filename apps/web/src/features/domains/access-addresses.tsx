@@ -1,5 +1,5 @@
 import { Link as LinkIcon } from 'lucide-react';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import page from '../../ui/settings-page.module.css';
@@ -16,8 +16,9 @@ export const aliasListKey = ['aliases', 'list'] as const;
 const aliasesPath = '/settings/aliases';
 
 /**
- * settings/access: the addresses with password access — the aliases' (set on the aliases screen) and those on own
- * domains (set on each domain's addresses screen) — each linked to the one place where it is set or removed.
+ * settings/access: the addresses with password access — the aliases' (set on the aliases screen), those on own
+ * domains (set on each domain's addresses screen) and on public ones (the domains list) — each linked to the one place
+ * where it is set or removed.
  */
 export default function AccessAddresses() {
   const { t } = useTranslation();
@@ -27,16 +28,16 @@ export default function AccessAddresses() {
     queryFn: ({ signal }) => call(routes.aliases, { signal }),
     meta: { showError: false },
   });
+  // Every address on a domain in one read; an own domain's is set on its addresses screen, a public one's on the list.
   const domains = useQuery({ ...domainQueries.list(), meta: { showError: false } });
-  const verified = (domains.data ?? []).filter(
-    (domain) => domain.status === 'succeed' && domain.emails_count > 0,
-  );
-  const emails = useQueries({ queries: verified.map((domain) => domainQueries.emails(domain.id)) });
-  const onDomains = verified.flatMap((domain, index) =>
-    (emails[index]?.data ?? [])
-      .filter((email) => email.password_access)
-      .map((email) => ({ email: email.email, to: domainEmailsPath(domain.id) })),
-  );
+  const emails = useQuery({ ...domainQueries.allEmails(), meta: { showError: false } });
+  const own = new Set((domains.data ?? []).map((domain) => domain.id));
+  const onDomains = (emails.data ?? [])
+    .filter((email) => email.password_access)
+    .map((email) => ({
+      email: email.email,
+      to: own.has(email.domain_id) ? domainEmailsPath(email.domain_id) : domainsPath,
+    }));
   const aliases = (aliasList.data?.aliases ?? [])
     .filter((alias) => alias.password_access)
     .map((alias) => ({ email: alias.email, to: aliasesPath }));

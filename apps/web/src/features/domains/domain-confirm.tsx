@@ -13,6 +13,7 @@ import { DomainPage } from './domain-page';
 import { domainEmailsPath } from './paths';
 import { useDomainDetail, useVerifyDomain } from './queries';
 import { domainStatusText, failureText } from './texts';
+import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
 
 /**
@@ -60,7 +61,7 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
   return (
     <>
       <p className={page.hint}>
-        <span className={clsx(styles.status, styles[domain.status])}>
+        <span className={clsx(rowStyles.status, rowStyles[domain.status])}>
           {t(domainStatusText[domain.status])}
         </span>{' '}
         {domain.status === 'succeed' ? t('domains.confirm.verifiedHint') : t('domains.confirm.intro')}

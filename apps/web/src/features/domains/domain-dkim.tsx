@@ -10,6 +10,7 @@ import page from '../../ui/settings-page.module.css';
 import { CopyButton, CopyValue } from './copy-button';
 import { DomainPage } from './domain-page';
 import { useDomainDetail, useRotateDkim } from './queries';
+import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
 
 /** A TXT value as a zone file writes it: each string of at most 255 characters quoted, side by side. */
@@ -73,7 +74,7 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
   const label = `${dkimKey.selector} · ${t(`domains.dkim.algorithms.${dkimKey.algorithm}`)}`;
   return (
     <li className={styles.key} aria-label={label}>
-      <div className={styles.rowTop}>
+      <div className={rowStyles.rowTop}>
         <span className={page.itemMain}>
           <span className={page.itemName}>{label}</span>
           <span className={page.itemSub}>
@@ -83,12 +84,12 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
         </span>
         <span
           className={clsx(
-            styles.status,
+            rowStyles.status,
             dkimKey.state === 'active'
-              ? styles.succeed
+              ? rowStyles.succeed
               : dkimKey.state === 'next'
-                ? styles.waiting
-                : styles.unpaid,
+                ? rowStyles.waiting
+                : rowStyles.unpaid,
           )}
         >
           {t(`domains.dkim.states.${dkimKey.state}`)}

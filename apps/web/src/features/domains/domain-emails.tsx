@@ -1,26 +1,22 @@
 import { useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
-import { CheckCircle2, Lock, Plus, Trash2, UserX, UserPlus } from 'lucide-react';
-import {
-  PASSWORD_MAX_LENGTH,
-  PASSWORD_MIN_LENGTH,
-  validateAliasName,
-  type Domain,
-  type DomainEmail,
-} from '@mailroom/protocol';
+import { CheckCircle2, Lock, Plus, Trash2, UserX, UserPlus, X } from 'lucide-react';
+import { validateAliasName, type Domain, type DomainEmail } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
+import rowStyles from '../../ui/address-rows.module.css';
 import { raiseSuccess } from '../../ui/notices-store';
+import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
+import { PasswordPairForm } from '../../ui/password-pair-form';
 import page from '../../ui/settings-page.module.css';
 import { DomainPage, notFound } from './domain-page';
-import { InvoicePanel } from './domain-list';
+import { EmailInvoice } from './email-invoice';
 import { confirmDomainPath } from './paths';
 import {
-  useCheckDomainEmailPayment,
   useConfirmDomainEmail,
   useCreateDomainEmail,
   useDelegateDomainEmail,
@@ -34,18 +30,6 @@ import { emailStatusText } from './texts';
 import styles from './domains.module.css';
 
 const MEMBER_ID = /^\d{12}$/;
-
-/**
- * The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null — the
- * rules of an alias's password access (aliases/alias-access.tsx), repeated here so this chunk shares none with the
- * aliases screen (each shared module becomes a chunk the shell's first one has to name).
- */
-export function passwordPairProblem(password: string, confirm: string): string | null {
-  if ([...password].length < PASSWORD_MIN_LENGTH) return 'password_too_short';
-  if ([...password].length > PASSWORD_MAX_LENGTH) return 'password_too_long';
-  if (password !== confirm) return 'passwords_do_not_match';
-  return null;
-}
 
 /**
  * settings/domains/emails/{id}: the addresses on one domain. Create one (local part, catch-all or not; the address is
@@ -128,31 +112,30 @@ function Emails({ domain }: { domain: Domain }) {
   );
 }
 
+/**
+ * The alias rules checked as typed, but for the stop list: whether role names (sales@, info@) are refused on an own
+ * domain is the server's to say (its refusal then shows beside the name the same way).
+ */
+function ownDomainNameProblem(name: string): string | null {
+  const checked = validateAliasName(name);
+  return checked === 'alias_stoplist' ? null : checked;
+}
+
 function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: DomainEmail): void }) {
   const { t } = useTranslation();
-  const id = useId();
   const create = useCreateDomainEmail();
-  const [name, setName] = useState('');
   const [catchAll, setCatchAll] = useState(false);
-  const [shown, setShown] = useState(false);
-  const trimmed = name.trim();
-  // The alias rules checked as typed, but for the stop list: whether role names (sales@, info@) are refused on an
-  // own domain is the server's to say (its refusal then shows here the same way).
-  const checked = validateAliasName(trimmed);
-  const localCode = checked === 'alias_stoplist' ? null : checked;
-  const errorText = useErrorText(create.error ?? (shown && localCode ? refusal(localCode) : null));
+  const local = useLocalPart(ownDomainNameProblem, useErrorText(create.error), create.reset);
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    setShown(true);
-    if (localCode) return;
+    if (!local.attempt()) return;
     create.mutate(
-      { domainId: domain.id, name: trimmed, catchAll },
+      { domainId: domain.id, name: local.name, catchAll },
       {
         onSuccess: (email) => {
           raiseSuccess(t('domains.emails.created', { email: email.email }));
-          setName('');
-          setShown(false);
+          local.clear();
           setCatchAll(false);
           if (email.status === 'prepared') onCreated(email);
         },
@@ -168,30 +151,7 @@ function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: D
       aria-busy={create.isPending}
       aria-label={t('domains.emails.create')}
     >
-      <div className={page.field}>
-        <label htmlFor={`${id}-name`}>{t('domains.emails.name')}</label>
-        <span className={styles.nameRow}>
-          <input
-            id={`${id}-name`}
-            value={name}
-            maxLength={64}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            aria-invalid={errorText ? true : undefined}
-            aria-describedby={`${id}-name-error`}
-            onChange={(event) => {
-              setName(event.target.value);
-              setShown(event.target.value.trim() !== '');
-              create.reset();
-            }}
-          />
-          <span className={styles.domain}>@{domain.name}</span>
-        </span>
-        <span id={`${id}-name-error`} className={page.error} role="alert">
-          {errorText}
-        </span>
-      </div>
+      <LocalPartField label={t('domains.emails.name')} {...local.field} domain={domain.name} />
       <label className={page.check}>
         <input type="checkbox" checked={catchAll} onChange={(event) => setCatchAll(event.target.checked)} />
         {t('domains.emails.catchAll')}
@@ -208,18 +168,26 @@ function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: D
   );
 }
 
-function EmailItem({
+/**
+ * One address on a domain as a row: its status, and what it offers — activation (prepared), its invoice with 'I have
+ * already paid' and give up (unpaid, paying, failed), catch-all (own domains), delegation, password access, delete.
+ * The public addresses' list (public-addresses.tsx) shows its rows with it too.
+ */
+export function EmailItem({
   email,
   domain,
+  ownDomain = true,
   refused,
-  activating,
+  activating = false,
   onActivate,
 }: {
   email: DomainEmail;
-  domain: Domain;
-  refused: unknown;
-  activating: boolean;
-  onActivate(): void;
+  domain: { id: number; name: string };
+  /** An own domain's address may be its catch-all; one on the service's public domains may not. */
+  ownDomain?: boolean;
+  refused?: unknown;
+  activating?: boolean;
+  onActivate?(): void;
 }) {
   const { t, i18n } = useTranslation();
   const id = useId();
@@ -232,13 +200,15 @@ function EmailItem({
   const mxRefused = refused instanceof ApiError && refused.code === 'invalid_domain_for_mail_server';
   const ref = { domainId: domain.id, emailId: email.id };
   const active = email.status === 'succeed';
-  const payable = email.status === 'unpaid' || email.status === 'paying';
+  const payable = email.status === 'unpaid' || email.status === 'paying' || email.status === 'failed';
+  // An address not paid for (yet) is given up: its invoice is cancelled and the name freed.
+  const givingUp = email.status === 'unpaid' || email.status === 'failed';
   const toggle = (which: 'access' | 'delegate') => setPanel((open) => (open === which ? null : which));
   const since = new Date(email.created_at).toLocaleDateString(i18n.language);
 
   return (
-    <li className={styles.row} aria-labelledby={`${id}-email`}>
-      <div className={styles.rowTop}>
+    <li className={rowStyles.row} aria-labelledby={`${id}-email`}>
+      <div className={rowStyles.rowTop}>
         <span className={page.itemMain}>
           <span id={`${id}-email`} className={page.itemName}>
             {email.email}
@@ -259,14 +229,16 @@ function EmailItem({
               .join(' · ')}
           </span>
         </span>
-        <span className={clsx(styles.status, styles[email.status])}>{t(emailStatusText[email.status])}</span>
+        <span className={clsx(rowStyles.status, rowStyles[email.status])}>
+          {t(emailStatusText[email.status])}
+        </span>
       </div>
 
       {email.status === 'prepared' ? (
-        <div className={styles.panel}>
+        <div className={rowStyles.panel}>
           <p className={page.hint}>{t('domains.emails.preparedHint')}</p>
           {refusedText ? (
-            <p className={clsx(styles.answer, !mxRefused && page.error)} role="alert">
+            <p className={clsx(rowStyles.answer, !mxRefused && page.error)} role="alert">
               {mxRefused ? t('domains.emails.mxRefused', { name: domain.name }) : refusedText}
               {mxRefused ? (
                 <>
@@ -277,7 +249,7 @@ function EmailItem({
             </p>
           ) : null}
           <div className={page.actions}>
-            <Button variant="primary" onClick={onActivate} disabled={activating}>
+            <Button variant="primary" onClick={() => onActivate?.()} disabled={activating}>
               <CheckCircle2 aria-hidden />
               {t('domains.emails.activate')}
             </Button>
@@ -286,18 +258,22 @@ function EmailItem({
       ) : null}
 
       {payable ? (
-        <InvoicePanel
-          label={t('domains.emails.invoiceFor', { email: email.email })}
-          status={email.status as 'unpaid' | 'paying'}
-          invoice={email.invoice}
-          check={useCheckDomainEmailPayment}
-          id={ref}
-          paidText={t('domains.emails.paid', { email: email.email })}
-        />
+        <EmailInvoice email={email}>
+          {givingUp ? (
+            <Button
+              variant="ghost"
+              aria-label={t('domains.emails.giveUpFor', { email: email.email })}
+              onClick={() => setRemoving(true)}
+            >
+              <X aria-hidden />
+              {t('domains.emails.giveUp')}
+            </Button>
+          ) : null}
+        </EmailInvoice>
       ) : null}
 
       <div className={page.actions}>
-        {active ? (
+        {active && ownDomain ? (
           <label className={page.check}>
             <input
               type="checkbox"
@@ -385,13 +361,17 @@ function EmailItem({
       <ConfirmDialog
         open={removing}
         onOpenChange={setRemoving}
-        title={t('domains.emails.removeTitle', { email: email.email })}
-        text={t('domains.emails.removeText', { email: email.email })}
-        confirmLabel={t('domains.emails.remove')}
+        title={t(givingUp ? 'domains.emails.giveUpTitle' : 'domains.emails.removeTitle', {
+          email: email.email,
+        })}
+        text={t(givingUp ? 'domains.emails.giveUpText' : 'domains.emails.removeText', { email: email.email })}
+        confirmLabel={givingUp ? t('domains.emails.giveUp') : t('domains.emails.remove')}
         danger
         onConfirm={async () => {
           await remove.mutateAsync(ref);
-          raiseSuccess(t('domains.emails.removed', { email: email.email }));
+          raiseSuccess(
+            t(givingUp ? 'domains.emails.givenUp' : 'domains.emails.removed', { email: email.email }),
+          );
           setRemoving(false);
         }}
         onError={() => {}}
@@ -428,7 +408,7 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
 
   return (
     <form
-      className={styles.panel}
+      className={rowStyles.panel}
       onSubmit={submit}
       noValidate
       aria-busy={delegate.isPending}
@@ -466,10 +446,7 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
   );
 }
 
-/**
- * Password access for one address (PUT …/access): whoever has the password signs in as the address-only user
- * (SPEC §6). Typed twice, must match, before it is sent; removing it ends their sessions.
- */
+/** Password access for one address (PUT …/access); removing it ends the sessions signed in with it. */
 function EmailAccessForm({
   email,
   domainId,
@@ -480,114 +457,32 @@ function EmailAccessForm({
   onDone(): void;
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const update = useDomainEmailAccess();
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [removing, setRemoving] = useState(false);
-  const errorText = useErrorText(update.error ?? (problem ? refusal(problem) : null));
   const ref = { domainId, emailId: email.id };
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const found = passwordPairProblem(password, confirm);
-    setProblem(found);
-    update.reset();
-    if (found) return;
-    update.mutate(
-      { ...ref, access: { password, password_confirm: confirm } },
-      {
-        onSuccess: () => {
-          raiseSuccess(t('domains.emails.accessSet', { email: email.email }));
-          onDone();
-        },
-      },
-    );
-  }
-
-  const edited = () => {
-    setProblem(null);
-    update.reset();
-  };
-
   return (
-    <form
-      className={styles.panel}
-      onSubmit={submit}
-      noValidate
-      aria-busy={update.isPending}
-      aria-label={t('domains.emails.accessFor', { email: email.email })}
-    >
-      <p className={page.hint}>
-        {email.password_access
-          ? t('domains.emails.accessOnHint')
-          : t('domains.emails.accessHint', { email: email.email })}
-      </p>
-      <div className={styles.passwords}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-password`}>{t('domains.emails.password')}</label>
-          <input
-            id={`${id}-password`}
-            type="password"
-            autoComplete="new-password"
-            value={password}
-            maxLength={PASSWORD_MAX_LENGTH}
-            aria-invalid={problem === 'password_too_short' || problem === 'password_too_long' || undefined}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              edited();
-            }}
-          />
-        </div>
-        <div className={page.field}>
-          <label htmlFor={`${id}-confirm`}>{t('domains.emails.passwordConfirm')}</label>
-          <input
-            id={`${id}-confirm`}
-            type="password"
-            autoComplete="new-password"
-            value={confirm}
-            maxLength={PASSWORD_MAX_LENGTH}
-            aria-invalid={problem === 'passwords_do_not_match' || undefined}
-            onChange={(event) => {
-              setConfirm(event.target.value);
-              edited();
-            }}
-          />
-        </div>
-      </div>
-      <span className={page.fieldHint}>{t('domains.emails.passwordHint', { min: PASSWORD_MIN_LENGTH })}</span>
-      {errorText ? (
-        <p className={page.error} role="alert">
-          {errorText}
-        </p>
-      ) : null}
-      <div className={page.actions}>
-        {email.password_access ? (
-          <Button variant="ghost" onClick={() => setRemoving(true)} disabled={update.isPending}>
-            {t('domains.emails.accessRemove')}
-          </Button>
-        ) : null}
-        <span className={page.grow} />
-        <Button onClick={onDone}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="primary" disabled={update.isPending}>
-          {email.password_access ? t('domains.emails.accessChange') : t('domains.emails.accessGrant')}
-        </Button>
-      </div>
-      <ConfirmDialog
-        open={removing}
-        onOpenChange={setRemoving}
-        title={t('domains.emails.accessRemoveTitle', { email: email.email })}
-        text={t('domains.emails.accessRemoveText')}
-        confirmLabel={t('domains.emails.accessRemove')}
-        danger
-        onConfirm={async () => {
-          await update.mutateAsync({ ...ref, access: { password: null } });
-          raiseSuccess(t('domains.emails.accessRemoved', { email: email.email }));
-          onDone();
-        }}
-        onError={() => {}}
-      />
-    </form>
+    <PasswordPairForm
+      email={email.email}
+      hasPassword={email.password_access}
+      pending={update.isPending}
+      serverError={useErrorText(update.error)}
+      onEdit={update.reset}
+      onSave={(password, confirm) =>
+        update.mutate(
+          { ...ref, access: { password, password_confirm: confirm } },
+          {
+            onSuccess: () => {
+              raiseSuccess(t('domains.emails.accessSet', { email: email.email }));
+              onDone();
+            },
+          },
+        )
+      }
+      onRemove={async () => {
+        await update.mutateAsync({ ...ref, access: { password: null } });
+        raiseSuccess(t('domains.emails.accessRemoved', { email: email.email }));
+        onDone();
+      }}
+      onDone={onDone}
+    />
   );
 }

@@ -1,18 +1,19 @@
 import { useId } from 'react';
 import clsx from 'clsx';
-import { ExternalLink, Globe, KeyRound, Mail, Plus, RotateCw, BadgeCheck, Trash2 } from 'lucide-react';
-import type { Domain, Invoice } from '@mailroom/protocol';
-import { ApiError } from '../../api/client';
-import { useErrorText } from '../../api/use-error-text';
+import { Globe, KeyRound, Mail, Plus, BadgeCheck, Trash2 } from 'lucide-react';
+import type { Domain } from '@mailroom/protocol';
+import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import rowStyles from '../../ui/address-rows.module.css';
+import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, dkimPath, domainEmailsPath, newDomainPath, removeDomainPath } from './paths';
 import { useCheckDomainPayment, useDomains } from './queries';
-import { domainStatusText, failureText } from './texts';
-import styles from './domains.module.css';
+import { PublicAddresses } from './public-addresses';
+import { domainStatusText, failureText, isSettled } from './texts';
 
 /** settings/domains/list: the account's domains with their status in words, and where to go for each. */
 export function DomainListPage() {
@@ -55,6 +56,7 @@ export function DomainListPage() {
           <p>{t('domains.empty')}</p>
         </div>
       )}
+      <PublicAddresses />
     </section>
   );
 }
@@ -64,10 +66,12 @@ function DomainItem({ domain }: { domain: Domain }) {
   const id = useId();
   const failure = domain.status === 'failed' ? failureText(t, domain) : null;
   const payable = domain.status === 'unpaid' || domain.status === 'paying';
+  const check = useCheckDomainPayment();
+  const answer = useErrorAnswer(check.error);
   const idn = domain.display_name !== domain.name;
   return (
-    <li className={styles.row} aria-labelledby={`${id}-name`}>
-      <div className={styles.rowTop}>
+    <li className={rowStyles.row} aria-labelledby={`${id}-name`}>
+      <div className={rowStyles.rowTop}>
         <span className={page.itemMain}>
           <span id={`${id}-name`} className={page.itemName}>
             {domain.display_name}
@@ -77,7 +81,7 @@ function DomainItem({ domain }: { domain: Domain }) {
             {t('domains.emailsCount', { count: domain.emails_count })}
           </span>
         </span>
-        <span className={clsx(styles.status, styles[domain.status])}>
+        <span className={clsx(rowStyles.status, rowStyles[domain.status])}>
           {t(domainStatusText[domain.status])}
         </span>
       </div>
@@ -136,90 +140,18 @@ function DomainItem({ domain }: { domain: Domain }) {
           label={t('domains.invoiceFor', { name: domain.display_name })}
           status={domain.status as 'unpaid' | 'paying'}
           invoice={domain.invoice}
-          check={useCheckDomainPayment}
-          id={domain.id}
-          paidText={t('domains.paid', { name: domain.display_name })}
+          hint={domain.status === 'unpaid' ? t('domains.unpaidHint') : t('domains.payingHint')}
+          pending={check.isPending}
+          onCheck={() =>
+            check.mutate(domain.id, {
+              onSuccess: (paid) => {
+                if (isSettled(paid.status)) raiseSuccess(t('domains.paid', { name: domain.display_name }));
+              },
+            })
+          }
+          check={answer}
         />
       ) : null}
     </li>
-  );
-}
-
-/**
- * A paid domain's or address's invoice, as paid aliases show theirs: the amount, a link to pay it in the wallet, and
- * 'I have already paid'. The wallet's "not paid yet" and "rejected" are answers shown here, not failures of the page.
- */
-export function InvoicePanel<V>({
-  label,
-  status,
-  invoice,
-  check,
-  id,
-  paidText,
-}: {
-  label: string;
-  status: 'unpaid' | 'paying';
-  invoice: Invoice | null;
-  check: () => {
-    mutate(variables: V, options: { onSuccess(result: { status: string }): void }): void;
-    isPending: boolean;
-    error: unknown;
-  };
-  id: V;
-  paidText: string;
-}) {
-  const { t } = useTranslation();
-  const checking = check();
-  const answer = checking.error instanceof ApiError ? checking.error.code : null;
-  const isAnswer = answer === 'pay_invoice' || answer === 'pay_invoice_cancel';
-  const checkText = useErrorText(checking.error);
-  const checkPayment = () =>
-    checking.mutate(id, {
-      onSuccess: (result) => {
-        if (result.status === 'succeed') raiseSuccess(paidText);
-      },
-    });
-  return (
-    <div className={styles.panel} role="group" aria-label={label}>
-      {status === 'unpaid' ? (
-        <>
-          {invoice ? (
-            <p>
-              {t('domains.invoice')}{' '}
-              <strong className={styles.amount}>
-                {invoice.amount} {invoice.currency}
-              </strong>
-            </p>
-          ) : null}
-          <p className={page.hint}>{t('domains.unpaidHint')}</p>
-          <div className={page.actions}>
-            {invoice?.pay_url ? (
-              <a href={invoice.pay_url} target="_blank" rel="noopener" className={buttonClass('primary')}>
-                <ExternalLink aria-hidden />
-                {t('domains.payInWallet')}
-              </a>
-            ) : null}
-            <Button onClick={checkPayment} disabled={checking.isPending}>
-              {t('domains.alreadyPaid')}
-            </Button>
-          </div>
-        </>
-      ) : (
-        <>
-          <p className={page.hint}>{t('domains.payingHint')}</p>
-          <div className={page.actions}>
-            <Button onClick={checkPayment} disabled={checking.isPending}>
-              <RotateCw aria-hidden />
-              {t('domains.checkAgain')}
-            </Button>
-          </div>
-        </>
-      )}
-      {checkText ? (
-        <p className={clsx(styles.answer, !isAnswer && page.error)} role={isAnswer ? 'status' : 'alert'}>
-          {checkText}
-        </p>
-      ) : null}
-    </div>
   );
 }

@@ -137,6 +137,8 @@ function serve(
     aliases?: AliasEntry[];
     missing?: DnsCheck['kind'][];
     user?: AccessResponse;
+    /** The service's public domains (GET user/domains/public). */
+    publicDomains?: { id: number; name: string }[];
   } = {},
   options: {
     verify?: (method: string) => Pick<Domain, 'status' | 'failure'>;
@@ -154,6 +156,9 @@ function serve(
     zone: `${d.name}. 3600 IN MX 10 mx.mailroom.test.\n${d.name}. 3600 IN TXT "v=spf1 include:mailroom.test ~all"`,
   });
   const find = (id: string) => domains.find((d) => d.id === Number(id));
+  const publicDomains = initial.publicDomains ?? [];
+  /** The invoices the wallet has been paid for ('I have already paid' then settles them). */
+  const paidInvoices = new Set<string>();
 
   vi.stubGlobal(
     'fetch',
@@ -162,6 +167,8 @@ function serve(
       const method = init?.method ?? 'GET';
       if (method === 'GET') {
         if (url === '/api/v1/user/domains') return json({ domains });
+        if (url === '/api/v1/user/domains/public') return json({ domains: publicDomains });
+        if (url === '/api/v1/user/domains/emails') return json({ emails });
         if (url === '/api/v1/user/delegated-emails') return json({ emails: initial.delegated ?? [] });
         if (url === '/api/v1/user/aliases')
           return json({ aliases: initial.aliases ?? [], free_available: false, domain: 'mailroom.test' });
@@ -218,11 +225,14 @@ function serve(
       }
       const create = /^\/api\/v1\/user\/domains\/(\d+)\/emails$/.exec(url);
       if (create) {
-        const d = find(create[1]!)!;
-        const made = address(nextId++, `${String(body.name)}@${d.name}`, {
+        const onPublic = publicDomains.find((p) => p.id === Number(create[1]));
+        const d = find(create[1]!) ?? onPublic!;
+        const id = nextId++;
+        const made = address(id, `${String(body.name)}@${d.name}`, {
           domain_id: d.id,
-          status: 'prepared',
+          status: onPublic ? 'unpaid' : 'prepared',
           catch_all: body.catch_all === true,
+          ...(onPublic ? { paid: true, invoice: invoice(`inv-${id}`) } : {}),
         });
         emails.push(made);
         return json({ email: made });
@@ -231,6 +241,14 @@ function serve(
       if (activate) {
         const e = emails.find((x) => x.id === Number(activate[1]))!;
         e.status = 'succeed';
+        return json({ email: e });
+      }
+      const emailPaid = /^\/api\/v1\/user\/domains\/(\d+)\/emails\/(\d+)\/paid$/.exec(url);
+      if (emailPaid) {
+        const e = emails.find((x) => x.id === Number(emailPaid[2]))!;
+        if (!paidInvoices.has(e.invoice!.id))
+          return apiError(400, 'pay_invoice', "Pay the invoice in the provider's wallet application!");
+        Object.assign(e, { status: 'succeed', invoice: { ...e.invoice!, status: 'paid', pay_url: null } });
         return json({ email: e });
       }
       const one = /^\/api\/v1\/user\/domains\/(\d+)\/emails\/(\d+)(\/access)?$/.exec(url);
@@ -250,7 +268,7 @@ function serve(
       return notFound();
     }),
   );
-  return { writes, domains, emails };
+  return { writes, domains, emails, paidInvoices };
 }
 
 const errorNotices = () =>
@@ -327,6 +345,127 @@ describe('settings/domains: the list', () => {
     );
     expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/domains/7/paid', body: undefined }]);
     expect(errorNotices()).toEqual([]);
+  });
+});
+
+describe('settings/domains/list: addresses on our domains', () => {
+  it('takes an address on a public domain, shows its invoice, and it is active once the wallet says paid', async () => {
+    const { writes, paidInvoices } = serve({ publicDomains: [{ id: 9, name: 'mailroom.club' }] });
+    renderAt('/settings/domains/list');
+    const section = await screen.findByRole(
+      'region',
+      { name: 'Addresses on our domains' },
+      { timeout: 5_000 },
+    );
+    expect(within(section).getByText('You have no addresses on our domains yet.')).toBeTruthy();
+    expect(within(section).getByText('@mailroom.club')).toBeTruthy();
+    fireEvent.change(within(section).getByRole('textbox', { name: 'Address' }), {
+      target: { value: ' Ann.Lee ' },
+    });
+    fireEvent.click(within(section).getByRole('button', { name: 'Take address' }));
+    const item = await within(section).findByRole(
+      'listitem',
+      { name: 'Ann.Lee@mailroom.club' },
+      { timeout: 5_000 },
+    );
+    expect(writes[0]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/domains/9/emails',
+      body: { name: 'Ann.Lee', catch_all: false },
+    });
+    expect(within(item).getByText('Awaiting payment')).toBeTruthy();
+    const bill = within(item).getByRole('group', { name: 'Invoice for Ann.Lee@mailroom.club' });
+    expect(within(bill).getByText('5.00 USDW')).toBeTruthy();
+    expect(within(bill).getByRole('link', { name: 'Pay in the wallet' }).getAttribute('href')).toBe(
+      '/sandbox/wallet?invoice=inv-100',
+    );
+    // No catch-all on the service's domains, and nothing but paying or giving up before it is paid.
+    expect(within(item).queryByRole('checkbox')).toBeNull();
+    expect(within(item).queryByRole('button', { name: /Password access/ })).toBeNull();
+
+    fireEvent.click(within(bill).getByRole('button', { name: 'I have already paid' }));
+    expect((await within(bill).findByRole('status', {}, { timeout: 5_000 })).textContent).toBe(
+      "Pay the invoice in the provider's wallet application!",
+    );
+    paidInvoices.add('inv-100');
+    fireEvent.click(within(bill).getByRole('button', { name: 'I have already paid' }));
+    await waitFor(() => expect(within(row('Ann.Lee@mailroom.club')).getByText('Active')).toBeTruthy(), {
+      timeout: 5_000,
+    });
+    const active = row('Ann.Lee@mailroom.club');
+    expect(within(active).queryByRole('group', { name: /Invoice for/ })).toBeNull();
+    expect(
+      within(active).getByRole('button', { name: 'Password access for Ann.Lee@mailroom.club' }),
+    ).toBeTruthy();
+    expect(within(active).getByRole('button', { name: 'Delegate Ann.Lee@mailroom.club' })).toBeTruthy();
+    expect(
+      useNotices
+        .getState()
+        .queue.filter((notice) => notice.kind === 'success')
+        .map((notice) => notice.text),
+    ).toContain('Ann.Lee@mailroom.club is paid');
+
+    fireEvent.click(within(active).getByRole('button', { name: 'Delete Ann.Lee@mailroom.club' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(within(section).queryByRole('listitem')).toBeNull(), { timeout: 5_000 });
+    expect(writes.at(-1)).toEqual({
+      method: 'DELETE',
+      url: '/api/v1/user/domains/9/emails/100',
+      body: undefined,
+    });
+    expect(errorNotices()).toEqual([]);
+  });
+
+  it('a role name or a short one is refused before anything is sent, and an unpaid address can be given up', async () => {
+    const { writes } = serve({
+      publicDomains: [{ id: 9, name: 'mailroom.club' }],
+      emails: [
+        address(4, 'bob@mailroom.club', {
+          domain_id: 9,
+          status: 'unpaid',
+          paid: true,
+          invoice: invoice('inv-4'),
+        }),
+        address(5, 'sales@example-corp.test'),
+      ],
+    });
+    renderAt('/settings/domains/list');
+    const section = await screen.findByRole(
+      'region',
+      { name: 'Addresses on our domains' },
+      { timeout: 5_000 },
+    );
+    // Only the addresses on public domains are listed here.
+    expect(within(section).getAllByRole('listitem')).toHaveLength(1);
+    const name = within(section).getByRole('textbox', { name: 'Address' });
+    fireEvent.change(name, { target: { value: 'admin' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Take address' }));
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'), { timeout: 5_000 });
+    expect(writes).toEqual([]);
+
+    fireEvent.click(
+      within(row('bob@mailroom.club')).getByRole('button', { name: 'Give up bob@mailroom.club' }),
+    );
+    expect(
+      await screen.findByText('Its invoice is cancelled and the name becomes free for anyone.'),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Give up' }));
+    await waitFor(() =>
+      expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/domains/9/emails/4', body: undefined }]),
+    );
+    await waitFor(() => expect(within(section).queryByRole('listitem')).toBeNull(), { timeout: 5_000 });
+  });
+
+  it('is not shown when the service has no public domains and nothing was taken on one', async () => {
+    serve({ domains: [domain(1, 'example-corp.test')] });
+    renderAt('/settings/domains/list');
+    await screen.findByRole('listitem', { name: 'example-corp.test' }, { timeout: 5_000 });
+    await waitFor(() =>
+      expect(
+        vi.mocked(fetch).mock.calls.some(([input]) => String(input) === '/api/v1/user/domains/public'),
+      ).toBe(true),
+    );
+    expect(screen.queryByRole('region', { name: 'Addresses on our domains' })).toBeNull();
   });
 });
 
@@ -739,10 +878,13 @@ describe('settings/d_emails and the delegated view', () => {
 describe('settings/access: password access to addresses', () => {
   it('lists the aliases and domain addresses with password access, each linked to where it is set', async () => {
     serve({
-      domains: [domain(1, 'example-corp.test', { emails_count: 2 })],
+      domains: [domain(1, 'example-corp.test', { emails_count: 2 }), domain(2, 'second.test')],
+      publicDomains: [{ id: 9, name: 'mailroom.club' }],
       emails: [
         address(5, 'sales@example-corp.test', { password_access: true }),
         address(6, 'info@example-corp.test'),
+        address(7, 'office@second.test', { domain_id: 2 }),
+        address(8, 'ann@mailroom.club', { domain_id: 9, password_access: true }),
       ],
       aliases: [
         {
@@ -769,8 +911,15 @@ describe('settings/access: password access to addresses', () => {
       ).toEqual([
         ['Manage password access for ann.free@mailroom.test', '/settings/aliases'],
         ['Manage password access for sales@example-corp.test', '/settings/domains/emails/1'],
+        ['Manage password access for ann@mailroom.club', '/settings/domains/list'],
       ]),
     );
+    // One read of every domain address, not one per domain.
+    const reads = vi
+      .mocked(fetch)
+      .mock.calls.map(([input]) => String(input))
+      .filter((url) => url.startsWith('/api/v1/user/domains'));
+    expect(reads.filter((url) => /emails/.test(url))).toEqual(['/api/v1/user/domains/emails']);
   });
 });
 

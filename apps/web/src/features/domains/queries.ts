@@ -10,6 +10,10 @@ export const domainKeys = {
   list: ['domains', 'list'] as const,
   detail: (id: number) => ['domains', 'detail', id] as const,
   emails: (id: number) => ['domains', 'emails', id] as const,
+  /** Every address of the account on any domain (GET user/domains/emails). */
+  allEmails: ['domains', 'allEmails'] as const,
+  /** The service's public domains (GET user/domains/public). */
+  public: ['domains', 'public'] as const,
 };
 
 export const domainQueries = {
@@ -31,6 +35,18 @@ export const domainQueries = {
       queryFn: ({ signal }) =>
         call(routes.domainEmails, { params: { id }, signal }).then(({ emails }) => emails),
     }),
+  /** One read of every address on a domain, own or public: settings/access and the public addresses' list. */
+  allEmails: () =>
+    queryOptions({
+      queryKey: domainKeys.allEmails,
+      queryFn: ({ signal }) => call(routes.allDomainEmails, { signal }).then(({ emails }) => emails),
+    }),
+  publicDomains: () =>
+    queryOptions({
+      queryKey: domainKeys.public,
+      queryFn: ({ signal }) => call(routes.publicDomains, { signal }).then(({ domains }) => domains),
+      staleTime: 5 * 60_000,
+    }),
   delegated: () =>
     queryOptions({
       queryKey: delegatedEmailsKey,
@@ -41,6 +57,8 @@ export const domainQueries = {
 export const useDomains = () => useQuery(domainQueries.list());
 export const useDomainDetail = (id: number) => useQuery(domainQueries.detail(id));
 export const useDomainEmails = (id: number) => useQuery(domainQueries.emails(id));
+export const useAllDomainEmails = () => useQuery(domainQueries.allEmails());
+export const usePublicDomains = () => useQuery(domainQueries.publicDomains());
 export const useDelegatedEmails = () => useQuery(domainQueries.delegated());
 
 /**
@@ -111,7 +129,10 @@ export const useDeleteDomain = () =>
 
 type EmailRef = { domainId: number; emailId: number };
 
-/** POST user/domains/{id}/emails: the address is made prepared (confirm activates it). */
+/**
+ * POST user/domains/{id}/emails: on an own domain the address is made prepared (confirm activates it), or unpaid with
+ * an invoice beyond the free number; on a public domain always unpaid with an invoice.
+ */
 export const useCreateDomainEmail = () =>
   useDomainMutation(({ domainId, name, catchAll }: { domainId: number; name: string; catchAll: boolean }) =>
     call(routes.createDomainEmail, {

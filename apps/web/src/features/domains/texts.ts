@@ -45,3 +45,7 @@ export function failureText(t: Translate, domain: Domain): string | null {
     ? `${reason} ${t('domains.failure.found', values)}`
     : reason;
 }
+
+/** Whether a paid thing's invoice is settled for good: no longer awaiting or checking its payment, nor failed. */
+export const isSettled = (status: DomainStatus): boolean =>
+  status !== 'unpaid' && status !== 'paying' && status !== 'failed';

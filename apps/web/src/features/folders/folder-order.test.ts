@@ -84,6 +84,60 @@ describe('buildFolderSections', () => {
     expect(collectors.map((node) => node.folder.id)).toEqual([2]);
   });
 
+  it("a collector's folders read as a group: the address (its dot a U+2024) over the remote folders, Russian names and all", () => {
+    const box = 'INBOX.import.ivan@mail\u2024ru';
+    const collector = folder(20, box, {
+      isCollector: true,
+      unread: 1,
+      total: 2,
+      subfolders: [
+        folder(21, `${box}.INBOX`, { isCollector: true, isSubCollector: true, unread: 4, total: 10 }),
+        folder(22, `${box}.Отправленные`, { isCollector: true, isSubCollector: true, total: 3 }),
+        folder(23, `${box}.Работа`, {
+          isCollector: true,
+          isSubCollector: true,
+          subfolders: [
+            folder(24, `${box}.Работа.2024`, { isCollector: true, isSubCollector: true, unread: 2 }),
+          ],
+        }),
+      ],
+    });
+    const inbox = folder(1, 'INBOX', { system: 'inbox' });
+    const expected = [
+      ['ivan@mail\u2024ru', 0],
+      ['INBOX', 1],
+      ['Отправленные', 1],
+      ['Работа', 1],
+      ['2024', 2],
+    ];
+    const flat = (nodes: ReturnType<typeof buildFolderSections>['collectors']): unknown[] =>
+      nodes.flatMap((node) => [[node.displayName, node.depth], ...flat(node.children)]);
+    // As the server lists it: the collector's folder at the top level (its parent INBOX.import has no row)…
+    const top = buildFolderSections([inbox, collector], names);
+    expect(flat(top.collectors)).toEqual(expected);
+    expect(top.main.map((node) => node.folder.id)).toEqual([1]);
+    // …or under INBOX.import, which is then no folder of its own in either section.
+    const nested = buildFolderSections(
+      [inbox, folder(19, 'INBOX.import', { subfolders: [collector] })],
+      names,
+    );
+    expect(flat(nested.collectors)).toEqual(expected);
+    expect(nested.main.map((node) => node.folder.id)).toEqual([1]);
+    expect(nested.collectors[0]!.children[0]!.folder.unread).toBe(4);
+  });
+
+  it("a user's own folder named import deeper down stays the user's", () => {
+    const { main, collectors } = buildFolderSections(
+      [
+        folder(1, 'INBOX', { system: 'inbox' }),
+        folder(2, 'INBOX.Work', { subfolders: [folder(3, 'INBOX.Work.import')] }),
+      ],
+      names,
+    );
+    expect(collectors).toEqual([]);
+    expect(main[1]!.children.map((node) => node.displayName)).toEqual(['import']);
+  });
+
   it('finds the Inbox for the /mail redirect', () => {
     expect(findInbox(tree)?.id).toBe(1);
   });

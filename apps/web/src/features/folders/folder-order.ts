@@ -48,6 +48,9 @@ export function buildFolderSections(folders: readonly Folder[], names: SystemFol
     if (folder.system === 'inbox') {
       topLevel.push({ ...folder, subfolders: [] });
       topLevel.push(...folder.subfolders);
+    } else if (folder.name === 'INBOX.import') {
+      // The collectors' namespace (when the server lists it) is no folder to people: its collectors are the section.
+      topLevel.push(...folder.subfolders);
     } else {
       topLevel.push(folder);
     }

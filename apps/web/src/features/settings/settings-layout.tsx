@@ -7,6 +7,7 @@ import { Link, NavLink, useLocation, useParams } from '../../lib/router';
 import { ComingSoon } from '../../ui/coming-soon';
 import { lazyChunk } from '../../ui/lazy-route';
 import { loadAliasesSection } from '../aliases';
+import { loadCollectorsSection } from '../collectors';
 import { loadDelegatedSection, loadDomainsSection } from '../domains';
 import { loadFiltersSection } from '../filters';
 import { loadFolderSettings, loadLabelSettings } from '../folders';
@@ -18,6 +19,7 @@ import { ProfilesSection } from './profiles-section';
 import styles from './settings.module.css';
 
 const AliasesSection = lazyChunk(loadAliasesSection);
+const CollectorsSection = lazyChunk(loadCollectorsSection);
 const DomainsSection = lazyChunk(loadDomainsSection);
 const DelegatedSection = lazyChunk(loadDelegatedSection);
 const FiltersSection = lazyChunk(loadFiltersSection);
@@ -100,6 +102,8 @@ export function SettingsSection({
     if (section === 'support') return <SupportSection />;
     if (section === 'd_emails') return <DelegatedSection />;
   }
+  if (section === 'collectors' && (action === undefined || action === 'create' || action === 'confirm'))
+    return <CollectorsSection action={action} />;
   if (section === 'domains' && action !== 'edit') return <DomainsSection action={action} id={id} />;
   if (editable(action)) {
     if (section === 'profiles') return <ProfilesSection action={action} id={id} />;

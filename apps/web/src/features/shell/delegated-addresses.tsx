@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { call, routes } from '../../api/client';
 import { useTranslation } from '../../i18n';
+import addressList from '../../ui/address-list.module.css';
 import styles from './delegated-addresses.module.css';
 
 /**
@@ -22,7 +23,7 @@ export default function DelegatedAddresses() {
   });
   if (!delegated.data?.length) return null;
   return (
-    <ul className={styles.list} aria-label={t('delegated.sidebar')}>
+    <ul className={addressList.list} aria-label={t('delegated.sidebar')}>
       <li className={styles.title} aria-hidden>
         {t('delegated.sidebar')}
       </li>
@@ -30,7 +31,7 @@ export default function DelegatedAddresses() {
         <li key={entry.email}>
           <button
             type="button"
-            className={styles.address}
+            className={addressList.address}
             title={t('delegated.sidebarBy', { name: entry.owner.name || entry.owner.member_id })}
             onClick={() => void import('./impersonation').then((m) => m.openDelegatedAddress(entry.email))}
           >

@@ -1,28 +1,9 @@
-import { useEffect, useState, type ButtonHTMLAttributes, type MouseEvent, type Ref } from 'react';
+import { type ButtonHTMLAttributes, type MouseEvent, type Ref } from 'react';
 import { Check, Copy } from 'lucide-react';
 import { useTranslation } from '../../i18n';
-import { COPIED_MS } from '@mailroom/protocol';
 import clsx from 'clsx';
+import { useCopy } from '../../ui/copy-text';
 import styles from './user-menu.module.css';
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // Clipboard API is missing on plain http; the legacy command still works there.
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    const ok = document.execCommand?.('copy') ?? false;
-    area.remove();
-    return ok;
-  }
-}
 
 export interface MemberIdButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   memberId: string;
@@ -32,17 +13,11 @@ export interface MemberIdButtonProps extends ButtonHTMLAttributes<HTMLButtonElem
 /** Shows the 12-digit member ID; a click copies it and shows 'Copied' for 1.5 s (SPEC §2). */
 export function MemberIdButton({ memberId, className, onClick, ref, ...rest }: MemberIdButtonProps) {
   const { t } = useTranslation();
-  const [copied, setCopied] = useState(false);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = window.setTimeout(() => setCopied(false), COPIED_MS);
-    return () => window.clearTimeout(timer);
-  }, [copied]);
+  const { copied, copy } = useCopy();
 
   async function handleClick(event: MouseEvent<HTMLButtonElement>) {
     onClick?.(event);
-    if (await copyText(memberId)) setCopied(true);
+    await copy(memberId);
   }
 
   return (

@@ -36,6 +36,7 @@ const CreateLabelDialog = lazyChunk(() =>
 );
 // The addresses delegated to this member: once the first screen is drawn (DESIGN §5: the shell's initial JS).
 const DelegatedAddresses = lazyChunk(withFeatureTexts(() => import('./delegated-addresses')));
+import addressList from '../../ui/address-list.module.css';
 import styles from './sidebar.module.css';
 
 function SkeletonRows() {
@@ -125,14 +126,14 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
           />
         ) : aliasOptions.length > 1 ? (
           // slim_list_aliases off: every address in view, one click away.
-          <ul className={styles.addresses} aria-label={t('sidebar.address')}>
+          <ul className={addressList.list} aria-label={t('sidebar.address')}>
             {aliasOptions.map((option) => {
               const current = option.value === (aliasId === 'all' ? 'all' : aliasId);
               return (
                 <li key={option.value}>
                   <button
                     type="button"
-                    className={clsx(styles.address, current && styles.addressCurrent)}
+                    className={clsx(addressList.address, current && styles.addressCurrent)}
                     aria-current={current ? 'true' : undefined}
                     onClick={() => chooseAlias(option.value)}
                   >
