@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, expect, onTestFinished } from 'vitest';
+import { afterAll, onTestFinished } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
@@ -20,8 +20,12 @@ import { startS3, type S3Server } from '../../../test-support/s3.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
 export function cleanup(fn: () => unknown): void {
-  if (expect.getState().currentTestName !== undefined) onTestFinished(async () => void (await fn()));
-  else afterAll(async () => void (await fn()));
+  // Asked, not inferred from expect's state: files share a worker (isolate: false), and that state outlives a file.
+  try {
+    onTestFinished(async () => void (await fn()));
+  } catch {
+    afterAll(async () => void (await fn()));
+  }
 }
 
 /**

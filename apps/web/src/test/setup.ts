@@ -20,6 +20,9 @@ afterEach(() => {
     const name = cookie.split('=')[0]?.trim();
     if (name) document.cookie = `${name}=; max-age=0; path=/`;
   }
+  // Files share a worker's jsdom (isolate: false): nothing a test stored reaches the next file.
+  localStorage.clear();
+  sessionStorage.clear();
 });
 
 // The interface text and error catalogue in English, loaded once as the app does before its first render.
