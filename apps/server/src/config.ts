@@ -166,6 +166,7 @@ const schema = z.object({
   WALLET_API_KEY: z.string().min(1).optional(),
   WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: bool.default(false),
+  METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(25),
   SUPPORT_EMAIL: z.email().optional(),
@@ -318,6 +319,8 @@ export interface Config {
    * what is in progress gets `timeoutMs` to finish.
    */
   shutdown: { delayMs: number; timeoutMs: number };
+  /** Bearer token /metrics asks for (METRICS_TOKEN); open when absent. */
+  metricsToken?: string;
   /** Where support requests go (SUPPORT_EMAIL, default support@MAIL_DOMAIN). */
   supportEmail: string;
   logLevel: string;
@@ -415,6 +418,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   WALLET_WEBHOOK_SECRET:
     "Key (at least 16 characters) of the wallet webhook's X-Wallet-Signature; required with WALLET_API_URL",
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
+  METRICS_TOKEN:
+    'When set (at least 16 characters), GET /metrics answers only a request with Authorization: Bearer <token> (default: unset, open)',
   SHUTDOWN_DELAY_SECONDS:
     'On SIGTERM, seconds /healthz/ready answers 503 while everything still works, so a load balancer stops sending first (default 0)',
   SHUTDOWN_TIMEOUT_SECONDS:
@@ -580,6 +585,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookSecret: e.WALLET_WEBHOOK_SECRET,
     },
     trustProxy: e.TRUST_PROXY,
+    metricsToken: e.METRICS_TOKEN,
     shutdown: { delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000, timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000 },
     supportEmail: e.SUPPORT_EMAIL ?? `support@${e.MAIL_DOMAIN.toLowerCase()}`,
     logLevel: e.LOG_LEVEL,

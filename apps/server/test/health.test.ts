@@ -70,3 +70,26 @@ describe('closing the server', () => {
     expect(await gauge()).toBe(before);
   });
 });
+
+describe('metrics', () => {
+  it('with METRICS_TOKEN set, /metrics answers only the bearer of that token', async () => {
+    const token = 'scraper-token-0123456789';
+    const { app } = await createTestApp({ env: { METRICS_TOKEN: token } });
+    const scrape = (authorization?: string) =>
+      app.inject({ method: 'GET', url: '/metrics', headers: authorization ? { authorization } : {} });
+    for (const wrong of [undefined, 'Bearer nope', `Bearer ${token}x`, token, `Basic ${token}`]) {
+      const reply = await scrape(wrong);
+      expect(reply.statusCode).toBe(401);
+      expect(reply.json().error.meta.i8s).toBe('invalid_token');
+      expect(reply.body).not.toContain('mailroom_');
+    }
+    const ok = await scrape(`Bearer ${token}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toContain('mailroom_websocket_clients');
+  });
+
+  it('without METRICS_TOKEN, /metrics is open (the README asks to keep it off the public listener)', async () => {
+    const { app } = await createTestApp();
+    expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+  });
+});
