@@ -116,7 +116,13 @@ describe('compose: write, attach, send, reply, drafts', () => {
     await reply.getByRole('list', { name: 'To' }).getByTitle(annAddress).waitFor();
     const replyEditor = reply.getByRole('textbox', { name: 'Message text' });
     await expect.poll(() => replyEditor.locator('blockquote').textContent()).toContain('Всё оплачено');
-    // The cursor starts above the quote: the answer is typed straight away.
+    // The cursor starts above the quote, in the editor, with no click: the answer is typed once it has the focus
+    // (typed before that, under CI load a first key once went to the page: 'пасибо').
+    await expect
+      .poll(() =>
+        replyEditor.evaluate((el) => el === document.activeElement || el.contains(document.activeElement)),
+      )
+      .toBe(true);
     await b.keyboard.type('Спасибо, получил.');
     await expect.poll(() => replyEditor.locator('p').first().textContent()).toBe('Спасибо, получил.');
     await screenshot(b, 'compose-reply-desktop-en');
