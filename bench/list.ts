@@ -63,8 +63,8 @@ async function fillFolder(
   // itself never reads them). Words split on spaces and punctuation, under the field prefixes of
   // mail/search-vector.ts; close enough to its folding for these ASCII and Cyrillic texts.
   await sql`
-    insert into message_contents (message_id, body_text, search_vector)
-    select m.id, b.body, array_to_tsvector(array(
+    insert into message_contents (message_id, account_id, body_text, search_vector)
+    select m.id, m.account_id, b.body, array_to_tsvector(array(
       select distinct p || w from (
         select 's:' as p, regexp_split_to_table(lower(m.subject), '[^[:alnum:]а-яё]+') as w
         union all select 'f:', regexp_split_to_table(lower(m.from_name || ' ' || m.from_email), '[^[:alnum:]а-яё]+')

@@ -120,6 +120,7 @@ async function fill(db: Db, accountId: number, folders: number[], count: number)
       .values(
         batch.map((m, k) => ({
           message_id: ids[k]!.id,
+          account_id: accountId,
           body_text: m.body,
           search_vector: searchVectorSql({
             subject: m.subject,

@@ -3,7 +3,8 @@ import { createTestApp } from './_util.js';
 import { call, mailUser, type MailUser } from './_actions.js';
 import { prefixQuery, searchTokens } from '../src/mailbox/search-vector.js';
 import { up as rebuildSearchVectors } from '../src/core/db/migrations/010-search-field-lexemes.js';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { filterCondition } from '../src/mail/search.query.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -201,3 +202,60 @@ describe('search', () => {
     expect(subjects(sender.body)).toEqual(['Your payments receipt']);
   });
 });
+
+describe('search and the other mailboxes', () => {
+  it("a member's search reads only their own entries of the search index, however many other mailboxes hold the words", async () => {
+    // A database of its own: a test above rebuilds the search index as migration 010 left it.
+    const own = await createTestApp();
+    const amy = await mailUser(own);
+    await amy.deliver({
+      from: 'Carol <carol@shop.example.org>',
+      subject: 'Your payments receipt',
+      text: 'Paid.',
+    });
+    await amy.deliver({ from: 'Dan <dan@example.net>', subject: 'Lunch', text: 'payments later' });
+    const ben = await mailUser(own);
+    for (let i = 0; i < 5; i++)
+      await ben.deliver({
+        from: 'Carol <carol@shop.example.org>',
+        subject: `payments ${i}`,
+        text: 'payments',
+      });
+    // Every stored message's contents carry its own account (the index's first column).
+    const { rows: strays } = await sql<{ n: number }>`
+      select count(*)::int as n from message_contents c join messages m on m.id = c.message_id
+      where c.account_id <> m.account_id`.execute(own.db);
+    expect(strays[0]!.n).toBe(0);
+
+    // The count of a search, as the service asks it, under EXPLAIN ANALYZE with the index forced (the tables are tiny).
+    const count = own.db
+      .selectFrom('messages')
+      .select(sql<number>`count(*)`.as('n'))
+      .where(filterCondition({ accountId: amy.accountId, text: 'payments' }, 'all'))
+      .compile();
+    const plan = await own.db.transaction().execute(async (trx) => {
+      await sql`set local enable_seqscan = off`.execute(trx);
+      const result = await trx.executeQuery<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
+        CompiledQuery.raw(`explain (analyze, format json) ${count.sql}`, [...count.parameters]),
+      );
+      return result.rows[0]!['QUERY PLAN'][0].Plan;
+    });
+    const nodes: PlanNode[] = [];
+    const walk = (n: PlanNode) => {
+      nodes.push(n);
+      for (const child of n.Plans ?? []) walk(child);
+    };
+    walk(plan);
+    const indexRead = nodes.find((n) => n['Index Name'] === 'message_contents_search');
+    expect(indexRead).toBeDefined();
+    // Amy's two messages with "payments" — not Ben's five beside them.
+    expect(indexRead!['Actual Rows']).toBe(2);
+    expect((await call(amy.browser, 'POST', 'messages/search', { text: 'payments' })).body.total).toBe(2);
+  });
+});
+
+interface PlanNode {
+  'Index Name'?: string;
+  'Actual Rows': number;
+  Plans?: PlanNode[];
+}

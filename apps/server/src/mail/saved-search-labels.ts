@@ -14,7 +14,7 @@ export async function withSavedSearchLabels<T extends { id: number; labels: numb
 ): Promise<T[]> {
   if (items.length === 0) return items;
   const searches = (await listLabels(db, accountId)).flatMap((label) => {
-    const condition = savedSearchCondition(label);
+    const condition = savedSearchCondition(accountId, label);
     return condition ? [{ labelId: label.id, condition }] : [];
   });
   if (searches.length === 0) return items;

@@ -42,10 +42,11 @@ export type Reading = 'page' | 'all';
  * Messages whose vector matches `query` (a prefixQuery result). The query's words are taken as
  * they are, like the stored vector's (searchVectorText): no PostgreSQL parser in between.
  */
-const contentMatches = (query: string, reading: Reading) =>
+const contentMatches = (accountId: number, query: string, reading: Reading) =>
   reading === 'all'
-    ? sql<SqlBool>`messages.id = any(array(select message_id from message_contents
-        where search_vector @@ ${query}::tsquery))`
+    ? // The account first: the index (031) then reads this mailbox's entries only, not every mailbox's matches.
+      sql<SqlBool>`messages.id = any(array(select message_id from message_contents
+        where account_id = ${accountId} and search_vector @@ ${query}::tsquery))`
     : sql<SqlBool>`exists (select from message_contents
         where message_id = messages.id and search_vector @@ ${query}::tsquery)`;
 
@@ -60,6 +61,7 @@ const TEXT_FIELDS: readonly SearchField[] = ['subject', 'from', 'body'];
  * index on from_email).
  */
 function fieldMatches(
+  accountId: number,
   fields: readonly SearchField[],
   text: string,
   reading: Reading,
@@ -69,17 +71,21 @@ function fieldMatches(
     fields.includes('from') && text.trim().length >= 3
       ? sql<SqlBool>`messages.from_email ilike ${containsPattern(text.trim())}`
       : null;
-  if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(query, reading)})`;
+  if (query && substring) return sql<SqlBool>`(${substring} or ${contentMatches(accountId, query, reading)})`;
   if (substring) return substring;
-  return query ? contentMatches(query, reading) : null;
+  return query ? contentMatches(accountId, query, reading) : null;
 }
 
 /** The never-matching condition, for input with no words at all. */
 const nothing = sql<SqlBool>`false`;
 
 /** The messages a label's saved search finds (in its folder, when it has one); null when it has no search. */
-export function savedSearchCondition(label: Label, reading: Reading = 'page'): RawBuilder<SqlBool> | null {
-  const search = fieldMatches([label.search_field], label.search_content, reading);
+export function savedSearchCondition(
+  accountId: number,
+  label: Label,
+  reading: Reading = 'page',
+): RawBuilder<SqlBool> | null {
+  const search = fieldMatches(accountId, [label.search_field], label.search_content, reading);
   if (!search) return null;
   return label.folder_id !== null
     ? sql<SqlBool>`(messages.folder_id = ${label.folder_id} and ${search})`
@@ -87,26 +93,26 @@ export function savedSearchCondition(label: Label, reading: Reading = 'page'): R
 }
 
 /** A label's view: messages carrying the keyword, and those its saved search finds. */
-export function labelCondition(label: Label, reading: Reading): RawBuilder<SqlBool> {
+export function labelCondition(accountId: number, label: Label, reading: Reading): RawBuilder<SqlBool> {
   const keyword = sql<SqlBool>`messages.labels @> ${sql.val([label.id])}::bigint[]`;
-  const saved = savedSearchCondition(label, reading);
+  const saved = savedSearchCondition(accountId, label, reading);
   return saved ? sql<SqlBool>`(${keyword} or ${saved})` : keyword;
 }
 
 export function filterCondition(f: MessageFilter, reading: Reading): RawBuilder<SqlBool> {
   const parts: RawBuilder<SqlBool>[] = [sql<SqlBool>`messages.account_id = ${f.accountId}`];
   if (f.folderId != null) parts.push(sql<SqlBool>`messages.folder_id = ${f.folderId}`);
-  if (f.label) parts.push(labelCondition(f.label, reading));
+  if (f.label) parts.push(labelCondition(f.accountId, f.label, reading));
   if (f.scope && f.scope.kind !== 'all') parts.push(scopeCondition(f.scope));
   if (f.text?.trim()) {
     // Without fields, words only (no piece of an address): the search as it was before fields.
     const search = f.fields
-      ? fieldMatches(f.fields, f.text, reading)
-      : ((q) => (q ? contentMatches(q, reading) : null))(prefixQuery(f.text, TEXT_FIELDS));
+      ? fieldMatches(f.accountId, f.fields, f.text, reading)
+      : ((q) => (q ? contentMatches(f.accountId, q, reading) : null))(prefixQuery(f.text, TEXT_FIELDS));
     parts.push(search ?? nothing);
   }
-  if (f.subject?.trim()) parts.push(fieldMatches(['subject'], f.subject, reading) ?? nothing);
-  if (f.from?.trim()) parts.push(fieldMatches(['from'], f.from, reading) ?? nothing);
+  if (f.subject?.trim()) parts.push(fieldMatches(f.accountId, ['subject'], f.subject, reading) ?? nothing);
+  if (f.from?.trim()) parts.push(fieldMatches(f.accountId, ['from'], f.from, reading) ?? nothing);
   // Dates are the dates shown (messageDate); the arrival bound beside `since` lets the indexes narrow it first.
   if (f.since)
     parts.push(

@@ -167,11 +167,11 @@ export async function storeMessage(
         ${input.aliasId ?? null}::bigint, ${parsed.sentAt}::timestamptz
         ${input.receivedAt ? sql`, ${input.receivedAt}::timestamptz` : sql``}
       from folder
-      returning id, thread_id
+      returning id, account_id, thread_id
     ),
     contents as (
-      insert into message_contents (message_id, body_text, body_html, search_vector)
-      select message.id, ${parsed.text}::text, ${parsed.html}::text, ${searchVectorSql({
+      insert into message_contents (message_id, account_id, body_text, body_html, search_vector)
+      select message.id, message.account_id, ${parsed.text}::text, ${parsed.html}::text, ${searchVectorSql({
         subject: parsed.subject,
         from: parsed.addresses.from ?? [],
         to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],

@@ -5,6 +5,7 @@
  */
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
 import { registerPoolStats } from './pool-metrics.js';
@@ -13,7 +14,7 @@ import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
 
 /** Extensions the migrations use; PGlite loads them explicitly. */
-export const pgliteExtensions = { pg_trgm };
+export const pgliteExtensions = { pg_trgm, btree_gin };
 
 /**
  * PostgreSQL settings for the embedded database, on top of PGlite's own start parameters (which

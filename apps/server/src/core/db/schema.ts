@@ -239,6 +239,8 @@ export interface Database {
   };
   message_contents: {
     message_id: number;
+    /** The message's account (031): the search indexes start with it, so a search reads one mailbox's entries. */
+    account_id: number;
     body_text: ColumnType<string, string | undefined, string>;
     body_html: string | null;
     search_vector: ColumnType<string, unknown, unknown>;
