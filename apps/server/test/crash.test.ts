@@ -132,7 +132,7 @@ describe('crash safety of SMTP ingest', () => {
             'messages.attachments',
             'message_contents.message_id as content_id',
           ])
-          .where('account_id', '=', account.id)
+          .where('messages.account_id', '=', account.id)
           .execute();
         const subjects = rows.map((r) => r.subject);
         for (const subject of accepted)

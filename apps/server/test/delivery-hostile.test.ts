@@ -131,7 +131,7 @@ Content-Transfer-Encoding: base64
       .selectFrom('messages')
       .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
       .select(['blob_hash', 'subject', 'from_name', 'attachments', 'body_text'])
-      .where('account_id', '=', account.id)
+      .where('messages.account_id', '=', account.id)
       .where('subject', 'like', `${subjectStart}%`)
       .executeTakeFirstOrThrow();
 

@@ -68,7 +68,7 @@ describe('SMTP smuggling', async () => {
       .selectFrom('messages')
       .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
       .select('body_text')
-      .where('account_id', '=', victim.id)
+      .where('messages.account_id', '=', victim.id)
       .orderBy('messages.id', 'desc')
       .executeTakeFirstOrThrow();
     expect(stored.body_text).toContain('.leading dot kept');
