@@ -103,6 +103,33 @@ describe('the API contract', () => {
   });
 });
 
+describe('integers past the columns they reach', () => {
+  // A UID and a filter version are PostgreSQL integers (int4): 2^31 once reached the database and answered 500.
+  const tooBig = 2 ** 31;
+  it.each([
+    [
+      '/api/v1/messages/mark',
+      (inbox: number) => ({ flag: 'seen', folder_messages: [{ folder_id: inbox, message_uids: [tooBig] }] }),
+    ],
+    [
+      '/api/v1/messages/delete',
+      (inbox: number) => ({ folder_messages: [{ folder_id: inbox, message_uids: [tooBig] }] }),
+    ],
+    ['/api/v1/attachments/copy', (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
+    ['/api/v1/messages/decrypt', (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
+    ['/api/v1/filters/test', (inbox: number) => ({ folder_id: inbox, uid: tooBig, script: 'keep;' })],
+    ['/api/v1/filters', () => ({ version: tooBig, script: 'keep;' })],
+  ])('POST %s with 2^31 is 400 invalid_request_params, not 500', async (path, body) => {
+    const folders = (await signedIn.get('/api/v1/folders')).json() as {
+      folders: { id: number; type?: string; name: string }[];
+    };
+    const inbox = folders.folders[0]!.id;
+    const response = await signedIn.request('POST', path, { json: body(inbox) });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json().error.meta).toEqual({ code: 400, i8s: 'invalid_request_params' });
+  });
+});
+
 describe('cross-site request protection', () => {
   it('a state-changing request without the CSRF header is refused', async () => {
     const response = await signedIn.request('POST', '/api/v1/user/settings', {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { INT4_MAX } from './common.js';
 
 /**
  * Collectors (issue 18; SPEC §1, §2 settings/collectors: create, confirm/{email}; §3 Collector id, email, folder_name and
@@ -70,7 +71,7 @@ export const collectorCreateSchema = z.object({
   password: z.string().min(1).max(1024),
   login: z.string().trim().min(1).max(254).optional(),
   host: z.string().trim().min(1).max(253).optional(),
-  port: z.number().int().optional(),
+  port: z.number().int().max(INT4_MAX).optional(),
   security: z.enum(imapSecurityValues).optional(),
   /** Run the account's filters on imported mail (default no: imported mail lands in the collector's folders). */
   apply_filters: z.boolean().optional(),

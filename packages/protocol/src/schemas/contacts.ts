@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamSchema, rowIdSchema } from './common.js';
 
 /**
  * Contacts and groups (SPEC §3 Contact: id, emails, email, name, surname, phone, date of birth; Group: id, name,
@@ -68,7 +69,7 @@ export const contactsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   size: z.coerce.number().int().min(1).max(CONTACT_SEARCH_SIZE).default(CONTACTS_PAGE_SIZE),
   search: z.string().max(200).optional(),
-  group: z.coerce.number().int().positive().optional(),
+  group: idParamSchema.optional(),
 });
 export type ContactsQuery = z.input<typeof contactsQuerySchema>;
 
@@ -78,7 +79,7 @@ export const contactResponseSchema = z.object({ contact: contactSchema });
 export type ContactResponse = z.infer<typeof contactResponseSchema>;
 
 /** DELETE contacts/{id}, and the bulk delete of the screen: POST contacts/delete. */
-export const contactsDeleteSchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(1000) });
+export const contactsDeleteSchema = z.object({ ids: z.array(rowIdSchema).min(1).max(1000) });
 
 /** A group in the list: its size instead of its members. */
 export const groupSummarySchema = z.object({
@@ -111,8 +112,8 @@ export type GroupInput = z.input<typeof groupInputSchema>;
  */
 export const groupMembersSchema = z
   .object({
-    add: z.array(z.number().int().positive()).max(10_000).default([]),
-    remove: z.array(z.number().int().positive()).max(10_000).default([]),
+    add: z.array(rowIdSchema).max(10_000).default([]),
+    remove: z.array(rowIdSchema).max(10_000).default([]),
   })
   .refine((body) => body.add.length + body.remove.length > 0, 'invalid_request_params');
 export type GroupMembersRequest = z.input<typeof groupMembersSchema>;
@@ -127,7 +128,7 @@ export type GroupMembersRequest = z.input<typeof groupMembersSchema>;
  */
 export const contactImportQuerySchema = z.object({
   format: z.enum(['auto', 'vcard', 'csv']).default('auto'),
-  group: z.coerce.number().int().positive().optional(),
+  group: idParamSchema.optional(),
 });
 export const contactImportResponseSchema = z.object({
   added: z.number().int(),
@@ -142,7 +143,7 @@ export const contactImportResponseSchema = z.object({
 export type ContactImportResponse = z.infer<typeof contactImportResponseSchema>;
 
 /** GET contacts/export[?group=]: every contact, or one group's, as one vCard 4.0 file (text/vcard, a download). */
-export const contactExportQuerySchema = z.object({ group: z.coerce.number().int().positive().optional() });
+export const contactExportQuerySchema = z.object({ group: idParamSchema.optional() });
 
 /**
  * GET contacts/suggest?q=: compose's To/Cc/Bcc autocomplete. Contacts (each address), groups (which expand to their

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema, uidSchema } from './common.js';
 import {
   ENCRYPTED_ID_PATTERN,
   ENCRYPTED_PAYLOAD_LIMIT_BYTES,
@@ -59,8 +60,8 @@ export type DecryptRequest = z.infer<typeof decryptRequestSchema>;
  * `auth` it answers the params (JSON), with `auth` the ciphertext like POST decrypt.
  */
 export const messageDecryptRequestSchema = z.object({
-  folder_id: z.number().int().positive(),
-  uid: z.number().int().positive(),
+  folder_id: rowIdSchema,
+  uid: uidSchema,
   auth: base64url(ENCRYPTION_AUTH_BYTES).optional(),
 });
 export type MessageDecryptRequest = z.infer<typeof messageDecryptRequestSchema>;

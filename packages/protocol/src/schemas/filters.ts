@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4Schema, rowIdSchema, uidSchema } from './common.js';
 
 /**
  * Filters (SPEC §3 Filter: name, sieve rules; §7 GET and POST filters, response sieve_filter.filters).
@@ -55,7 +56,7 @@ export type FilterInput = z.input<typeof filterInputSchema>;
  */
 export const filtersSaveSchema = z
   .object({
-    version: z.number().int().nonnegative().optional(),
+    version: int4Schema.optional(),
     filters: z.array(filterInputSchema).max(500).optional(),
     script: z.string().optional(),
   })
@@ -100,8 +101,8 @@ export type FilterAction = z.infer<typeof filterActionSchema>;
 /** POST filters/test: run rules (one filter's or a whole script) against a stored message, changing nothing. */
 export const filterTestSchema = z.object({
   script: z.string(),
-  folder_id: z.number().int().positive(),
-  uid: z.number().int().positive(),
+  folder_id: rowIdSchema,
+  uid: uidSchema,
 });
 export const filterTestResponseSchema = z.object({
   status: z.enum(['success', 'failed', 'compile-error']),
@@ -143,7 +144,7 @@ export type FilterRun = z.infer<typeof filterRunSchema>;
 /** POST filters/apply: first with dry_run true (the counts of what would happen), then for real. */
 export const filterApplySchema = z.object({
   script: z.string(),
-  folder_id: z.number().int().positive(),
+  folder_id: rowIdSchema,
   dry_run: z.boolean(),
 });
 export const filterRunResponseSchema = z.object({ run: filterRunSchema });

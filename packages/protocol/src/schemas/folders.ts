@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from './common.js';
 
 /** System roles of folders (SPEC §3); INBOX carries 'inbox'. */
 export const folderSystemValues = ['inbox', 'sent', 'draft', 'trash', 'junk'] as const;
@@ -57,7 +58,7 @@ export function folderNameProblem(name: string): 'name_not_indicated' | 'folder_
 /** POST folders. A null parent (or the Inbox) means a top-level folder beside Inbox, Sent… */
 export const folderCreateSchema = z.object({
   folder: z.object({
-    parent_id: z.number().int().positive().nullable(),
+    parent_id: rowIdSchema.nullable(),
     name: z.string().max(1000),
   }),
 });
@@ -67,7 +68,7 @@ export type FolderCreate = z.infer<typeof folderCreateSchema>;
 export const folderUpdateSchema = z.object({
   folder: z.object({
     name: z.string().max(1000).optional(),
-    parent_id: z.number().int().positive().nullable().optional(),
+    parent_id: rowIdSchema.nullable().optional(),
   }),
 });
 export type FolderUpdate = z.infer<typeof folderUpdateSchema>;

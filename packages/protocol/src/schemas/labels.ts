@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from './common.js';
 import { DEFAULT_LABEL_COLOR, DEFAULT_LABEL_SEARCH_FIELD, LABEL_SEARCH_FIELDS } from '../constants.js';
 
 /** A label: a message keyword plus a saved search (SPEC §3 Label). */
@@ -20,7 +21,7 @@ const labelFields = {
   color: hexColour,
   search_field: z.enum(LABEL_SEARCH_FIELDS),
   search_content: z.string().max(500),
-  folder_id: z.number().int().positive().nullable(),
+  folder_id: rowIdSchema.nullable(),
 };
 
 /** POST labels: colour defaults to #e66465, search_field to body. */

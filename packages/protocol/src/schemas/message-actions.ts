@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rowIdSchema } from './common.js';
 import { folderMessagesSchema, messageQuerySchema } from './messages.js';
 
 export const markFlagValues = ['seen', 'unseen', 'flagged', 'unflagged', 'label', 'unlabel'] as const;
@@ -10,13 +11,13 @@ const folderMessagesList = z.array(folderMessagesSchema).min(1).max(100);
 export const markRequestSchema = z.object({
   flag: z.enum(markFlagValues),
   folder_messages: folderMessagesList,
-  label_id: z.number().int().positive().optional(),
+  label_id: rowIdSchema.optional(),
 });
 export type MarkRequest = z.infer<typeof markRequestSchema>;
 
 /** POST messages/move: the messages get new UIDs in the destination (IMAP MOVE semantics). */
 export const moveRequestSchema = z.object({
-  destination_id: z.number().int().positive(),
+  destination_id: rowIdSchema,
   folder_messages: folderMessagesList,
 });
 export type MoveRequest = z.infer<typeof moveRequestSchema>;
@@ -26,7 +27,7 @@ export const deleteRequestSchema = z.object({ folder_messages: folderMessagesLis
 export type DeleteRequest = z.infer<typeof deleteRequestSchema>;
 
 /** POST messages/empty: Trash and Junk only. */
-export const emptyRequestSchema = z.object({ folder_id: z.number().int().positive() });
+export const emptyRequestSchema = z.object({ folder_id: rowIdSchema });
 export type EmptyRequest = z.infer<typeof emptyRequestSchema>;
 
 /** Where a moved message went: its old and its new address. */
@@ -56,9 +57,9 @@ export type ActionResult = z.infer<typeof actionResultSchema>;
 
 /** request_params of the bulk form: destination_id for move, flag (and label_id) for mark. */
 export const bulkParamsSchema = z.object({
-  destination_id: z.number().int().positive().optional(),
+  destination_id: rowIdSchema.optional(),
   flag: z.enum(markFlagValues).optional(),
-  label_id: z.number().int().positive().optional(),
+  label_id: rowIdSchema.optional(),
 });
 
 /**

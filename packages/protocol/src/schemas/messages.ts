@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { COLUMN_KEY, rowIdSchema, uidSchema } from './common.js';
 import { LABEL_SEARCH_FIELDS, SEARCH_PAGE_SIZE } from '../constants.js';
 
 export const mailAddressSchema = z.object({ email: z.string(), name: z.string() });
@@ -83,7 +84,15 @@ export type Mail = z.infer<typeof mailSchema>;
 /** A folder's messages: `a_id` = an alias id or 'all'; page from 1; limit defaults to the per_page setting. */
 export const listQuerySchema = z.object({
   a_id: z
-    .union([z.literal('all'), z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)])
+    .union([
+      z.literal('all'),
+      z.coerce
+        .number()
+        .int()
+        .nonnegative()
+        .max(Number.MAX_SAFE_INTEGER)
+        .meta({ [COLUMN_KEY]: 'bigint' }),
+    ])
     .default('all'),
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
   // A limit that is no page size (negative, zero, too big, not a number) falls back to the per_page setting:
@@ -99,11 +108,19 @@ const dayString = z.iso.datetime({ offset: true }).or(z.iso.date());
  * label or search). Dates are start/end of day in UTC as the client converts them.
  */
 export const messageQuerySchema = z.object({
-  page: z.number().int().min(1).default(1),
+  page: z.number().int().min(1).max(1_000_000).default(1),
   limit: z.number().int().min(1).max(200).default(SEARCH_PAGE_SIZE),
-  folder_id: z.number().int().positive().nullable().optional(),
-  label_id: z.number().int().positive().nullable().optional(),
-  alias_id: z.number().int().nonnegative().nullable().optional().describe('0 = the main address'),
+  folder_id: rowIdSchema.nullable().optional(),
+  label_id: rowIdSchema.nullable().optional(),
+  alias_id: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ [COLUMN_KEY]: 'bigint' })
+    .nullable()
+    .optional()
+    .describe('0 = the main address'),
   from: z.string().max(500).optional(),
   subject: z.string().max(500).optional(),
   text: z.string().max(500).optional(),
@@ -122,7 +139,7 @@ export type MessageQuery = z.infer<typeof messageQuerySchema>;
 
 /** Messages named by folder and UIDs (SPEC §7 folder_messages). */
 export const folderMessagesSchema = z.object({
-  folder_id: z.number().int().positive(),
-  message_uids: z.array(z.number().int().positive()).min(1).max(10_000),
+  folder_id: rowIdSchema,
+  message_uids: z.array(uidSchema).min(1).max(10_000),
 });
 export type FolderMessages = z.infer<typeof folderMessagesSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int4Schema, rowIdSchema, uidSchema } from './common.js';
 import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE } from '../constants.js';
 import { encryptionSchema } from './encrypted.js';
 
@@ -21,8 +22,8 @@ export type OutgoingFields = z.infer<typeof outgoingFieldsSchema>;
 
 /** The message a reply or forward answers, for In-Reply-To/References and the \Answered flag. */
 export const composeSourceSchema = z.object({
-  folder_id: z.number().int().positive(),
-  uid: z.number().int().positive(),
+  folder_id: rowIdSchema,
+  uid: uidSchema,
   mode: z.union([
     z.literal(COMPOSE_MODE.REPLY),
     z.literal(COMPOSE_MODE.REPLY_ALL),
@@ -44,8 +45,8 @@ export const composeRequestSchema = z.object({
   fields: outgoingFieldsSchema,
   content: z.string().max(ATTACHMENTS_TOTAL_LIMIT_BYTES).default(''),
   content_type: z.enum(['text/plain', 'text/html']).default('text/html'),
-  attachments: z.array(z.number().int().positive()).max(100).default([]),
-  uid: z.number().int().positive().nullable().optional(),
+  attachments: z.array(rowIdSchema).max(100).default([]),
+  uid: uidSchema.nullable().optional(),
   source: composeSourceSchema.nullable().optional(),
   isDraft: z.boolean().default(false),
   encrypt: z.boolean().default(false),
@@ -86,10 +87,10 @@ export type UploadResponse = z.infer<typeof uploadResponseSchema>;
  * draft) into compose attachments without uploading them again.
  */
 export const copyAttachmentsRequestSchema = z.object({
-  folder_id: z.number().int().positive(),
-  uid: z.number().int().positive(),
+  folder_id: rowIdSchema,
+  uid: uidSchema,
   /** Attachment ids of that message; all of them when left out. */
-  ids: z.array(z.number().int().nonnegative()).max(100).optional(),
+  ids: z.array(int4Schema).max(100).optional(),
 });
 export type CopyAttachmentsRequest = z.infer<typeof copyAttachmentsRequestSchema>;
 export const copyAttachmentsResponseSchema = z.object({ attachments: z.array(uploadedAttachmentSchema) });
