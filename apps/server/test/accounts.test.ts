@@ -64,7 +64,7 @@ describe('password sign-in to an address with password access', () => {
     expect((await browser.get('/auth/rids')).json()).toEqual({ rid: null });
   });
 
-  it('wrong credentials give 401 with the message User not found', async () => {
+  it('a wrong password and an unknown address get the same answer: the address or password is wrong', async () => {
     for (const body of [
       { email: 'desk@mailroom.test', password: 'wrong' },
       { email: 'nobody@mailroom.test', password: 'whatever' },
@@ -72,7 +72,10 @@ describe('password sign-in to an address with password access', () => {
       const response = await new Browser(app).request('POST', '/auth/pw/login', { json: body });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({
-        error: { message: 'User not found', meta: { code: 401, i8s: 'user_not_found' } },
+        error: {
+          message: 'Incorrect address or password',
+          meta: { code: 401, i8s: 'incorrect_login_or_password' },
+        },
       });
     }
   });

@@ -313,7 +313,7 @@ describe('password access to an alias', () => {
     expect(removed.body.alias.password_access).toBe(false);
     expect((await api(desk, 'GET', 'user/account')).status).toBe(401);
     const again = await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
-    expect(again.json().error.meta.i8s).toBe('user_not_found');
+    expect(again.json().error.meta.i8s).toBe('incorrect_login_or_password');
     // The owner's own session goes on.
     expect((await api(rae.browser, 'GET', 'user/account')).status).toBe(200);
   });
@@ -334,7 +334,7 @@ describe('password access to an alias', () => {
     await live.closedWithin(5000);
     expect((await api(desk, 'GET', 'user/account')).status).toBe(401);
     const again = await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
-    expect(again.json().error.meta.i8s).toBe('user_not_found');
+    expect(again.json().error.meta.i8s).toBe('incorrect_login_or_password');
   });
 
   it('a sixth change within an hour is alias_access_limit, kept in the database; an hour later it works again', async () => {

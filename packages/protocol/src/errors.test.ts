@@ -17,6 +17,18 @@ describe('error registry', () => {
     }
   });
 
+  it('answers 401 only for a session or a sign-in problem, on which the web client signs in again', () => {
+    const unauthorized = errorCodes.filter((code) => errorStatus(code) === 401).sort();
+    // A 401 elsewhere (an unknown member ID once) made the app drop the form and bounce through /login.
+    expect(unauthorized).toEqual([
+      'auth_error',
+      'expected_token',
+      'incorrect_login_or_password',
+      'invalid_auth_cookie',
+      'invalid_token',
+    ]);
+  });
+
   it('names every code in snake_case', () => {
     for (const code of errorCodes) expect(code).toMatch(/^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/);
   });

@@ -370,7 +370,7 @@ export async function setDomainEmailDelegate(
     const row = await lockDomainEmail(trx, accountId, domainId, emailId);
     // Whose the address is comes first: another account's id tells nothing about members.
     if (!row) throw new DomainError('entity_not_found');
-    if (memberId !== null && !delegate) throw new DomainError('user_not_found', 'No member with this ID');
+    if (memberId !== null && !delegate) throw new DomainError('invalid_member_id2');
     if (delegate?.id === accountId) throw new DomainError('delegate_self');
     const previous = await deleteDelegation(trx, row.id);
     if (delegate) await insertDelegation(trx, row.id, delegate.id);

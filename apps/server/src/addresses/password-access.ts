@@ -23,10 +23,10 @@ export async function signInWithPassword(db: Db, email: string, password: string
   const row = await findPasswordAccess(db, email.trim().toLowerCase());
   // Verify against a dummy hash for unknown addresses so both answers take the same time.
   const ok = await verifyPassword(password, row?.password_hash ?? dummyPasswordHash);
-  if (!row || !ok) throw new DomainError('user_not_found', 'User not found');
+  if (!row || !ok) throw new DomainError('incorrect_login_or_password');
   // Access ends with the address (deleting an alias removes it too; this holds whatever else removed the address).
   if (!(await ownAddress(db, row.account_id, row.email)))
-    throw new DomainError('user_not_found', 'User not found');
+    throw new DomainError('incorrect_login_or_password');
   return { accountId: row.account_id, aliasEmail: row.email };
 }
 

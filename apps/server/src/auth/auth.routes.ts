@@ -156,7 +156,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
         { kind: 'address', email },
         () =>
           signInWithPassword(db, email, password).catch((err: unknown) => {
-            if (err instanceof DomainError && err.code === 'user_not_found') return undefined;
+            if (err instanceof DomainError && err.code === 'incorrect_login_or_password') return undefined;
             throw err;
           }),
       );
@@ -171,7 +171,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
       }
       if ('wrong' in attempt) {
         await recordFailure();
-        throw new DomainError('user_not_found', 'User not found');
+        throw new DomainError('incorrect_login_or_password');
       }
       const principal = attempt.ok;
       await signIn(request, reply, principal);

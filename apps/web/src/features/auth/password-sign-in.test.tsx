@@ -17,7 +17,7 @@ function serve() {
         signIns.push(body);
         if (body.email === 'ann.desk@mailroom.test' && body.password === 'desk password')
           return json({ user: { ...testUser, email: body.email, info: { alias: body.email } } });
-        return apiError(404, 'user_not_found', 'User not found');
+        return apiError(401, 'incorrect_login_or_password', 'Incorrect address or password');
       }
       return apiError(401, 'invalid_auth_cookie', 'Unauthorized');
     }),
@@ -33,7 +33,7 @@ describe('password access on the sign-in page (the alias-only user, SPEC §6)', 
     fireEvent.change(screen.getByLabelText('Address'), { target: { value: 'ann.desk@mailroom.test' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in with password' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('User not found');
+    expect((await screen.findByRole('alert')).textContent).toBe('Incorrect address or password');
 
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'desk password' } });
     fireEvent.click(screen.getByRole('button', { name: 'Sign in with password' }));
