@@ -350,7 +350,7 @@ export async function changeDomainEmailAccess(
 
 /**
  * PATCH user/domains/{id}/emails/{email_id} {member_id}: sets or replaces the delegate (a member with an account, else
- * user_not_found; oneself: delegate_self); null removes it. Answers the address, its address text and the delegates
+ * invalid_member_id2; oneself: delegate_self); null removes it. Answers the address, its address text and the delegates
  * before and after, whose sessions and tabs the caller looks after.
  */
 export async function setDomainEmailDelegate(

@@ -215,7 +215,7 @@ export const domainEmailUpdateSchema = z.object({ catch_all: z.boolean() });
 export type DomainEmailUpdate = z.infer<typeof domainEmailUpdateSchema>;
 
 /**
- * PATCH user/domains/{id}/emails/{email_id} {member_id}: delegate the address to that member (user_not_found when no
+ * PATCH user/domains/{id}/emails/{email_id} {member_id}: delegate the address to that member (invalid_member_id2 when no
  * such member has signed in; delegate_self for oneself); {member_id: null}: remove the delegation — the delegate's open
  * sessions in it end at once. A delegate cannot delegate further (the address is not theirs: entity_not_found).
  */
