@@ -325,6 +325,12 @@ describe('own domains in the browser', () => {
     await page.goto(`${url}/settings/domains/emails/${corpId}`);
     await salesRow.getByRole('button', { name: `Delegate ${SALES}` }).click();
     const form = salesRow.getByRole('form', { name: `Delegate ${SALES}` });
+    // A member ID nobody has is a mistake in the form, told in it: no trip through /login, the form stays open.
+    await form.getByRole('textbox', { name: 'Member ID' }).fill('000000000001');
+    await form.getByRole('button', { name: 'Delegate' }).click();
+    await form.getByRole('alert').getByText('Invalid member ID specified.').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/settings/domains/emails/${corpId}`);
+    await screenshot(page, 'domains-delegate-unknown-member-desktop-en');
     await form.getByRole('textbox', { name: 'Member ID' }).fill(bId);
     await form.getByRole('button', { name: 'Delegate' }).click();
     await salesRow.getByText(new RegExp(`delegated to Bob Delegate \\(${bId}\\)`)).waitFor();
