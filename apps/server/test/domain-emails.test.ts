@@ -302,6 +302,23 @@ describe('an address on an own domain', () => {
     const limited = await api(ann.browser, 'PUT', url, { password: null });
     expect(codeOf(limited)).toBe('alias_access_limit');
   });
+
+  it("the aliases screen's password route refuses a domain address with alias_not_found, not 500, and changes nothing", async () => {
+    const kit = await mailUser(ctx, 'Kit Domain');
+    const domain = await verifiedDomain(kit);
+    const email = await activeAddress(kit, domain.id, 'reception');
+    const refused = await api(kit.browser, 'PUT', 'user/aliases/update_access', {
+      email: email.email,
+      password: 'desk-password-1',
+      password_confirm: 'desk-password-1',
+    });
+    expect([refused.status, codeOf(refused)]).toEqual([404, 'alias_not_found']);
+    const desk = new Browser(ctx.app);
+    const login = await desk.request('POST', '/auth/pw/login', {
+      json: { email: email.email, password: 'desk-password-1' },
+    });
+    expect(login.statusCode).toBe(401);
+  });
 });
 
 describe('paid addresses on domains', () => {

@@ -181,7 +181,8 @@ export async function changeAliasAccess(
   const passwordHash = update.password === null ? null : await hashPassword(update.password);
   return transact(db, async (trx) => {
     const row = await lockActiveAliasByEmail(trx, accountId, email);
-    if (!row) throw new DomainError('alias_not_found');
+    // An address on a domain is no alias: its password is set on the domain's screen (PUT …/emails/{id}/access).
+    if (!row || row.kind === 'domain') throw new DomainError('alias_not_found');
     const recent = await countAccessChanges(trx, row.id, new Date(now.getTime() - ACCESS_WINDOW_MS));
     if (recent >= ALIAS_ACCESS_CHANGES_PER_HOUR) throw new DomainError('alias_access_limit');
     if (passwordHash === null) await deletePasswordAccess(trx, accountId, row.email);
