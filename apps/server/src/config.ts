@@ -126,6 +126,7 @@ const schema = z.object({
     .max(24 * 365)
     .default(24 * 14),
   AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  PASSWORD_CODES_PER_DAY: z.coerce.number().int().min(1).max(1000).default(10),
   ENCRYPTED_MESSAGE_TTL_DAYS: z.coerce.number().int().min(1).max(3650).default(28),
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(5),
   DECRYPT_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -268,6 +269,8 @@ export interface Config {
   frameAncestors: string[];
   sessionTtlMs: number;
   authRateLimit: number;
+  /** Mailbox-password codes an account may ask for in 24 hours; then the flow is locked until the day is over. */
+  passwordCodesPerDay: number;
   encrypted: {
     /** How long a password-encrypted message can be opened. */
     ttlMs: number;
@@ -379,6 +382,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
+  PASSWORD_CODES_PER_DAY:
+    'Codes for the mailbox password an account may ask for in 24 hours (default 10); then the flow is locked until the 24 hours from the first are over',
   ENCRYPTED_MESSAGE_TTL_DAYS:
     'Days a password-encrypted message can be opened before it expires (default 28)',
   ENCRYPTED_MESSAGE_MAX_ATTEMPTS:
@@ -553,6 +558,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     frameAncestors: e.FRAME_ANCESTORS.map((u) => new URL(u).origin),
     sessionTtlMs: e.SESSION_TTL_HOURS * 3600_000,
     authRateLimit: e.AUTH_RATE_LIMIT,
+    passwordCodesPerDay: e.PASSWORD_CODES_PER_DAY,
     encrypted: {
       ttlMs: e.ENCRYPTED_MESSAGE_TTL_DAYS * 86_400_000,
       maxAttempts: e.ENCRYPTED_MESSAGE_MAX_ATTEMPTS,

@@ -71,6 +71,7 @@ describe('the security section', () => {
         first_name: '',
         last_name: '',
         passport_level: 'formal', // as the provider reported it at sign-in (the embedded IdP's default)
+        password_codes_locked_until: null,
         impersonation: [],
         ba_impersonation: [],
       },
@@ -194,6 +195,48 @@ describe('the mailbox password and its confirmation codes', () => {
       password_confirm: 'a password',
     });
     expect(fresh.status).toBe(200);
+  });
+
+  it('ten codes a day at most: the tenth locks the flow for the rest of the 24 hours, with a notice, then it opens again', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Date.now();
+    const ann = await mailUser(ctx, 'Ann Lee');
+    const memberId = await memberIdOf(ann);
+    const send = () => json(ann.browser, 'POST', `${SECURITY}/password/sendcode`, { purpose: 'new' });
+    // Each code taken to its five wrong tries, a new one every minute: 7,200 guesses a day without a cap.
+    for (let i = 0; i < 10; i++) {
+      vi.setSystemTime(start + i * 61_000);
+      expect((await send()).status, `code ${i + 1}`).toBe(200);
+      for (let wrong = 0; wrong < 5; wrong++)
+        await json(ann.browser, 'POST', `${SECURITY}/password/new`, {
+          code: '000000',
+          password: 'a password',
+          password_confirm: 'a password',
+        });
+    }
+    const until = new Date(start + 24 * 3600_000).toISOString();
+    const { notices } = await sandboxWalletOf(db, memberId);
+    expect(notices.filter((n) => n.kind === 'security').map((n) => n.title)).toEqual([
+      'Mailbox password codes locked',
+    ]);
+    expect((await json(ann.browser, 'GET', SECURITY)).body.password_codes_locked_until).toBe(until);
+
+    vi.setSystemTime(start + 2 * 3600_000);
+    const locked = await send();
+    expect([locked.status, code(locked)]).toEqual([429, 'password_codes_locked']);
+    vi.setSystemTime(start + 24 * 3600_000 - 1000);
+    expect(code(await send())).toBe('password_codes_locked');
+
+    // A day after the first code the flow opens again, with a fresh count.
+    vi.setSystemTime(start + 24 * 3600_000 + 1000);
+    expect((await json(ann.browser, 'GET', SECURITY)).body.password_codes_locked_until).toBeNull();
+    expect((await send()).status).toBe(200);
+    const set = await json(ann.browser, 'POST', `${SECURITY}/password/new`, {
+      code: await lastCode(memberId),
+      password: 'a password',
+      password_confirm: 'a password',
+    });
+    expect(set.status).toBe(200);
   });
 
   it('new needs no password yet, change needs one; passwords must match and be long enough', async () => {

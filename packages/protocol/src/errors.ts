@@ -84,6 +84,10 @@ export const errorCatalogue = {
   // ours
   not_found: [404, 'Not found'],
   too_many_requests: [429, 'Too many requests, try again later'],
+  password_codes_locked: [
+    429,
+    'No more codes for the mailbox password today: the Security page says when you can ask again',
+  ],
   csrf_failed: [403, 'Request refused: cross-site request'],
   request_entity_too_large: [413, 'Request Entity Too Large'],
   member_id_taken: [409, 'This member ID is already taken'],

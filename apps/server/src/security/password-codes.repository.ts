@@ -19,42 +19,93 @@ export function lockPasswordCode(trx: Trx, accountId: number): Promise<PasswordC
     .executeTakeFirst();
 }
 
-/**
- * Replaces the account's code with a new one unless the current one was made after `notBefore` (one statement, so two
- * requests at once cannot both pass); false when it was (too soon).
- */
-export async function replacePasswordCode(
-  db: Db,
-  accountId: number,
-  code: { purpose: 'new' | 'change'; codeHash: string; createdAt: Date; expiresAt: Date },
-  notBefore: Date,
-): Promise<boolean> {
-  const values = {
-    purpose: code.purpose,
-    code_hash: code.codeHash,
-    created_at: code.createdAt,
-    expires_at: code.expiresAt,
-    attempts: 0,
-    used_at: null,
-  };
-  const row = await db
+/** The account's code row and its day's count, locked; a placeholder row (no live code) is made for a first code. */
+export async function lockCodeDay(trx: Trx, accountId: number): Promise<CodeDayRow> {
+  const select = () =>
+    trx
+      .selectFrom('password_codes')
+      .select(['created_at', 'day_started_at', 'day_codes', 'locked_until'])
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+  const row = await select();
+  if (row) return row;
+  const never = new Date(0);
+  await trx
     .insertInto('password_codes')
-    .values({ account_id: accountId, ...values })
-    .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet(values).where('password_codes.created_at', '<=', notBefore),
-    )
-    .returning('account_id')
-    .executeTakeFirst();
-  return row !== undefined;
+    .values({
+      account_id: accountId,
+      purpose: 'new',
+      code_hash: '',
+      created_at: never,
+      expires_at: never,
+      used_at: never,
+    })
+    .onConflict((oc) => oc.column('account_id').doNothing())
+    .execute();
+  return (await select())!;
 }
 
-/** Takes back a code that could not be sent (so asking again is not held back a minute). */
-export async function deletePasswordCode(db: Db, accountId: number, codeHash: string): Promise<void> {
+export interface CodeDayRow {
+  created_at: Date;
+  day_started_at: Date | null;
+  day_codes: number;
+  locked_until: Date | null;
+}
+
+/** Puts a new code in place of the account's previous one (its row locked by lockCodeDay), with the day's count. */
+export async function replacePasswordCode(
+  trx: Trx,
+  accountId: number,
+  code: { purpose: 'new' | 'change'; codeHash: string; createdAt: Date; expiresAt: Date },
+  day: { startedAt: Date; codes: number; lockedUntil: Date | null },
+): Promise<void> {
+  await trx
+    .updateTable('password_codes')
+    .set({
+      purpose: code.purpose,
+      code_hash: code.codeHash,
+      created_at: code.createdAt,
+      expires_at: code.expiresAt,
+      attempts: 0,
+      used_at: null,
+      day_started_at: day.startedAt,
+      day_codes: day.codes,
+      locked_until: day.lockedUntil,
+    })
+    .where('account_id', '=', accountId)
+    .execute();
+}
+
+/**
+ * Takes back a code that could not be sent: it is spent, asking again is not held back a minute, and it does not count
+ * towards the day's codes.
+ */
+export async function takeBackPasswordCode(db: Db, accountId: number, codeHash: string): Promise<void> {
+  const never = new Date(0);
   await db
-    .deleteFrom('password_codes')
+    .updateTable('password_codes')
+    .set((eb) => ({
+      created_at: never,
+      expires_at: never,
+      used_at: never,
+      day_codes: eb('day_codes', '-', 1),
+      locked_until: null,
+    }))
     .where('account_id', '=', accountId)
     .where('code_hash', '=', codeHash)
     .execute();
+}
+
+/** Until when the account may ask for no more codes today (undefined: it may). */
+export async function codesLockedUntil(db: Db, accountId: number, now: Date): Promise<Date | undefined> {
+  const row = await db
+    .selectFrom('password_codes')
+    .select('locked_until')
+    .where('account_id', '=', accountId)
+    .where('locked_until', '>', now)
+    .executeTakeFirst();
+  return row?.locked_until ?? undefined;
 }
 
 export async function countWrongCode(trx: Trx, accountId: number): Promise<void> {

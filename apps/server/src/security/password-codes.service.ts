@@ -7,10 +7,11 @@ import { grantPasswordAccess, passwordAccessAccount } from '../addresses/index.j
 import { announceEndedSessions, deleteSessionsWhere } from '../auth/index.js';
 import {
   countWrongCode,
-  deletePasswordCode,
+  lockCodeDay,
   lockPasswordCode,
   markCodeUsed,
   replacePasswordCode,
+  takeBackPasswordCode,
 } from './password-codes.repository.js';
 import { getSecurity, publishPart, type SecurityDeps } from './security.service.js';
 
@@ -18,6 +19,8 @@ import { getSecurity, publishPart, type SecurityDeps } from './security.service.
 export const CODE_MAX_ATTEMPTS = 5;
 /** A new code at most this often. */
 export const CODE_RESEND_MS = 60_000;
+/** The window of PASSWORD_CODES_PER_DAY: 24 hours from the first code. */
+const CODE_DAY_MS = 24 * 3600_000;
 
 type Purpose = 'new' | 'change';
 
@@ -55,34 +58,69 @@ const codeTexts = {
   }),
 };
 
+const lockTexts = {
+  en: (until: Date) => ({
+    title: 'Mailbox password codes locked',
+    text: `That was the last code for the mailbox password for today: no new code until ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC. If you did not ask for these codes, someone may be trying to set your mailbox password: check your sign-in log.`,
+  }),
+  ru: (until: Date) => ({
+    title: 'Коды для пароля ящика заблокированы',
+    text: `Это был последний код для пароля почтового ящика на сегодня: новых кодов не будет до ${until.toISOString().slice(0, 16).replace('T', ' ')} UTC. Если вы не запрашивали эти коды, кто-то может пытаться задать пароль вашего ящика: проверьте журнал входов.`,
+  }),
+};
+
 /**
  * POST password/sendcode: a fresh 6-digit code (crypto random) replaces the account's previous one and goes to the
- * member's wallet application; at most one a minute (too_many_requests). A code the wallet could not take is taken
- * back, so asking again is not held back.
+ * member's wallet application; at most one a minute (too_many_requests), and at most PASSWORD_CODES_PER_DAY in the 24
+ * hours from the day's first: the last one locks the flow until then (password_codes_locked; the wallet application
+ * gets a notice with it, the Security screen shows until when). A code the wallet could not take is taken back, so
+ * asking again is not held back and it does not count.
  */
 export async function sendPasswordCode(
   deps: SecurityDeps,
   accountId: number,
   purpose: Purpose,
+  now = new Date(),
 ): Promise<{ expires_in: number }> {
   const account = await requireAccount(deps.db, accountId);
   await requirePurpose(deps, account, purpose);
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const hash = codeHash(deps.secrets.cookieSecret, accountId, code);
-  const now = new Date();
-  const fresh = await replacePasswordCode(
-    deps.db,
-    accountId,
-    { purpose, codeHash: hash, createdAt: now, expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000) },
-    new Date(now.getTime() - CODE_RESEND_MS),
-  );
-  if (!fresh) throw new DomainError('too_many_requests', 'A code was sent less than a minute ago');
-  const texts = codeTexts[account.settings.language === 'ru' ? 'ru' : 'en'](code);
+  const lockedUntil = await transact(deps.db, async (trx) => {
+    const day = await lockCodeDay(trx, accountId);
+    if (day.locked_until && day.locked_until > now) throw new DomainError('password_codes_locked');
+    if (day.created_at.getTime() > now.getTime() - CODE_RESEND_MS)
+      throw new DomainError('too_many_requests', 'A code was sent less than a minute ago');
+    const sameDay = day.day_started_at !== null && day.day_started_at.getTime() > now.getTime() - CODE_DAY_MS;
+    const startedAt = sameDay ? day.day_started_at! : now;
+    const codes = (sameDay ? day.day_codes : 0) + 1;
+    const until =
+      codes >= deps.config.passwordCodesPerDay ? new Date(startedAt.getTime() + CODE_DAY_MS) : null;
+    await replacePasswordCode(
+      trx,
+      accountId,
+      {
+        purpose,
+        codeHash: hash,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + CODE_TTL_SECONDS * 1000),
+      },
+      { startedAt, codes, lockedUntil: until },
+    );
+    return until;
+  });
+  const language = account.settings.language === 'ru' ? 'ru' : 'en';
   try {
-    await deps.wallet.notify(account.member_id, { kind: 'code', ...texts });
+    await deps.wallet.notify(account.member_id, { kind: 'code', ...codeTexts[language](code) });
   } catch (err) {
-    await deletePasswordCode(deps.db, accountId, hash);
+    await takeBackPasswordCode(deps.db, accountId, hash);
     throw err;
+  }
+  if (lockedUntil) {
+    await deps.wallet
+      .notify(account.member_id, { kind: 'security', ...lockTexts[language](lockedUntil) })
+      .catch((err: unknown) => deps.log.warn({ err, accountId }, 'password codes locked: notice not sent'));
+    await publishPart(deps, accountId, 'security');
   }
   return { expires_in: CODE_TTL_SECONDS };
 }

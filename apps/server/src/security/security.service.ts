@@ -22,6 +22,7 @@ import {
 } from '../accounts/index.js';
 import type { WalletGateway } from '../wallet/index.js';
 import { passwordAccessAccount } from '../addresses/index.js';
+import { codesLockedUntil } from './password-codes.repository.js';
 import {
   adoptSession,
   announceEndedSessions,
@@ -51,11 +52,12 @@ export interface SecurityDeps {
 /** GET user/settings/security: what the security section shows; every change answers it again. */
 export async function getSecurity(db: Db, accountId: number): Promise<SecurityResponse> {
   const account = await requireAccount(db, accountId);
-  const [passwordOwner, passportLevel, impersonation, ba] = await Promise.all([
+  const [passwordOwner, passportLevel, impersonation, ba, lockedUntil] = await Promise.all([
     passwordAccessAccount(db, account.email),
     passportLevelOf(db, accountId),
     grantsOf(db, accountId, 'mailbox'),
     grantsOf(db, accountId, 'ba'),
+    codesLockedUntil(db, accountId, new Date()),
   ]);
   const grant = (g: { member_id: string; granted_at: Date }) => ({
     member_id: g.member_id,
@@ -67,6 +69,7 @@ export async function getSecurity(db: Db, accountId: number): Promise<SecurityRe
     first_name: account.first_name,
     last_name: account.last_name,
     passport_level: passportLevel,
+    password_codes_locked_until: lockedUntil ? new Date(lockedUntil).toISOString() : null,
     impersonation: impersonation.map(grant),
     ba_impersonation: ba.map(grant),
   };

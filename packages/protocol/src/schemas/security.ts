@@ -26,6 +26,11 @@ export const securityResponseSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   passport_level: z.enum(passportLevelValues),
+  /**
+   * Set while no code for the mailbox password may be asked for: the day's PASSWORD_CODES_PER_DAY were given
+   * (password/sendcode answers password_codes_locked until then).
+   */
+  password_codes_locked_until: z.string().nullable(),
   /** Members who may open this whole mailbox (impersonation). */
   impersonation: z.array(accessGrantSchema),
   /** Members who may act for this member's bank accounts (BA-impersonation). */
@@ -36,7 +41,8 @@ export type SecurityResponse = z.infer<typeof securityResponseSchema>;
 /**
  * POST user/settings/security/password/sendcode: a 6-digit code goes to the member's wallet application (the sandbox
  * wallet shows it on its page). Valid CODE_TTL_SECONDS, single use, 5 wrong tries end it; a new code at most once a
- * minute (too_many_requests).
+ * minute (too_many_requests), and at most PASSWORD_CODES_PER_DAY (a setting, default 10) in 24 hours: then
+ * password_codes_locked until `password_codes_locked_until` of the security response.
  */
 export const CODE_TTL_SECONDS = 600;
 export const sendCodeRequestSchema = z.object({ purpose: z.enum(['new', 'change']) });

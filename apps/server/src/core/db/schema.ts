@@ -285,6 +285,11 @@ export interface Database {
     expires_at: Date;
     attempts: ColumnType<number, number | undefined, number>;
     used_at: Date | null;
+    /** The first code of the current 24 hours, and how many were given since (PASSWORD_CODES_PER_DAY). */
+    day_started_at: Date | null;
+    day_codes: ColumnType<number, number | undefined, number>;
+    /** Set when the day's last code was given: no new code before it. */
+    locked_until: Date | null;
   };
   /** Support requests sent from settings/support. */
   support_requests: {
