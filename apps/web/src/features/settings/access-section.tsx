@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ChevronLeft, ChevronRight, KeyRound, Send } from 'lucide-react';
 import {
   CODE_TTL_SECONDS,
+  formatFullDate,
   PASSWORD_MIN_LENGTH,
   type AuthLogEntry,
   type SecurityResponse,
@@ -170,7 +171,7 @@ const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds
  * password twice. password/new while there is none, password/change to replace it.
  */
 function PasswordForm({ security }: { security: SecurityResponse }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const send = useSendPasswordCode();
   const set = useSetPassword();
@@ -182,7 +183,9 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
   const [checked, setChecked] = useState<string | null>(null);
   const validFor = useSecondsLeft(sent?.expiresAt ?? null);
   const resendIn = useSecondsLeft(sent?.resendAt ?? null);
-  const sendError = useErrorText(send.error);
+  // The day's last code was given (PASSWORD_CODES_PER_DAY): no new one until then; a code already sent still works.
+  const lockedUntil = security.password_codes_locked_until;
+  const sendError = useErrorText(lockedUntil ? null : send.error);
   const setError = useErrorText(checked ? refusal(checked) : set.error);
 
   function sendCode() {
@@ -233,7 +236,7 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
           : t('security.password.none', { email: security.password_email })}
       </p>
       <div className={styles.codeRow}>
-        <Button onClick={sendCode} disabled={send.isPending || resendIn > 0}>
+        <Button onClick={sendCode} disabled={send.isPending || resendIn > 0 || lockedUntil !== null}>
           <Send aria-hidden />
           {sent ? t('security.password.resend') : t('security.password.sendCode')}
         </Button>
@@ -245,9 +248,18 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
                   { time: clock(validFor) },
                 )}${resendIn > 0 ? ` ${t('security.password.resendIn', { seconds: resendIn })}` : ''}`
               : t('security.password.expired')
-            : t('security.password.codeHint')}
+            : lockedUntil
+              ? null
+              : t('security.password.codeHint')}
         </span>
       </div>
+      {lockedUntil ? (
+        <p className={page.error} role="alert">
+          {t('security.password.locked', {
+            time: formatFullDate(lockedUntil, new Date(), i18n.language),
+          })}
+        </p>
+      ) : null}
       {sendError ? (
         <p className={page.error} role="alert">
           {sendError}

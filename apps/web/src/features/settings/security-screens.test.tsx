@@ -7,6 +7,7 @@ import type {
   SecurityResponse,
   SupportRequest,
 } from '@mailroom/protocol';
+import { formatFullDate } from '@mailroom/protocol';
 import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 
@@ -18,6 +19,7 @@ const security = (fields: Partial<SecurityResponse> = {}): SecurityResponse => (
   first_name: 'Ann',
   last_name: 'Lee',
   passport_level: 'formal',
+  password_codes_locked_until: null,
   impersonation: [],
   ba_impersonation: [],
   ...fields,
@@ -209,6 +211,19 @@ describe('settings/access: mailbox password', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
     expect(await screen.findByText('Too many requests, try again later')).toBeTruthy();
     expect(screen.queryByLabelText('Code')).toBeNull();
+  });
+
+  it("after the day's last code no new one can be asked for, and the screen says until when and why", async () => {
+    const until = new Date(Date.now() + 20 * 3600_000).toISOString();
+    const calls = serve({ security: security({ password_codes_locked_until: until }) });
+    renderAt('/settings/access');
+    const alert = await screen.findByText(/That was the last code for today/, {}, { timeout: 5_000 });
+    expect(alert.textContent).toContain(formatFullDate(until, new Date(), 'en'));
+    expect(alert.textContent).toContain('check your sign-in log');
+    const send = screen.getByRole('button', { name: 'Send code' });
+    expect(send.hasAttribute('disabled')).toBe(true);
+    fireEvent.click(send);
+    expect(calls.some((call) => call.url.endsWith('/sendcode'))).toBe(false);
   });
 });
 
