@@ -88,6 +88,72 @@ describe("a paid alias settled by the wallet's webhook", () => {
     expect(again.statusCode).toBe(200);
   });
 
+  /** An alias bought, then an 'expired' notice (signed, a webhook of its own) before the wallet's 'paid'. */
+  async function expiredBeforePaid(user: Awaited<ReturnType<typeof mailUser>>, name: string) {
+    const created = await user.browser.request('POST', '/api/v1/user/aliases/paid', { json: { name } });
+    expect(created.statusCode, created.body).toBe(200);
+    const alias = created.json().paid_alias as PaidAlias;
+    const expired = await sandbox.deliver({
+      event_id: `expired-${alias.invoice.id}`,
+      invoice_id: alias.invoice.id,
+      status: 'expired',
+      at: new Date().toISOString(),
+    });
+    expect(expired).toBe(200);
+    const failed = await user.browser.request('GET', '/api/v1/user/aliases/paid');
+    expect(failed.json().paid_aliases).toMatchObject([{ id: alias.id, status: 'failed' }]);
+    sandbox.holdWebhooks = true;
+    await sandbox.pay(alias.invoice.id);
+    const paid = sandbox.held.at(-1)!;
+    sandbox.holdWebhooks = false;
+    expect(paid).toMatchObject({ status: 'paid', invoice_id: alias.invoice.id });
+    const invoice = await db
+      .selectFrom('invoices')
+      .select('id')
+      .where('wallet_invoice_id', '=', alias.invoice.id)
+      .executeTakeFirstOrThrow();
+    return { alias, paid, invoiceId: invoice.id };
+  }
+
+  it("an 'expired' notice before 'paid': the late payment is honoured, the alias activated once, one ledger row", async () => {
+    const dee = await mailUser(ctx, 'Dee Late');
+    const { alias, paid, invoiceId } = await expiredBeforePaid(dee, `late${Date.now().toString(36)}`);
+    // The wallet retrying, three at once.
+    const statuses = await Promise.all([sandbox.deliver(paid), sandbox.deliver(paid), sandbox.deliver(paid)]);
+    expect(statuses).toEqual([200, 200, 200]);
+    const listed = await dee.browser.request('GET', '/api/v1/user/aliases/paid');
+    expect(listed.json().paid_aliases).toMatchObject([
+      { id: alias.id, status: 'succeed', invoice: { status: 'paid' } },
+    ]);
+    expect((await invoiceLedger(db, invoiceId)).map((l) => [l.from_status, l.to_status, l.source])).toEqual([
+      ['unpaid', 'expired', 'webhook'],
+      ['expired', 'paid', 'webhook'],
+    ]);
+    expect((await wallet.getInvoice(alias.invoice.id)).status).toBe('paid');
+  });
+
+  it('a late payment for a name taken meanwhile is paid back through the wallet, once', async () => {
+    const eve = await mailUser(ctx, 'Eve Late');
+    const fay = await mailUser(ctx, 'Fay Quick');
+    const name = `gone${Date.now().toString(36)}`;
+    const { alias, paid, invoiceId } = await expiredBeforePaid(eve, name);
+    // The failed alias let its name go; another member took it.
+    const taken = await fay.browser.request('POST', '/api/v1/user/aliases', { json: { name } });
+    expect(taken.statusCode, taken.body).toBe(200);
+    const statuses = await Promise.all([sandbox.deliver(paid), sandbox.deliver(paid), sandbox.deliver(paid)]);
+    expect(statuses).toEqual([200, 200, 200]);
+    expect((await invoiceLedger(db, invoiceId)).map((l) => [l.from_status, l.to_status, l.source])).toEqual([
+      ['unpaid', 'expired', 'webhook'],
+      ['expired', 'refund_due', 'webhook'],
+      ['refund_due', 'refunded', 'refund'],
+    ]);
+    expect((await wallet.getInvoice(alias.invoice.id)).status).toBe('refunded');
+    const listed = await eve.browser.request('GET', '/api/v1/user/aliases/paid');
+    expect(listed.json().paid_aliases).toMatchObject([
+      { id: alias.id, status: 'failed', invoice: { status: 'refunded' } },
+    ]);
+  });
+
   it('the wallet out of reach: the purchase is refused with wallet_unavailable and the name is not held', async () => {
     const cy = await mailUser(ctx, 'Cy Unreachable');
     const name = `down${Date.now().toString(36)}`;

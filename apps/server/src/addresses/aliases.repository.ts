@@ -168,6 +168,35 @@ export async function setAliasInvoice(trx: Trx, aliasId: number, invoiceId: numb
   await trx.updateTable('aliases').set({ invoice_id: invoiceId }).where('id', '=', aliasId).execute();
 }
 
+/**
+ * A failed paid alias made active after all (its invoice paid late), if it is not deleted and its name is still free:
+ * the account it belongs to, or undefined when it cannot be.
+ */
+export async function reviveFailedAlias(trx: Trx, aliasId: number): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('aliases')
+    .set({ status: 'succeed' })
+    .where('id', '=', aliasId)
+    .where('kind', '=', 'paid')
+    .where('status', '=', 'failed')
+    .where('deleted_at', 'is', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('aliases as other')
+            .select('other.id')
+            .whereRef('other.id', '<>', 'aliases.id')
+            .where((eb) => eb(eb.fn('lower', ['other.email']), '=', eb.fn('lower', ['aliases.email'])))
+            .where('other.deleted_at', 'is', null)
+            .where('other.status', '<>', 'failed'),
+        ),
+      ),
+    )
+    .returning('account_id')
+    .executeTakeFirst();
+  return row?.account_id;
+}
+
 export async function setAliasStatus(trx: Trx, aliasId: number, status: AliasStatus): Promise<void> {
   await trx.updateTable('aliases').set({ status }).where('id', '=', aliasId).execute();
 }

@@ -19,6 +19,7 @@ import {
   listAccountAliases,
   lockAccountAlias,
   lockPaidAlias,
+  reviveFailedAlias,
   markAliasDeleted,
   setAliasInvoice,
   setAliasStatus,
@@ -69,6 +70,15 @@ export function aliasInvoicePurpose(deps: { events: EventBus; log: PublishLog })
   return {
     onPaid: (trx, invoice) => settle(trx, invoice, 'succeed'),
     onFailed: (trx, invoice) => settle(trx, invoice, 'failed'),
+    // Paid after the invoice was given up: the alias is the member's after all, if its name is still free.
+    onPaidLate: async (trx, invoice) => {
+      const accountId = await reviveFailedAlias(trx, invoice.subject_id);
+      if (accountId === undefined) return false;
+      afterCommit(trx, () =>
+        publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'aliases' }]),
+      );
+      return true;
+    },
   };
 }
 

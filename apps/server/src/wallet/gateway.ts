@@ -9,7 +9,7 @@
  */
 
 /** The wallet's view of an invoice. */
-export type WalletInvoiceStatus = 'unpaid' | 'paid' | 'rejected' | 'expired' | 'cancelled';
+export type WalletInvoiceStatus = 'unpaid' | 'paid' | 'rejected' | 'expired' | 'cancelled' | 'refunded';
 
 export interface WalletInvoice {
   /** The wallet's id of the invoice. */
@@ -54,6 +54,11 @@ export interface WalletGateway {
   getInvoice(id: string): Promise<WalletInvoice>;
   /** Withdraws an unpaid invoice; a paid one stays paid (the answer says which). */
   cancelInvoice(id: string): Promise<WalletInvoice>;
+  /**
+   * Pays a paid invoice's money back to the member (a late payment for what could no longer be had). Idempotent: a
+   * refunded invoice answers refunded again, never a second refund.
+   */
+  refundInvoice(id: string): Promise<WalletInvoice>;
   notify(memberId: string, notice: WalletNotice): Promise<void>;
   bankAccounts(memberId: string): Promise<WalletBankAccount[]>;
 }

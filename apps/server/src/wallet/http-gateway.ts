@@ -11,7 +11,7 @@ import type {
 /** The provider's invoice as its API answers it (README, "The wallet": the API we expect). */
 const invoiceSchema = z.object({
   id: z.string().min(1).max(200),
-  status: z.enum(['unpaid', 'paid', 'rejected', 'expired', 'cancelled']),
+  status: z.enum(['unpaid', 'paid', 'rejected', 'expired', 'cancelled', 'refunded']),
   amount: z.string().regex(/^\d{1,12}(\.\d{1,8})?$/),
   currency: z.string().min(1).max(16),
   pay_url: z.string().max(2000),
@@ -55,6 +55,10 @@ export class HttpWalletGateway implements WalletGateway {
 
   async cancelInvoice(id: string): Promise<WalletInvoice> {
     return toInvoice(await this.call('POST', `/v1/invoices/${encodeURIComponent(id)}/cancel`, {}));
+  }
+
+  async refundInvoice(id: string): Promise<WalletInvoice> {
+    return toInvoice(await this.call('POST', `/v1/invoices/${encodeURIComponent(id)}/refund`, {}));
   }
 
   async notify(memberId: string, notice: WalletNotice): Promise<void> {

@@ -22,6 +22,7 @@ export {
   invoiceIdempotencyKey,
   InvoicePurposes,
   invoiceView,
+  refundInvoice,
   registerInvoicePurpose,
   settleInvoice,
   type CreateInvoiceRequest,

@@ -157,6 +157,17 @@ export async function invoiceLedger(db: Db, invoiceId: number): Promise<InvoiceL
 }
 
 /** Unpaid invoices created before `before`, oldest first (the reconciliation job's work). */
+/** Late payments waiting for their refund (status refund_due), oldest first. */
+export async function refundDueInvoices(db: Db, limit: number): Promise<InvoiceRow[]> {
+  return db
+    .selectFrom('invoices')
+    .select(columns)
+    .where('status', '=', 'refund_due')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
 export async function unpaidInvoicesBefore(db: Db, before: Date, limit: number): Promise<InvoiceRow[]> {
   return db
     .selectFrom('invoices')

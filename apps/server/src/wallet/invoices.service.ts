@@ -27,7 +27,16 @@ import {
 export interface InvoicePurposeHandler {
   onPaid(trx: Trx, invoice: InvoiceRow): Promise<void>;
   onFailed(trx: Trx, invoice: InvoiceRow): Promise<void>;
+  /**
+   * A payment reported after the invoice was settled as failed (expired, cancelled, rejected): deliver what it paid
+   * for if that still can be (the name still free, the row not deleted) and answer true; false when it cannot, and the
+   * money is paid back. Without it every late payment is paid back.
+   */
+  onPaidLate?(trx: Trx, invoice: InvoiceRow): Promise<boolean>;
 }
+
+/** Settled statuses a late 'paid' report can still reach: the money arrived after we had given the invoice up. */
+const LATE_PAYABLE: ReadonlySet<InvoiceStatus> = new Set(['expired', 'cancelled', 'rejected']);
 
 /**
  * The purposes invoices are issued for ('alias', 'domain', …) and their handlers: one registry per process, made at
@@ -144,9 +153,23 @@ export async function settleInvoice(
   return transact(deps.db, async (trx) => {
     const invoice = await lockInvoice(trx, request);
     if (!invoice) throw new DomainError('not_found', 'No such invoice');
-    if (invoice.status !== 'unpaid' || request.status === 'unpaid') return { invoice, changed: false };
+    const late = LATE_PAYABLE.has(invoice.status) && request.status === 'paid';
+    if ((invoice.status !== 'unpaid' && !late) || request.status === 'unpaid')
+      return { invoice, changed: false };
     // The same webhook event again (it can only have changed this invoice, now settled): nothing to do.
     if (request.eventId && (await ledgerHasEvent(trx, request.eventId))) return { invoice, changed: false };
+    if (late) {
+      // Money taken for an invoice we gave up: what it paid for if it can still be had, else paid back
+      // (refund_due: refundInvoice asks the wallet, now or from the reconciliation job, and records refunded).
+      const handler = deps.invoicePurposes.handlerOf(invoice.purpose);
+      const delivered = handler.onPaidLate ? await handler.onPaidLate(trx, invoice) : false;
+      const settled = await recordInvoiceChange(trx, invoice, {
+        status: delivered ? 'paid' : 'refund_due',
+        source: request.source,
+        eventId: request.eventId ?? null,
+      });
+      return { invoice: settled, changed: true };
+    }
     const settled = await recordInvoiceChange(trx, invoice, {
       status: request.status,
       source: request.source,
@@ -192,6 +215,30 @@ export async function cancelInvoice(
   const answer = await deps.wallet.cancelInvoice(invoice.wallet_invoice_id);
   const status = answer.status === 'cancelled' ? (options.status ?? 'cancelled') : answer.status;
   return settleInvoice(deps, { invoiceId, status, source: options.source ?? 'cancel' });
+}
+
+/**
+ * Pays a late payment back (an invoice in refund_due): the wallet refunds it (idempotent there), then the invoice is
+ * recorded refunded, once, under its lock. Throws wallet_unavailable when the wallet cannot be reached: it stays
+ * refund_due and the reconciliation job asks again.
+ */
+export async function refundInvoice(deps: WalletDeps, invoiceId: number): Promise<SettleResult> {
+  const invoice = await findInvoice(deps.db, { invoiceId });
+  if (!invoice) throw new DomainError('not_found', 'No such invoice');
+  if (invoice.status !== 'refund_due') return { invoice, changed: false };
+  const answer = await deps.wallet.refundInvoice(invoice.wallet_invoice_id);
+  if (answer.status !== 'refunded')
+    throw new DomainError('wallet_unavailable', `The wallet did not refund the invoice (${answer.status})`);
+  return transact(deps.db, async (trx) => {
+    const locked = await lockInvoice(trx, { invoiceId });
+    if (!locked || locked.status !== 'refund_due') return { invoice: locked ?? invoice, changed: false };
+    const refunded = await recordInvoiceChange(trx, locked, {
+      status: 'refunded',
+      source: 'refund',
+      eventId: null,
+    });
+    return { invoice: refunded, changed: true };
+  });
 }
 
 /** The invoice as the API shows it (protocol `Invoice`): the wallet's id, the pay link while it is unpaid. */

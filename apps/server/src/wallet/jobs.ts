@@ -4,8 +4,8 @@ import { DomainError } from '../core/errors.js';
 import { startRecurringJob, type PeriodicJob } from '../core/jobs/index.js';
 import { findAccountById } from '../accounts/index.js';
 import { accountsWithNewInboxMail, newInboxMail } from '../mailbox/index.js';
-import { unpaidInvoicesBefore } from './invoices.repository.js';
-import { cancelInvoice, checkInvoice, type WalletDeps } from './invoices.service.js';
+import { refundDueInvoices, unpaidInvoicesBefore } from './invoices.repository.js';
+import { cancelInvoice, checkInvoice, refundInvoice, type WalletDeps } from './invoices.service.js';
 import { claimMailNotice, lastMailNotice, releaseMailNotice } from './mail-notices.repository.js';
 
 /** An unpaid invoice is asked about once it is this old (a webhook usually settled it before). */
@@ -35,6 +35,15 @@ export async function reconcileInvoices(
           ? await cancelInvoice(deps, invoice.id, { source: 'reconcile', status: 'expired' })
           : await checkInvoice(deps, invoice.id, 'reconcile');
       if (result.changed) settled += 1;
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'wallet_unavailable') break;
+      throw err;
+    }
+  }
+  // Late payments that could not be delivered and whose refund the wallet has not confirmed yet.
+  for (const invoice of await refundDueInvoices(deps.db, batch)) {
+    try {
+      await refundInvoice(deps, invoice.id);
     } catch (err) {
       if (err instanceof DomainError && err.code === 'wallet_unavailable') break;
       throw err;

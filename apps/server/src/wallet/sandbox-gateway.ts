@@ -12,6 +12,7 @@ import {
   findSandboxInvoice,
   insertSandboxInvoice,
   insertSandboxNotice,
+  refundSandboxInvoice,
   settleSandboxInvoice,
   type SandboxInvoiceRow,
 } from './sandbox.repository.js';
@@ -100,6 +101,12 @@ export class SandboxWalletGateway implements WalletGateway {
     const settled = await settleSandboxInvoice(this.db, id, 'cancelled');
     if (!settled) throw new DomainError('not_found', 'The wallet has no such invoice');
     return sandboxInvoiceView(settled.invoice, this.baseUrl);
+  }
+
+  async refundInvoice(id: string): Promise<WalletInvoice> {
+    const row = await refundSandboxInvoice(this.db, id);
+    if (!row) throw new DomainError('not_found', 'The wallet has no such invoice');
+    return sandboxInvoiceView(row, this.baseUrl);
   }
 
   async notify(memberId: string, notice: WalletNotice): Promise<void> {

@@ -6,6 +6,7 @@ import {
   findSandboxInvoice,
   insertSandboxInvoice,
   insertSandboxNotice,
+  refundSandboxInvoice,
   settleSandboxInvoice,
   type SandboxInvoiceRow,
 } from './sandbox.repository.js';
@@ -139,6 +140,10 @@ export async function startSandboxWalletServer(opts: {
     if (!settled) return reply.status(404).send(notFound);
     if (settled.changed) await emit(settled.invoice);
     return view(settled.invoice);
+  });
+  app.post<{ Params: { id: string } }>('/v1/invoices/:id/refund', async (request, reply) => {
+    const row = await refundSandboxInvoice(db, request.params.id);
+    return row ? view(row) : reply.status(404).send(notFound);
   });
   app.post<{ Params: { memberId: string } }>(
     '/v1/members/:memberId/notifications',

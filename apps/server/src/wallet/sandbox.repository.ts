@@ -1,4 +1,4 @@
-import type { Db, InvoiceStatus } from '../core/db/index.js';
+import type { Db, SandboxInvoiceStatus } from '../core/db/index.js';
 
 /** An invoice as the sandbox wallet keeps it (table `sandbox_wallet_invoices`). */
 export interface SandboxInvoiceRow {
@@ -7,7 +7,7 @@ export interface SandboxInvoiceRow {
   amount: string;
   currency: string;
   description: string;
-  status: InvoiceStatus;
+  status: SandboxInvoiceStatus;
   idempotency_key: string;
   created_at: Date;
   updated_at: Date;
@@ -65,7 +65,7 @@ export async function findSandboxInvoice(db: Db, id: string): Promise<SandboxInv
 export async function settleSandboxInvoice(
   db: Db,
   id: string,
-  status: Exclude<InvoiceStatus, 'unpaid'>,
+  status: Exclude<SandboxInvoiceStatus, 'unpaid'>,
 ): Promise<{ invoice: SandboxInvoiceRow; changed: boolean } | undefined> {
   const changed = await db
     .updateTable('sandbox_wallet_invoices')
@@ -77,6 +77,18 @@ export async function settleSandboxInvoice(
   if (changed) return { invoice: changed, changed: true };
   const invoice = await findSandboxInvoice(db, id);
   return invoice && { invoice, changed: false };
+}
+
+/** Pays a paid invoice back (one statement: a refund happens once); the invoice as it is afterwards. */
+export async function refundSandboxInvoice(db: Db, id: string): Promise<SandboxInvoiceRow | undefined> {
+  const refunded = await db
+    .updateTable('sandbox_wallet_invoices')
+    .set({ status: 'refunded', updated_at: new Date() })
+    .where('id', '=', id)
+    .where('status', '=', 'paid')
+    .returning(columns)
+    .executeTakeFirst();
+  return refunded ?? findSandboxInvoice(db, id);
 }
 
 /** The member's invoices, newest first. */

@@ -20,7 +20,16 @@ export const aliasKindValues = ['free', 'paid'] as const;
 export type AliasKind = (typeof aliasKindValues)[number];
 
 /** An invoice of the provider's wallet as the member sees it. Amount as a decimal string ('1.00'). */
-export const invoiceStatusValues = ['unpaid', 'paid', 'rejected', 'expired', 'cancelled'] as const;
+/** refund_due, refunded: paid after it had expired (or was withdrawn), for what could no longer be had: paid back. */
+export const invoiceStatusValues = [
+  'unpaid',
+  'paid',
+  'rejected',
+  'expired',
+  'cancelled',
+  'refund_due',
+  'refunded',
+] as const;
 export type InvoiceStatus = (typeof invoiceStatusValues)[number];
 export const invoiceSchema = z.object({
   /** The wallet's invoice id (what the sandbox page and `mailroom wallet pay` take). */

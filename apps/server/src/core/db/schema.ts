@@ -68,9 +68,13 @@ export type VcardProperty = [string, Record<string, string | string[]>, string, 
 export type OutboxStatus = 'queued' | 'sent' | 'bounced';
 
 /** The statuses of an invoice (protocol's invoiceStatusValues). */
-export type InvoiceStatus = 'unpaid' | 'paid' | 'rejected' | 'expired' | 'cancelled';
+/** refund_due and refunded: a late payment for an invoice settled as failed, whose purchase could not be delivered. */
+export type InvoiceStatus =
+  'unpaid' | 'paid' | 'rejected' | 'expired' | 'cancelled' | 'refund_due' | 'refunded';
 /** What reported an invoice's change: 'I have already paid', the webhook, the reconciliation job, a cancel, the sandbox. */
-export type InvoiceChangeSource = 'check' | 'webhook' | 'reconcile' | 'cancel' | 'sandbox';
+/** The sandbox wallet's own invoice statuses: the wallet's, which know no refund_due. */
+export type SandboxInvoiceStatus = Exclude<InvoiceStatus, 'refund_due'>;
+export type InvoiceChangeSource = 'check' | 'webhook' | 'reconcile' | 'cancel' | 'sandbox' | 'refund';
 
 type FilterRunState = 'queued' | 'running' | 'done' | 'failed';
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
@@ -510,7 +514,7 @@ export interface Database {
     amount: string;
     currency: string;
     description: string;
-    status: ColumnType<InvoiceStatus, InvoiceStatus | undefined, InvoiceStatus>;
+    status: ColumnType<SandboxInvoiceStatus, SandboxInvoiceStatus | undefined, SandboxInvoiceStatus>;
     idempotency_key: string;
     created_at: CreatedAt;
     updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
