@@ -28,15 +28,18 @@ export interface InvoicePurposeHandler {
   onPaid(trx: Trx, invoice: InvoiceRow): Promise<void>;
   onFailed(trx: Trx, invoice: InvoiceRow): Promise<void>;
   /**
-   * A payment reported after the invoice was settled as failed (expired, cancelled, rejected): deliver what it paid
+   * A payment reported after the invoice was settled as expired or cancelled (we gave it up): deliver what it paid
    * for if that still can be (the name still free, the row not deleted) and answer true; false when it cannot, and the
    * money is paid back. Without it every late payment is paid back.
    */
   onPaidLate?(trx: Trx, invoice: InvoiceRow): Promise<boolean>;
 }
 
-/** Settled statuses a late 'paid' report can still reach: the money arrived after we had given the invoice up. */
-const LATE_PAYABLE: ReadonlySet<InvoiceStatus> = new Set(['expired', 'cancelled', 'rejected']);
+/**
+ * Settled statuses a late 'paid' report can still reach: we gave the invoice up (expired, or withdrawn) while the
+ * member could still pay it. A rejected invoice is the member's own refusal at the wallet: it stays rejected.
+ */
+const LATE_PAYABLE: ReadonlySet<InvoiceStatus> = new Set(['expired', 'cancelled']);
 
 /**
  * The purposes invoices are issued for ('alias', 'domain', …) and their handlers: one registry per process, made at
@@ -140,7 +143,9 @@ export interface SettleResult {
 
 /**
  * THE one function that changes an invoice's state. In one transaction: the invoice row locked (FOR UPDATE), the
- * change allowed only from 'unpaid' (to paid, rejected, expired or cancelled: a settled invoice never changes again),
+ * change allowed only from 'unpaid' (to paid, rejected, expired or cancelled), and for a late payment from expired or
+ * cancelled (to paid when onPaidLate delivered it, else refund_due), and from refund_due to refunded (refundInvoice,
+ * once the wallet paid it back) — nothing else,
  * one ledger row appended, and the purpose's handler called — so however many reports arrive, in whatever order, from
  * 'I have already paid', webhooks, the reconciliation job or the sandbox, an invoice is paid (and its alias activated)
  * once. A duplicate or stale report, or one that says 'unpaid', changes nothing and answers the invoice as it is. An
@@ -154,10 +159,21 @@ export async function settleInvoice(
     const invoice = await lockInvoice(trx, request);
     if (!invoice) throw new DomainError('not_found', 'No such invoice');
     const late = LATE_PAYABLE.has(invoice.status) && request.status === 'paid';
-    if ((invoice.status !== 'unpaid' && !late) || request.status === 'unpaid')
+    const refunded = invoice.status === 'refund_due' && request.status === 'refunded';
+    if ((invoice.status !== 'unpaid' && !late && !refunded) || request.status === 'unpaid')
       return { invoice, changed: false };
+    // 'refunded' is recorded only from refund_due (refundInvoice), never for an unpaid invoice.
+    if (request.status === 'refunded' && !refunded) return { invoice, changed: false };
     // The same webhook event again (it can only have changed this invoice, now settled): nothing to do.
     if (request.eventId && (await ledgerHasEvent(trx, request.eventId))) return { invoice, changed: false };
+    if (refunded) {
+      const settled = await recordInvoiceChange(trx, invoice, {
+        status: 'refunded',
+        source: request.source,
+        eventId: null,
+      });
+      return { invoice: settled, changed: true };
+    }
     if (late) {
       // Money taken for an invoice we gave up: what it paid for if it can still be had, else paid back
       // (refund_due: refundInvoice asks the wallet, now or from the reconciliation job, and records refunded).
@@ -229,16 +245,7 @@ export async function refundInvoice(deps: WalletDeps, invoiceId: number): Promis
   const answer = await deps.wallet.refundInvoice(invoice.wallet_invoice_id);
   if (answer.status !== 'refunded')
     throw new DomainError('wallet_unavailable', `The wallet did not refund the invoice (${answer.status})`);
-  return transact(deps.db, async (trx) => {
-    const locked = await lockInvoice(trx, { invoiceId });
-    if (!locked || locked.status !== 'refund_due') return { invoice: locked ?? invoice, changed: false };
-    const refunded = await recordInvoiceChange(trx, locked, {
-      status: 'refunded',
-      source: 'refund',
-      eventId: null,
-    });
-    return { invoice: refunded, changed: true };
-  });
+  return settleInvoice(deps, { invoiceId, status: 'refunded', source: 'refund' });
 }
 
 /** The invoice as the API shows it (protocol `Invoice`): the wallet's id, the pay link while it is unpaid. */
