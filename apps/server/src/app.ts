@@ -180,7 +180,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     ...(config.databaseUrl ? { store: postgresRateLimitStore(deps.db) } : {}),
     errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
   });
-  await app.register(metricsPlugin, { token: config.metricsToken });
+  await app.register(metricsPlugin, { token: config.metrics.token });
   await app.register(serverClockPlugin);
   await app.register(noNulPlugin);
   await app.register(sessionPlugin);
