@@ -213,24 +213,24 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     scopes: config.oidc.scopes,
     ...(embeddedIdp ? { fetch: inProcessFetch(app, config.publicUrl) } : {}),
   });
-  if (embeddedIdp) {
-    await devIdpRoutes(app, {
-      db: deps.db,
-      issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
-      clientId: config.oidc.clientId,
-      clientSecret: deps.secrets.idpClientSecret,
-      passportLevelClaim: config.oidc.passportLevelClaim,
-      redirectUri,
-      postLogoutRedirectUri,
-      embedded: config.frameAncestors.length > 0,
-      cookieKeys: deps.secrets.idpCookieKeys,
-      signingKey: deps.secrets.idpSigningKey,
-      rateLimit: config.authRateLimit,
-      trustProxy: config.trustProxy,
-    });
-  }
+  const endProviderSession = embeddedIdp
+    ? await devIdpRoutes(app, {
+        db: deps.db,
+        issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
+        clientId: config.oidc.clientId,
+        clientSecret: deps.secrets.idpClientSecret,
+        passportLevelClaim: config.oidc.passportLevelClaim,
+        redirectUri,
+        postLogoutRedirectUri,
+        embedded: config.frameAncestors.length > 0,
+        cookieKeys: deps.secrets.idpCookieKeys,
+        signingKey: deps.secrets.idpSigningKey,
+        rateLimit: config.authRateLimit,
+        trustProxy: config.trustProxy,
+      })
+    : undefined;
 
-  await app.register(authRoutes, { prefix: '/auth', oidc });
+  await app.register(authRoutes, { prefix: '/auth', oidc, endProviderSession });
   // The sandbox wallet's page, only while the sandbox is the wallet (WALLET_API_URL unset).
   if (deps.wallet.kind === 'sandbox') await app.register(sandboxWalletRoutes);
   await app.register(impersonationRoutes, { prefix: '/auth' });
