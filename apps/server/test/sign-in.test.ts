@@ -229,6 +229,38 @@ describe('signing out and switching accounts', () => {
   });
 });
 
+describe("the member's saved language at sign-in", () => {
+  /** Signs `memberId` in at the embedded provider's form in `browser`; answers where it landed. */
+  async function signInAt(browser: Browser, memberId: string) {
+    const form = await browser.follow('/auth/wm/login?redirect=/mail');
+    const uid = new URL(form.url).pathname.split('/')[3]!;
+    const posted = await browser.request('POST', `/idp/interaction/${uid}/login`, {
+      form: { memberId, password: 'correct horse' },
+      csrf: false,
+    });
+    return new URL((await walk(browser, String(posted.headers.location))).url).pathname;
+  }
+
+  it('wins over the lang cookie of another browser, which then keeps it', async () => {
+    const { browser: first, memberId } = await signUpAndSignIn(app, 'Lena Lang');
+    expect(
+      (await first.request('POST', '/api/v1/user/settings', { json: { language: 'ru' } })).statusCode,
+    ).toBe(200);
+    const second = new Browser(app);
+    second.cookies.set('lang', 'en');
+    expect(await signInAt(second, memberId)).toBe('/mail');
+    expect(second.cookies.get('lang')).toBe('ru');
+  });
+
+  it('leaves the cookie alone when the member saved none', async () => {
+    const { memberId } = await signUpAndSignIn(app, 'Nils None');
+    const second = new Browser(app);
+    second.cookies.set('lang', 'en');
+    expect(await signInAt(second, memberId)).toBe('/mail');
+    expect(second.cookies.get('lang')).toBe('en');
+  });
+});
+
 describe('odd return paths on the sign-in redirect never answer 500', () => {
   const odd = [
     '/mail/\u00e9t\u00e9',
