@@ -138,8 +138,8 @@ function walk(folders: Folder[], visit: (f: Folder) => void): void {
  * The RSS split: the JavaScript heap, memory V8 accounts outside it (Buffers, PGlite's WebAssembly memory) and the
  * rest (code, the parse workers' threads and heaps, malloc).
  */
-async function memorySplit(http: string, rss: number): Promise<string> {
-  const metrics = await (await fetch(`${http}/metrics`)).text();
+async function memorySplit(metricsUrl: string, rss: number): Promise<string> {
+  const metrics = await (await fetch(metricsUrl)).text();
   const metric = (name: string) =>
     Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20;
   const heap = metric('nodejs_heap_size_total_bytes');
@@ -192,7 +192,7 @@ export async function runCollectorsBench(opts: {
         // What the RSS holds near its peak (every 2 s at most), from the server's own Prometheus metrics.
         if (rss > peakRss && performance.now() - lastSplit > 2000) {
           lastSplit = performance.now();
-          split = await memorySplit(server.http, rss);
+          split = await memorySplit(server.metrics, rss);
         }
         peakRss = Math.max(peakRss, rss);
         const { collectors } = await api<{ collectors: Collector[] }>('GET', 'user/collectors');

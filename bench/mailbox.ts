@@ -265,7 +265,7 @@ export async function runMailboxBench(opts: { databaseUrl?: string; messages: nu
     });
     // What the RSS holds, from the server's own Prometheus metrics: the JavaScript heap, memory V8 accounts outside it
     // (Buffers), and the rest (code, thread stacks and heaps, PGlite's WebAssembly memory, which never shrinks).
-    const metrics = await (await fetch(`${server.http}/metrics`)).text();
+    const metrics = await (await fetch(server.metrics)).text();
     const metric = (name: string) =>
       Number(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.e+]+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20;
     const rss = (await memoryOf(server.pid)).rss;

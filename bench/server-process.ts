@@ -53,7 +53,7 @@ export async function startServer(opts: {
     built = true;
   }
   const serve = serveCommand();
-  const [smtpPort, httpPort] = [await freePort(), await freePort()];
+  const [smtpPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const http = `http://127.0.0.1:${httpPort}`;
   const started = performance.now();
   const server: ChildProcess = spawn(
@@ -69,6 +69,8 @@ export async function startServer(opts: {
         PORT: String(httpPort),
         PUBLIC_URL: http,
         SMTP_PORT: String(smtpPort),
+        // Prometheus metrics on their own loopback listener (METRICS_PORT), as in production.
+        METRICS_PORT: String(metricsPort),
         MAIL_DOMAIN: 'mailroom.test',
         LOG_LEVEL: 'error',
         DATABASE_URL: opts.databaseUrl ?? '',
@@ -92,6 +94,8 @@ export async function startServer(opts: {
   return {
     pid: server.pid!,
     http,
+    /** GET /metrics of the server (its metrics listener). */
+    metrics: `http://127.0.0.1:${metricsPort}/metrics`,
     smtpPort,
     startMs: performance.now() - started,
     async stop() {

@@ -38,6 +38,7 @@ export async function startServer(env: Record<string, string>): Promise<Server> 
         DATA_DIR: dataDir,
         PORT: String(port),
         SMTP_PORT: String(smtpPort),
+        METRICS_PORT: 'off',
         HOST: '127.0.0.1',
         PUBLIC_URL: http,
         LOG_LEVEL: 'warn',

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pino from 'pino';
@@ -179,7 +180,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     ...(config.databaseUrl ? { store: postgresRateLimitStore(deps.db) } : {}),
     errorResponseBuilder: (_req, ctx) => ({ ...errorBody('too_many_requests'), statusCode: ctx.statusCode }),
   });
-  await app.register(metricsPlugin, { token: config.metricsToken });
+  await app.register(metricsPlugin, { token: config.metrics.token });
   await app.register(serverClockPlugin);
   await app.register(noNulPlugin);
   await app.register(sessionPlugin);
@@ -212,24 +213,24 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     scopes: config.oidc.scopes,
     ...(embeddedIdp ? { fetch: inProcessFetch(app, config.publicUrl) } : {}),
   });
-  if (embeddedIdp) {
-    await devIdpRoutes(app, {
-      db: deps.db,
-      issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
-      clientId: config.oidc.clientId,
-      clientSecret: deps.secrets.idpClientSecret,
-      passportLevelClaim: config.oidc.passportLevelClaim,
-      redirectUri,
-      postLogoutRedirectUri,
-      embedded: config.frameAncestors.length > 0,
-      cookieKeys: deps.secrets.idpCookieKeys,
-      signingKey: deps.secrets.idpSigningKey,
-      rateLimit: config.authRateLimit,
-      trustProxy: config.trustProxy,
-    });
-  }
+  const endProviderSession = embeddedIdp
+    ? await devIdpRoutes(app, {
+        db: deps.db,
+        issuer: `${config.publicUrl}${DEV_IDP_PATH}`,
+        clientId: config.oidc.clientId,
+        clientSecret: deps.secrets.idpClientSecret,
+        passportLevelClaim: config.oidc.passportLevelClaim,
+        redirectUri,
+        postLogoutRedirectUri,
+        embedded: config.frameAncestors.length > 0,
+        cookieKeys: deps.secrets.idpCookieKeys,
+        signingKey: deps.secrets.idpSigningKey,
+        rateLimit: config.authRateLimit,
+        trustProxy: config.trustProxy,
+      })
+    : undefined;
 
-  await app.register(authRoutes, { prefix: '/auth', oidc });
+  await app.register(authRoutes, { prefix: '/auth', oidc, endProviderSession });
   // The sandbox wallet's page, only while the sandbox is the wallet (WALLET_API_URL unset).
   if (deps.wallet.kind === 'sandbox') await app.register(sandboxWalletRoutes);
   await app.register(impersonationRoutes, { prefix: '/auth' });
@@ -265,11 +266,47 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
   return app;
 }
 
+/**
+ * The built app's index.html, read once at start-up with the .br and .gz the build wrote beside it: the history
+ * fallback answers from memory, so it cannot fail while a build replaces the files on disk (vite empties the folder
+ * first), nor turn a request's Range or If-Match into a partial page or an error.
+ */
+interface IndexPage {
+  body: Buffer;
+  br?: Buffer;
+  gzip?: Buffer;
+  etag: string;
+}
+
+function readIndexPage(distDir: string): IndexPage | undefined {
+  const read = (name: string) => {
+    try {
+      return fs.readFileSync(path.join(distDir, name));
+    } catch {
+      return undefined;
+    }
+  };
+  const body = read('index.html');
+  if (!body) return undefined;
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { body, br: read('index.html.br'), gzip: read('index.html.gz'), etag };
+}
+
+/** The encodings an Accept-Encoding header allows (q above 0), lower-cased. */
+function acceptedEncodings(header: string | undefined): Set<string> {
+  const accepted = new Set<string>();
+  for (const part of (header ?? '').split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  return accepted;
+}
+
 /** Serves the built web app; unknown GET paths get index.html so deep links load the app. */
 async function registerWebApp(app: FastifyInstance, distDir: string) {
-  const indexFile = path.join(distDir, 'index.html');
-  const hasWeb = fs.existsSync(indexFile);
-  if (hasWeb) {
+  const index = readIndexPage(distDir);
+  if (index) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
@@ -288,13 +325,25 @@ async function registerWebApp(app: FastifyInstance, distDir: string) {
     // Every app route gets the app, a last segment with a dot too (a date in a search, an address): only
     // the built files under /assets are files, and one missing there is a 404, never the app.
     if (
-      hasWeb &&
+      index &&
       (request.method === 'GET' || request.method === 'HEAD') &&
       !serverPaths.test(request.url) &&
       !request.url.startsWith('/assets/')
     ) {
       if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
-        return reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+        reply
+          .header('content-type', 'text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .header('etag', index.etag)
+          .header('vary', 'accept-encoding');
+        const match = request.headers['if-none-match'];
+        if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === index.etag))
+          return reply.status(304).send();
+        const accepted = acceptedEncodings(request.headers['accept-encoding']);
+        if (index.br && accepted.has('br')) return reply.header('content-encoding', 'br').send(index.br);
+        if (index.gzip && (accepted.has('gzip') || accepted.has('*')))
+          return reply.header('content-encoding', 'gzip').send(index.gzip);
+        return reply.send(index.body);
       }
     }
     return reply.status(404).send(errorBody('not_found'));

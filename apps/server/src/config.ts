@@ -168,6 +168,8 @@ const schema = z.object({
   WALLET_WEBHOOK_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: bool.default(false),
   METRICS_TOKEN: z.string().min(16).optional(),
+  METRICS_PORT: z.union([z.literal('off'), port]).default(9464),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   SHUTDOWN_DELAY_SECONDS: z.coerce.number().min(0).max(300).default(0),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(25),
   SUPPORT_EMAIL: z.email().optional(),
@@ -322,8 +324,12 @@ export interface Config {
    * what is in progress gets `timeoutMs` to finish.
    */
   shutdown: { delayMs: number; timeoutMs: number };
-  /** Bearer token /metrics asks for (METRICS_TOKEN); open when absent. */
-  metricsToken?: string;
+  /**
+   * Prometheus metrics: `listener` is their own listener (METRICS_HOST:METRICS_PORT, loopback by default; null with
+   * METRICS_PORT=off); `token`, when set (METRICS_TOKEN), also serves /metrics on the public port to its bearer
+   * (without it the public port has no /metrics).
+   */
+  metrics: { listener: { host: string; port: number } | null; token?: string };
   /** Where support requests go (SUPPORT_EMAIL, default support@MAIL_DOMAIN). */
   supportEmail: string;
   logLevel: string;
@@ -424,7 +430,11 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     "Key (at least 16 characters) of the wallet webhook's X-Wallet-Signature; required with WALLET_API_URL",
   TRUST_PROXY: 'Trust X-Forwarded-* headers from a reverse proxy (default false)',
   METRICS_TOKEN:
-    'When set (at least 16 characters), GET /metrics answers only a request with Authorization: Bearer <token> (default: unset, open)',
+    'When set (at least 16 characters), GET /metrics on the public port answers a request with Authorization: Bearer <token> (anything else 401); unset, the public port has no /metrics (default: unset)',
+  METRICS_PORT:
+    'Port of the metrics listener, which answers GET /metrics with no token: keep it where only the scraper reaches it (default 9464; off: no listener)',
+  METRICS_HOST:
+    'Interface of the metrics listener (default 127.0.0.1, loopback only; 0.0.0.0 opens it to the network)',
   SHUTDOWN_DELAY_SECONDS:
     'On SIGTERM, seconds /healthz/ready answers 503 while everything still works, so a load balancer stops sending first (default 0)',
   SHUTDOWN_TIMEOUT_SECONDS:
@@ -591,7 +601,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       webhookSecret: e.WALLET_WEBHOOK_SECRET,
     },
     trustProxy: e.TRUST_PROXY,
-    metricsToken: e.METRICS_TOKEN,
+    metrics: {
+      listener: e.METRICS_PORT === 'off' ? null : { host: e.METRICS_HOST, port: e.METRICS_PORT },
+      ...(e.METRICS_TOKEN ? { token: e.METRICS_TOKEN } : {}),
+    },
     shutdown: { delayMs: e.SHUTDOWN_DELAY_SECONDS * 1000, timeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000 },
     supportEmail: e.SUPPORT_EMAIL ?? `support@${e.MAIL_DOMAIN.toLowerCase()}`,
     logLevel: e.LOG_LEVEL,

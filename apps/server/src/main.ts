@@ -21,6 +21,7 @@ import { startFilterRuns } from './filters/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
 import { AddressPolicy, openDnsResolver } from './core/net/index.js';
+import { startMetricsListener } from './http/index.js';
 import { collectorView, connectImap, imapErrorCode, startCollectorJobs } from './collectors/index.js';
 
 async function main() {
@@ -43,6 +44,16 @@ async function main() {
   const invoicePurposes = appInvoicePurposes(events);
   const admin = await startAdminSocket(db, config, invoicePurposes);
   const app = await buildApp({ config, db, secrets, blobs, events, wallet, invoicePurposes });
+  // Prometheus metrics on a listener of their own, loopback by default (METRICS_HOST, METRICS_PORT).
+  const metrics = config.metrics.listener
+    ? await startMetricsListener(config.metrics.listener).catch((err: unknown) => {
+        const { host, port } = config.metrics.listener!;
+        console.error(
+          `The metrics listener cannot listen on ${host}:${port} (${err instanceof Error ? err.message : String(err)}): set METRICS_PORT to a free port, or METRICS_PORT=off`,
+        );
+        process.exit(1);
+      })
+    : null;
   await app.listen({ port: config.port, host: config.host });
   const ingest = await startIngest(
     withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
@@ -74,6 +85,9 @@ async function main() {
       publicUrl: config.publicUrl,
       database: config.databaseUrl ? 'postgresql' : 'pglite',
       idp: config.oidc.issuer ?? 'embedded',
+      metrics: config.metrics.listener
+        ? `http://${config.metrics.listener.host}:${metrics?.port}/metrics`
+        : 'off',
     },
     `Mailroom is running at ${config.publicUrl}`,
   );
@@ -200,6 +214,7 @@ async function main() {
     };
     await Promise.all([
       drain('http', () => app.close()),
+      drain('metrics', async () => metrics?.close()),
       drain('smtp', () => ingest.close(timeoutMs)),
       drain('outbox', () => sending.stop()),
       drain('filter-runs', () => filterRuns.stop()),

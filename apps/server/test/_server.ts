@@ -28,7 +28,8 @@ export function startServer(env: Record<string, string>, wrapper: string[] = [])
   ];
   const child = spawn(command!, args, {
     cwd: root,
-    env: { ...process.env, ...serve.env, ...env },
+    // Several test servers run at once: none holds the default metrics port unless the test gives it one.
+    env: { ...process.env, ...serve.env, METRICS_PORT: 'off', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultSettings } from '@mailroom/protocol';
-import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+import { Browser, cleanup, createTestApp, signUpAndSignIn } from './_util.js';
+import { startMetricsListener } from '../src/http/index.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 
 const { app, db } = await createTestApp();
@@ -89,7 +90,13 @@ describe('service endpoints', () => {
 
   it('/metrics exposes Prometheus metrics including request durations', async () => {
     await new Browser(app).get('/healthz');
-    const response = await new Browser(app).get('/metrics');
+    const listener = await startMetricsListener({ host: '127.0.0.1', port: 0 });
+    cleanup(() => listener.close());
+    const scraped = await fetch(`http://127.0.0.1:${listener.port}/metrics`);
+    const response = {
+      headers: { 'content-type': scraped.headers.get('content-type') },
+      body: await scraped.text(),
+    };
     expect(response.headers['content-type']).toContain('text/plain');
     expect(response.body).toContain('mailroom_http_request_duration_seconds_bucket');
     expect(response.body).toContain('process_cpu_user_seconds_total');

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openBlobStore } from '../src/core/blobs/index.js';
 import { metricsRegistry } from '../src/core/metrics.js';
+import { loadConfig } from '../src/config.js';
+import { startMetricsListener } from '../src/http/index.js';
 import { Browser, cleanup, createTestApp, createTestDb, signUpAndSignIn } from './_util.js';
 import { LiveClient, listenWs } from './_ws.js';
 
@@ -88,8 +90,33 @@ describe('metrics', () => {
     expect(ok.body).toContain('mailroom_websocket_clients');
   });
 
-  it('without METRICS_TOKEN, /metrics is open (the README asks to keep it off the public listener)', async () => {
-    const { app } = await createTestApp();
-    expect((await app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200);
+  it('without METRICS_TOKEN the public port has no /metrics: the metrics listener on loopback answers it', async () => {
+    const { app, config } = await createTestApp();
+    // The default: a listener of its own on loopback, the public port without /metrics.
+    expect(config.metrics).toEqual({ listener: { host: '127.0.0.1', port: 9464 } });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics.listener).toBeNull();
+    for (const headers of [{}, { accept: 'text/html' }, { authorization: 'Bearer anything-at-all-here' }]) {
+      const reply = await app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { host: 'mailroom.localhost', ...headers },
+      });
+      expect(reply.statusCode).toBe(404);
+      expect(reply.body).not.toContain('mailroom_');
+    }
+
+    const listener = await startMetricsListener({ host: '127.0.0.1', port: 0 });
+    cleanup(() => listener.close());
+    await app.inject({ method: 'GET', url: '/healthz' });
+    const scraped = await fetch(`http://127.0.0.1:${listener.port}/metrics`);
+    expect(scraped.status).toBe(200);
+    expect(scraped.headers.get('content-type')).toContain('text/plain');
+    const text = await scraped.text();
+    expect(text).toContain('mailroom_http_request_duration_seconds_bucket');
+    expect(text).toContain('process_cpu_user_seconds_total');
+    // Nothing of the app is on it.
+    for (const path of ['/', '/healthz', '/api/v1/user/account', '/metrics/x'])
+      expect((await fetch(`http://127.0.0.1:${listener.port}${path}`)).status, path).toBe(404);
+    expect((await fetch(`http://127.0.0.1:${listener.port}/metrics`, { method: 'POST' })).status).toBe(404);
   });
 });

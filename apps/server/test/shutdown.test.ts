@@ -32,11 +32,13 @@ async function setUp(extraEnv: Record<string, string> = {}, outgoing = 0) {
   const sink = await startSink({ delayMs: 700 });
   const httpPort = await freePort();
   const smtpPort = await freePort();
+  const metricsPort = await freePort();
   const env: Record<string, string> = {
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     PORT: String(httpPort),
     SMTP_PORT: String(smtpPort),
+    METRICS_PORT: String(metricsPort),
     SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
     OUTBOX_POLL_MS: '200',
     LOG_LEVEL: 'error',
@@ -51,6 +53,8 @@ async function setUp(extraEnv: Record<string, string> = {}, outgoing = 0) {
     smtpPort,
     env,
     base: `http://127.0.0.1:${httpPort}`,
+    /** The metrics listener's /metrics (METRICS_PORT, on loopback). */
+    metrics: `http://127.0.0.1:${metricsPort}/metrics`,
   };
 }
 
@@ -157,7 +161,9 @@ describe('metrics', () => {
       const server = startServer(ctx.env);
       await waitForPort(ctx.smtpPort, server);
       await waitForPort(ctx.httpPort, server);
-      const before = await (await fetch(`${ctx.base}/metrics`)).text();
+      const before = await (await fetch(ctx.metrics)).text();
+      // Without METRICS_TOKEN the public port has no /metrics: they are on the metrics listener only.
+      expect((await fetch(`${ctx.base}/metrics`)).status).toBe(404);
 
       const transport = nodemailer.createTransport({
         host: '127.0.0.1',
@@ -178,7 +184,7 @@ describe('metrics', () => {
       // The two queued messages go to the relay from the start (the process's counters began at 0 with it).
       let after = '';
       for (let i = 0; i < 100; i++) {
-        after = await (await fetch(`${ctx.base}/metrics`)).text();
+        after = await (await fetch(ctx.metrics)).text();
         if (metric(after, 'mailroom_outbox_attempts_total', { target: 'relay', outcome: 'sent' }) >= 2) break;
         await sleep(200);
       }

@@ -110,17 +110,18 @@ describe('wrong passwords for one password-access address from many sources', ()
   });
 });
 
-describe("wrong passwords for one member ID at the embedded provider's form", () => {
-  async function attempt(browser: Browser, memberId: string, password: string) {
-    browser.remoteAddress = anotherAddress();
-    const { url } = await browser.follow('/auth/wm/login?prompt=login');
-    const uid = new URL(url).pathname.split('/')[3]!;
-    return browser.request('POST', `/idp/interaction/${uid}/login`, {
-      form: { memberId, password },
-      csrf: false,
-    });
-  }
+/** One try at the embedded provider's sign-in form, from a source address of its own. */
+async function attempt(browser: Browser, memberId: string, password: string) {
+  browser.remoteAddress = anotherAddress();
+  const { url } = await browser.follow('/auth/wm/login?prompt=login');
+  const uid = new URL(url).pathname.split('/')[3]!;
+  return browser.request('POST', `/idp/interaction/${uid}/login`, {
+    form: { memberId, password },
+    csrf: false,
+  });
+}
 
+describe("wrong passwords for one member ID at the embedded provider's form", () => {
   it('are slowed after a few from any number of sources, and the member is told', async () => {
     const { memberId, browser: own } = await signUpAndSignIn(app, 'Ann Lee');
     const account = await db
@@ -146,6 +147,35 @@ describe("wrong passwords for one member ID at the embedded provider's form", ()
     const { url: landed } = await own.follow(String(mine.headers.location));
     expect(new URL(landed, 'http://mailroom.localhost').pathname).toBe('/mail');
     expect(own.cookies.has('mr_sid')).toBe(true);
+  });
+});
+
+describe("a member ID nobody has, at the embedded provider's form", () => {
+  it('gets the same answers as one that exists: wrong five times, then held back', async () => {
+    const { memberId: known } = await signUpAndSignIn(app, 'Kim Known');
+    // A well-formed member ID with no member (the form takes 12 digits).
+    let unknown: string;
+    do unknown = String(100_000_000_000 + Math.floor(Math.random() * 899_999_999_999));
+    while (
+      await db.selectFrom('idp_users').select('member_id').where('member_id', '=', unknown).executeTakeFirst()
+    );
+    const answers = async (memberId: string) => {
+      const seen: { status: number; retryAfter: boolean; text: string }[] = [];
+      for (let i = 0; i < 8; i++) {
+        const response = await attempt(new Browser(app), memberId, `guess-${i}`);
+        seen.push({
+          status: response.statusCode,
+          retryAfter: response.headers['retry-after'] !== undefined,
+          // The page without the member ID it repeats and the interaction's own id.
+          text: response.body.replaceAll(memberId, 'ID').replace(/interaction\/[^/"]+/g, 'interaction/X'),
+        });
+      }
+      return seen;
+    };
+    const forKnown = await answers(known);
+    const forUnknown = await answers(unknown);
+    expect(forKnown.map((a) => a.status)).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(forUnknown).toEqual(forKnown);
   });
 });
 

@@ -187,6 +187,28 @@ describe('signing out and switching accounts', () => {
     expect(again.response.body).toContain('name="password"');
   });
 
+  it("signing out through the API ends the embedded provider's session too: Sign in asks for the password", async () => {
+    const { browser } = await signUpAndSignIn(app, 'Api Out');
+    expect((await browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    expect((await browser.get('/auth/access')).statusCode).toBe(401);
+    // Sign in in the same browser, no prompt asked for: the provider must not let the next person straight in.
+    const again = await browser.follow('/auth/wm/login?redirect=/mail');
+    expect(again.url).toContain('/idp/interaction/');
+    expect(again.response.body).toContain('name="password"');
+    expect(browser.cookies.has('mr_sid')).toBe(false);
+  });
+
+  it("a forged provider session cookie at sign-out ends nobody else's provider session", async () => {
+    const { browser: victim } = await signUpAndSignIn(app, 'Vic Tim');
+    const { browser: other } = await signUpAndSignIn(app, 'Mal Lory');
+    other.cookies.set('_session', victim.cookies.get('_session')!);
+    expect((await other.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    victim.cookies.delete('mr_sid');
+    // The victim's browser still signs in without a password (their provider session is untouched).
+    const { url } = await victim.follow('/auth/wm/login?redirect=/mail');
+    expect(new URL(url, 'http://mailroom.localhost').pathname).toBe('/mail');
+  });
+
   it('logging in with another member ID ends this session and signs the other member in', async () => {
     const other = await signUpAndSignIn(app, 'Second Member');
     const { browser, memberId } = await signUpAndSignIn(app, 'First Member');
@@ -204,6 +226,38 @@ describe('signing out and switching accounts', () => {
     const access = (await browser.get('/auth/access')).json();
     expect(access.member_id).toBe(other.memberId);
     expect(access.member_id).not.toBe(memberId);
+  });
+});
+
+describe("the member's saved language at sign-in", () => {
+  /** Signs `memberId` in at the embedded provider's form in `browser`; answers where it landed. */
+  async function signInAt(browser: Browser, memberId: string) {
+    const form = await browser.follow('/auth/wm/login?redirect=/mail');
+    const uid = new URL(form.url).pathname.split('/')[3]!;
+    const posted = await browser.request('POST', `/idp/interaction/${uid}/login`, {
+      form: { memberId, password: 'correct horse' },
+      csrf: false,
+    });
+    return new URL((await walk(browser, String(posted.headers.location))).url).pathname;
+  }
+
+  it('wins over the lang cookie of another browser, which then keeps it', async () => {
+    const { browser: first, memberId } = await signUpAndSignIn(app, 'Lena Lang');
+    expect(
+      (await first.request('POST', '/api/v1/user/settings', { json: { language: 'ru' } })).statusCode,
+    ).toBe(200);
+    const second = new Browser(app);
+    second.cookies.set('lang', 'en');
+    expect(await signInAt(second, memberId)).toBe('/mail');
+    expect(second.cookies.get('lang')).toBe('ru');
+  });
+
+  it('leaves the cookie alone when the member saved none', async () => {
+    const { memberId } = await signUpAndSignIn(app, 'Nils None');
+    const second = new Browser(app);
+    second.cookies.set('lang', 'en');
+    expect(await signInAt(second, memberId)).toBe('/mail');
+    expect(second.cookies.get('lang')).toBe('en');
   });
 });
 

@@ -50,12 +50,13 @@ async function serverWithAccounts(count: number) {
   const accounts = [];
   for (let i = 0; i < count; i++) accounts.push(await createAccount(db, `Memory ${i}`));
   await db.destroy();
-  const [smtpPort, httpPort] = [await freePort(), await freePort()];
+  const [smtpPort, httpPort, metricsPort] = [await freePort(), await freePort(), await freePort()];
   const server = startServer({
     DATA_DIR: dataDir,
     HOST: '127.0.0.1',
     PORT: String(httpPort),
     SMTP_PORT: String(smtpPort),
+    METRICS_PORT: String(metricsPort),
     LOG_LEVEL: 'error',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
   });
@@ -64,6 +65,7 @@ async function serverWithAccounts(count: number) {
     server,
     smtpPort,
     httpPort,
+    metricsPort,
     accounts,
     dataDir,
     /** Stops the server (PGlite allows one process) and opens its database. */
@@ -206,9 +208,9 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
         env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
         nodeArgs: ['--max-semi-space-size=4', '--expose-gc'],
       });
-      const { server, httpPort } = await serverWithAccounts(1);
+      const { server, metricsPort } = await serverWithAccounts(1);
       // Start-up alone (modules, migrations) grows V8's young generation to its largest: 2 × 16 MB by default.
-      const metrics = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
+      const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
       const newSpace = Number(/^nodejs_heap_space_size_total_bytes\{space="new"\} (\d+)/m.exec(metrics)![1]);
       expect(newSpace).toBeGreaterThan(0);
       expect(newSpace).toBeLessThanOrEqual(8 * MB);

@@ -100,6 +100,49 @@ describe('the sandbox wallet page', () => {
     expect(anonymous.body).toContain('Сначала войдите в Mailroom');
   });
 
+  it("a session that opened another member's mailbox is shown neither their invoices nor their codes, and cannot pay", async () => {
+    const { browser: owner, memberId: ownerId } = await signUpAndSignIn(app, 'Ola Owner');
+    const { browser: grantee, memberId: granteeId } = await signUpAndSignIn(app, 'Gus Grantee');
+    const invoice = await invoiceFor(ownerId);
+    await wallet.notify(ownerId, { kind: 'code', title: 'Confirmation code', text: 'Your code: 730215' });
+    const granted = await owner.request(
+      'POST',
+      `/api/v1/user/settings/security/impersonation?member_id=${granteeId}`,
+    );
+    expect(granted.statusCode).toBe(200);
+    // Before switching in: the grantee's own wallet, and the form token the page carries.
+    const ownPage = await grantee.get('/sandbox/wallet');
+    expect(
+      (await grantee.request('POST', '/auth/impersonate', { json: { member_id: ownerId } })).statusCode,
+    ).toBe(200);
+
+    for (const lang of ['en', 'ru'] as const) {
+      const page = await grantee.get(`/sandbox/wallet?lang=${lang}`);
+      expect(page.statusCode).toBe(403);
+      expect(page.body).not.toContain(invoice.wallet_invoice_id);
+      expect(page.body).not.toContain('730215');
+      expect(page.body).not.toContain('name="token"');
+      expect(page.body).toContain(
+        lang === 'en' ? 'a wallet is shown to its owner only' : 'кошелёк виден только его владельцу',
+      );
+    }
+    const url = `/sandbox/wallet/invoices/${invoice.wallet_invoice_id}/pay`;
+    // Neither the grantee's own page token nor one made for the owner's account pays the owner's invoice.
+    for (const token of [tokenOf(ownPage.body), tokenOf((await owner.get('/sandbox/wallet')).body)]) {
+      const tried = await grantee.request('POST', url, { form: { token }, csrf: false });
+      expect(tried.statusCode).not.toBe(303);
+    }
+    expect((await wallet.getInvoice(invoice.wallet_invoice_id)).status).toBe('unpaid');
+    expect(await invoiceLedger(db, invoice.id)).toEqual([]);
+
+    // Back in their own mailbox, the grantee sees their own wallet again.
+    expect((await grantee.request('POST', '/auth/impersonate/end')).statusCode).toBe(200);
+    const back = await grantee.get('/sandbox/wallet');
+    expect(back.statusCode).toBe(200);
+    expect(back.body).toContain(granteeId);
+    expect(back.body).not.toContain(invoice.wallet_invoice_id);
+  });
+
   it('is not served when the wallet is the provider’s API', async () => {
     const { app: real } = await createTestApp({
       env: {

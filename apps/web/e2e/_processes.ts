@@ -45,6 +45,8 @@ export async function spawnServer(
       ...process.env,
       PORT: String(port),
       SMTP_PORT: String(smtpPort),
+      // Nothing here scrapes metrics; several servers run at once, so none holds the default metrics port.
+      METRICS_PORT: 'off',
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       PUBLIC_URL: url,

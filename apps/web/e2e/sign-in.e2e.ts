@@ -203,6 +203,24 @@ describe('signing out, switching accounts, deep links and another address', () =
     await context.close();
   });
 
+  it('changing one\'s mind after "Log in with another member ID": Sign in asks for the password again', async () => {
+    const { context, page } = await newPage(browser);
+    await signUp(page, url, 'Mia Mind');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Log in with another member ID' }).click();
+    await page.locator('input[name="password"]').waitFor();
+    // Not another member after all: back to the app's login page, and Sign in.
+    await page.goto(`${url}/login?noredirect=true`);
+    expect((await page.request.get(`${url}/auth/access`)).status()).toBe(401);
+    await page.getByTestId('sign-in').click();
+    // The provider's session ended with ours: it asks who it is, it does not let the next person straight in.
+    await page.waitForURL(/\/idp\/interaction\//);
+    await page.locator('input[name="password"]').waitFor();
+    await screenshot(page, 'idp-sign-in-after-sign-out-desktop-en');
+    expect(page.url()).not.toContain('/mail');
+    await context.close();
+  });
+
   it('"Log in with another member ID" switches accounts, in English and in Russian', async () => {
     const other = await newPage(browser);
     const otherId = await signUp(other.page, url, 'Ola Other');
@@ -279,4 +297,35 @@ describe('signing out, switching accounts, deep links and another address', () =
       await context.close();
     }
   });
+});
+
+describe('the language follows the member', () => {
+  it(
+    'Russian saved in one browser is the language after signing in from another with an English cookie',
+    { timeout: 240_000 },
+    async () => {
+      const first = await newPage(browser);
+      const memberId = await signUp(first.page, url, 'Vera Lang');
+      await first.page.goto(`${url}/settings/main`);
+      await first.page.getByRole('combobox', { name: /^Language/ }).selectOption('ru');
+      await expect
+        .poll(
+          async () =>
+            (await (await first.page.request.get(`${url}/api/v1/user/settings`)).json()).settings.language,
+        )
+        .toBe('ru');
+      await first.context.close();
+
+      // The phone layout keeps the folder tree in a drawer: the desktop's sidebar shows the language.
+      const { context, page } = await newPage(browser);
+      await context.addCookies([{ name: 'lang', value: 'en', url }]);
+      await page.goto(`${url}/login?noredirect=true`);
+      await page.getByTestId('sign-in').click();
+      await signInAtProvider(page, memberId);
+      await page.waitForURL(/\/mail(\/|$)/);
+      await expectSystemFolders(page, 'ru');
+      await screenshot(page, 'language-follows-member-desktop-ru');
+      await context.close();
+    },
+  );
 });

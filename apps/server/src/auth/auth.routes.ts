@@ -7,6 +7,7 @@ import { ensureAccount, getUserInfo, setPassportLevel, type Principal } from '..
 import { cookieOptions } from '../http/index.js';
 import { DomainError } from '../core/errors.js';
 import type { OidcClient } from './oidc-client.js';
+import type { EndProviderSession } from './dev-idp/dev-idp.js';
 import { passwordAccessAccount, signInWithPassword } from '../addresses/index.js';
 import { SESSION_COOKIE, revokeSession } from './sessions.js';
 import { IS_LOGGED_COOKIE, startSession } from './session-start.js';
@@ -24,7 +25,11 @@ const flowSchema = z.object({
   redirect: z.string(),
 });
 
-export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (app, { oidc }) => {
+export const authRoutes: FastifyPluginAsyncZod<{
+  oidc: OidcClient;
+  /** The embedded provider's (dev-idp.ts): our sign-out ends its session too. Absent with an external provider. */
+  endProviderSession?: EndProviderSession | undefined;
+}> = async (app, { oidc, endProviderSession }) => {
   const { db, config } = app.deps;
   const rateLimit = { max: config.authRateLimit, timeWindow: '1 minute' };
   const flowCookie = cookieOptions(config, { path: '/auth/wm', maxAge: 600, signed: true });
@@ -37,10 +42,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     idToken: string | null = null,
   ) => startSession(app.deps, { request, reply }, principal, { idToken });
 
-  /** Ends our session; answers the provider's ID token it was signed in with (null: none, or no session). */
+  /**
+   * Ends our session, and the embedded provider's session of this browser when it is the provider; answers the
+   * provider's ID token it was signed in with (null: none, or no session).
+   */
   async function endSession(request: FastifyRequest, reply: FastifyReply): Promise<string | null> {
     const token = request.cookies[SESSION_COOKIE];
     const ended = token ? await revokeSession({ ...app.deps, log: request.log }, token) : undefined;
+    if (endProviderSession)
+      await endProviderSession(request, reply).catch((err: unknown) =>
+        request.log.error({ err }, "ending the provider's session failed"),
+      );
     reply.clearCookie(SESSION_COOKIE, cookieOptions(config));
     reply.clearCookie(IS_LOGGED_COOKIE, cookieOptions(config, { httpOnly: false }));
     return ended?.idToken ?? null;
@@ -106,9 +118,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
     },
   });
 
-  // The web app's Log out: a navigation, which ends our session and then the provider's (RP-initiated logout
-  // through its end_session_endpoint, which comes back to /login?noredirect=true), so the next sign-in asks for
-  // the password again. Only when the navigation started on our own pages (or was typed), so a cross-site link
+  // The web app's Log out: a navigation, which ends our session and then the provider's (the embedded one's at once,
+  // in endSession; an external one's by RP-initiated logout through its end_session_endpoint, which comes back to
+  // /login?noredirect=true), so the next sign-in asks for the password again. Only when the navigation started on our own pages (or was typed), so a cross-site link
   // or image cannot sign people out.
   app.route({
     ...apiRoute(app, 'logOutLink', { tags: ['auth'], hide: true }),
@@ -116,6 +128,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ oidc: OidcClient }> = async (ap
       const site = request.headers['sec-fetch-site'];
       if (site && site !== 'same-origin' && site !== 'none') return reply.redirect('/mail', 303);
       const idToken = await endSession(request, reply);
+      // The embedded provider's session has ended with ours; an external one ends at its end_session_endpoint.
+      if (endProviderSession) return reply.redirect(SIGNED_OUT_PATH, 303);
       return reply.redirect((await oidc.endSessionUrl(idToken)) ?? SIGNED_OUT_PATH, 303);
     },
   });

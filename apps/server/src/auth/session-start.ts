@@ -3,10 +3,12 @@ import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import type { EventBus } from '../core/events/index.js';
 import { cookieOptions } from '../http/index.js';
-import type { Principal } from '../accounts/index.js';
+import { LANG_COOKIE } from '@mailroom/protocol';
+import { getSettings, type Principal } from '../accounts/index.js';
 import { createSession, findLiveSession, revokeSession, SESSION_COOKIE } from './sessions.js';
 
 export const IS_LOGGED_COOKIE = 'isLogged';
+const LANG_COOKIE_MAX_AGE_S = 365 * 24 * 3600;
 
 export interface SessionDeps {
   config: Config;
@@ -14,7 +16,11 @@ export interface SessionDeps {
   events: EventBus;
 }
 
-/** Issues a fresh session id for `principal` at every sign-in (and ends the one the browser had). */
+/**
+ * Issues a fresh session id for `principal` at every sign-in (and ends the one the browser had). The member's saved
+ * language (settings, "on every device you sign in on") then wins over the browser's lang cookie: the cookie is set to
+ * it, so the app opens in it on a browser that never saw it. A session held to one address keeps the browser's.
+ */
 export async function startSession(
   deps: SessionDeps,
   http: { request: FastifyRequest; reply: FastifyReply },
@@ -27,6 +33,15 @@ export async function startSession(
   const ttlMs = options.ttlMs ?? config.sessionTtlMs;
   const { token } = await createSession(db, principal, ttlMs, options.idToken ?? null);
   setSessionCookies(config, http.reply, token, ttlMs);
+  if (!principal.aliasEmail) {
+    const { language } = await getSettings(db, principal.accountId);
+    if (language)
+      http.reply.setCookie(
+        LANG_COOKIE,
+        language,
+        cookieOptions(config, { httpOnly: false, maxAge: LANG_COOKIE_MAX_AGE_S }),
+      );
+  }
 }
 
 /**

@@ -104,8 +104,10 @@ export async function throttledSignIn<T>(
     rememberBrowser(deps.config, http, name, known);
     return { ok: result };
   }
+  // The name is counted and held back whether or not anyone has it, and the answer does not wait for the notice
+  // (found and stored only when the name has an owner): neither the answer nor its time tells whether it exists.
   if (failures >= FREE_FAILURES && (await claimNotice(deps.db, counted, QUIET_MS)))
-    await tellOwner(deps, name).catch((err: unknown) =>
+    void tellOwner(deps, name).catch((err: unknown) =>
       deps.log.error({ err }, 'telling the owner about wrong passwords failed'),
     );
   return { wrong: true };

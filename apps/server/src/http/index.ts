@@ -3,7 +3,7 @@ export { CSRF_HEADER, csrfPlugin } from './csrf.js';
 export { serverClockPlugin } from './server-clock.js';
 export { clientErrorHandler, frameworkErrorHandler, toApiError, type ApiError } from './errors.js';
 export { inProcessFetch } from './in-process-fetch.js';
-export { metricsPlugin } from './metrics.js';
+export { metricsPlugin, startMetricsListener } from './metrics.js';
 export { healthPlugin, type HealthOptions } from './health.js';
 export { securityHeadersPlugin } from './security-headers.js';
 export { postgresRateLimitStore } from './rate-limit-store.js';

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { ownAccountOnly } from '../accounts/index.js';
@@ -16,6 +17,12 @@ import {
 import { sendPasswordCode, setMailboxPassword } from './password-codes.service.js';
 
 const tags = ['security'];
+
+/**
+ * Grants and revocations of one kind an account may make an hour (each route its own count): far more than a member
+ * sharing a mailbox makes, far too few to try member IDs (though a grant no longer tells whether one exists).
+ */
+export const GRANT_RATE_LIMIT = 30;
 
 /**
  * user/settings/security/… and user/shared-mailboxes (SPEC §2 settings/access and ba, §6, §7). Every security route is
@@ -67,6 +74,14 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => listAuthLog(db, ownAccountOnly(request.requireAuth()), request.query),
   });
 
+  const grantRateLimit = {
+    max: GRANT_RATE_LIMIT,
+    timeWindow: '1 hour',
+    keyGenerator: (request: FastifyRequest) =>
+      request.principal
+        ? `grants:${request.principal.actorAccountId ?? request.principal.accountId}`
+        : request.ip,
+  };
   for (const [grant, revoke, kind] of [
     ['grantImpersonation', 'revokeImpersonation', 'mailbox'],
     ['grantBaImpersonation', 'revokeBaImpersonation', 'ba'],
@@ -74,6 +89,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     const what = kind === 'mailbox' ? 'open this mailbox' : "act for this member's bank accounts";
     app.route({
       ...apiRoute(app, grant, { tags, summary: `Let a member ${what}` }),
+      config: { rateLimit: grantRateLimit },
       handler: async (request) =>
         grantAccess(deps(request.log), ownAccountOnly(request.requireAuth()), kind, request.query.member_id),
     });
@@ -82,6 +98,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: `No longer let a member ${what}${kind === 'mailbox' ? ' (their open sessions end)' : ''}`,
       }),
+      config: { rateLimit: grantRateLimit },
       handler: async (request) =>
         revokeAccess(deps(request.log), ownAccountOnly(request.requireAuth()), kind, request.query.member_id),
     });

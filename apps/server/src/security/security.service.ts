@@ -94,14 +94,27 @@ export async function updateUserInfo(
   return getSecurity(deps.db, accountId);
 }
 
-/** The account a grant names: any other member's (one's own or an unknown member ID: invalid_member_id2). */
-async function grantee(db: Db, owner: AccountRow, memberId: string): Promise<AccountRow> {
-  const account = memberId === owner.member_id ? undefined : await findAccountByMemberId(db, memberId);
-  if (!account) throw new DomainError('invalid_member_id2');
-  return account;
+/**
+ * The account a grant names, if the member ID has one yet; one's own member ID is refused (invalid_member_id2). An
+ * unknown member ID is no error: a grant must not tell whether a member ID exists (issue 28), so it is answered and
+ * stored like any other, and takes effect once that member signs in to Mailroom (member IDs come from the identity
+ * provider: a member may exist there before they ever open their mailbox). The security section lists it as the
+ * owner typed it, so a mistyped ID is there to see and revoke. The lookup is made for both, so both do the same work.
+ */
+async function grantee(db: Db, owner: AccountRow, memberId: string): Promise<AccountRow | undefined> {
+  if (memberId === owner.member_id) throw new DomainError('invalid_member_id2');
+  return findAccountByMemberId(db, memberId);
 }
 
-/** POST …/impersonation and …/ba-impersonation: the member may open the mailbox, or act for the bank accounts. */
+/** Tells the grantee's tabs their shared mailboxes changed, without the answer waiting for it (one for either). */
+function tellGrantee(deps: SecurityDeps, other: AccountRow | undefined): void {
+  if (other) void publishPart(deps, other.id, 'shared');
+}
+
+/**
+ * POST …/impersonation and …/ba-impersonation: the member may open the mailbox, or act for the bank accounts. The
+ * same answer for a member ID that has no account yet (see `grantee`).
+ */
 export async function grantAccess(
   deps: SecurityDeps,
   accountId: number,
@@ -112,7 +125,7 @@ export async function grantAccess(
   const other = await grantee(deps.db, owner, memberId);
   await insertGrant(deps.db, accountId, kind, memberId);
   await publishPart(deps, accountId, 'security');
-  await publishPart(deps, other.id, 'shared');
+  tellGrantee(deps, other);
   return getSecurity(deps.db, accountId);
 }
 
@@ -133,15 +146,16 @@ export async function revokeAccess(
   const ended = await transact(deps.db, async (trx) => {
     await deleteGrant(trx, accountId, kind, memberId);
     if (kind !== 'mailbox') return [];
+    // A member ID with no account has no sessions: the same statement, matching none (account ids start at 1).
     return deleteSessionsWhere(trx, {
       kind: 'impersonation',
       ownerAccountId: accountId,
-      actorAccountId: other.id,
+      actorAccountId: other?.id ?? 0,
     });
   });
   await announceEndedSessions(deps, ended);
   await publishPart(deps, accountId, 'security');
-  await publishPart(deps, other.id, 'shared');
+  tellGrantee(deps, other);
   return getSecurity(deps.db, accountId);
 }
 

@@ -13,6 +13,8 @@ export const sandboxTexts = {
     signIn: 'Sign in to Mailroom first: the wallet shown is the signed-in member’s.',
     openMail: 'Open Mailroom',
     ownerOnly: 'Only the mailbox owner has a wallet: this session is held to one address.',
+    impersonating:
+      'This session has opened another member’s mailbox: a wallet is shown to its owner only. Go back to your own mailbox to see yours.',
     member: 'Member ID',
     invoices: 'Invoices',
     noInvoices: 'No invoices yet.',
@@ -38,6 +40,8 @@ export const sandboxTexts = {
     signIn: 'Сначала войдите в Mailroom: здесь показан кошелёк вошедшего участника.',
     openMail: 'Открыть Mailroom',
     ownerOnly: 'Кошелёк есть только у владельца ящика: этот сеанс ограничен одним адресом.',
+    impersonating:
+      'В этом сеансе открыт ящик другого участника: кошелёк виден только его владельцу. Вернитесь в свой ящик, чтобы увидеть свой.',
     member: 'ID участника',
     invoices: 'Счета',
     noInvoices: 'Счетов пока нет.',
@@ -58,6 +62,9 @@ export const sandboxTexts = {
     language: 'Язык',
   },
 } satisfies Record<Language, unknown>;
+
+/** Why a session is shown no wallet. */
+export type SandboxRefusal = 'signIn' | 'ownerOnly' | 'impersonating';
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -87,8 +94,8 @@ nav{display:flex;gap:16px;justify-content:center;font-size:13px;color:#4b5563;ma
 </style></head><body><main>${body}</main><nav aria-label="${escapeHtml(t.language)}">${link('ru', 'Русский')}${link('en', 'English')}</nav></body></html>`;
 }
 
-/** The page for someone not signed in, or signed in to one address only. */
-export function sandboxMessagePage(lang: Language, message: 'signIn' | 'ownerOnly'): string {
+/** The page for someone not signed in, signed in to one address only, or in another member's mailbox. */
+export function sandboxMessagePage(lang: Language, message: SandboxRefusal): string {
   const t = sandboxTexts[lang];
   return layout(
     lang,

@@ -5,7 +5,7 @@ import { languageValues, type Language } from '@mailroom/protocol';
 import { findAccountById } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { SANDBOX_WALLET_PATH } from './sandbox-gateway.js';
-import { sandboxMessagePage, sandboxWalletPage } from './sandbox-page.js';
+import { sandboxMessagePage, sandboxWalletPage, type SandboxRefusal } from './sandbox-page.js';
 import { sandboxWalletOf, settleInSandbox } from './sandbox.service.js';
 
 /** The page's language: `lang` in the query, the app's cookie, the browser's first language, else English. */
@@ -44,30 +44,38 @@ export const sandboxWalletRoutes: FastifyPluginAsync = async (app) => {
       .update(`sandbox-wallet:${request.principal?.accountId ?? ''}`)
       .digest('base64url');
 
-  /** The signed-in owner's member ID, or the page to show instead. */
-  const memberOf = async (request: FastifyRequest): Promise<string | 'signIn' | 'ownerOnly'> => {
+  /**
+   * The signed-in owner's member ID, or the page to show instead. A session that has opened another member's mailbox
+   * (impersonation: `actorAccountId` is the member who really signed in) is not that member: their invoices and the
+   * codes their wallet received are theirs alone, never shown or paid by the grantee.
+   */
+  const memberOf = async (
+    request: FastifyRequest,
+  ): Promise<{ memberId: string } | { refused: SandboxRefusal }> => {
     const principal = request.principal;
-    if (!principal) return 'signIn';
-    if (principal.aliasEmail) return 'ownerOnly';
+    if (!principal) return { refused: 'signIn' };
+    if (principal.aliasEmail) return { refused: 'ownerOnly' };
+    if (principal.actorAccountId) return { refused: 'impersonating' };
     const account = await findAccountById(deps.db, principal.accountId);
-    return account ? account.member_id : 'signIn';
+    return account ? { memberId: account.member_id } : { refused: 'signIn' };
   };
+  const refusal = (reply: FastifyReply, lang: Language, refused: SandboxRefusal) =>
+    html(reply, sandboxMessagePage(lang, refused), refused === 'impersonating' ? 403 : 401);
 
   await app.register(formbody);
 
   app.get(SANDBOX_WALLET_PATH, { schema: { hide: true } }, async (request, reply) => {
     const lang = languageOf(request);
     const member = await memberOf(request);
-    if (member === 'signIn' || member === 'ownerOnly')
-      return html(reply, sandboxMessagePage(lang, member), 401);
+    if ('refused' in member) return refusal(reply, lang, member.refused);
     const query = request.query as { invoice?: unknown; done?: unknown };
     const done = query.done;
-    const { invoices, notices } = await sandboxWalletOf(deps.db, member);
+    const { invoices, notices } = await sandboxWalletOf(deps.db, member.memberId);
     return html(
       reply,
       sandboxWalletPage({
         lang,
-        memberId: member,
+        memberId: member.memberId,
         invoices,
         notices,
         picked: typeof query.invoice === 'string' ? query.invoice : undefined,
@@ -95,11 +103,15 @@ export const sandboxWalletRoutes: FastifyPluginAsync = async (app) => {
       )
         throw new DomainError('csrf_failed');
       const member = await memberOf(request);
-      if (member === 'signIn' || member === 'ownerOnly')
-        return html(reply, sandboxMessagePage(lang, member), 401);
+      if ('refused' in member) return refusal(reply, lang, member.refused);
       let done: 'paid' | 'rejected' | 'not_found';
       try {
-        const invoice = await settleInSandbox(deps, id, verb === 'pay' ? 'paid' : 'rejected', member);
+        const invoice = await settleInSandbox(
+          deps,
+          id,
+          verb === 'pay' ? 'paid' : 'rejected',
+          member.memberId,
+        );
         // Paid or rejected before (another tab, the CLI): the page says how it stands.
         done = invoice.status === 'paid' ? 'paid' : 'rejected';
       } catch (err) {

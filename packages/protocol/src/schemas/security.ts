@@ -72,8 +72,10 @@ export type UserInfoUpdate = z.infer<typeof userInfoUpdateSchema>;
 
 /**
  * POST user/settings/security/impersonation?member_id= grants, DELETE …?member_id= revokes (open sessions of that
- * member in this mailbox end at once). The same for ba-impersonation. One's own or an unknown member ID:
- * invalid_member_id2.
+ * member in this mailbox end at once). The same for ba-impersonation. One's own member ID: invalid_member_id2. A
+ * member ID with no account yet is answered like any other (a grant never tells whether a member ID exists): the
+ * grant is kept, listed, and takes effect when that member signs in. At most 30 grants (and 30 revocations) of a
+ * kind an hour per account (429 too_many_requests).
  */
 export const memberIdQuerySchema = z.object({ member_id: memberIdSchema });
 export type MemberIdQuery = z.infer<typeof memberIdQuerySchema>;

@@ -162,11 +162,24 @@ function formField(source: unknown, name: string): string | null {
   return typeof value === 'string' ? value : null;
 }
 
-/** Mounts the provider under /oidc and its interaction pages under /idp. */
-export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): Promise<void> {
+/**
+ * Ends the embedded provider's session of the browser making `request` (the session its signed `_session` cookie
+ * names), so the next sign-in asks for the password again. The provider runs in this process: our sign-out ends it
+ * directly, whichever way the member signed out (the Log out link, the API's logOut, "Log in with another member
+ * ID"), with no redirect through its end_session endpoint that a closed tab or a blocked script could cut short.
+ */
+export type EndProviderSession = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/** Mounts the provider under /oidc and its interaction pages under /idp; answers how to end a browser's session. */
+export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): Promise<EndProviderSession> {
   const provider = createDevIdp(opts);
   const handler = provider.callback();
   const { db } = opts;
+  const endProviderSession: EndProviderSession = async (request, reply) => {
+    // The provider's own reading of its cookie (signed with its keys): a forged one names no session.
+    const session = await provider.Session.get(provider.createContext(request.raw, reply.raw));
+    if (session.accountId) await session.destroy();
+  };
 
   await app.register(async (scope) => {
     // oidc-provider reads request bodies itself: leave the stream unread.
@@ -325,4 +338,5 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       },
     );
   });
+  return endProviderSession;
 }
