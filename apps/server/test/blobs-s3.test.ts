@@ -285,6 +285,61 @@ describe('blobs in S3', () => {
     },
   );
 
+  it("uploading bytes another member stored writes them to S3 again, as new bytes; the uploader's own are not", async () => {
+    const report = randomBytes(SMALL_BLOB_MAX_BYTES + 100_000);
+    const commands = async (who: typeof ann) => {
+      appRequests.length = 0;
+      const uploaded = await upload(app, who.browser, 'shared.pdf', report);
+      expect(uploaded.status).toBe(200);
+      return appRequests.map((r) => r.command);
+    };
+    // New bytes: uploaded without asking S3 whether it has them (the uploader has no upload of them).
+    expect(await commands(ann)).toEqual(['PutObjectCommand']);
+    // The same bytes from another member cost the same PUT: nothing in the upload's time tells Bo that Ann has them.
+    expect(await commands(bob)).toEqual(['PutObjectCommand']);
+    // Ann's own upload again: a HEAD finds the blob written just now, nothing is uploaded.
+    expect(await commands(ann)).toEqual(['HeadObjectCommand']);
+    // Still one object: the key is the content's hash whoever uploads it.
+    const hashes = await db
+      .selectFrom('compose_uploads')
+      .select('blob_hash')
+      .distinct()
+      .where('name', '=', 'shared.pdf')
+      .execute();
+    expect(hashes).toHaveLength(1);
+    expect(await sizeInBucket(hashes[0]!.blob_hash)).toBe(report.length);
+  });
+
+  it('with S3 down an attachment download and an upload answer 503 storage_unavailable, and leave nothing behind', async () => {
+    const scan = randomBytes(SMALL_BLOB_MAX_BYTES * 2);
+    const info = await smtpTransport(ingest.port).sendMail({
+      from: 'sender@example.org',
+      to: ann.email,
+      subject: 'Before the outage',
+      text: 'Scan attached.',
+      attachments: [{ filename: 'scan.bin', content: scan }],
+    });
+    expect(info.response).toMatch(/^250 /);
+    const got = await newest(ann.folders.inbox);
+    const url = `/api/v1/attachments/${got.attachments[0]!.id}?message_uid=${got.uid}&folder_id=${ann.folders.inbox}`;
+    await s3.kill();
+    try {
+      const download = await ann.browser.get(url);
+      expect(download.statusCode).toBe(503);
+      expect(download.json()).toMatchObject({ error: { meta: { code: 503, i8s: 'storage_unavailable' } } });
+      const uploaded = await upload(app, ann.browser, 'outage.pdf', randomBytes(SMALL_BLOB_MAX_BYTES + 1000));
+      expect(uploaded.status).toBe(503);
+      expect(uploaded.body).toMatchObject({ error: { meta: { code: 503, i8s: 'storage_unavailable' } } });
+      // The spooled upload is gone, not left for the sweep.
+      expect(await localFiles(config.dataDir)).toEqual([]);
+    } finally {
+      await s3.start();
+    }
+    const response = await ann.browser.get(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.rawPayload.equals(scan)).toBe(true);
+  });
+
   it('with S3 down a large message is refused with a 4xx and nothing is stored; once S3 is back it is accepted', async () => {
     const before = await db
       .selectFrom('messages')

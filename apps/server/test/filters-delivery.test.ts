@@ -160,4 +160,41 @@ describe('filters at delivery', () => {
       { folder: 'INBOX', seen: false, flagged: false, labels: [] },
     ]);
   });
+
+  it('a large message is filtered from its spool file: its header, and a body test over its first 4 MiB', async () => {
+    await saveRules(ann, [
+      {
+        name: 'Scans',
+        rules:
+          'if allof (header :contains "subject" "Scan", body :text :contains "scanned copy") {\n\tfileinto :create "Scans";\n}',
+      },
+    ]);
+    // A message over the spool's in-memory size: its filters read the file, not a copy held whole.
+    const attachment = Buffer.alloc(600_000, 'a');
+    const mail = {
+      from: 'scanner@example.com',
+      attachments: [{ filename: 'scan.bin', content: attachment }],
+    };
+    await send({ ...mail, subject: 'Scan 1', text: 'The scanned copy you asked for.' });
+    await send({ ...mail, subject: 'Scan 2', text: 'Nothing here.' });
+    // A body test sees the first 4 MiB only: words after them are not matched.
+    await send({
+      from: 'scanner@example.com',
+      subject: 'Scan 3',
+      text: 'Nothing here.',
+      attachments: [
+        { filename: 'big.bin', content: Buffer.alloc(5 * 1024 * 1024, 'b') },
+        { filename: 'note.txt', content: 'the scanned copy', contentType: 'text/plain' },
+      ],
+    });
+    expect(await copiesOf(ann.accountId, 'Scan 1')).toEqual([
+      { folder: 'INBOX.Scans', seen: false, flagged: false, labels: [] },
+    ]);
+    expect(await copiesOf(ann.accountId, 'Scan 2')).toEqual([
+      { folder: 'INBOX', seen: false, flagged: false, labels: [] },
+    ]);
+    expect(await copiesOf(ann.accountId, 'Scan 3')).toEqual([
+      { folder: 'INBOX', seen: false, flagged: false, labels: [] },
+    ]);
+  });
 });

@@ -109,6 +109,7 @@ export const errorCatalogue = {
   password_too_long: [400, 'The password must be at most 128 characters long'],
   support_message_empty: [400, 'Write the subject and the text of your request'],
   wallet_unavailable: [503, 'The wallet is not answering; try again in a minute'],
+  storage_unavailable: [503, 'The file storage is not answering; try again in a minute'],
   invalid_domain: [400, 'Enter a domain name such as example.com'],
   domain_hosted: [409, 'This domain belongs to the service'],
   domain_not_verified: [400, 'Verify the domain first'],

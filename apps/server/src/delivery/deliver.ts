@@ -19,7 +19,9 @@ import type { LocalRecipient } from '../addresses/index.js';
 import {
   inboxOnly,
   claimFilterSend,
+  FILTER_BODY_MAX_BYTES,
   planDelivery,
+  type FilterMessage,
   recordFilterErrors,
   type DeliveryPlan,
   type OutgoingAction,
@@ -101,6 +103,20 @@ export async function deliverMessage(
   // Each account's filter runs before anything is stored. The bytes are read once, when a script needs them: a small
   // message's from memory (the spool kept them), a larger one's from its spool file while it is there, else from the
   // store (reading a small message's blob back, a database row, cost a query and an inflate a message).
+  // A larger spooled message is never read whole for its filters: they get its first 64 KiB (the header) and, only
+  // when a body test runs, its first FILTER_BODY_MAX_BYTES — four 70 MB messages to members with filters at once
+  // held each whole, several times over (issue 28). Only what a filter sends (a redirect) reads it all.
+  let head: Promise<Buffer> | undefined;
+  const readHeadOnce = (file: SpooledFile) => (head ??= readHead(file.path, 65_536));
+  let filterBody: Promise<Buffer> | undefined;
+  const large = spooled && !spooled.bytes ? spooled : undefined;
+  const filterMessage = large
+    ? async (): Promise<FilterMessage> => ({
+        size: large.size,
+        head: await readHeadOnce(large),
+        body: () => (filterBody ??= readHead(large.path, FILTER_BODY_MAX_BYTES)),
+      })
+    : undefined;
   let blobs: MessageBlobs | undefined;
   let rawBytes: Promise<Buffer> | undefined;
   const readRaw = () =>
@@ -112,7 +128,7 @@ export async function deliverMessage(
       : Promise.resolve(raw as Buffer));
   const plans = new Map<number, DeliveryPlan>();
   for (const r of accounts.values()) {
-    const plan = await planDelivery(deps.db, r.accountId, readRaw, {
+    const plan = await planDelivery(deps.db, r.accountId, filterMessage ?? readRaw, {
       from: envelope.from,
       to: r.address,
     }).catch((err: unknown) => {
@@ -125,10 +141,7 @@ export async function deliverMessage(
   let encrypted: boolean;
   try {
     // The notice of a password-encrypted message: the reader shows the password prompt for it.
-    encrypted = await isEncryptedNotice(
-      deps.db,
-      spooled ? await readHead(spooled.path, 65_536) : (raw as Buffer),
-    );
+    encrypted = await isEncryptedNotice(deps.db, spooled ? await readHeadOnce(spooled) : (raw as Buffer));
     // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
     blobs = await putMessageBlobs(deps.blobs, raw);
   } catch (err) {

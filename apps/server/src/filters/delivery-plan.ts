@@ -4,7 +4,7 @@ import { DomainError } from '../core/errors.js';
 import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
 import { findScriptIfChanged } from './filters.repository.js';
-import { runOnMessage } from './message-host.js';
+import { runOnMessage, type FilterMessage } from './message-host.js';
 
 /** Where one copy of a delivered message goes, and what it carries. */
 export interface DeliveryCopy {
@@ -93,7 +93,8 @@ async function currentScript(db: Db, accountId: number) {
 export async function planDelivery(
   db: Db,
   accountId: number,
-  readRaw: () => Promise<Buffer>,
+  /** The message's bytes, or a FilterMessage: its head, its body read only when a body test asks. */
+  readRaw: () => Promise<Buffer | FilterMessage>,
   envelope: DeliveryEnvelope,
 ): Promise<DeliveryPlan | null> {
   const stored = await currentScript(db, accountId);

@@ -1,4 +1,10 @@
-export { headerFieldsOf, sieveHostFor, type FilterContext } from './message-host.js';
+export {
+  FILTER_BODY_MAX_BYTES,
+  headerFieldsOf,
+  sieveHostFor,
+  type FilterContext,
+  type FilterMessage,
+} from './message-host.js';
 export { autoReplyRefusal } from './auto-reply.js';
 export { claimFilterSend, claimVacationReply } from './filters.repository.js';
 export { runSieveTest, type SieveTestOptions } from './sieve-test.js';

@@ -26,14 +26,18 @@ export interface FilterContext {
  * the undecoded body, and each leaf MIME part (embedded messages entered) transfer-decoded and in
  * Unicode (`mime-leaves.ts`).
  */
-export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise<SieveHost> {
+export async function sieveHostFor(
+  raw: Buffer,
+  context: FilterContext,
+  /** The whole message's size when `raw` is only its beginning (FilterMessage). */
+  size = raw.length,
+): Promise<SieveHost> {
   const start = bodyStart(raw);
   const headers = headerFields(raw.subarray(0, start));
   // Decoded only for a `body :raw` test.
   let rawBody: string | undefined;
   // Walking the MIME tree is most of a host's cost: done only when a body test asks (each part decoded when read).
   let parts: BodyPart[] | undefined;
-  const size = raw.length;
   return {
     headers: () => headers,
     size: () => size,
@@ -44,6 +48,24 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
     now: context.now ?? (() => new Date()),
   };
 }
+
+/**
+ * A message too large to hold in memory for its filters (a received one, spooled to a file): its size, its first
+ * bytes (`head`, the whole header when it fits), and `body()`, the bytes that body tests read — read only when a
+ * test that runs asks for the body, and at most FILTER_BODY_MAX_BYTES of them (deliver.ts).
+ */
+export interface FilterMessage {
+  size: number;
+  head: Buffer;
+  body: () => Promise<Buffer>;
+}
+
+/**
+ * What body tests see of a larger message: its first 4 MiB (the header included), as much as the reader shows of a
+ * body (MAX_BODY_CHARS). A message of 70 MB read whole for a `body :contains` test, and its parts decoded to strings,
+ * cost several times its size in memory for each delivery at once (issue 28).
+ */
+export const FILTER_BODY_MAX_BYTES = 4 * 1024 * 1024;
 
 /** The header fields of a raw message, in order, undecoded. */
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
@@ -57,13 +79,28 @@ export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.s
  */
 export async function runOnMessage(
   script: Script,
-  raw: Buffer,
+  message: Buffer | FilterMessage,
   context: Omit<FilterContext, 'mailboxExists' | 'bodyParts'> & {
     mailboxes: () => Promise<(name: string) => boolean>;
   },
 ): Promise<SieveResult> {
   const wantsMailboxes = new Error('the mailboxes are wanted');
-  const host = await sieveHostFor(raw, context);
+  const wantsBody = new Error('the body is wanted');
+  // A FilterMessage is run on its head first; a run that asks for the body is made again with it.
+  let host: SieveHost;
+  let bodyLoaded = Buffer.isBuffer(message);
+  if (Buffer.isBuffer(message)) host = await sieveHostFor(message, context);
+  else if (bodyStart(message.head) < message.head.length || message.head.length >= message.size) {
+    const headOnly = await sieveHostFor(message.head, context, message.size);
+    const needBody = (): never => {
+      throw wantsBody;
+    };
+    host = { ...headOnly, rawBody: needBody, bodyParts: needBody };
+  } else {
+    // A header longer than the head: read as much as body tests would.
+    host = await sieveHostFor(await message.body(), context, message.size);
+    bodyLoaded = true;
+  }
   let exists: ((name: string) => boolean) | null = null;
   for (;;) {
     try {
@@ -77,7 +114,10 @@ export async function runOnMessage(
       });
     } catch (err) {
       if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
-      else throw err;
+      else if (err === wantsBody && !bodyLoaded && !Buffer.isBuffer(message)) {
+        host = await sieveHostFor(await message.body(), context, message.size);
+        bodyLoaded = true;
+      } else throw err;
     }
   }
 }

@@ -45,6 +45,22 @@ export async function findUploads(db: Db, principal: Principal, ids: number[]): 
   return ids.map((id) => byId.get(id)).filter((r): r is UploadRow => r !== undefined);
 }
 
+/**
+ * Whether the principal has an upload of these bytes (by hash, index compose_uploads_blob): only then may a new
+ * upload of them re-use the stored blob without writing it (uploads.ts).
+ */
+export async function principalHasUpload(db: Db, principal: Principal, hash: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('compose_uploads')
+    .select('id')
+    .where('blob_hash', '=', hash)
+    .where('account_id', '=', principal.accountId)
+    .where('alias_email', principal.aliasEmail === null ? 'is' : '=', principal.aliasEmail)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Bytes of uploads not yet sent or expired: they count against the quota until then. */
 export async function pendingUploadBytes(db: Db, accountId: number): Promise<number> {
   const row = await db

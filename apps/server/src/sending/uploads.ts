@@ -13,7 +13,13 @@ import { DomainError } from '../core/errors.js';
 import { findComposeSource } from '../mail/index.js';
 import { openAttachment } from '../mailbox/index.js';
 import type { OutgoingAttachment } from './compose-mime.js';
-import { findUploads, insertUploads, pendingUploadBytes, type UploadRow } from './sending.repository.js';
+import {
+  findUploads,
+  insertUploads,
+  pendingUploadBytes,
+  principalHasUpload,
+  type UploadRow,
+} from './sending.repository.js';
 
 /** Uploads nobody sent or saved in a draft for this long are removed by the sweep. */
 export const UPLOAD_TTL_MS = 24 * 3600_000;
@@ -65,7 +71,13 @@ export async function uploadAttachment(
   }
   let blob: { hash: string; size: number };
   try {
-    blob = await blobs.putStream(file.stream, { maxBytes: ATTACHMENTS_TOTAL_LIMIT_BYTES });
+    // Bytes are deduplicated per uploader, not across accounts: a blob someone else stored is written again (the
+    // same bytes under the same hash, so it is still stored once), and the upload takes as long as one of new bytes —
+    // its time tells nobody what another member keeps. Only the uploader's own earlier upload skips the write.
+    blob = await blobs.putStream(file.stream, {
+      maxBytes: ATTACHMENTS_TOTAL_LIMIT_BYTES,
+      reuse: (hash) => principalHasUpload(db, principal, hash),
+    });
   } catch (err) {
     if (err instanceof BlobTooLargeError || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
       throw tooLarge();
@@ -104,7 +116,10 @@ export async function copyAttachments(
   // One at a time: each is streamed, but 500 parts at once would open 500 files.
   for (const a of picked) {
     const blob = a.part
-      ? await blobs.putStream(await openAttachment(blobs, source.blobHash, a))
+      ? await blobs.putStream(await openAttachment(blobs, source.blobHash, a), {
+          // As an upload: only the principal's own blob of these bytes is re-used without a write.
+          reuse: (hash) => principalHasUpload(db, principal, hash),
+        })
       : { hash: a.blob_hash, size: a.size };
     uploads.push({
       blob_hash: blob.hash,

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FsBlobStore, blobHash } from './blob-store.js';
@@ -13,6 +14,26 @@ describe('the file blob store', () => {
   it('keeps blobs in one level of 256 folders', async () => {
     const { hash } = await store.put(Buffer.from('one level'));
     expect(await fs.readFile(path.join(root, hash.slice(0, 2), hash), 'utf8')).toBe('one level');
+  });
+
+  it('a stream whose bytes the uploader may not re-use is written over the blob already there, not dropped', async () => {
+    const data = Buffer.from('bytes another account stored');
+    const { hash } = await store.put(data);
+    const file = path.join(root, hash.slice(0, 2), hash);
+    const before = (await fs.stat(file)).ino;
+    // Re-used (the default): the stored file stays, the spooled one is dropped.
+    await store.putStream(Readable.from([data]));
+    expect((await fs.stat(file)).ino).toBe(before);
+    // Not re-usable: the spooled file is renamed into place as new bytes are, same content, same key.
+    const asked: string[] = [];
+    const put = await store.putStream(Readable.from([data]), {
+      reuse: (h) => (asked.push(h), Promise.resolve(false)),
+    });
+    expect(put).toEqual({ hash, size: data.length });
+    expect(asked).toEqual([hash]);
+    expect((await fs.stat(file)).ino).not.toBe(before);
+    expect((await fs.readFile(file)).equals(data)).toBe(true);
+    expect(await fs.readdir(store.spoolDir)).toEqual([]);
   });
 
   it('reads a byte range of a blob, and an empty range as nothing', async () => {

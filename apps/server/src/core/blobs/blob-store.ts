@@ -20,7 +20,7 @@ export interface BlobStore {
    * Stores a stream durably, hashing it as it is written; `maxBytes` stops it early with a
    * BlobTooLargeError (nothing is kept). Memory stays flat whatever the size.
    */
-  putStream(source: Readable, options?: { maxBytes?: number }): Promise<{ hash: string; size: number }>;
+  putStream(source: Readable, options?: PutStreamOptions): Promise<{ hash: string; size: number }>;
   /**
    * The store's own temporary area, on the same file system as the blobs: a message or an
    * attachment is spooled there while it arrives (a SpoolWriter, writeSpool) and kept without a
@@ -29,8 +29,13 @@ export interface BlobStore {
   readonly spoolDir: string;
   /** A Writable into a new file of the spool area, at most `maxBytes`; `file()` once finished. */
   openSpool(options?: SpoolOptions): SpoolWriter;
-  /** Moves a finished spooled file into the store under its hash, durably (rename, folder fsync). */
-  keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }>;
+  /**
+   * Moves a finished spooled file into the store under its hash, durably (rename, folder fsync). With `reuse`
+   * (the default) a blob already there is kept and the file dropped; with `reuse: false` the bytes are written
+   * whatever the store holds (the same bytes under the same key), so how long this takes says nothing about what
+   * others stored (see PutStreamOptions).
+   */
+  keepSpooled(file: SpooledFile, options?: { reuse?: boolean }): Promise<{ hash: string; size: number }>;
   /** Removes a spooled file that is not to be kept. */
   discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void>;
   /** Removes spooled files older than `olderThanMs` (left by a process that stopped mid-message). */
@@ -56,6 +61,32 @@ export interface BlobStore {
   removeIfNotWrittenSince?(hash: string, since: Date): Promise<boolean>;
 }
 
+/**
+ * `maxBytes` stops the stream early with a BlobTooLargeError. `reuse` is asked once the bytes are hashed whether a
+ * blob the store already holds under that hash may stand for them (see keepSpooled): a member's upload asks whether
+ * their own account already references the hash, so that uploading bytes another account stored costs a full
+ * upload, as new bytes do — no timing tells one member what another keeps (issue 28). Without it, reused.
+ */
+export interface PutStreamOptions {
+  maxBytes?: number;
+  reuse?: (hash: string) => Promise<boolean>;
+}
+
+/** A spooled file kept in `store` (reuse as `options` decide), or removed when that fails. */
+export async function keepSpooledOrDiscard(
+  store: BlobStore,
+  file: SpooledFile,
+  options: PutStreamOptions,
+): Promise<{ hash: string; size: number }> {
+  try {
+    const reuse = options.reuse ? await options.reuse(file.hash) : true;
+    return await store.keepSpooled(file, { reuse });
+  } catch (err) {
+    await store.discardSpooled(file).catch(() => undefined);
+    throw err;
+  }
+}
+
 /** A blob as `list()` gives it. */
 export interface ListedBlob {
   hash: string;
@@ -71,6 +102,19 @@ export class MissingBlobError extends Error {
   constructor(readonly hash: string) {
     super(`blob ${hash} not found`);
     this.name = 'MissingBlobError';
+  }
+}
+
+/**
+ * The store could not be reached or failed on its side (S3 refusing connections, timing out, answering 5xx): nothing
+ * is wrong with the request, it may be tried again. `code` is the catalogue's `storage_unavailable`, so an HTTP
+ * request that meets it answers 503 with that code (toApiError), and SMTP answers 451 as for any store failure.
+ */
+export class BlobStoreUnavailableError extends Error {
+  readonly code = 'storage_unavailable';
+  constructor(cause: unknown) {
+    super(`blob store unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'BlobStoreUnavailableError';
   }
 }
 
@@ -203,8 +247,8 @@ export class FsBlobStore implements BlobStore {
     return { hash, size: data.length };
   }
 
-  async putStream(source: Readable, options: { maxBytes?: number } = {}) {
-    return this.keepSpooled(await spoolBlob(source, this.spoolDir, options));
+  async putStream(source: Readable, options: PutStreamOptions = {}) {
+    return keepSpooledOrDiscard(this, await spoolBlob(source, this.spoolDir, options), options);
   }
 
   get spoolDir(): string {
@@ -215,9 +259,13 @@ export class FsBlobStore implements BlobStore {
     return new SpoolWriter(spoolPath(this.spoolDir), options.maxBytes, options.syncAbove);
   }
 
-  async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
+  async keepSpooled(
+    file: SpooledFile,
+    options: { reuse?: boolean } = {},
+  ): Promise<{ hash: string; size: number }> {
     const target = this.pathOf(file.hash);
-    if (await this.touch(file.hash)) {
+    // Not reused: the file replaces the blob (the same bytes; a rename is atomic), as a new one is written.
+    if ((options.reuse ?? true) && (await this.touch(file.hash))) {
       await fs.rm(file.path, { force: true });
       return { hash: file.hash, size: file.size };
     }

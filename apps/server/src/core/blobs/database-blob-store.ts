@@ -3,7 +3,15 @@ import { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { Db } from '../db/index.js';
-import { blobHash, spoolBlob, FsBlobStore, type BlobStore, type ListedBlob } from './blob-store.js';
+import {
+  blobHash,
+  keepSpooledOrDiscard,
+  spoolBlob,
+  FsBlobStore,
+  type BlobStore,
+  type ListedBlob,
+  type PutStreamOptions,
+} from './blob-store.js';
 import { S3BlobStore, type S3Settings } from './s3-blob-store.js';
 import {
   blobRowExists,
@@ -72,8 +80,12 @@ export class DatabaseBlobStore implements BlobStore {
     return { hash, size: data.length };
   }
 
-  async putStream(source: Readable, options: { maxBytes?: number } = {}) {
-    return this.keepSpooled(await spoolBlob(source, this.spoolDir, { ...options, syncAbove: this.smallMax }));
+  async putStream(source: Readable, options: PutStreamOptions = {}) {
+    const file = await spoolBlob(source, this.spoolDir, {
+      maxBytes: options.maxBytes,
+      syncAbove: this.smallMax,
+    });
+    return keepSpooledOrDiscard(this, file, options);
   }
 
   get spoolDir(): string {
@@ -85,8 +97,12 @@ export class DatabaseBlobStore implements BlobStore {
     return this.files.openSpool({ ...options, syncAbove: this.smallMax });
   }
 
-  async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
-    if (file.size > this.smallMax) return this.files.keepSpooled(file);
+  /** A small blob's row is written whether or not it was there (`reuse` makes no difference to its cost). */
+  async keepSpooled(
+    file: SpooledFile,
+    options: { reuse?: boolean } = {},
+  ): Promise<{ hash: string; size: number }> {
+    if (file.size > this.smallMax) return this.files.keepSpooled(file, options);
     const data = file.bytes ?? (await fs.readFile(file.path));
     await insertBlob(this.db, file.hash, await encode(data));
     await this.files.discardSpooled(file);

@@ -1,10 +1,12 @@
 export {
+  BlobStoreUnavailableError,
   BlobTooLargeError,
   FsBlobStore,
   MissingBlobError,
   blobHash,
   type BlobStore,
   type ListedBlob,
+  type PutStreamOptions,
 } from './blob-store.js';
 export {
   SPOOL_MAX_AGE_MS,

@@ -12,7 +12,16 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { MissingBlobError, blobHash, spoolBlob, type BlobStore, type ListedBlob } from './blob-store.js';
+import {
+  BlobStoreUnavailableError,
+  MissingBlobError,
+  blobHash,
+  keepSpooledOrDiscard,
+  spoolBlob,
+  type BlobStore,
+  type PutStreamOptions,
+  type ListedBlob,
+} from './blob-store.js';
 import { SpoolWriter, spoolPath, type SpooledFile, type SpoolOptions } from './spool.js';
 
 /** Where the bucket is and how to sign in to it (config.blobs.s3). */
@@ -64,6 +73,16 @@ function isNotFound(err: unknown): boolean {
   return false;
 }
 
+/**
+ * Whether S3 answered the request itself as a refusal of it (4xx: not found, a range past the end, a bad request):
+ * anything else — no connection, a timeout, a 5xx — means the store is down for now.
+ */
+function isClientError(err: unknown): boolean {
+  if (!(err instanceof S3ServiceException)) return false;
+  const status = err.$metadata.httpStatusCode;
+  return status !== undefined && status >= 400 && status < 500;
+}
+
 /** A ranged GET past the end of the object (416): nothing to read, as a file gives nothing there. */
 function isRangeNotSatisfiable(err: unknown): boolean {
   return (
@@ -97,6 +116,20 @@ export class S3BlobStore implements BlobStore {
     } = {},
   ) {
     this.client = options.client ?? openS3Client(settings);
+    // Every request (lib-storage's multipart uploads too) that fails other than by S3's own 4xx rejects with
+    // BlobStoreUnavailableError: HTTP answers 503 storage_unavailable, not 500.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw isClientError(err) || err instanceof BlobStoreUnavailableError
+            ? err
+            : new BlobStoreUnavailableError(err);
+        }
+      },
+      { step: 'initialize', name: 'mailroomStoreUnavailable', override: true },
+    );
   }
 
   private get bucket(): string {
@@ -152,8 +185,8 @@ export class S3BlobStore implements BlobStore {
     await upload.done();
   }
 
-  async putStream(source: Readable, options: { maxBytes?: number } = {}) {
-    return this.keepSpooled(await spoolBlob(source, this.spoolDir, options));
+  async putStream(source: Readable, options: PutStreamOptions = {}) {
+    return keepSpooledOrDiscard(this, await spoolBlob(source, this.spoolDir, options), options);
   }
 
   get spoolDir(): string {
@@ -165,11 +198,15 @@ export class S3BlobStore implements BlobStore {
   }
 
   /**
-   * Uploads a spooled file under its hash (unless S3 has it already), then removes the file. When the upload fails
-   * the file stays for the caller to discard (or to try again).
+   * Uploads a spooled file under its hash (unless S3 has it already and `reuse` allows that: then a HEAD is all),
+   * then removes the file. With `reuse: false` it is uploaded without asking S3 first. When the upload fails the
+   * file stays for the caller to discard (or to try again).
    */
-  async keepSpooled(file: SpooledFile): Promise<{ hash: string; size: number }> {
-    if (!(await this.hasFresh(file.hash))) {
+  async keepSpooled(
+    file: SpooledFile,
+    options: { reuse?: boolean } = {},
+  ): Promise<{ hash: string; size: number }> {
+    if (!((options.reuse ?? true) && (await this.hasFresh(file.hash)))) {
       if (file.size > this.partBytes) {
         await this.uploadMultipart(file.hash, createReadStream(file.path, { highWaterMark: 1024 * 1024 }));
       } else {
