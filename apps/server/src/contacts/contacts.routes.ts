@@ -57,7 +57,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...apiRoute(app, 'contacts', {
       tags: ['contacts'],
-      summary: 'A page of contacts by surname then name, or a search (each word starts a word)',
+      summary: 'A page of contacts by surname then name, or a search (each word found inside a name, address or phone)',
     }),
     handler: async (request) => getContacts(db, ownerOnly(request.requireAuth()), request.query),
   });

@@ -81,7 +81,7 @@ export async function requireContact(db: Db, accountId: number, contactId: numbe
   return record;
 }
 
-/** GET contacts: a page by surname then name, or a search (each word starting a word), optionally in one group. */
+/** GET contacts: a page by surname then name, or a search (each word found inside a field), optionally in one group. */
 export async function getContacts(
   db: Db,
   accountId: number,
