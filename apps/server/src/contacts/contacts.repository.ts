@@ -270,3 +270,13 @@ export async function contactKeys(
   }
   return [...byId.values()];
 }
+
+/** How many contacts the account has. */
+export async function countContacts(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contacts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
