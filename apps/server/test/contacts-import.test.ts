@@ -490,7 +490,7 @@ describe('export', () => {
       .execute();
     const text = (await exported(vic)).body;
     expect(text.match(/\r\nX-P[:;]/g)).toHaveLength(150_000);
-  });
+  }, 120_000);
 
   it('a photo as a data: URI is written as vCard 4.0 writes a URI, its comma not escaped', async () => {
     const pho = await mailUser(ctx, 'Pho Photo');
@@ -603,9 +603,10 @@ describe('a large import runs as a job (issue 28)', () => {
       `157,281-row import: ${Math.round(took)} ms, ${answers} probes, longest gap ${Math.round(longestGap)} ms, ` +
         `longest /healthz/live ${Math.round(longestAnswer)} ms`,
     );
-    // ~50 ms is the aim; the bound leaves room for a shared, loaded test machine and its garbage collector.
-    expect(longestGap).toBeLessThan(250);
-    expect(longestAnswer).toBeLessThan(250);
+    // ~50 ms is the aim (each slice and batch is cut at 20 ms); the bound leaves room for a shared, loaded test
+    // machine and its garbage collector. Before, the loop was held for the whole import (69 s).
+    expect(longestGap).toBeLessThan(500);
+    expect(longestAnswer).toBeLessThan(500);
     expect(answers).toBeGreaterThan(took / 100);
     // Progress was told as it went.
     expect(progress.length).toBeGreaterThan(2);

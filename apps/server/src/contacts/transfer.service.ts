@@ -283,7 +283,9 @@ export async function runContactImport(deps: ContactImportDeps): Promise<boolean
   const groupsOfEntry = new Map<ImportEntry, string[]>();
   const byUid = new Map<string, ImportEntry[]>();
   const byEntryEmail = new Map<string, ImportEntry[]>();
+  const slicer = timeSlicer(batchMs);
   for (const e of parsed.entries) {
+    await slicer.pause();
     if (e.uid) byUid.set(e.uid, [...(byUid.get(e.uid) ?? []), e]);
     if (parsed.groupCards.length)
       for (const m of new Set(e.emails.map((x) => x.trim().toLowerCase())))
