@@ -80,7 +80,7 @@ export async function parseContactsFile(
     return parsed;
   }
   // A NUL is no character a text column holds.
-  const text = (await decodeFileSliced(file, pause)).replace(/\u0000/g, '');
+  const text = (await decodeFileSliced(file, pause)).replaceAll('\u0000', '');
   try {
     return await parseContactsCsvSliced(text, pause);
   } catch (err) {

@@ -205,7 +205,7 @@ function rewrite(line: Line, v21: boolean, charset: string): string {
   if (types.length) kept.push(`TYPE=${types.map(quoteIfNeeded).join(',')}`);
   if (encoding === 'BASE64' || encoding === 'B') kept.push('ENCODING=b');
   // A NUL (written as a byte, or as quoted-printable =00) is no character a text column or jsonb can hold.
-  return ([head, ...kept].join(';') + ':' + value).replace(/\u0000/g, '');
+  return ([head, ...kept].join(';') + ':' + value).replaceAll('\u0000', '');
 }
 
 /** The properties one card may have; a card with more is skipped (a real one has tens). */
