@@ -41,7 +41,7 @@ import { mailRoutes } from './mail/index.js';
 import { blobsOfSending, sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { filterRoutes } from './filters/index.js';
-import { contactRoutes } from './contacts/index.js';
+import { blobsOfImports, contactRoutes } from './contacts/index.js';
 import {
   InvoicePurposes,
   registerInvoicePurpose,
@@ -108,11 +108,11 @@ export function appInvoicePurposes(
 /**
  * What the blob collector asks before removing blobs: each area that keeps blob hashes answers for its own tables
  * (messages — drafts and collected mail among them — and their old attachment blobs; compose uploads and the
- * outbox; encrypted messages), a hash found by one not asked of the next. `filter_sends` keeps hashes only as the
+ * outbox; encrypted messages; contacts files being imported), a hash found by one not asked of the next. `filter_sends` keeps hashes only as the
  * identity of bytes already answered, never to read them, so it holds no blob.
  */
 export function appBlobReferences(db: Db): BlobReferences {
-  const owners = [blobsOfMessages, blobsOfSending, blobsOfEncrypted];
+  const owners = [blobsOfMessages, blobsOfSending, blobsOfEncrypted, blobsOfImports];
   return async (hashes) => {
     const found = new Set<string>();
     let rest = hashes;

@@ -144,6 +144,8 @@ const schema = z.object({
   DOMAIN_EMAIL_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   COLLECTOR_POLL_MINUTES: z.coerce.number().min(0.05).max(60).default(5),
   MAX_COLLECTORS: z.coerce.number().int().min(0).max(1000).default(10),
+  MAX_CONTACTS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  MAX_CONTACT_GROUPS: z.coerce.number().int().min(1).max(100_000).default(500),
   COLLECTOR_MESSAGE_MAX_BYTES: z.coerce
     .number()
     .int()
@@ -231,6 +233,13 @@ export interface Config {
    * domain's verification page (OUTBOUND_ALLOW_PRIVATE, or the older IMAGE_PROXY_ALLOW_PRIVATE). Tests, internal hosts.
    */
   outboundAllowPrivate: string[];
+  /** The address book's limits per account (issue 28): a create or an import past them is refused or cut. */
+  contacts: {
+    /** Contacts an account may have (MAX_CONTACTS). */
+    max: number;
+    /** Contact groups an account may have (MAX_CONTACT_GROUPS). */
+    maxGroups: number;
+  };
   /** Collectors (collectors/): importing mail from other IMAP mailboxes (issue 18). */
   collectors: {
     /** Minutes between polls of an enabled collector that is up to date (COLLECTOR_POLL_MINUTES). */
@@ -408,6 +417,10 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   COLLECTOR_POLL_MINUTES:
     'Minutes between polls of an up-to-date collector for new mail (default 5; a fraction such as 0.1 polls every 6 s, for tests)',
   MAX_COLLECTORS: 'Collectors (other IMAP mailboxes to import from) an account may have (default 10)',
+  MAX_CONTACTS:
+    'Contacts an account may have; adding more is refused and an import adds up to it, counting the rest (default 10000)',
+  MAX_CONTACT_GROUPS:
+    'Contact groups an account may have; making more is refused and an import makes up to it (default 500)',
   COLLECTOR_MESSAGE_MAX_BYTES:
     'Largest remote message a collector imports, in bytes; larger ones are skipped and counted (default 52428800)',
   COLLECTOR_AUTH_FAILURES:
@@ -543,6 +556,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       emailPrice: e.DOMAIN_EMAIL_PRICE,
     },
     outboundAllowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
+    contacts: { max: e.MAX_CONTACTS, maxGroups: e.MAX_CONTACT_GROUPS },
     collectors: {
       pollMinutes: e.COLLECTOR_POLL_MINUTES,
       max: e.MAX_COLLECTORS,

@@ -18,6 +18,7 @@ import {
 import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
+import { startContactImports } from './contacts/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
 import { AddressPolicy, openDnsResolver } from './core/net/index.js';
@@ -63,6 +64,13 @@ async function main() {
   );
   const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
+  const contactImports = startContactImports({
+    db,
+    blobs,
+    events,
+    log: app.log.child({ area: 'contacts' }),
+    limits: config.contacts,
+  });
   // Collectors: each due collector's import or poll, shared by every process through leases (SKIP LOCKED).
   const collectorNet = {
     dns: openDnsResolver(config.dnsServers),
@@ -218,6 +226,7 @@ async function main() {
       drain('smtp', () => ingest.close(timeoutMs)),
       drain('outbox', () => sending.stop()),
       drain('filter-runs', () => filterRuns.stop()),
+      drain('contact-imports', () => contactImports.stop()),
       drain('collectors', () => collectors.stop()),
       drain('recurring-jobs', () =>
         Promise.all(

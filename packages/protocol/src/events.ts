@@ -1,4 +1,5 @@
 import type { Collector } from './schemas/collectors.js';
+import type { ContactImportResponse } from './schemas/contacts.js';
 import type { FilterRun } from './schemas/filters.js';
 
 /**
@@ -18,6 +19,8 @@ export type MailEvent =
   | { event: 'updateMailboxList' }
   /** A filter run over a folder (POST filters/apply) progressed, finished or failed. */
   | { event: 'filterRun'; run: FilterRun }
+  /** A contacts import (POST contacts/import) progressed, finished or failed. */
+  | { event: 'contactImport'; import: ContactImportResponse }
   /** A collector's import progressed, finished, failed or changed state (at most a few times a second). */
   | { event: 'collector'; collector: Collector }
   /**

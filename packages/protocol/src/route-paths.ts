@@ -83,6 +83,8 @@ export const routePaths = {
   deleteContacts: route('POST', '/api/v1/contacts/delete'),
   /** The file as the body (vCard or CSV). */
   importContacts: route('POST', '/api/v1/contacts/import'),
+  /** An import's progress and, when done, its result (the import runs as a job, a batch at a time). */
+  contactImport: route('GET', '/api/v1/contacts/imports/:id'),
   /** A vCard 4.0 file, as a download. */
   exportContacts: route('GET', '/api/v1/contacts/export'),
   /** Compose's autocomplete. */

@@ -29,3 +29,16 @@ export function decodeBytes(bytes: Buffer, charset: string | undefined, fallback
   const name = charset && iconv.encodingExists(charset) ? charset : fallback;
   return iconv.decode(bytes, name);
 }
+
+/** decodeFile a piece at a time, `pause` called between pieces (a 5 MB file takes a few hundred ms at once). */
+export async function decodeFileSliced(bytes: Buffer, pause: () => Promise<void>): Promise<string> {
+  const found = fileCharset(bytes);
+  const decoder = iconv.getDecoder(found.charset);
+  const parts: string[] = [];
+  for (let at = 0; at < found.bytes.length; at += 256 * 1024) {
+    parts.push(decoder.write(found.bytes.subarray(at, at + 256 * 1024)));
+    await pause();
+  }
+  parts.push(decoder.end() ?? '');
+  return parts.join('');
+}

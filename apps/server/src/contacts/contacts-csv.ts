@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import type { VcardProperty } from '../core/db/index.js';
-import { calendarDate, isoDate, type ParsedFile } from './import-entry.js';
+import { calendarDate, isoDate, type ImportEntry, type ParsedFile } from './import-entry.js';
 
 /**
  * CSV exports of contacts as Google Contacts and Outlook write them, read with csv-parse: the header row says which
@@ -238,20 +238,17 @@ export function looksLikeContactsCsv(text: string): boolean {
   }
 }
 
-/** Every row of a Google or Outlook CSV export as an import entry. */
-export function parseContactsCsv(text: string): ParsedFile {
-  const firstLine = text.split(/\r\n|\n|\r/, 1)[0] ?? '';
-  const rows = parse(text, {
-    delimiter: delimiterOf(firstLine),
-    relax_column_count: true,
-    relax_quotes: true,
-    skip_empty_lines: true,
-    bom: true,
-  }) as string[][];
-  const [header, ...body] = rows;
-  const columns = columnsOf(header ?? []);
-  const result: ParsedFile = { entries: [], groupCards: [], skipped: [] };
-  body.forEach((row, i) => {
+const CSV_OPTIONS = {
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+  bom: true,
+} as const;
+
+/** A function making an import entry of each row after the header (i from 0). */
+function entryMaker(header: string[]): (row: string[], i: number) => ImportEntry {
+  const columns = columnsOf(header);
+  return (row, i) => {
     const cell = (c: Column) => (row[c.index] ?? '').trim();
     const of = (role: Role) => columns.filter((c) => c.role === role && cell(c));
     const one = (role: Role) => of(role).map(cell)[0] ?? '';
@@ -303,7 +300,7 @@ export function parseContactsCsv(text: string): ParsedFile {
         ADDRESS_ORDER.map((p) => a.parts[p] ?? ''),
       ]);
 
-    result.entries.push({
+    return {
       entry: i + 1,
       name,
       surname,
@@ -317,7 +314,55 @@ export function parseContactsCsv(text: string): ParsedFile {
       groups: of('groups').flatMap((c) => csvGroups(cell(c))),
       properties,
       uid: null,
-    });
-  });
-  return result;
+    };
+  };
+}
+
+/** Every row of a Google or Outlook CSV export as an import entry, at once (for small texts and tests). */
+export function parseContactsCsv(text: string): ParsedFile {
+  const firstLine = text.split(/\r\n|\n|\r/, 1)[0] ?? '';
+  const rows = parse(text, { ...CSV_OPTIONS, delimiter: delimiterOf(firstLine) }) as string[][];
+  const [header, ...body] = rows;
+  const make = entryMaker(header ?? []);
+  return { entries: body.map(make), groupCards: [], skipped: [] };
+}
+
+/** About how much CSV text parseContactsCsvSliced reads at a time. */
+const CSV_SLICE = 16 * 1024;
+
+/**
+ * Where a slice of `text` from `from` may end: after a line break at or past `from + size` outside any quoted
+ * field (an even number of `"` since `from`, as `""` counts two), or the end of the text.
+ */
+function sliceEnd(text: string, from: number, size: number): number {
+  let quotes = 0;
+  for (let i = from; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) quotes++;
+    else if (c === 0x0a && i - from >= size && quotes % 2 === 0) return i + 1;
+  }
+  return text.length;
+}
+
+/**
+ * parseContactsCsv a slice of whole records at a time (csv-parse on each), `pause` called between slices: a 5 MB
+ * file does not hold the event loop while it is read (issue 28).
+ */
+export async function parseContactsCsvSliced(text: string, pause: () => Promise<void>): Promise<ParsedFile> {
+  const firstLine = text.split(/\r\n|\n|\r/, 1)[0] ?? '';
+  const options = { ...CSV_OPTIONS, delimiter: delimiterOf(firstLine) };
+  const entries: ImportEntry[] = [];
+  let make: ((row: string[], i: number) => ImportEntry) | undefined;
+  for (let at = 0; at < text.length;) {
+    const end = sliceEnd(text, at, CSV_SLICE);
+    const rows = parse(text.slice(at, end), { ...options, bom: at === 0 }) as string[][];
+    await pause();
+    for (const row of rows) {
+      if (!make) make = entryMaker(row);
+      else entries.push(make(row, entries.length));
+    }
+    at = end;
+    await pause();
+  }
+  return { entries, groupCards: [], skipped: [] };
 }

@@ -21,8 +21,9 @@ export type ContactValues = Omit<ContactRecord, 'id' | 'groups'>;
 export const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
- * What a search matches (see migration 019): ' name surname phone address…', lowercased by the database, so a word
- * that starts with q is `like '% q%'`.
+ * What a search matches (see migration 019): ' name surname phone address…', lowercased by the database. A search
+ * word is found anywhere in it (`like '%q%'`, as Gmail finds "wayne" in mallory@wayne.example), which the trigram
+ * index contacts_search serves.
  */
 const searchTextOf = (v: ContactValues) =>
   sql<string>`' ' || lower(${v.name}::text) || ' ' || lower(${v.surname}::text) || ' ' || lower(${v.phone}::text)
@@ -90,8 +91,8 @@ async function withEmailsAndGroups(
 }
 
 /**
- * A page of the account's contacts by surname, then name (optionally one group's), each word of `words` starting a
- * word of the name, surname, phone or an address; and how many there are in all.
+ * A page of the account's contacts by surname, then name (optionally one group's), each word of `words` found
+ * anywhere inside the name, surname, phone or an address; and how many there are in all.
  */
 export async function listContacts(
   db: Db,
@@ -100,7 +101,7 @@ export async function listContacts(
 ): Promise<{ contacts: ContactRecord[]; total: number }> {
   let query = db.selectFrom('contacts as c').where('c.account_id', '=', accountId);
   for (const word of opts.words)
-    query = query.where(sql<boolean>`c.search_text like lower(${`% ${escapeLike(word)}%`}::text)`);
+    query = query.where(sql<boolean>`c.search_text like lower(${`%${escapeLike(word)}%`}::text)`);
   if (opts.groupId !== undefined) {
     const groupId = opts.groupId;
     query = query.where(({ exists, selectFrom }) =>
@@ -268,4 +269,14 @@ export async function contactKeys(
     byId.set(r.id, contact);
   }
   return [...byId.values()];
+}
+
+/** How many contacts the account has. */
+export async function countContacts(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contacts')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

@@ -22,7 +22,7 @@ import {
   removeGroup,
 } from './groups.service.js';
 import { suggest } from './suggest.service.js';
-import { CONTACTS_FILE_MAX_BYTES, exportContacts, importContacts } from './transfer.service.js';
+import { CONTACTS_FILE_MAX_BYTES, exportContacts, getImport, startImport } from './transfer.service.js';
 
 /** What an import's body may be sent as; anything else (or none: a file the browser has no type for) is read too. */
 const IMPORT_TYPES = [
@@ -53,11 +53,13 @@ function changed(app: FastifyInstance, log: FastifyBaseLogger, accountId: number
  */
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
+  const limits = app.deps.config.contacts;
 
   app.route({
     ...apiRoute(app, 'contacts', {
       tags: ['contacts'],
-      summary: 'A page of contacts by surname then name, or a search (each word starts a word)',
+      summary:
+        'A page of contacts by surname then name, or a search (each word found inside a name, address or phone)',
     }),
     handler: async (request) => getContacts(db, ownerOnly(request.requireAuth()), request.query),
   });
@@ -73,7 +75,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'createContact', { tags: ['contacts'], summary: 'Add a contact' }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const contact = await createContact(db, accountId, request.body);
+      const contact = await createContact(db, accountId, request.body, limits);
       await changed(app, request.log, accountId, ['contacts']);
       return { contact };
     },
@@ -128,21 +130,28 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         summary:
           'Import a vCard (2.1, 3.0, 4.0) or CSV (Google, Outlook) file, sent as the body (5 MB at most)',
         description:
-          'Contacts already there (the same address, else the same name and surname) are completed, not added ' +
-          'again, so the same file twice adds nothing the second time. Groups come from CATEGORIES, group ' +
-          'vCards and the CSV group columns.',
+          'Answers at once with the import, which runs as a job a batch at a time (its progress: GET ' +
+          'contacts/imports/{id} and the contactImport event). Contacts already there (the same address, else ' +
+          'the same name and surname) are completed, not added again, so the same file twice adds nothing the ' +
+          'second time. Groups come from CATEGORIES, group vCards and the CSV group columns. New contacts past ' +
+          'MAX_CONTACTS and groups past MAX_CONTACT_GROUPS are counted, not added. One import at a time.',
         consumes: IMPORT_TYPES,
       }),
       handler: async (request) => {
         const accountId = ownerOnly(request.requireAuth());
         if (!Buffer.isBuffer(request.body) || request.body.length === 0)
           throw new DomainError('contacts_file_unreadable');
-        const result = await importContacts(db, accountId, request.body, request.query);
-        if (result.added || result.updated || result.groups_added)
-          await changed(app, request.log, accountId, ['contacts', 'groups']);
-        return result;
+        return startImport(db, app.deps.blobs, accountId, request.body, request.query);
       },
     });
+  });
+
+  app.route({
+    ...apiRoute(app, 'contactImport', {
+      tags: ['contacts'],
+      summary: 'An import’s progress and, once done, what it added, completed, skipped and left out',
+    }),
+    handler: async (request) => getImport(db, ownerOnly(request.requireAuth()), request.params.id),
   });
 
   app.route({
@@ -204,7 +213,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const group = await createGroup(db, accountId, request.body.name);
+      const group = await createGroup(db, accountId, request.body.name, limits.maxGroups);
       await changed(app, request.log, accountId, ['groups']);
       return { group };
     },

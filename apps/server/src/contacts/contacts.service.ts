@@ -13,9 +13,11 @@ import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import {
   contactIdByEmail,
+  countContacts,
   deleteContacts,
   findContacts,
   listContacts,
+  lockAddressBook,
   ownedContactIds,
   saveContact,
   type ContactRecord,
@@ -81,7 +83,7 @@ export async function requireContact(db: Db, accountId: number, contactId: numbe
   return record;
 }
 
-/** GET contacts: a page by surname then name, or a search (each word starting a word), optionally in one group. */
+/** GET contacts: a page by surname then name, or a search (each word found inside a field), optionally in one group. */
 export async function getContacts(
   db: Db,
   accountId: number,
@@ -108,6 +110,7 @@ export async function createContact(
   db: Db,
   accountId: number,
   input: z.output<typeof contactInputSchema>,
+  limits: ContactLimits,
 ): Promise<Contact> {
   const values: ContactValues = {
     name: requiredName(input.name),
@@ -118,8 +121,18 @@ export async function createContact(
     notes: input.notes,
     properties: [],
   };
-  const id = await transact(db, (trx) => saveContact(trx, accountId, null, values));
+  const id = await transact(db, async (trx) => {
+    await lockAddressBook(trx, accountId);
+    if ((await countContacts(trx, accountId)) >= limits.max) throw new DomainError('contacts_limit_reached');
+    return saveContact(trx, accountId, null, values);
+  });
   return getContact(db, accountId, id);
+}
+
+/** The address book's limits (config.contacts: MAX_CONTACTS, MAX_CONTACT_GROUPS). */
+export interface ContactLimits {
+  max: number;
+  maxGroups: number;
 }
 
 /**

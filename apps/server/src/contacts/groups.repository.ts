@@ -113,3 +113,13 @@ export async function memberIds(db: Db, groupId: number): Promise<number[]> {
     .execute();
   return rows.map((r) => r.contact_id);
 }
+
+/** How many groups the account has. */
+export async function countGroups(db: Db, accountId: number): Promise<number> {
+  const row = await db
+    .selectFrom('contact_groups')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}

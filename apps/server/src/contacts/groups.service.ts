@@ -2,10 +2,11 @@ import type { Group, GroupSummary, groupMembersSchema } from '@mailroom/protocol
 import type { z } from 'zod';
 import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { findContacts, ownedContactIds } from './contacts.repository.js';
+import { findContacts, lockAddressBook, ownedContactIds } from './contacts.repository.js';
 import { requiredName, toContact } from './contacts.service.js';
 import {
   addMembers,
+  countGroups,
   deleteGroup,
   findGroup,
   findGroupByName,
@@ -60,11 +61,19 @@ export async function getGroup(db: Db, accountId: number, groupId: number): Prom
 }
 
 /** POST contacts/groups: a name no other group of the account has, in any case (group_already_exist). */
-export async function createGroup(db: Db, accountId: number, name: string): Promise<Group> {
+export async function createGroup(
+  db: Db,
+  accountId: number,
+  name: string,
+  maxGroups: number,
+): Promise<Group> {
   const checked = requiredName(name);
   const group = await refusingDuplicates(() =>
     transact(db, async (trx) => {
       if (await findGroupByName(trx, accountId, checked)) throw new DomainError('group_already_exist');
+      await lockAddressBook(trx, accountId);
+      if ((await countGroups(trx, accountId)) >= maxGroups)
+        throw new DomainError('contact_groups_limit_reached');
       return insertGroup(trx, accountId, checked);
     }),
   );

@@ -1,15 +1,21 @@
+import { EventEmitter } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
 import {
   CONTACT_EMAILS_MAX,
+  CONTACT_IMPORT_SKIPPED_LISTED,
   isEmail,
   type ContactImportResponse,
   type contactImportQuerySchema,
 } from '@mailroom/protocol';
 import type { z } from 'zod';
-import { isUniqueViolation, transact, type Db, type VcardProperty } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type Trx, type VcardProperty } from '../core/db/index.js';
+import type { BlobStore } from '../core/blobs/index.js';
 import { DomainError } from '../core/errors.js';
-import { decodeFile } from './charset.js';
-import { looksLikeContactsCsv, parseContactsCsv } from './contacts-csv.js';
+import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { startPeriodicJob, timeSlicer } from '../core/jobs/index.js';
+import { decodeFile, decodeFileSliced } from './charset.js';
+import { looksLikeContactsCsv, parseContactsCsvSliced } from './contacts-csv.js';
+import type { ContactLimits } from './contacts.service.js';
 import {
   allContacts,
   contactKeys,
@@ -18,36 +24,71 @@ import {
   saveContact,
   type ContactValues,
 } from './contacts.repository.js';
-import { addMembers, listGroups } from './groups.repository.js';
-import { ensureGroup, requireGroup } from './groups.service.js';
+import {
+  addMembers,
+  countGroups,
+  findGroup,
+  findGroupByName,
+  insertGroup,
+  listGroups,
+} from './groups.repository.js';
+import { requireGroup } from './groups.service.js';
 import type { ImportEntry, ParsedFile } from './import-entry.js';
-import { parseVcards, writeVcards } from './vcard.js';
+import {
+  claimImport,
+  findImport,
+  insertImport,
+  saveProgress,
+  toContactImport,
+  type ContactImportView,
+  type ImportProgress,
+} from './imports.repository.js';
+import { parseVcardsSliced, writeVcards } from './vcard.js';
+import { VCARD_PROPERTIES_MAX } from './vcard-prepass.js';
+
+type PublishLog = Parameters<typeof publishAfterCommit>[1] & {
+  warn(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+};
 
 /** The largest contacts file an import reads (the route refuses a larger body with request_entity_too_large). */
 export const CONTACTS_FILE_MAX_BYTES = 5 * 1024 * 1024;
 
-/** A file's entries: vCard when told or when it holds a BEGIN:VCARD, CSV when told or when its header is known. */
-export function parseContactsFile(file: Buffer, format: 'auto' | 'vcard' | 'csv'): ParsedFile {
+/** A file's kind, found cheaply (the request answers at once): vCard when told or when it holds a BEGIN:VCARD, CSV
+ * when told or when its header is known; else contacts_file_unreadable. */
+export function contactsFileFormat(file: Buffer, format: 'auto' | 'vcard' | 'csv'): 'vcard' | 'csv' {
   const head = file.subarray(0, 64 * 1024).toString('latin1');
-  const vcard = format === 'vcard' || (format === 'auto' && /^\s*BEGIN:VCARD\s*$/im.test(head));
-  if (vcard) {
-    const parsed = parseVcards(file);
+  if (format === 'vcard' || (format === 'auto' && /^\s*BEGIN:VCARD\s*$/im.test(head))) {
+    if (!/^\s*BEGIN:VCARD\s*$/im.test(file.toString('latin1')))
+      throw new DomainError('contacts_file_unreadable');
+    return 'vcard';
+  }
+  if (format === 'csv' || looksLikeContactsCsv(decodeFile(file.subarray(0, 64 * 1024)))) return 'csv';
+  throw new DomainError('contacts_file_unreadable');
+}
+
+/** A file's entries, read a slice at a time with `pause` between (see contactsFileFormat for the kind). */
+export async function parseContactsFile(
+  file: Buffer,
+  format: 'vcard' | 'csv',
+  pause: () => Promise<void>,
+): Promise<ParsedFile> {
+  if (format === 'vcard') {
+    const parsed = await parseVcardsSliced(file, pause);
     if (!parsed.entries.length && !parsed.groupCards.length && !parsed.skipped.length)
       throw new DomainError('contacts_file_unreadable');
     return parsed;
   }
-  const text = decodeFile(file);
-  if (format === 'csv' || looksLikeContactsCsv(text)) {
-    try {
-      return parseContactsCsv(text);
-    } catch (err) {
-      throw new DomainError(
-        'contacts_file_unreadable',
-        `The CSV file cannot be read: ${(err as Error).message}`,
-      );
-    }
+  // A NUL is no character a text column holds.
+  const text = (await decodeFileSliced(file, pause)).replaceAll('\u0000', '');
+  try {
+    return await parseContactsCsvSliced(text, pause);
+  } catch (err) {
+    throw new DomainError(
+      'contacts_file_unreadable',
+      `The CSV file cannot be read: ${(err as Error).message}`,
+    );
   }
-  throw new DomainError('contacts_file_unreadable');
 }
 
 const clip = (text: string, max: number) => text.slice(0, max);
@@ -72,7 +113,7 @@ function valuesOf(entry: ImportEntry): ContactValues {
     phone: clip(entry.phone.trim(), 100),
     birthday: entry.birthday,
     notes: clip(entry.notes, 10_000),
-    properties,
+    properties: properties.slice(0, VCARD_PROPERTIES_MAX),
   };
 }
 
@@ -103,138 +144,337 @@ function merged(current: ContactValues, incoming: ContactValues): ContactValues 
   next.birthday ??= incoming.birthday;
   if (!next.notes) next.notes = incoming.notes;
   for (const p of incoming.properties)
-    if (!next.properties.some((q) => isDeepStrictEqual(q, p))) next.properties.push(p);
+    if (
+      next.properties.length < VCARD_PROPERTIES_MAX &&
+      !next.properties.some((q) => isDeepStrictEqual(q, p))
+    )
+      next.properties.push(p);
   return isDeepStrictEqual(next, current) ? null : next;
 }
 
+/** An import's wake-up: a new one starts at once instead of at the next poll. */
+const wake = new EventEmitter().setMaxListeners(0);
+
 /**
- * POST contacts/import. In one transaction: each entry is matched with a contact already there (by any of its
- * addresses, else by name and surname in any case when the entry or the contact has no address) and completes it,
- * or is added; its groups (CATEGORIES, a group
- * card naming it, a CSV's groups, and `group`) are found by name or made. So the same file imported twice adds
- * nothing the second time.
+ * POST contacts/import: checks the file is one we read (and the group is the caller's), stores it and queues the
+ * import, answering at once; the contact-imports job does it (runContactImport). One unfinished import per account
+ * (contact_import_active).
  */
-export async function importContacts(
+export async function startImport(
   db: Db,
+  blobs: BlobStore,
   accountId: number,
   file: Buffer,
   query: z.output<typeof contactImportQuerySchema>,
 ): Promise<ContactImportResponse> {
-  const target = query.group !== undefined ? await requireGroup(db, accountId, query.group) : undefined;
-  const parsed = parseContactsFile(file, query.format);
+  if (query.group !== undefined) await requireGroup(db, accountId, query.group);
+  const format = contactsFileFormat(file, query.format);
+  const { hash } = await blobs.put(file);
+  try {
+    const row = await insertImport(db, {
+      account_id: accountId,
+      format,
+      group_id: query.group ?? null,
+      blob_hash: hash,
+    });
+    wake.emit('wake');
+    return toContactImport(row);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new DomainError('contact_import_active');
+    throw err;
+  }
+}
+
+export async function getImport(db: Db, accountId: number, id: number): Promise<ContactImportResponse> {
+  const row = await findImport(db, accountId, id);
+  if (!row) throw new DomainError('entity_not_found');
+  return toContactImport(row);
+}
+
+export interface ContactImportDeps {
+  db: Db;
+  blobs: BlobStore;
+  events: EventBus;
+  log: PublishLog;
+  limits: ContactLimits;
+  /** How long one batch (one transaction) may take before it commits and lets other work run, in ms. */
+  batchMs?: number;
+}
+
+/** A running import no process has touched for this long is taken over by another (its process stopped). */
+const STALE_SECONDS = 120;
+/** Entries one batch takes at most, however fast they go. */
+const BATCH_MAX = 500;
+
+/**
+ * The import that waited longest, done through; false when there was none. The file is read a slice at a time
+ * (parseContactsFile, pausing between slices), then its entries are written in batches: each batch is one short
+ * transaction (at most `batchMs`, BATCH_MAX entries) that locks the address book and stores how far the import got,
+ * and other work runs between batches, so neither a 5 MB file nor 157,000 rows hold the server (issue 28). Each
+ * entry is matched with a contact already there (by any of its addresses, else by name and surname in any case when
+ * the entry or the contact has no address) and completes it, or is added while the address book has room
+ * (MAX_CONTACTS; the rest are counted in over_limit); its groups (CATEGORIES, a group card naming it, a CSV's
+ * groups, and the import's group) are found by name or made while there is room (MAX_CONTACT_GROUPS). So the same
+ * file imported twice adds nothing the second time, and an import taken over after a stop resumes where it was.
+ */
+export async function runContactImport(deps: ContactImportDeps): Promise<boolean> {
+  const { db } = deps;
+  const row = await claimImport(db, STALE_SECONDS);
+  if (!row) return false;
+  const accountId = row.account_id;
+  const batchMs = deps.batchMs ?? 20;
+  let lastPublished = 0;
+  const publish = async (view: ContactImportView, force = false) => {
+    if (!force && Date.now() - lastPublished < 250) return;
+    lastPublished = Date.now();
+    await publishAfterCommit(deps.events, deps.log, accountId, [
+      { event: 'contactImport', import: toContactImport(view) },
+    ]);
+  };
+  const storedSkipped = (typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped) as {
+    entry: number;
+    reason: string;
+  }[];
+  const progress: ImportProgress = {
+    state: 'running',
+    total: row.total,
+    done: row.done,
+    added: row.added,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    groups_added: row.groups_added,
+    skipped: storedSkipped,
+    skipped_count: row.skipped_count,
+    over_limit: row.over_limit,
+    groups_over_limit: row.groups_over_limit,
+    error: null,
+  };
+  const fail = async (err: unknown) => {
+    progress.state = 'failed';
+    progress.error = (err as Error).message;
+    await publish(await saveProgress(db, row.id, progress), true);
+  };
+
+  let parsed: ParsedFile;
+  try {
+    const file = row.blob_hash ? await deps.blobs.get(row.blob_hash).catch(() => null) : null;
+    if (!file) throw new DomainError('contacts_file_unreadable');
+    parsed = await parseContactsFile(
+      file,
+      row.format === 'vcard' ? 'vcard' : 'csv',
+      timeSlicer(batchMs).pause,
+    );
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    await fail(err);
+    return true;
+  }
+  if (progress.done === 0) {
+    progress.total = parsed.entries.length;
+    progress.skipped = parsed.skipped.slice(0, CONTACT_IMPORT_SKIPPED_LISTED);
+    progress.skipped_count = parsed.skipped.length;
+  }
+  const skip = (entry: number, reason: string) => {
+    if (progress.skipped.length < CONTACT_IMPORT_SKIPPED_LISTED) progress.skipped.push({ entry, reason });
+    progress.skipped_count++;
+  };
 
   // Group cards name their members by UID or address; each such entry joins the card's group.
   const groupsOfEntry = new Map<ImportEntry, string[]>();
   const byUid = new Map<string, ImportEntry[]>();
-  for (const e of parsed.entries) if (e.uid) byUid.set(e.uid, [...(byUid.get(e.uid) ?? []), e]);
+  const byEntryEmail = new Map<string, ImportEntry[]>();
+  const slicer = timeSlicer(batchMs);
+  for (const e of parsed.entries) {
+    await slicer.pause();
+    if (e.uid) byUid.set(e.uid, [...(byUid.get(e.uid) ?? []), e]);
+    if (parsed.groupCards.length)
+      for (const m of new Set(e.emails.map((x) => x.trim().toLowerCase())))
+        byEntryEmail.set(m, [...(byEntryEmail.get(m) ?? []), e]);
+  }
   const unresolvedEmails: { group: string; email: string }[] = [];
   for (const card of parsed.groupCards) {
     for (const ref of card.members) {
       const found = ref.startsWith('uid:')
         ? (byUid.get(ref.slice(4)) ?? [])
-        : parsed.entries.filter((e) => e.emails.some((m) => m.trim().toLowerCase() === ref.slice(6)));
+        : (byEntryEmail.get(ref.slice(6)) ?? []);
       for (const e of found) groupsOfEntry.set(e, [...(groupsOfEntry.get(e) ?? []), card.name]);
       if (!found.length && ref.startsWith('email:'))
         unresolvedEmails.push({ group: card.name, email: ref.slice(6) });
     }
   }
 
-  // Two imports racing to make the same group meet its unique index: the loser runs again and finds it.
-  const run = () =>
-    transact(db, async (trx) => {
-      const result: ContactImportResponse = {
-        added: 0,
-        updated: 0,
-        unchanged: 0,
-        groups_added: 0,
-        skipped: [...parsed.skipped],
-      };
-      await lockAddressBook(trx, accountId);
-      const keys = await contactKeys(trx, accountId);
-      const byEmail = new Map<string, number>();
-      // By name: any contact (for an entry without an address), or one without an address (for an entry with
-      // some): two people of one name with addresses of their own stay two.
-      const byName = new Map<string, number>();
-      const byNameWithoutAddress = new Map<string, number>();
-      const knowName = (name: string, surname: string, id: number, hasAddress: boolean) => {
-        const key = nameKey(name, surname);
-        if (!byName.has(key)) byName.set(key, id);
-        if (!hasAddress && !byNameWithoutAddress.has(key)) byNameWithoutAddress.set(key, id);
-        if (hasAddress && byNameWithoutAddress.get(key) === id) byNameWithoutAddress.delete(key);
-      };
-      for (const k of keys) {
-        for (const e of k.emails) if (!byEmail.has(e)) byEmail.set(e, k.id);
-        knowName(k.name, k.surname, k.id, k.emails.length > 0);
-      }
-      const groupIds = new Map<string, number>();
-      const groupId = async (name: string): Promise<number> => {
-        const key = name.toLowerCase();
-        const known = groupIds.get(key);
-        if (known !== undefined) return known;
-        const { group, created } = await ensureGroup(trx, accountId, clip(name, 200));
-        if (created) result.groups_added++;
-        groupIds.set(key, group.id);
-        return group.id;
-      };
-      for (const card of parsed.groupCards) if (card.name.trim()) await groupId(card.name.trim());
-      if (target) groupIds.set(target.name.toLowerCase(), target.id);
+  // What the address book holds, read once (again after a batch that lost a race).
+  const byEmail = new Map<string, number>();
+  // By name: any contact (for an entry without an address), or one without an address (for an entry with
+  // some): two people of one name with addresses of their own stay two.
+  const byName = new Map<string, number>();
+  const byNameWithoutAddress = new Map<string, number>();
+  const groupIds = new Map<string, number | null>();
+  let contactCount = 0;
+  let groupCount = 0;
+  let target: { id: number; name: string } | undefined;
+  const knowName = (name: string, surname: string, id: number, hasAddress: boolean) => {
+    const key = nameKey(name, surname);
+    if (!byName.has(key)) byName.set(key, id);
+    if (!hasAddress && !byNameWithoutAddress.has(key)) byNameWithoutAddress.set(key, id);
+    if (hasAddress && byNameWithoutAddress.get(key) === id) byNameWithoutAddress.delete(key);
+  };
+  const readAddressBook = async () => {
+    byEmail.clear();
+    byName.clear();
+    byNameWithoutAddress.clear();
+    groupIds.clear();
+    const keys = await contactKeys(db, accountId);
+    for (const k of keys) {
+      for (const e of k.emails) if (!byEmail.has(e)) byEmail.set(e, k.id);
+      knowName(k.name, k.surname, k.id, k.emails.length > 0);
+    }
+    contactCount = keys.length;
+    groupCount = await countGroups(db, accountId);
+    target = row.group_id !== null ? await findGroup(db, accountId, row.group_id) : undefined;
+    if (target) groupIds.set(target.name.toLowerCase(), target.id);
+  };
 
-      for (const entry of parsed.entries) {
-        const values = valuesOf(entry);
-        if (!values.name && !values.surname) {
-          if (!values.emails.length) {
-            result.skipped.push({ entry: entry.entry, reason: 'no name and no address' });
-            continue;
-          }
-          values.name = values.emails[0]!;
-        }
-        const names = [...entry.groups, ...(groupsOfEntry.get(entry) ?? []), ...(target ? [target.name] : [])]
-          .map((g) => g.trim())
-          .filter(Boolean);
-        const match =
-          values.emails.map((e) => byEmail.get(e.toLowerCase())).find((id) => id !== undefined) ??
-          (values.emails.length ? byNameWithoutAddress : byName).get(nameKey(values.name, values.surname));
-        let contactId: number;
-        let changed = false;
-        if (match === undefined) {
-          contactId = await saveContact(trx, accountId, null, values);
-          result.added++;
-        } else {
-          contactId = match;
-          const [current] = await findContacts(trx, accountId, [match]);
-          const next = merged(current!, values);
-          if (next) {
-            await saveContact(trx, accountId, match, next);
-            changed = true;
-            for (const e of next.emails)
-              if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), match);
-          }
-        }
-        for (const e of values.emails)
-          if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), contactId);
-        knowName(values.name, values.surname, contactId, values.emails.length > 0);
-        for (const name of new Set(names.map((n) => n.toLowerCase()))) {
-          const original = names.find((n) => n.toLowerCase() === name)!;
-          if ((await addMembers(trx, await groupId(original), [contactId])) > 0 && match !== undefined)
-            changed = true;
-        }
-        if (match !== undefined) {
-          if (changed) result.updated++;
-          else result.unchanged++;
-        }
+  /** A group's id by name, made when missing and there is room; null when there is none. */
+  const groupId = async (trx: Trx, name: string): Promise<number | null> => {
+    const key = name.toLowerCase();
+    const known = groupIds.get(key);
+    if (known !== undefined) return known;
+    let id: number | null;
+    const found = await findGroupByName(trx, accountId, clip(name, 200));
+    if (found) id = found.id;
+    else if (groupCount >= deps.limits.maxGroups) {
+      id = null;
+      progress.groups_over_limit++;
+    } else {
+      id = (await insertGroup(trx, accountId, clip(name, 200))).id;
+      groupCount++;
+      progress.groups_added++;
+    }
+    groupIds.set(key, id);
+    return id;
+  };
+
+  const importEntry = async (trx: Trx, entry: ImportEntry) => {
+    const values = valuesOf(entry);
+    if (!values.name && !values.surname) {
+      if (!values.emails.length) return skip(entry.entry, 'no name and no address');
+      values.name = values.emails[0]!;
+    }
+    const names = [...entry.groups, ...(groupsOfEntry.get(entry) ?? []), ...(target ? [target.name] : [])]
+      .map((g) => g.trim())
+      .filter(Boolean);
+    const match =
+      values.emails.map((e) => byEmail.get(e.toLowerCase())).find((id) => id !== undefined) ??
+      (values.emails.length ? byNameWithoutAddress : byName).get(nameKey(values.name, values.surname));
+    let contactId: number;
+    let changed = false;
+    if (match === undefined) {
+      if (contactCount >= deps.limits.max) {
+        progress.over_limit++;
+        return;
       }
-      for (const { group, email } of unresolvedEmails) {
-        const id = byEmail.get(email);
-        if (id !== undefined) await addMembers(trx, await groupId(group), [id]);
+      contactId = await saveContact(trx, accountId, null, values);
+      contactCount++;
+      progress.added++;
+    } else {
+      contactId = match;
+      const [current] = await findContacts(trx, accountId, [match]);
+      const next = current ? merged(current, values) : null;
+      if (next) {
+        await saveContact(trx, accountId, match, next);
+        changed = true;
+        for (const e of next.emails) if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), match);
       }
-      return result;
+    }
+    for (const e of values.emails) if (!byEmail.has(e.toLowerCase())) byEmail.set(e.toLowerCase(), contactId);
+    knowName(values.name, values.surname, contactId, values.emails.length > 0);
+    for (const name of new Set(names.map((n) => n.toLowerCase()))) {
+      const id = await groupId(
+        trx,
+        names.find((n) => n.toLowerCase() === name)!,
+      );
+      if (id !== null && (await addMembers(trx, id, [contactId])) > 0 && match !== undefined) changed = true;
+    }
+    if (match !== undefined) {
+      if (changed) progress.updated++;
+      else progress.unchanged++;
+    }
+  };
+
+  /** One batch in one transaction; the import's progress stored with it. */
+  const batch = async (): Promise<ContactImportView> =>
+    transact(db, async (trx) => {
+      await lockAddressBook(trx, accountId);
+      if (progress.done === 0)
+        for (const card of parsed.groupCards) if (card.name.trim()) await groupId(trx, card.name.trim());
+      const budget = timeSlicer(batchMs);
+      const start = progress.done;
+      while (progress.done < parsed.entries.length && progress.done - start < BATCH_MAX && !budget.spent())
+        await importEntry(trx, parsed.entries[progress.done++]!);
+      if (progress.done >= parsed.entries.length) {
+        for (const { group, email } of unresolvedEmails) {
+          const id = byEmail.get(email);
+          const gid = id !== undefined ? await groupId(trx, group) : null;
+          if (id !== undefined && gid !== null) await addMembers(trx, gid, [id]);
+        }
+        progress.state = 'done';
+      }
+      return saveProgress(trx, row.id, progress);
     });
+
   try {
-    return await run();
+    await readAddressBook();
+    while (progress.state === 'running') {
+      const before = { ...progress, skipped: [...progress.skipped] };
+      let view: ContactImportView;
+      try {
+        view = await batch();
+      } catch (err) {
+        // Another writer made the same group or address meanwhile: read the address book again, run the batch again.
+        if (!isUniqueViolation(err)) throw err;
+        Object.assign(progress, before);
+        await readAddressBook();
+        view = await batch();
+      }
+      await publish(view, progress.state !== 'running');
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   } catch (err) {
-    if (!isUniqueViolation(err)) throw err;
-    return run();
+    if (!(err instanceof DomainError)) deps.log.error({ err, importId: row.id }, 'contacts import failed');
+    await fail(err);
+    return true;
   }
+  if (progress.added || progress.updated || progress.groups_added)
+    await publishAfterCommit(deps.events, deps.log, accountId, [
+      { event: 'updateAccount', part: 'contacts' },
+      { event: 'updateAccount', part: 'groups' },
+    ]);
+  return true;
+}
+
+/** Works through queued imports, one at a time in this process; woken by a new one. */
+export function startContactImports(deps: ContactImportDeps & { pollMs?: number }): {
+  stop(): Promise<void>;
+} {
+  let stopped = false;
+  const job = startPeriodicJob({
+    name: 'contact-imports',
+    intervalMs: deps.pollMs ?? 5_000,
+    log: deps.log,
+    run: async () => {
+      while (!stopped && (await runContactImport(deps))) await new Promise((r) => setImmediate(r));
+    },
+  });
+  const onWake = () => job.wake();
+  wake.on('wake', onWake);
+  return {
+    async stop() {
+      stopped = true;
+      wake.off('wake', onWake);
+      await job.stop();
+    },
+  };
 }
 
 /** A file name for Content-Disposition: the group's name (or "contacts"), ASCII-safe beside its UTF-8 form. */

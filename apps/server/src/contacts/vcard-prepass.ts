@@ -11,7 +11,10 @@ import { decodeBytes, fileCharset } from './charset.js';
 export interface CardText {
   /** The card's place in the file, from 1. */
   entry: number;
+  /** Empty for a card with more than VCARD_PROPERTIES_MAX properties, which is skipped. */
   text: string;
+  /** Why the card is not read, when it is not. */
+  skip?: string;
 }
 
 interface Param {
@@ -104,22 +107,23 @@ export function decodeQuotedPrintable(text: string): Buffer {
 }
 
 /** Physical lines to logical ones: folding (a line starting with a space or tab) and quoted-printable soft breaks. */
-function unfold(physical: string[]): string[] {
-  const logical: string[] = [];
+function* unfold(physical: string[]): Generator<string> {
+  let pending: string | null = null;
   for (let i = 0; i < physical.length; i++) {
     let line = physical[i]!;
-    if (/^[ \t]/.test(line) && logical.length) {
-      logical[logical.length - 1] += line.slice(1);
+    if (/^[ \t]/.test(line) && pending !== null) {
+      pending += line.slice(1);
       continue;
     }
+    if (pending !== null) yield pending;
     const qp = () => {
       const colon = indexOutsideQuotes(line, ':');
       return colon > 0 && encodingOf(parseLine(line)?.params ?? []) === 'QUOTED-PRINTABLE';
     };
     while (line.endsWith('=') && i + 1 < physical.length && qp()) line = line.slice(0, -1) + physical[++i]!;
-    logical.push(line);
+    pending = line;
   }
-  return logical;
+  if (pending !== null) yield pending;
 }
 
 /** Text properties of vCard 3.0 whose value ical.js unescapes; the structured ones keep `;` between their parts. */
@@ -200,14 +204,23 @@ function rewrite(line: Line, v21: boolean, charset: string): string {
   }
   if (types.length) kept.push(`TYPE=${types.map(quoteIfNeeded).join(',')}`);
   if (encoding === 'BASE64' || encoding === 'B') kept.push('ENCODING=b');
-  return [head, ...kept].join(';') + ':' + value;
+  // A NUL (written as a byte, or as quoted-printable =00) is no character a text column or jsonb can hold.
+  return ([head, ...kept].join(';') + ':' + value).replaceAll('\u0000', '');
 }
+
+/** The properties one card may have; a card with more is skipped (a real one has tens). */
+export const VCARD_PROPERTIES_MAX = 1000;
 
 /** Every card of a vCard file, as ical.js-ready UTF-8 text (see the note at the top). */
 export function vcardTexts(file: Buffer): CardText[] {
+  return [...vcardCards(file)];
+}
+
+/** vcardTexts one card at a time, so a caller may let other work run between cards. */
+export function* vcardCards(file: Buffer): Generator<CardText> {
   const { bytes, charset } = fileCharset(file);
   const lines = unfold(bytes.toString('latin1').split(/\r\n|\n|\r/));
-  const cards: CardText[] = [];
+  let cards = 0;
   let depth = 0;
   let current: Line[] = [];
   for (const raw of lines) {
@@ -218,23 +231,26 @@ export function vcardTexts(file: Buffer): CardText[] {
       continue;
     }
     if (/^END:VCARD$/i.test(trimmed)) {
-      if (depth === 1) {
+      if (depth === 1 && current.length > VCARD_PROPERTIES_MAX) {
+        yield { entry: ++cards, text: '', skip: `more than ${VCARD_PROPERTIES_MAX} properties` };
+      } else if (depth === 1) {
         const version = current.find((l) => l.name.toUpperCase() === 'VERSION')?.value.trim() ?? '2.1';
         const v21 = !['3.0', '4.0'].includes(version);
         const body = current
           .filter((l) => l.name.toUpperCase() !== 'VERSION' && !(v21 && l.name.toUpperCase() === 'AGENT'))
           .map((l) => rewrite(l, v21, charset));
-        cards.push({
-          entry: cards.length + 1,
+        yield {
+          entry: ++cards,
           text: ['BEGIN:VCARD', `VERSION:${v21 ? '3.0' : version}`, ...body, 'END:VCARD', ''].join('\r\n'),
-        });
+        };
       }
       depth = Math.max(0, depth - 1);
       continue;
     }
     if (depth !== 1 || trimmed === '') continue;
-    const line = parseLine(raw);
+    // Past the limit the card is skipped: its lines are counted, not kept.
+    const line = current.length > VCARD_PROPERTIES_MAX ? null : parseLine(raw);
     if (line) current.push(line);
+    else if (current.length > VCARD_PROPERTIES_MAX) current.length = VCARD_PROPERTIES_MAX + 1;
   }
-  return cards;
 }

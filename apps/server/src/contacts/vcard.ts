@@ -1,7 +1,7 @@
 import ICAL from 'ical.js';
 import type { VcardProperty } from '../core/db/index.js';
 import { isoDate, uidKey, type GroupCard, type ImportEntry, type ParsedFile } from './import-entry.js';
-import { vcardTexts } from './vcard-prepass.js';
+import { vcardCards, type CardText } from './vcard-prepass.js';
 
 /**
  * vCard files read with ical.js (3.0 and 4.0; 2.1 through our pre-pass, vcard-prepass.ts) into import entries, and
@@ -10,6 +10,14 @@ import { vcardTexts } from './vcard-prepass.js';
  */
 
 type Params = Record<string, string | string[]>;
+
+/*
+ * RFC 6350 §4: a URI value is written as it is (`PHOTO:data:image/png;base64,iVBOR…`), not escaped as text; ical.js's
+ * vCard 4.0 design escapes its commas (`base64\,`), which other address books read as a broken URI and drop. Its
+ * reading unescapes them, so files we wrote before still read back.
+ */
+const vcardValues = (ICAL.design as unknown as { vcard: { value: Record<string, object> } }).vcard.value;
+vcardValues.uri = { ...vcardValues.uri, toICAL: (value: string) => value.replace(/[\r\n]/g, '') };
 type JCardProperty = [string, Params, string, ...unknown[]];
 
 /** Properties that are columns, group structure, or ours to write: not kept as they are. */
@@ -162,25 +170,41 @@ function entryOf(entry: number, props: JCardProperty[]): ImportEntry | GroupCard
 /** Every card of a vCard file as an entry or a group card; a card ical.js cannot read is skipped, with why. */
 export function parseVcards(file: Buffer): ParsedFile {
   const result: ParsedFile = { entries: [], groupCards: [], skipped: [] };
-  for (const card of vcardTexts(file)) {
-    let jcards: unknown[];
-    try {
-      jcards = components(card.text);
-    } catch (err) {
-      result.skipped.push({
-        entry: card.entry,
-        reason: `unreadable: ${(err as Error).message}`.slice(0, 200),
-      });
-      continue;
-    }
-    for (const jcard of jcards) {
-      const props = ((jcard as unknown[])[1] ?? []) as JCardProperty[];
-      const read = entryOf(card.entry, props);
-      if ('members' in read) result.groupCards.push(read);
-      else result.entries.push(read);
-    }
+  for (const card of vcardCards(file)) readCard(card, result);
+  return result;
+}
+
+/** parseVcards with `pause` called after each card, so a large file does not hold the event loop (issue 28). */
+export async function parseVcardsSliced(file: Buffer, pause: () => Promise<void>): Promise<ParsedFile> {
+  const result: ParsedFile = { entries: [], groupCards: [], skipped: [] };
+  for (const card of vcardCards(file)) {
+    readCard(card, result);
+    await pause();
   }
   return result;
+}
+
+function readCard(card: CardText, result: ParsedFile): void {
+  if (card.skip) {
+    result.skipped.push({ entry: card.entry, reason: card.skip });
+    return;
+  }
+  let jcards: unknown[];
+  try {
+    jcards = components(card.text);
+  } catch (err) {
+    result.skipped.push({
+      entry: card.entry,
+      reason: `unreadable: ${(err as Error).message}`.slice(0, 200),
+    });
+    return;
+  }
+  for (const jcard of jcards) {
+    const props = ((jcard as unknown[])[1] ?? []) as JCardProperty[];
+    const read = entryOf(card.entry, props);
+    if ('members' in read) result.groupCards.push(read);
+    else result.entries.push(read);
+  }
 }
 
 /** A contact as export writes it. */
@@ -216,7 +240,8 @@ export function writeVcards(contacts: ExportContact[]): string {
       if (c.birthday) props.push(['bday', {}, 'date', c.birthday]);
       if (c.notes) props.push(['note', {}, 'text', c.notes]);
       if (c.groups.length) props.push(['categories', {}, 'text', ...c.groups]);
-      props.push(...c.properties.filter((p) => p[0] !== 'n' && p[0] !== 'fn'));
+      // One by one: a spread of a long list into push() overflows the call stack.
+      for (const p of c.properties) if (p[0] !== 'n' && p[0] !== 'fn') props.push(p);
       return new ICAL.Component(['vcard', props, []]).toString();
     })
     .join('\r\n')

@@ -77,6 +77,7 @@ export class ScopedEvents {
       case 'updateMailboxList':
         return event;
       case 'filterRun':
+      case 'contactImport':
       case 'updateAccount':
         return undefined;
     }

@@ -62,8 +62,8 @@ export const contactUpdateSchema = z.object({
 export type ContactUpdate = z.input<typeof contactUpdateSchema>;
 
 /**
- * GET contacts?page=&size= (a page, by surname then name), GET contacts?size=1000&search= (search: each word a
- * prefix of the name, surname, any address or phone, in any case), optionally within one group.
+ * GET contacts?page=&size= (a page, by surname then name), GET contacts?size=1000&search= (search: each word found
+ * anywhere inside the name, surname, any address or phone, in any case), optionally within one group.
  */
 export const contactsQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
@@ -130,17 +130,34 @@ export const contactImportQuerySchema = z.object({
   format: z.enum(['auto', 'vcard', 'csv']).default('auto'),
   group: idParamSchema.optional(),
 });
+/** An import's state: queued, running (a batch at a time), done, or failed (error says why). */
+export const contactImportStates = ['queued', 'running', 'done', 'failed'] as const;
 export const contactImportResponseSchema = z.object({
+  id: z.number().int(),
+  state: z.enum(contactImportStates),
+  /** Entries in the file (0 until it has been read), and how many have been gone through. */
+  total: z.number().int(),
+  done: z.number().int(),
   added: z.number().int(),
   /** Contacts that were already there and gained something (an address, a phone, a group…). */
   updated: z.number().int(),
   /** Contacts that were already there as they are in the file. */
   unchanged: z.number().int(),
   groups_added: z.number().int(),
-  /** Entries left out, with why (e.g. no name and no address). */
+  /** Entries left out, with why (e.g. no name and no address): the first CONTACT_IMPORT_SKIPPED_LISTED of them. */
   skipped: z.array(z.object({ entry: z.number().int(), reason: z.string() })),
+  /** How many entries were left out in all. */
+  skipped_count: z.number().int(),
+  /** New contacts not added because the address book was full (MAX_CONTACTS). */
+  over_limit: z.number().int(),
+  /** New groups not made because there were as many as an account may have (MAX_CONTACT_GROUPS). */
+  groups_over_limit: z.number().int(),
+  /** Why a failed import failed. */
+  error: z.string().nullable(),
 });
 export type ContactImportResponse = z.infer<typeof contactImportResponseSchema>;
+/** The skipped entries an import lists (it counts them all). */
+export const CONTACT_IMPORT_SKIPPED_LISTED = 100;
 
 /** GET contacts/export[?group=]: every contact, or one group's, as one vCard 4.0 file (text/vcard, a download). */
 export const contactExportQuerySchema = z.object({ group: idParamSchema.optional() });

@@ -36,6 +36,7 @@ import * as m029 from './migrations/029-collectors.js';
 import * as m030 from './migrations/030-blob-collection.js';
 import * as m031 from './migrations/031-search-by-account.js';
 import * as m035 from './migrations/035-code-cap-late-payments.js';
+import * as m033 from './migrations/033-contact-imports.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -114,6 +115,7 @@ const migrations: Record<string, Migration> = {
   '030-blob-collection': m030,
   '031-search-by-account': m031,
   '035-code-cap-late-payments': m035,
+  '033-contact-imports': m033,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -77,6 +77,7 @@ export type SandboxInvoiceStatus = Exclude<InvoiceStatus, 'refund_due'>;
 export type InvoiceChangeSource = 'check' | 'webhook' | 'reconcile' | 'cancel' | 'sandbox' | 'refund';
 
 type FilterRunState = 'queued' | 'running' | 'done' | 'failed';
+type ContactImportState = FilterRunState;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type Int8 = ColumnType<number, number | bigint, number | bigint>;
 
@@ -456,6 +457,27 @@ export interface Database {
     email_lower: string;
     /** The contact's "name surname", lowercased (by the database). */
     name_lower: string;
+  };
+  contact_imports: {
+    id: Generated<number>;
+    account_id: number;
+    state: ColumnType<ContactImportState, ContactImportState | undefined, ContactImportState>;
+    format: string;
+    group_id: number | null;
+    blob_hash: string | null;
+    total: ColumnType<number, number | undefined, number>;
+    done: ColumnType<number, number | undefined, number>;
+    added: ColumnType<number, number | undefined, number>;
+    updated: ColumnType<number, number | undefined, number>;
+    unchanged: ColumnType<number, number | undefined, number>;
+    groups_added: ColumnType<number, number | undefined, number>;
+    skipped: ColumnType<{ entry: number; reason: string }[], string | undefined, string>;
+    skipped_count: ColumnType<number, number | undefined, number>;
+    over_limit: ColumnType<number, number | undefined, number>;
+    groups_over_limit: ColumnType<number, number | undefined, number>;
+    error: string | null;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
   };
   contact_groups: {
     id: Generated<number>;

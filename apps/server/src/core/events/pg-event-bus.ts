@@ -260,6 +260,10 @@ function isMailEvent(value: unknown): value is MailEvent {
       const run = e.run as Record<string, unknown> | null;
       return typeof run === 'object' && run !== null && Number.isSafeInteger(run.id);
     }
+    case 'contactImport': {
+      const job = e.import as Record<string, unknown> | null;
+      return typeof job === 'object' && job !== null && Number.isSafeInteger(job.id);
+    }
     case 'collector': {
       // A collector's import progress, published by the process running the import (issue 18).
       const collector = e.collector as Record<string, unknown> | null;

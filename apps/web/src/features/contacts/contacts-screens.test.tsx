@@ -46,6 +46,7 @@ interface Api {
   calls: { method: string; url: string; body: unknown }[];
   user?: AccessResponse;
   importAnswer?: ContactImportResponse;
+  importPolls?: number;
   failContacts?: boolean;
 }
 
@@ -104,7 +105,17 @@ function serve(api: Api) {
         api.contacts = api.contacts.filter((c) => !ids.includes(c.id));
         return json({ ok: true });
       }
-      if (pathname === '/api/v1/contacts/import') return json(api.importAnswer);
+      if (pathname === '/api/v1/contacts/import')
+        return json({ ...api.importAnswer!, state: 'queued', total: 0, done: 0, added: 0 });
+      // The import runs as a job: read once while it runs, then done.
+      if (pathname.startsWith('/api/v1/contacts/imports/')) {
+        api.importPolls = (api.importPolls ?? 0) + 1;
+        return json(
+          api.importPolls === 1
+            ? { ...api.importAnswer!, state: 'running', total: 10, done: 4, added: 1 }
+            : api.importAnswer,
+        );
+      }
       if (pathname === '/api/v1/contacts/groups' && method === 'GET')
         return json({ groups: api.groups.map((g) => summary(api, g)) });
       if (pathname === '/api/v1/contacts/groups' && method === 'POST') {
@@ -321,17 +332,25 @@ describe('the contacts screen', () => {
     useCompose.getState().closeCompose();
   });
 
-  it('imports a file as the request body and shows what was added, completed and left out', async () => {
+  it('imports a file as the request body, shows the job’s progress, then what was added, completed, left out and over the limit', async () => {
     const api: Api = {
       contacts: [],
       groups: [],
       calls: [],
       importAnswer: {
+        id: 7,
+        state: 'done',
+        total: 10,
+        done: 10,
         added: 2,
         updated: 1,
         unchanged: 4,
         groups_added: 1,
         skipped: [{ entry: 3, reason: 'no name and no address' }],
+        skipped_count: 1,
+        over_limit: 2,
+        groups_over_limit: 0,
+        error: null,
       },
     };
     serve(api);
@@ -342,6 +361,8 @@ describe('the contacts screen', () => {
     const file = new File(['BEGIN:VCARD\r\nVERSION:3.0\r\nFN:A\r\nEND:VCARD\r\n'], 'people.vcf');
     const picker = dialog.querySelector<HTMLInputElement>('input[type="file"]')!;
     fireEvent.change(picker, { target: { files: [file] } });
+    // The server answers at once; the import's progress is shown while its job runs.
+    await within(dialog).findByText('4 of 10 entries');
     const result = await within(dialog).findByRole('status', { name: 'Import result' });
     const counts = Object.fromEntries(
       within(result)
@@ -354,7 +375,13 @@ describe('the contacts screen', () => {
       'Already there': '4',
       'Groups added': '1',
       'Left out': '1',
+      'Not added: the address book is full': '2',
     });
+    expect(
+      within(result).getByText(
+        '2 new contacts were not added because the address book is full. Delete contacts you do not need and import the file again.',
+      ),
+    ).toBeTruthy();
     expect(within(result).getByText('Entry 3: no name and no address')).toBeTruthy();
     const upload = requests(api, 'POST', '/api/v1/contacts/import')[0]!;
     expect(upload.url).toBe('/api/v1/contacts/import');

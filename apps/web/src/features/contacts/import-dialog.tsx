@@ -6,7 +6,7 @@ import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { dialogKeepsNotices } from '../../ui/notices-store';
 import dialog from '../../ui/dialog.module.css';
-import { useGroups, useImportContacts } from './queries';
+import { isImportFinished, useContactImport, useGroups, useImportContacts } from './queries';
 import { useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
 
@@ -19,7 +19,7 @@ const ACCEPT = '.vcf,.vcard,.csv,text/vcard,text/x-vcard,text/csv';
  * which groups were made, and which entries were left out and why.
  */
 export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const groups = useGroups();
@@ -27,8 +27,10 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   const [group, setGroup] = useState('');
   const [file, setFile] = useState<File | null>(null);
   const errorText = useErrorText(upload.error);
-  const result = upload.data;
-  const busy = upload.isPending;
+  const job = useContactImport(upload.data?.id ?? null).data;
+  const finished = job !== undefined && isImportFinished(job);
+  const result = job?.state === 'done' ? job : undefined;
+  const busy = upload.isPending || (job !== undefined && !finished);
 
   function start(chosen: File) {
     setFile(chosen);
@@ -96,9 +98,19 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
                   : t('contacts.chooseFile')}
             </Button>
           </div>
-          {errorText ? (
+          {busy && job ? (
+            <p className={dialog.text} role="status">
+              {job.total > 0
+                ? t('contacts.importProgress', {
+                    done: job.done.toLocaleString(i18n.language),
+                    total: job.total.toLocaleString(i18n.language),
+                  })
+                : t('contacts.importReading')}
+            </p>
+          ) : null}
+          {errorText || job?.state === 'failed' ? (
             <p className={styles.fieldError} role="alert">
-              {errorText}
+              {errorText ?? t('contacts.importFailed', { file: file?.name ?? '', error: job?.error ?? '' })}
             </p>
           ) : null}
           {result ? <ImportResult result={result} fileName={file?.name ?? ''} /> : null}
@@ -120,7 +132,11 @@ function ImportResult({ result, fileName }: { result: ContactImportResponse; fil
     ['contacts.importUpdated', result.updated],
     ['contacts.importUnchanged', result.unchanged],
     ['contacts.importGroupsAdded', result.groups_added],
-    ['contacts.importSkipped', result.skipped.length],
+    ['contacts.importSkipped', result.skipped_count],
+    ...(result.over_limit ? ([['contacts.importOverLimit', result.over_limit]] as const) : []),
+    ...(result.groups_over_limit
+      ? ([['contacts.importGroupsOverLimit', result.groups_over_limit]] as const)
+      : []),
   ] as const;
   return (
     <section className={styles.importResult} role="status" aria-label={t('contacts.importResult')}>
@@ -136,6 +152,9 @@ function ImportResult({ result, fileName }: { result: ContactImportResponse; fil
           </div>
         ))}
       </dl>
+      {result.over_limit > 0 ? (
+        <p className={styles.fieldError}>{t('contacts.importOverLimitNote', { count: result.over_limit })}</p>
+      ) : null}
       {result.skipped.length > 0 ? (
         <ul className={styles.skipped} aria-label={t('contacts.importSkipped')}>
           {result.skipped.slice(0, 50).map((entry) => (
@@ -143,6 +162,13 @@ function ImportResult({ result, fileName }: { result: ContactImportResponse; fil
               {t('contacts.importSkippedEntry', { entry: entry.entry, reason: entry.reason })}
             </li>
           ))}
+          {result.skipped_count > Math.min(result.skipped.length, 50) ? (
+            <li>
+              {t('contacts.importSkippedMore', {
+                count: result.skipped_count - Math.min(result.skipped.length, 50),
+              })}
+            </li>
+          ) : null}
         </ul>
       ) : null}
     </section>

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CONTACT_SEARCH_SIZE,
@@ -160,19 +161,46 @@ export function useGroupMembers() {
 
 /**
  * POST contacts/import with the file itself as the body (a vCard or CSV file; the server finds its kind and
- * charset), optionally putting every contact into a group. The form shows the result and any refusal.
+ * charset), optionally putting every contact into a group. The server answers at once with the import, queued: it
+ * runs as a job (useContactImport follows it). The form shows any refusal.
  */
 export function useImportContacts() {
-  const refresh = useRefreshContacts();
+  const client = useQueryClient();
   return useMutation({
     mutationFn: ({ file, group }: { file: Blob; group?: number }) =>
       request<ContactImportResponse>(routeUrl(routes.importContacts, { query: { group } }), {
         method: routes.importContacts.method,
         body: file,
       }),
-    onSuccess: refresh,
+    onSuccess: (started) => client.setQueryData(importKey(started.id), started),
     meta: { silent: true },
   });
+}
+
+/** An import's query key: not under contactKeys.all, so the lists' refresh does not read it again. */
+const importKey = (id: number) => ['contactImport', id] as const;
+
+export function isImportFinished(job: ContactImportResponse): boolean {
+  return job.state === 'done' || job.state === 'failed';
+}
+
+/**
+ * An import's progress (GET contacts/imports/{id}), read every half second while it runs; when it ends, the
+ * contacts and groups are read again.
+ */
+export function useContactImport(id: number | null) {
+  const refresh = useRefreshContacts();
+  const query = useQuery({
+    queryKey: importKey(id ?? 0),
+    queryFn: ({ signal }) => call(routes.contactImport, { params: { id: id! }, signal }),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.data && isImportFinished(q.state.data) ? false : 500),
+  });
+  const finished = query.data !== undefined && isImportFinished(query.data);
+  useEffect(() => {
+    if (finished) void refresh();
+  }, [finished, refresh]);
+  return query;
 }
 
 /** The address of the vCard download of every contact, or of one group's (GET contacts/export). */

@@ -13,13 +13,15 @@ export interface SenderContactProps {
   /** The sender's display name ('' when the message gave none). */
   name: string;
   email: string;
+  /** Once the sender is added (the reader reads its message again). */
+  onAdded?: () => void;
 }
 
 /**
  * The reader's sender as a contact (issue 15): "Add to contacts" when the address is not one — the display name
  * split into name and surname — and "In contacts" once it is.
  */
-export default function SenderContact({ name, email }: SenderContactProps) {
+export default function SenderContact({ name, email, onAdded }: SenderContactProps) {
   const { t } = useTranslation();
   const client = useQueryClient();
   const known = useKnownContact(email);
@@ -52,6 +54,8 @@ export default function SenderContact({ name, email }: SenderContactProps) {
                 contact_id: contact.id,
                 written_to: data.written_to,
               });
+              // The reader reads the message again: with image_display 'correspondent' its images now show.
+              onAdded?.();
               raiseSuccess(t('contacts.senderAdded', { name: fullName(contact) }));
             },
             onError: raiseError,

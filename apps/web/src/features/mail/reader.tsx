@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
@@ -34,7 +34,7 @@ import { Preloader } from '../../ui/preloader';
 import { ownAddresses, useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
-import { mailQueries } from './queries';
+import { mailKeys, mailQueries } from './queries';
 import { useLabelMessages, useMarkMessages } from './mutations';
 import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose';
@@ -138,6 +138,7 @@ function MessageView({
   const { t, i18n } = useTranslation();
   const screen = useMailScreen();
   const user = useUser();
+  const client = useQueryClient();
   const account = useAccount();
   const labels = useLabels(!user?.info.alias);
   const mark = useMarkMessages();
@@ -274,7 +275,11 @@ function MessageView({
               {/* Contacts are the full member's (SPEC §6); the user's own mail needs no such offer. */}
               {from?.email && !user?.info.alias && !sentByUser ? (
                 <LazyPart>
-                  <SenderContact name={from.name} email={from.email} />
+                  <SenderContact
+                    name={from.name}
+                    email={from.email}
+                    onAdded={() => void client.invalidateQueries({ queryKey: mailKeys.mails })}
+                  />
                 </LazyPart>
               ) : null}
             </div>

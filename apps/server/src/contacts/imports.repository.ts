@@ -1,0 +1,130 @@
+import { sql, type Selectable } from 'kysely';
+import { CONTACT_IMPORT_SKIPPED_LISTED, type ContactImportResponse } from '@mailroom/protocol';
+import type { Database, Db, Trx } from '../core/db/index.js';
+
+/** contact_imports (migration 033): a contacts file being imported, a job a batch at a time. */
+export type ContactImportRow = Selectable<Database['contact_imports']>;
+
+/** The columns a client sees (not the file). */
+const shown = [
+  'id',
+  'account_id',
+  'state',
+  'format',
+  'group_id',
+  'total',
+  'done',
+  'added',
+  'updated',
+  'unchanged',
+  'groups_added',
+  'skipped',
+  'skipped_count',
+  'over_limit',
+  'groups_over_limit',
+  'error',
+  'created_at',
+  'updated_at',
+] as const;
+export type ContactImportView = Pick<ContactImportRow, (typeof shown)[number]>;
+
+export function toContactImport(row: ContactImportView): ContactImportResponse {
+  const skipped = typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped;
+  return {
+    id: Number(row.id),
+    state: row.state,
+    total: row.total,
+    done: row.done,
+    added: row.added,
+    updated: row.updated,
+    unchanged: row.unchanged,
+    groups_added: row.groups_added,
+    skipped: (skipped as ContactImportResponse['skipped']).slice(0, CONTACT_IMPORT_SKIPPED_LISTED),
+    skipped_count: row.skipped_count,
+    over_limit: row.over_limit,
+    groups_over_limit: row.groups_over_limit,
+    error: row.error,
+  };
+}
+
+/** A new queued import; the partial unique index refuses a second unfinished one of the account. */
+export async function insertImport(
+  db: Db,
+  values: { account_id: number; format: string; group_id: number | null; blob_hash: string },
+): Promise<ContactImportView> {
+  return db.insertInto('contact_imports').values(values).returning(shown).executeTakeFirstOrThrow();
+}
+
+export async function findImport(
+  db: Db,
+  accountId: number,
+  id: number,
+): Promise<ContactImportView | undefined> {
+  return db
+    .selectFrom('contact_imports')
+    .select(shown)
+    .where('id', '=', id)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+}
+
+/**
+ * Claims the import that waited longest: a queued one, or a running one whose process has said nothing for
+ * `staleSeconds` (it stopped); marks it running. Several processes claim different ones (SKIP LOCKED).
+ */
+export async function claimImport(db: Db, staleSeconds: number): Promise<ContactImportRow | undefined> {
+  const { rows } = await sql<ContactImportRow>`
+    update contact_imports set state = 'running', updated_at = now()
+    where id = (
+      select id from contact_imports
+      where state = 'queued'
+        or (state = 'running' and updated_at < now() - make_interval(secs => ${staleSeconds}))
+      order by updated_at
+      limit 1
+      for update skip locked
+    )
+    returning *`.execute(db);
+  return rows[0];
+}
+
+export interface ImportProgress {
+  state: ContactImportRow['state'];
+  total: number;
+  done: number;
+  added: number;
+  updated: number;
+  unchanged: number;
+  groups_added: number;
+  skipped: { entry: number; reason: string }[];
+  skipped_count: number;
+  over_limit: number;
+  groups_over_limit: number;
+  error: string | null;
+}
+
+/** Stores how far the import got (in the batch's own transaction); a finished import lets go of its file. */
+export async function saveProgress(trx: Trx | Db, id: number, p: ImportProgress): Promise<ContactImportView> {
+  const finished = p.state === 'done' || p.state === 'failed';
+  return trx
+    .updateTable('contact_imports')
+    .set({
+      ...p,
+      skipped: JSON.stringify(p.skipped.slice(0, CONTACT_IMPORT_SKIPPED_LISTED)),
+      updated_at: sql<Date>`now()`,
+      ...(finished ? { blob_hash: null } : {}),
+    })
+    .where('id', '=', id)
+    .returning(shown)
+    .executeTakeFirstOrThrow();
+}
+
+/** Which of `hashes` an unfinished import still reads (for the blob collector). */
+export async function blobsOfImports(db: Db, hashes: string[]): Promise<string[]> {
+  if (!hashes.length) return [];
+  const rows = await db
+    .selectFrom('contact_imports')
+    .select('blob_hash')
+    .where('blob_hash', 'in', hashes)
+    .execute();
+  return rows.map((r) => r.blob_hash!);
+}
