@@ -84,7 +84,10 @@ beforeAll(async () => {
 
 describe('redirects leave as us, within a cap, never for spam', () => {
   it('redirected mail leaves with our SRS envelope sender, never the foreign one, and the address reads back', async () => {
-    await saveRules(ann, 'require "copy";\nredirect :copy "srs-boss@remote.example";\nredirect :copy "srs-two@remote.example";');
+    await saveRules(
+      ann,
+      'require "copy";\nredirect :copy "srs-boss@remote.example";\nredirect :copy "srs-two@remote.example";',
+    );
     await smtp.sendMail({
       envelope: { from: 'ceo@bank.example', to: [ann.email] },
       from: 'ceo@bank.example',
@@ -92,9 +95,14 @@ describe('redirects leave as us, within a cap, never for spam', () => {
       subject: 'Spoofed',
       text: 'Wire the money',
     });
-    await until(async () => sinkFor('srs-boss@remote.example').length > 0 && sinkFor('srs-two@remote.example').length > 0);
+    await until(
+      async () =>
+        sinkFor('srs-boss@remote.example').length > 0 && sinkFor('srs-two@remote.example').length > 0,
+    );
     for (const sent of [...sinkFor('srs-boss@remote.example'), ...sinkFor('srs-two@remote.example')]) {
-      expect(sent.from).toMatch(new RegExp(`^SRS0=[a-z2-7]{6}=[a-z2-7]{2}=bank\\.example=ceo@${mailDomain.replace('.', '\\.')}$`));
+      expect(sent.from).toMatch(
+        new RegExp(`^SRS0=[a-z2-7]{6}=[a-z2-7]{2}=bank\\.example=ceo@${mailDomain.replace('.', '\\.')}$`),
+      );
       expect(srsReverse(srsKeyOf(ctx.secrets), sent.from, mailDomain)).toEqual({
         kind: 'valid',
         original: 'ceo@bank.example',
@@ -176,11 +184,18 @@ describe('redirects leave as us, within a cap, never for spam', () => {
       dana,
       'if header :contains "subject" "prize" { fileinto "Junk"; }\nredirect :copy "junk-boss@remote.example";',
     );
-    await smtp.sendMail({ from: 'x@remote.example', to: dana.email, subject: 'You won a prize', text: 'Click' });
+    await smtp.sendMail({
+      from: 'x@remote.example',
+      to: dana.email,
+      subject: 'You won a prize',
+      text: 'Click',
+    });
     await smtp.sendMail({ from: 'x@remote.example', to: dana.email, subject: 'Lunch', text: 'Noon?' });
     await until(async () => sinkFor('junk-boss@remote.example').length > 0);
     await settle();
-    const sent = await Promise.all(sinkFor('junk-boss@remote.example').map(async (m) => (await parse(m.raw)).subject));
+    const sent = await Promise.all(
+      sinkFor('junk-boss@remote.example').map(async (m) => (await parse(m.raw)).subject),
+    );
     expect(sent).toEqual(['Lunch']);
     const { body } = await call(dana.browser, 'GET', 'filters');
     expect(body.sieve_filter.errors[0].message).toMatch(/spam, so it is not forwarded/);
@@ -205,8 +220,13 @@ describe('only the owner sets up forwarding', () => {
     const owner = await mailUser(ctx, 'Fay Owner');
     const grantee = await mailUser(ctx, 'Gus Grantee');
     const memberId = async (u: MailUser) =>
-      (await ctx.db.selectFrom('accounts').select('member_id').where('id', '=', u.accountId).executeTakeFirstOrThrow())
-        .member_id;
+      (
+        await ctx.db
+          .selectFrom('accounts')
+          .select('member_id')
+          .where('id', '=', u.accountId)
+          .executeTakeFirstOrThrow()
+      ).member_id;
     const ownerRules = 'require "copy";\nredirect :copy "fay-other@remote.example";';
     await saveRules(owner, ownerRules);
     const grant = await call(
@@ -228,7 +248,9 @@ describe('only the owner sets up forwarding', () => {
     expect((await save('vacation :days 1 "Away";')).body.error?.meta.i8s).toBe('forwarding_owner_only');
     expect((await save(`${ownerRules}\nredirect :copy "${grantee.email}";`)).status).toBe(403);
     // The owner's own redirect may stay, and rules that forward nothing are the grantee's to change.
-    expect((await save(`${ownerRules}\nif header :contains "subject" "x" { addflag "\\\\Flagged"; }`)).status).toBe(200);
+    expect(
+      (await save(`${ownerRules}\nif header :contains "subject" "x" { addflag "\\\\Flagged"; }`)).status,
+    ).toBe(200);
     expect((await save('keep;')).status).toBe(200);
 
     const collector = await call(grantee.browser, 'POST', 'user/collectors', {

@@ -73,4 +73,5 @@ export function srsReverse(key: string, address: string, srsDomain: string, now 
 const processKey = randomBytes(32).toString('base64url');
 
 /** The SRS key: the deployment's `srsSecret` (derived from SECRET_KEY), else this process's own. */
-export const srsKeyOf = (secrets: { srsSecret: string } | undefined): string => secrets?.srsSecret ?? processKey;
+export const srsKeyOf = (secrets: { srsSecret: string } | undefined): string =>
+  secrets?.srsSecret ?? processKey;

@@ -268,7 +268,10 @@ export async function startIngestServer(
           return refuse('temporary', reply(451, '4.3.0 Temporary failure, try again later'));
         }
         if (bounce.some(Boolean))
-          deps.log.info({ recipients: rcptTo.filter((_, i) => bounce[i]).map((a) => a.address) }, 'a bounce of forwarded mail was dropped');
+          deps.log.info(
+            { recipients: rcptTo.filter((_, i) => bounce[i]).map((a) => a.address) },
+            'a bounce of forwarded mail was dropped',
+          );
         // Each RCPT's outcome in order: the dropped bounces' are OK.
         const withBounces = (outcomes: DeliveryOutcome[]): DeliveryOutcome[] => {
           let next = 0;

@@ -150,7 +150,11 @@ export async function countRedirect(trx: Trx, accountId: number, period: Redirec
 }
 
 /** Marks the account told of its cap for the current `period`: true only the first time in that period. */
-export async function claimRedirectCapNotice(db: Db, accountId: number, period: RedirectPeriod): Promise<boolean> {
+export async function claimRedirectCapNotice(
+  db: Db,
+  accountId: number,
+  period: RedirectPeriod,
+): Promise<boolean> {
   const { rows } = await sql`
     update filter_redirect_counts set notified = true
     where account_id = ${accountId}::bigint and period = ${period}::text

@@ -69,7 +69,8 @@ function forwardingOf(script: Script): string[] {
   const walk = (commands: ScriptCommand[]) => {
     for (const c of commands) {
       if (c.type === 'if') for (const b of c.branches) walk(b.block);
-      else if (c.type === 'redirect' || c.type === 'vacation') found.push(JSON.stringify({ ...c, pos: null }));
+      else if (c.type === 'redirect' || c.type === 'vacation')
+        found.push(JSON.stringify({ ...c, pos: null }));
     }
   };
   walk(script.commands);

@@ -41,7 +41,11 @@ class OverCap extends Error {
  * Takes one redirect from the account's caps for this hour and this day, counted in the database (every process
  * shares them): both counts go up together or, past either cap, neither does.
  */
-export async function claimRedirect(db: Db, accountId: number, limits: RedirectLimits): Promise<RedirectClaim> {
+export async function claimRedirect(
+  db: Db,
+  accountId: number,
+  limits: RedirectLimits,
+): Promise<RedirectClaim> {
   try {
     await transact(db, async (trx) => {
       if ((await countRedirect(trx, accountId, 'hour')) > limits.hour) throw new OverCap('hour');
