@@ -203,6 +203,24 @@ describe('redirects leave as us, within a cap, never for spam', () => {
 });
 
 describe('a vacation reply is signed as the member', () => {
+  it('a vacation reply to mail another mailbox here forwarded goes to the original sender, not our SRS address', async () => {
+    const hal = await mailUser(ctx, 'Hal Forwarder');
+    const ivy = await mailUser(ctx, 'Ivy Away');
+    await saveRules(hal, `redirect "${ivy.email}";`);
+    await saveRules(ivy, 'vacation :days 1 :subject "Ivy is away" "Back soon.";');
+    const from = 'original-asker@remote.example';
+    await smtp.sendMail({
+      envelope: { from, to: [hal.email] },
+      from,
+      to: [hal.email, ivy.email].join(', '),
+      subject: 'For Hal',
+      text: 'Hello?',
+    });
+    const [reply] = await until(async () => sinkFor(from).length > 0 && sinkFor(from));
+    expect((await parse(reply!.raw)).subject).toBe('Ivy is away');
+    expect(sink.messages.filter((m) => m.to.some((t) => /^srs0=/i.test(t)))).toEqual([]);
+  });
+
   it('vacation :from a foreign address replies from the member’s own address with their name', async () => {
     const erin = await mailUser(ctx, 'Erin Away');
     await saveRules(erin, 'vacation :days 1 :from "ceo@bank.example" :subject "Away" "I am away.";');

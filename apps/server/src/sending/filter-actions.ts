@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.js';
 import { getSettings, requireAccount } from '../accounts/index.js';
-import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf } from '../addresses/index.js';
+import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import {
@@ -46,13 +46,16 @@ const messageIdOf = (raw: Buffer) => /<([^<>\s]+)>/.exec(headerValue(raw, 'Messa
 export function filterActionSender(deps: SendingDeps): SendFilterActions {
   return async (request) => {
     const problems: string[] = [];
+    // Mail another mailbox here forwarded comes from our SRS address: a reply or a DSN goes to the sender it stands for.
+    const srs = srsReverse(srsKeyOf(deps.secrets), request.envelopeFrom, deps.config.mailDomain);
+    const answered = srs.kind === 'valid' ? { ...request, envelopeFrom: srs.original } : request;
     for (const action of request.actions) {
       const problem =
         action.type === 'redirect'
           ? await redirect(deps, request, action.address)
           : action.type === 'vacation'
-            ? await vacation(deps, request, action)
-            : await reject(deps, request, action.reason);
+            ? await vacation(deps, answered, action)
+            : await reject(deps, answered, action.reason);
       if (problem) problems.push(problem);
     }
     wakeOutbox();
