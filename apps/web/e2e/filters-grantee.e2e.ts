@@ -5,7 +5,7 @@ const { url } = sharedServer();
 const browser = await launchBrowser();
 const write = { 'x-mailroom-csrf': '1', origin: url };
 
-describe("the filters screens in a mailbox opened by impersonation (issue 28 item 4)", () => {
+describe('the filters screens in a mailbox opened by impersonation (issue 28 item 4)', () => {
   it('say up front that only the owner sets up forwarding, and a forward the grantee builds is refused in words', async () => {
     const owner = await newPage(browser);
     const ownerId = await signUp(owner.page, url, 'Fay Owner');
@@ -24,7 +24,10 @@ describe("the filters screens in a mailbox opened by impersonation (issue 28 ite
 
     const page = grantee.page;
     await page.goto(`${url}/settings/filters/create`);
-    await page.getByRole('note').getByText(/only its owner can add or change forwarding/).waitFor();
+    await page
+      .getByRole('note')
+      .getByText(/only its owner can add or change forwarding/)
+      .waitFor();
     await page.getByLabel('Filter name').fill('To me');
     await page.getByRole('button', { name: 'Remove condition 1' }).click();
     const action = page.getByRole('listitem', { name: 'Action 1' });
