@@ -8,7 +8,7 @@ const features = {
   account: [],
   'message-view': [],
   folders: [],
-  filters: ['folders'],
+  filters: ['account', 'folders'],
   search: ['folders'],
   shell: ['account', 'folders', 'search'],
   auth: ['account', 'shell'],

@@ -114,6 +114,8 @@ const schema = z.object({
   OUTBOX_RETRY_BASE_MS: z.coerce.number().int().min(10).max(86_400_000).default(60_000),
   OUTBOX_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(15),
   OUTBOX_LEASE_MS: z.coerce.number().int().min(1000).max(86_400_000).default(600_000),
+  REDIRECT_LIMIT_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(50),
+  REDIRECT_LIMIT_DAY: z.coerce.number().int().min(1).max(10_000_000).default(200),
   FRAME_ANCESTORS: z
     .string()
     .default('')
@@ -263,6 +265,8 @@ export interface Config {
     scopes: string;
   };
   smtpRelayUrl: string | undefined;
+  /** Caps on what one account's filters redirect (REDIRECT_LIMIT_HOUR, REDIRECT_LIMIT_DAY): past one, mail is kept. */
+  redirectLimits: { hour: number; day: number };
   outbox: {
     /** How often the outbox job looks for mail that is due. */
     pollMs: number;
@@ -394,6 +398,10 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     'Delivery attempts of outgoing mail before a temporary failure bounces to the sender (default 15)',
   OUTBOX_LEASE_MS:
     'How long outgoing mail a process claimed is left to it, in ms: after a crash, the others deliver it once this runs out (default 600000)',
+  REDIRECT_LIMIT_HOUR:
+    "Messages one account's filters may redirect in a clock hour; past it mail is kept, not forwarded, and the owner told once (default 50)",
+  REDIRECT_LIMIT_DAY:
+    "Messages one account's filters may redirect in a day (UTC); past it mail is kept, not forwarded, and the owner told once (default 200)",
   FRAME_ANCESTORS: 'Space- or comma-separated origins allowed to embed the app in a frame (default none)',
   SESSION_TTL_HOURS: 'Session lifetime in hours (default 336)',
   AUTH_RATE_LIMIT: 'Requests per minute per IP on sign-in routes (default 30)',
@@ -573,6 +581,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       scopes: e.OIDC_SCOPES,
     },
     smtpRelayUrl: e.SMTP_RELAY_URL,
+    redirectLimits: { hour: e.REDIRECT_LIMIT_HOUR, day: e.REDIRECT_LIMIT_DAY },
     outbox: {
       pollMs: e.OUTBOX_POLL_MS,
       retryBaseMs: e.OUTBOX_RETRY_BASE_MS,

@@ -57,7 +57,7 @@ async function main() {
     : null;
   await app.listen({ port: config.port, host: config.host });
   const ingest = await startIngest(
-    withFilterActions({ config, db, blobs, events, log: app.log.child({ area: 'smtp' }) }),
+    withFilterActions({ config, db, blobs, events, secrets, log: app.log.child({ area: 'smtp' }) }),
   );
   const sending = startSendingJobs(
     withFilterActions({ config, db, blobs, events, secrets, log: app.log.child({ area: 'outbox' }) }),

@@ -98,7 +98,8 @@ describe('what filters send, through the outbox', () => {
     const [sent] = await until(
       async () => sinkFor('boss@remote.example').length > 0 && sinkFor('boss@remote.example'),
     );
-    expect(sent!.from).toBe('origin@remote.example');
+    // Our SRS address for the original sender (RFC 5321 §3.9), never the original one.
+    expect(sent!.from).toMatch(/^SRS0=[a-z2-7]{6}=[a-z2-7]{2}=remote\.example=origin@/);
     expect(sent!.raw.toString()).toMatch(new RegExp(`^X-Mailroom-Redirected-From: ${ann.email}\r\n`));
     expect((await parse(sent!.raw)).subject).toBe('Forward me');
     expect(await storedWith(ann.accountId, 'Forward me')).toEqual([]);

@@ -126,6 +126,10 @@ export const errorCatalogue = {
   ],
   collector_oauth_required: [400, 'This provider lets mail programs in only through its own sign-in (OAuth)'],
   max_count_collectors: [400, 'Maximum number of collectors reached'],
+  forwarding_owner_only: [
+    403,
+    'Only the mailbox owner can set up forwarding, auto-replies and mail collectors',
+  ],
 } as const satisfies Record<string, readonly [number, string]>;
 
 export type ErrorCode = keyof typeof errorCatalogue;

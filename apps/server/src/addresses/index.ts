@@ -13,6 +13,7 @@ export {
   type LocalRecipient,
   type RecipientResolution,
 } from './recipients.js';
+export { srsForward, srsKeyOf, srsReverse, SRS_MAX_AGE_DAYS, type SrsReverse } from './srs.js';
 export { grantPasswordAccess, passwordAccessAccount, signInWithPassword } from './password-access.js';
 export { dkimKeyFor, setDkimKey, type DkimKeyInput, type DkimKeyResult } from './dkim.js';
 export {

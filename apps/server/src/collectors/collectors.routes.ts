@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownerOnly } from '../accounts/index.js';
+import { DomainError } from '../core/errors.js';
 import { AddressPolicy, openDnsResolver } from '../core/net/index.js';
 import { apiRoute } from '../http/index.js';
 import {
@@ -62,9 +63,13 @@ export const collectorRoutes: FastifyPluginAsyncZod = async (app) => {
         'Without host the server is discovered as find_imap does. The password is sealed at rest and never returned.',
     }),
     config: { rateLimit },
-    handler: async (request) => ({
-      collector: await createCollector(deps, ownerOnly(request.requireAuth()), request.body),
-    }),
+    handler: async (request) => {
+      const principal = request.requireAuth();
+      // A collector brings mail in on the owner's behalf for as long as it lives: only the owner sets one up, never a
+      // session opened by impersonation, whose grant may end before the collector does (issue 28).
+      if (principal.actorAccountId) throw new DomainError('forwarding_owner_only');
+      return { collector: await createCollector(deps, ownerOnly(principal), request.body) };
+    },
   });
 
   app.route({

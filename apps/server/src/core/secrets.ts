@@ -22,6 +22,8 @@ export interface Secrets {
   dkimKeySecret: string;
   /** Seals collectors' IMAP passwords at rest (collectors/, `sealSecret`). */
   collectorPasswordSecret: string;
+  /** Keys the SRS addresses redirected mail leaves with (addresses/srs.ts), and checks the bounces that come back. */
+  srsSecret: string;
 }
 
 /** 32 bytes of HKDF-SHA256 from the secret key under its own label: knowing one says nothing of another. */
@@ -51,6 +53,7 @@ export function generateSecrets(): Secrets {
     decryptParamsSecret: cookieSecret,
     dkimKeySecret: cookieSecret,
     collectorPasswordSecret: cookieSecret,
+    srsSecret: cookieSecret,
   };
 }
 
@@ -65,6 +68,7 @@ export function deriveSecrets(secretKey: string): Omit<Secrets, 'idpSigningKey'>
     decryptParamsSecret: key('decrypt params v1'),
     dkimKeySecret: key('dkim private keys v1'),
     collectorPasswordSecret: key('collector passwords v1'),
+    srsSecret: key('srs v1'),
   };
 }
 
@@ -150,7 +154,7 @@ async function loadDataDirSecrets(dataDir: string): Promise<Secrets> {
 /** secrets.json written before the image-proxy and decrypt secrets had fields of their own. */
 type StoredSecrets = Omit<
   Secrets,
-  'imageProxySecret' | 'decryptParamsSecret' | 'dkimKeySecret' | 'collectorPasswordSecret'
+  'imageProxySecret' | 'decryptParamsSecret' | 'dkimKeySecret' | 'collectorPasswordSecret' | 'srsSecret'
 > &
   Partial<Secrets>;
 
@@ -161,5 +165,6 @@ function withDefaults(stored: StoredSecrets): Secrets {
     decryptParamsSecret: stored.decryptParamsSecret ?? stored.cookieSecret,
     dkimKeySecret: stored.dkimKeySecret ?? stored.cookieSecret,
     collectorPasswordSecret: stored.collectorPasswordSecret ?? stored.cookieSecret,
+    srsSecret: stored.srsSecret ?? stored.cookieSecret,
   };
 }

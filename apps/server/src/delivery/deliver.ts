@@ -24,6 +24,7 @@ import {
   type FilterMessage,
   recordFilterErrors,
   type DeliveryPlan,
+  type MessageVerdict,
   type OutgoingAction,
 } from '../filters/index.js';
 import { ingestMetrics } from './ingest-metrics.js';
@@ -40,8 +41,12 @@ export interface IngestDeps {
    * errors and the message is kept as the script's other actions say.
    */
   sendFilterActions?: SendFilterActions;
-  /** The deployment's secrets the outbox opens own domains' DKIM keys with; without, only the operator's key signs. */
-  secrets?: { dkimKeySecret: string };
+  /**
+   * The deployment's secrets: the outbox opens own domains' DKIM keys with `dkimKeySecret` (without, only the
+   * operator's key signs); redirects leave with SRS addresses keyed by `srsSecret`, and SMTP takes back the bounces
+   * to them (without, a key made for this process alone: its addresses are not accepted by another process).
+   */
+  secrets?: { dkimKeySecret: string; srsSecret: string };
 }
 
 /** What a filter asked to send for one delivered message. */
@@ -53,12 +58,16 @@ export interface FilterActionsRequest {
   /** The message's raw bytes as received. */
   raw: Buffer;
   actions: OutgoingAction[];
+  /** What is known of the message's authenticity and spamminess: a redirect reads it (filters' redirectRefusal). */
+  verdict: MessageVerdict;
 }
 export type SendFilterActions = (request: FilterActionsRequest) => Promise<void>;
 
 /** The envelope of a received message: MAIL FROM, "" for the null sender <>. */
 export interface ReceivedEnvelope {
   from: string;
+  /** The receiving path's verdict on the message (SPF/DKIM/DMARC, a spam score): none is checked yet (issue 30). */
+  verdict?: MessageVerdict;
 }
 
 /**
@@ -262,6 +271,8 @@ async function afterStored(
         envelopeFrom: envelope.from,
         raw: await readRaw(),
         actions: plan.outgoing,
+        // One verdict: the receiving path's, and the script's own judgement (it filed the message as spam).
+        verdict: { ...envelope.verdict, spam: Boolean(envelope.verdict?.spam) || plan.junk },
       });
     } catch (err) {
       deps.log.info({ err }, 'what a filter sends was not sent');

@@ -11,7 +11,13 @@ import {
 import { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
 import { LineEndingCheck } from './line-endings.js';
 import { ingestMetrics, type RefusalReason } from './ingest-metrics.js';
-import { resolveRecipient, splitAddress, type LocalRecipient } from '../addresses/index.js';
+import {
+  resolveRecipient,
+  splitAddress,
+  srsKeyOf,
+  srsReverse,
+  type LocalRecipient,
+} from '../addresses/index.js';
 
 /** RFC 5321 §4.5.3.1.8: a server must take at least 100 recipients; more is a spam run. */
 const MAX_RECIPIENTS = 100;
@@ -97,6 +103,9 @@ export async function startIngestServer(
   const busy = () => reply(452, '4.3.1 Too many large messages at once, try again later');
   // Resolutions made at RCPT, keyed by the address object smtp-server keeps in the envelope.
   const resolved = new WeakMap<SMTPServerAddress, LocalRecipient>();
+  // Recipients that are the SRS addresses of mail our filters forwarded (addresses/srs.ts): bounces, taken and dropped.
+  const srsBounces = new WeakSet<SMTPServerAddress>();
+  const srsKey = srsKeyOf(deps.secrets);
   const tls =
     config.smtpTls && !lmtp
       ? { key: await fs.readFile(config.smtpTls.keyFile), cert: await fs.readFile(config.smtpTls.certFile) }
@@ -139,6 +148,20 @@ export async function startIngestServer(
       }
       if (session.envelope.rcptTo.length >= MAX_RECIPIENTS) {
         return refuse('too_many_recipients', reply(452, '4.5.3 Too many recipients'));
+      }
+      // The envelope sender of a message a filter forwarded. Only an address we made, not expired, and only for a
+      // bounce (the null sender) is taken: the bounce is dropped — the failure is the forwarding's, and the
+      // original sender had our 250 — so the address relays nothing. A forged or expired one is an unknown user.
+      const srs = srsReverse(srsKey, address.address, config.mailDomain);
+      if (srs.kind === 'invalid') return refuse('unknown_recipient', reply(550, '5.1.1 No such user here'));
+      if (srs.kind === 'valid') {
+        if (session.envelope.mailFrom && session.envelope.mailFrom.address !== '')
+          return refuse(
+            'unknown_recipient',
+            reply(550, '5.7.1 This address takes only delivery status notifications'),
+          );
+        srsBounces.add(address);
+        return callback();
       }
       resolveRecipient(deps.db, config, address.address).then(
         (resolution) => {
@@ -237,10 +260,28 @@ export async function startIngestServer(
             reply(550, `5.6.0 Bare ${lines.bare} in message data; lines must end with CRLF (RFC 5321 2.3.8)`),
           );
         }
-        const recipients = session.envelope.rcptTo.map((a) => resolved.get(a));
+        const { rcptTo } = session.envelope;
+        const bounce = rcptTo.map((a) => srsBounces.has(a));
+        const recipients = rcptTo.filter((_, i) => !bounce[i]).map((a) => resolved.get(a));
         if (spoolFailed || recipients.some((r) => r === undefined)) {
           if (spoolFailed) deps.log.error({ err: spoolFailed }, 'spooling a message failed');
           return refuse('temporary', reply(451, '4.3.0 Temporary failure, try again later'));
+        }
+        if (bounce.some(Boolean))
+          deps.log.info(
+            { recipients: rcptTo.filter((_, i) => bounce[i]).map((a) => a.address) },
+            'a bounce of forwarded mail was dropped',
+          );
+        // Each RCPT's outcome in order: the dropped bounces' are OK.
+        const withBounces = (outcomes: DeliveryOutcome[]): DeliveryOutcome[] => {
+          let next = 0;
+          return bounce.map((b) => (b ? { ok: true } : outcomes[next++]!));
+        };
+        if (!recipients.length) {
+          spool.destroy();
+          release();
+          const ok = outcomeReply({ ok: true }) as string;
+          return callback(null, lmtp ? (rcptTo.map(() => ok) as unknown as string) : ok);
         }
         spool.end();
         const store = finished(spool)
@@ -250,7 +291,8 @@ export async function startIngestServer(
             }),
           )
           .then(
-            (outcomes) => {
+            (delivered) => {
+              const outcomes = withBounces(delivered);
               release();
               if (lmtp) {
                 for (const outcome of outcomes)

@@ -28,6 +28,8 @@ export interface DeliveryPlan {
   errors: FilterError[];
   /** A `fileinto :create` made a folder: the folder list changed. */
   foldersCreated: boolean;
+  /** The script judged the message spam: it filed a copy into Junk or flagged it `$Junk` (see MessageVerdict). */
+  junk: boolean;
 }
 
 export interface DeliveryEnvelope {
@@ -45,6 +47,7 @@ export const inboxOnly = (errors: FilterError[] = []): DeliveryPlan => ({
   outgoing: [],
   errors,
   foldersCreated: false,
+  junk: false,
 });
 
 /**
@@ -131,12 +134,14 @@ async function applyActions(
   actions: SieveAction[],
   implicitKeep: { flags: string[] } | null,
 ): Promise<DeliveryPlan> {
-  const plan: DeliveryPlan = { copies: [], outgoing: [], errors: [], foldersCreated: false };
+  const plan: DeliveryPlan = { copies: [], outgoing: [], errors: [], foldersCreated: false, junk: false };
   const marksOf = marksReader(db, accountId);
   // Only a fileinto needs the folders (keep is the Inbox by its system name).
   const folders = actions.some((a) => a.type === 'fileinto') ? await folderList() : [];
   const inboxId = folders.find((f) => f.system === 'inbox')?.id;
+  const junkId = folders.find((f) => f.system === 'junk')?.id;
   const add = async (folder: number | 'inbox', flags: string[]) => {
+    plan.junk ||= folder === junkId || flags.some((f) => f.toLowerCase() === '$junk');
     const copy: DeliveryCopy = { folder: folder === inboxId ? 'inbox' : folder, ...(await marksOf(flags)) };
     // The same folder twice (keep and fileinto "INBOX", say) is one copy with the flags of both.
     const same = plan.copies.find((c) => c.folder === copy.folder);

@@ -129,3 +129,36 @@ export async function claimVacationReply(
     returning replied_at`.execute(db);
   return rows.length > 0;
 }
+
+export type RedirectPeriod = 'hour' | 'day';
+
+/**
+ * Counts one redirect of the account in the current `period` (the clock hour or day of the database, so every process
+ * agrees) and returns the period's count so far; a row of an earlier period starts again at 1, not yet notified.
+ */
+export async function countRedirect(trx: Trx, accountId: number, period: RedirectPeriod): Promise<number> {
+  const { rows } = await sql<{ count: number }>`
+    insert into filter_redirect_counts (account_id, period, starts_at, count)
+    values (${accountId}::bigint, ${period}::text, date_trunc(${period}::text, now()), 1)
+    on conflict (account_id, period) do update set
+      count = case when filter_redirect_counts.starts_at = excluded.starts_at
+        then filter_redirect_counts.count + 1 else 1 end,
+      notified = filter_redirect_counts.notified and filter_redirect_counts.starts_at = excluded.starts_at,
+      starts_at = excluded.starts_at
+    returning count`.execute(trx);
+  return rows[0]!.count;
+}
+
+/** Marks the account told of its cap for the current `period`: true only the first time in that period. */
+export async function claimRedirectCapNotice(
+  db: Db,
+  accountId: number,
+  period: RedirectPeriod,
+): Promise<boolean> {
+  const { rows } = await sql`
+    update filter_redirect_counts set notified = true
+    where account_id = ${accountId}::bigint and period = ${period}::text
+      and starts_at = date_trunc(${period}::text, now()) and not notified
+    returning account_id`.execute(db);
+  return rows.length > 0;
+}

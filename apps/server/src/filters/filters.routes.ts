@@ -18,9 +18,10 @@ export const filterRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['filters'],
       summary: 'Save the whole list of filters in its order, or the whole script',
     }),
-    handler: async (request) => ({
-      sieve_filter: await saveFilters(app.deps.db, ownerOnly(request.requireAuth()), request.body),
-    }),
+    handler: async (request) => {
+      const principal = requireFullSession(request.requireAuth());
+      return { sieve_filter: await saveFilters(app.deps.db, principal, request.body) };
+    },
   });
 
   app.route({

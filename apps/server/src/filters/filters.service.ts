@@ -6,6 +6,7 @@ import {
   SieveSyntaxError,
   splitRules,
   type CompileOptions,
+  type Script,
   type SieveAction,
 } from '@mailroom/sieve';
 import type {
@@ -60,16 +61,59 @@ export function compileOrRefuse(text: string, options: CompileOptions, where?: s
   }
 }
 
+type ScriptCommand = Script['commands'][number];
+
+/** A script's redirect and vacation commands, each as its arguments without its place: what sends the mail on. */
+function forwardingOf(script: Script): string[] {
+  const found: string[] = [];
+  const walk = (commands: ScriptCommand[]) => {
+    for (const c of commands) {
+      if (c.type === 'if') for (const b of c.branches) walk(b.block);
+      else if (c.type === 'redirect' || c.type === 'vacation')
+        found.push(JSON.stringify({ ...c, pos: null }));
+    }
+  };
+  walk(script.commands);
+  return found;
+}
+
+/**
+ * Only the owner sets up what sends their mail on (issue 28): a session opened by impersonation may save a script
+ * whose redirects and vacation replies are the owner's saved ones (or fewer), never a new or changed one
+ * (forwarding_owner_only) — so nothing a grantee set keeps forwarding the owner's mail after the grant is revoked.
+ */
+function checkForwardingUnchanged(saved: string, next: Script): void {
+  let before: string[] = [];
+  try {
+    before = forwardingOf(compile(saved));
+  } catch {
+    // A saved script that no longer compiles forwards nothing.
+  }
+  for (const command of forwardingOf(next)) {
+    const i = before.indexOf(command);
+    if (i === -1) throw new DomainError('forwarding_owner_only');
+    before.splice(i, 1);
+  }
+}
+
+/** Who saves: the owner, or someone acting in the mailbox (impersonation: `actorAccountId`). */
+export interface FiltersEditor {
+  accountId: number;
+  actorAccountId?: number | null;
+}
+
 /**
  * Saves the whole list of filters (its new order; the preamble of the stored script stays) or a whole script from
  * the raw editor. Every filter needs a name, every rule block must compile (as if it required what it uses) and
  * so must the whole script; with `version`, only over that version (filters_changed when another save came first).
+ * An impersonating editor may not add or change a redirect or a vacation reply (checkForwardingUnchanged).
  */
 export async function saveFilters(
   db: Db,
-  accountId: number,
+  editor: FiltersEditor,
   body: z.output<typeof filtersSaveSchema>,
 ): Promise<FiltersState> {
+  const { accountId } = editor;
   await transact(db, async (trx) => {
     let script: string;
     if (body.filters) {
@@ -88,7 +132,9 @@ export async function saveFilters(
       script = body.script!;
       if (splitRules(script).rules.some((r) => !r.name.trim())) throw new DomainError('filter_name_is_empty');
     }
-    compileOrRefuse(script, {});
+    const compiled = compileOrRefuse(script, {});
+    if (editor.actorAccountId)
+      checkForwardingUnchanged((await findScript(trx, accountId))?.script ?? '', compiled);
     const version = await writeScript(trx, accountId, script, body.version);
     if (version === null) throw new DomainError('filters_changed');
   });

@@ -19,3 +19,10 @@ export {
 } from './delivery-plan.js';
 export { recordFilterErrors } from './filters.service.js';
 export { runFilterBatch, startFilterRuns, type FilterRunDeps } from './filter-runs.service.js';
+export {
+  claimRedirect,
+  redirectRefusal,
+  type MessageVerdict,
+  type RedirectClaim,
+  type RedirectLimits,
+} from './redirect-policy.js';

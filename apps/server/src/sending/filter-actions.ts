@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.js';
-import { isHostedDomain } from '../addresses/index.js';
+import { getSettings, requireAccount } from '../accounts/index.js';
+import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
+import { publishAfterCommit } from '../core/events/index.js';
+import { storeNotice } from '../mailbox/index.js';
 import {
   autoReplyRefusal,
+  claimRedirect,
   claimVacationReply,
   headerFieldsOf,
+  redirectRefusal,
   type OutgoingAction,
+  type RedirectClaim,
 } from '../filters/index.js';
 import { buildBounce, headerBlock } from './bounce.js';
 import { wakeOutbox, type SendingDeps } from './outbox.js';
@@ -31,20 +37,25 @@ const messageIdOf = (raw: Buffer) => /<([^<>\s]+)>/.exec(headerValue(raw, 'Messa
 
 /**
  * What a filter asks to send, through the outbox (so it is retried, bounced and DKIM-signed like any mail):
- * redirect → the message as received, with our loop header on top, from the original envelope sender; reject and
+ * redirect → the message as received, with our loop header on top, from our SRS address for the original envelope
+ * sender (RFC 5321 §3.9: we are the sender now), never for spam or mail that failed DMARC, and within the account's
+ * caps per hour and day (past one: kept, not sent, the owner told once for that period); reject and
  * ereject → a DSN to the envelope sender; vacation → a reply to the envelope sender, once per sender and handle
  * per period, never to automatic, bulk or list mail. A refused one is an error of the filter, recorded for the user.
  */
 export function filterActionSender(deps: SendingDeps): SendFilterActions {
   return async (request) => {
     const problems: string[] = [];
+    // Mail another mailbox here forwarded comes from our SRS address: a reply or a DSN goes to the sender it stands for.
+    const srs = srsReverse(srsKeyOf(deps.secrets), request.envelopeFrom, deps.config.mailDomain);
+    const answered = srs.kind === 'valid' ? { ...request, envelopeFrom: srs.original } : request;
     for (const action of request.actions) {
       const problem =
         action.type === 'redirect'
           ? await redirect(deps, request, action.address)
           : action.type === 'vacation'
-            ? await vacation(deps, request, action)
-            : await reject(deps, request, action.reason);
+            ? await vacation(deps, answered, action)
+            : await reject(deps, answered, action.reason);
       if (problem) problems.push(problem);
     }
     wakeOutbox();
@@ -85,9 +96,56 @@ async function redirect(
     return `redirect to ${address}: this message was redirected here by this mailbox already (a loop)`;
   if (marks.length >= maxRedirectHops)
     return `redirect to ${address}: the message was redirected too many times`;
+  const refused = redirectRefusal(request.verdict);
+  if (refused) return `redirect to ${address}: ${refused}`;
+  const claim = await claimRedirect(deps.db, request.accountId, deps.config.redirectLimits);
+  if (!claim.ok) {
+    if (claim.tell) await tellRedirectCap(deps, request.accountId, claim);
+    return `redirect to ${address}: over the limit of ${claim.limit} redirected messages a ${claim.period}, so the message was kept and not forwarded`;
+  }
   const raw = Buffer.concat([Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`), request.raw]);
-  await queue(deps, request, raw, request.envelopeFrom, address);
+  const sender = srsForward(srsKeyOf(deps.secrets), request.envelopeFrom, deps.config.mailDomain);
+  await queue(deps, request, raw, sender, address);
   return null;
+}
+
+const capTexts = {
+  en: (limit: number, period: 'hour' | 'day') => ({
+    subject: 'Your filters reached the limit of forwarded mail',
+    text:
+      `Your filters have forwarded ${limit} messages this ${period}, the most allowed. Until the ${period} is over, ` +
+      `messages your filters would forward stay in your mailbox and are not forwarded. ` +
+      `The filters screen lists each message not forwarded among its errors.`,
+  }),
+  ru: (limit: number, period: 'hour' | 'day') => ({
+    subject: 'Фильтры достигли предела пересылки',
+    text:
+      `Ваши фильтры уже переслали ${limit} писем за ${period === 'hour' ? 'этот час' : 'эти сутки'} — это предел. ` +
+      `До конца ${period === 'hour' ? 'часа' : 'суток'} письма, которые фильтры переслали бы, остаются в вашем ящике ` +
+      `и не пересылаются. Каждое такое письмо указано среди ошибок на экране фильтров.`,
+  }),
+};
+
+/** One notice in the owner's Inbox, in their language, the first time a period's cap stops a redirect. */
+async function tellRedirectCap(
+  deps: SendingDeps,
+  accountId: number,
+  claim: Extract<RedirectClaim, { ok: false }>,
+): Promise<void> {
+  const account = await requireAccount(deps.db, accountId);
+  const language = (await getSettings(deps.db, accountId)).language === 'ru' ? 'ru' : 'en';
+  const { subject, text } = capTexts[language](claim.limit, claim.period);
+  const raw = await new MailComposer({
+    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
+    to: account.email,
+    subject,
+    text: `${text}\n`,
+    date: new Date(),
+  })
+    .compile()
+    .build();
+  const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
+  await publishAfterCommit(deps.events, deps.log, accountId, events);
 }
 
 async function reject(
@@ -139,7 +197,7 @@ async function vacation(
   const original = messageIdOf(request.raw);
   const references = (headerValue(request.raw, 'References') ?? '').match(/<[^<>\s]+>/g) ?? [];
   const reply = await new MailComposer({
-    from: action.from ?? request.recipient,
+    from: await vacationFrom(deps, request, action.from),
     to: request.envelopeFrom,
     subject: action.subject,
     messageId: `<${randomUUID()}@${deps.config.mailDomain}>`,
@@ -154,6 +212,26 @@ async function vacation(
   // The null sender: nothing answers an automatic reply, and a failure does not bounce back here.
   await queue(deps, request, raw, '', request.envelopeFrom);
   return null;
+}
+
+/**
+ * The From of a vacation reply: `:from` only when it names one of the addresses the account may send as, else the
+ * address the message came to when it is one of them, else the primary address — with the display name of that
+ * address's profile (else the account's name). A script never signs a reply as someone else.
+ */
+async function vacationFrom(
+  deps: SendingDeps,
+  request: FilterActionsRequest,
+  wanted: string | null | undefined,
+): Promise<{ name: string; address: string }> {
+  const own = await senderAddressesOf(deps.db, request.accountId);
+  const find = (address: string | null | undefined) => {
+    const bare = address ? (/<([^<>]+)>/.exec(address)?.[1] ?? address).trim().toLowerCase() : '';
+    return bare ? own.find((a) => a.email.toLowerCase() === bare) : undefined;
+  };
+  const chosen = find(wanted) ?? find(request.recipient) ?? own[0];
+  if (!chosen) return { name: '', address: request.recipient };
+  return { name: chosen.name, address: chosen.email };
 }
 
 /** The ingest or sending parts with what filters send wired in (sending sits above delivery, so it is injected). */

@@ -37,6 +37,7 @@ import * as m030 from './migrations/030-blob-collection.js';
 import * as m031 from './migrations/031-search-by-account.js';
 import * as m035 from './migrations/035-code-cap-late-payments.js';
 import * as m033 from './migrations/033-contact-imports.js';
+import * as m032 from './migrations/032-filter-redirect-counts.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -116,6 +117,7 @@ const migrations: Record<string, Migration> = {
   '031-search-by-account': m031,
   '035-code-cap-late-payments': m035,
   '033-contact-imports': m033,
+  '032-filter-redirect-counts': m032,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -433,6 +433,13 @@ export interface Database {
     handle: string;
     replied_at: Date;
   };
+  filter_redirect_counts: {
+    account_id: number;
+    period: 'hour' | 'day';
+    starts_at: Date;
+    count: number;
+    notified: ColumnType<boolean, boolean | undefined, boolean>;
+  };
   contacts: {
     id: Generated<number>;
     account_id: number;

@@ -17,6 +17,7 @@ import { filtersPath } from './paths';
 import { prefilledFilter, withFilter } from './filter-list-model';
 import { FilterPageHeader } from './page-header';
 import { useFilters, useSaveFilters } from './queries';
+import { ForwardingOwnerNote } from './owner-note';
 import { RuleBuilder } from './rule-builder';
 import { SieveEditor } from './sieve-editor';
 import { useSieveProblems } from './use-sieve-problems';
@@ -143,6 +144,7 @@ function FilterEditor({
   return (
     <section className={styles.page} aria-labelledby={`${id}-title`}>
       <FilterPageHeader titleId={`${id}-title`} title={title} />
+      <ForwardingOwnerNote />
       <form className={styles.form} onSubmit={submit} noValidate aria-busy={save.isPending}>
         <div className={styles.field}>
           <label htmlFor={`${id}-name`}>{t('filters.name')}</label>

@@ -11,6 +11,7 @@ import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
 import { filterInputs, moveFilter, placeFilter, withoutFilter } from './filter-list-model';
 import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
+import { ForwardingOwnerNote } from './owner-note';
 import styles from './filters.module.css';
 
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
@@ -44,6 +45,7 @@ export function FilterListPage() {
         </Link>
       </header>
       <p className={styles.hint}>{t('filters.intro')}</p>
+      <ForwardingOwnerNote />
 
       {data.errors.length > 0 ? (
         <div className={styles.errors} role="status">

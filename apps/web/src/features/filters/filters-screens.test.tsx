@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Filter, FiltersResponse, FiltersSaveRequest } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound } from '../../test/fixtures';
+import type { AccessResponse, Filter, FiltersResponse, FiltersSaveRequest } from '@mailroom/protocol';
+import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 
 setUpScreenTests();
@@ -30,13 +30,13 @@ function filtersAnswer(filters: Filter[], version = 3): FiltersResponse {
 }
 
 /** The API the screens talk to, answering from `filters`, and the bodies of the saves it got. */
-function serve(filters: Filter[], save?: (body: FiltersSaveRequest) => Response) {
+function serve(filters: Filter[], save?: (body: FiltersSaveRequest) => Response, user?: AccessResponse) {
   const saves: FiltersSaveRequest[] = [];
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
       const url = String(input);
-      const shell = answerShell(url, { folders, labels });
+      const shell = answerShell(url, { folders, labels, ...(user ? { user } : {}) });
       if (shell) return shell;
       if (url === '/api/v1/filters' && init?.method === 'POST') {
         const body = JSON.parse(String(init.body)) as FiltersSaveRequest;
@@ -138,5 +138,30 @@ describe('the filters screens', () => {
     const list = await screen.findByRole('list', { name: 'Filters, in the order they run' });
     fireEvent.click(within(list).getByRole('switch', { name: 'Bills is on' }));
     await screen.findByText('The filters were changed in another window: reload them and try again');
+  });
+});
+
+describe("the filters screens in another member's mailbox", () => {
+  const grantee: AccessResponse = {
+    ...testUser,
+    info: { alias: null, impersonator: { member_id: '210987654321', email: '210987654321@mailroom.test' } },
+  };
+  const note = /only its owner can add or change forwarding \(redirect\) and auto-replies/;
+
+  it.each(['/settings/filters', '/settings/filters/edit/1', '/settings/filters?view=script'])(
+    'say up front that only the owner sets up forwarding and auto-replies (%s)',
+    async (path) => {
+      serve([bills], undefined, grantee);
+      renderAt(path);
+      expect(await screen.findByText(note, {}, { timeout: 10_000 })).toBeTruthy();
+      expect(screen.getByRole('note').textContent).toContain(testUser.email);
+    },
+  );
+
+  it('the owner sees no such note', async () => {
+    serve([bills]);
+    renderAt('/settings/filters');
+    expect(await screen.findByRole('link', { name: 'New filter' }, { timeout: 5_000 })).toBeTruthy();
+    expect(screen.queryByText(note)).toBeNull();
   });
 });

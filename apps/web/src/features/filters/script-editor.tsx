@@ -7,6 +7,7 @@ import { raiseSuccess } from '../../ui/notices-store';
 import { filtersPath } from './paths';
 import { FilterPageHeader } from './page-header';
 import { useFilters, useSaveFilters } from './queries';
+import { ForwardingOwnerNote } from './owner-note';
 import { SieveEditor } from './sieve-editor';
 import { useSieveProblems } from './use-sieve-problems';
 import styles from './filters.module.css';
@@ -32,6 +33,7 @@ function ScriptEditor({ script, version }: { script: string; version: number }) 
     <section className={styles.page} aria-labelledby={`${id}-title`}>
       <FilterPageHeader titleId={`${id}-title`} title={t('filters.script.title')} />
       <p className={styles.hint}>{t('filters.script.intro')}</p>
+      <ForwardingOwnerNote />
       <form
         className={styles.form}
         onSubmit={(event) => {
