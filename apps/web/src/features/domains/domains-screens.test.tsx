@@ -136,6 +136,8 @@ function serve(
     delegated?: DelegatedEmail[];
     aliases?: AliasEntry[];
     missing?: DnsCheck['kind'][];
+    /** Records found but not as expected, by kind. */
+    differs?: Partial<Record<DnsCheck['kind'], Pick<DnsCheck, 'found' | 'suggested'>>>;
     user?: AccessResponse;
     /** The service's public domains (GET user/domains/public). */
     publicDomains?: { id: number; name: string }[];
@@ -151,7 +153,9 @@ function serve(
   let nextId = 100;
   const detail = (d: Domain): DomainDetailResponse => ({
     domain: d,
-    dns: health(d.name, initial.missing ?? []),
+    dns: health(d.name, initial.missing ?? []).map((check) =>
+      initial.differs?.[check.kind] ? { ...check, ...initial.differs[check.kind], ok: false } : check,
+    ),
     dkim: dkimKeys(d.name),
     zone: `${d.name}. 3600 IN MX 10 mx.mailroom.test.\n${d.name}. 3600 IN TXT "v=spf1 include:mailroom.test ~all"`,
   });
@@ -567,6 +571,41 @@ describe('settings/domains/confirm/{id}', () => {
         expect.stringContaining('example-corp.test. 3600 IN MX 10 mx.mailroom.test.'),
       ),
     );
+  });
+
+  it('a present but wrong SPF record is said to differ, with the one record to publish in its place', async () => {
+    serve({
+      domains: [domain(1, 'example-corp.test')],
+      differs: {
+        spf: {
+          found: ['v=spf1 a -all'],
+          suggested: 'v=spf1 a include:mailroom.test -all',
+        },
+      },
+    });
+    renderAt('/settings/domains/confirm/1');
+    const table = await screen.findByRole('table', { name: 'DNS health' }, { timeout: 5_000 });
+    const spf = within(table).getByRole('row', { name: 'SPF example-corp.test' });
+    expect(within(spf).queryByText('Missing')).toBeNull();
+    expect(within(spf).getByText('Differs')).toBeTruthy();
+    expect(within(spf).getByText(/Your SPF record does not let us send for the domain/)).toBeTruthy();
+    expect(within(spf).getByText('Publish this one record in place of what was found:')).toBeTruthy();
+    fireEvent.click(within(spf).getByRole('button', { name: 'Copy the record to publish' }));
+    await waitFor(() =>
+      expect(navigator.clipboard.writeText).toHaveBeenCalledWith('v=spf1 a include:mailroom.test -all'),
+    );
+  });
+
+  it('the DKIM key in the health table is clipped to two lines, and its copy button copies all of it', async () => {
+    serve({ domains: [domain(1, 'example-corp.test')], missing: ['dkim'] });
+    renderAt('/settings/domains/confirm/1');
+    const table = await screen.findByRole('table', { name: 'DNS health' }, { timeout: 5_000 });
+    const dkim = within(table).getByRole('row', { name: /^DKIM / });
+    const value = within(dkim).getByText(RSA_VALUE.join(''));
+    expect(value.getAttribute('title')).toBe(RSA_VALUE.join(''));
+    expect(value.className).toMatch(/clamped/);
+    fireEvent.click(within(dkim).getByRole('button', { name: 'Copy the expected value' }));
+    await waitFor(() => expect(navigator.clipboard.writeText).toHaveBeenCalledWith(RSA_VALUE.join('')));
   });
 
   it("another account's id (or none) is said to be no domain of yours", async () => {
