@@ -14,6 +14,26 @@ import { useCreateDomain } from './queries';
  * domain_hosted, duplicate_domains, passport_level_required, error_domain_status_paying) shows beside the name. A free
  * domain goes on to its verification; a paid one back to the list, where its invoice waits.
  */
+/**
+ * The domain name in what was typed or pasted: a web address (`http://AnnLee.example/about`) gives its host, and
+ * a trailing path, port or dot goes; the server checks what is left.
+ */
+export function domainOfTyped(text: string): string {
+  let typed = text.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) {
+    try {
+      typed = new URL(typed).hostname;
+    } catch {
+      // not a URL after all: left to the server to refuse
+    }
+  }
+  return typed
+    .replace(/^\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '');
+}
+
 export function DomainCreatePage() {
   const { t } = useTranslation();
   const id = useId();
@@ -24,7 +44,7 @@ export function DomainCreatePage() {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const typed = name.trim().replace(/\.$/, '');
+    const typed = domainOfTyped(name);
     if (!typed) return;
     create.mutate(typed, {
       onSuccess: (domain) => {

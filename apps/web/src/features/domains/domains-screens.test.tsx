@@ -487,6 +487,20 @@ describe('settings/domains/list/create', () => {
     expect(currentPath()).toBe('/settings/domains/list/create');
   });
 
+  it('a pasted web address is taken for its host', async () => {
+    const { writes } = serve();
+    renderAt('/settings/domains/list/create');
+    const name = await screen.findByRole('textbox', { name: 'Domain name' }, { timeout: 5_000 });
+    fireEvent.change(name, { target: { value: 'http://AnnLee.example/' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
+    await waitFor(() => expect(currentPath()).toBe('/settings/domains/confirm/100'));
+    expect(writes[0]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/domains',
+      body: { name: 'annlee.example' },
+    });
+  });
+
   it('a new domain goes on to its verification', async () => {
     serve();
     renderAt('/settings/domains/list/create');
