@@ -8,6 +8,7 @@ import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
+import { PassportNeeded, usePassportTooLow } from '../account';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
@@ -41,6 +42,7 @@ export function DomainCreatePage() {
   const create = useCreateDomain();
   const [name, setName] = useState('');
   const errorText = useErrorText(create.error);
+  const passportTooLow = usePassportTooLow();
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -68,6 +70,7 @@ export function DomainCreatePage() {
         title={t('domains.createTitle')}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+        {passportTooLow ? <PassportNeeded what="domain" /> : null}
         <div className={page.field}>
           <label htmlFor={`${id}-name`}>{t('domains.name')}</label>
           <input
@@ -99,7 +102,11 @@ export function DomainCreatePage() {
           <Link to={domainsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
-          <Button type="submit" variant="primary" disabled={create.isPending || !name.trim()}>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={create.isPending || passportTooLow || !name.trim()}
+          >
             {t('domains.add')}
           </Button>
         </div>

@@ -139,6 +139,7 @@ function serve(
     /** Records found but not as expected, by kind. */
     differs?: Partial<Record<DnsCheck['kind'], Pick<DnsCheck, 'found' | 'suggested'>>>;
     user?: AccessResponse;
+    passport?: 'none' | 'formal';
     /** The service's public domains (GET user/domains/public). */
     publicDomains?: { id: number; name: string }[];
   } = {},
@@ -187,7 +188,7 @@ function serve(
             password_email: 'ann@mailroom.test',
             first_name: 'Ann',
             last_name: 'Lee',
-            passport_level: 'formal',
+            passport_level: initial.passport ?? 'formal',
             impersonation: [],
             ba_impersonation: [],
           });
@@ -485,6 +486,18 @@ describe('settings/domains/list/create', () => {
     expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/domains', body: { name: 'taken.test' } }]);
     expect(errorNotices()).toEqual([]);
     expect(currentPath()).toBe('/settings/domains/list/create');
+  });
+
+  it('without a passport the form says so before anything is typed, and sends nothing', async () => {
+    const { writes } = serve({ passport: 'none' });
+    renderAt('/settings/domains/list/create');
+    const note = await screen.findByRole('note', {}, { timeout: 5_000 });
+    expect(note.textContent).toMatch(/^A domain needs a passport of at least formal level in your wallet/);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Domain name' }), {
+      target: { value: 'corp.test' },
+    });
+    expect(screen.getByRole('button', { name: 'Add domain' })).toHaveProperty('disabled', true);
+    expect(writes).toEqual([]);
   });
 
   it('a pasted web address is taken for its host', async () => {
