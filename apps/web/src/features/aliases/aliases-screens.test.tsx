@@ -405,6 +405,15 @@ describe('settings/aliases: delete and password access', () => {
     ).toBeTruthy();
   });
 
+  it('deleting a paid alias says its payment is not refunded', async () => {
+    serve({ aliases: [entry(1, 'ann.paid', { kind: 'paid' })] });
+    await openList();
+    const row = await screen.findByRole('listitem', { name: `ann.paid@${DOMAIN}` });
+    fireEvent.click(within(row).getByRole('button', { name: `Delete ann.paid@${DOMAIN}` }));
+    const dialog = await screen.findByRole('alertdialog', { name: `Delete the alias ann.paid@${DOMAIN}?` });
+    expect(dialog.textContent).toContain('You paid for it: the payment is not refunded.');
+  });
+
   it('a refused delete (payment being checked) shows the SPEC text and keeps the alias', async () => {
     serve(
       { aliases: [entry(1, 'ann.free', { kind: 'free' })] },

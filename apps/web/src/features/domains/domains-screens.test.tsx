@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
   AccessResponse,
   AliasEntry,
@@ -694,6 +694,27 @@ describe('settings/domains/remove/{id}', () => {
       { method: 'DELETE', url: '/api/v1/user/domains/1?confirm=delete', body: undefined },
     ]);
     expect(await screen.findByText('No domains yet.')).toBeTruthy();
+  });
+
+  it('a paid domain says its payment is not refunded; an unpaid one that its invoice is cancelled', async () => {
+    serve({
+      domains: [
+        domain(1, 'paid-corp.test', { paid: true }),
+        domain(2, 'unpaid-corp.test', { paid: true, status: 'unpaid' }),
+        domain(3, 'free-corp.test', { paid: false }),
+      ],
+    });
+    renderAt('/settings/domains/remove/1');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.getByText('You paid for it: the payment is not refunded.')).toBeTruthy();
+    cleanup();
+    renderAt('/settings/domains/remove/2');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.getByText('Its unpaid invoice is cancelled.')).toBeTruthy();
+    cleanup();
+    renderAt('/settings/domains/remove/3');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.queryByText(/refunded|invoice/)).toBeNull();
   });
 });
 
