@@ -11,6 +11,7 @@ import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
 import { filterInputs, moveFilter, placeFilter, withoutFilter } from './filter-list-model';
 import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
+import { filterSummary } from './filter-summary';
 import styles from './filters.module.css';
 
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
@@ -96,9 +97,12 @@ export function FilterListPage() {
             >
               <GripVertical className={styles.grip} aria-hidden />
               <span className={styles.order}>{index + 1}</span>
-              <Link to={editFilterPath(filter.id)} className={styles.name}>
-                {filter.name}
-              </Link>
+              <span className={styles.nameAndSummary}>
+                <Link to={editFilterPath(filter.id)} className={styles.name}>
+                  {filter.name}
+                </Link>
+                <span className={styles.summary}>{filterSummary(filter.rules, t)}</span>
+              </span>
               <label className={styles.switch}>
                 <input
                   type="checkbox"
