@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useId, useState } from 'react';
 import { AlertTriangle, ArrowDown, ArrowUp, Code2, GripVertical, Play, Plus, Trash2 } from 'lucide-react';
 import clsx from 'clsx';
@@ -55,7 +56,7 @@ export function FilterListPage() {
           <ul>
             {data.errors.slice(0, 5).map((error, index) => (
               <li key={index}>
-                <time dateTime={error.at}>{new Date(error.at).toLocaleString(i18n.language)}</time>
+                <time dateTime={error.at}>{formatFullDate(error.at, new Date(), i18n.language)}</time>
                 {error.filter ? <strong>{error.filter}</strong> : null}
                 <span>{error.message}</span>
               </li>
