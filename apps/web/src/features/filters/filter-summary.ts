@@ -1,6 +1,7 @@
 import { builderFromSieve, type BuilderAction, type BuilderCondition } from '@mailroom/sieve';
+import type { Translate } from '../../i18n';
 
-type T = (key: string, options?: Record<string, unknown>) => string;
+type T = Translate;
 
 function conditionText(condition: BuilderCondition, t: T): string {
   const field =

@@ -25,10 +25,10 @@ function echoOfOpening(folderId: number, uids: readonly number[]): boolean {
 /** SPEC §4: new, store and move refresh the lists of the folders they name (and every label list). */
 export const mailLiveHandler: LiveHandler = {
   onEvent(event, client) {
+    // The echo of the reader's own seen-mark changes nothing the list does not show already.
+    if (event.event === 'store' && echoOfOpening(event.folder_id, event.uids)) return;
     switch (event.event) {
       case 'store':
-        if (echoOfOpening(event.folder_id, event.uids)) break;
-      // falls through
       case 'new':
       case 'move':
         void client.invalidateQueries({ queryKey: mailKeys.listsOf('folder', event.folder_id) });
