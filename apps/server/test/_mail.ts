@@ -24,7 +24,7 @@ export async function deliverTestMessage(
   blobs: BlobStore,
   accountId: number,
   options: Mail.Options,
-  store: { folderId?: number; seen?: boolean; flagged?: boolean; receivedAt?: Date } = {},
+  store: { folderId?: number; seen?: boolean; flagged?: boolean; draft?: boolean; receivedAt?: Date } = {},
 ) {
   const raw = await composeRaw(options);
   const folderId = store.folderId ?? (await systemFolder(db, accountId, 'inbox')).id;
@@ -33,7 +33,7 @@ export async function deliverTestMessage(
     folderId,
     raw,
     parsed: await parseMessage(raw),
-    flags: { seen: store.seen ?? false, flagged: store.flagged ?? false },
+    flags: { seen: store.seen ?? false, flagged: store.flagged ?? false, draft: store.draft ?? false },
     ...(store.receivedAt ? { receivedAt: store.receivedAt } : {}),
   });
   return message;

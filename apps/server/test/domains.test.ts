@@ -155,7 +155,11 @@ describe('verification by DNS TXT record', () => {
 
     // The owner publishes what the zone snippet says: every row turns ok.
     dns.zone.set(domain.name, 'MX', ['10 mx.mailroom.test']);
-    dns.zone.add(domain.name, 'TXT', 'v=spf1 mx include:_spf.mailroom.test ~all');
+    // (its one SPF record in place of the old one: two would be a permanent error for receivers, RFC 7208 §4.5)
+    dns.zone.set(domain.name, 'TXT', [
+      ['mailroom-verif', `ication=${domain.verification.token}`],
+      'v=spf1 mx include:_spf.mailroom.test ~all',
+    ]);
     dns.zone.set(`_dmarc.${domain.name}`, 'TXT', ['v=DMARC1; p=none']);
     for (const key of detail.dkim) dns.zone.set(key.dns_name, 'TXT', [key.dns_value]);
     const healthy = (await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse;
@@ -170,6 +174,36 @@ describe('verification by DNS TXT record', () => {
     expect(healthy.zone).toContain(`${domain.name}. 3600 IN MX 10 mx.mailroom.test.`);
     expect(healthy.zone).toContain(`"mailroom-verification=${domain.verification.token}"`);
     expect(healthy.zone).toContain(`_dmarc.${domain.name}. 3600 IN TXT "v=DMARC1; p=none"`);
+  });
+
+  it('a present SPF record without the service differs from the expected one, and the record to publish keeps its senders', async () => {
+    const ann = await mailUser(ctx, 'Ann Spf');
+    const domain = await add(ann, fresh());
+    dns.zone.set(domain.name, 'TXT', [
+      domain.verification.txt_value,
+      'v=spf1 a include:_spf.other.test -all',
+    ]);
+    const spfOf = (d: DomainDetailResponse) => d.dns.find((c) => c.kind === 'spf')!;
+    let spf = spfOf(await confirm(ann, domain, 'dns'));
+    expect(spf).toMatchObject({
+      ok: false,
+      found: ['v=spf1 a include:_spf.other.test -all'],
+      suggested: 'v=spf1 a include:_spf.other.test include:_spf.mailroom.test -all',
+    });
+
+    // Two SPF records are a permanent error for receivers (RFC 7208 §3.2), even when one names the service: one merged.
+    dns.zone.add(domain.name, 'TXT', 'v=spf1 mx include:_spf.mailroom.test ~all');
+    spf = spfOf((await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse);
+    expect(spf).toMatchObject({
+      ok: false,
+      suggested: 'v=spf1 a include:_spf.other.test mx include:_spf.mailroom.test -all',
+    });
+
+    // The record as suggested is healthy, and nothing more is suggested.
+    dns.zone.set(domain.name, 'TXT', [domain.verification.txt_value, spf.suggested!]);
+    spf = spfOf((await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse);
+    expect(spf.ok).toBe(true);
+    expect(spf.suggested).toBeUndefined();
   });
 
   it('shows the DKIM TXT values split into strings of at most 255 characters', async () => {

@@ -178,6 +178,53 @@ describe('folder pages', () => {
     ]);
   });
 
+  it('a conversation is placed by its latest message, a reply in Sent included', async () => {
+    const folder = await newFolder(ann, 'Latest first');
+    const put = (subject: string, minutes: number, extra: Record<string, unknown> = {}) =>
+      deliverTestMessage(db, blobs, ann.accountId, mail(ann, subject, extra), {
+        folderId: folder,
+        receivedAt: minutesAgo(minutes),
+      });
+    const old = await put('Budget', 60, { messageId: '<budget-1@example.com>' });
+    const newer = await put('Holidays', 30);
+    await settings(ann, { message_thread: true });
+    try {
+      expect((await list(ann.browser, folder)).body.messages.map((m) => m.id)).toEqual([newer.id, old.id]);
+      // The owner answers the old one: the reply is filed in Sent, and the conversation comes first in the folder.
+      await deliverTestMessage(
+        db,
+        blobs,
+        ann.accountId,
+        {
+          from: ann.email,
+          to: 'sender@example.com',
+          subject: 'Re: Budget',
+          text: 'yes',
+          inReplyTo: '<budget-1@example.com>',
+        },
+        { folderId: ann.sent, receivedAt: minutesAgo(1), seen: true },
+      );
+      const { body } = await list(ann.browser, folder);
+      expect(body.messages.map((m) => m.id)).toEqual([old.id, newer.id]);
+      // A draft of another answer does not move it.
+      await deliverTestMessage(
+        db,
+        blobs,
+        ann.accountId,
+        { from: ann.email, to: 'sender@example.com', subject: 'Re: Holidays', text: 'draft' },
+        {
+          folderId: (await systemFolder(db, ann.accountId, 'draft')).id,
+          receivedAt: minutesAgo(0),
+          seen: true,
+          draft: true,
+        },
+      );
+      expect((await list(ann.browser, folder)).body.messages.map((m) => m.id)).toEqual([old.id, newer.id]);
+    } finally {
+      await settings(ann, { message_thread: false });
+    }
+  });
+
   it('the number of chains follows arrivals, moves out and in, and deletions', async () => {
     const folder = await newFolder(ann, 'Chain counts');
     const other = await newFolder(ann, 'Chain counts elsewhere');

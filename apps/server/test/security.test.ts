@@ -60,7 +60,7 @@ async function setPassword(user: MailUser, password: string) {
 }
 
 describe('the security section', () => {
-  it('shows the primary address, no password, no names and no grants at first', async () => {
+  it('shows the primary address, no password, the name signed up with and no grants at first', async () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     const shown = await json(ann.browser, 'GET', SECURITY);
     expect(shown).toEqual({
@@ -68,8 +68,9 @@ describe('the security section', () => {
       body: {
         has_password: false,
         password_email: ann.email,
-        first_name: '',
-        last_name: '',
+        // Nothing saved yet: the name the account was made with, not empty fields.
+        first_name: 'Ann',
+        last_name: 'Lee',
         passport_level: 'formal', // as the provider reported it at sign-in (the embedded IdP's default)
         password_codes_locked_until: null,
         impersonation: [],
@@ -95,6 +96,25 @@ describe('the security section', () => {
     expect(code(bad)).toBe('invalid_request_params');
     const missing = await json(ann.browser, 'POST', `${SECURITY}/userinfo`, { first_name: 5 });
     expect(missing.status).toBe(400);
+  });
+
+  it('a new name carries to the profiles still named as the account was; a profile renamed by hand keeps its name', async () => {
+    const ann = await mailUser(ctx, 'Ann Lee');
+    const profiles = async () =>
+      (
+        (await json(ann.browser, 'GET', '/api/v1/user/account')).body as { profiles: { name: string }[] }
+      ).profiles
+        .map((p) => p.name)
+        .sort();
+    const [named] = await profiles();
+    expect(named).toBe('Ann Lee');
+    const added = await json(ann.browser, 'POST', '/api/v1/user/profiles', {
+      name: 'Sales desk',
+      email: ann.email,
+    });
+    expect(added.status).toBe(200);
+    await json(ann.browser, 'POST', `${SECURITY}/userinfo`, { first_name: 'Anna', last_name: 'Lee-Smith' });
+    expect(await profiles()).toEqual(['Anna Lee-Smith', 'Sales desk']);
   });
 });
 
@@ -332,7 +352,7 @@ describe('codes and names are per account', () => {
     });
     expect(own.status).toBe(200);
     await json(ann.browser, 'POST', `${SECURITY}/userinfo`, { first_name: 'Ann', last_name: 'Other' });
-    expect((await json(bob.browser, 'GET', SECURITY)).body).toMatchObject({ first_name: '', last_name: '' });
+    expect((await json(bob.browser, 'GET', SECURITY)).body).toMatchObject({ first_name: 'Bob', last_name: 'Chen' });
     expect((await json(bob.browser, 'GET', '/auth/access')).body.name).toBe('Bob Chen');
   });
 });

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { defaultSettings, type PassportLevel, type Settings } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import type { Db, Trx } from '../core/db/index.js';
 
 export interface AccountRow {
   id: number;
@@ -112,7 +112,7 @@ export async function readPassportLevel(db: Db, accountId: number): Promise<Pass
 
 /** Sets the member's first and last name and the display name made of them; false when there is no such account. */
 export async function updateAccountNames(
-  db: Db,
+  db: Db | Trx,
   accountId: number,
   names: { firstName: string; lastName: string; name: string },
 ): Promise<boolean> {

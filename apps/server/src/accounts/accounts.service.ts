@@ -7,7 +7,7 @@ import {
 } from '@mailroom/protocol';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { createSystemFolders } from '../mailbox/index.js';
+import { createSystemFolders, lockAccount } from '../mailbox/index.js';
 import {
   findAccountById,
   findAccountByMemberId,
@@ -16,7 +16,7 @@ import {
   updateAccountNames,
   type AccountRow,
 } from './accounts.repository.js';
-import { insertProfile } from './profiles.repository.js';
+import { insertProfile, renameProfilesNamed } from './profiles.repository.js';
 
 export type { AccountRow } from './accounts.repository.js';
 
@@ -125,9 +125,16 @@ export async function setAccountNames(
   accountId: number,
   names: { firstName: string; lastName: string },
 ): Promise<AccountRow> {
-  const account = await requireAccount(db, accountId);
   const full = [names.firstName, names.lastName].filter(Boolean).join(' ');
-  await updateAccountNames(db, accountId, { ...names, name: full || account.name });
+  await transact(db, async (trx) => {
+    await lockAccount(trx, accountId);
+    const account = await requireAccount(trx, accountId);
+    const name = full || account.name;
+    await updateAccountNames(trx, accountId, { ...names, name });
+    // Profiles are sender identities of their own (SPEC §1): those still named as the account was follow the new
+    // name (the default one, made from it at sign-up, among them); a profile renamed by hand keeps its name.
+    if (name !== account.name) await renameProfilesNamed(trx, accountId, account.name, name);
+  });
   return requireAccount(db, accountId);
 }
 

@@ -101,3 +101,18 @@ export async function countProfiles(trx: Trx, accountId: number): Promise<number
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Profiles still named as the account was (`from`) take its new display name (`to`); renamed ones keep theirs. */
+export async function renameProfilesNamed(
+  trx: Trx,
+  accountId: number,
+  from: string,
+  to: string,
+): Promise<void> {
+  await trx
+    .updateTable('profiles')
+    .set({ name: to })
+    .where('account_id', '=', accountId)
+    .where('name', '=', from)
+    .execute();
+}

@@ -91,6 +91,26 @@ export function spfIncludes(record: string, include: string): boolean {
   );
 }
 
+/**
+ * The one SPF record to publish in place of `records` (the domain's SPF records, which lack the service or are more
+ * than one — RFC 7208 §3.2 allows one): their mechanisms together, `include:<include>` added before the `all` (or
+ * `redirect=`) of the first, any `-include:` of the service taken out. The owner's other senders stay allowed.
+ */
+export function spfWithInclude(records: string[], include: string): string {
+  const mine = `include:${include.toLowerCase()}`;
+  const own = (t: string) => t.toLowerCase().replace(/^[+\-~?]/, '') === mine;
+  const ending = (t: string) => /^[+\-~?]?all$/i.test(t) || /^redirect=/i.test(t);
+  const terms: string[] = [];
+  let end: string | undefined;
+  for (const record of records) {
+    for (const term of record.trim().split(/\s+/).slice(1)) {
+      if (ending(term)) end ??= term;
+      else if (!own(term) && !terms.some((t) => t.toLowerCase() === term.toLowerCase())) terms.push(term);
+    }
+  }
+  return ['v=spf1', ...terms, `include:${include}`, ...(end ? [end] : [])].join(' ');
+}
+
 const quoted = (s: string) => `"${s.replace(/(["\\])/g, '\\$1')}"`;
 
 /** Every record to publish, in zone-file form, names absolute. */

@@ -36,6 +36,7 @@ import {
   parseDomainName,
   spfIncludes,
   spfValue,
+  spfWithInclude,
   splitTxt,
   verificationOf,
   zoneSnippet,
@@ -173,6 +174,8 @@ async function dnsHealth(deps: DomainDeps, row: DomainRow, keys: DomainKeyRow[])
     ...keys.map((k) => lookup(() => deps.resolver.txt(dkimRecordName(k.selector, name)))),
   ]);
   const proven = row.status === 'succeed' && row.unverified_since === null;
+  const spf = txt.filter((r) => /^v=spf1(\s|$)/i.test(r.trim()));
+  const spfOk = spf.length === 1 && spfIncludes(spf[0]!, deps.domains.spfInclude);
   const checks: DnsCheck[] = [
     row.method === 'meta'
       ? {
@@ -197,8 +200,9 @@ async function dnsHealth(deps: DomainDeps, row: DomainRow, keys: DomainKeyRow[])
       type: 'TXT',
       name,
       expected: spfValue(deps.domains.spfInclude),
-      found: txt.filter((r) => r.toLowerCase().startsWith('v=spf1')),
-      ok: txt.some((r) => spfIncludes(r, deps.domains.spfInclude)),
+      found: spf,
+      ok: spfOk,
+      ...(!spfOk && spf.length > 0 ? { suggested: spfWithInclude(spf, deps.domains.spfInclude) } : {}),
     },
     ...keys.map((key, i): DnsCheck => ({
       kind: 'dkim',

@@ -58,7 +58,8 @@ export function folderAndSettings(db: Db, accountId: number, folderId: number) {
  * A page of a folder, newest first (unread first when asked), walking `messages_folder_page`
  * (or `messages_folder_unread`) so a page costs its rows, not the folder's size. Threaded, a row
  * is kept only when no newer message of its thread is in the same view (an index probe on
- * `messages_folder_thread` per row).
+ * `messages_folder_thread` per row), and the threads are placed by their latest message (`thread_at`, any folder)
+ * unless unread-first orders them.
  */
 export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
   let query = db
@@ -78,6 +79,14 @@ export function folderPage(db: Db, q: FolderPageQuery): Promise<ListRow[]> {
     );
   }
   if (q.unreadFirst) query = query.orderBy('messages.seen', 'asc');
+  // Conversations by their latest message in any folder (a reply in Sent moves its thread up): messages_folder_thread_at.
+  else if (q.threaded)
+    return query
+      .orderBy('messages.thread_at', 'desc')
+      .orderBy('messages.id', 'desc')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute() as Promise<ListRow[]>;
   return query
     .orderBy('messages.received_at', 'desc')
     .orderBy('messages.id', 'desc')

@@ -66,8 +66,7 @@ export async function getSecurity(db: Db, accountId: number): Promise<SecurityRe
   return {
     has_password: passwordOwner === accountId,
     password_email: account.email,
-    first_name: account.first_name,
-    last_name: account.last_name,
+    ...namesOf(account),
     passport_level: passportLevel,
     password_codes_locked_until: lockedUntil ? new Date(lockedUntil).toISOString() : null,
     impersonation: impersonation.map(grant),
@@ -81,6 +80,19 @@ export function publishPart(
   part: AccountPart,
 ) {
   return publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part }]);
+}
+
+/**
+ * The member's first and last name as Security shows them: those saved, or before any was saved those of the
+ * display name the account was made with ("Ann Lee" → Ann, Lee; a one-word name is the first name). An address
+ * standing in for a name gives none.
+ */
+export function namesOf(account: { first_name: string; last_name: string; name: string }) {
+  if (account.first_name || account.last_name)
+    return { first_name: account.first_name, last_name: account.last_name };
+  const words = account.name.includes('@') ? [] : account.name.trim().split(/\s+/).filter(Boolean);
+  if (words.length < 2) return { first_name: words[0] ?? '', last_name: '' };
+  return { first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
 }
 
 /** POST user/settings/security/userinfo: the names, and the display name made of them. */

@@ -14,6 +14,7 @@ export default function ConfirmDialogImpl({
   text,
   confirmLabel,
   danger,
+  acknowledgeOnly,
   onConfirm,
   onError,
 }: ConfirmDialogProps) {
@@ -47,9 +48,11 @@ export default function ConfirmDialogImpl({
           </div>
           <Dialog.Description className={styles.text}>{text}</Dialog.Description>
           <div className={styles.actions}>
-            <Dialog.Close asChild>
-              <Button disabled={busy}>{t('common.cancel')}</Button>
-            </Dialog.Close>
+            {acknowledgeOnly ? null : (
+              <Dialog.Close asChild>
+                <Button disabled={busy}>{t('common.cancel')}</Button>
+              </Dialog.Close>
+            )}
             <Button variant={danger ? 'danger' : 'primary'} disabled={busy} onClick={() => void confirm()}>
               {busy && <span className={styles.spinner} aria-hidden />}
               {busy ? <span className="visually-hidden">{t('common.processing')}</span> : null}

@@ -10,6 +10,8 @@ export interface ConfirmDialogProps {
   text: ReactNode;
   confirmLabel?: ReactNode;
   danger?: boolean;
+  /** Nothing to decide, only to read (why an action cannot be done): one button, which closes. */
+  acknowledgeOnly?: boolean;
   /** May return a promise: the dialog shows a spinner and stays open until it settles. */
   onConfirm(): void | Promise<void>;
   /** The action failed: the dialog stays open; the caller shows the error (ui knows no error catalogue). */

@@ -137,6 +137,11 @@ export const dnsCheckSchema = z.object({
   /** What the resolver answered for that name and type (empty: nothing). */
   found: z.array(z.string()),
   ok: z.boolean(),
+  /**
+   * The record to publish in place of what was found, where what was found is kept and changed (spf: the one SPF
+   * record with the service's include added; a domain has at most one SPF record, RFC 7208 §3.2).
+   */
+  suggested: z.string().optional(),
 });
 export type DnsCheck = z.infer<typeof dnsCheckSchema>;
 

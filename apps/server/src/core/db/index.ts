@@ -38,6 +38,7 @@ import * as m031 from './migrations/031-search-by-account.js';
 import * as m035 from './migrations/035-code-cap-late-payments.js';
 import * as m033 from './migrations/033-contact-imports.js';
 import * as m032 from './migrations/032-filter-redirect-counts.js';
+import * as m038 from './migrations/038-thread-latest.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -118,6 +119,7 @@ const migrations: Record<string, Migration> = {
   '035-code-cap-late-payments': m035,
   '033-contact-imports': m033,
   '032-filter-redirect-counts': m032,
+  '038-thread-latest': m038,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -241,6 +241,8 @@ export interface Database {
     alias_id: number | null;
     sent_at: Date | null;
     received_at: ColumnType<Date, Date | undefined, Date>;
+    /** When the thread's latest message (not a draft) arrived, in any folder; kept by triggers (038). */
+    thread_at: ColumnType<Date, Date | undefined, Date>;
   };
   message_contents: {
     message_id: number;

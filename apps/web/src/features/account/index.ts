@@ -2,3 +2,4 @@
 export { accountKeys, sessionQueries, useAccount, useRid, useUser, writeAccount } from './queries';
 export { logOut, logOutUrl, savedRedirectPath, signInUrl } from './sign-on';
 export { ownAddresses } from './own-addresses';
+export { PassportNeeded, usePassportTooLow } from './passport';

@@ -10,6 +10,7 @@ import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { aliasesPath } from './paths';
 import { useAliasRows, useCreateAlias } from './queries';
+import { PassportNeeded, usePassportTooLow } from '../account';
 import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
 
 /**
@@ -36,6 +37,7 @@ function AliasCreateForm({
   const id = useId();
   const navigate = useNavigate();
   const create = useCreateAlias();
+  const passportTooLow = usePassportTooLow();
   const [paidChosen, setPaid] = useState(!freeAvailable);
   // The free alias taken meanwhile (in another tab): only a paid one is left.
   const paid = paidChosen || !freeAvailable;
@@ -69,6 +71,7 @@ function AliasCreateForm({
         title={title}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+        {passportTooLow ? <PassportNeeded what="alias" /> : null}
         <LocalPartField
           label={t('aliases.name')}
           {...local.field}
@@ -114,7 +117,7 @@ function AliasCreateForm({
           <Link to={aliasesPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
-          <Button type="submit" variant="primary" disabled={create.isPending}>
+          <Button type="submit" variant="primary" disabled={create.isPending || passportTooLow}>
             {paid ? t('aliases.buy') : t('aliases.createFree')}
           </Button>
         </div>

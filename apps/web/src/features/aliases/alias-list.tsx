@@ -86,9 +86,14 @@ export function AliasListPage() {
         text={
           givingUp
             ? t('aliases.giveUpText')
-            : t(removing?.password_access ? 'aliases.removeTextAccess' : 'aliases.removeText', {
-                email: removing?.email ?? '',
-              })
+            : [
+                t(removing?.password_access ? 'aliases.removeTextAccess' : 'aliases.removeText', {
+                  email: removing?.email ?? '',
+                }),
+                removing?.kind === 'paid' ? t('aliases.paidNotRefunded') : null,
+              ]
+                .filter(Boolean)
+                .join(' ')
         }
         confirmLabel={givingUp ? t('aliases.giveUp') : t('aliases.remove')}
         danger

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type Account, type AliasEntry, type Invoice, type PaidAlias } from '@mailroom/protocol';
 import { answerShell, apiError, folder, json, notFound, testAccount } from '../../test/fixtures';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
@@ -47,7 +47,7 @@ function invoice(id: string, status: Invoice['status'] = 'unpaid'): Invoice {
  * 'I have already paid' finds at the wallet. Every write is recorded; `refuse` answers a write with an error first.
  */
 function serve(
-  initial: { aliases?: AliasEntry[]; invoices?: Record<number, Invoice> } = {},
+  initial: { aliases?: AliasEntry[]; invoices?: Record<number, Invoice>; passport?: 'none' | 'formal' } = {},
   options: {
     wallet?: () => 'paid' | 'unpaid' | 'rejected';
     refuse?: (call: Call) => Response | undefined;
@@ -78,6 +78,16 @@ function serve(
           });
         if (url === '/api/v1/user/aliases/paid')
           return json({ paid_aliases: aliases.filter((a) => a.kind === 'paid').map(paidOf) });
+        if (url.startsWith('/api/v1/user/settings/security') && initial.passport)
+          return json({
+            has_password: false,
+            password_email: 'ann@mailroom.test',
+            first_name: 'Ann',
+            last_name: 'Lee',
+            passport_level: initial.passport,
+            impersonation: [],
+            ba_impersonation: [],
+          });
         if (url.startsWith('/api/v1/user/account')) accountReads++;
         const shell = answerShell(url, { folders: [folder(11, 'INBOX', 'inbox')], account: account() });
         if (shell) return shell;
@@ -215,6 +225,25 @@ describe('settings/aliases/create', () => {
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe(''));
     expect(name.getAttribute('aria-invalid')).toBeNull();
     expect(writes).toEqual([]);
+  });
+
+  it('without a passport the form says so before anything is typed, and sends nothing', async () => {
+    const { writes } = serve({ passport: 'none' });
+    renderAt('/settings/aliases/create');
+    const note = await screen.findByRole('note', {}, { timeout: 5_000 });
+    expect(note.textContent).toBe(
+      'An alias needs a passport of at least formal level in your wallet, and yours has none yet. Raise it in the wallet, then come back.',
+    );
+    expect(screen.getByRole('button', { name: 'Create alias' })).toHaveProperty('disabled', true);
+    expect(writes).toEqual([]);
+  });
+
+  it('with a formal passport nothing is said about it', async () => {
+    serve({ passport: 'formal' });
+    renderAt('/settings/aliases/create');
+    await screen.findByRole('textbox', { name: 'Alias name' }, { timeout: 5_000 });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('note')).toBeNull();
   });
 
   it('creates the free alias, returns to the list where it is active, and reads the account again', async () => {
@@ -374,6 +403,15 @@ describe('settings/aliases: delete and password access', () => {
     expect(
       await screen.findByText(`ann.free@${DOMAIN} deleted; its mail stays in your mailbox`),
     ).toBeTruthy();
+  });
+
+  it('deleting a paid alias says its payment is not refunded', async () => {
+    serve({ aliases: [entry(1, 'ann.paid', { kind: 'paid' })] });
+    await openList();
+    const row = await screen.findByRole('listitem', { name: `ann.paid@${DOMAIN}` });
+    fireEvent.click(within(row).getByRole('button', { name: `Delete ann.paid@${DOMAIN}` }));
+    const dialog = await screen.findByRole('alertdialog', { name: `Delete the alias ann.paid@${DOMAIN}?` });
+    expect(dialog.textContent).toContain('You paid for it: the payment is not refunded.');
   });
 
   it('a refused delete (payment being checked) shows the SPEC text and keeps the alias', async () => {

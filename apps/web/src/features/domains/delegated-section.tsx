@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useId, useState } from 'react';
 import { Inbox, UserRoundCheck } from 'lucide-react';
 import { useTranslation } from '../../i18n';
@@ -34,7 +35,7 @@ export default function DelegatedSection() {
                     {t('delegated.from', {
                       name: entry.owner.name || entry.owner.member_id,
                       memberId: entry.owner.member_id,
-                      date: new Date(entry.since).toLocaleDateString(i18n.language),
+                      date: formatFullDate(entry.since, new Date(), i18n.language),
                     })}
                   </span>
                 </span>

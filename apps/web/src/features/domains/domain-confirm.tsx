@@ -202,14 +202,18 @@ function DnsRow({ record, columns }: { record: DnsCheck; columns: Record<string,
         <code>{record.name}</code>
       </td>
       <td data-label={columns.expected}>
-        <code>{record.expected}</code>
+        <span className={styles.copyValue}>
+          <code className={styles.clamped} title={record.expected}>
+            {record.expected}
+          </code>
+          <CopyButton text={record.expected} label={t('domains.dns.copyExpected')} />
+        </span>
       </td>
       <td data-label={columns.found}>
         {record.found.length > 0 ? (
           record.found.map((found, index) => (
-            <code key={index}>
+            <code key={index} className={styles.clamped} title={found}>
               {found}
-              <br />
             </code>
           ))
         ) : (
@@ -219,10 +223,25 @@ function DnsRow({ record, columns }: { record: DnsCheck; columns: Record<string,
       <td data-label={columns.state}>
         {record.ok ? (
           <span className={styles.ok}>{t('domains.dns.ok')}</span>
-        ) : (
+        ) : record.found.length === 0 ? (
           <>
             <span className={styles.missing}>{t('domains.dns.missing')}</span>
             <p className={styles.meaning}>{t(`domains.dns.meaning.${record.kind}`)}</p>
+          </>
+        ) : (
+          <>
+            <span className={styles.missing}>{t('domains.dns.differs')}</span>
+            <p className={styles.meaning}>
+              {record.kind === 'spf' && record.found.length > 1
+                ? t('domains.dns.differsMeaning.spfMany')
+                : t(`domains.dns.differsMeaning.${record.kind}`)}
+            </p>
+            {record.suggested ? (
+              <>
+                <p className={styles.meaning}>{t('domains.dns.replaceWith')}</p>
+                <CopyValue value={record.suggested} label={t('domains.dns.copySuggested')} />
+              </>
+            ) : null}
           </>
         )}
       </td>

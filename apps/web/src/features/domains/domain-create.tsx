@@ -8,12 +8,33 @@ import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
+import { PassportNeeded, usePassportTooLow } from '../account';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
  * domain_hosted, duplicate_domains, passport_level_required, error_domain_status_paying) shows beside the name. A free
  * domain goes on to its verification; a paid one back to the list, where its invoice waits.
  */
+/**
+ * The domain name in what was typed or pasted: a web address (`http://AnnLee.example/about`) gives its host, and
+ * a trailing path, port or dot goes; the server checks what is left.
+ */
+export function domainOfTyped(text: string): string {
+  let typed = text.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(typed)) {
+    try {
+      typed = new URL(typed).hostname;
+    } catch {
+      // not a URL after all: left to the server to refuse
+    }
+  }
+  return typed
+    .replace(/^\/\//, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '');
+}
+
 export function DomainCreatePage() {
   const { t } = useTranslation();
   const id = useId();
@@ -21,10 +42,11 @@ export function DomainCreatePage() {
   const create = useCreateDomain();
   const [name, setName] = useState('');
   const errorText = useErrorText(create.error);
+  const passportTooLow = usePassportTooLow();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const typed = name.trim().replace(/\.$/, '');
+    const typed = domainOfTyped(name);
     if (!typed) return;
     create.mutate(typed, {
       onSuccess: (domain) => {
@@ -48,6 +70,7 @@ export function DomainCreatePage() {
         title={t('domains.createTitle')}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+        {passportTooLow ? <PassportNeeded what="domain" /> : null}
         <div className={page.field}>
           <label htmlFor={`${id}-name`}>{t('domains.name')}</label>
           <input
@@ -79,7 +102,11 @@ export function DomainCreatePage() {
           <Link to={domainsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
-          <Button type="submit" variant="primary" disabled={create.isPending || !name.trim()}>
+          <Button
+            type="submit"
+            variant="primary"
+            disabled={create.isPending || passportTooLow || !name.trim()}
+          >
             {t('domains.add')}
           </Button>
         </div>

@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useState } from 'react';
 import clsx from 'clsx';
 import { RefreshCcw } from 'lucide-react';
@@ -26,7 +27,7 @@ export function DomainDkimPage({ id }: { id: number }) {
   const detail = useDomainDetail(id);
   const rotate = useRotateDkim();
   const [rotating, setRotating] = useState(false);
-  const date = (iso: string) => new Date(iso).toLocaleDateString(i18n.language);
+  const date = (iso: string) => formatFullDate(iso, new Date(), i18n.language);
   const name = detail.data?.domain.display_name ?? '';
   return (
     <DomainPage title={t('domains.dkim.pageTitle', { name })} query={detail}>

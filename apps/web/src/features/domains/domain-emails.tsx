@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
 import { CheckCircle2, Lock, Plus, Trash2, UserX, UserPlus, X } from 'lucide-react';
-import { validateAliasName, type Domain, type DomainEmail } from '@mailroom/protocol';
+import { validateAliasName, type Domain, type DomainEmail, formatFullDate } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
@@ -204,7 +204,7 @@ export function EmailItem({
   // An address not paid for (yet) is given up: its invoice is cancelled and the name freed.
   const givingUp = email.status === 'unpaid' || email.status === 'failed';
   const toggle = (which: 'access' | 'delegate') => setPanel((open) => (open === which ? null : which));
-  const since = new Date(email.created_at).toLocaleDateString(i18n.language);
+  const since = formatFullDate(email.created_at, new Date(), i18n.language);
 
   return (
     <li className={rowStyles.row} aria-labelledby={`${id}-email`}>

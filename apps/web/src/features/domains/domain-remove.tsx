@@ -51,6 +51,11 @@ export function DomainRemovePage({ id }: { id: number }) {
               ? t('domains.remove.textEmails', { name: domain.display_name, count: domain.emails_count })
               : t('domains.remove.text', { name: domain.display_name })}
           </p>
+          {domain.status === 'unpaid' ? (
+            <p className={page.hint}>{t('domains.remove.invoiceCancelled')}</p>
+          ) : domain.paid && domain.status !== 'paying' ? (
+            <p className={page.hint}>{t('domains.remove.paidNotRefunded')}</p>
+          ) : null}
           <div className={page.field}>
             <label htmlFor={`${formId}-word`}>{t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}</label>
             <input

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
   AccessResponse,
   AliasEntry,
@@ -136,7 +136,10 @@ function serve(
     delegated?: DelegatedEmail[];
     aliases?: AliasEntry[];
     missing?: DnsCheck['kind'][];
+    /** Records found but not as expected, by kind. */
+    differs?: Partial<Record<DnsCheck['kind'], Pick<DnsCheck, 'found' | 'suggested'>>>;
     user?: AccessResponse;
+    passport?: 'none' | 'formal';
     /** The service's public domains (GET user/domains/public). */
     publicDomains?: { id: number; name: string }[];
   } = {},
@@ -151,7 +154,9 @@ function serve(
   let nextId = 100;
   const detail = (d: Domain): DomainDetailResponse => ({
     domain: d,
-    dns: health(d.name, initial.missing ?? []),
+    dns: health(d.name, initial.missing ?? []).map((check) =>
+      initial.differs?.[check.kind] ? { ...check, ...initial.differs[check.kind], ok: false } : check,
+    ),
     dkim: dkimKeys(d.name),
     zone: `${d.name}. 3600 IN MX 10 mx.mailroom.test.\n${d.name}. 3600 IN TXT "v=spf1 include:mailroom.test ~all"`,
   });
@@ -183,7 +188,7 @@ function serve(
             password_email: 'ann@mailroom.test',
             first_name: 'Ann',
             last_name: 'Lee',
-            passport_level: 'formal',
+            passport_level: initial.passport ?? 'formal',
             impersonation: [],
             ba_impersonation: [],
           });
@@ -483,6 +488,32 @@ describe('settings/domains/list/create', () => {
     expect(currentPath()).toBe('/settings/domains/list/create');
   });
 
+  it('without a passport the form says so before anything is typed, and sends nothing', async () => {
+    const { writes } = serve({ passport: 'none' });
+    renderAt('/settings/domains/list/create');
+    const note = await screen.findByRole('note', {}, { timeout: 5_000 });
+    expect(note.textContent).toMatch(/^A domain needs a passport of at least formal level in your wallet/);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Domain name' }), {
+      target: { value: 'corp.test' },
+    });
+    expect(screen.getByRole('button', { name: 'Add domain' })).toHaveProperty('disabled', true);
+    expect(writes).toEqual([]);
+  });
+
+  it('a pasted web address is taken for its host', async () => {
+    const { writes } = serve();
+    renderAt('/settings/domains/list/create');
+    const name = await screen.findByRole('textbox', { name: 'Domain name' }, { timeout: 5_000 });
+    fireEvent.change(name, { target: { value: 'http://AnnLee.example/' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
+    await waitFor(() => expect(currentPath()).toBe('/settings/domains/confirm/100'));
+    expect(writes[0]).toEqual({
+      method: 'POST',
+      url: '/api/v1/user/domains',
+      body: { name: 'annlee.example' },
+    });
+  });
+
   it('a new domain goes on to its verification', async () => {
     serve();
     renderAt('/settings/domains/list/create');
@@ -569,6 +600,41 @@ describe('settings/domains/confirm/{id}', () => {
     );
   });
 
+  it('a present but wrong SPF record is said to differ, with the one record to publish in its place', async () => {
+    serve({
+      domains: [domain(1, 'example-corp.test')],
+      differs: {
+        spf: {
+          found: ['v=spf1 a -all'],
+          suggested: 'v=spf1 a include:mailroom.test -all',
+        },
+      },
+    });
+    renderAt('/settings/domains/confirm/1');
+    const table = await screen.findByRole('table', { name: 'DNS health' }, { timeout: 5_000 });
+    const spf = within(table).getByRole('row', { name: 'SPF example-corp.test' });
+    expect(within(spf).queryByText('Missing')).toBeNull();
+    expect(within(spf).getByText('Differs')).toBeTruthy();
+    expect(within(spf).getByText(/Your SPF record does not let us send for the domain/)).toBeTruthy();
+    expect(within(spf).getByText('Publish this one record in place of what was found:')).toBeTruthy();
+    fireEvent.click(within(spf).getByRole('button', { name: 'Copy the record to publish' }));
+    await waitFor(() =>
+      expect(navigator.clipboard.writeText).toHaveBeenCalledWith('v=spf1 a include:mailroom.test -all'),
+    );
+  });
+
+  it('the DKIM key in the health table is clipped to two lines, and its copy button copies all of it', async () => {
+    serve({ domains: [domain(1, 'example-corp.test')], missing: ['dkim'] });
+    renderAt('/settings/domains/confirm/1');
+    const table = await screen.findByRole('table', { name: 'DNS health' }, { timeout: 5_000 });
+    const dkim = within(table).getByRole('row', { name: /^DKIM / });
+    const value = within(dkim).getByText(RSA_VALUE.join(''));
+    expect(value.getAttribute('title')).toBe(RSA_VALUE.join(''));
+    expect(value.className).toMatch(/clamped/);
+    fireEvent.click(within(dkim).getByRole('button', { name: 'Copy the expected value' }));
+    await waitFor(() => expect(navigator.clipboard.writeText).toHaveBeenCalledWith(RSA_VALUE.join('')));
+  });
+
   it("another account's id (or none) is said to be no domain of yours", async () => {
     serve({ domains: [] });
     renderAt('/settings/domains/confirm/9');
@@ -628,6 +694,27 @@ describe('settings/domains/remove/{id}', () => {
       { method: 'DELETE', url: '/api/v1/user/domains/1?confirm=delete', body: undefined },
     ]);
     expect(await screen.findByText('No domains yet.')).toBeTruthy();
+  });
+
+  it('a paid domain says its payment is not refunded; an unpaid one that its invoice is cancelled', async () => {
+    serve({
+      domains: [
+        domain(1, 'paid-corp.test', { paid: true }),
+        domain(2, 'unpaid-corp.test', { paid: true, status: 'unpaid' }),
+        domain(3, 'free-corp.test', { paid: false }),
+      ],
+    });
+    renderAt('/settings/domains/remove/1');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.getByText('You paid for it: the payment is not refunded.')).toBeTruthy();
+    cleanup();
+    renderAt('/settings/domains/remove/2');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.getByText('Its unpaid invoice is cancelled.')).toBeTruthy();
+    cleanup();
+    renderAt('/settings/domains/remove/3');
+    await screen.findByRole('textbox', { name: 'Type delete to confirm' }, { timeout: 5_000 });
+    expect(screen.queryByText(/refunded|invoice/)).toBeNull();
   });
 });
 

@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useId, useState } from 'react';
 import { AlertTriangle, ArrowDown, ArrowUp, Code2, GripVertical, Play, Plus, Trash2 } from 'lucide-react';
 import clsx from 'clsx';
@@ -12,6 +13,7 @@ import { filterInputs, moveFilter, placeFilter, withoutFilter } from './filter-l
 import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
 import { ForwardingOwnerNote } from './owner-note';
+import { filterSummary } from './filter-summary';
 import styles from './filters.module.css';
 
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
@@ -56,7 +58,7 @@ export function FilterListPage() {
           <ul>
             {data.errors.slice(0, 5).map((error, index) => (
               <li key={index}>
-                <time dateTime={error.at}>{new Date(error.at).toLocaleString(i18n.language)}</time>
+                <time dateTime={error.at}>{formatFullDate(error.at, new Date(), i18n.language)}</time>
                 {error.filter ? <strong>{error.filter}</strong> : null}
                 <span>{error.message}</span>
               </li>
@@ -98,9 +100,12 @@ export function FilterListPage() {
             >
               <GripVertical className={styles.grip} aria-hidden />
               <span className={styles.order}>{index + 1}</span>
-              <Link to={editFilterPath(filter.id)} className={styles.name}>
-                {filter.name}
-              </Link>
+              <span className={styles.nameAndSummary}>
+                <Link to={editFilterPath(filter.id)} className={styles.name}>
+                  {filter.name}
+                </Link>
+                <span className={styles.summary}>{filterSummary(filter.rules, t)}</span>
+              </span>
               <label className={styles.switch}>
                 <input
                   type="checkbox"

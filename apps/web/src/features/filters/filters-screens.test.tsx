@@ -114,6 +114,24 @@ describe('the filters screens', () => {
     expect(saves).toEqual([]);
   });
 
+  it('the list shows each filter in one line under its name: what it looks for and what it does', async () => {
+    const script: Filter = { id: 3, name: 'Hand-written', rules: 'if true { keep; }', enabled: true };
+    serve([bills, spam, script]);
+    renderAt('/settings/filters');
+    const list = await screen.findByRole(
+      'list',
+      { name: 'Filters, in the order they run' },
+      { timeout: 10_000 },
+    );
+    const row = (name: string) => within(list).getByRole('listitem', { name });
+    expect(
+      within(row('Bills')).getByText(
+        'From contains “billing@shop.example” → Mark as read, Move to folder “INBOX.Invoices”',
+      ),
+    ).toBeTruthy();
+    expect(within(row('Hand-written')).getByText('Written as a script')).toBeTruthy();
+  });
+
   it('the list moves a filter down, switches one off and deletes one after a confirmation', async () => {
     const saves = serve([bills, spam]);
     renderAt('/settings/filters');

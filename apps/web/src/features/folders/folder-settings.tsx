@@ -105,7 +105,7 @@ function LoadFailed({ onRetry }: { onRetry(): void }) {
   );
 }
 
-type Pending = { kind: 'delete' | 'empty'; folder: Folder; name: string };
+type Pending = { kind: 'delete' | 'empty' | 'subfolders'; folder: Folder; name: string };
 
 function FolderList({ folders }: { folders: readonly Folder[] }) {
   const { t } = useTranslation();
@@ -184,7 +184,13 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                       iconOnly
                       aria-label={t('folderSettings.deleteFor', { name: displayName })}
                       title={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
-                      onClick={() => setPending({ kind: 'delete', folder, name: displayName })}
+                      onClick={() =>
+                        setPending({
+                          kind: children.length > 0 ? 'subfolders' : 'delete',
+                          folder,
+                          name: displayName,
+                        })
+                      }
                     >
                       <Trash2 aria-hidden />
                     </Button>
@@ -197,31 +203,45 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
       </ul>
       {own === 0 ? <p className={page.hint}>{t('folderSettings.noOwn')}</p> : null}
 
-      <ConfirmDialog
-        open={pending !== null}
-        onOpenChange={(open) => !open && setPending(null)}
-        title={
-          pending?.kind === 'empty'
-            ? t('folderSettings.emptyTitle', { name: pending.name })
-            : t('folders.deleteTitle', { name: pending?.name ?? '' })
-        }
-        text={pending?.kind === 'empty' ? t('folderSettings.emptyText') : t('folders.deleteText')}
-        confirmLabel={pending?.kind === 'empty' ? t('folderSettings.empty') : t('folders.delete')}
-        danger
-        onConfirm={async () => {
-          const { kind, folder } = pending!;
-          if (kind === 'empty') {
-            await empty.mutateAsync(folder.id);
-            raiseSuccess(t('folderSettings.emptied'));
-          } else {
-            await remove.mutateAsync(folder.id);
-            raiseSuccess(t('folders.deleted'));
+      {pending?.kind === 'subfolders' ? (
+        // A folder with subfolders cannot be deleted (folder_children_exist): said before anything is asked.
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => !open && setPending(null)}
+          title={t('folderSettings.subfoldersTitle', { name: pending.name })}
+          text={t('folderSettings.subfoldersText')}
+          confirmLabel={t('common.close')}
+          acknowledgeOnly
+          onConfirm={() => setPending(null)}
+          onError={() => setPending(null)}
+        />
+      ) : (
+        <ConfirmDialog
+          open={pending !== null}
+          onOpenChange={(open) => !open && setPending(null)}
+          title={
+            pending?.kind === 'empty'
+              ? t('folderSettings.emptyTitle', { name: pending.name })
+              : t('folders.deleteTitle', { name: pending?.name ?? '' })
           }
-          setPending(null);
-        }}
-        // The refusal (folder_children_exist…) is shown by the error dialog; this one closes.
-        onError={() => setPending(null)}
-      />
+          text={pending?.kind === 'empty' ? t('folderSettings.emptyText') : t('folders.deleteText')}
+          confirmLabel={pending?.kind === 'empty' ? t('folderSettings.empty') : t('folders.delete')}
+          danger
+          onConfirm={async () => {
+            const { kind, folder } = pending!;
+            if (kind === 'empty') {
+              await empty.mutateAsync(folder.id);
+              raiseSuccess(t('folderSettings.emptied'));
+            } else {
+              await remove.mutateAsync(folder.id);
+              raiseSuccess(t('folders.deleted'));
+            }
+            setPending(null);
+          }}
+          // The refusal (folder_children_exist…) is shown by the error dialog; this one closes.
+          onError={() => setPending(null)}
+        />
+      )}
     </section>
   );
 }

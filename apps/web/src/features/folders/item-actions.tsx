@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import type { Folder } from '@mailroom/protocol';
 import clsx from 'clsx';
 import { Palette, Pencil, Trash2 } from 'lucide-react';
 import { useTranslation } from '../../i18n';
@@ -50,6 +51,18 @@ export function ItemMenuItems({
   );
 }
 
+/** Whether the folder `id`, anywhere in the tree, has subfolders. */
+function hasSubfolders(folders: readonly Folder[], id: number): boolean {
+  const walk = (list: readonly Folder[]): Folder | undefined => {
+    for (const folder of list) {
+      const found = folder.id === id ? folder : walk(folder.subfolders);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  return (walk(folders)?.subfolders.length ?? 0) > 0;
+}
+
 /**
  * What a menu item opens: the rename or colour dialog, or the confirmation before a delete. Deleting the folder or
  * label on screen goes to the Inbox.
@@ -83,6 +96,21 @@ export function ItemDialogs({
     if (shown && inbox) navigate(folderPath((folderMatch ?? labelMatch)?.a_id ?? 'all', inbox.id));
   }
 
+  if (action === 'delete' && folder && hasSubfolders(folders.data ?? [], item.id)) {
+    // A folder with subfolders cannot be deleted (folder_children_exist): said before anything is asked.
+    return (
+      <ConfirmDialog
+        open
+        onOpenChange={(next) => !next && onClose()}
+        title={t('folderSettings.subfoldersTitle', { name: item.name })}
+        text={t('folderSettings.subfoldersText')}
+        confirmLabel={t('common.close')}
+        acknowledgeOnly
+        onConfirm={onClose}
+        onError={onClose}
+      />
+    );
+  }
   if (action !== 'delete') {
     return (
       <Suspense fallback={null}>

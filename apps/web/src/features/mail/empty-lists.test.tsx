@@ -28,6 +28,14 @@ describe('an empty list says what is empty', () => {
     expect(screen.queryByText(/This folder has no messages/)).toBeNull();
   });
 
+  it('an empty label says no message has the label, not that a folder is empty', async () => {
+    emptyServer();
+    renderAt('/mail/label/all/5/1');
+    expect(await screen.findByRole('heading', { name: 'Nothing here' })).toBeTruthy();
+    expect(screen.getByText(/No messages have this label/)).toBeTruthy();
+    expect(screen.queryByText(/This folder has no messages/)).toBeNull();
+  });
+
   it('an empty folder still says the folder is empty', async () => {
     emptyServer();
     renderAt('/mail/folder/all/11/1');

@@ -42,7 +42,7 @@ const chained: MailListItem = {
 };
 const rows = [chained, item(4, [7]), item(3), item(2), item(1)];
 
-function mockServer({ markFails = false } = {}) {
+function mockServer({ markFails = false, list: listed = rows } = {}) {
   const calls: { url: string; body: unknown }[] = [];
   vi.stubGlobal(
     'fetch',
@@ -56,12 +56,12 @@ function mockServer({ markFails = false } = {}) {
         const query = new URLSearchParams(list[1]);
         const page = Number(query.get('page'));
         const limit = Number(query.get('limit'));
-        return json({ messages: rows.slice((page - 1) * limit, page * limit), total: 5, all: 5 });
+        return json({ messages: listed.slice((page - 1) * limit, page * limit), total: 5, all: 5 });
       }
       const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
       if (one) {
         const message: Mail = {
-          ...rows.find((row) => row.uid === Number(one[1]))!,
+          ...listed.find((row) => row.uid === Number(one[1]))!,
           content: btoa('Body'),
           content_type: 'text/plain',
           attachments: [],
@@ -181,6 +181,18 @@ describe('chains', () => {
     expect(within(grid).getByRole('button', { name: 'Close the chain (3 messages)' })).toBeTruthy();
     fireEvent.click(members[1]!);
     await waitFor(() => expect(currentPath()).toBe('/mail/folder/all/14/1/20'));
+  });
+
+  it('a chain is unread while any of its messages is, and shows the time of its latest, a reply in Sent included', async () => {
+    const reply = { ...chained.threads![1]!, created_at: '2026-11-25T09:00:00Z' };
+    mockServer({ list: [{ ...chained, threads: [chained.threads![0]!, reply] }, ...rows.slice(1)] });
+    renderAt('/mail/folder/all/11/1');
+    const grid = await screen.findByRole('grid', { name: 'Messages' });
+    const latest = formatListDate('2026-11-25T09:00:00Z', new Date(), 'en');
+    // The newest message of the row (uid 5) is read; an older one (uid 9) is not.
+    const row = within(grid).getByRole('row', { name: /^Sender 5, Subject 5/ });
+    expect(row.getAttribute('aria-label')).toBe(`Sender 5, Subject 5, ${latest}, unread`);
+    expect(within(row).getByText(latest)).toBeTruthy();
   });
 
   it('still asks before deleting a chain', async () => {

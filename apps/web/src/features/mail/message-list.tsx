@@ -109,7 +109,13 @@ export function MessageList() {
       <div className={styles.empty} role="status">
         {search ? <SearchX aria-hidden /> : <FolderOpen aria-hidden />}
         <h2>{search ? t('mail.searchEmptyTitle') : t('mail.emptyTitle')}</h2>
-        <p>{search ? t('mail.searchEmptyText') : t('mail.emptyText')}</p>
+        <p>
+          {search
+            ? t('mail.searchEmptyText')
+            : screen.source.kind === 'label'
+              ? t('mail.labelEmptyText')
+              : t('mail.emptyText')}
+        </p>
       </div>
     );
   }

@@ -63,8 +63,15 @@ export const MessageRow = memo(function MessageRow({
 
   const who = rowCorrespondents(item, screen.folder?.system) || t('mail.noSender');
   const subject = item.subject.trim() || t('mail.noSubject');
-  const date = formatListDate(item.created_at, now, locale);
-  const unread = !item.flags.seen;
+  // A chain's row is unread while any of its messages is, and dated by its latest (a reply in Sent included), as the
+  // server places it (item 26); drafts count for neither.
+  const members = (item.threads ?? []).filter((member) => !member.flags.draft);
+  const latestAt = members.reduce(
+    (latest, member) => (Date.parse(member.created_at) > Date.parse(latest) ? member.created_at : latest),
+    item.created_at,
+  );
+  const date = formatListDate(latestAt, now, locale);
+  const unread = !item.flags.seen || members.some((member) => !member.flags.seen);
   const chain = item.threads?.length ? item.threads.length + 1 : 0;
   const rowLabels = item.labels.map((id) => labelsById.get(id)).filter((label) => label !== undefined);
   const name = [
@@ -172,11 +179,7 @@ export const MessageRow = memo(function MessageRow({
               {chain}
             </button>
           ) : null}
-          <time
-            className={styles.date}
-            dateTime={item.created_at}
-            title={formatFullDate(item.created_at, now, locale)}
-          >
+          <time className={styles.date} dateTime={latestAt} title={formatFullDate(latestAt, now, locale)}>
             {date}
           </time>
         </div>

@@ -35,6 +35,7 @@ import { ownAddresses, useAccount, useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey, shouldShowImages } from './list-model';
 import { mailKeys, mailQueries } from './queries';
+import { markedSeenByOpening } from './live';
 import { useLabelMessages, useMarkMessages } from './mutations';
 import { useSelection } from './selection-store';
 import { loadComposeWindow, useCompose } from '../compose';
@@ -95,7 +96,9 @@ function MessageReader() {
   useEffect(() => {
     if (!message || marked.current) return;
     marked.current = true;
-    if (!message.flags.seen) mark.mutate({ flag: 'seen', messages: [message] });
+    if (message.flags.seen) return;
+    markedSeenByOpening(message);
+    mark.mutate({ flag: 'seen', messages: [message] });
   }, [message, mark]);
 
   const error = mail.error;

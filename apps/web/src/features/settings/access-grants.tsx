@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { Trash2, UserPlus, Users } from 'lucide-react';
 import type { AccessGrant } from '@mailroom/protocol';
@@ -96,10 +97,7 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
                 <span className={page.itemName}>{entry.member_id}</span>
                 <span className={page.itemSub}>
                   {t('security.grantedAt', {
-                    at: new Date(entry.granted_at).toLocaleString(i18n.language, {
-                      dateStyle: 'medium',
-                      timeStyle: 'short',
-                    }),
+                    at: formatFullDate(entry.granted_at, new Date(), i18n.language),
                   })}
                 </span>
               </span>

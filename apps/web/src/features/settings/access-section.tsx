@@ -7,6 +7,7 @@ import {
   PASSWORD_MIN_LENGTH,
   type AuthLogEntry,
   type SecurityResponse,
+  formatFullDate,
 } from '@mailroom/protocol';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
@@ -393,12 +394,7 @@ function AuthLogTable({ entries }: { entries: readonly AuthLogEntry[] }) {
         {entries.map((entry, index) => (
           <tr key={`${entry.at}-${index}`}>
             <td data-label={columns.at}>
-              <time dateTime={entry.at}>
-                {new Date(entry.at).toLocaleString(i18n.language, {
-                  dateStyle: 'medium',
-                  timeStyle: 'medium',
-                })}
-              </time>
+              <time dateTime={entry.at}>{formatFullDate(entry.at, new Date(), i18n.language)}</time>
             </td>
             <td data-label={columns.method}>{t(`security.log.methods.${entry.method}`)}</td>
             <td data-label={columns.result}>

@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
@@ -269,9 +270,9 @@ describe('settings/access: sign-in log', () => {
     // The time in the user's language, with the exact instant kept for machines.
     const time = within(rows[0]!).getByText((_, element) => element?.tagName === 'TIME');
     expect(time.getAttribute('datetime')).toBe('2026-11-20T10:15:00Z');
-    expect(time.textContent).toBe(
-      new Date('2026-11-20T10:15:00Z').toLocaleString('en', { dateStyle: 'medium', timeStyle: 'medium' }),
-    );
+    // In the mail list's format (formatFullDate), as every date of the settings screens.
+    expect(time.textContent).toBe(formatFullDate('2026-11-20T10:15:00Z', new Date(), 'en'));
+    expect(time.textContent).toMatch(/^20 November(, | 2026, )\d\d:\d\d/);
 
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Older sign-ins' }));

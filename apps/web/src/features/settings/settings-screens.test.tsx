@@ -250,15 +250,21 @@ describe('settings/folders', () => {
     expect(within(clients).getByText('0 unread · 1 in total')).toBeTruthy();
   });
 
-  it('deleting a folder with subfolders shows the catalogue’s refusal', async () => {
-    const writes = serve({}, ({ url }) =>
-      url === '/api/v1/folders/12' ? apiError(400, 'folder_children_exist', 'x') : undefined,
-    );
+  it('deleting a folder with subfolders says first that they must go, never asking to delete its messages', async () => {
+    const writes = serve({});
     renderAt('/settings/folders');
     fireEvent.click(await screen.findByRole('button', { name: 'Delete “Work”' }, { timeout: 5_000 }));
-    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(errorText()).toContain('The folder contains subfolders!'));
-    expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/folders/12', body: undefined }]);
+    const dialog = await screen.findByRole(
+      'alertdialog',
+      { name: '“Work” has subfolders' },
+      { timeout: 5_000 },
+    );
+    expect(dialog.textContent).toContain('Delete its subfolders or move them elsewhere first');
+    expect(dialog.textContent).not.toContain('every message');
+    expect(within(dialog).queryByRole('button', { name: 'Delete' })).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(writes).toEqual([]);
   });
 
   it('renaming and moving a folder sends only what changed', async () => {

@@ -1,3 +1,4 @@
+import { formatFullDate } from '@mailroom/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { LifeBuoy, Send } from 'lucide-react';
 import { refusal, useErrorText } from '../../api/use-error-text';
@@ -178,10 +179,7 @@ function History() {
                   <span className={page.badge}>{t('support.withDiagnostics')}</span>
                 ) : null}
                 <time className={page.count} dateTime={request.created_at}>
-                  {new Date(request.created_at).toLocaleString(i18n.language, {
-                    dateStyle: 'medium',
-                    timeStyle: 'short',
-                  })}
+                  {formatFullDate(request.created_at, new Date(), i18n.language)}
                 </time>
               </li>
             ))}
