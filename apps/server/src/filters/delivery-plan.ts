@@ -98,18 +98,14 @@ export async function planDelivery(
 ): Promise<DeliveryPlan | null> {
   const stored = await currentScript(db, accountId);
   if (!stored?.script) return null;
-  const { script } = stored;
   try {
     // The folder list is read once, and only when a fileinto or mailboxexists needs it.
     let folderList: Promise<FolderRow[]> | undefined;
     const folders = () => (folderList ??= listFolders(db, accountId));
-    const result = await runOnMessage(script, await readRaw(), {
+    const result = await runOnMessage({ source: stored.source }, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
-      mailboxes: async () => {
-        const list = await folders();
-        return (name) => findFolder(list, name) !== undefined;
-      },
+      mailboxes: async () => (await folders()).map((f) => f.name),
     });
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;

@@ -179,7 +179,10 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
   const accountId = row.account_id;
   const plan = emptyPlan(progressOf(row));
   const { progress } = plan;
-  const script = compile(row.script, {}, compileOptionsFor(row.script));
+  const compileOptions = compileOptionsFor(row.script);
+  // Compiled here to fail the run at once if it does not compile; each message's run is in a Sieve worker.
+  compile(row.script, {}, compileOptions);
+  const script = { source: row.script, compileOptions };
   const messages = await messagesAfterUid(db, accountId, row.folder_id, row.cursor_uid, batchSize);
   if (!messages.length) {
     progress.state = 'done';
@@ -201,8 +204,7 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
       // Read once for the batch; a folder this batch made counts too.
-      mailboxes: async () => (name) =>
-        findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
+      mailboxes: async () => [...folders.map((f) => f.name), ...created.keys()],
     });
     if (outcome.status !== 'success') {
       progress.skipped++;

@@ -2,7 +2,6 @@ import {
   compile,
   hasRequire,
   joinRules,
-  run,
   SieveSyntaxError,
   splitRules,
   type CompileOptions,
@@ -24,9 +23,8 @@ import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { findComposeSource, listFolders } from '../mail/index.js';
 import type { FilterError } from './delivery-plan.js';
-import { findFolder } from './mailboxes.js';
 import { findScript, insertError, listErrors, writeScript } from './filters.repository.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
 
 export type FiltersState = FiltersResponse['sieve_filter'];
 
@@ -47,8 +45,12 @@ export async function getFilters(db: Db, accountId: number): Promise<FiltersStat
   };
 }
 
+/** A script that does not compile: sieve_syntax_error, or the limit of ours it passes (a regex too long). */
 const syntaxError = (err: SieveSyntaxError, where?: string) =>
-  new DomainError('sieve_syntax_error', where ? `${where}: ${err.message}` : err.message);
+  new DomainError(
+    err.limit === 'regex_too_long' ? 'sieve_regex_too_long' : 'sieve_syntax_error',
+    where ? `${where}: ${err.message}` : err.message,
+  );
 
 /** Compiles a text or throws sieve_syntax_error with where the first problem is. */
 export function compileOrRefuse(text: string, options: CompileOptions, where?: string) {
@@ -147,19 +149,20 @@ export async function testFilter(
   ]);
   const from =
     returnPath(raw) ?? /^from:[^\n<]*<?([^\s<>]+@[^\s<>]+)>?/im.exec(raw.toString('utf8', 0, 65_536))?.[1];
-  const host = await sieveHostFor(raw, {
-    envelopeFrom: from ?? '',
-    envelopeTo: account?.email ?? '',
-    mailboxExists: (name) => findFolder(folders, name) !== undefined,
-  });
-  let script;
+  let compileOptions;
   try {
-    script = compile(body.script, {}, compileOptionsFor(body.script));
+    compileOptions = compileOptionsFor(body.script);
+    compile(body.script, {}, compileOptions);
   } catch (err) {
     if (!(err instanceof SieveSyntaxError)) throw err;
     return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(err) };
   }
-  const result = run(script, host);
+  // In a Sieve worker, within SIEVE_TIME_LIMIT_MS, as at delivery.
+  const result = await runOnMessage({ source: body.script, compileOptions }, raw, {
+    envelopeFrom: from ?? '',
+    envelopeTo: account?.email ?? '',
+    mailboxes: async () => folders.map((f) => f.name),
+  });
   return {
     status: result.status,
     actions: result.actions.map(toFilterAction),

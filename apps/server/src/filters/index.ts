@@ -13,3 +13,4 @@ export {
 } from './delivery-plan.js';
 export { recordFilterErrors } from './filters.service.js';
 export { runFilterBatch, startFilterRuns, type FilterRunDeps } from './filter-runs.service.js';
+export { closeSievePool, configureSievePool, sieveWorkers, type SievePoolOptions } from './sieve-pool.js';

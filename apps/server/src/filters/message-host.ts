@@ -1,12 +1,12 @@
 import {
-  run,
   type BodyPart,
+  type CompileOptions,
   type HeaderField,
-  type Script,
   type SieveHost,
   type SieveResult,
 } from '@mailroom/sieve';
 import { bodyStart, headerFields, mimeLeaves } from './mime-leaves.js';
+import { runInWorker, sharedBytes } from './sieve-pool.js';
 
 /** What filters need to know about a message besides its bytes. */
 export interface FilterContext {
@@ -49,35 +49,35 @@ export async function sieveHostFor(raw: Buffer, context: FilterContext): Promise
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
 
 /**
- * Runs a compiled script on a message, reading what is dear only when the run asks for it: the MIME parts when a
- * body test runs (synchronously, from the bytes), and the account's mailboxes (a query) when a fileinto or
- * mailboxexists needs them; a fileinto in a rule that does not match is often never reached. The run is made without
- * the mailboxes and made again with them when it wanted them; the interpreter is pure, so a run that stopped leaves
- * nothing.
+ * Runs a script on a message in a Sieve worker (sieve-pool.ts: never on the event loop, within SIEVE_TIME_LIMIT_MS),
+ * reading what is dear only when the run asks for it: the MIME parts when a body test runs, and the account's
+ * mailboxes (a query) when a fileinto or mailboxexists needs them; a fileinto in a rule that does not match is often
+ * never reached. The run is made without the mailboxes and made again with their names when it wanted them (the
+ * message's bytes are shared with the workers once, for both); the interpreter is pure, so a run that stopped
+ * leaves nothing.
  */
 export async function runOnMessage(
-  script: Script,
+  script: { source: string; compileOptions?: CompileOptions },
   raw: Buffer,
-  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts'> & {
-    mailboxes: () => Promise<(name: string) => boolean>;
+  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts' | 'now'> & {
+    /** The names of the account's folders (those a fileinto finds). */
+    mailboxes: () => Promise<string[]>;
+    now?: Date;
   },
 ): Promise<SieveResult> {
-  const wantsMailboxes = new Error('the mailboxes are wanted');
-  const host = await sieveHostFor(raw, context);
-  let exists: ((name: string) => boolean) | null = null;
+  const job = {
+    source: script.source,
+    compileOptions: script.compileOptions ?? {},
+    raw: sharedBytes(raw),
+    envelopeFrom: context.envelopeFrom,
+    envelopeTo: context.envelopeTo,
+    mailboxes: null as string[] | null,
+    ...(context.now ? { now: context.now.getTime() } : {}),
+  };
   for (;;) {
-    try {
-      return run(script, {
-        ...host,
-        mailboxExists:
-          exists ??
-          (() => {
-            throw wantsMailboxes;
-          }),
-      });
-    } catch (err) {
-      if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
-      else throw err;
-    }
+    const answer = await runInWorker(job);
+    if ('result' in answer) return answer.result;
+    if (job.mailboxes) throw new Error('the Sieve worker asked twice for the mailboxes');
+    job.mailboxes = await context.mailboxes();
   }
 }
