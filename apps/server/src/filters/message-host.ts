@@ -54,7 +54,7 @@ export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.s
  * mailboxes (a query) when a fileinto or mailboxexists needs them; a fileinto in a rule that does not match is often
  * never reached. The run is made without the mailboxes and made again with their names when it wanted them (the
  * message's bytes are shared with the workers once, for both); the interpreter is pure, so a run that stopped
- * leaves nothing.
+ * leaves nothing. Null when the script does not compile or has no commands: no filter.
  */
 export async function runOnMessage(
   script: { source: string; compileOptions?: CompileOptions },
@@ -64,7 +64,7 @@ export async function runOnMessage(
     mailboxes: () => Promise<string[]>;
     now?: Date;
   },
-): Promise<SieveResult> {
+): Promise<SieveResult | null> {
   const job = {
     source: script.source,
     compileOptions: script.compileOptions ?? {},
@@ -77,6 +77,7 @@ export async function runOnMessage(
   for (;;) {
     const answer = await runInWorker(job);
     if ('result' in answer) return answer.result;
+    if ('compileError' in answer) return null;
     if (job.mailboxes) throw new Error('the Sieve worker asked twice for the mailboxes');
     job.mailboxes = await context.mailboxes();
   }

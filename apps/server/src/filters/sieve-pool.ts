@@ -26,7 +26,28 @@ export interface SieveJob {
   timeLimitMs: number;
 }
 
-export type SieveJobResult = { result: SieveResult } | { wantsMailboxes: true };
+/** A script to check (it is kept compiled by the worker, for the runs that follow). */
+export interface SieveCompileJob {
+  compile: true;
+  source: string;
+  compileOptions: CompileOptions;
+}
+
+/** Why a script does not compile: SieveSyntaxError's parts. */
+export interface SieveCompileProblem {
+  /** With the place ("line 3, column 5: …"). */
+  message: string;
+  reason: string;
+  line: number;
+  column: number;
+  limit?: 'regex_too_long';
+}
+
+export type SieveJobResult =
+  | { result: SieveResult }
+  | { wantsMailboxes: true }
+  /** The script does not compile, or has no commands (a run: nothing was run). */
+  | { compileError: SieveCompileProblem | null };
 
 export interface SievePoolOptions extends WorkerPoolOptions {
   /** How long one run may take (SIEVE_TIME_LIMIT_MS). */
@@ -38,21 +59,31 @@ const defaults: SievePoolOptions = {
   timeLimitMs: 100,
   // The worker's own deadline is timeLimitMs; it is ended only if it cannot stop itself (one long step) this much
   // later: the message's decoding and the answer's way back are not the script's time.
-  timeoutMs: 100,
+  timeoutMs: 1100,
   maxHeapMb: 256,
   idleMs: 30_000,
 };
 
-/** The margin the pool gives a run past its time limit before it terminates the worker (see above). */
-const graceMs = (limit: number) => Math.max(50, Math.round(limit / 2));
+/**
+ * The margin the pool gives a run past its time limit before it terminates the worker (see above): the worker may
+ * first have to compile the script (a worker that was replaced has lost the ones it kept).
+ */
+const graceMs = (limit: number) => Math.max(1000, limit);
+
+/** Checking a script (its regexes compiled by RE2JS: ~100 ms for a pattern of 1024 characters) gets this long. */
+const compileTimeMs = 10_000;
+
+type Job = SieveJob | SieveCompileJob;
 
 const newPool = (options: SievePoolOptions) =>
-  new WorkerPool<SieveJob, SieveJobResult>('sieve', workerModule(import.meta.url, 'sieve-worker'), {
-    ...options,
-    timeoutMs: options.timeLimitMs + graceMs(options.timeLimitMs),
-  });
+  new WorkerPool<Job, SieveJobResult>(
+    'sieve',
+    workerModule(import.meta.url, 'sieve-worker'),
+    { ...options, timeoutMs: options.timeLimitMs + graceMs(options.timeLimitMs) },
+    { timeFor: (job, timeoutMs) => ('compile' in job ? compileTimeMs : timeoutMs) },
+  );
 
-let pool: WorkerPool<SieveJob, SieveJobResult> | undefined;
+let pool: WorkerPool<Job, SieveJobResult> | undefined;
 let options = defaults;
 
 /** Sets the pool's limits (SIEVE_TIME_LIMIT_MS at start-up; tests); running runs finish on the old pool. */
@@ -93,6 +124,26 @@ export async function runInWorker(job: Omit<SieveJob, 'timeLimitMs'>): Promise<S
         error: { message: tookTooLong(timeLimitMs), line: 0, column: 0 },
       },
     };
+  }
+}
+
+/**
+ * Compiles a script in a worker (never on the event loop: RE2JS takes ~100 ms for a regex of 1024 characters),
+ * which keeps it for the runs that follow: null when it compiles, else its problem. A check that takes longer than
+ * 10 s is a problem too.
+ */
+export async function compileInWorker(
+  source: string,
+  compileOptions: CompileOptions,
+): Promise<SieveCompileProblem | null> {
+  pool ??= newPool(options);
+  try {
+    const answer = await pool.run({ compile: true, source, compileOptions });
+    return 'compileError' in answer ? answer.compileError : null;
+  } catch (err) {
+    if (!(err instanceof WorkerTimeoutError)) throw err;
+    const reason = 'the script takes too long to check';
+    return { message: `line 1, column 1: ${reason}`, reason, line: 1, column: 1 };
   }
 }
 
