@@ -67,7 +67,7 @@ describe('filters within their time', () => {
             from: 'stranger@example.com',
             to: eve.email,
             subject: `Costly ${i}`,
-            text: megabyteOfA,
+            text: quarterMegabyteOfA,
             textEncoding: 'base64',
           });
           expect(info.response).toMatch(/^250 /);

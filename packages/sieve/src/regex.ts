@@ -2,8 +2,7 @@ import { RE2JS } from 're2js';
 import type { ComparatorName } from './compile.js';
 
 type Compiled =
-  | { regex: RE2JS; size: number; error?: undefined }
-  | { regex?: undefined; size?: undefined; error: string };
+  { regex: RE2JS; size: number; error?: undefined } | { regex?: undefined; size?: undefined; error: string };
 const cache = new Map<string, Compiled>();
 const cacheSize = 256;
 

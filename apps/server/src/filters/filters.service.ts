@@ -1,8 +1,6 @@
 import {
-  compile,
   hasRequire,
   joinRules,
-  SieveSyntaxError,
   splitRules,
   type CompileOptions,
   type SieveAction,
@@ -147,7 +145,8 @@ export async function testFilter(
     returnPath(raw) ?? /^from:[^\n<]*<?([^\s<>]+@[^\s<>]+)>?/im.exec(raw.toString('utf8', 0, 65_536))?.[1];
   const compileOptions = compileOptionsFor(body.script);
   const problem = await compileInWorker(body.script, compileOptions);
-  if (problem) return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(problem) };
+  if (problem)
+    return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(problem) };
   // In a Sieve worker, within SIEVE_TIME_LIMIT_MS, as at delivery; a script without commands keeps the message.
   const result = (await runOnMessage({ source: body.script, compileOptions }, raw, {
     envelopeFrom: from ?? '',

@@ -1,6 +1,11 @@
 import os from 'node:os';
 import { tookTooLong, type CompileOptions, type SieveResult } from '@mailroom/sieve';
-import { WorkerPool, WorkerTimeoutError, workerModule, type WorkerPoolOptions } from '../core/workers/index.js';
+import {
+  WorkerPool,
+  WorkerTimeoutError,
+  workerModule,
+  type WorkerPoolOptions,
+} from '../core/workers/index.js';
 
 /**
  * Members' Sieve scripts run in a small pool of worker threads (core's `WorkerPool`), never on the server's event
