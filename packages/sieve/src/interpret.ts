@@ -121,6 +121,10 @@ class Run implements StepCounter {
     }
   }
 
+  checkClock() {
+    if (this.deadline !== null && performance.now() > this.deadline) throw new TimeUp();
+  }
+
   execute(): SieveResult {
     try {
       this.block(this.script.commands);
