@@ -40,7 +40,7 @@ import {
 import { mailRoutes } from './mail/index.js';
 import { blobsOfSending, sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
-import { filterRoutes } from './filters/index.js';
+import { configureSievePool, filterRoutes } from './filters/index.js';
 import { blobsOfImports, contactRoutes } from './contacts/index.js';
 import {
   InvoicePurposes,
@@ -154,6 +154,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.decorate('deps', deps);
+  configureSievePool({ timeLimitMs: config.sieveTimeLimitMs });
   // PUBLIC_DOMAINS as rows of domains (kind public), so addresses on them point at a domain like any other.
   await syncPublicDomainRows(deps.db, config.domains.publicDomains);
   checkRouteTable(app, ['/api/v1', '/auth'], ['/api/v1/openapi.json']);

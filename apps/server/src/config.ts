@@ -142,6 +142,7 @@ const schema = z.object({
     .default(10 * 1024 * 1024),
   IMAGE_PROXY_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(10_000),
   IMAGE_PROXY_RATE_LIMIT: z.coerce.number().int().min(1).default(600),
+  SIEVE_TIME_LIMIT_MS: z.coerce.number().int().min(10).max(60_000).default(100),
   FREE_DOMAIN_EMAILS: z.coerce.number().int().min(0).max(100_000).default(10),
   DOMAIN_EMAIL_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   COLLECTOR_POLL_MINUTES: z.coerce.number().min(0.05).max(60).default(5),
@@ -294,6 +295,8 @@ export interface Config {
     /** Decrypt requests per minute per IP. */
     rateLimit: number;
   };
+  /** How long one run of a member's Sieve script may take, in ms (filters/sieve-pool.ts). */
+  sieveTimeLimitMs: number;
   /** Remote images of messages, fetched by the server for the reader (mail/image-proxy.ts). */
   imageProxy: {
     /** Loopback and private addresses (CIDR ranges) it may fetch from too (tests, internal image hosts). */
@@ -419,6 +422,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   IMAGE_PROXY_TIMEOUT_MS:
     'Time the image proxy gives a remote image, redirects included, in ms (default 10000)',
   IMAGE_PROXY_RATE_LIMIT: 'Remote images the image proxy fetches per minute per account (default 600)',
+  SIEVE_TIME_LIMIT_MS:
+    "How long one run of a member's filter script may take, in ms; a run that takes longer is stopped, the message is kept in the Inbox and the owner sees the error among the filters' errors (default 100)",
   FREE_DOMAIN_EMAILS:
     'Addresses on own domains an account keeps free; each one beyond, and every address on a public domain, is paid (default 10)',
   DOMAIN_EMAIL_PRICE: 'Price of a paid address on a domain, in units of the wallet currency (default 1)',
@@ -597,6 +602,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxAttempts: e.ENCRYPTED_MESSAGE_MAX_ATTEMPTS,
       rateLimit: e.DECRYPT_RATE_LIMIT,
     },
+    sieveTimeLimitMs: e.SIEVE_TIME_LIMIT_MS,
     imageProxy: {
       allowPrivate: e.OUTBOUND_ALLOW_PRIVATE ?? e.IMAGE_PROXY_ALLOW_PRIVATE ?? [],
       maxBytes: e.IMAGE_PROXY_MAX_SIZE,

@@ -99,6 +99,7 @@ export const errorCatalogue = {
   invalid_header_value: [400, 'Line breaks and control characters are not allowed in'],
   image_unavailable: [502, 'The image could not be loaded'],
   sieve_syntax_error: [400, 'The filter has an error'],
+  sieve_regex_too_long: [400, 'A regular expression in the filter is too long'],
   filters_changed: [409, 'The filters were changed in another window: reload them and try again'],
   filter_run_active: [409, 'A filter is already being applied to this folder'],
   group_already_exist: [409, 'A group with this name already exists'],

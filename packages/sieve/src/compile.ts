@@ -148,7 +148,12 @@ export function compile(
     });
   const tree = parse(source, { maxNesting: lim.maxNesting });
   const extensions = new Set<Extension>();
-  const compiler = new Compiler(extensions, options.checkUnreachable ?? true, options.inferRequire ?? false);
+  const compiler = new Compiler(
+    extensions,
+    options.checkUnreachable ?? true,
+    options.inferRequire ?? false,
+    lim.maxRegexSize,
+  );
   return { commands: compiler.block(tree, true), extensions };
 }
 
@@ -259,6 +264,7 @@ class Compiler {
     private readonly extensions: Set<Extension>,
     private readonly checkUnreachable: boolean,
     private readonly inferRequire: boolean,
+    private readonly maxRegexSize: number,
   ) {}
 
   private has(ext: Extension) {
@@ -468,6 +474,12 @@ class Compiler {
     if (type === 'regex')
       for (const key of keys)
         if (!key.dynamic) {
+          if (key.text.length > this.maxRegexSize)
+            throw new SieveSyntaxError(
+              `the regular expression is ${key.text.length} characters long; at most ${this.maxRegexSize} are allowed`,
+              key.pos,
+              'regex_too_long',
+            );
           const problem = compileRegex(key.text, comparator).error;
           if (problem) fail(`invalid regular expression "${key.text}": ${problem}`, key.pos);
         }

@@ -9,6 +9,8 @@ export class SieveSyntaxError extends Error {
   constructor(
     message: string,
     readonly position: Position,
+    /** Set for a limit of ours (not the language's): a host may answer it with its own error. */
+    readonly limit?: 'regex_too_long',
   ) {
     super(`line ${position.line}, column ${position.column}: ${message}`);
     this.name = 'SieveSyntaxError';

@@ -2,7 +2,7 @@ export { compile, supportedExtensions, type CompileOptions, type Extension, type
 export { SieveRuntimeError, SieveSyntaxError, type Position } from './errors.js';
 export { formatResult, normaliseFlags } from './format.js';
 export type { BodyPart, HeaderField, SieveHost } from './host.js';
-export { run, type SieveAction, type SieveResult } from './interpret.js';
+export { run, tookTooLong, type SieveAction, type SieveResult } from './interpret.js';
 export { defaultLimits, type SieveLimits } from './limits.js';
 export { parse, type CommandNode, type TestNode } from './parser.js';
 export { decodeMimeWords } from './mime.js';

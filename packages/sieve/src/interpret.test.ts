@@ -452,6 +452,45 @@ describe('sieve bounds', () => {
     expect(performance.now() - started).toBeLessThan(2000);
   });
 
+  it("a :regex is charged its pattern's size times the text's length: issue 28's pattern fails on its budget at once", () => {
+    const pattern = `${'a?'.repeat(341)}${'a'.repeat(341)}b`;
+    const started = performance.now();
+    const result = outcome(`require ["body","regex"]; if body :raw :regex "${pattern}" { keep; }`, {
+      raw: `${'a'.repeat(998)}\n`.repeat(256),
+    });
+    expect(result).toEqual([
+      'status=failed',
+      'error "line 1: the script used more than its 50000000 steps"',
+      'implicit-keep',
+    ]);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it('a :regex pattern longer than 1024 characters does not compile', () => {
+    const result = evaluate(
+      `require "regex"; if header :regex "subject" "${'a'.repeat(1025)}" { keep; }`,
+      host(),
+    );
+    expect(result).toMatchObject({
+      status: 'compile-error',
+      error: { message: 'line 1: the regular expression is 1025 characters long; at most 1024 are allowed' },
+    });
+    expect(outcome(`require "regex"; if header :regex "subject" "${'a'.repeat(1024)}" { keep; }`)).toEqual([
+      'status=success',
+      'implicit-keep',
+    ]);
+  });
+
+  it('a run past its time limit stops with "the filter took too long" and the message is kept', () => {
+    const script = `require "body"; if body :raw :matches "${'*a'.repeat(50)}b" { discard; }`;
+    const result = outcome(script, { raw: 'a'.repeat(2_000_000) }, { timeLimitMs: 1 });
+    expect(result).toEqual([
+      'status=failed',
+      'error "line 1: the filter took too long (more than 1 ms) and was stopped"',
+      'implicit-keep',
+    ]);
+  });
+
   it('a run that spends its step budget stops with a runtime error and the message is kept', () => {
     const script = `require "body"; if body :raw :matches "${'*a'.repeat(50)}b" { discard; }`;
     const result = outcome(script, { raw: 'a'.repeat(200_000) }, { maxSteps: 50_000 });

@@ -103,11 +103,26 @@ class Run implements StepCounter {
     private readonly limits: SieveLimits,
   ) {
     this.variablesOn = script.extensions.has('variables');
+    this.deadline = limits.timeLimitMs === null ? null : performance.now() + limits.timeLimitMs;
   }
+
+  /** When the run must end (null: no time limit), and at what step the clock is looked at next. */
+  private readonly deadline: number | null;
+  private nextClockCheck = 0;
 
   spend(steps: number) {
     this.steps += steps;
     if (this.steps > this.limits.maxSteps) throw new BudgetSpent();
+    if (this.deadline !== null && this.steps >= this.nextClockCheck) {
+      // Reading the clock costs as much as some dozens of steps: looked at every 4096 steps, and before any
+      // large piece of work (one regex match over a long text is charged before it runs).
+      this.nextClockCheck = this.steps + 4096;
+      if (performance.now() > this.deadline) throw new TimeUp();
+    }
+  }
+
+  checkClock() {
+    if (this.deadline !== null && performance.now() > this.deadline) throw new TimeUp();
   }
 
   execute(): SieveResult {
@@ -120,7 +135,9 @@ class Run implements StepCounter {
             ? err
             : err instanceof BudgetSpent
               ? new SieveRuntimeError(`the script used more than its ${this.limits.maxSteps} steps`, this.at)
-              : null;
+              : err instanceof TimeUp
+                ? new SieveRuntimeError(tookTooLong(this.limits.timeLimitMs!), this.at)
+                : null;
         if (!error) throw err;
         return {
           status: 'failed',
@@ -562,6 +579,11 @@ function splitKey(k: Str): Str[] {
 }
 
 class BudgetSpent extends Error {}
+class TimeUp extends Error {}
+
+/** The runtime error of a run stopped at its time limit (a host that stops a run itself says the same). */
+export const tookTooLong = (timeLimitMs: number) =>
+  `the filter took too long (more than ${timeLimitMs} ms) and was stopped`;
 
 function applyModifier(m: SetModifier, value: string): string {
   switch (m) {

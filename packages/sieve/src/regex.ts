@@ -1,7 +1,8 @@
 import { RE2JS } from 're2js';
 import type { ComparatorName } from './compile.js';
 
-type Compiled = { regex: RE2JS; error?: undefined } | { regex?: undefined; error: string };
+type Compiled =
+  { regex: RE2JS; size: number; error?: undefined } | { regex?: undefined; size?: undefined; error: string };
 const cache = new Map<string, Compiled>();
 const cacheSize = 256;
 
@@ -19,13 +20,25 @@ export function compileRegex(pattern: string, comparator: ComparatorName): Compi
   try {
     const flags =
       RE2JS.DOTALL | RE2JS.LONGEST_MATCH | (comparator === 'i;ascii-casemap' ? RE2JS.CASE_INSENSITIVE : 0);
-    compiled = { regex: RE2JS.compile(posixToRe2(pattern), flags) };
+    const regex = RE2JS.compile(posixToRe2(pattern), flags);
+    compiled = { regex, size: programSize(regex, pattern) };
   } catch (err) {
     compiled = { error: err instanceof Error ? err.message : String(err) };
   }
   if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
   cache.set(key, compiled);
   return compiled;
+}
+
+/**
+ * The number of instructions of a compiled pattern: RE2 steps each of them over each character of the
+ * text at worst, so a match costs about this many units per character (`a{1000}` is 7 characters
+ * and a thousand instructions). Read from RE2JS's compiled program; its pattern length if that is
+ * not there (another RE2JS version).
+ */
+function programSize(regex: RE2JS, pattern: string): number {
+  const prog = (regex as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input?.prog;
+  return Math.max(1, Array.isArray(prog?.inst) ? prog.inst.length : pattern.length);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { closeSievePool } from '../filters/index.js';
 import { closeParsePool } from '../mailbox/index.js';
 import { startIngestServer, type IngestServer } from './smtp-server.js';
 import type { IngestDeps } from './deliver.js';
@@ -13,7 +14,7 @@ export {
 export { startIngestServer, type IngestServer } from './smtp-server.js';
 export { configureParsePool, closeParsePool } from '../mailbox/index.js';
 
-/** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing drains both (IngestServer.close) and stops the parse workers. */
+/** SMTP on SMTP_PORT, and LMTP on LMTP_PORT when set; closing drains both (IngestServer.close) and stops the parse and Sieve workers. */
 export async function startIngest(
   deps: IngestDeps,
 ): Promise<{ smtp: IngestServer; lmtp?: IngestServer; close(graceMs?: number): Promise<void> }> {
@@ -28,7 +29,7 @@ export async function startIngest(
     ...(lmtp ? { lmtp } : {}),
     async close(graceMs?: number) {
       await Promise.all([smtp.close(graceMs), lmtp?.close(graceMs)]);
-      await closeParsePool();
+      await Promise.all([closeParsePool(), closeSievePool()]);
     },
   };
 }

@@ -1,4 +1,4 @@
-import { compile, ruleAtLine, type Script, type SieveAction } from '@mailroom/sieve';
+import { ruleAtLine, type SieveAction } from '@mailroom/sieve';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
@@ -51,23 +51,14 @@ export const inboxOnly = (errors: FilterError[] = []): DeliveryPlan => ({
 });
 
 /**
- * Compiled scripts by account, valid for the version they were compiled from: a delivery reads the version with
- * the script (one indexed row) and compiles only when it changed. Bounded: the oldest entry goes first.
+ * Scripts by account, valid for their version: a delivery reads the version with the script (one indexed row) and
+ * reads the text only when it changed. The Sieve workers compile it (and keep it compiled, by text): compiling a
+ * script's regexes takes RE2JS up to ~100 ms each, never on the event loop. Bounded: the oldest entry goes first.
  */
-type CompiledEntry = { version: number; script: Script | null; source: string };
+type CompiledEntry = { version: number; source: string };
 /** By database (tests open many, whose accounts share ids and versions), then by account. */
 const compiledByDb = new WeakMap<Db, Map<number, CompiledEntry>>();
 const cacheLimit = 10_000;
-
-/** A saved script always compiles; one that does not (saved before the interpreter changed) runs as no filter. */
-function compiledOrNull(source: string): Script | null {
-  try {
-    const script = compile(source);
-    return script.commands.length ? script : null;
-  } catch {
-    return null;
-  }
-}
 
 /** The account's compiled script of its current version (its text read only when the version changed), or undefined. */
 async function currentScript(db: Db, accountId: number) {
@@ -78,7 +69,7 @@ async function currentScript(db: Db, accountId: number) {
   if (!row) return undefined;
   if (hit && row.script === null) return hit;
   const source = row.script ?? '';
-  const entry = { version: row.version, script: compiledOrNull(source), source };
+  const entry = { version: row.version, source };
   compiled.delete(accountId);
   compiled.set(accountId, entry);
   if (compiled.size > cacheLimit) compiled.delete(compiled.keys().next().value!);
@@ -101,20 +92,19 @@ export async function planDelivery(
   envelope: DeliveryEnvelope,
 ): Promise<DeliveryPlan | null> {
   const stored = await currentScript(db, accountId);
-  if (!stored?.script) return null;
-  const { script } = stored;
+  // A saved script always compiles; one that does not (saved before the interpreter changed), or has no
+  // commands, runs as no filter (runOnMessage answers null).
+  if (!stored?.source.trim()) return null;
   try {
     // The folder list is read once, and only when a fileinto or mailboxexists needs it.
     let folderList: Promise<FolderRow[]> | undefined;
     const folders = () => (folderList ??= listFolders(db, accountId));
-    const result = await runOnMessage(script, await readRaw(), {
+    const result = await runOnMessage({ source: stored.source }, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
-      mailboxes: async () => {
-        const list = await folders();
-        return (name) => findFolder(list, name) !== undefined;
-      },
+      mailboxes: async () => (await folders()).map((f) => f.name),
     });
+    if (!result) return null;
     if (result.status === 'failed') {
       const line = result.error?.line ?? 0;
       return inboxOnly([

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
-import { compile, SieveSyntaxError, type SieveResult } from '@mailroom/sieve';
+import { SieveSyntaxError, type SieveResult } from '@mailroom/sieve';
 import type { FilterRun, MailEvent } from '@mailroom/protocol';
 import type { z } from 'zod';
 import type { filterApplySchema } from '@mailroom/protocol';
@@ -41,7 +41,7 @@ export async function applyFilter(
   accountId: number,
   body: z.output<typeof filterApplySchema>,
 ): Promise<FilterRun> {
-  compileOrRefuse(body.script, compileOptionsFor(body.script));
+  await compileOrRefuse(body.script, compileOptionsFor(body.script));
   const folder = (await listFolders(db, accountId)).find((f) => f.id === body.folder_id);
   if (!folder) throw new DomainError('entity_not_found');
   let row: FilterRunRow;
@@ -179,7 +179,10 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
   const accountId = row.account_id;
   const plan = emptyPlan(progressOf(row));
   const { progress } = plan;
-  const script = compile(row.script, {}, compileOptionsFor(row.script));
+  const compileOptions = compileOptionsFor(row.script);
+  // Checked first to fail the run at once if it does not compile (in a Sieve worker, as each message's run).
+  await compileOrRefuse(row.script, compileOptions);
+  const script = { source: row.script, compileOptions };
   const messages = await messagesAfterUid(db, accountId, row.folder_id, row.cursor_uid, batchSize);
   if (!messages.length) {
     progress.state = 'done';
@@ -201,10 +204,9 @@ async function planBatch(db: Db, blobs: BlobStore, row: FilterRunRow, batchSize:
       envelopeFrom: /^return-path:[ \t]*<([^>]*)>/im.exec(raw.toString('utf8', 0, 65_536))?.[1] ?? '',
       envelopeTo: account?.email ?? '',
       // Read once for the batch; a folder this batch made counts too.
-      mailboxes: async () => (name) =>
-        findFolder(folders, name) !== undefined || created.has(folderPathOf(name).toLowerCase()),
+      mailboxes: async () => [...folders.map((f) => f.name), ...created.keys()],
     });
-    if (outcome.status !== 'success') {
+    if (!outcome || outcome.status !== 'success') {
       progress.skipped++;
       continue;
     }

@@ -31,7 +31,7 @@ export const filterRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       ownerOnly(request.requireAuth());
-      return validateFilter(request.body.script);
+      return await validateFilter(request.body.script);
     },
   });
 

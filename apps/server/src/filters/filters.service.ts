@@ -1,9 +1,6 @@
 import {
-  compile,
   hasRequire,
   joinRules,
-  run,
-  SieveSyntaxError,
   splitRules,
   type CompileOptions,
   type Script,
@@ -25,9 +22,9 @@ import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { findComposeSource, listFolders } from '../mail/index.js';
 import type { FilterError } from './delivery-plan.js';
-import { findFolder } from './mailboxes.js';
 import { findScript, insertError, listErrors, writeScript } from './filters.repository.js';
-import { sieveHostFor } from './message-host.js';
+import { runOnMessage } from './message-host.js';
+import { compileInWorker, type SieveCompileProblem } from './sieve-pool.js';
 
 export type FiltersState = FiltersResponse['sieve_filter'];
 
@@ -48,17 +45,20 @@ export async function getFilters(db: Db, accountId: number): Promise<FiltersStat
   };
 }
 
-const syntaxError = (err: SieveSyntaxError, where?: string) =>
-  new DomainError('sieve_syntax_error', where ? `${where}: ${err.message}` : err.message);
+/** A script that does not compile: sieve_syntax_error, or the limit of ours it passes (a regex too long). */
+const syntaxError = (problem: SieveCompileProblem, where?: string) =>
+  new DomainError(
+    problem.limit === 'regex_too_long' ? 'sieve_regex_too_long' : 'sieve_syntax_error',
+    where ? `${where}: ${problem.message}` : problem.message,
+  );
 
-/** Compiles a text or throws sieve_syntax_error with where the first problem is. */
-export function compileOrRefuse(text: string, options: CompileOptions, where?: string) {
-  try {
-    return compile(text, {}, options);
-  } catch (err) {
-    if (err instanceof SieveSyntaxError) throw syntaxError(err, where);
-    throw err;
-  }
+/**
+ * Compiles a text (in a Sieve worker: never on the event loop) or throws sieve_syntax_error (sieve_regex_too_long)
+ * with where the first problem is.
+ */
+export async function compileOrRefuse(text: string, options: CompileOptions, where?: string): Promise<void> {
+  const problem = await compileInWorker(text, options);
+  if (problem) throw syntaxError(problem, where);
 }
 
 type ScriptCommand = Script['commands'][number];
@@ -113,28 +113,29 @@ export async function saveFilters(
   editor: FiltersEditor,
   body: z.output<typeof filtersSaveSchema>,
 ): Promise<FiltersState> {
-  const { accountId } = editor;
-  await transact(db, async (trx) => {
-    let script: string;
-    if (body.filters) {
-      const rules = body.filters.map((f) => ({
-        name: f.name.replace(/[\r\n]+/g, ' ').trim(),
-        enabled: f.enabled,
-        text: f.rules.replace(/\r\n/g, '\n').replace(/\n+$/, ''),
-      }));
-      for (const rule of rules) {
-        if (!rule.name) throw new DomainError('filter_name_is_empty');
-        compileOrRefuse(rule.text, { inferRequire: true }, `"${rule.name}"`);
-      }
-      const preamble = splitRules((await findScript(trx, accountId))?.script ?? '').preamble;
-      script = joinRules({ preamble, rules });
-    } else {
-      script = body.script!;
-      if (splitRules(script).rules.some((r) => !r.name.trim())) throw new DomainError('filter_name_is_empty');
+  // Compiled before the transaction (in a worker; on embedded PGlite a transaction holds the only connection).
+  let rules: { name: string; enabled: boolean; text: string }[] | null = null;
+  if (body.filters) {
+    rules = body.filters.map((f) => ({
+      name: f.name.replace(/[\r\n]+/g, ' ').trim(),
+      enabled: f.enabled,
+      text: f.rules.replace(/\r\n/g, '\n').replace(/\n+$/, ''),
+    }));
+    for (const rule of rules) {
+      if (!rule.name) throw new DomainError('filter_name_is_empty');
+      await compileOrRefuse(rule.text, { inferRequire: true }, `"${rule.name}"`);
     }
-    const compiled = compileOrRefuse(script, {});
-    if (editor.actorAccountId)
-      checkForwardingUnchanged((await findScript(trx, accountId))?.script ?? '', compiled);
+  } else if (splitRules(body.script!).rules.some((r) => !r.name.trim()))
+    throw new DomainError('filter_name_is_empty');
+  const { accountId } = editor;
+  const preamble = rules ? splitRules((await findScript(db, accountId))?.script ?? '').preamble : '';
+  const script = rules ? joinRules({ preamble, rules }) : body.script!;
+  await compileOrRefuse(script, {});
+  if (editor.actorAccountId)
+    checkForwardingUnchanged((await findScript(db, accountId))?.script ?? '', compile(script));
+  await transact(db, async (trx) => {
+    // The preamble was read outside: a save in between shows as another version (filters_changed) when the caller
+    // gave its version.
     const version = await writeScript(trx, accountId, script, body.version);
     if (version === null) throw new DomainError('filters_changed');
   });
@@ -145,21 +146,16 @@ export async function saveFilters(
 export const compileOptionsFor = (text: string): CompileOptions =>
   hasRequire(text) ? {} : { inferRequire: true };
 
-const problemOf = (err: SieveSyntaxError): SieveProblem => ({
-  line: err.position.line,
-  column: err.position.column,
-  message: err.reason,
+const problemOf = (problem: SieveCompileProblem): SieveProblem => ({
+  line: problem.line,
+  column: problem.column,
+  message: problem.reason,
 });
 
 /** The problems of a whole script or one filter's rules (the first one: compiling stops there). */
-export function validateFilter(text: string): FilterValidateResponse {
-  try {
-    compile(text, {}, compileOptionsFor(text));
-    return { errors: [] };
-  } catch (err) {
-    if (err instanceof SieveSyntaxError) return { errors: [problemOf(err)] };
-    throw err;
-  }
+export async function validateFilter(text: string): Promise<FilterValidateResponse> {
+  const problem = await compileInWorker(text, compileOptionsFor(text));
+  return { errors: problem ? [problemOf(problem)] : [] };
 }
 
 function toFilterAction(action: SieveAction): FilterAction {
@@ -193,19 +189,16 @@ export async function testFilter(
   ]);
   const from =
     returnPath(raw) ?? /^from:[^\n<]*<?([^\s<>]+@[^\s<>]+)>?/im.exec(raw.toString('utf8', 0, 65_536))?.[1];
-  const host = await sieveHostFor(raw, {
+  const compileOptions = compileOptionsFor(body.script);
+  const problem = await compileInWorker(body.script, compileOptions);
+  if (problem)
+    return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(problem) };
+  // In a Sieve worker, within SIEVE_TIME_LIMIT_MS, as at delivery; a script without commands keeps the message.
+  const result = (await runOnMessage({ source: body.script, compileOptions }, raw, {
     envelopeFrom: from ?? '',
     envelopeTo: account?.email ?? '',
-    mailboxExists: (name) => findFolder(folders, name) !== undefined,
-  });
-  let script;
-  try {
-    script = compile(body.script, {}, compileOptionsFor(body.script));
-  } catch (err) {
-    if (!(err instanceof SieveSyntaxError)) throw err;
-    return { status: 'compile-error', actions: [], implicit_keep: null, error: problemOf(err) };
-  }
-  const result = run(script, host);
+    mailboxes: async () => folders.map((f) => f.name),
+  })) ?? { status: 'success' as const, actions: [], implicitKeep: { flags: [] } };
   return {
     status: result.status,
     actions: result.actions.map(toFilterAction),

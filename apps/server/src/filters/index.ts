@@ -26,3 +26,4 @@ export {
   type RedirectClaim,
   type RedirectLimits,
 } from './redirect-policy.js';
+export { closeSievePool, configureSievePool, sieveWorkers, type SievePoolOptions } from './sieve-pool.js';

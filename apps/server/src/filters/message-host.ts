@@ -1,12 +1,12 @@
 import {
-  run,
   type BodyPart,
+  type CompileOptions,
   type HeaderField,
-  type Script,
   type SieveHost,
   type SieveResult,
 } from '@mailroom/sieve';
 import { bodyStart, headerFields, mimeLeaves } from './mime-leaves.js';
+import { runInWorker, sharedBytes } from './sieve-pool.js';
 
 /** What filters need to know about a message besides its bytes. */
 export interface FilterContext {
@@ -71,53 +71,44 @@ export const FILTER_BODY_MAX_BYTES = 4 * 1024 * 1024;
 export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.subarray(0, bodyStart(raw)));
 
 /**
- * Runs a compiled script on a message, reading what is dear only when the run asks for it: the MIME parts when a
- * body test runs (synchronously, from the bytes), and the account's mailboxes (a query) when a fileinto or
- * mailboxexists needs them; a fileinto in a rule that does not match is often never reached. The run is made without
- * the mailboxes and made again with them when it wanted them; the interpreter is pure, so a run that stopped leaves
- * nothing.
+ * Runs a script on a message in a Sieve worker (sieve-pool.ts: never on the event loop, within SIEVE_TIME_LIMIT_MS),
+ * reading what is dear only when the run asks for it: the MIME parts when a body test runs, and the account's
+ * mailboxes (a query) when a fileinto or mailboxexists needs them; a fileinto in a rule that does not match is often
+ * never reached. The run is made without the mailboxes and made again with their names when it wanted them (the
+ * message's bytes are shared with the workers once, for both); the interpreter is pure, so a run that stopped
+ * leaves nothing. Null when the script does not compile or has no commands: no filter.
  */
 export async function runOnMessage(
-  script: Script,
+  script: { source: string; compileOptions?: CompileOptions },
   message: Buffer | FilterMessage,
-  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts'> & {
-    mailboxes: () => Promise<(name: string) => boolean>;
+  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts' | 'now'> & {
+    /** The names of the account's folders (those a fileinto finds). */
+    mailboxes: () => Promise<string[]>;
+    now?: Date;
   },
-): Promise<SieveResult> {
-  const wantsMailboxes = new Error('the mailboxes are wanted');
-  const wantsBody = new Error('the body is wanted');
-  // A FilterMessage is run on its head first; a run that asks for the body is made again with it.
-  let host: SieveHost;
-  let bodyLoaded = Buffer.isBuffer(message);
-  if (Buffer.isBuffer(message)) host = await sieveHostFor(message, context);
-  else if (bodyStart(message.head) < message.head.length || message.head.length >= message.size) {
-    const headOnly = await sieveHostFor(message.head, context, message.size);
-    const needBody = (): never => {
-      throw wantsBody;
-    };
-    host = { ...headOnly, rawBody: needBody, bodyParts: needBody };
-  } else {
-    // A header longer than the head: read as much as body tests would.
-    host = await sieveHostFor(await message.body(), context, message.size);
-    bodyLoaded = true;
-  }
-  let exists: ((name: string) => boolean) | null = null;
+): Promise<SieveResult | null> {
+  // A large message (FilterMessage) gives its filters its first FILTER_BODY_MAX_BYTES (its whole header among them),
+  // and its real size for `size` tests.
+  const raw = Buffer.isBuffer(message)
+    ? message
+    : message.head.length >= message.size
+      ? message.head
+      : await message.body();
+  const job = {
+    source: script.source,
+    compileOptions: script.compileOptions ?? {},
+    raw: sharedBytes(raw),
+    size: Buffer.isBuffer(message) ? message.length : message.size,
+    envelopeFrom: context.envelopeFrom,
+    envelopeTo: context.envelopeTo,
+    mailboxes: null as string[] | null,
+    ...(context.now ? { now: context.now.getTime() } : {}),
+  };
   for (;;) {
-    try {
-      return run(script, {
-        ...host,
-        mailboxExists:
-          exists ??
-          (() => {
-            throw wantsMailboxes;
-          }),
-      });
-    } catch (err) {
-      if (err === wantsMailboxes && !exists) exists = await context.mailboxes();
-      else if (err === wantsBody && !bodyLoaded && !Buffer.isBuffer(message)) {
-        host = await sieveHostFor(await message.body(), context, message.size);
-        bodyLoaded = true;
-      } else throw err;
-    }
+    const answer = await runInWorker(job);
+    if ('result' in answer) return answer.result;
+    if ('compileError' in answer) return null;
+    if (job.mailboxes) throw new Error('the Sieve worker asked twice for the mailboxes');
+    job.mailboxes = await context.mailboxes();
   }
 }

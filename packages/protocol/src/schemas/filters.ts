@@ -52,7 +52,8 @@ export type FilterInput = z.input<typeof filterInputSchema>;
 /**
  * POST filters: the whole list in its new order (create, edit, reorder, enable, delete are all a new list), or the
  * whole script from the raw editor. Refused with sieve_syntax_error (the first error's line and column in the
- * message) when a block does not compile, filter_name_is_empty when a name is empty.
+ * message) when a block does not compile, sieve_regex_too_long when a `:regex` pattern is longer than the
+ * interpreter's limit (1024 characters), filter_name_is_empty when a name is empty.
  */
 export const filtersSaveSchema = z
   .object({
