@@ -35,6 +35,7 @@ import * as m028 from './migrations/028-domain-confirm-started.js';
 import * as m029 from './migrations/029-collectors.js';
 import * as m030 from './migrations/030-blob-collection.js';
 import * as m031 from './migrations/031-search-by-account.js';
+import * as m037 from './migrations/037-kept-collector-records.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -112,6 +113,7 @@ const migrations: Record<string, Migration> = {
   '029-collectors': m029,
   '030-blob-collection': m030,
   '031-search-by-account': m031,
+  '037-kept-collector-records': m037,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
