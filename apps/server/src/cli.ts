@@ -10,6 +10,7 @@ import { runSieveTest } from './filters/index.js';
 const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
        npm run mailroom -- wallet pay|reject <invoice-id>     (the sandbox wallet)
+       npm run mailroom -- support list [--limit 50]          (the members' support requests, newest first)
        npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR]`;
 
 class UsageError extends Error {}
@@ -58,6 +59,12 @@ async function commandFrom(argv: string[]): Promise<AdminCommand> {
   if (area === 'wallet' && (action === 'pay' || action === 'reject')) {
     if (rest.length !== 1 || !rest[0]) throw new UsageError();
     return { command: action === 'pay' ? 'wallet.pay' : 'wallet.reject', invoiceId: rest[0] };
+  }
+  if (area === 'support' && action === 'list') {
+    const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' } } });
+    const limit = values.limit === undefined ? 50 : Number(values.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new UsageError();
+    return { command: 'support.list', limit };
   }
   throw new UsageError();
 }
@@ -153,6 +160,16 @@ async function sieveTest(argv: string[]): Promise<number> {
 }
 
 function print(result: AdminResult) {
+  if ('supportRequests' in result) {
+    if (!result.supportRequests.length) console.log('No support requests.');
+    for (const r of result.supportRequests) {
+      console.log(`#${r.id}  ${r.created_at}  from ${r.name} <${r.email}> (member ID ${r.member_id})`);
+      console.log(`subject: ${r.subject}${r.diagnostics ? '  [with diagnostics]' : ''}`);
+      console.log(r.text.replace(/^/gm, '  '));
+      console.log('');
+    }
+    return;
+  }
   if ('invoiceId' in result) {
     console.log(`invoice ${result.invoiceId}: ${result.status}`);
     return;

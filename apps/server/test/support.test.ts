@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { startAdminSocket } from '../src/admin/admin-socket.js';
 import type { Browser } from './_util.js';
 import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
@@ -149,4 +152,52 @@ describe('support requests', () => {
       (await json(bob.browser, 'POST', '/api/v1/user/support', { subject: 'Mine', text: 'x' })).status,
     ).toBe(200);
   });
+});
+
+describe('support requests with the default SUPPORT_EMAIL', () => {
+  it('are kept for the operator, bounce nowhere, and are listed by `mailroom support list`', async () => {
+    // support@mailroom.test: `support` is on the alias stop list, so no mailbox here can ever receive it.
+    const plain = await createTestApp({ env: { AUTH_RATE_LIMIT: '10000' } });
+    expect(plain.config.supportEmail).toBe('support@mailroom.test');
+    const ann = await mailUser(plain, 'Ann Lee');
+    expect((await json(ann.browser, 'GET', '/api/v1/user/support')).body).toEqual({
+      requests: [],
+      delivery: 'kept',
+    });
+    const sent = await json(ann.browser, 'POST', '/api/v1/user/support', {
+      subject: 'Lost my filters',
+      text: 'They were there yesterday.\nNow they are gone.',
+    });
+    expect(sent.status).toBe(200);
+    expect(sent.body).toMatchObject({ request: { subject: 'Lost my filters' }, delivery: 'kept' });
+    // No mail went anywhere: nothing in Sent, and no bounce notice in the Inbox.
+    const mail = await plain.db
+      .selectFrom('messages')
+      .select(['subject', 'folder_id'])
+      .where('account_id', '=', ann.accountId)
+      .execute();
+    expect(mail).toEqual([]);
+    expect(
+      await plain.db.selectFrom('outbox').select('id').where('account_id', '=', ann.accountId).execute(),
+    ).toEqual([]);
+    const history = (await json(ann.browser, 'GET', '/api/v1/user/support')).body.requests;
+    expect(history).toMatchObject([{ subject: 'Lost my filters' }]);
+
+    // The operator reads it with the command, asking the running server over its admin socket.
+    const admin = await startAdminSocket(plain.db, plain.config);
+    try {
+      const { DATABASE_URL: _omit, ...rest } = process.env;
+      const cli = new URL('../src/cli.ts', import.meta.url).pathname;
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['--conditions=@mailroom/source', '--import', 'tsx', cli, 'support', 'list'],
+        { env: { ...rest, LOG_LEVEL: 'silent', DATA_DIR: plain.config.dataDir }, timeout: 60_000 },
+      );
+      expect(stdout).toContain(`from Ann Lee <${ann.email}>`);
+      expect(stdout).toContain('subject: Lost my filters');
+      expect(stdout).toContain('  They were there yesterday.\n  Now they are gone.');
+    } finally {
+      await admin.close();
+    }
+  }, 120_000);
 });

@@ -22,7 +22,8 @@ import { freePort } from '../../../test-support/ports.js';
 // Issue 17, own domains: example-corp.test verified by a DNS TXT record, a second domain by a meta tag on its loopback
 // site, the DNS health table and the DKIM records, sales@example-corp.test created and receiving mail live, a reply
 // from it reaching the relay with RSA and Ed25519 signatures that verify against the loopback DNS, the address
-// delegated to member B who reads and replies in a second browser, the delegation taken back, password access used by
+// delegated to member B who reads and replies in a second browser, the delegation taken back (B's page back in B's
+// own mailbox, signed in), password access used by
 // the address-only user, and the domain removed by typing delete. Screens at 1440×900 and 390×844, en and ru.
 
 // mailauth's main entry loads its BIMI module, whose undici needs Node 22; the DKIM verifier alone runs on Node 20.
@@ -359,11 +360,44 @@ describe('own domains in the browser', () => {
     expect(sink.messages[1]!.from).toBe(SALES);
     await screenshot(b, 'domains-delegated-session-desktop-en');
 
-    // Revoked: B's session in it ends at once (as a revoked impersonation does), and B's page finds out on its own.
+    // Revoked after a confirmation (issue 28 item 23): B's open page leaves the address on its own, for B's own
+    // mailbox with a notice saying why, and B stays signed in (a reload too).
+    await phoneShot(
+      owner.context,
+      `/settings/domains/emails/${corpId}?lang=ru`,
+      'domains-undelegate-confirm-mobile-ru',
+      async (p) => {
+        await p
+          .getByRole('listitem', { name: SALES })
+          .getByRole('button', { name: `Отменить делегирование ${SALES}` })
+          .click();
+        await p.getByRole('alertdialog', { name: `Отменить делегирование ${SALES}?` }).waitFor();
+      },
+    );
     await salesRow.getByRole('button', { name: `Remove the delegation of ${SALES}` }).click();
+    const confirm = page.getByRole('alertdialog', { name: `Remove the delegation of ${SALES}?` });
+    await confirm
+      .getByText(`Bob Delegate will no longer read or send mail as ${SALES}.`, { exact: false })
+      .waitFor();
+    // Nothing is taken back before the owner confirms: B is still in the address.
+    expect(await b.getByTestId('impersonation-bar').count()).toBe(1);
+    await screenshot(page, 'domains-undelegate-confirm-desktop-en');
+    await confirm.getByRole('button', { name: 'Remove delegation' }).click();
     await salesRow.getByText(/delegated to/).waitFor({ state: 'detached' });
-    expect((await b.request.get(`${url}/auth/access`)).status()).toBe(401);
-    await b.waitForURL(/\/login/, { timeout: 45_000 });
+    await b
+      .getByText(`${SALES} is no longer delegated to you: its owner took it back.`, { exact: false })
+      .waitFor({ timeout: 30_000 });
+    await b.getByTestId('impersonation-bar').waitFor({ state: 'detached' });
+    expect(new URL(b.url()).pathname).toMatch(/^\/mail/);
+    const own = await b.request.get(`${url}/auth/access`);
+    expect(own.status()).toBe(200);
+    expect(((await own.json()) as { email: string }).email).toBe(`${bId}@mailroom.test`);
+    await screenshot(b, 'domains-delegation-ended-desktop-en');
+    await b.reload();
+    // Bob's own Inbox, empty: still signed in, in his own mailbox.
+    await b.getByText('This folder has no messages.', { exact: false }).waitFor();
+    expect(new URL(b.url()).pathname).toMatch(/^\/mail/);
+    expect(await b.getByTestId('impersonation-bar').count()).toBe(0);
 
     // Password access, typed twice, and the address-only user signs in with it.
     await salesRow.getByRole('button', { name: `Password access for ${SALES}` }).click();
@@ -418,7 +452,7 @@ describe('own domains in the browser', () => {
 
     await delegate.context.close();
     await owner.context.close();
-  }, 180_000);
+  }, 360_000);
 
   it('takes an address on the public domain, pays it in the sandbox wallet, and it receives mail once active', async () => {
     const { context, page } = await newPage(browser, desktop);

@@ -41,6 +41,8 @@ export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 export const WS_PATH = '/ws';
 /** The first frame the client sends once the socket is open. */
 export const WS_OPENING_MESSAGE = 'connection opening';
+/** The close code of a socket whose session ended or changed (RFC 6455 1008, policy violation). */
+export const WS_CLOSE_SESSION_ENDED = 1008;
 export const WS_TOAST_AT_RECONNECTS = 3;
 export const WS_RETRY_AFTER_CLOSE_MS = 1_000;
 export const WS_RETRY_AFTER_ERROR_MS = 5_000;

@@ -7,6 +7,7 @@ import { setDkimKey, type DkimKeyResult } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
 import { createEventBus } from '../core/events/index.js';
 import { settleInSandbox, type InvoicePurposes } from '../wallet/index.js';
+import { operatorSupportRequests, type OperatorSupportRequest } from '../support/index.js';
 
 /** Operator commands, run by the CLI directly or by the server on the CLI's behalf (admin socket). */
 export const adminCommandSchema = z.discriminatedUnion('command', [
@@ -28,6 +29,11 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     /** The wallet's invoice id (the sandbox page shows it, an invoice's `id` in the API). */
     invoiceId: z.string().min(1).max(200),
   }),
+  z.object({
+    command: z.literal('support.list'),
+    /** How many of the latest requests (default 50). */
+    limit: z.number().int().min(1).max(1000).default(50),
+  }),
 ]);
 export type AdminCommand = z.infer<typeof adminCommandSchema>;
 
@@ -41,7 +47,11 @@ export interface WalletSettleResult {
   status: string;
 }
 
-export type AdminResult = UserAddResult | DkimKeyResult | WalletSettleResult;
+export interface SupportListResult {
+  supportRequests: OperatorSupportRequest[];
+}
+
+export type AdminResult = UserAddResult | DkimKeyResult | WalletSettleResult | SupportListResult;
 
 /**
  * Runs one operator command. `invoicePurposes`: the running server's (over the admin socket), else the app's, so a
@@ -69,6 +79,8 @@ export async function runAdminCommand(
     }
     case 'dkim.set':
       return setDkimKey(db, command);
+    case 'support.list':
+      return { supportRequests: await operatorSupportRequests(db, command.limit) };
     case 'wallet.pay':
     case 'wallet.reject': {
       // The member's own action in the sandbox wallet: with the provider's wallet there is nothing of ours to press.

@@ -13,6 +13,7 @@ export {
   sessionIdOf,
   deleteSessionsWhere,
   announceEndedSessions,
+  returnDelegatedSessions,
   type LiveSession,
   type SessionSelection,
 } from './sessions.js';

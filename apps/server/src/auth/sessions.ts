@@ -142,6 +142,28 @@ export async function deleteSessionsWhere(db: Db, selection: SessionSelection): 
   return rows.map((r) => r.id);
 }
 
+/**
+ * A delegation taken back (or its address gone): the delegates' sessions in the owner's address become their own
+ * sessions again — the same cookie, now the delegate's own mailbox — instead of ending, so the delegate loses the
+ * address and stays signed in (issue 28 item 23). `actorAccountId`: only that delegate's; undefined: every
+ * delegate's. Answers their ids; `announceEndedSessions` then closes their websockets, which were the owner's.
+ */
+export async function returnDelegatedSessions(
+  db: Db,
+  selection: { accountId: number; email: string; actorAccountId?: number },
+): Promise<string[]> {
+  let query = db
+    .updateTable('sessions')
+    .set({ account_id: sql<number>`actor_account_id`, alias_email: null, actor_account_id: null })
+    .where('account_id', '=', selection.accountId)
+    .where(sql<string>`lower(alias_email)`, '=', selection.email.toLowerCase())
+    .where('actor_account_id', 'is not', null);
+  if (selection.actorAccountId !== undefined)
+    query = query.where('actor_account_id', '=', selection.actorAccountId);
+  const rows = await query.returning('id').execute();
+  return rows.map((r) => r.id);
+}
+
 /** Tells every process the sessions ended (their websockets close); a bus that cannot tell is logged. */
 export async function announceEndedSessions(
   deps: { events: EventBus; log: { warn(obj: object, msg: string): void } },
@@ -158,14 +180,16 @@ export async function announceEndedSessions(
 
 /**
  * Ends every session signed in by password access to `email` (an alias deleted, its access removed or its password
- * changed) and tells every process, so their websockets close at once.
+ * changed) and tells every process, so their websockets close at once. A delegate's session in it goes back to the
+ * delegate's own mailbox (returnDelegatedSessions) rather than ending.
  */
 export async function endAddressSessions(
   deps: { db: Db; events: EventBus; log: { warn(obj: object, msg: string): void } },
   accountId: number,
   email: string,
 ): Promise<number> {
-  const ids = await deleteSessionsWhere(deps.db, { kind: 'address', accountId, email });
+  const returned = await returnDelegatedSessions(deps.db, { accountId, email });
+  const ids = [...returned, ...(await deleteSessionsWhere(deps.db, { kind: 'address', accountId, email }))];
   await announceEndedSessions(deps, ids);
   return ids.length;
 }

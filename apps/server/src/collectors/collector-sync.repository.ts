@@ -391,3 +391,68 @@ export async function copiedMessageIds(
 export async function findCollectorRow(db: Db, id: number): Promise<CollectorRow | undefined> {
   return db.selectFrom('collectors').selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+/** The remote mailbox a record belongs to: its server (without case) and the login signed in with. */
+export interface RemoteMailbox {
+  accountId: number;
+  host: string;
+  login: string;
+}
+
+/**
+ * A collector deleted with its mail kept: its records of what was copied stay, detached from it (migration 037), so
+ * the same mailbox added again takes them up instead of copying everything a second time.
+ */
+export async function keepCollectorRecords(trx: Trx, collectorId: number, remote: RemoteMailbox) {
+  await trx
+    .updateTable('collector_folders')
+    .set({
+      collector_id: null,
+      kept_account_id: remote.accountId,
+      kept_host: remote.host.toLowerCase(),
+      kept_login: remote.login,
+      kept_at: sql<Date>`now()`,
+    })
+    .where('collector_id', '=', collectorId)
+    .execute();
+}
+
+/**
+ * A new collector takes up the records kept for its mailbox: per remote folder the latest kept, and only where the
+ * local folder it filled is still here (a folder the user deleted since is copied afresh). The rest are dropped.
+ * Answers how many remote folders were taken up.
+ */
+export async function adoptKeptRecords(
+  trx: Trx,
+  collectorId: number,
+  remote: RemoteMailbox,
+): Promise<number> {
+  const kept = await trx
+    .selectFrom('collector_folders')
+    .select(['id', 'remote_path', 'folder_id'])
+    .where('kept_account_id', '=', remote.accountId)
+    .where('kept_host', '=', remote.host.toLowerCase())
+    .where('kept_login', '=', remote.login)
+    .orderBy('kept_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  if (!kept.length) return 0;
+  const taken = new Map<string, number>();
+  for (const row of kept)
+    if (row.folder_id !== null && !taken.has(row.remote_path)) taken.set(row.remote_path, row.id);
+  const dropped = kept.map((r) => r.id).filter((id) => ![...taken.values()].includes(id));
+  if (dropped.length) await trx.deleteFrom('collector_folders').where('id', 'in', dropped).execute();
+  if (taken.size)
+    await trx
+      .updateTable('collector_folders')
+      .set({
+        collector_id: collectorId,
+        kept_account_id: null,
+        kept_host: null,
+        kept_login: null,
+        kept_at: null,
+      })
+      .where('id', 'in', [...taken.values()])
+      .execute();
+  return taken.size;
+}

@@ -14,6 +14,7 @@ import { publishAfterCommit, type EventBus, type PublishLog } from '../core/even
 import { lockAccount } from '../mailbox/index.js';
 import { deleteFolderTree, ensureCollectorFolderPath } from '../mail/index.js';
 import { sealCollectorPassword } from './collector-password.js';
+import { adoptKeptRecords, keepCollectorRecords } from './collector-sync.repository.js';
 import { collectorView } from './collector-view.js';
 import {
   collectsAddress,
@@ -185,6 +186,8 @@ export async function createCollector(
         apply_filters: input.apply_filters ?? false,
       });
       await ensureCollectorFolderPath(trx, accountId, folderName);
+      // The same mailbox collected before and deleted with its mail kept: what was copied then is not copied again.
+      await adoptKeptRecords(trx, inserted.id, { accountId, host: endpoint.host, login });
       return inserted;
     });
   } catch (err) {
@@ -239,7 +242,10 @@ export async function updateCollector(
   return collectorView(row);
 }
 
-/** keep_mail: the imported folders and mail stay as ordinary mail; otherwise they go, and their size with them. */
+/**
+ * keep_mail: the imported folders and mail stay as ordinary mail, and so does the record of what was copied, so the
+ * same mailbox added again copies only what is new (issue 28 item 19); otherwise they go, and their size with them.
+ */
 export async function deleteCollector(
   deps: CollectorsDeps,
   accountId: number,
@@ -252,6 +258,7 @@ export async function deleteCollector(
     const row = await lockCollectorRow(trx, accountId, id);
     if (!row) throw new DomainError('collector_not_found');
     if (!keepMail) removedFolders = await deleteFolderTree(trx, accountId, row.folder_name);
+    else await keepCollectorRecords(trx, row.id, { accountId, host: row.host, login: row.login });
     await deleteCollectorRow(trx, accountId, id);
   });
   await announce(deps, accountId, removedFolders > 0);

@@ -5,6 +5,7 @@ import type { WebSocket } from 'ws';
 import { Gauge } from 'prom-client';
 import {
   LIVE_SYNC_MARGIN_MS,
+  WS_CLOSE_SESSION_ENDED,
   WS_OPENING_MESSAGE,
   type LiveSyncFrame,
   type MailEvent,
@@ -29,7 +30,7 @@ export interface LiveUpdatesOptions {
  * Close codes (RFC 6455 §7.4): 1008 policy violation, here a session that ended; 1001 going away, this process
  * stopping (the page reconnects, through the load balancer, to another node).
  */
-const CLOSE_SESSION_ENDED = 1008;
+const CLOSE_SESSION_ENDED = WS_CLOSE_SESSION_ENDED;
 const CLOSE_GOING_AWAY = 1001;
 
 const openClients = new Gauge({

@@ -1,1 +1,2 @@
 export { supportRoutes } from './support.routes.js';
+export { operatorSupportRequests, type OperatorSupportRequest } from './support.service.js';

@@ -21,6 +21,20 @@ export function supportRequestsOf(db: Db, accountId: number, limit: number): Pro
     .execute();
 }
 
+/** The latest requests of every account, newest first (the operator's `mailroom support list`). */
+export function latestSupportRequests(
+  db: Db,
+  limit: number,
+): Promise<(SupportRequestRow & { account_id: number })[]> {
+  return db
+    .selectFrom('support_requests')
+    .select([...columns, 'account_id'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 export async function countSupportRequestsSince(trx: Trx, accountId: number, since: Date): Promise<number> {
   const row = await trx
     .selectFrom('support_requests')

@@ -13,7 +13,8 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...apiRoute(app, 'supportRequests', { tags, summary: 'Support requests sent, newest first' }),
-    handler: async (request) => listSupportRequests(db, ownAccountOnly(request.requireAuth())),
+    handler: async (request) =>
+      listSupportRequests(db, app.deps.config, ownAccountOnly(request.requireAuth())),
   });
 
   app.route({
@@ -26,7 +27,7 @@ export const supportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.route({
     ...apiRoute(app, 'createSupportRequest', {
       tags,
-      summary: 'Send a support request as mail to the support address',
+      summary: 'Send a support request as mail to the support address, or keep it for the operator',
     }),
     handler: async (request) => {
       const principal = request.requireAuth();

@@ -1,15 +1,23 @@
 import fs from 'node:fs';
-import { composeRequestSchema, type SupportRequest, type SupportResponse } from '@mailroom/protocol';
+import {
+  composeRequestSchema,
+  type SupportDelivery,
+  type SupportRequest,
+  type SupportResponse,
+} from '@mailroom/protocol';
+import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { lockAccount, scopedFolderCounts, wholeMailbox } from '../mailbox/index.js';
-import { requireAccount, type Principal } from '../accounts/index.js';
+import { findAccountById, requireAccount, type Principal } from '../accounts/index.js';
+import { resolveRecipient } from '../addresses/index.js';
 import { prepareMessage, sendMessage, type SendingDeps } from '../sending/index.js';
 import {
   countSupportRequestsSince,
   deleteSupportRequest,
   insertSupportRequest,
+  latestSupportRequests,
   supportRequestsOf,
   type SupportRequestRow,
 } from './support.repository.js';
@@ -59,11 +67,48 @@ export async function supportDiagnostics(db: Db, accountId: number): Promise<Rec
   };
 }
 
+/**
+ * Whether requests go as mail: not when SUPPORT_EMAIL is an address of ours that no mailbox holds (the default
+ * support@MAIL_DOMAIN: `support` is on the alias stop list, so no account can ever hold it). Such mail would only
+ * come back as a bounce; the requests are kept for the operator instead (`mailroom support list`). An address
+ * elsewhere is the operator's to vouch for, and goes as mail.
+ */
+export async function supportDelivery(db: Db, config: Config): Promise<SupportDelivery> {
+  const resolved = await resolveRecipient(db, config, config.supportEmail);
+  return resolved.kind === 'local' || resolved.kind === 'foreign' ? 'mail' : 'kept';
+}
+
 export async function listSupportRequests(
   db: Db,
+  config: Config,
   accountId: number,
-): Promise<{ requests: SupportRequest[] }> {
-  return { requests: (await supportRequestsOf(db, accountId, HISTORY_LIMIT)).map(view) };
+): Promise<{ requests: SupportRequest[]; delivery: SupportDelivery }> {
+  return {
+    requests: (await supportRequestsOf(db, accountId, HISTORY_LIMIT)).map(view),
+    delivery: await supportDelivery(db, config),
+  };
+}
+
+export interface OperatorSupportRequest extends SupportRequest {
+  member_id: string;
+  email: string;
+  name: string;
+}
+
+/** The operator's view (`mailroom support list`): the latest requests of every member, with who sent them. */
+export async function operatorSupportRequests(db: Db, limit: number): Promise<OperatorSupportRequest[]> {
+  const rows = await latestSupportRequests(db, limit);
+  const accounts = new Map<number, Awaited<ReturnType<typeof findAccountById>>>();
+  for (const id of new Set(rows.map((r) => r.account_id))) accounts.set(id, await findAccountById(db, id));
+  return rows.map((row) => {
+    const account = accounts.get(row.account_id);
+    return {
+      ...view(row),
+      member_id: account?.member_id ?? '',
+      email: account?.email ?? '',
+      name: account?.name ?? '',
+    };
+  });
 }
 
 function lines(title: string, values: Record<string, string>): string {
@@ -73,10 +118,11 @@ function lines(title: string, values: Record<string, string>): string {
 }
 
 /**
- * POST user/support: the request goes as mail From the primary address to SUPPORT_EMAIL through the normal sending path
- * (a copy in Sent, local delivery or the outbox), with the diagnostics appended only when the user agreed. At most
- * SUPPORT_REQUESTS_PER_HOUR an hour, counted under the account row's lock so requests at once cannot overrun it; a
- * request whose mail could not be sent is not kept.
+ * POST user/support: the request is kept, and goes as mail From the primary address to SUPPORT_EMAIL through the
+ * normal sending path (a copy in Sent, local delivery or the outbox), with the diagnostics appended only when the user
+ * agreed — unless no mailbox can receive SUPPORT_EMAIL (supportDelivery 'kept'): then it is only kept, for the
+ * operator. At most SUPPORT_REQUESTS_PER_HOUR an hour, counted under the account row's lock so requests at once
+ * cannot overrun it; a request whose mail could not be sent is not kept.
  */
 export async function createSupportRequest(
   deps: SendingDeps,
@@ -100,6 +146,11 @@ export async function createSupportRequest(
       created_at: now,
     });
   });
+  const delivery = await supportDelivery(deps.db, deps.config);
+  if (delivery === 'kept') {
+    await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'support' }]);
+    return { request: view(row), delivery };
+  }
   try {
     const diagnostics = body.include_diagnostics
       ? lines('Diagnostics', await supportDiagnostics(deps.db, accountId)) + lines('Browser', body.client)
@@ -119,5 +170,5 @@ export async function createSupportRequest(
     throw err;
   }
   await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'support' }]);
-  return { request: view(row) };
+  return { request: view(row), delivery };
 }

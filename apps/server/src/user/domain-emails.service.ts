@@ -31,6 +31,7 @@ import {
   createSwitchedSession,
   deleteSessionsWhere,
   endAddressSessions,
+  returnDelegatedSessions,
   recordSignIns,
   signInClientOf,
   type SessionDeps,
@@ -56,15 +57,17 @@ async function tell(
   await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part }]);
 }
 
-/** The delegate's sessions in the address end at once, and their tabs hear of it. */
+/**
+ * The delegate's sessions in the address go back to the delegate's own mailbox at once (signed in still), and their
+ * tabs hear of it: their websockets close, and the app finds itself in its own mailbox.
+ */
 async function endDelegateSessions(
   deps: DomainEmailRouteDeps,
   ownerAccountId: number,
   delegateAccountId: number,
   email: string,
 ): Promise<void> {
-  const ids = await deleteSessionsWhere(deps.db, {
-    kind: 'address',
+  const ids = await returnDelegatedSessions(deps.db, {
     accountId: ownerAccountId,
     email,
     actorAccountId: delegateAccountId,

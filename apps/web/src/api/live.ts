@@ -1,5 +1,6 @@
 import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
 import {
+  WS_CLOSE_SESSION_ENDED,
   WS_MAX_TRIES,
   WS_OPENING_MESSAGE,
   WS_PATH,
@@ -21,7 +22,8 @@ export interface LiveOptions {
   /** Called each time the socket opens, the first time and after a reconnect. */
   onOpen?(): void;
   /** Called when an open socket closes or fails. */
-  onClose?(): void;
+  /** The socket closed (`code`: its close code; undefined after an error). */
+  onClose?(code?: number): void;
   createSocket?(url: string): WebSocket;
   setTimer?(callback: () => void, ms: number): unknown;
   clearTimer?(handle: unknown): void;
@@ -110,10 +112,10 @@ export class LiveConnection {
       this.options.onClose();
       this.retry(WS_RETRY_AFTER_ERROR_MS);
     });
-    socket.addEventListener('close', () => {
+    socket.addEventListener('close', (event: CloseEvent) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      this.options.onClose();
+      this.options.onClose(event.code);
       this.retry(this.failedWithError ? WS_RETRY_AFTER_ERROR_MS : WS_RETRY_AFTER_CLOSE_MS);
     });
   }
@@ -183,6 +185,11 @@ export interface LiveUpdatesOptions {
   clock?: ServerClock;
   /** Called with the reconnect count whenever it changes (the refresh toast shows from WS_TOAST_AT_RECONNECTS). */
   onReconnectCount?(count: number): void;
+  /**
+   * The server closed the socket because its session ended or changed (signed out elsewhere, a delegation taken
+   * back): the app looks at what the session is now.
+   */
+  onSessionEnded?(): void;
 }
 
 /**
@@ -191,7 +198,7 @@ export interface LiveUpdatesOptions {
  */
 export function startLiveUpdates(
   client: QueryClient,
-  { handlers, onReconnectCount, clock = pageClock }: LiveUpdatesOptions,
+  { handlers, onReconnectCount, onSessionEnded, clock = pageClock }: LiveUpdatesOptions,
 ): () => void {
   if (typeof WebSocket === 'undefined') return () => {};
   let openedAt = 0;
@@ -215,7 +222,10 @@ export function startLiveUpdates(
     onOpen: () => {
       openedAt = Date.now();
     },
-    onClose: () => clock.lost(),
+    onClose: (code) => {
+      clock.lost();
+      if (code === WS_CLOSE_SESSION_ENDED) onSessionEnded?.();
+    },
   });
   connection.start();
   return () => connection.stop();

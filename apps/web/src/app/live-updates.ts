@@ -11,6 +11,7 @@ import { foldersLiveHandler, watchUnreadTitle } from '../features/folders/live';
 import { mailLiveHandler } from '../features/mail/live';
 import { settingsLiveHandler } from '../features/settings/live';
 import { shellLiveHandler } from '../features/shell/live';
+import { followSessionChange } from '../features/shell';
 import { useNotices } from '../ui/notices-store';
 
 /** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */
@@ -46,6 +47,7 @@ export function startAppLiveUpdates(client: QueryClient, appName: string): () =>
   const stopLive = startLiveUpdates(client, {
     handlers: liveHandlers,
     onReconnectCount: (count) => setToast(count >= WS_TOAST_AT_RECONNECTS),
+    onSessionEnded: () => void followSessionChange(client),
   });
   const stopTitle = watchUnreadTitle(client, appName);
   return () => {

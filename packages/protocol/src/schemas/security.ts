@@ -155,7 +155,17 @@ export const supportRequestSchema = z.object({
   diagnostics: z.boolean(),
 });
 export type SupportRequest = z.infer<typeof supportRequestSchema>;
-export const supportRequestsResponseSchema = z.object({ requests: z.array(supportRequestSchema) });
+/**
+ * Where requests go: 'mail' — as mail to the support address (SUPPORT_EMAIL); 'kept' — no mailbox can receive that
+ * address (the default support@MAIL_DOMAIN with no account or alias holding it), so no mail is sent (it would only
+ * bounce) and the requests are kept for the operator, who reads them with `mailroom support list`.
+ */
+export const supportDeliverySchema = z.enum(['mail', 'kept']);
+export type SupportDelivery = z.infer<typeof supportDeliverySchema>;
+export const supportRequestsResponseSchema = z.object({
+  requests: z.array(supportRequestSchema),
+  delivery: supportDeliverySchema,
+});
 export type SupportRequestsResponse = z.infer<typeof supportRequestsResponseSchema>;
 /**
  * POST user/support: sent to the configured support address (SUPPORT_EMAIL) through the normal sending path, From the
@@ -170,7 +180,10 @@ export const supportCreateSchema = z.object({
   client: z.record(z.string().max(100), z.string().max(500)).default({}),
 });
 export type SupportCreate = z.input<typeof supportCreateSchema>;
-export const supportResponseSchema = z.object({ request: supportRequestSchema });
+export const supportResponseSchema = z.object({
+  request: supportRequestSchema,
+  delivery: supportDeliverySchema,
+});
 export type SupportResponse = z.infer<typeof supportResponseSchema>;
 /** GET user/support/diagnostics: what the server would add, as label → value lines. */
 export const supportDiagnosticsResponseSchema = z.object({ diagnostics: z.record(z.string(), z.string()) });

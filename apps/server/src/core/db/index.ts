@@ -35,9 +35,10 @@ import * as m028 from './migrations/028-domain-confirm-started.js';
 import * as m029 from './migrations/029-collectors.js';
 import * as m030 from './migrations/030-blob-collection.js';
 import * as m031 from './migrations/031-search-by-account.js';
-import * as m035 from './migrations/035-code-cap-late-payments.js';
-import * as m033 from './migrations/033-contact-imports.js';
 import * as m032 from './migrations/032-filter-redirect-counts.js';
+import * as m033 from './migrations/033-contact-imports.js';
+import * as m035 from './migrations/035-code-cap-late-payments.js';
+import * as m037 from './migrations/037-kept-collector-records.js';
 import * as m038 from './migrations/038-thread-latest.js';
 
 export type * from './schema.js';
@@ -116,9 +117,10 @@ const migrations: Record<string, Migration> = {
   '029-collectors': m029,
   '030-blob-collection': m030,
   '031-search-by-account': m031,
-  '035-code-cap-late-payments': m035,
-  '033-contact-imports': m033,
   '032-filter-redirect-counts': m032,
+  '033-contact-imports': m033,
+  '035-code-cap-late-payments': m035,
+  '037-kept-collector-records': m037,
   '038-thread-latest': m038,
 };
 

@@ -596,7 +596,13 @@ export interface Database {
   };
   collector_folders: {
     id: Generated<number>;
-    collector_id: number;
+    /** Null while the rows are kept after their collector was deleted with its mail (migration 037). */
+    collector_id: number | null;
+    /** Whose, from which server and login, the rows of a deleted collector are (migration 037). */
+    kept_account_id: number | null;
+    kept_host: string | null;
+    kept_login: string | null;
+    kept_at: Date | null;
     remote_path: string;
     folder_id: number | null;
     uidvalidity: Int8 | null;

@@ -193,6 +193,7 @@ export function EmailItem({
   const id = useId();
   const [panel, setPanel] = useState<'access' | 'delegate' | null>(null);
   const [removing, setRemoving] = useState(false);
+  const [undelegating, setUndelegating] = useState(false);
   const catchAll = useSetCatchAll();
   const remove = useDeleteDomainEmail();
   const delegate = useDelegateDomainEmail();
@@ -303,14 +304,8 @@ export function EmailItem({
             {email.delegate ? (
               <Button
                 variant="ghost"
-                onClick={() =>
-                  delegate.mutate(
-                    { ...ref, memberId: null },
-                    {
-                      onSuccess: () => raiseSuccess(t('domains.emails.undelegated', { email: email.email })),
-                    },
-                  )
-                }
+                aria-haspopup="dialog"
+                onClick={() => setUndelegating(true)}
                 disabled={delegate.isPending}
                 aria-label={t('domains.emails.undelegateFor', { email: email.email })}
               >
@@ -358,6 +353,23 @@ export function EmailItem({
         <EmailAccessForm email={email} domainId={domain.id} onDone={() => setPanel(null)} />
       ) : null}
 
+      <ConfirmDialog
+        open={undelegating}
+        onOpenChange={setUndelegating}
+        title={t('domains.emails.undelegateTitle', { email: email.email })}
+        text={t('domains.emails.undelegateText', {
+          email: email.email,
+          name: email.delegate?.name || email.delegate?.member_id || '',
+        })}
+        confirmLabel={t('domains.emails.undelegate')}
+        danger
+        onConfirm={async () => {
+          await delegate.mutateAsync({ ...ref, memberId: null });
+          raiseSuccess(t('domains.emails.undelegated', { email: email.email }));
+          setUndelegating(false);
+        }}
+        onError={() => {}}
+      />
       <ConfirmDialog
         open={removing}
         onOpenChange={setRemoving}

@@ -48,7 +48,8 @@ export const securityQueries = {
   supportRequests: () =>
     queryOptions({
       queryKey: securityKeys.supportRequests,
-      queryFn: ({ signal }) => call(routes.supportRequests, { signal }).then((r) => r.requests),
+      // The requests sent and where they go (delivery 'kept': no support mailbox, the operator reads them).
+      queryFn: ({ signal }) => call(routes.supportRequests, { signal }),
       meta: { showError: true },
     }),
   supportDiagnostics: () =>

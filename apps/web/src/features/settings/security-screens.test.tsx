@@ -38,6 +38,7 @@ interface Data {
   log?: { entries: AuthLogEntry[]; total: number };
   ba?: BaListResponse;
   requests?: SupportRequest[];
+  delivery?: 'mail' | 'kept';
   diagnostics?: Record<string, string>;
 }
 
@@ -64,7 +65,8 @@ function serve(data: Data, answer: (call: Call) => Response | undefined = () => 
       }
       if (url === '/api/v1/user/settings/security/ba-list')
         return json(data.ba ?? { bank_accounts: [], acting_for: [] });
-      if (url === '/api/v1/user/support') return json({ requests: data.requests ?? [] });
+      if (url === '/api/v1/user/support')
+        return json({ requests: data.requests ?? [], delivery: data.delivery ?? 'mail' });
       if (url === '/api/v1/user/support/diagnostics') return json({ diagnostics: data.diagnostics ?? {} });
       if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
       return notFound();
@@ -412,7 +414,7 @@ describe('settings/support', () => {
       const sent = body as { subject: string; text: string };
       const request = { id: 1, ...sent, created_at: '2026-11-21T09:00:00Z', diagnostics: true };
       data.requests = [request];
-      return json({ request });
+      return json({ request, delivery: 'mail' });
     });
     renderAt('/settings/support');
     expect(
@@ -460,6 +462,32 @@ describe('settings/support', () => {
     const history = await screen.findByRole('list', { name: 'Your requests' });
     expect(within(history).getByText('Mail is late')).toBeTruthy();
     expect(within(history).getByText('With diagnostics')).toBeTruthy();
+  });
+});
+
+describe('settings/support without a support mailbox', () => {
+  it('the form says requests are kept for the operator, and a sent one says it was kept', async () => {
+    const data: Data = { delivery: 'kept' };
+    serve(data, ({ body }) => {
+      const request = { id: 7, ...(body as object), created_at: '2026-11-28T09:00:00Z', diagnostics: false };
+      data.requests = [request as SupportRequest];
+      return json({ request, delivery: 'kept' });
+    });
+    renderAt('/settings/support');
+    expect(
+      await screen.findByText(
+        /This server has no support mailbox: your requests are kept here for its operator/,
+        undefined,
+        {
+          timeout: 5_000,
+        },
+      ),
+    ).toBeTruthy();
+    type('Subject', 'Lost my filters');
+    type('What happened', 'They were there yesterday.');
+    fireEvent.click(screen.getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Your request is kept for the operator of this server')).toBeTruthy();
+    expect(screen.queryByText('Your request is sent')).toBeNull();
   });
 });
 

@@ -54,6 +54,7 @@ function SupportForm() {
   const { t } = useTranslation();
   const id = useId();
   const create = useCreateSupportRequest();
+  const kept = useSupportRequests().data?.delivery === 'kept';
   const [subject, setSubject] = useState('');
   const [text, setText] = useState('');
   const [include, setInclude] = useState(false);
@@ -77,8 +78,8 @@ function SupportForm() {
         client: include ? client : {},
       },
       {
-        onSuccess: () => {
-          raiseSuccess(t('support.sent'));
+        onSuccess: (answer) => {
+          raiseSuccess(t(answer.delivery === 'kept' ? 'support.kept' : 'support.sent'));
           setSubject('');
           setText('');
           setInclude(false);
@@ -90,6 +91,11 @@ function SupportForm() {
 
   return (
     <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
+      {kept ? (
+        <p className={page.hint} role="note">
+          {t('support.keptNote')}
+        </p>
+      ) : null}
       <div className={page.field}>
         <label htmlFor={`${id}-subject`}>{t('support.subject')}</label>
         <input
@@ -162,14 +168,14 @@ function History() {
   return (
     <Group title={t('support.history')}>
       {requests.data ? (
-        requests.data.length === 0 ? (
+        requests.data.requests.length === 0 ? (
           <div className={page.state}>
             <LifeBuoy aria-hidden />
             <p>{t('support.historyEmpty')}</p>
           </div>
         ) : (
           <ul className={page.list} aria-label={t('support.history')}>
-            {requests.data.map((request) => (
+            {requests.data.requests.map((request) => (
               <li key={request.id} className={page.item} aria-label={request.subject}>
                 <span className={page.itemMain}>
                   <span className={page.itemName}>{request.subject}</span>
