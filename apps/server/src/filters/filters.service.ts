@@ -1,4 +1,5 @@
 import {
+  compile,
   hasRequire,
   joinRules,
   splitRules,

@@ -7,7 +7,6 @@ import {
   PASSWORD_MIN_LENGTH,
   type AuthLogEntry,
   type SecurityResponse,
-  formatFullDate,
 } from '@mailroom/protocol';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';

@@ -1,4 +1,3 @@
-import { formatFullDate } from '@mailroom/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
