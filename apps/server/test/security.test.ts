@@ -352,7 +352,10 @@ describe('codes and names are per account', () => {
     });
     expect(own.status).toBe(200);
     await json(ann.browser, 'POST', `${SECURITY}/userinfo`, { first_name: 'Ann', last_name: 'Other' });
-    expect((await json(bob.browser, 'GET', SECURITY)).body).toMatchObject({ first_name: 'Bob', last_name: 'Chen' });
+    expect((await json(bob.browser, 'GET', SECURITY)).body).toMatchObject({
+      first_name: 'Bob',
+      last_name: 'Chen',
+    });
     expect((await json(bob.browser, 'GET', '/auth/access')).body.name).toBe('Bob Chen');
   });
 });

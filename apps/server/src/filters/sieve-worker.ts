@@ -42,12 +42,16 @@ serveJobs<SieveJob | SieveCompileJob, SieveJobResult>(async (job) => {
   if (!script.commands.length) return { compileError: null };
   // The shared bytes are copied into this thread's memory: decoders take no shared memory.
   const raw = Buffer.from(job.raw);
-  const host = await sieveHostFor(raw, {
-    envelopeFrom: job.envelopeFrom,
-    envelopeTo: job.envelopeTo,
-    ...(job.bodyParts === false ? { bodyParts: false } : {}),
-    ...(job.now !== undefined ? { now: () => new Date(job.now!) } : {}),
-  }, job.size ?? raw.length);
+  const host = await sieveHostFor(
+    raw,
+    {
+      envelopeFrom: job.envelopeFrom,
+      envelopeTo: job.envelopeTo,
+      ...(job.bodyParts === false ? { bodyParts: false } : {}),
+      ...(job.now !== undefined ? { now: () => new Date(job.now!) } : {}),
+    },
+    job.size ?? raw.length,
+  );
   const folders = job.mailboxes?.map((name, id) => ({ id, name }));
   try {
     const result = run(
