@@ -118,7 +118,7 @@ describe('filters within their time', () => {
     expect(await foldersOf(eve.accountId, 'Slow one')).toEqual([{ system: 'inbox', subject: 'Slow one' }]);
     const { body } = await call(eve.browser, 'GET', 'filters');
     expect(body.sieve_filter.errors[0]).toMatchObject({
-      message: 'the filter took too long (more than 100 ms) and was stopped',
+      message: expect.stringMatching(/the filter took too long \(more than 100 ms\) and was stopped$/),
     });
     // The worker that was stopped is replaced: the next delivery is filtered as usual.
     const plain = await saveScript(

@@ -102,6 +102,10 @@ export class WorkerPool<I extends object, O> {
       if (job) {
         clearTimeout(job.timer);
         job.reject(err);
+      } else if (!slot.ready) {
+        // A worker that died while starting (its heap too small for its own modules, say) fails the job it was
+        // started for, rather than being started again for ever.
+        this.queue.shift()?.reject(err);
       }
       void worker.terminate();
       this.pump();

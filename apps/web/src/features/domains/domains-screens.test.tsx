@@ -815,6 +815,11 @@ describe('settings/domains/emails/{id}', () => {
     fireEvent.click(
       within(sales).getByRole('button', { name: 'Remove the delegation of sales@example-corp.test' }),
     );
+    // Removing a delegation asks first (issue 28 item 23).
+    const confirm = await screen.findByRole('dialog', {
+      name: 'Remove the delegation of sales@example-corp.test?',
+    });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Remove delegation' }));
     await waitFor(() => expect(within(sales).queryByText(/delegated to/)).toBeNull());
     expect(writes.map((w) => [w.method, w.url, w.body])).toEqual([
       ['PUT', '/api/v1/user/domains/1/emails/5', { catch_all: true }],
