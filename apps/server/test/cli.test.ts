@@ -14,11 +14,12 @@ function mailroom(args: string[], env: Record<string, string>) {
   const { DATABASE_URL: _omit, ...rest } = process.env;
   return run(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', cli, ...args], {
     env: { ...rest, LOG_LEVEL: 'silent', ...env },
-    timeout: 60_000,
+    timeout: 120_000,
   });
 }
 
-describe('the mailroom command', () => {
+// The command starts a process that opens PGlite and runs every migration: ~25 s alone on a busy 2-core machine.
+describe('the mailroom command', { timeout: 120_000 }, () => {
   it('adds a user through a running server over the admin socket', async () => {
     const db = await createTestDb();
     const config = await testConfig();
