@@ -35,6 +35,20 @@ declare module 'vitest' {
 export async function spawnServer(
   env: Record<string, string> = {},
 ): Promise<ServerInfo & { stop: () => Promise<void> }> {
+  // A port freePort() found free can be taken by someone else (another file's server, an outgoing connection's
+  // ephemeral port) before the server binds it; such a start is tried again on new ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnServerOnce(env);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof Error) || !error.message.includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function spawnServerOnce(
+  env: Record<string, string>,
+): Promise<ServerInfo & { stop: () => Promise<void> }> {
   const port = await freePort();
   const smtpPort = await freePort();
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-')));
@@ -53,7 +67,13 @@ export async function spawnServer(
       LOG_LEVEL: 'warn',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
+  });
+  // The server's errors go to the run's output as they come, and the last of them into the error if it exits.
+  let stderrTail = '';
+  child.stderr!.on('data', (chunk: Buffer) => {
+    process.stderr.write(chunk);
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-4000);
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
@@ -66,7 +86,7 @@ export async function spawnServer(
   const deadline = Date.now() + 60_000;
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${stderrTail}`);
       try {
         if ((await fetch(`${url}/healthz`)).ok && (await accepts(smtpPort))) break;
       } catch {

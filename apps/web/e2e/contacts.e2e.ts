@@ -18,8 +18,9 @@ async function importFile(page: Page, file: string): Promise<Record<string, stri
   await page.getByRole('button', { name: /^(Import|Импорт)$/ }).click();
   const dialog = page.getByRole('dialog', { name: /^(Import contacts|Импорт контактов)$/ });
   await dialog.locator('input[type="file"]').setInputFiles(file);
-  const result = dialog.getByRole('status');
-  await result.waitFor({ timeout: 15_000 });
+  // The import runs as a job: a progress line (also a status) comes first, then the result with its counts.
+  const result = dialog.getByRole('status', { name: /^(Import result|Итог импорта)$/ });
+  await result.waitFor({ timeout: 30_000 });
   const counts: Record<string, string> = {};
   for (const row of await result.locator('dl > div').all()) {
     counts[(await row.locator('dt').textContent())!] = (await row.locator('dd').textContent())!;
