@@ -102,7 +102,13 @@ export async function deliverMessage(
   envelope: ReceivedEnvelope = { from: '' },
 ): Promise<DeliveryOutcome[]> {
   const spooled = Buffer.isBuffer(raw) ? undefined : raw;
-  const parsed = spooled ? await parseMessageFile(spooled) : await parseMessage(raw as Buffer);
+  // A parse that fails (hostile mail, out of time) describes the message from its header; said in the log, as a
+  // worker that could not start at all once made every message lose its attachment list unnoticed.
+  const parseFailed = (err: unknown) =>
+    deps.log.warn({ err }, 'the message could not be parsed; kept with its header');
+  const parsed = spooled
+    ? await parseMessageFile(spooled, parseFailed)
+    : await parseMessage(raw as Buffer, parseFailed);
 
   // First address per account; accounts in id order so concurrent deliveries lock folders alike.
   const accounts = new Map<number, LocalRecipient>();

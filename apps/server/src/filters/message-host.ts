@@ -19,6 +19,11 @@ export interface FilterContext {
   now?: () => Date;
   /** Whether to decode the body's parts (body :content and :text need them); false answers none. Default true. */
   bodyParts?: boolean;
+  /**
+   * Set when the bytes are only the message's head (a large message's first 64 KiB): a body test then calls this
+   * instead of reading a body that is not there (the worker answers "wantsBody" and is run again with the body).
+   */
+  headOnly?: () => never;
 }
 
 /**
@@ -41,8 +46,15 @@ export async function sieveHostFor(
   return {
     headers: () => headers,
     size: () => size,
-    rawBody: () => (rawBody ??= raw.subarray(start).toString('utf8')),
-    bodyParts: () => (context.bodyParts === false ? [] : (parts ??= mimeLeaves(raw))),
+    rawBody: () => {
+      if (context.headOnly) context.headOnly();
+      return (rawBody ??= raw.subarray(start).toString('utf8'));
+    },
+    bodyParts: () => {
+      if (context.bodyParts === false) return [];
+      if (context.headOnly) context.headOnly();
+      return (parts ??= mimeLeaves(raw));
+    },
     envelope: () => ({ from: context.envelopeFrom, to: context.envelopeTo }),
     mailboxExists: context.mailboxExists ?? (() => true),
     now: context.now ?? (() => new Date()),
@@ -81,24 +93,21 @@ export const headerFieldsOf = (raw: Buffer): HeaderField[] => headerFields(raw.s
 export async function runOnMessage(
   script: { source: string; compileOptions?: CompileOptions },
   message: Buffer | FilterMessage,
-  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts' | 'now'> & {
+  context: Omit<FilterContext, 'mailboxExists' | 'bodyParts' | 'now' | 'headOnly'> & {
     /** The names of the account's folders (those a fileinto finds). */
     mailboxes: () => Promise<string[]>;
     now?: Date;
   },
 ): Promise<SieveResult | null> {
-  // A large message (FilterMessage) gives its filters its first FILTER_BODY_MAX_BYTES (its whole header among them),
-  // and its real size for `size` tests.
-  const raw = Buffer.isBuffer(message)
-    ? message
-    : message.head.length >= message.size
-      ? message.head
-      : await message.body();
+  // A large message (FilterMessage) is run on its head first (its real size for `size` tests): only when a body test
+  // runs is its first FILTER_BODY_MAX_BYTES read (the worker answers "wantsBody") and the run made again with it.
+  const partial = !Buffer.isBuffer(message) && message.head.length < message.size;
   const job = {
     source: script.source,
     compileOptions: script.compileOptions ?? {},
-    raw: sharedBytes(raw),
+    raw: sharedBytes(Buffer.isBuffer(message) ? message : message.head),
     size: Buffer.isBuffer(message) ? message.length : message.size,
+    headOnly: partial,
     envelopeFrom: context.envelopeFrom,
     envelopeTo: context.envelopeTo,
     mailboxes: null as string[] | null,
@@ -108,6 +117,12 @@ export async function runOnMessage(
     const answer = await runInWorker(job);
     if ('result' in answer) return answer.result;
     if ('compileError' in answer) return null;
+    if ('wantsBody' in answer) {
+      if (!job.headOnly) throw new Error('the Sieve worker asked for a body it had');
+      job.raw = sharedBytes(await (message as FilterMessage).body());
+      job.headOnly = false;
+      continue;
+    }
     if (job.mailboxes) throw new Error('the Sieve worker asked twice for the mailboxes');
     job.mailboxes = await context.mailboxes();
   }

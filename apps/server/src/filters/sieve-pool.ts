@@ -22,6 +22,8 @@ export interface SieveJob {
   raw: Uint8Array;
   /** The whole message's size when `raw` is only its first bytes (a large message's FilterMessage). */
   size?: number;
+  /** `raw` is only the message's head: a run that reaches a body test answers "wantsBody". */
+  headOnly?: boolean;
   envelopeFrom: string;
   envelopeTo: string;
   /** The names of the account's folders; null when not read yet (a run that needs them answers "wantsMailboxes"). */
@@ -53,6 +55,8 @@ export interface SieveCompileProblem {
 export type SieveJobResult =
   | { result: SieveResult }
   | { wantsMailboxes: true }
+  /** A body test ran on a message given by its head alone (SieveJob.headOnly). */
+  | { wantsBody: true }
   /** The script does not compile, or has no commands (a run: nothing was run). */
   | { compileError: SieveCompileProblem | null };
 

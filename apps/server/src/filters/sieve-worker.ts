@@ -32,6 +32,7 @@ function scriptOf(job: SieveJob | SieveCompileJob): Script | SieveCompileProblem
 }
 
 const wantsMailboxes = new Error('the mailboxes are wanted');
+const wantsBody = new Error('the body is wanted');
 
 /** One run per message; the pool (sieve-pool.ts) bounds this thread's time and heap. */
 serveJobs<SieveJob | SieveCompileJob, SieveJobResult>(async (job) => {
@@ -49,6 +50,13 @@ serveJobs<SieveJob | SieveCompileJob, SieveJobResult>(async (job) => {
       envelopeTo: job.envelopeTo,
       ...(job.bodyParts === false ? { bodyParts: false } : {}),
       ...(job.now !== undefined ? { now: () => new Date(job.now!) } : {}),
+      ...(job.headOnly
+        ? {
+            headOnly: () => {
+              throw wantsBody;
+            },
+          }
+        : {}),
     },
     job.size ?? raw.length,
   );
@@ -68,6 +76,7 @@ serveJobs<SieveJob | SieveCompileJob, SieveJobResult>(async (job) => {
     return { result };
   } catch (err) {
     if (err === wantsMailboxes) return { wantsMailboxes: true };
+    if (err === wantsBody) return { wantsBody: true };
     throw err;
   }
 });

@@ -88,7 +88,14 @@ export class WorkerPool<I extends object, O> {
           {
             ...options,
             eval: true,
-            execArgv: [...new Set([...process.execArgv, '--conditions=@mailroom/source'])],
+            // Only the export conditions: a worker refuses the process-wide V8 flags the serve script gives the
+            // server (--max-semi-space-size, --expose-gc: ERR_WORKER_INVALID_EXEC_ARGV), and tsx it registers itself.
+            execArgv: [
+              ...new Set([
+                ...process.execArgv.filter((arg) => arg.startsWith('--conditions=')),
+                '--conditions=@mailroom/source',
+              ]),
+            ],
           },
         )
       : new Worker(this.module, options);

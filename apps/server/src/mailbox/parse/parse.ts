@@ -9,10 +9,11 @@ import { HEADER_LIMIT, parseHeadersOnly } from './header-fallback.js';
  * when the worker fails, the message is described from a bounded parse of its header alone.
  * Never throws for any input.
  */
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+export async function parseMessage(raw: Buffer, onFallback?: (err: unknown) => void): Promise<ParsedMessage> {
   try {
     return await parseInWorker({ raw });
-  } catch {
+  } catch (err) {
+    onFallback?.(err);
     return parseHeadersOnly(raw);
   }
 }
@@ -23,10 +24,14 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
  * attachment is ever held whole. A failed parse falls back to the first bytes of the file.
  * Never throws for a readable file.
  */
-export async function parseMessageFile(file: { path: string; size: number }): Promise<ParsedMessage> {
+export async function parseMessageFile(
+  file: { path: string; size: number },
+  onFallback?: (err: unknown) => void,
+): Promise<ParsedMessage> {
   try {
     return await parseInWorker({ file: file.path, size: file.size });
-  } catch {
+  } catch (err) {
+    onFallback?.(err);
     return parseHeadersOnly(await readHead(file.path, 2 * HEADER_LIMIT));
   }
 }
