@@ -11,7 +11,7 @@ const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password s
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
        npm run mailroom -- wallet pay|reject <invoice-id>     (the sandbox wallet)
        npm run mailroom -- support list [--limit 50]          (the members' support requests, newest first)
-       npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR]`;
+       npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR] [--time-limit MS]`;
 
 class UsageError extends Error {}
 /** A problem on the operator's side (e.g. an unreadable file): one line, exit code 1. */
@@ -115,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
  * compile error; a usage problem exits 64 and an unreadable file 66, so neither is taken for a script's outcome.
  */
 async function sieveTest(argv: string[]): Promise<number> {
-  let values: { script?: string; message?: string; from?: string; to?: string };
+  let values: { script?: string; message?: string; from?: string; to?: string; 'time-limit'?: string };
   try {
     ({ values } = parseArgs({
       args: argv.slice(2),
@@ -124,6 +124,7 @@ async function sieveTest(argv: string[]): Promise<number> {
         message: { type: 'string' },
         from: { type: 'string' },
         to: { type: 'string' },
+        'time-limit': { type: 'string' },
       },
     }));
   } catch (err) {
@@ -131,7 +132,15 @@ async function sieveTest(argv: string[]): Promise<number> {
     console.error(err.message);
     values = {};
   }
-  if (argv[1] !== 'test' || !values.script || !values.message) {
+  // The run gets the server's time (SIEVE_TIME_LIMIT_MS, default 100 ms) unless --time-limit says otherwise (0: none).
+  const timeLimit = Number(values['time-limit'] ?? process.env.SIEVE_TIME_LIMIT_MS ?? 100);
+  if (
+    argv[1] !== 'test' ||
+    !values.script ||
+    !values.message ||
+    !Number.isInteger(timeLimit) ||
+    timeLimit < 0
+  ) {
     console.error(usage);
     return 64;
   }
@@ -154,6 +163,7 @@ async function sieveTest(argv: string[]): Promise<number> {
     message,
     ...(values.from !== undefined ? { from: values.from } : {}),
     ...(values.to !== undefined ? { to: values.to } : {}),
+    timeLimitMs: timeLimit || null,
   });
   process.stdout.write(lines.join('\n') + '\n');
   return exitCode;

@@ -87,18 +87,33 @@ describe('the Sieve host over a raw message (filters)', () => {
       if allof (header :contains "subject" "Счёт", body :text :contains "Оплатите", body :content "application/pdf" :contains "budget") {
         fileinto :flags "\\\\Seen" "Счета";
       }`;
-    expect(await runSieveTest({ script, message: multipart })).toEqual({
+    expect(await runSieveTest({ script, message: multipart, timeLimitMs: null })).toEqual({
       lines: ['status=success', 'fileinto "Счета" flags=\\Seen'],
       exitCode: 0,
     });
   });
 
+  it('a run past its time limit fails with "the filter took too long", as it would on the server', async () => {
+    const script = `require "body"; if body :raw :matches "${'*a'.repeat(50)}b" { discard; }`;
+    const message = Buffer.from(`Subject: long\r\n\r\n${'a'.repeat(2_000_000)}`);
+    expect(await runSieveTest({ script, message, timeLimitMs: 5 })).toEqual({
+      lines: [
+        'status=failed',
+        'error "line 1: the filter took too long (more than 5 ms) and was stopped"',
+        'implicit-keep',
+      ],
+      exitCode: 1,
+    });
+  });
+
   it('the envelope sender defaults to the Return-Path and can be given', async () => {
     const script = 'require "envelope"; if envelope :domain "from" "acme.example" { discard; }';
-    expect((await runSieveTest({ script, message: multipart })).lines).toContain('discard');
-    expect((await runSieveTest({ script, message: multipart, from: 'x@other.example' })).lines).not.toContain(
+    expect((await runSieveTest({ script, message: multipart, timeLimitMs: null })).lines).toContain(
       'discard',
     );
+    expect(
+      (await runSieveTest({ script, message: multipart, from: 'x@other.example', timeLimitMs: null })).lines,
+    ).not.toContain('discard');
   });
 });
 

@@ -9,6 +9,8 @@ export interface SieveTestOptions {
   /** RCPT TO; recipient@example.com when absent. */
   to?: string;
   now?: Date;
+  /** How long the run may take, as on the server (SIEVE_TIME_LIMIT_MS); null for no limit. */
+  timeLimitMs: number | null;
 }
 
 function returnPath(raw: Buffer): string | null {
@@ -30,7 +32,7 @@ export async function runSieveTest(
     envelopeTo: options.to ?? 'recipient@example.com',
     ...(options.now ? { now: () => options.now! } : {}),
   });
-  const outcome = evaluate(options.script, host);
+  const outcome = evaluate(options.script, host, { timeLimitMs: options.timeLimitMs });
   const exitCode = outcome.status === 'success' ? 0 : outcome.status === 'failed' ? 1 : 2;
   return { lines: formatResult(outcome), exitCode };
 }
