@@ -20,14 +20,18 @@ export function sharedServer(): ServerInfo {
 
 /**
  * A server of the test file's own, for a file that needs settings the shared one must not have. In cluster mode
- * (E2E_NODES) a cluster of its own like the shared one (_cluster.ts), unless `single`.
+ * (E2E_NODES) a cluster of its own like the shared one (_cluster.ts) when the test is about several processes
+ * (`nodes: 'all'`: a reply or a forward sent once whichever node takes it); otherwise one node on the cluster's
+ * store (its PostgreSQL and S3) — each node costs a start-up, and the shared cluster already spreads the rest.
  */
 export async function startServer(
   env: Record<string, string> = {},
-  options: { single?: boolean } = {},
+  options: { nodes?: 'all' | 'one' } = {},
 ): Promise<ServerInfo> {
   const { stop, ...info } =
-    clusterNodes > 1 && !options.single ? await spawnCluster(env) : await spawnServer(env);
+    clusterNodes > 1
+      ? await spawnCluster(env, options.nodes === 'all' ? clusterNodes : 1)
+      : await spawnServer(env);
   afterAll(stop);
   return info;
 }

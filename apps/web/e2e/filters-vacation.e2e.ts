@@ -4,10 +4,14 @@ import { launchBrowser, newPage, signUp, smtpTransport, startRelaySink, startSer
 
 const sink = await startRelaySink();
 // A short outbox poll, so a second reply, were one sent, would reach the sink within the wait below.
-const { url, smtpPort } = await startServer({
-  SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-  OUTBOX_POLL_MS: '200',
-});
+// Every node of the cluster: the reply is sent once whichever node takes the mail and the outbox row.
+const { url, smtpPort } = await startServer(
+  {
+    SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
+    OUTBOX_POLL_MS: '200',
+  },
+  { nodes: 'all' },
+);
 const browser = await launchBrowser();
 const transport = smtpTransport(smtpPort);
 

@@ -24,10 +24,14 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.
 
 const sink = await startRelaySink();
 // A short poll so the outbox job picks the forward up quickly and would show a second delivery within the wait below.
-const { url, dataDir, adminDataDir, smtpPort } = await startServer({
-  SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-  OUTBOX_POLL_MS: '200',
-});
+// Every node of the cluster: the forward leaves once whichever node claims the outbox row.
+const { url, dataDir, adminDataDir, smtpPort } = await startServer(
+  {
+    SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
+    OUTBOX_POLL_MS: '200',
+  },
+  { nodes: 'all' },
+);
 const browser = await launchBrowser();
 
 const repoRoot = new URL('../../../', import.meta.url).pathname;
