@@ -183,7 +183,11 @@ export function useLabelMessages() {
       changeAtOnce(client, messages, (list, keys) => withLabel(list, keys, { labelId, add })),
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // A label list shows what carries the label: it changes with it.
-    onSettled: () => client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
+    onSettled: (_result, _error, _variables, context) =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: mailKeys.listsOfKind('label') }),
+        askAgain(client, context),
+      ]),
   });
 }
 
@@ -206,15 +210,28 @@ export function updateLists(client: QueryClient, update: (list: MailListResponse
   );
 }
 
+/** What an optimistic change keeps: the data it replaced, and the reads it cut short (see changeAtOnce). */
+export interface ChangeContext {
+  saved: Snapshot;
+  interrupted: QueryKey[];
+}
+
 /**
  * A change to some messages' flags or labels, shown at once in every list and in an opened message; returns what
- * was there, for onError to put back if the server refuses.
+ * was there, for onError to put back if the server refuses. Reads under way are cancelled so that their answers do
+ * not overwrite the change; they were asked for because something changed (a live event, an undo), so they are
+ * asked again once the change has settled (`askAgain`) — else a list refetched for an undone move would keep its
+ * old rows (issue 28: in the cluster the seen-mark of opening cut the undo's refetch short).
  */
 export async function changeAtOnce(
   client: QueryClient,
   messages: readonly MessageRef[],
   change: (list: MailListResponse, keys: ReadonlySet<string>) => MailListResponse,
-): Promise<{ saved: Snapshot }> {
+): Promise<ChangeContext> {
+  const interrupted = client
+    .getQueryCache()
+    .findAll({ queryKey: mailKeys.all, fetchStatus: 'fetching' })
+    .map((query) => query.queryKey);
   await client.cancelQueries({ queryKey: mailKeys.all });
   const saved = snapshot(client);
   const keys = new Set(messages.map(messageKey));
@@ -224,7 +241,14 @@ export async function changeAtOnce(
     const [changed] = change({ messages: [data.message], total: 1, all: 1 }, keys).messages;
     return { message: { ...data.message, flags: changed!.flags, labels: changed!.labels } };
   });
-  return { saved };
+  return { saved, interrupted };
+}
+
+/** Asks again for what changeAtOnce cut short. */
+export function askAgain(client: QueryClient, context: ChangeContext | undefined): Promise<unknown> {
+  return Promise.all(
+    (context?.interrupted ?? []).map((queryKey) => client.invalidateQueries({ queryKey, exact: true })),
+  );
 }
 
 export interface MarkVariables {
@@ -235,7 +259,7 @@ export interface MarkVariables {
 /** Flags change at once on screen (SPEC §4) and go back if the server refuses. */
 function markOptions(
   client: QueryClient,
-): MutationOptions<ActionResult, Error, MarkVariables, { saved: Snapshot }> {
+): MutationOptions<ActionResult, Error, MarkVariables, ChangeContext> {
   return {
     mutationFn: ({ flag, messages }) =>
       call(routes.markMessages, { body: { flag, folder_messages: toFolderMessages(messages) } }),
@@ -243,7 +267,8 @@ function markOptions(
       changeAtOnce(client, messages, (list, keys) => withFlag(list, keys, flag)),
     onError: (_error, _variables, context) => restore(client, context?.saved),
     // Unread counters in the sidebar follow the server's count, not a guess.
-    onSettled: () => client.invalidateQueries({ queryKey: folderKeys.folders }),
+    onSettled: (_result, _error, _variables, context) =>
+      Promise.all([client.invalidateQueries({ queryKey: folderKeys.folders }), askAgain(client, context)]),
   };
 }
 
