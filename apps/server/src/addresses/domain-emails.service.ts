@@ -5,9 +5,9 @@ import {
   type DomainEmailAccess,
   type DomainEmailCreate,
 } from '@mailroom/protocol';
-import { afterCommit, isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { DnsLookupError, type DnsResolver } from '../core/net/index.js';
 import { hashPassword } from '../core/password-hash.js';
 import { lockAccount } from '../mailbox/index.js';
@@ -406,11 +406,7 @@ export function domainEmailInvoicePurpose(deps: {
     const domain = await findDomainKind(trx, row.domain_id);
     const status = outcome === 'failed' ? 'failed' : domain?.kind === 'public' ? 'succeed' : 'prepared';
     await setDomainEmailStatus(trx, row.id, status);
-    afterCommit(trx, () =>
-      publishAfterCommit(deps.events, deps.log, row.account_id, [
-        { event: 'updateAccount', part: 'domains' },
-      ]),
-    );
+    await emit(trx, deps, row.account_id, [{ event: 'updateAccount', part: 'domains' }]);
   };
   return {
     onPaid: (trx, invoice) => settle(trx, invoice, 'paid'),

@@ -9,9 +9,9 @@ import type {
   VerificationMethod,
 } from '@mailroom/protocol';
 import { DOMAIN_DELETE_WORD } from '@mailroom/protocol';
-import { afterCommit, isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { DnsLookupError, type AddressPolicy, type DnsResolver } from '../core/net/index.js';
 import { lockAccount } from '../mailbox/index.js';
 import { passportLevelAtLeast, passportLevelOf, requireAccount } from '../accounts/index.js';
@@ -330,11 +330,7 @@ export function domainInvoicePurpose(deps: { events: EventBus; log: PublishLog }
     const domain = await lockOwnDomain(trx, invoice.subject_id);
     if (!domain || (domain.status !== 'unpaid' && domain.status !== 'paying')) return;
     await updateDomain(trx, domain.id, { status });
-    afterCommit(trx, () =>
-      publishAfterCommit(deps.events, deps.log, domain.account_id!, [
-        { event: 'updateAccount', part: 'domains' },
-      ]),
-    );
+    await emit(trx, deps, domain.account_id!, [{ event: 'updateAccount', part: 'domains' }]);
   };
   return {
     onPaid: (trx, invoice) => settle(trx, invoice, 'prepared'),

@@ -1,7 +1,7 @@
 import { PAID_ALIAS_PRICE, type PaidAlias, type PaidAliasesResponse } from '@mailroom/protocol';
-import { afterCommit, transact, type Trx } from '../core/db/index.js';
+import { transact, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { requireAccount } from '../accounts/index.js';
 import {
   cancelInvoice,
@@ -61,11 +61,7 @@ export function aliasInvoicePurpose(deps: { events: EventBus; log: PublishLog })
     // Only an alias still waiting for its payment changes (a given-up alias was failed by its cancelled invoice).
     if (!alias || (alias.status !== 'unpaid' && alias.status !== 'paying')) return;
     await setAliasStatus(trx, alias.id, status);
-    afterCommit(trx, () =>
-      publishAfterCommit(deps.events, deps.log, alias.account_id, [
-        { event: 'updateAccount', part: 'aliases' },
-      ]),
-    );
+    await emit(trx, deps, alias.account_id, [{ event: 'updateAccount', part: 'aliases' }]);
   };
   return {
     onPaid: (trx, invoice) => settle(trx, invoice, 'succeed'),
@@ -74,9 +70,7 @@ export function aliasInvoicePurpose(deps: { events: EventBus; log: PublishLog })
     onPaidLate: async (trx, invoice) => {
       const accountId = await reviveFailedAlias(trx, invoice.subject_id);
       if (accountId === undefined) return false;
-      afterCommit(trx, () =>
-        publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'aliases' }]),
-      );
+      await emit(trx, deps, accountId, [{ event: 'updateAccount', part: 'aliases' }]);
       return true;
     },
   };

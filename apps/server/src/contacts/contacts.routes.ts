@@ -1,8 +1,6 @@
-import type { AccountPart } from '@mailroom/protocol';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownerOnly } from '../accounts/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
 import { apiRoute } from '../http/index.js';
 import {
@@ -21,6 +19,7 @@ import {
   getGroups,
   removeGroup,
 } from './groups.service.js';
+import type { ContactsDeps } from './changes.js';
 import { suggest } from './suggest.service.js';
 import { CONTACTS_FILE_MAX_BYTES, exportContacts, getImport, startImport } from './transfer.service.js';
 
@@ -37,16 +36,6 @@ const IMPORT_TYPES = [
   'application/octet-stream',
 ];
 
-/** Tells the owner's other tabs what to read again (updateAccount), after the change has committed. */
-function changed(app: FastifyInstance, log: FastifyBaseLogger, accountId: number, parts: AccountPart[]) {
-  return publishAfterCommit(
-    app.deps.events,
-    log,
-    accountId,
-    parts.map((part) => ({ event: 'updateAccount' as const, part })),
-  );
-}
-
 /**
  * Contacts and groups (SPEC §7, issue 15): the mailbox owner's alone (forbidden to a session held to one address),
  * but for compose's suggestions, which such a session gets empty (SPEC §6).
@@ -54,6 +43,8 @@ function changed(app: FastifyInstance, log: FastifyBaseLogger, accountId: number
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app.deps;
   const limits = app.deps.config.contacts;
+  /** A change's deps: its events go to the process's bus, a failure to publish to the request's log. */
+  const deps = (request: FastifyRequest): ContactsDeps => ({ db, events: app.deps.events, log: request.log });
 
   app.route({
     ...apiRoute(app, 'contacts', {
@@ -75,8 +66,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'createContact', { tags: ['contacts'], summary: 'Add a contact' }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const contact = await createContact(db, accountId, request.body, limits);
-      await changed(app, request.log, accountId, ['contacts']);
+      const contact = await createContact(deps(request), accountId, request.body, limits);
       return { contact };
     },
   });
@@ -88,8 +78,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const contact = await updateContact(db, accountId, request.params.id, request.body);
-      await changed(app, request.log, accountId, ['contacts']);
+      const contact = await updateContact(deps(request), accountId, request.params.id, request.body);
       return { contact };
     },
   });
@@ -98,8 +87,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'deleteContact', { tags: ['contacts'], summary: 'Delete a contact' }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      await removeContacts(db, accountId, [request.params.id]);
-      await changed(app, request.log, accountId, ['contacts', 'groups']);
+      await removeContacts(deps(request), accountId, [request.params.id]);
       return { ok: true as const };
     },
   });
@@ -111,8 +99,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      await removeContacts(db, accountId, request.body.ids);
-      await changed(app, request.log, accountId, ['contacts', 'groups']);
+      await removeContacts(deps(request), accountId, request.body.ids);
       return { ok: true as const };
     },
   });
@@ -213,8 +200,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const group = await createGroup(db, accountId, request.body.name, limits.maxGroups);
-      await changed(app, request.log, accountId, ['groups']);
+      const group = await createGroup(deps(request), accountId, request.body.name, limits.maxGroups);
       return { group };
     },
   });
@@ -223,8 +209,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'updateGroup', { tags: ['contacts'], summary: 'Rename a group' }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const group = await changeGroup(db, accountId, request.params.id, request.body.name);
-      await changed(app, request.log, accountId, ['groups']);
+      const group = await changeGroup(deps(request), accountId, request.params.id, request.body.name);
       return { group };
     },
   });
@@ -236,8 +221,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const group = await changeMembers(db, accountId, request.params.id, request.body);
-      await changed(app, request.log, accountId, ['groups', 'contacts']);
+      const group = await changeMembers(deps(request), accountId, request.params.id, request.body);
       return { group };
     },
   });
@@ -246,8 +230,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'deleteGroup', { tags: ['contacts'], summary: 'Delete a group; its contacts stay' }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      await removeGroup(db, accountId, request.params.id);
-      await changed(app, request.log, accountId, ['groups', 'contacts']);
+      await removeGroup(deps(request), accountId, request.params.id);
       return { ok: true as const };
     },
   });

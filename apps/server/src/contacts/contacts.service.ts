@@ -25,6 +25,7 @@ import {
 } from './contacts.repository.js';
 import { isCorrespondent } from './correspondents.repository.js';
 import { findGroup } from './groups.repository.js';
+import { contactsChanged, type ContactsDeps } from './changes.js';
 import { isoDate } from './import-entry.js';
 
 /** A contact as the API gives it. */
@@ -107,7 +108,7 @@ export async function getContact(db: Db, accountId: number, contactId: number): 
 
 /** POST contacts. */
 export async function createContact(
-  db: Db,
+  deps: ContactsDeps,
   accountId: number,
   input: z.output<typeof contactInputSchema>,
   limits: ContactLimits,
@@ -121,12 +122,13 @@ export async function createContact(
     notes: input.notes,
     properties: [],
   };
-  const id = await transact(db, async (trx) => {
+  const id = await transact(deps.db, async (trx) => {
     await lockAddressBook(trx, accountId);
     if ((await countContacts(trx, accountId)) >= limits.max) throw new DomainError('contacts_limit_reached');
+    await contactsChanged(trx, deps, accountId, ['contacts']);
     return saveContact(trx, accountId, null, values);
   });
-  return getContact(db, accountId, id);
+  return getContact(deps.db, accountId, id);
 }
 
 /** The address book's limits (config.contacts: MAX_CONTACTS, MAX_CONTACT_GROUPS). */
@@ -140,12 +142,12 @@ export interface ContactLimits {
  * them (or a new one) the primary. A new name drops the full name an import kept (its FN), which no longer fits.
  */
 export async function updateContact(
-  db: Db,
+  deps: ContactsDeps,
   accountId: number,
   contactId: number,
   patch: z.output<typeof contactUpdateSchema>,
 ): Promise<Contact> {
-  await transact(db, async (trx) => {
+  await transact(deps.db, async (trx) => {
     const current = await requireContact(trx, accountId, contactId);
     const renamed = patch.name !== undefined || patch.surname !== undefined;
     const values: ContactValues = {
@@ -161,20 +163,23 @@ export async function updateContact(
       properties: renamed ? current.properties.filter((p) => p[0] !== 'fn') : current.properties,
     };
     await saveContact(trx, accountId, contactId, values);
+    await contactsChanged(trx, deps, accountId, ['contacts']);
   });
-  return getContact(db, accountId, contactId);
+  return getContact(deps.db, accountId, contactId);
 }
 
 /**
  * DELETE contacts/{id} and POST contacts/delete: every id must be the caller's contact, or nothing is deleted
  * (entity_not_found).
  */
-export async function removeContacts(db: Db, accountId: number, ids: number[]): Promise<void> {
+export async function removeContacts(deps: ContactsDeps, accountId: number, ids: number[]): Promise<void> {
   const unique = [...new Set(ids)];
-  await transact(db, async (trx) => {
+  await transact(deps.db, async (trx) => {
     const owned = await ownedContactIds(trx, accountId, unique);
     if (owned.size !== unique.length) throw new DomainError('entity_not_found');
     await deleteContacts(trx, accountId, unique);
+    // A group lists its contacts: it changes with them.
+    await contactsChanged(trx, deps, accountId, ['contacts', 'groups']);
   });
 }
 

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { findContacts, lockAddressBook, ownedContactIds } from './contacts.repository.js';
+import { contactsChanged, type ContactsDeps } from './changes.js';
 import { requiredName, toContact } from './contacts.service.js';
 import {
   addMembers,
@@ -62,18 +63,19 @@ export async function getGroup(db: Db, accountId: number, groupId: number): Prom
 
 /** POST contacts/groups: a name no other group of the account has, in any case (group_already_exist). */
 export async function createGroup(
-  db: Db,
+  deps: ContactsDeps,
   accountId: number,
   name: string,
   maxGroups: number,
 ): Promise<Group> {
   const checked = requiredName(name);
   const group = await refusingDuplicates(() =>
-    transact(db, async (trx) => {
+    transact(deps.db, async (trx) => {
       if (await findGroupByName(trx, accountId, checked)) throw new DomainError('group_already_exist');
       await lockAddressBook(trx, accountId);
       if ((await countGroups(trx, accountId)) >= maxGroups)
         throw new DomainError('contact_groups_limit_reached');
+      await contactsChanged(trx, deps, accountId, ['groups']);
       return insertGroup(trx, accountId, checked);
     }),
   );
@@ -81,17 +83,23 @@ export async function createGroup(
 }
 
 /** POST contacts/groups/{id}: renames. */
-export async function changeGroup(db: Db, accountId: number, groupId: number, name: string): Promise<Group> {
+export async function changeGroup(
+  deps: ContactsDeps,
+  accountId: number,
+  groupId: number,
+  name: string,
+): Promise<Group> {
   const checked = requiredName(name);
   await refusingDuplicates(() =>
-    transact(db, async (trx) => {
+    transact(deps.db, async (trx) => {
       await requireGroup(trx, accountId, groupId);
       if (await findGroupByName(trx, accountId, checked, groupId))
         throw new DomainError('group_already_exist');
       await renameGroup(trx, accountId, groupId, checked);
+      await contactsChanged(trx, deps, accountId, ['groups']);
     }),
   );
-  return getGroup(db, accountId, groupId);
+  return getGroup(deps.db, accountId, groupId);
 }
 
 /**
@@ -99,24 +107,27 @@ export async function changeGroup(db: Db, accountId: number, groupId: number, na
  * changes (entity_not_found).
  */
 export async function changeMembers(
-  db: Db,
+  deps: ContactsDeps,
   accountId: number,
   groupId: number,
   body: z.output<typeof groupMembersSchema>,
 ): Promise<Group> {
-  await transact(db, async (trx) => {
+  await transact(deps.db, async (trx) => {
     await requireGroup(trx, accountId, groupId);
     const ids = [...new Set([...body.add, ...body.remove])];
     const owned = await ownedContactIds(trx, accountId, ids);
     if (owned.size !== ids.length) throw new DomainError('entity_not_found');
     await removeMembers(trx, groupId, [...new Set(body.remove)]);
     await addMembers(trx, groupId, [...new Set(body.add)]);
+    await contactsChanged(trx, deps, accountId, ['groups', 'contacts']);
   });
-  return getGroup(db, accountId, groupId);
+  return getGroup(deps.db, accountId, groupId);
 }
 
 /** DELETE contacts/groups/{id}: the group goes; its contacts stay. */
-export async function removeGroup(db: Db, accountId: number, groupId: number): Promise<void> {
-  const deleted = await transact(db, (trx) => deleteGroup(trx, accountId, groupId));
-  if (!deleted) throw new DomainError('entity_not_found');
+export async function removeGroup(deps: ContactsDeps, accountId: number, groupId: number): Promise<void> {
+  await transact(deps.db, async (trx) => {
+    if (!(await deleteGroup(trx, accountId, groupId))) throw new DomainError('entity_not_found');
+    await contactsChanged(trx, deps, accountId, ['groups', 'contacts']);
+  });
 }
