@@ -13,7 +13,7 @@ import {
   replacePasswordCode,
   takeBackPasswordCode,
 } from './password-codes.repository.js';
-import { getSecurity, publishPart, type SecurityDeps } from './security.service.js';
+import { getSecurity, tellPart, type SecurityDeps } from './security.service.js';
 
 /** Wrong codes that end a code. */
 export const CODE_MAX_ATTEMPTS = 5;
@@ -107,6 +107,8 @@ export async function sendPasswordCode(
       },
       { startedAt, codes, lockedUntil: until },
     );
+    // The Security screen shows until when codes are locked.
+    if (until) await tellPart(trx, deps, accountId, 'security');
     return until;
   });
   const language = account.settings.language === 'ru' ? 'ru' : 'en';
@@ -120,7 +122,6 @@ export async function sendPasswordCode(
     await deps.wallet
       .notify(account.member_id, { kind: 'security', ...lockTexts[language](lockedUntil) })
       .catch((err: unknown) => deps.log.warn({ err, accountId }, 'password codes locked: notice not sent'));
-    await publishPart(deps, accountId, 'security');
   }
   return { expires_in: CODE_TTL_SECONDS };
 }
@@ -166,9 +167,11 @@ export async function setMailboxPassword(
   await requirePurpose(deps, account, purpose);
   if (!(await spendCode(deps, accountId, purpose, body.code)))
     throw new DomainError('request_code_not_found');
-  await grantPasswordAccess(deps.db, accountId, account.email, body.password);
-  const ended = await deleteSessionsWhere(deps.db, { kind: 'address', accountId, email: account.email });
+  const ended = await transact(deps.db, async (trx) => {
+    await grantPasswordAccess(trx, accountId, account.email, body.password);
+    await tellPart(trx, deps, accountId, 'security');
+    return deleteSessionsWhere(trx, { kind: 'address', accountId, email: account.email });
+  });
   await announceEndedSessions(deps, ended);
-  await publishPart(deps, accountId, 'security');
   return getSecurity(deps.db, accountId);
 }

@@ -7,9 +7,9 @@ import type {
   UserInfo,
 } from '@mailroom/protocol';
 import type { Config } from '../config.js';
-import { transact, type Db } from '../core/db/index.js';
+import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus } from '../core/events/index.js';
 import type { Secrets } from '../core/secrets.js';
 import {
   findAccountByMemberId,
@@ -74,12 +74,14 @@ export async function getSecurity(db: Db, accountId: number): Promise<SecurityRe
   };
 }
 
-export function publishPart(
+/** Tells the account's tabs a part of it changed, once `db`'s transaction has committed (at once outside one). */
+export function tellPart(
+  db: Db | Trx,
   deps: Pick<SecurityDeps, 'events' | 'log'>,
   accountId: number,
   part: AccountPart,
 ) {
-  return publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part }]);
+  return emit(db, deps, accountId, [{ event: 'updateAccount', part }]);
 }
 
 /**
@@ -102,7 +104,7 @@ export async function updateUserInfo(
   names: { first_name: string; last_name: string },
 ): Promise<SecurityResponse> {
   await setAccountNames(deps.db, accountId, { firstName: names.first_name, lastName: names.last_name });
-  await publishPart(deps, accountId, 'security');
+  await tellPart(deps.db, deps, accountId, 'security');
   return getSecurity(deps.db, accountId);
 }
 
@@ -118,9 +120,10 @@ async function grantee(db: Db, owner: AccountRow, memberId: string): Promise<Acc
   return findAccountByMemberId(db, memberId);
 }
 
-/** Tells the grantee's tabs their shared mailboxes changed, without the answer waiting for it (one for either). */
-function tellGrantee(deps: SecurityDeps, other: AccountRow | undefined): void {
-  if (other) void publishPart(deps, other.id, 'shared');
+/** Tells the owner's tabs (security) and the grantee's (their shared mailboxes) of a grant's change. */
+async function tellBoth(trx: Trx, deps: SecurityDeps, accountId: number, other: AccountRow | undefined) {
+  await tellPart(trx, deps, accountId, 'security');
+  if (other) await tellPart(trx, deps, other.id, 'shared');
 }
 
 /**
@@ -135,9 +138,10 @@ export async function grantAccess(
 ): Promise<SecurityResponse> {
   const owner = await requireAccount(deps.db, accountId);
   const other = await grantee(deps.db, owner, memberId);
-  await insertGrant(deps.db, accountId, kind, memberId);
-  await publishPart(deps, accountId, 'security');
-  tellGrantee(deps, other);
+  await transact(deps.db, async (trx) => {
+    await insertGrant(trx, accountId, kind, memberId);
+    await tellBoth(trx, deps, accountId, other);
+  });
   return getSecurity(deps.db, accountId);
 }
 
@@ -157,6 +161,7 @@ export async function revokeAccess(
   const other = await grantee(deps.db, owner, memberId);
   const ended = await transact(deps.db, async (trx) => {
     await deleteGrant(trx, accountId, kind, memberId);
+    await tellBoth(trx, deps, accountId, other);
     if (kind !== 'mailbox') return [];
     // A member ID with no account has no sessions: the same statement, matching none (account ids start at 1).
     return deleteSessionsWhere(trx, {
@@ -166,8 +171,6 @@ export async function revokeAccess(
     });
   });
   await announceEndedSessions(deps, ended);
-  await publishPart(deps, accountId, 'security');
-  tellGrantee(deps, other);
   return getSecurity(deps.db, accountId);
 }
 
