@@ -59,8 +59,10 @@ describe('wrong passwords for one password-access address from many sources', ()
     expect(refused.json().error.meta.i8s).toBe('too_many_requests');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
 
-    const notices = (await inboxSubjects(db, owner.id)).filter((s) => s.includes('Wrong passwords'));
-    expect(notices).toHaveLength(1);
+    // The notice is written beside the answer, not before it: wait for it (a loaded machine takes a while).
+    const notices = async () =>
+      (await inboxSubjects(db, owner.id)).filter((s) => s.includes('Wrong passwords'));
+    await expect.poll(notices, { timeout: 10_000 }).toHaveLength(1);
 
     await waitRunsOut(db);
     const desk = new Browser(app);

@@ -1,7 +1,7 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { openDkimPrivateKey } from './domain-dkim.js';
@@ -72,7 +72,7 @@ async function tellOwner(deps: DomainUpkeepDeps, row: DomainRow, kind: keyof typ
     .compile()
     .build();
   const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await publishAfterCommit(deps.events, deps.log, accountId, events);
+  await emit(deps.db, deps, accountId, events);
 }
 
 export async function runDomainUpkeep(deps: DomainUpkeepDeps, now = new Date()): Promise<DomainUpkeepResult> {
@@ -104,7 +104,7 @@ export async function runDomainUpkeep(deps: DomainUpkeepDeps, now = new Date()):
   }
   result.retiredKeys = await deleteRetiredKeys(deps.db, now);
   for (const accountId of changed)
-    await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'domains' }]);
+    await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'domains' }]);
   return result;
 }
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus } from '../core/events/index.js';
 import { cookieOptions } from '../http/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import { findAccountByMemberId } from '../accounts/index.js';
@@ -176,7 +176,7 @@ async function tellOwner(
     .compile()
     .build();
   const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await publishAfterCommit(deps.events, deps.log, accountId, events);
+  await emit(deps.db, deps, accountId, events);
 }
 
 /** The hourly sweep: counts of names nobody got wrong for a day. */

@@ -8,7 +8,7 @@ import {
 import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import { emit } from '../core/events/index.js';
 import { lockAccount, scopedFolderCounts, wholeMailbox } from '../mailbox/index.js';
 import { findAccountById, requireAccount, type Principal } from '../accounts/index.js';
 import { resolveRecipient } from '../addresses/index.js';
@@ -148,7 +148,7 @@ export async function createSupportRequest(
   });
   const delivery = await supportDelivery(deps.db, deps.config);
   if (delivery === 'kept') {
-    await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'support' }]);
+    await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'support' }]);
     return { request: view(row), delivery };
   }
   try {
@@ -169,6 +169,6 @@ export async function createSupportRequest(
     await deleteSupportRequest(deps.db, row.id);
     throw err;
   }
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'support' }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'support' }]);
   return { request: view(row), delivery };
 }

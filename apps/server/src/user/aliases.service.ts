@@ -5,7 +5,7 @@ import type {
   PaidAlias,
   PaidAliasesResponse,
 } from '@mailroom/protocol';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import {
   aliasesOf,
   changeAliasAccess,
@@ -31,7 +31,7 @@ export interface AliasDeps extends PaidAliasDeps {
 }
 
 async function changed(deps: AliasDeps, accountId: number): Promise<void> {
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'aliases' }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'aliases' }]);
 }
 
 export function listAccountAliases(deps: AliasDeps, accountId: number): Promise<AliasesResponse> {

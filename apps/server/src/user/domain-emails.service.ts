@@ -8,7 +8,7 @@ import type {
 } from '@mailroom/protocol';
 import { transact } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { getUserInfo, requireAccount, type Principal } from '../accounts/index.js';
 import {
   activeAddressOwner,
@@ -54,7 +54,7 @@ async function tell(
   accountId: number,
   part: 'domains' | 'delegated',
 ): Promise<void> {
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part }]);
 }
 
 /**

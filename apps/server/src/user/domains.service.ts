@@ -5,7 +5,7 @@ import type {
   PublicDomainsResponse,
   VerificationMethod,
 } from '@mailroom/protocol';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import {
   addDomain,
   checkDomain,
@@ -32,7 +32,7 @@ export interface DomainRouteDeps extends DomainDeps {
 }
 
 async function changed(deps: DomainRouteDeps, accountId: number): Promise<void> {
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'domains' }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'domains' }]);
 }
 
 export function listDomains(deps: DomainRouteDeps, accountId: number): Promise<DomainsResponse> {
@@ -107,7 +107,5 @@ export async function deleteDomain(
   for (const email of emails) await endAddressSessions(deps, accountId, email);
   await changed(deps, accountId);
   for (const delegate of delegateAccountIds)
-    await publishAfterCommit(deps.events, deps.log, delegate, [
-      { event: 'updateAccount', part: 'delegated' },
-    ]);
+    await emit(deps.db, deps, delegate, [{ event: 'updateAccount', part: 'delegated' }]);
 }

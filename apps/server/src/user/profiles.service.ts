@@ -1,7 +1,7 @@
 import type { Profile, ProfileUpdate } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import {
   addProfile,
   changeProfile,
@@ -44,7 +44,7 @@ async function sendableAddress(db: Db, accountId: number, email: string): Promis
 
 /** After a change: the profiles as they are now, and the owner's other tabs told. */
 async function changed(deps: ProfileDeps, accountId: number): Promise<Profile[]> {
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'profiles' }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'profiles' }]);
   return profilesOf(deps.db, accountId);
 }
 

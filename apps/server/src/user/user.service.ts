@@ -1,6 +1,6 @@
 import type { Account, Settings, SettingsUpdate } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import { emit } from '../core/events/index.js';
 import { changeSettings, listProfiles, requireAccount, type Principal } from '../accounts/index.js';
 import { delegatedEmailsOf, listAliases } from '../addresses/index.js';
 import { toProfile, type ProfileDeps } from './profiles.service.js';
@@ -37,6 +37,6 @@ export async function saveSettings(
   update: SettingsUpdate,
 ): Promise<Settings> {
   const settings = await changeSettings(deps.db, accountId, update);
-  await publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateAccount', part: 'settings' }]);
+  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'settings' }]);
   return settings;
 }
