@@ -11,9 +11,10 @@ import { DomainError } from '../core/errors.js';
 import { collectGarbageIfGrown } from '../core/idle-collection.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { planDelivery, recordFilterErrors, type DeliveryPlan } from '../filters/index.js';
-import { ensureCollectorFolderPath, markMessages } from '../mail/index.js';
 import {
+  ensureCollectorFolderPath,
   lockAccount,
+  markMessages,
   messagePlaces,
   parseMessage,
   parseMessageFile,
