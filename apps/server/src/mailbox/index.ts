@@ -12,6 +12,15 @@ export {
   type StoreMessageInput,
   type StoreMessageResult,
   type StoredMessage,
+} from './store-message.js';
+export {
+  ingest,
+  IngestFailed,
+  type IngestCopy,
+  type Ingested,
+  type IngestOptions,
+  type IngestSource,
+  type IngestTarget,
 } from './ingest.js';
 export { openAttachment } from './attachments.js';
 export { storeNotice } from './notice.js';
