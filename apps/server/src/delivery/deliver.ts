@@ -1,5 +1,4 @@
 import fs from 'node:fs/promises';
-import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
