@@ -7,6 +7,44 @@ const i18nImports = ['i18next', 'react-i18next'].map((name) => ({
   name,
   message: "useTranslation comes from src/i18n: i18next would take 16 KB of the shell's 110 KB (DESIGN §5).",
 }));
+/**
+ * The mail store's lock and move primitives (apps/server/src/mailbox): only the store composes them into operations
+ * (mark, move, delete, purge, folders, ingest), so the lock order lives in one area (issue 29).
+ */
+const storePrimitives = [
+  'lockFolders',
+  'lockMessages',
+  'lockFolder',
+  'lockFolderTree',
+  'allocateUids',
+  'relocateMessages',
+  'deleteMessageRows',
+  'adjustCounters',
+  'releaseQuota',
+  'setFlag',
+  'setLabel',
+  'setAnswered',
+  'purgeLocked',
+  'counterEvent',
+  'unseenCount',
+  'insertFolders',
+  'renameFolderTree',
+  'deleteFolderRow',
+];
+const storePrimitivesRule = [
+  'error',
+  {
+    patterns: [
+      {
+        regex: '(^|/)mailbox(/.*)?$',
+        importNames: storePrimitives,
+        message:
+          "a lock or move primitive of the store: call one of mailbox/'s operations (message-actions, folders, " +
+          'labels, ingest) instead (docs/ARCHITECTURE.md).',
+      },
+    ],
+  },
+];
 const routerMessage =
   'Routing comes from src/lib/router.tsx, the one module that imports wouter (React Router took 12 KB of the ' +
   "shell's 110 KB, DESIGN §5).";
@@ -43,6 +81,11 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    files: ['apps/server/src/**/*.ts', 'apps/server/test/**/*.ts'],
+    ignores: ['apps/server/src/mailbox/**'],
+    rules: { 'no-restricted-imports': storePrimitivesRule },
   },
   {
     // CommonJS configuration files (dependency-cruiser's) can only load their helpers with require().

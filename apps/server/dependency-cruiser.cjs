@@ -32,10 +32,10 @@ const areas = {
     may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts', 'mail'],
   },
   // Sieve filters: the scripts, their run at delivery and over a folder; folders, labels and message actions
-  // through mail.
+  // through mailbox (the store's operations).
   filters: {
     paths: ['filters/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts', 'mail'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts'],
   },
   delivery: {
     paths: ['delivery/'],

@@ -10,7 +10,7 @@ import { createCollector, type CollectorsDeps } from '../src/collectors/collecto
 import { openCollectorPassword } from '../src/collectors/index.js';
 import { AddressPolicy, openDnsResolver } from '../src/core/net/index.js';
 import type { DomainError } from '../src/core/errors.js';
-import { ensureCollectorFolderPath } from '../src/mail/index.js';
+import { ensureCollectorFolderPath } from '../src/mailbox/index.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { call, mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';

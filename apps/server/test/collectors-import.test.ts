@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { startDovecot, type Dovecot } from '../../../test-support/dovecot.js';
-import { transact } from '../src/core/db/index.js';
-import { lockAccount, lockFolders, lockMessages, purgeLocked } from '../src/mailbox/index.js';
+import { purgeMessages } from '../src/mailbox/index.js';
 import { runCollectorPass, type CollectorImportDeps } from '../src/collectors/index.js';
 import { createTestDb } from './_util.js';
 import { createAccount } from './_mail.js';
@@ -141,26 +140,13 @@ describe('importing a remote mailbox', () => {
     );
     expect(victims).toHaveLength(2);
     for (const v of victims) {
-      await transact(db, async (trx) => {
-        const folder = await trx
-          .selectFrom('folders')
-          .select('id')
-          .where('account_id', '=', accountId)
-          .where('name', '=', v.folder)
-          .executeTakeFirstOrThrow();
-        const uid = await trx
-          .selectFrom('messages')
-          .select('uid')
-          .where('id', '=', v.id)
-          .executeTakeFirstOrThrow();
-        await lockAccount(trx, accountId);
-        await lockFolders(trx, accountId, [folder.id]);
-        await purgeLocked(
-          trx,
-          accountId,
-          folder.id,
-          await lockMessages(trx, accountId, folder.id, [uid.uid]),
-        );
+      const place = await db
+        .selectFrom('messages')
+        .select(['folder_id', 'uid'])
+        .where('id', '=', v.id)
+        .executeTakeFirstOrThrow();
+      await purgeMessages(db, accountId, {
+        folder_messages: [{ folder_id: place.folder_id, message_uids: [place.uid] }],
       });
     }
     // The remote Archive is deleted and made again with the same messages: Dovecot gives it a new UIDVALIDITY.

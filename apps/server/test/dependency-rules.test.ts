@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { cruise, type ICruiseResult } from 'dependency-cruiser';
+import { ESLint } from 'eslint';
 
 const require = createRequire(import.meta.url);
 const config = require('../dependency-cruiser.cjs') as {
@@ -75,5 +76,21 @@ describe('the server layer rules (npm run lint)', () => {
 
   it('pass on the server as it is', async () => {
     expect(await violations(path.resolve(import.meta.dirname, '../../..'), 'apps/server/src')).toEqual([]);
+  });
+
+  it("refuse the store's lock and move primitives outside mailbox/ (eslint)", async () => {
+    const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../../..') });
+    const lint = async (file: string, code: string) =>
+      (await eslint.lintText(code, { filePath: file }))[0]!.messages.map((m) => m.ruleId);
+    const use = (names: string, from: string) =>
+      `import { ${names} } from '${from}';\nexport const a = [${names}];\n`;
+    expect(
+      await lint('apps/server/src/mail/x.ts', use('lockFolders, markMessages', '../mailbox/index.js')),
+    ).toEqual(['no-restricted-imports']);
+    expect(await lint('apps/server/test/x.test.ts', use('purgeLocked', '../src/mailbox/purge.js'))).toEqual([
+      'no-restricted-imports',
+    ]);
+    expect(await lint('apps/server/src/mail/x.ts', use('markMessages', '../mailbox/index.js'))).toEqual([]);
+    expect(await lint('apps/server/src/mailbox/x.ts', use('purgeLocked', './purge.js'))).toEqual([]);
   });
 });

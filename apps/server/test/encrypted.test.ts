@@ -257,7 +257,9 @@ describe('password-encrypted messages', () => {
       .compile()
       .build();
     const folder = await systemFolder(db, bobAccount.id, 'inbox');
-    const [delivered] = await deliverToBob(raw);
+    const {
+      outcomes: [delivered],
+    } = await deliverToBob(raw);
     expect(delivered).toEqual({ ok: true });
     const message = (await inbox(bobAccount.id)).at(-1)!;
     expect(message.encrypted).toBe(true);

@@ -3,7 +3,7 @@ import type { Folder } from '@mailroom/protocol';
 import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp, signUpAndSignIn, type Browser } from './_util.js';
 import { createAccount, deliverTestMessage } from './_mail.js';
-import { createFolder, deleteFolder } from '../src/mail/folders.service.js';
+import { createFolder, deleteFolder } from '../src/mailbox/index.js';
 
 const { app, db, blobs, events } = await createTestApp();
 

@@ -11,14 +11,16 @@ import { DomainError } from '../core/errors.js';
 import { collectGarbageIfGrown } from '../core/idle-collection.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { planDelivery, recordFilterErrors, type DeliveryPlan } from '../filters/index.js';
-import { ensureCollectorFolderPath, markMessages } from '../mail/index.js';
 import {
+  ensureCollectorFolderPath,
+  ingest,
+  IngestFailed,
   lockAccount,
+  markMessages,
   messagePlaces,
   parseMessage,
   parseMessageFile,
   putMessageBlobs,
-  storeMessage,
   storeNotice,
   type MessageBlobs,
   type ParsedMessage,
@@ -691,30 +693,22 @@ class CollectorPass {
       const claimed = await recordCopied(trx, cf.id, uidvalidity, all);
       for (const p of prepared) {
         if (!claimed.has(p.message.uid)) continue;
-        const copies = p.plan?.copies ?? [
-          { folder: 'inbox' as const, flags: undefined, labels: [] as number[] },
-        ];
-        let first: number | null = null;
-        for (const copy of copies) {
-          const flags = {
-            seen: p.message.flags.seen || !!copy.flags?.seen,
-            flagged: p.message.flags.flagged || !!copy.flags?.flagged,
-            answered: p.message.flags.answered || !!copy.flags?.answered,
-            draft: !!copy.flags?.draft,
-          };
-          const stored = await storeMessage(trx, deps.blobs, {
-            accountId: this.accountId,
-            // The plan's Inbox is where imported mail goes without a filter: the remote folder's own.
-            folderId: copy.folder === 'inbox' ? folderId : copy.folder,
+        // The plan's Inbox is where imported mail goes without a filter: the remote folder's own.
+        const ingested = await ingest(
+          trx,
+          deps.blobs,
+          {
             parsed: p.parsed,
             blobs: p.blobs,
-            flags,
-            labels: copy.labels,
+            flags: p.message.flags,
             receivedAt: importedDate(p.parsed.sentAt, p.message.internalDate),
-          });
-          events.push(...stored.events);
-          first ??= stored.message.id;
-        }
+          },
+          [{ accountId: this.accountId, inbox: folderId, copies: p.plan?.copies ?? [{ folder: 'inbox' }] }],
+        ).catch((err: unknown) => {
+          throw err instanceof IngestFailed ? err.cause : err;
+        });
+        for (const [, stored] of ingested.events) events.push(...stored);
+        const first = ingested.accounts[0]!.stored[0]?.id ?? null;
         if (first !== null) await setCopiedMessage(trx, cf.id, uidvalidity, p.message.uid, first);
         copied++;
       }

@@ -11,8 +11,7 @@ import {
 import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
-import { lockAccount } from '../mailbox/index.js';
-import { deleteFolderTree, ensureCollectorFolderPath } from '../mail/index.js';
+import { deleteFolderTree, ensureCollectorFolderPath, lockAccount } from '../mailbox/index.js';
 import { sealCollectorPassword } from './collector-password.js';
 import { adoptKeptRecords, keepCollectorRecords } from './collector-sync.repository.js';
 import { collectorView } from './collector-view.js';

@@ -1,17 +1,19 @@
 import fs from 'node:fs/promises';
-import type { MailEvent } from '@mailroom/protocol';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import { transact, type Db } from '../core/db/index.js';
+import type { Db } from '../core/db/index.js';
 import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
 import {
+  ingest,
+  IngestFailed,
   parseMessage,
   parseMessageFile,
   putMessageBlobs,
   readHead,
-  storeMessage,
+  type Ingested,
+  type IngestSource,
   type MessageBlobs,
 } from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
@@ -36,9 +38,10 @@ export interface IngestDeps {
   events: EventBus;
   log: Pick<Logger, 'info' | 'warn' | 'error' | 'debug'>;
   /**
-   * Sends what an account's filter asked for (redirect, reject, vacation) through the outbox, once the message is
-   * stored. Sending sits above delivery, so the process wires it in; without it those actions are recorded as
-   * errors and the message is kept as the script's other actions say.
+   * Sends what an account's filter asked for (redirect, reject, vacation) through the outbox: deliverMessage returns
+   * that mail, and its callers (the SMTP/LMTP server, the outbox) hand it over here (`sendOutgoing`). Sending sits
+   * above delivery, so the process wires it in; without it those actions are recorded as errors and the message is
+   * kept as the script's other actions say.
    */
   sendFilterActions?: SendFilterActions;
   /**
@@ -62,6 +65,21 @@ export interface FilterActionsRequest {
   verdict: MessageVerdict;
 }
 export type SendFilterActions = (request: FilterActionsRequest) => Promise<void>;
+
+/** Mail a filter asked to send for a delivered message, returned to the caller to send; then tell it how it went. */
+export interface OutgoingMail {
+  request: FilterActionsRequest;
+  /** Sent: the filter's other errors are recorded. */
+  sent(): Promise<void>;
+  /** Not sent: recorded as the filter's error, and the message kept in the Inbox when the script kept no copy. */
+  notSent(err: unknown): Promise<void>;
+}
+
+/** One outcome per recipient, in order, and what the filters ask to send (`sendOutgoing`). */
+export interface Delivered {
+  outcomes: DeliveryOutcome[];
+  outgoing: OutgoingMail[];
+}
 
 /** The envelope of a received message: MAIL FROM, "" for the null sender <>. */
 export interface ReceivedEnvelope {
@@ -92,7 +110,9 @@ const RETRY_WINDOW_MS = 15 * 60_000;
  * when it cannot be stored.
  * `together` (SMTP, one reply for all): every account in one transaction, all or nothing.
  * `each` (LMTP, a reply per recipient): each account on its own.
- * Returns one outcome per recipient, in order; several addresses of one account get one copy.
+ * Returns one outcome per recipient, in order (several addresses of one account get one copy), and the mail the
+ * recipients' filters ask to send, which the caller hands to sending (`sendOutgoing`): delivery sends nothing.
+ * The copies are stored by mailbox's `ingest`, the one way mail comes in.
  */
 export async function deliverMessage(
   deps: IngestDeps,
@@ -100,7 +120,7 @@ export async function deliverMessage(
   recipients: LocalRecipient[],
   mode: 'together' | 'each',
   envelope: ReceivedEnvelope = { from: '' },
-): Promise<DeliveryOutcome[]> {
+): Promise<Delivered> {
   const spooled = Buffer.isBuffer(raw) ? undefined : raw;
   // A parse that fails (hostile mail, out of time) describes the message from its header; said in the log, as a
   // worker that could not start at all once made every message lose its attachment list unnoticed.
@@ -162,7 +182,7 @@ export async function deliverMessage(
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);
-    return recipients.map(() => ({ ok: false, failure: 'temporary' }));
+    return { outcomes: recipients.map(() => ({ ok: false, failure: 'temporary' })), outgoing: [] };
   }
   const size = blobs.raw.size;
 
@@ -170,55 +190,34 @@ export async function deliverMessage(
 
   const outcomes = new Map<number, DeliveryOutcome>();
   const duplicates = new Set<number>();
+  const outgoing: OutgoingMail[] = [];
   const groups = mode === 'together' ? [[...accounts.values()]] : [...accounts.values()].map((r) => [r]);
+  const source = { parsed, blobs, encrypted };
   for (const group of groups) {
-    const published: [number, MailEvent[]][] = [];
-    let current: LocalRecipient | undefined;
-    // Accounts that had this message already (a sender's retry): what their filter sends went out the first time.
-    const retried = new Set<number>();
-    const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
-    const store = async (db: Db) => {
-      for (const recipient of group) {
-        current = recipient;
-        // A filter may ask for several copies (fileinto twice, :copy) or none (discard).
-        for (const [i, copy] of copiesOf(recipient.accountId).entries()) {
-          const input = {
-            accountId: recipient.accountId,
-            ...(copy.folder === 'inbox' ? { systemFolder: 'inbox' as const } : { folderId: copy.folder }),
-            parsed,
-            blobs,
-            aliasId: recipient.aliasId,
-            encrypted,
-            flags: copy.flags,
-            labels: copy.labels,
-          };
-          // The first copy tells a sender's retry (stored before) from a new message; the others follow it.
-          const stored =
-            i === 0
-              ? await storeMessage(db, deps.blobs, { ...input, skipIfStoredSince })
-              : await storeMessage(db, deps.blobs, input);
-          if (!stored) {
-            retried.add(recipient.accountId);
-            duplicates.add(recipient.accountId);
-            break;
-          }
-          published.push([recipient.accountId, stored.events]);
-        }
-      }
-    };
+    let ingested: Ingested;
     try {
-      // One copy for one account is one statement, atomic by itself; more share a transaction (all or nothing).
-      const single = group.length === 1 && copiesOf(group[0]!.accountId).length <= 1;
-      await (single ? store(deps.db) : transact(deps.db, store));
+      // SMTP's accounts share a transaction (all or nothing); LMTP's each stand alone.
+      ingested = await ingest(
+        deps.db,
+        deps.blobs,
+        source,
+        group.map((r) => ({ accountId: r.accountId, aliasId: r.aliasId, copies: copiesOf(r.accountId) })),
+        { skipIfStoredSince: new Date(Date.now() - RETRY_WINDOW_MS) },
+      );
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
-      const outcome = failureOf(err, size, current);
+      const failed =
+        err instanceof IngestFailed ? group.find((r) => r.accountId === err.accountId) : undefined;
+      const outcome = failureOf(err instanceof IngestFailed ? err.cause : err, size, failed ?? group.at(-1));
       if (outcome.failure === 'temporary') deps.log.error({ err }, 'storing a received message failed');
       for (const r of group) outcomes.set(r.accountId, outcome);
       continue;
     }
-    for (const [accountId, events] of published)
+    for (const [accountId, events] of ingested.events)
       void publishAfterCommit(deps.events, deps.log, accountId, events);
+    // Accounts that had this message already (a sender's retry): what their filter sends went out the first time.
+    const retried = new Set(ingested.accounts.filter((a) => a.duplicate).map((a) => a.accountId));
+    for (const accountId of retried) duplicates.add(accountId);
     for (const r of group) {
       if (retried.has(r.accountId)) continue;
       // No copy kept (discard), something to send: a retry of these bytes is known by the claim, not by a copy.
@@ -232,67 +231,102 @@ export async function deliverMessage(
         ).catch((err: unknown) => (deps.log.error({ err }, 'claiming what a filter sends failed'), true));
         if (!claimed) continue;
       }
-      const keepInInbox = async () => {
-        const stored = await storeMessage(deps.db, deps.blobs, {
-          accountId: r.accountId,
-          systemFolder: 'inbox',
-          parsed,
-          blobs,
-          aliasId: r.aliasId,
-          encrypted,
-          enforceQuota: false,
-        });
-        void publishAfterCommit(deps.events, deps.log, r.accountId, stored.events);
-      };
-      await afterStored(deps, r, plans.get(r.accountId), envelope, readRaw, keepInInbox);
+      const mail = await afterStored(deps, r, plan, envelope, readRaw, source);
+      if (mail) outgoing.push(mail);
     }
   }
   for (const [accountId, outcome] of outcomes)
     ingestMetrics.recipient(
       outcome.ok ? (duplicates.has(accountId) ? 'duplicate' : 'stored') : outcome.failure,
     );
-  return recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' });
+  return {
+    outcomes: recipients.map((r) => outcomes.get(r.accountId) ?? { ok: false, failure: 'temporary' }),
+    outgoing,
+  };
 }
 
-/** What a filter leaves to do once its message is stored: say what went wrong, send what it asked to send. */
+/**
+ * What a filter leaves to do once its message is stored: say the folder list changed, and what went wrong — now, or,
+ * when it asked to send something, once the caller says how sending went (the mail to send is returned).
+ */
 async function afterStored(
   deps: IngestDeps,
   recipient: LocalRecipient,
   plan: DeliveryPlan | undefined,
   envelope: ReceivedEnvelope,
   readRaw: () => Promise<Buffer>,
-  keepInInbox: () => Promise<void>,
-): Promise<void> {
-  if (!plan) return;
+  source: IngestSource,
+): Promise<OutgoingMail | undefined> {
+  if (!plan) return undefined;
   const { accountId } = recipient;
   if (plan.foldersCreated)
     void publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateMailboxList' }]);
-  const errors = [...plan.errors];
-  if (plan.outgoing.length) {
-    try {
-      if (!deps.sendFilterActions) throw new Error('sending is not available here');
-      await deps.sendFilterActions({
-        accountId,
-        recipient: recipient.address,
-        envelopeFrom: envelope.from,
-        raw: await readRaw(),
-        actions: plan.outgoing,
-        // One verdict: the receiving path's, and the script's own judgement (it filed the message as spam).
-        verdict: { ...envelope.verdict, spam: Boolean(envelope.verdict?.spam) || plan.junk },
-      });
-    } catch (err) {
-      deps.log.info({ err }, 'what a filter sends was not sent');
-      errors.push({ filter: null, message: `not sent: ${(err as Error).message}` });
-      // The script kept no copy, counting on what it sends: mail is never lost because of a filter.
-      if (!plan.copies.length)
-        await keepInInbox().catch((e: unknown) =>
-          deps.log.error({ err: e }, 'keeping a message in the Inbox failed'),
-        );
-    }
+  const record = (errors: DeliveryPlan['errors']) =>
+    recordFilterErrors(deps.db, accountId, errors).catch((err: unknown) =>
+      deps.log.error({ err }, 'recording a filter error failed'),
+    );
+  if (!plan.outgoing.length) {
+    await record(plan.errors);
+    return undefined;
   }
-  await recordFilterErrors(deps.db, accountId, errors).catch((err: unknown) =>
-    deps.log.error({ err }, 'recording a filter error failed'),
-  );
+  const notSent = async (err: unknown) => {
+    deps.log.info({ err }, 'what a filter sends was not sent');
+    // The script kept no copy, counting on what it sends: mail is never lost because of a filter.
+    if (!plan.copies.length)
+      await ingest(
+        deps.db,
+        deps.blobs,
+        source,
+        [{ accountId, aliasId: recipient.aliasId, copies: [{ folder: 'inbox' }] }],
+        { enforceQuota: false },
+      ).then(
+        (kept) => {
+          for (const [id, events] of kept.events) void publishAfterCommit(deps.events, deps.log, id, events);
+        },
+        (e: unknown) => deps.log.error({ err: e }, 'keeping a message in the Inbox failed'),
+      );
+    await record([...plan.errors, { filter: null, message: `not sent: ${(err as Error).message}` }]);
+  };
+  let raw: Buffer;
+  try {
+    raw = await readRaw();
+  } catch (err) {
+    await notSent(err);
+    return undefined;
+  }
+  return {
+    request: {
+      accountId,
+      recipient: recipient.address,
+      envelopeFrom: envelope.from,
+      raw,
+      actions: plan.outgoing,
+      // One verdict: the receiving path's, and the script's own judgement (it filed the message as spam).
+      verdict: { ...envelope.verdict, spam: Boolean(envelope.verdict?.spam) || plan.junk },
+    },
+    sent: () => record(plan.errors),
+    notSent,
+  };
+}
+
+/**
+ * Hands what filters asked to send to `send` (sending's, wired by the process: sending sits above delivery), one
+ * message after another, and tells each how it went. Without `send` nothing is sent and each is told so.
+ */
+export async function sendOutgoing(
+  outgoing: OutgoingMail[],
+  send: SendFilterActions | undefined,
+): Promise<void> {
+  for (const mail of outgoing) {
+    try {
+      if (!send) throw new Error('sending is not available here');
+      await send(mail.request);
+    } catch (err) {
+      await mail.notSent(err);
+      continue;
+    }
+    await mail.sent();
+  }
 }
 
 function failureOf(

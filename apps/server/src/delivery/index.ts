@@ -5,7 +5,10 @@ import type { IngestDeps } from './deliver.js';
 
 export {
   deliverMessage,
+  sendOutgoing,
+  type Delivered,
   type DeliveryOutcome,
+  type OutgoingMail,
   type FilterActionsRequest,
   type IngestDeps,
   type ReceivedEnvelope,

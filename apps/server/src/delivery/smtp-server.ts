@@ -8,7 +8,7 @@ import {
   type SMTPServerOptions,
   type SMTPServerSession,
 } from 'smtp-server';
-import { deliverMessage, type DeliveryOutcome, type IngestDeps } from './deliver.js';
+import { deliverMessage, sendOutgoing, type DeliveryOutcome, type IngestDeps } from './deliver.js';
 import { LineEndingCheck } from './line-endings.js';
 import { ingestMetrics, type RefusalReason } from './ingest-metrics.js';
 import {
@@ -290,6 +290,11 @@ export async function startIngestServer(
               from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             }),
           )
+          // What the filters ask to send is queued before the reply, as the message is stored before it.
+          .then(async ({ outcomes, outgoing }) => {
+            await sendOutgoing(outgoing, deps.sendFilterActions);
+            return outcomes;
+          })
           .then(
             (delivered) => {
               const outcomes = withBounces(delivered);

@@ -1,7 +1,7 @@
 import { ruleAtLine, type SieveAction } from '@mailroom/sieve';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mail/index.js';
+import { ensureFolderPath, listFolders, listLabels, type FolderRow } from '../mailbox/index.js';
 import { findFolder, folderPathOf } from './mailboxes.js';
 import { findScriptIfChanged } from './filters.repository.js';
 import { runOnMessage, type FilterMessage } from './message-host.js';

@@ -10,8 +10,14 @@ import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
 import { startPeriodicJob } from '../core/jobs/index.js';
-import { ensureFolderPath, listFolders, markMessages, moveMessages, type FolderRow } from '../mail/index.js';
-import { messagesAfterUid } from '../mailbox/index.js';
+import {
+  ensureFolderPath,
+  listFolders,
+  markMessages,
+  messagesAfterUid,
+  moveMessages,
+  type FolderRow,
+} from '../mailbox/index.js';
 import { marksReader } from './delivery-plan.js';
 import { compileOptionsFor, compileOrRefuse } from './filters.service.js';
 import {

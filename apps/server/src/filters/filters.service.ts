@@ -21,7 +21,8 @@ import { findAccountById } from '../accounts/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { findComposeSource, listFolders } from '../mail/index.js';
+import { scopeOf } from '../addresses/index.js';
+import { findComposeSource, listFolders } from '../mailbox/index.js';
 import type { FilterError } from './delivery-plan.js';
 import { findScript, insertError, listErrors, writeScript } from './filters.repository.js';
 import { runOnMessage } from './message-host.js';
@@ -181,7 +182,13 @@ export async function testFilter(
   principal: Principal,
   body: z.output<typeof filterTestSchema>,
 ): Promise<FilterTestResponse> {
-  const source = await findComposeSource(db, principal, body.folder_id, body.uid);
+  const source = await findComposeSource(
+    db,
+    principal.accountId,
+    await scopeOf(db, principal),
+    body.folder_id,
+    body.uid,
+  );
   if (!source) throw new DomainError('entity_not_found');
   const [raw, folders, account] = await Promise.all([
     blobs.get(source.blobHash),

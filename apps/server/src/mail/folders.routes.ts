@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
-import { createFolder, deleteFolder, folderTreeFor, getFolder, updateFolder } from './folders.service.js';
+import { createFolder, deleteFolder, updateFolder } from '../mailbox/index.js';
+import { folderTreeFor, getFolder } from './folders.service.js';
 import { ownerOnly } from '../accounts/index.js';
 
 export const folderRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,7 +1,7 @@
 import { requireFullSession } from '../accounts/index.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
-import { changeLabel, createLabel, listLabels, removeLabel } from './labels.service.js';
+import { changeLabel, createLabel, listLabels, removeLabel } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 
 /** Labels are the account's own data: the owner's other tabs read them again (their sidebar, colours, names). */

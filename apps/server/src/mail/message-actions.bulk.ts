@@ -2,7 +2,7 @@ import type { MarkFlag, MessageQuery } from '@mailroom/protocol';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { resolveBulkTargets } from './search.service.js';
-import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from './message-actions.service.js';
+import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from '../mailbox/index.js';
 
 export interface BulkParams {
   destination_id?: number | undefined;

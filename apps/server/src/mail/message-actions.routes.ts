@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { publishAfterCommit } from '../core/events/index.js';
 import { apiRoute } from '../http/index.js';
 import { bulkAction } from './message-actions.bulk.js';
-import { actOnMessages, emptyFolder, type ActionOutcome } from './message-actions.service.js';
+import { emptyFolder, type ActionOutcome } from '../mailbox/index.js';
+import { actOnMessages } from './message-actions.service.js';
 import { requireFullSession } from '../accounts/index.js';
 
 const tags = ['messages'];

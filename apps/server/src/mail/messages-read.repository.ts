@@ -3,7 +3,7 @@ import type { Settings } from '@mailroom/protocol';
 import type { Database, Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { listColumns, type ListRow } from './list-items.js';
-import { scopeCondition, type Scope } from '../mailbox/index.js';
+import { addressCount, aliasRowsCondition, scopeCondition, type Scope } from '../mailbox/index.js';
 
 /** Narrows a messages query to a scope (mail to one address), or leaves it whole. */
 export function inView(scope: Scope) {
@@ -106,16 +106,14 @@ const folderIsTheCallers = (q: FolderPageQuery) =>
 export async function countMessages(db: Db, q: FolderPageQuery, folderTotal: number): Promise<number> {
   if (q.scope.kind === 'all') return folderTotal;
   if (q.scope.kind === 'none') return 0;
-  const aliasId = q.scope.aliasId;
   const { n } = await db
     .selectFrom('messages')
     .select(sql<number>`count(*)::int`.as('n'))
     .where('folder_id', '=', q.folderId)
-    .where('alias_id', aliasId === null ? 'is not' : '=', aliasId)
+    .where(aliasRowsCondition(q.scope))
     .where(folderIsTheCallers(q))
     .executeTakeFirstOrThrow();
-  // Main-address mail is the folder minus alias mail: counting the (rare) alias rows is the cheap side.
-  return aliasId === null ? Math.max(0, folderTotal - n) : n;
+  return addressCount(q.scope, folderTotal, n);
 }
 
 /** Threads in the view (the rows a threaded list pages through): distinct over (folder_id, thread_id). */

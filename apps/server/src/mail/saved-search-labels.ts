@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/index.js';
-import { listLabels } from './labels.repository.js';
+import { listLabels } from '../mailbox/index.js';
 import { savedSearchCondition } from './search.query.js';
 
 /**

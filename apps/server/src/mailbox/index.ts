@@ -1,4 +1,8 @@
-/** The mail store every writer goes through (DESIGN §3): see docs/ARCHITECTURE.md. */
+/**
+ * The mail store every writer goes through (DESIGN §3): see docs/ARCHITECTURE.md. It exports operations that take
+ * a `Trx` or open one; its lock and move primitives (mailbox.repository.ts, purge.ts) stay inside (eslint refuses
+ * them to other areas).
+ */
 export * from './parse/index.js';
 export {
   putMessageBlobs,
@@ -8,6 +12,15 @@ export {
   type StoreMessageInput,
   type StoreMessageResult,
   type StoredMessage,
+} from './store-message.js';
+export {
+  ingest,
+  IngestFailed,
+  type IngestCopy,
+  type Ingested,
+  type IngestOptions,
+  type IngestSource,
+  type IngestTarget,
 } from './ingest.js';
 export { openAttachment } from './attachments.js';
 export { storeNotice } from './notice.js';
@@ -15,7 +28,7 @@ export { findThread, threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
 export {
   createSystemFolders,
-  insertFolders,
+  listFolders,
   requireFolder,
   scopedFolderCounts,
   systemFolder,
@@ -23,23 +36,40 @@ export {
   uidsInScope,
   type FolderCounts,
   type FolderRef,
+  type FolderRow,
 } from './folders.repository.js';
 export {
-  allocateUids,
-  folderSystems,
-  lockAccount,
-  lockFolders,
-  lockMessages,
-  messagesAfterUid,
-  messagePlaces,
-  relocateMessages,
-  setFlag,
-  setLabel,
-  type FlagChange,
-  type LockedFolder,
-  type LockedMessage,
-} from './mailbox.repository.js';
-export { counterEvent, groupByFolder, mergeGroups, purgeLocked, unseenCount } from './purge.js';
-export { inScope, scopeCondition, wholeMailbox, type Scope } from './scope.js';
+  createFolder,
+  deleteFolder,
+  deleteFolderTree,
+  ensureCollectorFolderPath,
+  ensureFolderPath,
+  updateFolder,
+} from './folders.js';
+export {
+  deleteMessages,
+  emptyFolder,
+  markMessages,
+  moveMessages,
+  purgeMessages,
+  type ActionOutcome,
+} from './message-actions.js';
+export { changeLabel, createLabel, listLabels, removeLabel, requireLabel } from './labels.js';
+export {
+  discardDraft,
+  findComposeSource,
+  markAnswered,
+  type ComposeSourceMessage,
+} from './compose-source.js';
+export { lockAccount, messagesAfterUid, messagePlaces } from './mailbox.repository.js';
+export { groupByFolder, mergeGroups } from './purge.js';
+export {
+  addressCount,
+  aliasRowsCondition,
+  inScope,
+  scopeCondition,
+  wholeMailbox,
+  type Scope,
+} from './scope.js';
 export { accountsWithNewInboxMail, newInboxMail } from './new-mail.repository.js';
 export { blobsOfMessages } from './blob-references.repository.js';

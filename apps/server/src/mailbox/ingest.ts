@@ -1,215 +1,131 @@
-import { sql } from 'kysely';
-import type { FolderSystem, MailEvent } from '@mailroom/protocol';
-import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
+import type { MailEvent } from '@mailroom/protocol';
+import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
-import type { StoredAttachment } from '../core/db/index.js';
-import { DomainError } from '../core/errors.js';
-import { previewOf, type ParsedMessage } from './parse/parse-message.js';
-import { findThread, threadSubject } from './threads.js';
-import { searchVectorSql } from './search-vector.js';
+import type { ParsedMessage } from './parse/index.js';
+import { storeMessage, type MessageBlobs, type StoredMessage } from './store-message.js';
 
-/** A stored blob: what `BlobStore.put` returns. */
-export interface BlobRef {
-  hash: string;
-  size: number;
-}
-
-/** The blobs of one message: its raw bytes, which hold its attachments too (as byte ranges). */
-export interface MessageBlobs {
-  raw: BlobRef;
-}
-
-type StoreMessageFields = {
-  accountId: number;
+/**
+ * The one way a message from outside comes into mailboxes (issue 29): SMTP and LMTP, local delivery of sent mail,
+ * collectors — and what comes next (an mbox import, IMAP APPEND, snoozed mail coming back). The caller parses the
+ * message and stores its blobs first (outside any transaction: their fsyncs then hold no row lock), then says what
+ * each account keeps of it: its plan, the copies a filter asked for (none: discarded).
+ */
+export interface IngestSource {
   parsed: ParsedMessage;
-  flags?: { seen?: boolean; flagged?: boolean; draft?: boolean; answered?: boolean };
-  labels?: number[];
-  aliasId?: number | null;
-  receivedAt?: Date;
+  blobs: MessageBlobs;
+  /** The notice of a password-encrypted message (the reader asks for the password). */
   encrypted?: boolean;
-  /** False for copies that must not be refused for space (a bounce to the sender); default true. */
+  /** When it arrived, if not now (a collector keeps the sender's date). */
+  receivedAt?: Date;
+  /** Flags the message comes with (a collector's remote \Seen, \Flagged, \Answered), merged into every copy's. */
+  flags?: { seen: boolean; flagged: boolean; answered: boolean };
+}
+
+/** One copy to keep: into the Inbox (or what `inbox` names) or a folder by id, with flags and labels. */
+export interface IngestCopy {
+  folder: number | 'inbox';
+  flags?: { seen?: boolean; flagged?: boolean; answered?: boolean; draft?: boolean } | undefined;
+  labels?: number[] | undefined;
+}
+
+/** An account and its plan for the message. */
+export interface IngestTarget {
+  accountId: number;
+  /** The alias the message came to (null: the primary address); a session held to one address sees its mail. */
+  aliasId?: number | null;
+  copies: IngestCopy[];
+  /** The folder the plan's `inbox` means when not the Inbox (a collector's folder for its remote one). */
+  inbox?: number;
+}
+
+export interface IngestOptions {
+  /** A message whose bytes an account already received after this time is a sender's retry: none of it is kept. */
+  skipIfStoredSince?: Date;
+  /** False for a copy that must not be refused for space (a message kept because what its filter sent failed). */
   enforceQuota?: boolean;
-} & (
-  | { raw: Buffer; blobs?: undefined }
-  /** Already stored with `putMessageBlobs`: required in a transaction (blobs are written before it). */
-  | { raw?: Buffer; blobs: MessageBlobs }
-);
-
-/** Into a folder by id, or into one of the account's system folders (found in the same statement). */
-export type StoreMessageInput = StoreMessageFields & ({ folderId: number } | { systemFolder: FolderSystem });
-
-export interface StoredMessage {
-  id: number;
-  uid: number;
-  folderId: number;
-  threadId: number;
 }
 
-export interface StoreMessageResult {
-  message: StoredMessage;
-  events: MailEvent[];
+export interface Ingested {
+  /** Per target, in order: the copies stored, or `duplicate` (a sender's retry, nothing stored). */
+  accounts: { accountId: number; stored: StoredMessage[]; duplicate: boolean }[];
+  /** What to publish once committed, by account. */
+  events: [accountId: number, events: MailEvent[]][];
 }
 
-/**
- * Stores the raw message as a blob (fsynced) before any row refers to it. Bytes in memory are
- * written; a spooled file (a received message) is moved in without a copy. Attachments are not
- * stored again: a row keeps each one's range of these bytes (`StoredAttachment.part`).
- */
-export async function putMessageBlobs(blobs: BlobStore, raw: Buffer | SpooledFile): Promise<MessageBlobs> {
-  return { raw: Buffer.isBuffer(raw) ? await blobs.put(raw) : await blobs.keepSpooled(raw) };
-}
-
-interface StoreRow {
-  duplicate: boolean;
-  charged: boolean;
-  folder_found: boolean;
-  folder_id: number | null;
-  uid: number | null;
-  unread_count: number | null;
-  total_count: number | null;
-  id: number | null;
-  thread_id: number | null;
+/** The account whose copy could not be stored (quota, a folder gone), and why: `cause`. */
+export class IngestFailed extends Error {
+  constructor(
+    readonly accountId: number,
+    override readonly cause: unknown,
+  ) {
+    super(`storing a message for account ${accountId} failed`, { cause });
+  }
 }
 
 /**
- * Stores one message: blobs first (fsynced), then one statement that charges the quota, takes
- * the folder's next UID, joins a thread and inserts the rows. Returns the events to publish
- * once the caller has committed (the statement commits on its own unless `db` is a transaction).
- *
- * With `skipIfStoredSince`, a message whose bytes the account already received after that time
- * is a sender's retry: nothing is stored and the result is null.
+ * Stores the copies every target's plan asks for, all or nothing: in the caller's transaction when `db` is one, else
+ * in one of its own — unless it is one copy for one account, which is one statement, atomic by itself. Throws
+ * IngestFailed naming the account that failed. Nothing is published here: the caller publishes `events` after
+ * its commit.
  */
-export async function storeMessage(
+export async function ingest(
   db: Db,
   blobs: BlobStore,
-  input: StoreMessageInput & { skipIfStoredSince: Date },
-): Promise<StoreMessageResult | null>;
-export async function storeMessage(
-  db: Db,
-  blobs: BlobStore,
-  input: StoreMessageInput,
-): Promise<StoreMessageResult>;
-export async function storeMessage(
-  db: Db,
-  blobs: BlobStore,
-  input: StoreMessageInput & { skipIfStoredSince?: Date },
-): Promise<StoreMessageResult | null> {
-  const { parsed } = input;
-  // The blob store may keep blobs in this same database: inside a transaction its write would wait for a
-  // connection the transaction holds (embedded PGlite has one), so a caller in a transaction writes them first.
-  if (!input.blobs && db.isTransaction)
-    throw new Error('storeMessage in a transaction needs its blobs stored first');
-  const { raw } = input.blobs ?? (await putMessageBlobs(blobs, input.raw));
-  const attachments: StoredAttachment[] = parsed.attachments.map((a, index) => ({
-    id: index + 1,
-    name: a.name,
-    size: a.size,
-    content_type: a.contentType,
-    part: a.part,
-    content_id: a.contentId,
-    inline: a.inline,
-  }));
-  const seen = input.flags?.seen ?? false;
-  const from = parsed.addresses.from?.[0];
-  const accountId = input.accountId;
-  const folderMatch =
-    'folderId' in input
-      ? sql`account_id = ${accountId} and id = ${input.folderId}`
-      : sql`account_id = ${accountId} and system = ${input.systemFolder}`;
-  const since = input.skipIfStoredSince;
-
-  // Read-only, so it runs before the account and folder row locks below: they serialise every
-  // delivery to the mailbox and should be held as briefly as possible.
-  const threadId = await findThread(db, accountId, parsed);
-
-  // One round trip instead of one per step. The quota charge waits for nothing but its own row
-  // lock and re-checks the limit on the latest row, the folder's UID is taken only once charged,
-  // and the rows are inserted only from the folder's update: a quota refusal changes nothing, and
-  // the folder row stays locked from UID allocation to commit, so UIDs follow commit order.
-  const statement = sql<StoreRow>`
-    with target as (select id from folders where ${folderMatch}),
-    dup as (
-      select 1 from messages
-      where ${since ? sql`account_id = ${accountId} and blob_hash = ${raw.hash} and received_at > ${since}::timestamptz` : sql`false`}
-      limit 1
-    ),
-    charged as (
-      update accounts set quota_used_bytes = quota_used_bytes + ${raw.size}::bigint
-      where id = ${accountId}
-        and exists (select 1 from target)
-        and not exists (select 1 from dup)
-        ${input.enforceQuota === false ? sql`` : sql`and quota_used_bytes + ${raw.size}::bigint <= quota_limit_bytes`}
-      returning id
-    ),
-    folder as (
-      update folders
-      set uidnext = uidnext + 1, total_count = total_count + 1, unread_count = unread_count + ${seen ? 0 : 1}::int
-      where ${folderMatch} and exists (select 1 from charged)
-      returning id, uidnext - 1 as uid, unread_count, total_count
-    ),
-    message as (
-      insert into messages (
-        account_id, folder_id, uid, ${threadId !== undefined ? sql`thread_id,` : sql``}
-        blob_hash, size, message_id, in_reply_to, reference_ids, subject, thread_subject,
-        from_email, from_name, addresses, preview, attachments, has_attachments,
-        seen, flagged, answered, draft, labels, encrypted, alias_id, sent_at
-        ${input.receivedAt ? sql`, received_at` : sql``}
-      )
-      select
-        ${accountId}::bigint, folder.id, folder.uid, ${threadId !== undefined ? sql`${threadId}::bigint,` : sql``}
-        ${raw.hash}::text, ${raw.size}::bigint, ${parsed.messageId}::text, ${parsed.inReplyTo}::text,
-        ${parsed.references.slice(0, 100)}::text[], ${parsed.subject.slice(0, 2000)}::text,
-        ${threadSubject(parsed.subject)}::text, ${from?.email ?? ''}::text, ${from?.name ?? ''}::text,
-        ${JSON.stringify(parsed.addresses)}::jsonb, ${previewOf(parsed.text)}::text,
-        ${JSON.stringify(attachments)}::jsonb, ${attachments.some((a) => !a.inline)}::boolean,
-        ${seen}::boolean, ${input.flags?.flagged ?? false}::boolean, ${input.flags?.answered ?? false}::boolean,
-        ${input.flags?.draft ?? false}::boolean, ${input.labels ?? []}::bigint[], ${input.encrypted ?? false}::boolean,
-        ${input.aliasId ?? null}::bigint, ${parsed.sentAt}::timestamptz
-        ${input.receivedAt ? sql`, ${input.receivedAt}::timestamptz` : sql``}
-      from folder
-      returning id, account_id, thread_id
-    ),
-    contents as (
-      insert into message_contents (message_id, account_id, body_text, body_html, search_vector)
-      select message.id, message.account_id, ${parsed.text}::text, ${parsed.html}::text, ${searchVectorSql({
-        subject: parsed.subject,
-        from: parsed.addresses.from ?? [],
-        to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
-        body: parsed.text,
-      })}
-      from message
-    )
-    select
-      exists (select 1 from dup) as duplicate,
-      exists (select 1 from charged) as charged,
-      exists (select 1 from target) as folder_found,
-      folder.id as folder_id, folder.uid, folder.unread_count, folder.total_count,
-      message.id, message.thread_id
-    from (select 1) as one
-    left join folder on true
-    left join message on true`;
-
-  const run = async (trx: Db): Promise<StoreMessageResult | null> => {
-    const row = (await statement.execute(trx)).rows[0]!;
-    if (row.duplicate) return null;
-    if (!row.folder_found) throw new DomainError('request_folder_not_found');
-    if (!row.charged) throw new DomainError('quota_exceeded');
-    // Only when the folder went away between the check and the update: the caller's transaction
-    // (always one here, see below) rolls the charge back.
-    if (row.id === null || row.folder_id === null || row.uid === null) {
-      throw new DomainError('request_folder_not_found');
+  source: IngestSource,
+  targets: IngestTarget[],
+  options: IngestOptions = {},
+): Promise<Ingested> {
+  const run = async (trx: Db): Promise<Ingested> => {
+    const result: Ingested = { accounts: [], events: [] };
+    for (const target of targets) {
+      const done = { accountId: target.accountId, stored: [] as StoredMessage[], duplicate: false };
+      result.accounts.push(done);
+      try {
+        for (const [i, copy] of target.copies.entries()) {
+          const input = {
+            accountId: target.accountId,
+            ...(copy.folder !== 'inbox'
+              ? { folderId: copy.folder }
+              : target.inbox !== undefined
+                ? { folderId: target.inbox }
+                : { systemFolder: 'inbox' as const }),
+            parsed: source.parsed,
+            blobs: source.blobs,
+            ...(target.aliasId !== undefined ? { aliasId: target.aliasId } : {}),
+            ...(source.encrypted !== undefined ? { encrypted: source.encrypted } : {}),
+            ...(source.receivedAt ? { receivedAt: source.receivedAt } : {}),
+            flags: mergedFlags(source.flags, copy.flags),
+            labels: copy.labels,
+            ...(options.enforceQuota === false ? { enforceQuota: false } : {}),
+          };
+          // The first copy tells a sender's retry (stored before) from a new message; the others follow it.
+          const stored =
+            i === 0 && options.skipIfStoredSince
+              ? await storeMessage(trx, blobs, { ...input, skipIfStoredSince: options.skipIfStoredSince })
+              : await storeMessage(trx, blobs, input);
+          if (!stored) {
+            done.duplicate = true;
+            break;
+          }
+          done.stored.push(stored.message);
+          result.events.push([target.accountId, stored.events]);
+        }
+      } catch (err) {
+        throw new IngestFailed(target.accountId, err);
+      }
     }
-    const folderId = row.folder_id;
-    const message = { id: row.id, uid: row.uid, folderId, threadId: row.thread_id! };
-    const events: MailEvent[] = [
-      { event: 'new', folder_id: folderId, uids: [row.uid] },
-      { event: 'updateMailbox', folder_id: folderId, unseen: row.unread_count!, total: row.total_count! },
-    ];
-    return { message, events };
+    return result;
   };
-  // The statement is atomic on its own. A system folder can never be deleted, so outside a
-  // transaction it either stores everything or nothing; a user folder could vanish between the
-  // check and the update, which a transaction makes harmless.
-  if (db.isTransaction || !('folderId' in input)) return run(db);
-  return transact(db, run);
+  const single = targets.length === 1 && targets[0]!.copies.length <= 1;
+  return db.isTransaction || single ? run(db) : transact(db, run);
+}
+
+function mergedFlags(remote: IngestSource['flags'], copy: IngestCopy['flags']): IngestCopy['flags'] {
+  if (!remote) return copy;
+  return {
+    seen: remote.seen || !!copy?.seen,
+    flagged: remote.flagged || !!copy?.flagged,
+    answered: remote.answered || !!copy?.answered,
+    draft: !!copy?.draft,
+  };
 }

@@ -1,6 +1,6 @@
 import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
-import { putMessageBlobs, storeMessage, type StoreMessageResult } from './ingest.js';
+import { putMessageBlobs, storeMessage, type StoreMessageResult } from './store-message.js';
 import { parseMessage } from './parse/index.js';
 
 /**

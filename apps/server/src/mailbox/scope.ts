@@ -26,3 +26,27 @@ export function inScope(scope: Scope, aliasId: number | null): boolean {
   if (scope.kind === 'none') return false;
   return scope.aliasId === aliasId;
 }
+
+/**
+ * Counting what an address scope sees without scanning the folder: an alias counts its own rows (its partial index);
+ * the primary address (mail to no alias) counts the alias rows, the (rare) cheap side, and takes them off the
+ * folder's counter. `aliasRowsCondition` is what to count, `addressCount` turns that count into the scope's.
+ */
+export function aliasRowsCondition(
+  scope: { aliasId: number | null },
+  table = 'messages',
+): RawBuilder<SqlBool> {
+  const column = sql.ref(`${table}.alias_id`);
+  return scope.aliasId === null
+    ? sql<SqlBool>`${column} is not null`
+    : sql<SqlBool>`${column} = ${scope.aliasId}`;
+}
+
+/** The scope's count from the rows `aliasRowsCondition` counted and the folder's own counter. */
+export function addressCount(
+  scope: { aliasId: number | null },
+  folderCount: number,
+  counted: number,
+): number {
+  return scope.aliasId === null ? Math.max(0, folderCount - counted) : counted;
+}

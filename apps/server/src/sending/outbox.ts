@@ -4,7 +4,7 @@ import type { DKIMSignResult } from 'mailauth';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import { deliverMessage } from '../delivery/index.js';
+import { deliverMessage, sendOutgoing } from '../delivery/index.js';
 import {
   dkimKeyFor,
   domainSigningKeys,
@@ -160,13 +160,14 @@ async function deliverLocal(deps: SendingDeps, rows: OutboxRow[]): Promise<Attem
     }
   }
   if (found.length) {
-    const outcomes = await deliverMessage(
+    const { outcomes, outgoing } = await deliverMessage(
       deps,
       raw,
       found.map((f) => f.recipient),
       'each',
       { from: rows[0]!.envelope_from },
     );
+    await sendOutgoing(outgoing, deps.sendFilterActions);
     found.forEach(({ row }, i) => {
       const outcome = outcomes[i]!;
       if (outcome.ok) attempts.set(row, { ok: true });

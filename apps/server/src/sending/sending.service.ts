@@ -3,10 +3,18 @@ import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
-import { isHostedDomain } from '../addresses/index.js';
-import { parseMessage, putMessageBlobs, storeMessage, systemFolder } from '../mailbox/index.js';
+import { isHostedDomain, scopeOf } from '../addresses/index.js';
+import {
+  discardDraft,
+  findComposeSource,
+  markAnswered,
+  parseMessage,
+  putMessageBlobs,
+  storeMessage,
+  systemFolder,
+  type ComposeSourceMessage,
+} from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
-import { discardDraft, findComposeSource, markAnswered, type ComposeSourceMessage } from '../mail/index.js';
 import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
 import { deliverClaimed, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
@@ -49,7 +57,13 @@ export async function prepareMessage(
   const { ids, attachments } = await attachmentsForMessage(db, principal, request.attachments);
   let source: PreparedMessage['source'] = null;
   if (request.source) {
-    const found = await findComposeSource(db, principal, request.source.folder_id, request.source.uid);
+    const found = await findComposeSource(
+      db,
+      principal.accountId,
+      await scopeOf(db, principal),
+      request.source.folder_id,
+      request.source.uid,
+    );
     if (!found) throw new DomainError('message_not_found');
     source = { ...found, mode: request.source.mode };
   }
@@ -83,7 +97,13 @@ async function savedDraftThread(
   const none = { inReplyTo: null, references: [] };
   if (request.source || !request.uid) return none;
   const drafts = await systemFolder(db, principal.accountId, 'draft');
-  const draft = await findComposeSource(db, principal, drafts.id, request.uid);
+  const draft = await findComposeSource(
+    db,
+    principal.accountId,
+    await scopeOf(db, principal),
+    drafts.id,
+    request.uid,
+  );
   const references = draft?.references ?? [];
   return references.length ? { inReplyTo: references.at(-1)!, references } : none;
 }
@@ -128,7 +148,10 @@ export async function sendMessage(
 
   const { stored, events, queued } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
-    if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
+    if (prepared.draftUid !== null)
+      events.push(
+        ...(await discardDraft(trx, principal.accountId, await scopeOf(trx, principal), prepared.draftUid)),
+      );
     const sent = await systemFolder(trx, accountId, 'sent');
     const result = await storeMessage(trx, blobs, {
       accountId,
@@ -202,7 +225,10 @@ export async function saveDraft(
   const accountId = principal.accountId;
   const { stored, events } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
-    if (prepared.draftUid !== null) events.push(...(await discardDraft(trx, principal, prepared.draftUid)));
+    if (prepared.draftUid !== null)
+      events.push(
+        ...(await discardDraft(trx, principal.accountId, await scopeOf(trx, principal), prepared.draftUid)),
+      );
     const drafts = await systemFolder(trx, accountId, 'draft');
     const result = await storeMessage(trx, blobs, {
       accountId,
@@ -262,7 +288,9 @@ export async function discardComposedDraft(
   principal: Principal,
   uid: number,
 ): Promise<Ok> {
-  const events = await transact(deps.db, (trx) => discardDraft(trx, principal, uid));
+  const events = await transact(deps.db, async (trx) =>
+    discardDraft(trx, principal.accountId, await scopeOf(trx, principal), uid),
+  );
   void publish(deps, principal.accountId, events);
   return { ok: true };
 }

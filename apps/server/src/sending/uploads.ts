@@ -10,8 +10,8 @@ import { requireAccount, type Principal } from '../accounts/index.js';
 import { BlobTooLargeError, type BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { findComposeSource } from '../mail/index.js';
-import { openAttachment } from '../mailbox/index.js';
+import { scopeOf } from '../addresses/index.js';
+import { findComposeSource, openAttachment } from '../mailbox/index.js';
 import type { OutgoingAttachment } from './compose-mime.js';
 import {
   findUploads,
@@ -107,7 +107,13 @@ export async function copyAttachments(
   principal: Principal,
   request: CopyAttachmentsRequest,
 ): Promise<UploadedAttachment[]> {
-  const source = await findComposeSource(db, principal, request.folder_id, request.uid);
+  const source = await findComposeSource(
+    db,
+    principal.accountId,
+    await scopeOf(db, principal),
+    request.folder_id,
+    request.uid,
+  );
   if (!source) throw new DomainError('message_not_found');
   const wanted = request.ids ? new Set(request.ids) : null;
   const picked = source.attachments.filter((a) => !wanted || wanted.has(a.id));

@@ -1,5 +1,5 @@
 import type { Db } from '../core/db/index.js';
-import { scopeCondition, type Scope } from '../mailbox/index.js';
+import { scopeCondition, type Scope } from './scope.js';
 
 /** One of the account's messages by folder and UID within a scope: what compose needs of it. */
 export function composeSourceRow(db: Db, accountId: number, folderId: number, uid: number, scope: Scope) {

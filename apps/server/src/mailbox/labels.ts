@@ -1,7 +1,8 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
 import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { groupByFolder, requireFolder } from '../mailbox/index.js';
+import { requireFolder } from './folders.repository.js';
+import { groupByFolder } from './purge.js';
 import {
   deleteLabel,
   findLabel,
@@ -13,6 +14,11 @@ import {
 } from './labels.repository.js';
 
 export { listLabels };
+
+/*
+ * Labels are the account's message keywords (table `labels`, names unique per account in any case): the store owns
+ * them with the messages that carry them, so deleting one takes its keyword off every message here.
+ */
 
 /** The caller's label, or entity_not_found for an unknown id or another account's. */
 export async function requireLabel(db: Db, accountId: number, labelId: number): Promise<Label> {

@@ -1,9 +1,10 @@
 import type { MailEvent } from '@mailroom/protocol';
-import type { Principal } from '../accounts/index.js';
 import type { Db, StoredAttachment, Trx } from '../core/db/index.js';
-import { scopeOf } from '../addresses/index.js';
-import { lockAccount, lockFolders, lockMessages, purgeLocked, systemFolder } from '../mailbox/index.js';
 import { composeSourceRow, setAnswered } from './compose.repository.js';
+import { systemFolder } from './folders.repository.js';
+import { lockAccount, lockFolders, lockMessages } from './mailbox.repository.js';
+import { purgeLocked } from './purge.js';
+import type { Scope } from './scope.js';
 
 /** What the sending area needs of a message it answers, forwards or replaces. */
 export interface ComposeSourceMessage {
@@ -16,16 +17,17 @@ export interface ComposeSourceMessage {
 }
 
 /**
- * One of the caller's messages by folder and UID, within the session's view (an alias-only
- * session sees only mail of its address); undefined for anyone else's.
+ * One of the account's messages by folder and UID, within the session's scope (an alias-only
+ * session sees only mail of its address, addresses' scopeOf); undefined for anyone else's.
  */
 export async function findComposeSource(
   db: Db,
-  principal: Principal,
+  accountId: number,
+  scope: Scope,
   folderId: number,
   uid: number,
 ): Promise<ComposeSourceMessage | undefined> {
-  const row = await composeSourceRow(db, principal.accountId, folderId, uid, await scopeOf(db, principal));
+  const row = await composeSourceRow(db, accountId, folderId, uid, scope);
   return row
     ? {
         id: row.id,
@@ -42,10 +44,14 @@ export async function findComposeSource(
  * counters and quota given back, events returned for after the commit. A uid that is not (or
  * no longer) a draft in the session's view removes nothing: another tab may have sent it.
  */
-export async function discardDraft(trx: Trx, principal: Principal, uid: number): Promise<MailEvent[]> {
-  const { accountId } = principal;
+export async function discardDraft(
+  trx: Trx,
+  accountId: number,
+  scope: Scope,
+  uid: number,
+): Promise<MailEvent[]> {
   const drafts = await systemFolder(trx, accountId, 'draft');
-  const visible = await findComposeSource(trx, principal, drafts.id, uid);
+  const visible = await findComposeSource(trx, accountId, scope, drafts.id, uid);
   if (!visible) return [];
   await lockAccount(trx, accountId);
   await lockFolders(trx, accountId, [drafts.id]);
