@@ -45,6 +45,22 @@ const storePrimitivesRule = [
     ],
   },
 ];
+/** Routes never publish: a service's change emits its events inside its transaction (issue 29). */
+const routeImportsRule = [
+  'error',
+  {
+    patterns: [
+      ...storePrimitivesRule[1].patterns,
+      {
+        regex: '(^|/)core/events(/.*)?$',
+        importNames: ['emit', 'publishAfterCommit'],
+        message:
+          "a route publishes nothing: the service's change emits its events inside its transaction " +
+          '(docs/ARCHITECTURE.md).',
+      },
+    ],
+  },
+];
 const routerMessage =
   'Routing comes from src/lib/router.tsx, the one module that imports wouter (React Router took 12 KB of the ' +
   "shell's 110 KB, DESIGN §5).";
@@ -86,6 +102,10 @@ export default tseslint.config(
     files: ['apps/server/src/**/*.ts', 'apps/server/test/**/*.ts'],
     ignores: ['apps/server/src/mailbox/**'],
     rules: { 'no-restricted-imports': storePrimitivesRule },
+  },
+  {
+    files: ['apps/server/src/**/*.routes.ts'],
+    rules: { 'no-restricted-imports': routeImportsRule },
   },
   {
     // CommonJS configuration files (dependency-cruiser's) can only load their helpers with require().

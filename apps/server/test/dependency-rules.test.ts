@@ -93,4 +93,21 @@ describe('the server layer rules (npm run lint)', () => {
     expect(await lint('apps/server/src/mail/x.ts', use('markMessages', '../mailbox/index.js'))).toEqual([]);
     expect(await lint('apps/server/src/mailbox/x.ts', use('purgeLocked', './purge.js'))).toEqual([]);
   });
+
+  it('refuse publishing in a route file, and the primitives there too (eslint)', async () => {
+    const eslint = new ESLint({ cwd: path.resolve(import.meta.dirname, '../../..') });
+    const lint = async (file: string, code: string) =>
+      (await eslint.lintText(code, { filePath: file }))[0]!.messages.map((m) => m.ruleId);
+    const use = (names: string, from: string) =>
+      `import { ${names} } from '${from}';\nexport const a = [${names}];\n`;
+    const route = 'apps/server/src/mail/x.routes.ts';
+    expect(await lint(route, use('emit', '../core/events/index.js'))).toEqual(['no-restricted-imports']);
+    expect(await lint(route, use('publishAfterCommit', '../core/events/index.js'))).toEqual([
+      'no-restricted-imports',
+    ]);
+    expect(await lint(route, use('lockFolders', '../mailbox/index.js'))).toEqual(['no-restricted-imports']);
+    expect(await lint('apps/server/src/mail/x.service.ts', use('emit', '../core/events/index.js'))).toEqual(
+      [],
+    );
+  });
 });

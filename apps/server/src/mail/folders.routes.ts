@@ -1,15 +1,21 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { MailEvent } from '@mailroom/protocol';
 import { apiRoute } from '../http/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
 import { createFolder, deleteFolder, updateFolder } from '../mailbox/index.js';
+import { changeStore, type StoreChangeDeps } from './store-change.js';
 import { folderTreeFor, getFolder } from './folders.service.js';
 import { ownerOnly } from '../accounts/index.js';
 
 export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events } = app.deps;
-  /** Clients reload the folder list on this event; sent after the commit, never failing the request. */
-  const announce = (accountId: number, log: { error: (o: object, m: string) => void }) =>
-    publishAfterCommit(events, log, accountId, [{ event: 'updateMailboxList' }]);
+  const { db } = app.deps;
+  const deps = (request: FastifyRequest): StoreChangeDeps => ({
+    db,
+    events: app.deps.events,
+    log: request.log,
+  });
+  /** Clients reload the folder list on this event, once the change has committed. */
+  const listChanged: MailEvent[] = [{ event: 'updateMailboxList' }];
 
   app.route({
     ...apiRoute(app, 'folders', { tags: ['folders'], summary: 'The folder tree with unread counts' }),
@@ -29,8 +35,10 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { checksNul: true },
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      const id = await createFolder(db, accountId, request.body.folder);
-      await announce(accountId, request.log);
+      const id = await changeStore(deps(request), accountId, async (trx) => ({
+        result: await createFolder(trx, accountId, request.body.folder),
+        events: listChanged,
+      }));
       return { folder: await getFolder(db, accountId, id) };
     },
   });
@@ -47,8 +55,10 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { checksNul: true },
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      if (await updateFolder(db, accountId, request.params.id, request.body.folder))
-        await announce(accountId, request.log);
+      await changeStore(deps(request), accountId, async (trx) => {
+        const changed = await updateFolder(trx, accountId, request.params.id, request.body.folder);
+        return { result: changed, events: changed ? listChanged : [] };
+      });
       return { folder: await getFolder(db, accountId, request.params.id) };
     },
   });
@@ -63,8 +73,10 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const accountId = ownerOnly(request.requireAuth());
-      await deleteFolder(db, accountId, request.params.id);
-      await announce(accountId, request.log);
+      await changeStore(deps(request), accountId, async (trx) => ({
+        result: await deleteFolder(trx, accountId, request.params.id),
+        events: listChanged,
+      }));
       return { ok: true as const };
     },
   });

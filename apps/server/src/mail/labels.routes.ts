@@ -2,12 +2,18 @@ import { requireFullSession } from '../accounts/index.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { apiRoute } from '../http/index.js';
 import { changeLabel, createLabel, listLabels, removeLabel } from '../mailbox/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import type { FastifyRequest } from 'fastify';
+import { changeStore, type StoreChangeDeps } from './store-change.js';
 
 /** Labels are the account's own data: the owner's other tabs read them again (their sidebar, colours, names). */
 const labelsChanged = [{ event: 'updateAccount', part: 'labels' }] as const;
 
 export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
+  const deps = (request: FastifyRequest): StoreChangeDeps => ({
+    db: app.deps.db,
+    events: app.deps.events,
+    log: request.log,
+  });
   app.route({
     ...apiRoute(app, 'labels', { tags: ['labels'], summary: "The caller's labels" }),
     handler: async (request) => ({
@@ -22,8 +28,10 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
-      const label = await createLabel(app.deps.db, accountId, request.body.label);
-      await publishAfterCommit(app.deps.events, request.log, accountId, labelsChanged);
+      const label = await changeStore(deps(request), accountId, async (trx) => ({
+        result: await createLabel(trx, accountId, request.body.label),
+        events: labelsChanged,
+      }));
       return { label };
     },
   });
@@ -35,8 +43,10 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
-      const label = await changeLabel(app.deps.db, accountId, request.params.id, request.body.label);
-      await publishAfterCommit(app.deps.events, request.log, accountId, labelsChanged);
+      const label = await changeStore(deps(request), accountId, async (trx) => ({
+        result: await changeLabel(trx, accountId, request.params.id, request.body.label),
+        events: labelsChanged,
+      }));
       return { label };
     },
   });
@@ -48,8 +58,10 @@ export const labelRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
-      const events = await removeLabel(app.deps.db, accountId, request.params.id);
-      await publishAfterCommit(app.deps.events, request.log, accountId, [...events, ...labelsChanged]);
+      await changeStore(deps(request), accountId, async (trx) => ({
+        result: undefined,
+        events: [...(await removeLabel(trx, accountId, request.params.id)), ...labelsChanged],
+      }));
       return { ok: true as const };
     },
   });

@@ -1,8 +1,9 @@
 import type { MarkFlag, MessageQuery } from '@mailroom/protocol';
-import { transact, type Db } from '../core/db/index.js';
+import type { ActionResult } from '@mailroom/protocol';
 import { DomainError } from '../core/errors.js';
 import { resolveBulkTargets } from './search.service.js';
-import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from '../mailbox/index.js';
+import { deleteMessages, markMessages, moveMessages } from '../mailbox/index.js';
+import { changeStore, type StoreChangeDeps } from './store-change.js';
 
 export interface BulkParams {
   destination_id?: number | undefined;
@@ -15,13 +16,13 @@ export interface BulkParams {
  * and acted on in one transaction; the action's locks then skip what moved away meanwhile.
  */
 export async function bulkAction(
-  db: Db,
+  deps: StoreChangeDeps,
   accountId: number,
   type: 'move' | 'mark' | 'get' | 'delete',
   params: BulkParams,
   request: MessageQuery,
-): Promise<ActionOutcome> {
-  return transact(db, async (trx) => {
+): Promise<ActionResult> {
+  return changeStore(deps, accountId, async (trx) => {
     const targets = await resolveBulkTargets(trx, accountId, request);
     if (type === 'get') return { result: { ok: true, folder_messages: targets }, events: [] };
     if (type === 'delete') {

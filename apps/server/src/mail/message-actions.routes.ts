@@ -1,34 +1,27 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { publishAfterCommit } from '../core/events/index.js';
+import type { FastifyRequest } from 'fastify';
 import { apiRoute } from '../http/index.js';
 import { bulkAction } from './message-actions.bulk.js';
-import { emptyFolder, type ActionOutcome } from '../mailbox/index.js';
+import { emptyFolder } from '../mailbox/index.js';
 import { actOnMessages } from './message-actions.service.js';
+import { changeStore, type StoreChangeDeps } from './store-change.js';
 import { requireFullSession } from '../accounts/index.js';
 
 const tags = ['messages'];
 
 export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
-  const answer = async (
-    request: { log: FastifyBaseLogger },
-    accountId: number,
-    outcome: Promise<ActionOutcome>,
-  ) => {
-    const { result, events } = await outcome;
-    await publishAfterCommit(app.deps.events, request.log, accountId, events);
-    return result;
-  };
+  /** A change's deps: its events go to the process's bus, a failure to publish to the request's log. */
+  const deps = (request: FastifyRequest): StoreChangeDeps => ({
+    db: app.deps.db,
+    events: app.deps.events,
+    log: request.log,
+  });
 
   app.route({
     ...apiRoute(app, 'markMessages', { tags, summary: 'Set or clear seen, flagged or a label on messages' }),
     handler: async (request) => {
       const principal = request.requireAuth();
-      return answer(
-        request,
-        principal.accountId,
-        actOnMessages(app.deps.db, principal, 'mark', request.body),
-      );
+      return actOnMessages(deps(request), principal, 'mark', request.body);
     },
   });
 
@@ -36,11 +29,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'moveMessages', { tags, summary: 'Move messages to a folder; they get new UIDs there' }),
     handler: async (request) => {
       const principal = request.requireAuth();
-      return answer(
-        request,
-        principal.accountId,
-        actOnMessages(app.deps.db, principal, 'move', request.body),
-      );
+      return actOnMessages(deps(request), principal, 'move', request.body);
     },
   });
 
@@ -51,11 +40,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => {
       const principal = request.requireAuth();
-      return answer(
-        request,
-        principal.accountId,
-        actOnMessages(app.deps.db, principal, 'delete', request.body),
-      );
+      return actOnMessages(deps(request), principal, 'delete', request.body);
     },
   });
 
@@ -63,7 +48,9 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'emptyFolder', { tags, summary: 'Delete every message of Trash or Junk for good' }),
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
-      return answer(request, accountId, emptyFolder(app.deps.db, accountId, request.body.folder_id));
+      return changeStore(deps(request), accountId, (trx) =>
+        emptyFolder(trx, accountId, request.body.folder_id),
+      );
     },
   });
 
@@ -78,11 +65,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());
       const { request_type, request_params, request: query } = request.body;
-      return answer(
-        request,
-        accountId,
-        bulkAction(app.deps.db, accountId, request_type, request_params, query),
-      );
+      return bulkAction(deps(request), accountId, request_type, request_params, query);
     },
   });
 
@@ -99,7 +82,7 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: async (request) => {
         const { accountId } = requireFullSession(request.requireAuth());
         const { request: query, ...params } = request.body;
-        return answer(request, accountId, bulkAction(app.deps.db, accountId, type, params, query));
+        return bulkAction(deps(request), accountId, type, params, query);
       },
     });
   }

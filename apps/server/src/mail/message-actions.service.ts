@@ -1,7 +1,8 @@
 import type { Principal } from '../accounts/index.js';
-import type { Db } from '../core/db/index.js';
-import { deleteMessages, markMessages, moveMessages, type ActionOutcome } from '../mailbox/index.js';
+import type { ActionResult } from '@mailroom/protocol';
+import { deleteMessages, markMessages, moveMessages } from '../mailbox/index.js';
 import { requireMessagesInView } from './session-scope.js';
+import { changeStore, type StoreChangeDeps } from './store-change.js';
 
 type MessagesRequest = {
   mark: Parameters<typeof markMessages>[2];
@@ -14,13 +15,16 @@ type MessagesRequest = {
  * scope (entity_not_found otherwise), then the action runs in its own transaction.
  */
 export async function actOnMessages<A extends keyof MessagesRequest>(
-  db: Db,
+  deps: StoreChangeDeps,
   principal: Principal,
   action: A,
   request: MessagesRequest[A],
-): Promise<ActionOutcome> {
-  await requireMessagesInView(db, principal, request.folder_messages);
-  if (action === 'mark') return markMessages(db, principal.accountId, request as MessagesRequest['mark']);
-  if (action === 'move') return moveMessages(db, principal.accountId, request as MessagesRequest['move']);
-  return deleteMessages(db, principal.accountId, request as MessagesRequest['delete']);
+): Promise<ActionResult> {
+  await requireMessagesInView(deps.db, principal, request.folder_messages);
+  const { accountId } = principal;
+  return changeStore(deps, accountId, (trx) => {
+    if (action === 'mark') return markMessages(trx, accountId, request as MessagesRequest['mark']);
+    if (action === 'move') return moveMessages(trx, accountId, request as MessagesRequest['move']);
+    return deleteMessages(trx, accountId, request as MessagesRequest['delete']);
+  });
 }
