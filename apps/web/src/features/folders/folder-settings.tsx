@@ -7,6 +7,8 @@ import { Button, buttonClass } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
 import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
@@ -303,37 +305,28 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
         title={title}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-name`}>{t('folders.name')}</label>
+        <Field label={t('folders.name')} error={error}>
           <input
-            id={`${id}-name`}
             value={name}
             maxLength={100}
             autoFocus
-            aria-invalid={error !== null}
-            aria-describedby={error ? `${id}-name-error` : undefined}
             onChange={(event) => {
               setName(event.target.value);
               setError(null);
             }}
           />
-          {error ? (
-            <span id={`${id}-name-error`} className={page.error} role="alert">
-              {error}
-            </span>
-          ) : null}
-        </div>
-        <div className={page.field}>
-          <label htmlFor={`${id}-parent`}>{t('folders.parent')}</label>
-          <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
-            <option value="">{t('folders.noParent')}</option>
-            {parentChoices(folders, folder).map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {pathLabel(candidate, t)}
-              </option>
-            ))}
-          </select>
-        </div>
+        </Field>
+        <Field label={t('folders.parent')}>
+          <NativeSelect
+            value={parent}
+            empty={t('folders.noParent')}
+            options={parentChoices(folders, folder).map((candidate) => ({
+              value: candidate.id,
+              label: pathLabel(candidate, t),
+            }))}
+            onChange={setParent}
+          />
+        </Field>
         <div className={page.actions}>
           <span className={page.grow} />
           <Link to={foldersSettingsPath} className={buttonClass()}>

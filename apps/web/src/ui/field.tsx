@@ -1,0 +1,51 @@
+import { cloneElement, useId, type ReactElement, type ReactNode } from 'react';
+import clsx from 'clsx';
+import styles from './field.module.css';
+
+/** What Field gives its control: the label's target, its invalid state and the error line it is described by. */
+export interface FieldControlProps {
+  id?: string;
+  'aria-invalid'?: boolean | 'true' | 'false';
+  'aria-describedby'?: string;
+}
+
+export interface FieldProps {
+  label: ReactNode;
+  /** The control: an input, select or textarea (its own id is kept if it has one). */
+  children: ReactElement<FieldControlProps>;
+  /** A refusal of this value: the control is marked invalid and described by this line (role="alert"). */
+  error?: ReactNode;
+  /** A line under the control that describes it while there is no error. */
+  hint?: ReactNode;
+  /** The frame's look where a screen lays fields out its own way (the label, control and error stay the same). */
+  className?: string;
+}
+
+/** SPEC §2 form field: a label, the control and its error line, wired for assistive technology. */
+export function Field({ label, children, error, hint, className }: FieldProps) {
+  const generated = useId();
+  const id = children.props.id ?? generated;
+  const hasError = error !== undefined && error !== null && error !== false && error !== '';
+  const lineId = `${id}-${hasError ? 'error' : 'hint'}`;
+  const line = hasError || hint !== undefined;
+  const describedBy = clsx(children.props['aria-describedby'], line && lineId) || undefined;
+  return (
+    <div className={className ?? styles.field}>
+      <label htmlFor={id}>{label}</label>
+      {cloneElement(children, {
+        id,
+        'aria-invalid': hasError ? true : children.props['aria-invalid'],
+        'aria-describedby': describedBy,
+      })}
+      {hasError ? (
+        <span id={lineId} className={styles.error} role="alert">
+          {error}
+        </span>
+      ) : hint !== undefined ? (
+        <span id={lineId} className={styles.hint}>
+          {hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
