@@ -1,7 +1,9 @@
 import type { FormEvent, ReactNode } from 'react';
 import { Dialog as Radix } from 'radix-ui';
 import { useTranslation } from '../i18n';
+import { X } from 'lucide-react';
 import { Button, type ButtonProps } from './button';
+import { IconButton } from './icon-button';
 import { dialogKeepsNotices } from './notices-store';
 import styles from './dialog.module.css';
 
@@ -61,7 +63,7 @@ export function Dialog({
         <Radix.Overlay className={styles.overlay} />
         <Radix.Content
           className={classNames.content ?? styles.content}
-          role={role}
+          {...(role ? { role } : {})}
           {...(description === undefined ? { 'aria-describedby': undefined } : {})}
           aria-busy={onSubmit ? undefined : busy}
           {...dialogKeepsNotices}
@@ -84,6 +86,17 @@ export function DialogClose(props: ButtonProps) {
   return (
     <Radix.Close asChild>
       <Button {...props} />
+    </Radix.Close>
+  );
+}
+
+/** The header's ✕: closes the dialog, named by its label. */
+export function DialogCloseIcon({ label, disabled }: { label: string; disabled?: boolean }) {
+  return (
+    <Radix.Close asChild>
+      <IconButton label={label} disabled={disabled}>
+        <X aria-hidden />
+      </IconButton>
     </Radix.Close>
   );
 }

@@ -17,7 +17,7 @@ export interface FieldProps {
   error?: ReactNode;
   /** A line under the control that describes it while there is no error. */
   hint?: ReactNode;
-  /** The frame's look where a screen lays fields out its own way (the label, control and error stay the same). */
+  /** Added to the frame where a screen lays the field out its own way (its place in a row or grid). */
   className?: string;
 }
 
@@ -30,7 +30,7 @@ export function Field({ label, children, error, hint, className }: FieldProps) {
   const line = hasError || hint !== undefined;
   const describedBy = clsx(children.props['aria-describedby'], line && lineId) || undefined;
   return (
-    <div className={className ?? styles.field}>
+    <div className={clsx(styles.field, className)}>
       <label htmlFor={id}>{label}</label>
       {cloneElement(children, {
         id,
