@@ -13,6 +13,7 @@ import page from '../../ui/settings-page.module.css';
 import { newCollectorPath } from './paths';
 import { useCollectors, useDeleteCollector, useUpdateCollector } from './queries';
 import { serverText, stateText } from './texts';
+import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
@@ -135,17 +136,14 @@ function CollectorItem({ collector }: { collector: Collector }) {
         </p>
       ) : null}
       <div className={page.actions}>
-        <label className={styles.switch}>
-          <input
-            type="checkbox"
-            role="switch"
-            checked={collector.enabled}
-            disabled={update.isPending}
-            aria-label={t('collectors.enabledFor', { email })}
-            onChange={(event) => toggle(event.target.checked)}
-          />
+        <Switch
+          checked={collector.enabled}
+          disabled={update.isPending}
+          aria-label={t('collectors.enabledFor', { email })}
+          onChange={toggle}
+        >
           <span>{collector.enabled ? t('collectors.on') : t('collectors.off')}</span>
-        </label>
+        </Switch>
         <span className={page.grow} />
         <Button
           variant="ghost"

@@ -14,6 +14,7 @@ import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
 import { ForwardingOwnerNote } from './owner-note';
 import { filterSummary } from './filter-summary';
+import { Switch } from '../../ui/switch';
 import styles from './filters.module.css';
 
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
@@ -106,24 +107,17 @@ export function FilterListPage() {
                 </Link>
                 <span className={styles.summary}>{filterSummary(filter.rules, t)}</span>
               </span>
-              <label className={styles.switch}>
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={filter.enabled}
-                  aria-label={t('filters.enabledFor', { name: filter.name })}
-                  onChange={(event) =>
-                    store(
-                      filterInputs(data.filters).map((f, at) =>
-                        at === index ? { ...f, enabled: event.target.checked } : f,
-                      ),
-                    )
-                  }
-                />
+              <Switch
+                checked={filter.enabled}
+                aria-label={t('filters.enabledFor', { name: filter.name })}
+                onChange={(enabled) =>
+                  store(filterInputs(data.filters).map((f, at) => (at === index ? { ...f, enabled } : f)))
+                }
+              >
                 <span className={styles.switchText}>
                   {filter.enabled ? t('filters.on') : t('filters.off')}
                 </span>
-              </label>
+              </Switch>
               <span className={styles.itemActions}>
                 <Button
                   variant="ghost"

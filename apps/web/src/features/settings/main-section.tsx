@@ -9,6 +9,7 @@ import {
 } from '@mailroom/protocol';
 import { setLanguage, useTranslation } from '../../i18n';
 import { Preloader } from '../../ui/preloader';
+import { SwitchInput } from '../../ui/switch';
 import page from '../../ui/settings-page.module.css';
 import { useAccount } from '../account';
 import { useChangeSettings } from './queries';
@@ -192,14 +193,7 @@ function SwitchSetting({
         <span>{label}</span>
         <span id={`${id}-hint`}>{hint}</span>
       </label>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-describedby={`${id}-hint`}
-        onChange={(event) => onChange(event.target.checked)}
-      />
+      <SwitchInput id={id} checked={checked} aria-describedby={`${id}-hint`} onChange={onChange} />
     </div>
   );
 }
