@@ -6,6 +6,7 @@ import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation, type TextKey } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -143,27 +144,23 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
         <span className={clsx(rowStyles.status, rowStyles[row.status])}>{t(statusText[row.status])}</span>
         <span className={page.itemActions}>
           {row.status === 'succeed' ? (
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('aliases.accessFor', { email: row.email })}
-              title={t('aliases.access')}
+            <IconButton
+              label={t('aliases.accessFor', { email: row.email })}
+              tooltip={t('aliases.access')}
               aria-expanded={accessOpen}
               onClick={() => setAccessOpen((open) => !open)}
             >
               <Lock aria-hidden />
-            </Button>
+            </IconButton>
           ) : null}
           {row.status === 'succeed' ? (
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('aliases.removeFor', { email: row.email })}
-              title={t('aliases.remove')}
+            <IconButton
+              label={t('aliases.removeFor', { email: row.email })}
+              tooltip={t('aliases.remove')}
               onClick={onRemove}
             >
               <Trash2 aria-hidden />
-            </Button>
+            </IconButton>
           ) : null}
         </span>
       </div>

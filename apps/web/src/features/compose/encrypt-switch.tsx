@@ -7,6 +7,7 @@ import {
 } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { useCopy } from '../../ui/copy-text';
 import { generatePassword } from '../../lib/crypto';
 import { Switch } from '../../ui/switch';
@@ -70,15 +71,12 @@ export function EncryptSwitch({
               {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
               {copied ? t('decrypt.copied') : t('decrypt.copy')}
             </Button>
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('decrypt.regenerate')}
-              title={t('decrypt.regenerate')}
+            <IconButton
+              label={t('decrypt.regenerate')}
               onClick={() => onChange({ on: true, password: generatePassword() })}
             >
               <RefreshCw aria-hidden />
-            </Button>
+            </IconButton>
           </div>
           {invalid ? (
             <p className={styles.problem} role="alert">

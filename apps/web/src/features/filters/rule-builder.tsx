@@ -14,6 +14,7 @@ import {
 } from '@mailroom/sieve';
 import { useTranslation, type TextKey } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import styles from './filters.module.css';
 
 export interface FolderChoice {
@@ -185,18 +186,15 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                     onChange={(event) => setCondition(index, { ...condition, value: event.target.value })}
                   />
                 )}
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('filters.builder.removeCondition', { n: index + 1 })}
                   className={styles.remove}
-                  aria-label={t('filters.builder.removeCondition', { n: index + 1 })}
-                  title={t('filters.builder.removeCondition', { n: index + 1 })}
                   onClick={() =>
                     onChange({ ...rule, conditions: rule.conditions.filter((_, at) => at !== index) })
                   }
                 >
                   <X aria-hidden />
-                </Button>
+                </IconButton>
                 {problem ? <span className={styles.rowError}>{problem}</span> : null}
               </li>
             );
@@ -245,16 +243,13 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                   invalid={problem !== null}
                   id={field}
                 />
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('filters.builder.removeAction', { n: index + 1 })}
                   className={styles.remove}
-                  aria-label={t('filters.builder.removeAction', { n: index + 1 })}
-                  title={t('filters.builder.removeAction', { n: index + 1 })}
                   onClick={() => onChange({ ...rule, actions: rule.actions.filter((_, at) => at !== index) })}
                 >
                   <X aria-hidden />
-                </Button>
+                </IconButton>
                 {problem ? <span className={styles.rowError}>{problem}</span> : null}
               </li>
             );

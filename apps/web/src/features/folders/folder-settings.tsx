@@ -4,6 +4,7 @@ import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/pro
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -161,16 +162,14 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('folderSettings.emptyFor', { name: displayName })}
+                  tooltip={t('folderSettings.empty')}
                   disabled={folder.total === 0}
-                  aria-label={t('folderSettings.emptyFor', { name: displayName })}
-                  title={t('folderSettings.empty')}
                   onClick={() => setPending({ kind: 'empty', folder, name: displayName })}
                 >
                   <Eraser aria-hidden />
-                </Button>
+                </IconButton>
                 {system ? null : (
                   <>
                     <Link
@@ -181,11 +180,9 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                     >
                       <Pencil aria-hidden />
                     </Link>
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('folderSettings.deleteFor', { name: displayName })}
-                      title={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
+                    <IconButton
+                      label={t('folderSettings.deleteFor', { name: displayName })}
+                      tooltip={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
                       onClick={() =>
                         setPending({
                           kind: children.length > 0 ? 'subfolders' : 'delete',
@@ -195,7 +192,7 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                       }
                     >
                       <Trash2 aria-hidden />
-                    </Button>
+                    </IconButton>
                   </>
                 )}
               </span>

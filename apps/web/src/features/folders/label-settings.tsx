@@ -10,6 +10,7 @@ import {
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -131,15 +132,13 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
                 >
                   <Pencil aria-hidden />
                 </Link>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('labelSettings.deleteFor', { name: label.name })}
-                  title={t('folders.delete')}
+                <IconButton
+                  label={t('labelSettings.deleteFor', { name: label.name })}
+                  tooltip={t('folders.delete')}
                   onClick={() => setRemoving(label)}
                 >
                   <Trash2 aria-hidden />
-                </Button>
+                </IconButton>
               </span>
             </li>
           ))}

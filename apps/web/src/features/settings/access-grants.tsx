@@ -5,6 +5,7 @@ import type { AccessGrant } from '@mailroom/protocol';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -102,15 +103,13 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('security.revokeFor', { memberId: entry.member_id })}
-                  title={t('security.revoke')}
+                <IconButton
+                  label={t('security.revokeFor', { memberId: entry.member_id })}
+                  tooltip={t('security.revoke')}
                   onClick={() => setRevoking(entry.member_id)}
                 >
                   <Trash2 aria-hidden />
-                </Button>
+                </IconButton>
               </span>
             </li>
           ))}

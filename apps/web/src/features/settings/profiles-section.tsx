@@ -4,6 +4,7 @@ import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -87,11 +88,9 @@ function ProfileList({ account }: { account: Account }) {
                 {profile.default ? <span className={page.badge}>{t('profiles.default')}</span> : null}
                 <span className={page.itemActions}>
                   {profile.default ? null : (
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('profiles.makeDefaultFor', { name: title })}
-                      title={t('profiles.makeDefault')}
+                    <IconButton
+                      label={t('profiles.makeDefaultFor', { name: title })}
+                      tooltip={t('profiles.makeDefault')}
                       onClick={() =>
                         update.mutate(
                           { id: profile.id, update: { default: true } },
@@ -100,7 +99,7 @@ function ProfileList({ account }: { account: Account }) {
                       }
                     >
                       <Star aria-hidden />
-                    </Button>
+                    </IconButton>
                   )}
                   <Link
                     to={editProfilePath(profile.id)}
@@ -110,16 +109,14 @@ function ProfileList({ account }: { account: Account }) {
                   >
                     <Pencil aria-hidden />
                   </Link>
-                  <Button
-                    variant="ghost"
-                    iconOnly
+                  <IconButton
+                    label={t('profiles.removeFor', { name: title })}
+                    tooltip={last ? t('profiles.lastOne') : t('profiles.remove')}
                     disabled={last}
-                    aria-label={t('profiles.removeFor', { name: title })}
-                    title={last ? t('profiles.lastOne') : t('profiles.remove')}
                     onClick={() => setRemoving(profile)}
                   >
                     <Trash2 aria-hidden />
-                  </Button>
+                  </IconButton>
                 </span>
               </li>
             );
