@@ -13,6 +13,8 @@ import { ProviderNote } from './provider-note';
 import { useFindImap } from './queries';
 import { serverText } from './texts';
 import styles from './collectors.module.css';
+import { NativeSelect } from '../../ui/select';
+import { Field } from '../../ui/field';
 
 /** An address as mail programs take it: something@domain.tld (the server judges the rest: collector_invalid_email). */
 export const looksLikeAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
@@ -210,25 +212,21 @@ function ManualServer({
               {portError}
             </span>
           </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-security`}>{t('collectors.securityLabel')}</label>
-            <select
-              id={`${id}-security`}
+          <Field label={t('collectors.securityLabel')}>
+            <NativeSelect
               value={security}
-              onChange={(event) => {
-                const next = event.target.value as ImapSecurity;
+              options={imapSecurityValues.map((value) => ({
+                value,
+                label: t(`collectors.security.${value}`),
+              }))}
+              onChange={(value) => {
+                const next = value as ImapSecurity;
                 // The usual port follows the security, unless one was typed.
                 if (port === String(defaultPort[security])) setPort(String(defaultPort[next]));
                 setSecurity(next);
               }}
-            >
-              {imapSecurityValues.map((value) => (
-                <option key={value} value={value}>
-                  {t(`collectors.security.${value}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+            />
+          </Field>
         </div>
         <div className={page.actions}>
           <span className={page.grow} />

@@ -16,6 +16,8 @@ import { loadRichEditor } from '../compose';
 import { editProfilePath, newProfilePath, profilesPath } from './paths';
 import { useCreateProfile, useDeleteProfile, useUpdateProfile } from './queries';
 import styles from './settings-sections.module.css';
+import { NativeSelect } from '../../ui/select';
+import { Field } from '../../ui/field';
 
 const RichEditor = lazyChunk(loadRichEditor);
 
@@ -221,17 +223,13 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
               {t('profiles.nameHint')}
             </span>
           </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-email`}>{t('profiles.email')}</label>
-            <select id={`${id}-email`} value={email} onChange={(event) => setEmail(event.target.value)}>
-              {choices.map((address) => (
-                <option key={address} value={address}>
-                  {address}
-                </option>
-              ))}
-            </select>
-            <span className={page.fieldHint}>{t('profiles.emailHint')}</span>
-          </div>
+          <Field label={t('profiles.email')} hint={t('profiles.emailHint')}>
+            <NativeSelect
+              value={email}
+              options={choices.map((address) => ({ value: address, label: address }))}
+              onChange={setEmail}
+            />
+          </Field>
         </div>
         <div className={page.field}>
           <span id={`${id}-signature`}>{t('profiles.signature')}</span>
