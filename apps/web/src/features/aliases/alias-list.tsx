@@ -15,6 +15,7 @@ import { AliasAccessForm } from './alias-access';
 import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
   unpaid: 'aliases.unpaidHint',
@@ -53,27 +54,24 @@ export function AliasListPage() {
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
       {isPending ? (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       ) : isError ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <Mail aria-hidden />
           <p>{t('aliases.loadFailed')}</p>
           <Button onClick={retry}>{t('aliases.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : rows && rows.length > 0 ? (
-        <ul className={page.list} aria-label={t('aliases.listLabel')}>
+        <SettingsList aria-label={t('aliases.listLabel')}>
           {rows.map((row) => (
             <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />
           ))}
-        </ul>
+        </SettingsList>
       ) : (
-        <div className={page.state}>
+        <SettingsState>
           <Mail aria-hidden />
           <p>{t('aliases.empty')}</p>
-        </div>
+        </SettingsState>
       )}
 
       <ConfirmDialog

@@ -15,6 +15,7 @@ import { useCollectors, useDeleteCollector, useUpdateCollector } from './queries
 import { serverText, stateText } from './texts';
 import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
@@ -35,27 +36,24 @@ export function CollectorListPage() {
       </header>
       <p className={page.hint}>{t('collectors.intro')}</p>
       {collectors.isPending ? (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       ) : collectors.isError && !collectors.data ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <FolderDown aria-hidden />
           <p>{t('collectors.loadFailed')}</p>
           <Button onClick={() => void collectors.refetch()}>{t('collectors.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : collectors.data.length > 0 ? (
-        <ul className={page.list} aria-label={t('collectors.listLabel')}>
+        <SettingsList aria-label={t('collectors.listLabel')}>
           {collectors.data.map((collector) => (
             <CollectorItem key={collector.id} collector={collector} />
           ))}
-        </ul>
+        </SettingsList>
       ) : (
-        <div className={page.state}>
+        <SettingsState>
           <FolderDown aria-hidden />
           <p>{t('collectors.empty')}</p>
-        </div>
+        </SettingsState>
       )}
     </section>
   );

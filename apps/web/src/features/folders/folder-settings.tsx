@@ -16,6 +16,7 @@ import { folderLabel } from './folder-label';
 import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
 import { useFolders } from './queries';
 import styles from './settings-screens.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 export const foldersSettingsPath = '/settings/folders';
 const editFolderPath = (id: number) => `${foldersSettingsPath}/edit/${id}`;
@@ -69,13 +70,13 @@ export default function FolderSettings({ action, id }: { action?: 'create' | 'ed
     if (!folder || folder.system !== null)
       return (
         <section className={page.page}>
-          <div className={page.state} role="alert">
+          <SettingsState role="alert">
             <FolderX aria-hidden />
             <p>{folder ? t('folderSettings.systemLocked') : t('folderSettings.notFound')}</p>
             <Link to={foldersSettingsPath} className={buttonClass()}>
               {t('folderSettings.backToList')}
             </Link>
-          </div>
+          </SettingsState>
         </section>
       );
     return <FolderForm key={folder.id} folders={folders.data} folder={folder} />;
@@ -86,11 +87,7 @@ export default function FolderSettings({ action, id }: { action?: 'create' | 'ed
 function ListSkeleton() {
   return (
     <section className={page.page} aria-busy="true">
-      <div className={page.skeleton}>
-        {Array.from({ length: 6 }, (_, index) => (
-          <span key={index} />
-        ))}
-      </div>
+      <SettingsSkeleton rows={6} />
     </section>
   );
 }
@@ -99,11 +96,11 @@ function LoadFailed({ onRetry }: { onRetry(): void }) {
   const { t } = useTranslation();
   return (
     <section className={page.page}>
-      <div className={page.state} role="alert">
+      <SettingsState role="alert">
         <FolderX aria-hidden />
         <p>{t('folders.loadFailed')}</p>
         <Button onClick={onRetry}>{t('common.refresh')}</Button>
-      </div>
+      </SettingsState>
     </section>
   );
 }
@@ -134,7 +131,7 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
       </header>
       <p className={page.hint}>{t('folderSettings.intro')}</p>
 
-      <ul className={page.list} aria-label={t('folderSettings.listLabel')}>
+      <SettingsList aria-label={t('folderSettings.listLabel')}>
         {rows.map(({ folder, displayName, depth, children }) => {
           const system = folder.system !== null;
           return (
@@ -199,7 +196,7 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
             </li>
           );
         })}
-      </ul>
+      </SettingsList>
       {own === 0 ? <p className={page.hint}>{t('folderSettings.noOwn')}</p> : null}
 
       {pending?.kind === 'subfolders' ? (

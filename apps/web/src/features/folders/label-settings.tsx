@@ -24,6 +24,7 @@ import { LABEL_SWATCHES } from './label-colors';
 import { useCreateLabel, useDeleteLabel, useUpdateLabel } from './mutations';
 import { useFolders, useLabels } from './queries';
 import styles from './settings-screens.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 export const labelsSettingsPath = '/settings/labels';
 const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
@@ -39,21 +40,17 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
   if (labels.isError && !labels.data)
     return (
       <section className={page.page}>
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <Tags aria-hidden />
           <p>{t('labels.loadFailed')}</p>
           <Button onClick={() => void labels.refetch()}>{t('common.refresh')}</Button>
-        </div>
+        </SettingsState>
       </section>
     );
   if (!labels.data || !folders.data)
     return (
       <section className={page.page} aria-busy="true">
-        <div className={page.skeleton}>
-          {Array.from({ length: 4 }, (_, index) => (
-            <span key={index} />
-          ))}
-        </div>
+        <SettingsSkeleton rows={4} />
       </section>
     );
   const allFolders = flattenFolders(folders.data);
@@ -63,13 +60,13 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
     if (!label)
       return (
         <section className={page.page}>
-          <div className={page.state} role="alert">
+          <SettingsState role="alert">
             <Tags aria-hidden />
             <p>{t('labelSettings.notFound')}</p>
             <Link to={labelsSettingsPath} className={buttonClass()}>
               {t('labelSettings.backToList')}
             </Link>
-          </div>
+          </SettingsState>
         </section>
       );
     return <LabelForm key={label.id} label={label} labels={labels.data} folders={allFolders} />;
@@ -102,12 +99,12 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
       <p className={page.hint}>{t('labelSettings.intro')}</p>
 
       {labels.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <Tag aria-hidden />
           <p>{t('labelSettings.empty')}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t('labelSettings.listLabel')}>
+        <SettingsList aria-label={t('labelSettings.listLabel')}>
           {labels.map((label) => (
             <li key={label.id} className={page.item} aria-label={label.name}>
               <span className={styles.dot} style={{ background: label.color }} aria-hidden />
@@ -142,7 +139,7 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
               </span>
             </li>
           ))}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog

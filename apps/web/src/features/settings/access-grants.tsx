@@ -11,6 +11,7 @@ import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
 import styles from './security.module.css';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 const MEMBER_ID_LENGTH = 12;
 
@@ -86,12 +87,12 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
       </form>
 
       {grants.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <Users aria-hidden />
           <p>{t(`${texts}.empty`)}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t(`${texts}.listLabel`)}>
+        <SettingsList aria-label={t(`${texts}.listLabel`)}>
           {grants.map((entry) => (
             <li key={entry.member_id} className={page.item} aria-label={entry.member_id}>
               <span className={page.itemMain}>
@@ -113,7 +114,7 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
               </span>
             </li>
           ))}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog

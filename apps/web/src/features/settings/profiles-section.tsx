@@ -18,6 +18,7 @@ import { useCreateProfile, useDeleteProfile, useUpdateProfile } from './queries'
 import styles from './settings-sections.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 const RichEditor = lazyChunk(loadRichEditor);
 
@@ -71,12 +72,12 @@ function ProfileList({ account }: { account: Account }) {
       <p className={page.hint}>{t('profiles.intro')}</p>
 
       {profiles.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <IdCard aria-hidden />
           <p>{t('profiles.empty')}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t('profiles.listLabel')} aria-busy={update.isPending}>
+        <SettingsList aria-label={t('profiles.listLabel')} aria-busy={update.isPending}>
           {profiles.map((profile) => {
             const title = profile.name || profile.email;
             return (
@@ -123,7 +124,7 @@ function ProfileList({ account }: { account: Account }) {
               </li>
             );
           })}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog
@@ -148,13 +149,13 @@ function ProfileNotFound() {
   const { t } = useTranslation();
   return (
     <section className={page.page}>
-      <div className={page.state} role="alert">
+      <SettingsState role="alert">
         <IdCard aria-hidden />
         <p>{t('profiles.notFound')}</p>
         <Link to={profilesPath} className={buttonClass()}>
           {t('profiles.backToList')}
         </Link>
-      </div>
+      </SettingsState>
     </section>
   );
 }
