@@ -17,18 +17,26 @@ export interface FieldProps {
   error?: ReactNode;
   /** A line under the control that describes it while there is no error. */
   hint?: ReactNode;
+  /**
+   * The error line is in the page (empty) before any error, so that a screen reader announces the error as it
+   * appears; the hint then stays under it.
+   */
+  announce?: boolean;
   /** Added to the frame where a screen lays the field out its own way (its place in a row or grid). */
   className?: string;
 }
 
 /** SPEC §2 form field: a label, the control and its error line, wired for assistive technology. */
-export function Field({ label, children, error, hint, className }: FieldProps) {
+export function Field({ label, children, error, hint, announce, className }: FieldProps) {
   const generated = useId();
   const id = children.props.id ?? generated;
   const hasError = error !== undefined && error !== null && error !== false && error !== '';
-  const lineId = `${id}-${hasError ? 'error' : 'hint'}`;
-  const line = hasError || hint !== undefined;
-  const describedBy = clsx(children.props['aria-describedby'], line && lineId) || undefined;
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const showError = hasError || announce === true;
+  const showHint = hint !== undefined && (!hasError || announce === true);
+  const describedBy =
+    clsx(children.props['aria-describedby'], showError && errorId, showHint && hintId) || undefined;
   return (
     <div className={clsx(styles.field, className)}>
       <label htmlFor={id}>{label}</label>
@@ -37,12 +45,13 @@ export function Field({ label, children, error, hint, className }: FieldProps) {
         'aria-invalid': hasError ? true : children.props['aria-invalid'],
         'aria-describedby': describedBy,
       })}
-      {hasError ? (
-        <span id={lineId} className={styles.error} role="alert">
-          {error}
+      {showError ? (
+        <span id={errorId} className={styles.error} role="alert">
+          {hasError ? error : null}
         </span>
-      ) : hint !== undefined ? (
-        <span id={lineId} className={styles.hint}>
+      ) : null}
+      {showHint ? (
+        <span id={hintId} className={styles.hint}>
           {hint}
         </span>
       ) : null}
