@@ -1,3 +1,4 @@
+import { forwardRef, type SelectHTMLAttributes } from 'react';
 import { Check, ChevronDown } from 'lucide-react';
 import { useTranslation } from '../i18n';
 import { Dropdown } from './dropdown';
@@ -45,3 +46,45 @@ export function Select<V extends string>({ value, options, onChange, label, disa
     />
   );
 }
+
+export interface NativeSelectOption {
+  value: string | number;
+  label: string;
+  lang?: string;
+  disabled?: boolean;
+}
+
+export interface NativeSelectProps extends Omit<
+  SelectHTMLAttributes<HTMLSelectElement>,
+  'value' | 'onChange' | 'children'
+> {
+  value: string | number;
+  options: readonly NativeSelectOption[];
+  /** The chosen option's value as the DOM gives it (a string). */
+  onChange(value: string): void;
+  /** An option with the value '' before the others ("no parent", "any folder"). */
+  empty?: string;
+  /** The empty option only prompts for a choice ("Choose a folder"): it cannot be chosen again. */
+  emptyDisabled?: boolean;
+}
+
+/** The browser's own select, for forms where a long list wants the platform's picker (folders, fields, groups). */
+export const NativeSelect = forwardRef<HTMLSelectElement, NativeSelectProps>(function NativeSelect(
+  { value, options, onChange, empty, emptyDisabled, ...rest },
+  ref,
+) {
+  return (
+    <select ref={ref} value={value} onChange={(event) => onChange(event.target.value)} {...rest}>
+      {empty !== undefined ? (
+        <option value="" disabled={emptyDisabled}>
+          {empty}
+        </option>
+      ) : null}
+      {options.map((option) => (
+        <option key={option.value} value={option.value} lang={option.lang} disabled={option.disabled}>
+          {option.label}
+        </option>
+      ))}
+    </select>
+  );
+});

@@ -6,6 +6,7 @@ import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation, type TextKey } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -14,6 +15,7 @@ import { AliasAccessForm } from './alias-access';
 import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
   unpaid: 'aliases.unpaidHint',
@@ -52,27 +54,24 @@ export function AliasListPage() {
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
       {isPending ? (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       ) : isError ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <Mail aria-hidden />
           <p>{t('aliases.loadFailed')}</p>
           <Button onClick={retry}>{t('aliases.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : rows && rows.length > 0 ? (
-        <ul className={page.list} aria-label={t('aliases.listLabel')}>
+        <SettingsList aria-label={t('aliases.listLabel')}>
           {rows.map((row) => (
             <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />
           ))}
-        </ul>
+        </SettingsList>
       ) : (
-        <div className={page.state}>
+        <SettingsState>
           <Mail aria-hidden />
           <p>{t('aliases.empty')}</p>
-        </div>
+        </SettingsState>
       )}
 
       <ConfirmDialog
@@ -143,27 +142,23 @@ function AliasItem({ row, onRemove }: { row: AliasRow; onRemove(): void }) {
         <span className={clsx(rowStyles.status, rowStyles[row.status])}>{t(statusText[row.status])}</span>
         <span className={page.itemActions}>
           {row.status === 'succeed' ? (
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('aliases.accessFor', { email: row.email })}
-              title={t('aliases.access')}
+            <IconButton
+              label={t('aliases.accessFor', { email: row.email })}
+              tooltip={t('aliases.access')}
               aria-expanded={accessOpen}
               onClick={() => setAccessOpen((open) => !open)}
             >
               <Lock aria-hidden />
-            </Button>
+            </IconButton>
           ) : null}
           {row.status === 'succeed' ? (
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('aliases.removeFor', { email: row.email })}
-              title={t('aliases.remove')}
+            <IconButton
+              label={t('aliases.removeFor', { email: row.email })}
+              tooltip={t('aliases.remove')}
               onClick={onRemove}
             >
               <Trash2 aria-hidden />
-            </Button>
+            </IconButton>
           ) : null}
         </span>
       </div>

@@ -13,6 +13,8 @@ import { ProviderNote } from './provider-note';
 import { useFindImap } from './queries';
 import { serverText } from './texts';
 import styles from './collectors.module.css';
+import { NativeSelect } from '../../ui/select';
+import { Field } from '../../ui/field';
 
 /** An address as mail programs take it: something@domain.tld (the server judges the rest: collector_invalid_email). */
 export const looksLikeAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
@@ -64,10 +66,8 @@ export function CollectorCreatePage() {
         title={t('collectors.createTitle')}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={find.isPending}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-email`}>{t('collectors.email')}</label>
+        <Field label={t('collectors.email')} error={errorText} hint={t('collectors.emailHint')} announce>
           <input
-            id={`${id}-email`}
             type="email"
             value={email}
             maxLength={254}
@@ -75,21 +75,13 @@ export function CollectorCreatePage() {
             autoCapitalize="none"
             spellCheck={false}
             placeholder="ivan@mail.ru"
-            aria-invalid={errorText ? true : undefined}
-            aria-describedby={`${id}-email-error ${id}-email-hint`}
             onChange={(event) => {
               setEmail(event.target.value);
               setTypo(false);
               find.reset();
             }}
           />
-          <span id={`${id}-email-error`} className={page.error} role="alert">
-            {errorText}
-          </span>
-          <span id={`${id}-email-hint`} className={page.fieldHint}>
-            {t('collectors.emailHint')}
-          </span>
-        </div>
+        </Field>
         {found ? (
           <div className={styles.panel} role="group" aria-labelledby={`${id}-found`}>
             <p id={`${id}-found`} className={styles.panelTitle}>
@@ -143,7 +135,6 @@ function ManualServer({
   onInvalidEmail(): void;
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const [host, setHost] = useState('');
   const [port, setPort] = useState('993');
@@ -170,65 +161,51 @@ function ManualServer({
       <form className={page.form} onSubmit={submit} noValidate>
         <p className={page.hint}>{t('collectors.manualHint')}</p>
         <div className={styles.serverFields}>
-          <div className={page.field}>
-            <label htmlFor={`${id}-host`}>{t('collectors.host')}</label>
+          <Field
+            label={t('collectors.host')}
+            error={problem === 'host' && t('collectors.hostRequired')}
+            announce
+          >
             <input
-              id={`${id}-host`}
               value={host}
               maxLength={253}
               autoComplete="off"
               autoCapitalize="none"
               spellCheck={false}
               placeholder="imap.example.com"
-              aria-invalid={problem === 'host' ? true : undefined}
-              aria-describedby={`${id}-host-error`}
               onChange={(event) => {
                 setHost(event.target.value);
                 setProblem(null);
               }}
             />
-            <span id={`${id}-host-error`} className={page.error} role="alert">
-              {problem === 'host' ? t('collectors.hostRequired') : null}
-            </span>
-          </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-port`}>{t('collectors.port')}</label>
+          </Field>
+          <Field label={t('collectors.port')} error={portError} announce>
             <input
-              id={`${id}-port`}
               value={port}
               inputMode="numeric"
               maxLength={5}
               autoComplete="off"
-              aria-invalid={problem === 'port' ? true : undefined}
-              aria-describedby={`${id}-port-error`}
               onChange={(event) => {
                 setPort(event.target.value);
                 setProblem(null);
               }}
             />
-            <span id={`${id}-port-error`} className={page.error} role="alert">
-              {portError}
-            </span>
-          </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-security`}>{t('collectors.securityLabel')}</label>
-            <select
-              id={`${id}-security`}
+          </Field>
+          <Field label={t('collectors.securityLabel')}>
+            <NativeSelect
               value={security}
-              onChange={(event) => {
-                const next = event.target.value as ImapSecurity;
+              options={imapSecurityValues.map((value) => ({
+                value,
+                label: t(`collectors.security.${value}`),
+              }))}
+              onChange={(value) => {
+                const next = value as ImapSecurity;
                 // The usual port follows the security, unless one was typed.
                 if (port === String(defaultPort[security])) setPort(String(defaultPort[next]));
                 setSecurity(next);
               }}
-            >
-              {imapSecurityValues.map((value) => (
-                <option key={value} value={value}>
-                  {t(`collectors.security.${value}`)}
-                </option>
-              ))}
-            </select>
-          </div>
+            />
+          </Field>
         </div>
         <div className={page.actions}>
           <span className={page.grow} />

@@ -13,7 +13,9 @@ import page from '../../ui/settings-page.module.css';
 import { newCollectorPath } from './paths';
 import { useCollectors, useDeleteCollector, useUpdateCollector } from './queries';
 import { serverText, stateText } from './texts';
+import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
@@ -34,27 +36,24 @@ export function CollectorListPage() {
       </header>
       <p className={page.hint}>{t('collectors.intro')}</p>
       {collectors.isPending ? (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       ) : collectors.isError && !collectors.data ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <FolderDown aria-hidden />
           <p>{t('collectors.loadFailed')}</p>
           <Button onClick={() => void collectors.refetch()}>{t('collectors.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : collectors.data.length > 0 ? (
-        <ul className={page.list} aria-label={t('collectors.listLabel')}>
+        <SettingsList aria-label={t('collectors.listLabel')}>
           {collectors.data.map((collector) => (
             <CollectorItem key={collector.id} collector={collector} />
           ))}
-        </ul>
+        </SettingsList>
       ) : (
-        <div className={page.state}>
+        <SettingsState>
           <FolderDown aria-hidden />
           <p>{t('collectors.empty')}</p>
-        </div>
+        </SettingsState>
       )}
     </section>
   );
@@ -135,17 +134,14 @@ function CollectorItem({ collector }: { collector: Collector }) {
         </p>
       ) : null}
       <div className={page.actions}>
-        <label className={styles.switch}>
-          <input
-            type="checkbox"
-            role="switch"
-            checked={collector.enabled}
-            disabled={update.isPending}
-            aria-label={t('collectors.enabledFor', { email })}
-            onChange={(event) => toggle(event.target.checked)}
-          />
+        <Switch
+          checked={collector.enabled}
+          disabled={update.isPending}
+          aria-label={t('collectors.enabledFor', { email })}
+          onChange={toggle}
+        >
           <span>{collector.enabled ? t('collectors.on') : t('collectors.off')}</span>
-        </label>
+        </Switch>
         <span className={page.grow} />
         <Button
           variant="ghost"

@@ -3,6 +3,7 @@ import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import { Paperclip, Send, Type } from 'lucide-react';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { Select } from '../../ui/select';
 import { AttachmentList } from './attachments';
 import type { ComposeInitial } from './compose-init';
@@ -152,15 +153,9 @@ function ComposeFooter({ compose }: { compose: ComposeFormState }) {
         <Send aria-hidden />
         {compose.sending ? t('compose.sending') : t('compose.send')}
       </Button>
-      <Button
-        variant="ghost"
-        iconOnly
-        aria-label={t('compose.attach')}
-        title={t('compose.attach')}
-        onClick={() => fileInput.current?.click()}
-      >
+      <IconButton label={t('compose.attach')} onClick={() => fileInput.current?.click()}>
         <Paperclip aria-hidden />
-      </Button>
+      </IconButton>
       <input
         ref={fileInput}
         type="file"
@@ -172,16 +167,13 @@ function ComposeFooter({ compose }: { compose: ComposeFormState }) {
           event.target.value = '';
         }}
       />
-      <Button
-        variant="ghost"
-        iconOnly
+      <IconButton
+        label={t('compose.plainText')}
         aria-pressed={compose.format === 'plain'}
-        aria-label={t('compose.plainText')}
-        title={t('compose.plainText')}
         onClick={compose.changeFormat}
       >
         <Type aria-hidden />
-      </Button>
+      </IconButton>
       <span className={styles.status} role="status">
         {compose.draftState === 'saved' ? t('compose.draftSaved') : null}
         {compose.draftState === 'failed' ? t('compose.draftFailed') : null}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Maximize2, Minimize2, Minus, X } from 'lucide-react';
 import type { RecipientFieldName } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { TagInput } from '../../ui/tag-input';
 import { useUser } from '../account';
 import { mergeTags, splitRecipients, type RecipientTag } from './addresses';
@@ -35,36 +35,24 @@ export function ComposeHeader({
       <button type="button" className={styles.title} onClick={() => onCollapsed(!collapsed)}>
         {title}
       </button>
-      <Button
-        variant="ghost"
-        iconOnly
-        aria-label={collapsed ? t('compose.expand') : t('compose.collapse')}
-        title={collapsed ? t('compose.expand') : t('compose.collapse')}
+      <IconButton
+        label={collapsed ? t('compose.expand') : t('compose.collapse')}
         onClick={() => onCollapsed(!collapsed)}
       >
         <Minus aria-hidden />
-      </Button>
-      <Button
-        variant="ghost"
-        iconOnly
-        aria-label={fullscreen ? t('compose.exitFullscreen') : t('compose.fullscreen')}
-        title={fullscreen ? t('compose.exitFullscreen') : t('compose.fullscreen')}
+      </IconButton>
+      <IconButton
+        label={fullscreen ? t('compose.exitFullscreen') : t('compose.fullscreen')}
         onClick={() => {
           onFullscreen(!fullscreen);
           onCollapsed(false);
         }}
       >
         {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
-      </Button>
-      <Button
-        variant="ghost"
-        iconOnly
-        aria-label={t('compose.close')}
-        title={t('compose.close')}
-        onClick={onClose}
-      >
+      </IconButton>
+      <IconButton label={t('compose.close')} onClick={onClose}>
         <X aria-hidden />
-      </Button>
+      </IconButton>
     </header>
   );
 }

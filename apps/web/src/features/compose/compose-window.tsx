@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { X } from 'lucide-react';
 import { loadErrorTexts, useTranslation } from '../../i18n';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { Preloader } from '../../ui/preloader';
 import { raiseError } from '../../api/error-message';
 import { useAccount, useUser } from '../account';
@@ -61,9 +61,9 @@ function ComposeSession({ request }: { request: ComposeRequestOpen }) {
       <section className={styles.window} role="dialog" aria-label={t('compose.title0')} aria-busy="true">
         <header className={styles.header}>
           <span className={styles.title}>{t('compose.title0')}</span>
-          <Button variant="ghost" iconOnly aria-label={t('compose.close')} onClick={closeCompose}>
+          <IconButton label={t('compose.close')} onClick={closeCompose}>
             <X aria-hidden />
-          </Button>
+          </IconButton>
         </header>
         <div className={styles.loading}>
           <Preloader />

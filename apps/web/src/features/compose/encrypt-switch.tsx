@@ -7,8 +7,10 @@ import {
 } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { useCopy } from '../../ui/copy-text';
 import { generatePassword } from '../../lib/crypto';
+import { Switch } from '../../ui/switch';
 import styles from './encrypt-switch.module.css';
 
 export interface EncryptionChoice {
@@ -42,21 +44,16 @@ export function EncryptSwitch({
 
   return (
     <div className={clsx(styles.box, value.on && styles.on)}>
-      <label className={styles.switchRow}>
-        <input
-          type="checkbox"
-          role="switch"
-          checked={value.on}
-          onChange={(event) =>
-            onChange({
-              on: event.target.checked,
-              password: event.target.checked ? value.password || generatePassword() : value.password,
-            })
-          }
-        />
+      <Switch
+        frameClassName={styles.switchRow}
+        checked={value.on}
+        onChange={(on) =>
+          onChange({ on, password: on ? value.password || generatePassword() : value.password })
+        }
+      >
         <LockKeyhole aria-hidden />
         <span>{t('decrypt.encrypt')}</span>
-      </label>
+      </Switch>
       {value.on ? (
         <div className={styles.details}>
           <div className={styles.passwordRow}>
@@ -74,15 +71,12 @@ export function EncryptSwitch({
               {copied ? <Check aria-hidden /> : <Copy aria-hidden />}
               {copied ? t('decrypt.copied') : t('decrypt.copy')}
             </Button>
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('decrypt.regenerate')}
-              title={t('decrypt.regenerate')}
+            <IconButton
+              label={t('decrypt.regenerate')}
               onClick={() => onChange({ on: true, password: generatePassword() })}
             >
               <RefreshCw aria-hidden />
-            </Button>
+            </IconButton>
           </div>
           {invalid ? (
             <p className={styles.problem} role="alert">

@@ -1,12 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
-import { Dialog } from 'radix-ui';
-import { Plus, Trash2, X } from 'lucide-react';
+import { Plus, Trash2 } from 'lucide-react';
 import { CONTACT_EMAILS_MAX, isEmail, type Contact, type ContactInput } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
-import dialog from '../../ui/dialog.module.css';
+import { raiseSuccess } from '../../ui/notices-store';
+import { Dialog, DialogClose, DialogCloseIcon, DialogSpinner } from '../../ui/dialog';
+import { Field } from '../../ui/field';
+import { IconButton } from '../../ui/icon-button';
 import { useCreateContact, useUpdateContact } from './queries';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
@@ -126,164 +127,141 @@ export function ContactEditor({
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={styles.sheet} aria-describedby={undefined} {...dialogKeepsNotices}>
-          <form className={styles.sheetForm} onSubmit={submit} aria-busy={busy} noValidate>
-            <div className={styles.sheetHeader}>
-              <Dialog.Title className={dialog.title}>
-                {contact ? t('contacts.editTitle') : t('contacts.newTitle')}
-              </Dialog.Title>
-              <Dialog.Close asChild>
-                <Button variant="ghost" iconOnly aria-label={t('common.close')} disabled={busy}>
-                  <X aria-hidden />
-                </Button>
-              </Dialog.Close>
-            </div>
-            <div className={styles.sheetBody}>
-              <div className={styles.pair}>
-                <div className={styles.field}>
-                  <label htmlFor={`${id}-name`}>{t('contacts.name')}</label>
-                  <input
-                    id={`${id}-name`}
-                    value={draft.name}
-                    maxLength={200}
-                    autoFocus
-                    autoComplete="off"
-                    aria-invalid={nameText !== null}
-                    aria-describedby={nameText ? `${id}-name-error` : undefined}
-                    onChange={(event) => {
-                      change({ name: event.target.value });
-                      setNameError(null);
-                    }}
-                  />
-                  {nameText ? (
-                    <span id={`${id}-name-error`} className={styles.fieldError} role="alert">
-                      {nameText}
-                    </span>
-                  ) : null}
-                </div>
-                <div className={styles.field}>
-                  <label htmlFor={`${id}-surname`}>{t('contacts.surname')}</label>
-                  <input
-                    id={`${id}-surname`}
-                    value={draft.surname}
-                    maxLength={200}
-                    autoComplete="off"
-                    onChange={(event) => change({ surname: event.target.value })}
-                  />
-                </div>
-              </div>
+    <Dialog
+      open={open}
+      onOpenChange={onOpenChange}
+      busy={busy}
+      title={contact ? t('contacts.editTitle') : t('contacts.newTitle')}
+      onSubmit={submit}
+      noValidate
+      classNames={{
+        content: styles.sheet,
+        form: styles.sheetForm,
+        header: styles.sheetHeader,
+        actions: styles.sheetActions,
+      }}
+      headerEnd={<DialogCloseIcon label={t('common.close')} disabled={busy} />}
+      actions={
+        <>
+          {contact && onDelete ? (
+            <Button variant="danger" disabled={busy} onClick={() => onDelete(contact)}>
+              <Trash2 aria-hidden />
+              {t('contacts.delete')}
+            </Button>
+          ) : null}
+          <span className={styles.grow} />
+          <DialogClose disabled={busy}>{t('common.cancel')}</DialogClose>
+          <Button type="submit" variant="primary" disabled={busy}>
+            {busy ? <DialogSpinner /> : null}
+            {contact ? t('common.save') : t('common.create')}
+          </Button>
+        </>
+      }
+    >
+      <div className={styles.sheetBody}>
+        <div className={styles.pair}>
+          <Field label={t('contacts.name')} error={nameText}>
+            <input
+              value={draft.name}
+              maxLength={200}
+              autoFocus
+              autoComplete="off"
+              onChange={(event) => {
+                change({ name: event.target.value });
+                setNameError(null);
+              }}
+            />
+          </Field>
+          <Field label={t('contacts.surname')}>
+            <input
+              value={draft.surname}
+              maxLength={200}
+              autoComplete="off"
+              onChange={(event) => change({ surname: event.target.value })}
+            />
+          </Field>
+        </div>
 
-              <fieldset className={styles.emails}>
-                <legend>{t('contacts.emails')}</legend>
-                {draft.emails.map((email, index) => (
-                  <div key={index} className={styles.emailRow}>
-                    <input
-                      type="email"
-                      value={email}
-                      maxLength={320}
-                      autoComplete="off"
-                      aria-label={t('contacts.emailNumber', { number: index + 1 })}
-                      aria-invalid={badEmails.has(index)}
-                      onChange={(event) => setEmail(index, event.target.value)}
-                    />
-                    <label className={styles.primary}>
-                      <input
-                        type="radio"
-                        name={`${id}-primary`}
-                        checked={draft.primary === index}
-                        onChange={() => change({ primary: index })}
-                      />
-                      {t('contacts.primary')}
-                    </label>
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('contacts.removeEmail', { number: index + 1 })}
-                      title={t('contacts.removeEmail', { number: index + 1 })}
-                      disabled={draft.emails.length === 1 && email === ''}
-                      onClick={() => removeEmail(index)}
-                    >
-                      <Trash2 aria-hidden />
-                    </Button>
-                  </div>
-                ))}
-                {emailText ? (
-                  <span className={styles.fieldError} role="alert">
-                    {emailText}
-                  </span>
-                ) : null}
-                {draft.emails.length < CONTACT_EMAILS_MAX ? (
-                  <Button
-                    variant="ghost"
-                    className={styles.addEmail}
-                    onClick={() => change({ emails: [...draft.emails, ''] })}
-                  >
-                    <Plus aria-hidden />
-                    {t('contacts.addEmail')}
-                  </Button>
-                ) : null}
-              </fieldset>
-
-              <div className={styles.pair}>
-                <div className={styles.field}>
-                  <label htmlFor={`${id}-phone`}>{t('contacts.phone')}</label>
-                  <input
-                    id={`${id}-phone`}
-                    type="tel"
-                    value={draft.phone}
-                    maxLength={100}
-                    autoComplete="off"
-                    onChange={(event) => change({ phone: event.target.value })}
-                  />
-                </div>
-                <div className={styles.field}>
-                  <label htmlFor={`${id}-birthday`}>{t('contacts.birthday')}</label>
-                  <input
-                    id={`${id}-birthday`}
-                    type="date"
-                    value={draft.birthday}
-                    onChange={(event) => change({ birthday: event.target.value })}
-                  />
-                </div>
-              </div>
-              <div className={styles.field}>
-                <label htmlFor={`${id}-notes`}>{t('contacts.notes')}</label>
-                <textarea
-                  id={`${id}-notes`}
-                  rows={4}
-                  value={draft.notes}
-                  maxLength={10_000}
-                  onChange={(event) => change({ notes: event.target.value })}
+        <fieldset className={styles.emails}>
+          <legend>{t('contacts.emails')}</legend>
+          {draft.emails.map((email, index) => (
+            <div key={index} className={styles.emailRow}>
+              <input
+                type="email"
+                value={email}
+                maxLength={320}
+                autoComplete="off"
+                aria-label={t('contacts.emailNumber', { number: index + 1 })}
+                aria-invalid={badEmails.has(index)}
+                onChange={(event) => setEmail(index, event.target.value)}
+              />
+              <label className={styles.primary}>
+                <input
+                  type="radio"
+                  name={`${id}-primary`}
+                  checked={draft.primary === index}
+                  onChange={() => change({ primary: index })}
                 />
-              </div>
-              {formText ? (
-                <p className={styles.fieldError} role="alert">
-                  {formText}
-                </p>
-              ) : null}
+                {t('contacts.primary')}
+              </label>
+              <IconButton
+                label={t('contacts.removeEmail', { number: index + 1 })}
+                disabled={draft.emails.length === 1 && email === ''}
+                onClick={() => removeEmail(index)}
+              >
+                <Trash2 aria-hidden />
+              </IconButton>
             </div>
-            <div className={styles.sheetActions}>
-              {contact && onDelete ? (
-                <Button variant="danger" disabled={busy} onClick={() => onDelete(contact)}>
-                  <Trash2 aria-hidden />
-                  {t('contacts.delete')}
-                </Button>
-              ) : null}
-              <span className={styles.grow} />
-              <Dialog.Close asChild>
-                <Button disabled={busy}>{t('common.cancel')}</Button>
-              </Dialog.Close>
-              <Button type="submit" variant="primary" disabled={busy}>
-                {busy ? <span className={dialog.spinner} aria-hidden /> : null}
-                {contact ? t('common.save') : t('common.create')}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+          ))}
+          {emailText ? (
+            <span className={styles.fieldError} role="alert">
+              {emailText}
+            </span>
+          ) : null}
+          {draft.emails.length < CONTACT_EMAILS_MAX ? (
+            <Button
+              variant="ghost"
+              className={styles.addEmail}
+              onClick={() => change({ emails: [...draft.emails, ''] })}
+            >
+              <Plus aria-hidden />
+              {t('contacts.addEmail')}
+            </Button>
+          ) : null}
+        </fieldset>
+
+        <div className={styles.pair}>
+          <Field label={t('contacts.phone')}>
+            <input
+              type="tel"
+              value={draft.phone}
+              maxLength={100}
+              autoComplete="off"
+              onChange={(event) => change({ phone: event.target.value })}
+            />
+          </Field>
+          <Field label={t('contacts.birthday')}>
+            <input
+              type="date"
+              value={draft.birthday}
+              onChange={(event) => change({ birthday: event.target.value })}
+            />
+          </Field>
+        </div>
+        <Field label={t('contacts.notes')}>
+          <textarea
+            rows={4}
+            value={draft.notes}
+            maxLength={10_000}
+            onChange={(event) => change({ notes: event.target.value })}
+          />
+        </Field>
+        {formText ? (
+          <p className={styles.fieldError} role="alert">
+            {formText}
+          </p>
+        ) : null}
+      </div>
+    </Dialog>
   );
 }

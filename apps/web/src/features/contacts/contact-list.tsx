@@ -17,6 +17,7 @@ import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dropdown } from '../../ui/dropdown';
 import { raiseError } from '../../api/error-message';
@@ -169,14 +170,9 @@ export function ContactListTab({
               }}
             />
             {text ? (
-              <Button
-                variant="ghost"
-                iconOnly
-                aria-label={t('contacts.clearSearch')}
-                onClick={() => setText('')}
-              >
+              <IconButton label={t('contacts.clearSearch')} onClick={() => setText('')}>
                 <X aria-hidden />
-              </Button>
+              </IconButton>
             ) : null}
           </div>
         )}
@@ -344,25 +340,21 @@ function ContactRow({
       </button>
       <span className={styles.phone}>{contact.phone}</span>
       <span className={styles.rowActions}>
-        <Button
-          variant="ghost"
-          iconOnly
+        <IconButton
+          label={t('contacts.writeToName', { name })}
+          tooltip={t('contacts.writeTo')}
           disabled={!contact.email}
-          aria-label={t('contacts.writeToName', { name })}
-          title={t('contacts.writeTo')}
           onClick={onWrite}
         >
           <Mail aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('contacts.deleteName', { name })}
-          title={t('contacts.delete')}
+        </IconButton>
+        <IconButton
+          label={t('contacts.deleteName', { name })}
+          tooltip={t('contacts.delete')}
           onClick={onDelete}
         >
           <Trash2 aria-hidden />
-        </Button>
+        </IconButton>
       </span>
     </li>
   );

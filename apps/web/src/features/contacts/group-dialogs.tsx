@@ -1,13 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Dialog } from 'radix-ui';
+import { useState } from 'react';
 import type { Group } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
-import { Button } from '../../ui/button';
-import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
-import dialog from '../../ui/dialog.module.css';
+import { FormDialog } from '../../ui/dialog';
+import { Field } from '../../ui/field';
+import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateGroup, useGroupMembers, useRenameGroup } from './queries';
 import { refusal, useErrorText } from '../../api/use-error-text';
-import styles from './contacts.module.css';
 
 /** A group's name in a small dialog: required (SPEC §5 "You didn't specify a name!"), refusals shown under it. */
 function GroupNameDialog({
@@ -29,12 +27,10 @@ function GroupNameDialog({
   onSubmit(name: string): Promise<unknown>;
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const [name, setName] = useState(initial);
   const [error, setError] = useState<unknown>(null);
   const text = useErrorText(error);
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     if (!name.trim()) {
       setError(refusal('name_not_indicated'));
       return;
@@ -42,48 +38,28 @@ function GroupNameDialog({
     onSubmit(name.trim()).then(() => onOpenChange(false), setError);
   }
   return (
-    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.content} aria-describedby={undefined} {...dialogKeepsNotices}>
-          <form onSubmit={submit} aria-busy={busy} noValidate>
-            <div className={dialog.header}>
-              <Dialog.Title className={dialog.title}>{title}</Dialog.Title>
-            </div>
-            <div className={styles.field}>
-              <label htmlFor={`${id}-name`}>{t('contacts.groupName')}</label>
-              <input
-                id={`${id}-name`}
-                value={name}
-                maxLength={200}
-                autoFocus
-                autoComplete="off"
-                aria-invalid={text !== null}
-                aria-describedby={text ? `${id}-error` : undefined}
-                onChange={(event) => {
-                  setName(event.target.value);
-                  setError(null);
-                }}
-              />
-              {text ? (
-                <span id={`${id}-error`} className={styles.fieldError} role="alert">
-                  {text}
-                </span>
-              ) : null}
-            </div>
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <Button disabled={busy}>{t('common.cancel')}</Button>
-              </Dialog.Close>
-              <Button type="submit" variant="primary" disabled={busy}>
-                {busy ? <span className={dialog.spinner} aria-hidden /> : null}
-                {submitLabel}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={title}
+      busy={busy}
+      onSubmit={submit}
+      submitLabel={submitLabel}
+      noValidate
+    >
+      <Field label={t('contacts.groupName')} error={text}>
+        <input
+          value={name}
+          maxLength={200}
+          autoFocus
+          autoComplete="off"
+          onChange={(event) => {
+            setName(event.target.value);
+            setError(null);
+          }}
+        />
+      </Field>
+    </FormDialog>
   );
 }
 

@@ -7,6 +7,7 @@ import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
@@ -75,16 +76,14 @@ function GroupList({ query }: { query: ContactsQuery }) {
                   <span className={styles.email}>{t('contacts.members', { count: group.count })}</span>
                 </Link>
                 <span className={styles.rowActions}>
-                  <Button
-                    variant="ghost"
-                    iconOnly
+                  <IconButton
+                    label={t('contacts.writeToGroupName', { group: group.name })}
+                    tooltip={t('contacts.writeToGroup')}
                     disabled={group.count === 0}
-                    aria-label={t('contacts.writeToGroupName', { group: group.name })}
-                    title={t('contacts.writeToGroup')}
                     onClick={() => navigate(writeToGroupPath(group.id))}
                   >
                     <Mail aria-hidden />
-                  </Button>
+                  </IconButton>
                   <a
                     href={exportUrl(group.id)}
                     download
@@ -94,24 +93,20 @@ function GroupList({ query }: { query: ContactsQuery }) {
                   >
                     <Download aria-hidden />
                   </a>
-                  <Button
-                    variant="ghost"
-                    iconOnly
-                    aria-label={t('contacts.renameGroupName', { group: group.name })}
-                    title={t('contacts.renameGroup')}
+                  <IconButton
+                    label={t('contacts.renameGroupName', { group: group.name })}
+                    tooltip={t('contacts.renameGroup')}
                     onClick={() => setRenaming(group)}
                   >
                     <Pencil aria-hidden />
-                  </Button>
-                  <Button
-                    variant="ghost"
-                    iconOnly
-                    aria-label={t('contacts.deleteGroupName', { group: group.name })}
-                    title={t('contacts.deleteGroup')}
+                  </IconButton>
+                  <IconButton
+                    label={t('contacts.deleteGroupName', { group: group.name })}
+                    tooltip={t('contacts.deleteGroup')}
                     onClick={() => setDeleting(group)}
                   >
                     <Trash2 aria-hidden />
-                  </Button>
+                  </IconButton>
                 </span>
               </li>
             ))}
@@ -216,24 +211,20 @@ function GroupView({ id, query }: { id: number; query: ContactsQuery }) {
         >
           <Download aria-hidden />
         </a>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('contacts.renameGroupName', { group: data.name })}
-          title={t('contacts.renameGroup')}
+        <IconButton
+          label={t('contacts.renameGroupName', { group: data.name })}
+          tooltip={t('contacts.renameGroup')}
           onClick={() => setRenaming(true)}
         >
           <Pencil aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('contacts.deleteGroupName', { group: data.name })}
-          title={t('contacts.deleteGroup')}
+        </IconButton>
+        <IconButton
+          label={t('contacts.deleteGroupName', { group: data.name })}
+          tooltip={t('contacts.deleteGroup')}
           onClick={() => setDeleting(true)}
         >
           <Trash2 aria-hidden />
-        </Button>
+        </IconButton>
       </div>
       <div className={styles.scroll} aria-busy={group.isFetching || members.isPending}>
         {data.contacts.length === 0 ? (
@@ -258,16 +249,14 @@ function GroupView({ id, query }: { id: number; query: ContactsQuery }) {
                   </span>
                   <span className={styles.phone}>{contact.phone}</span>
                   <span className={styles.rowActions}>
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('contacts.removeFromGroup', { name, group: data.name })}
-                      title={t('contacts.removeFromGroupShort')}
+                    <IconButton
+                      label={t('contacts.removeFromGroup', { name, group: data.name })}
+                      tooltip={t('contacts.removeFromGroupShort')}
                       disabled={members.isPending}
                       onClick={() => members.mutate({ id: data.id, remove: [contact.id] })}
                     >
                       <UserMinus aria-hidden />
-                    </Button>
+                    </IconButton>
                   </span>
                 </li>
               );

@@ -1,11 +1,12 @@
-import { useId, useRef, useState } from 'react';
-import { Dialog } from 'radix-ui';
+import { useRef, useState } from 'react';
 import { CircleCheck, FileUp } from 'lucide-react';
 import type { ContactImportResponse } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { dialogKeepsNotices } from '../../ui/notices-store';
+import { Dialog, DialogClose, DialogSpinner } from '../../ui/dialog';
 import dialog from '../../ui/dialog.module.css';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
 import { isImportFinished, useContactImport, useGroups, useImportContacts } from './queries';
 import { useErrorText } from '../../api/use-error-text';
 import styles from './contacts.module.css';
@@ -20,7 +21,6 @@ const ACCEPT = '.vcf,.vcard,.csv,text/vcard,text/x-vcard,text/csv';
  */
 export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
   const { t, i18n } = useTranslation();
-  const id = useId();
   const input = useRef<HTMLInputElement>(null);
   const groups = useGroups();
   const upload = useImportContacts();
@@ -38,90 +38,70 @@ export function ImportDialog({ open, onOpenChange }: { open: boolean; onOpenChan
   }
 
   return (
-    <Dialog.Root
+    <Dialog
       open={open}
       onOpenChange={(next) => {
-        if (busy) return;
         if (!next) upload.reset();
         onOpenChange(next);
       }}
+      busy={busy}
+      title={t('contacts.importTitle')}
+      description={t('contacts.importText')}
+      actions={<DialogClose disabled={busy}>{t('common.close')}</DialogClose>}
     >
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.content} aria-describedby={`${id}-text`} {...dialogKeepsNotices}>
-          <div className={dialog.header}>
-            <Dialog.Title className={dialog.title}>{t('contacts.importTitle')}</Dialog.Title>
-          </div>
-          <p id={`${id}-text`} className={dialog.text}>
-            {t('contacts.importText')}
-          </p>
-          <div className={styles.importFields}>
-            <div className={styles.field}>
-              <label htmlFor={`${id}-group`}>{t('contacts.importGroup')}</label>
-              <select
-                id={`${id}-group`}
-                value={group}
-                disabled={busy}
-                onChange={(event) => setGroup(event.target.value)}
-              >
-                <option value="">{t('contacts.importNoGroup')}</option>
-                {(groups.data ?? []).map((option) => (
-                  <option key={option.id} value={option.id}>
-                    {option.name}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <input
-              ref={input}
-              type="file"
-              accept={ACCEPT}
-              className={styles.fileInput}
-              tabIndex={-1}
-              aria-hidden
-              onChange={(event) => {
-                const chosen = event.target.files?.[0];
-                event.target.value = '';
-                if (chosen) start(chosen);
-              }}
-            />
-            <Button
-              variant={result ? 'secondary' : 'primary'}
-              disabled={busy}
-              onClick={() => input.current?.click()}
-            >
-              {busy ? <span className={dialog.spinner} aria-hidden /> : <FileUp aria-hidden />}
-              {busy
-                ? t('contacts.importing', { file: file?.name ?? '' })
-                : result
-                  ? t('contacts.importAnother')
-                  : t('contacts.chooseFile')}
-            </Button>
-          </div>
-          {busy && job ? (
-            <p className={dialog.text} role="status">
-              {job.total > 0
-                ? t('contacts.importProgress', {
-                    done: job.done.toLocaleString(i18n.language),
-                    total: job.total.toLocaleString(i18n.language),
-                  })
-                : t('contacts.importReading')}
-            </p>
-          ) : null}
-          {errorText || job?.state === 'failed' ? (
-            <p className={styles.fieldError} role="alert">
-              {errorText ?? t('contacts.importFailed', { file: file?.name ?? '', error: job?.error ?? '' })}
-            </p>
-          ) : null}
-          {result ? <ImportResult result={result} fileName={file?.name ?? ''} /> : null}
-          <div className={dialog.actions}>
-            <Dialog.Close asChild>
-              <Button disabled={busy}>{t('common.close')}</Button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      <div className={styles.importFields}>
+        <Field label={t('contacts.importGroup')}>
+          <NativeSelect
+            value={group}
+            disabled={busy}
+            empty={t('contacts.importNoGroup')}
+            options={(groups.data ?? []).map((option) => ({ value: option.id, label: option.name }))}
+            onChange={setGroup}
+          />
+        </Field>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          className={styles.fileInput}
+          tabIndex={-1}
+          aria-hidden
+          onChange={(event) => {
+            const chosen = event.target.files?.[0];
+            event.target.value = '';
+            if (chosen) start(chosen);
+          }}
+        />
+        <Button
+          variant={result ? 'secondary' : 'primary'}
+          disabled={busy}
+          onClick={() => input.current?.click()}
+        >
+          {busy ? <DialogSpinner /> : <FileUp aria-hidden />}
+          {busy
+            ? t('contacts.importing', { file: file?.name ?? '' })
+            : result
+              ? t('contacts.importAnother')
+              : t('contacts.chooseFile')}
+        </Button>
+      </div>
+      {busy && job ? (
+        <p className={dialog.text} role="status">
+          {job.total > 0
+            ? t('contacts.importProgress', {
+                done: job.done.toLocaleString(i18n.language),
+                total: job.total.toLocaleString(i18n.language),
+              })
+            : t('contacts.importReading')}
+        </p>
+      ) : null}
+      {errorText || job?.state === 'failed' ? (
+        <p className={styles.fieldError} role="alert">
+          {errorText ?? t('contacts.importFailed', { file: file?.name ?? '', error: job?.error ?? '' })}
+        </p>
+      ) : null}
+      {result ? <ImportResult result={result} fileName={file?.name ?? ''} /> : null}
+    </Dialog>
   );
 }
 

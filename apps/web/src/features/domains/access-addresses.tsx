@@ -6,6 +6,7 @@ import page from '../../ui/settings-page.module.css';
 import { call, routes } from '../../api/client';
 import { domainEmailsPath, domainsPath } from './paths';
 import { domainQueries } from './queries';
+import { SettingsList } from '../../ui/settings-list';
 
 /**
  * `aliasKeys.list` of aliases/queries.ts and its path, spelled here again on purpose: importing the aliases feature
@@ -46,7 +47,7 @@ export default function AccessAddresses() {
     <>
       <p className={page.hint}>{t('domains.access.intro')}</p>
       {all.length > 0 ? (
-        <ul className={page.list} aria-label={t('domains.access.listLabel')}>
+        <SettingsList aria-label={t('domains.access.listLabel')}>
           {all.map((entry) => (
             <li key={entry.email} className={page.item}>
               <span className={page.itemMain}>
@@ -57,7 +58,7 @@ export default function AccessAddresses() {
               </Link>
             </li>
           ))}
-        </ul>
+        </SettingsList>
       ) : (
         <p className={page.muted}>{t('domains.access.none')}</p>
       )}

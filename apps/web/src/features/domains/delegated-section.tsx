@@ -6,6 +6,7 @@ import { Button } from '../../ui/button';
 import page from '../../ui/settings-page.module.css';
 import { openDelegatedAddress } from '../shell';
 import { useDelegatedEmails } from './queries';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /**
  * settings/d_emails: the addresses other members delegated to this one — whose they are and since when — each opened
@@ -26,7 +27,7 @@ export default function DelegatedSection() {
       <p className={page.hint}>{t('delegated.intro')}</p>
       {delegated.data ? (
         delegated.data.length > 0 ? (
-          <ul className={page.list} aria-label={t('delegated.listLabel')}>
+          <SettingsList aria-label={t('delegated.listLabel')}>
             {delegated.data.map((entry) => (
               <li key={entry.email} className={page.item} aria-label={entry.email}>
                 <span className={page.itemMain}>
@@ -53,23 +54,20 @@ export default function DelegatedSection() {
                 </Button>
               </li>
             ))}
-          </ul>
+          </SettingsList>
         ) : (
-          <div className={page.state}>
+          <SettingsState>
             <UserRoundCheck aria-hidden />
             <p>{t('delegated.empty')}</p>
-          </div>
+          </SettingsState>
         )
       ) : delegated.isError ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <p>{t('domains.loadFailed')}</p>
           <Button onClick={() => void delegated.refetch()}>{t('domains.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       )}
     </section>
   );

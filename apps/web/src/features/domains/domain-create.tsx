@@ -9,6 +9,7 @@ import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
+import { Field } from '../../ui/field';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
@@ -71,10 +72,8 @@ export function DomainCreatePage() {
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="domain" /> : null}
-        <div className={page.field}>
-          <label htmlFor={`${id}-name`}>{t('domains.name')}</label>
+        <Field label={t('domains.name')} error={errorText} hint={t('domains.nameHint')} announce>
           <input
-            id={`${id}-name`}
             value={name}
             maxLength={253}
             autoComplete="off"
@@ -82,20 +81,12 @@ export function DomainCreatePage() {
             spellCheck={false}
             inputMode="url"
             placeholder="example.com"
-            aria-invalid={errorText ? true : undefined}
-            aria-describedby={`${id}-name-hint ${id}-name-error`}
             onChange={(event) => {
               setName(event.target.value);
               create.reset();
             }}
           />
-          <span id={`${id}-name-error`} className={page.error} role="alert">
-            {errorText}
-          </span>
-          <span id={`${id}-name-hint`} className={page.fieldHint}>
-            {t('domains.nameHint')}
-          </span>
-        </div>
+        </Field>
         <p className={page.hint}>{t('domains.paidHint')}</p>
         <div className={page.actions}>
           <span className={page.grow} />

@@ -28,6 +28,7 @@ import {
 } from './queries';
 import { emailStatusText } from './texts';
 import styles from './domains.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 const MEMBER_ID = /^\d{12}$/;
 
@@ -70,10 +71,10 @@ function Emails({ domain }: { domain: Domain }) {
 
   if (domain.status !== 'succeed')
     return (
-      <div className={page.state}>
+      <SettingsState>
         <p>{t('domains.emails.notVerified')}</p>
         <Link to={confirmDomainPath(domain.id)}>{t('domains.verify')}</Link>
-      </div>
+      </SettingsState>
     );
 
   return (
@@ -82,7 +83,7 @@ function Emails({ domain }: { domain: Domain }) {
       <CreateEmail domain={domain} onCreated={activate} />
       {emails.data ? (
         emails.data.length > 0 ? (
-          <ul className={page.list} aria-label={t('domains.emails.listLabel', { name: domain.display_name })}>
+          <SettingsList aria-label={t('domains.emails.listLabel', { name: domain.display_name })}>
             {emails.data.map((email) => (
               <EmailItem
                 key={email.id}
@@ -93,20 +94,17 @@ function Emails({ domain }: { domain: Domain }) {
                 onActivate={() => activate(email)}
               />
             ))}
-          </ul>
+          </SettingsList>
         ) : (
           <p className={page.muted}>{t('domains.emails.empty')}</p>
         )
       ) : emails.isError ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <p>{t('domains.loadFailed')}</p>
           <Button onClick={() => void emails.refetch()}>{t('domains.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       )}
     </>
   );

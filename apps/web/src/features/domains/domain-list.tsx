@@ -14,6 +14,7 @@ import { confirmDomainPath, dkimPath, domainEmailsPath, newDomainPath, removeDom
 import { useCheckDomainPayment, useDomains } from './queries';
 import { PublicAddresses } from './public-addresses';
 import { domainStatusText, failureText, isSettled } from './texts';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /** settings/domains/list: the account's domains with their status in words, and where to go for each. */
 export function DomainListPage() {
@@ -34,27 +35,24 @@ export function DomainListPage() {
       </header>
       <p className={page.hint}>{t('domains.intro')}</p>
       {domains.isPending ? (
-        <div className={page.skeleton} aria-hidden>
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={2} aria-hidden />
       ) : domains.isError && !domains.data ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <Globe aria-hidden />
           <p>{t('domains.loadFailed')}</p>
           <Button onClick={() => void domains.refetch()}>{t('domains.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : domains.data.length > 0 ? (
-        <ul className={page.list} aria-label={t('domains.listLabel')}>
+        <SettingsList aria-label={t('domains.listLabel')}>
           {domains.data.map((domain) => (
             <DomainItem key={domain.id} domain={domain} />
           ))}
-        </ul>
+        </SettingsList>
       ) : (
-        <div className={page.state}>
+        <SettingsState>
           <Globe aria-hidden />
           <p>{t('domains.empty')}</p>
-        </div>
+        </SettingsState>
       )}
       <PublicAddresses />
     </section>

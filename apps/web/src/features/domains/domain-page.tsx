@@ -6,6 +6,7 @@ import { Button } from '../../ui/button';
 import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { domainsPath } from './paths';
+import { SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /** A page of one domain (confirm, dkim, remove, emails): back to the list, its title, and its state while loading. */
 export function DomainPage({
@@ -31,17 +32,13 @@ export function DomainPage({
       {query.data !== undefined ? (
         children
       ) : query.isPending ? (
-        <div className={page.skeleton} aria-busy="true" aria-label={t('domains.loading')}>
-          <span />
-          <span />
-          <span />
-        </div>
+        <SettingsSkeleton rows={3} aria-busy="true" aria-label={t('domains.loading')} />
       ) : (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <CloudOff aria-hidden />
           <p>{missing ? t('domains.notFound') : t('domains.loadFailed')}</p>
           {missing ? null : <Button onClick={() => void query.refetch()}>{t('domains.retry')}</Button>}
-        </div>
+        </SettingsState>
       )}
     </section>
   );

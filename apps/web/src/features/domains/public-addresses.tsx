@@ -10,6 +10,7 @@ import { Select } from '../../ui/select';
 import page from '../../ui/settings-page.module.css';
 import { EmailItem } from './domain-emails';
 import { useAllDomainEmails, useCreateDomainEmail, usePublicDomains } from './queries';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 /**
  * "Addresses on our domains", under the list of own domains: an address taken on one of the service's public domains
@@ -35,16 +36,16 @@ export function PublicAddresses() {
       <p className={page.hint}>{t('domains.public.intro')}</p>
       {publicDomains.length > 0 ? <TakeAddress domains={publicDomains} /> : null}
       {emails.isError && !emails.data ? (
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <p>{t('domains.public.loadFailed')}</p>
           <Button onClick={() => void emails.refetch()}>{t('domains.retry')}</Button>
-        </div>
+        </SettingsState>
       ) : mine.length > 0 ? (
-        <ul className={page.list} aria-label={t('domains.public.listLabel')}>
+        <SettingsList aria-label={t('domains.public.listLabel')}>
           {mine.map((email) => (
             <EmailItem key={email.id} email={email} domain={byId.get(email.domain_id)!} ownDomain={false} />
           ))}
-        </ul>
+        </SettingsList>
       ) : emails.data ? (
         <p className={page.muted}>{t('domains.public.empty')}</p>
       ) : null}

@@ -1,11 +1,10 @@
-import { useId, useState } from 'react';
-import { Dialog } from 'radix-ui';
-import clsx from 'clsx';
+import { useState } from 'react';
 import type { Filter, FilterRun } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { dialogKeepsNotices } from '../../ui/notices-store';
-import dialog from '../../ui/dialog.module.css';
+import { Dialog, DialogSpinner } from '../../ui/dialog';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
 import { findInbox, useFolders } from '../folders';
 import { folderChoices } from './folder-choices';
 import { isFinished, useApplyFilter, useFilterRun } from './queries';
@@ -17,7 +16,6 @@ import styles from './filters.module.css';
  */
 export function ApplyDialog({ filter, onClose }: { filter: Filter; onClose(): void }) {
   const { t } = useTranslation();
-  const id = useId();
   const folders = useFolders();
   const apply = useApplyFilter();
   const inbox = findInbox(folders.data ?? []);
@@ -42,61 +40,48 @@ export function ApplyDialog({ filter, onClose }: { filter: Filter; onClose(): vo
   const dryDone = dryRun.data?.state === 'done' ? dryRun.data : null;
 
   return (
-    <Dialog.Root open onOpenChange={(open) => !open && !busy && onClose()}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.content} aria-describedby={`${id}-text`} {...dialogKeepsNotices}>
-          <div className={dialog.header}>
-            <Dialog.Title className={dialog.title}>
-              {t('filters.apply.title', { name: filter.name })}
-            </Dialog.Title>
-          </div>
-          <p id={`${id}-text`} className={dialog.text}>
-            {t('filters.apply.text')}
-          </p>
-          <div className={clsx(styles.field, styles.applyField)}>
-            <label htmlFor={`${id}-folder`}>{t('filters.apply.folder')}</label>
-            <select
-              id={`${id}-folder`}
-              value={chosen ?? ''}
-              disabled={busy || realRunId !== null}
-              onChange={(event) => {
-                setFolderId(Number(event.target.value));
-                setDryRunId(null);
-              }}
-            >
-              {choices.map((choice) => (
-                <option key={choice.id} value={choice.id}>
-                  {choice.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <RunStatus run={realRun.data ?? dryRun.data} folder={folderName} />
-          <div className={dialog.actions}>
-            <Button disabled={busy} onClick={onClose}>
-              {realRun.data && isFinished(realRun.data) ? t('common.close') : t('common.cancel')}
-            </Button>
-            {realRunId === null ? (
-              dryDone ? (
-                <Button
-                  variant="primary"
-                  disabled={busy || dryDone.counts.matched === 0}
-                  onClick={() => start(false)}
-                >
-                  {t('filters.apply.run')}
-                </Button>
-              ) : (
-                <Button variant="primary" disabled={busy || chosen === null} onClick={() => start(true)}>
-                  {busy && <span className={dialog.spinner} aria-hidden />}
-                  {t('filters.apply.check')}
-                </Button>
-              )
-            ) : null}
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Dialog
+      onOpenChange={(open) => !open && onClose()}
+      busy={busy}
+      title={t('filters.apply.title', { name: filter.name })}
+      description={t('filters.apply.text')}
+      actions={
+        <>
+          <Button disabled={busy} onClick={onClose}>
+            {realRun.data && isFinished(realRun.data) ? t('common.close') : t('common.cancel')}
+          </Button>
+          {realRunId === null ? (
+            dryDone ? (
+              <Button
+                variant="primary"
+                disabled={busy || dryDone.counts.matched === 0}
+                onClick={() => start(false)}
+              >
+                {t('filters.apply.run')}
+              </Button>
+            ) : (
+              <Button variant="primary" disabled={busy || chosen === null} onClick={() => start(true)}>
+                {busy && <DialogSpinner />}
+                {t('filters.apply.check')}
+              </Button>
+            )
+          ) : null}
+        </>
+      }
+    >
+      <Field label={t('filters.apply.folder')} className={styles.applyField}>
+        <NativeSelect
+          value={chosen ?? ''}
+          disabled={busy || realRunId !== null}
+          options={choices.map((choice) => ({ value: choice.id, label: choice.label }))}
+          onChange={(value) => {
+            setFolderId(Number(value));
+            setDryRunId(null);
+          }}
+        />
+      </Field>
+      <RunStatus run={realRun.data ?? dryRun.data} folder={folderName} />
+    </Dialog>
   );
 }
 

@@ -23,6 +23,7 @@ import { SieveEditor } from './sieve-editor';
 import { useSieveProblems } from './use-sieve-problems';
 import { useFilterTargets } from './folder-choices';
 import { TestPanel } from './test-panel';
+import { Field } from '../../ui/field';
 import styles from './filters.module.css';
 
 /** settings/filters/create and edit/{id}: the builder, or the raw editor for a rule the builder did not write. */
@@ -146,25 +147,16 @@ function FilterEditor({
       <FilterPageHeader titleId={`${id}-title`} title={title} />
       <ForwardingOwnerNote />
       <form className={styles.form} onSubmit={submit} noValidate aria-busy={save.isPending}>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-name`}>{t('filters.name')}</label>
+        <Field label={t('filters.name')} error={nameError}>
           <input
-            id={`${id}-name`}
             value={state.name}
             maxLength={200}
-            aria-invalid={nameError !== null}
-            aria-describedby={nameError ? `${id}-name-error` : undefined}
             onChange={(event) => {
               setState({ ...state, name: event.target.value });
               setNameError(null);
             }}
           />
-          {nameError ? (
-            <span id={`${id}-name-error`} className={styles.error} role="alert">
-              {nameError}
-            </span>
-          ) : null}
-        </div>
+        </Field>
         <label className={styles.check}>
           <input
             type="checkbox"

@@ -5,7 +5,8 @@ import clsx from 'clsx';
 import type { Filter } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Preloader } from '../../ui/preloader';
 import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
@@ -14,6 +15,7 @@ import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
 import { ForwardingOwnerNote } from './owner-note';
 import { filterSummary } from './filter-summary';
+import { Switch } from '../../ui/switch';
 import styles from './filters.module.css';
 
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
@@ -106,63 +108,44 @@ export function FilterListPage() {
                 </Link>
                 <span className={styles.summary}>{filterSummary(filter.rules, t)}</span>
               </span>
-              <label className={styles.switch}>
-                <input
-                  type="checkbox"
-                  role="switch"
-                  checked={filter.enabled}
-                  aria-label={t('filters.enabledFor', { name: filter.name })}
-                  onChange={(event) =>
-                    store(
-                      filterInputs(data.filters).map((f, at) =>
-                        at === index ? { ...f, enabled: event.target.checked } : f,
-                      ),
-                    )
-                  }
-                />
+              <Switch
+                checked={filter.enabled}
+                aria-label={t('filters.enabledFor', { name: filter.name })}
+                onChange={(enabled) =>
+                  store(filterInputs(data.filters).map((f, at) => (at === index ? { ...f, enabled } : f)))
+                }
+              >
                 <span className={styles.switchText}>
                   {filter.enabled ? t('filters.on') : t('filters.off')}
                 </span>
-              </label>
+              </Switch>
               <span className={styles.itemActions}>
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('filters.moveUp', { name: filter.name })}
                   disabled={index === 0}
-                  aria-label={t('filters.moveUp', { name: filter.name })}
-                  title={t('filters.moveUp', { name: filter.name })}
                   onClick={() => store(moveFilter(data.filters, index, -1))}
                 >
                   <ArrowUp aria-hidden />
-                </Button>
-                <Button
-                  variant="ghost"
-                  iconOnly
+                </IconButton>
+                <IconButton
+                  label={t('filters.moveDown', { name: filter.name })}
                   disabled={index === data.filters.length - 1}
-                  aria-label={t('filters.moveDown', { name: filter.name })}
-                  title={t('filters.moveDown', { name: filter.name })}
                   onClick={() => store(moveFilter(data.filters, index, 1))}
                 >
                   <ArrowDown aria-hidden />
-                </Button>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('filters.applyTo', { name: filter.name })}
-                  title={t('filters.applyTo', { name: filter.name })}
+                </IconButton>
+                <IconButton
+                  label={t('filters.applyTo', { name: filter.name })}
                   onClick={() => setApplying(filter)}
                 >
                   <Play aria-hidden />
-                </Button>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('filters.remove', { name: filter.name })}
-                  title={t('filters.remove', { name: filter.name })}
+                </IconButton>
+                <IconButton
+                  label={t('filters.remove', { name: filter.name })}
                   onClick={() => setRemoving(index)}
                 >
                   <Trash2 aria-hidden />
-                </Button>
+                </IconButton>
               </span>
             </li>
           ))}

@@ -14,7 +14,9 @@ import {
 } from '@mailroom/sieve';
 import { useTranslation, type TextKey } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import styles from './filters.module.css';
+import { NativeSelect } from '../../ui/select';
 
 export interface FolderChoice {
   /** What `fileinto` names: the folder's full name. */
@@ -112,13 +114,14 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
         <legend className={styles.groupTitle}>{t('filters.builder.when')}</legend>
         <label className={styles.inline}>
           <span>{t('filters.builder.matchLabel')}</span>
-          <select
+          <NativeSelect
             value={rule.match}
-            onChange={(event) => onChange({ ...rule, match: event.target.value as BuilderRule['match'] })}
-          >
-            <option value="all">{t('filters.builder.matchAll')}</option>
-            <option value="any">{t('filters.builder.matchAny')}</option>
-          </select>
+            options={[
+              { value: 'all', label: t('filters.builder.matchAll') },
+              { value: 'any', label: t('filters.builder.matchAny') },
+            ]}
+            onChange={(value) => onChange({ ...rule, match: value as BuilderRule['match'] })}
+          />
         </label>
         {rule.conditions.length === 0 ? (
           <p className={styles.hint}>{t('filters.builder.everyMessage')}</p>
@@ -131,19 +134,12 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
             const rowLabel = t('filters.builder.condition', { n: index + 1 });
             return (
               <li key={index} className={styles.row} aria-label={rowLabel}>
-                <select
+                <NativeSelect
                   aria-label={t('filters.builder.field')}
                   value={condition.field}
-                  onChange={(event) =>
-                    setCondition(index, newCondition(event.target.value as BuilderField, condition))
-                  }
-                >
-                  {fields.map((field) => (
-                    <option key={field} value={field}>
-                      {t(`filters.fields.${field}`)}
-                    </option>
-                  ))}
-                </select>
+                  options={fields.map((field) => ({ value: field, label: t(`filters.fields.${field}`) }))}
+                  onChange={(value) => setCondition(index, newCondition(value as BuilderField, condition))}
+                />
                 {condition.field === 'header' ? (
                   <input
                     className={styles.headerName}
@@ -152,27 +148,24 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                     onChange={(event) => setCondition(index, { ...condition, header: event.target.value })}
                   />
                 ) : null}
-                <select
+                <NativeSelect
                   aria-label={t('filters.builder.comparison')}
                   value={comparison}
-                  onChange={(event) => {
-                    const value = event.target.value as Comparison;
+                  options={comparisonsFor(condition.field).map((option) => ({
+                    value: option,
+                    label: t(
+                      condition.field === 'attachment'
+                        ? option.startsWith('!')
+                          ? 'filters.ops.hasNot'
+                          : 'filters.ops.has'
+                        : `filters.ops.${option.startsWith('!') ? 'not' : 'is'}.${option.replace('!', '') as BuilderOp}`,
+                    ),
+                  }))}
+                  onChange={(value) => {
                     const negate = value.startsWith('!');
                     setCondition(index, { ...condition, op: value.replace('!', '') as BuilderOp, negate });
                   }}
-                >
-                  {comparisonsFor(condition.field).map((option) => (
-                    <option key={option} value={option}>
-                      {t(
-                        condition.field === 'attachment'
-                          ? option.startsWith('!')
-                            ? 'filters.ops.hasNot'
-                            : 'filters.ops.has'
-                          : `filters.ops.${option.startsWith('!') ? 'not' : 'is'}.${option.replace('!', '') as BuilderOp}`,
-                      )}
-                    </option>
-                  ))}
-                </select>
+                />
                 {condition.field === 'attachment' ? (
                   <span className={styles.grow} />
                 ) : (
@@ -185,18 +178,15 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                     onChange={(event) => setCondition(index, { ...condition, value: event.target.value })}
                   />
                 )}
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('filters.builder.removeCondition', { n: index + 1 })}
                   className={styles.remove}
-                  aria-label={t('filters.builder.removeCondition', { n: index + 1 })}
-                  title={t('filters.builder.removeCondition', { n: index + 1 })}
                   onClick={() =>
                     onChange({ ...rule, conditions: rule.conditions.filter((_, at) => at !== index) })
                   }
                 >
                   <X aria-hidden />
-                </Button>
+                </IconButton>
                 {problem ? <span className={styles.rowError}>{problem}</span> : null}
               </li>
             );
@@ -224,19 +214,17 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                 className={styles.row}
                 aria-label={t('filters.builder.action', { n: index + 1 })}
               >
-                <select
+                <NativeSelect
                   aria-label={t('filters.builder.actionType')}
                   value={action.type}
-                  onChange={(event) =>
-                    setAction(index, newAction(event.target.value as BuilderActionType, folders, labels))
+                  options={builderActionTypes.map((type) => ({
+                    value: type,
+                    label: t(`filters.actions.${type}`),
+                  }))}
+                  onChange={(value) =>
+                    setAction(index, newAction(value as BuilderActionType, folders, labels))
                   }
-                >
-                  {builderActionTypes.map((type) => (
-                    <option key={type} value={type}>
-                      {t(`filters.actions.${type}`)}
-                    </option>
-                  ))}
-                </select>
+                />
                 <ActionFields
                   action={action}
                   onChange={(next) => setAction(index, next)}
@@ -245,16 +233,13 @@ export function RuleBuilder({ rule, onChange, problems, folders, labels }: RuleB
                   invalid={problem !== null}
                   id={field}
                 />
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('filters.builder.removeAction', { n: index + 1 })}
                   className={styles.remove}
-                  aria-label={t('filters.builder.removeAction', { n: index + 1 })}
-                  title={t('filters.builder.removeAction', { n: index + 1 })}
                   onClick={() => onChange({ ...rule, actions: rule.actions.filter((_, at) => at !== index) })}
                 >
                   <X aria-hidden />
-                </Button>
+                </IconButton>
                 {problem ? <span className={styles.rowError}>{problem}</span> : null}
               </li>
             );
@@ -302,44 +287,32 @@ function ActionFields({
           ? folders
           : [...folders, { value: action.folder, label: action.folder }];
       return (
-        <select
+        <NativeSelect
           className={styles.grow}
           aria-label={t('filters.builder.folder')}
           aria-invalid={invalid}
           value={action.folder}
-          onChange={(event) => onChange({ ...action, folder: event.target.value })}
-        >
-          <option value="" disabled>
-            {t('filters.builder.chooseFolder')}
-          </option>
-          {choices.map((folder) => (
-            <option key={folder.value} value={folder.value}>
-              {folder.label}
-            </option>
-          ))}
-        </select>
+          empty={t('filters.builder.chooseFolder')}
+          emptyDisabled
+          options={choices}
+          onChange={(folder) => onChange({ ...action, folder })}
+        />
       );
     }
     case 'label': {
       const choices =
         labels.includes(action.label) || action.label === '' ? labels : [...labels, action.label];
       return (
-        <select
+        <NativeSelect
           className={styles.grow}
           aria-label={t('filters.builder.label')}
           aria-invalid={invalid}
           value={action.label}
-          onChange={(event) => onChange({ ...action, label: event.target.value })}
-        >
-          <option value="" disabled>
-            {t('filters.builder.chooseLabel')}
-          </option>
-          {choices.map((label) => (
-            <option key={label} value={label}>
-              {label}
-            </option>
-          ))}
-        </select>
+          empty={t('filters.builder.chooseLabel')}
+          emptyDisabled
+          options={choices.map((label) => ({ value: label, label }))}
+          onChange={(label) => onChange({ ...action, label })}
+        />
       );
     }
     case 'forward':

@@ -1,8 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { FlaskConical } from 'lucide-react';
 import type { FilterAction, FilterTestResponse } from '@mailroom/protocol';
 import { useTranslation, type Translate } from '../../i18n';
 import { Button } from '../../ui/button';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
 import { raiseError } from '../../api/error-message';
 import { findInbox, useFolders } from '../folders';
 import { folderChoices } from './folder-choices';
@@ -49,7 +51,6 @@ function actionText(action: FilterAction, t: Translate, folderName: (mailbox: st
 /** "Test against a message": what the rules would do to one of the latest messages of a folder; nothing changes. */
 export function TestPanel({ rules }: { rules: () => string | null }) {
   const { t } = useTranslation();
-  const id = useId();
   const folders = useFolders();
   const [folderId, setFolderId] = useState<number | null>(null);
   const chosenFolder = folderId ?? findInbox(folders.data ?? [])?.id ?? null;
@@ -80,42 +81,32 @@ export function TestPanel({ rules }: { rules: () => string | null }) {
     <details className={styles.group}>
       <summary className={styles.groupTitle}>{t('filters.test.title')}</summary>
       <div className={styles.testRow}>
-        <label className={styles.field}>
-          {t('filters.apply.folder')}
-          <select
+        <Field label={t('filters.apply.folder')}>
+          <NativeSelect
             value={chosenFolder ?? ''}
-            onChange={(event) => {
-              setFolderId(Number(event.target.value));
+            options={choices.map((choice) => ({ value: choice.id, label: choice.label }))}
+            onChange={(value) => {
+              setFolderId(Number(value));
               setUid(null);
               setResult(null);
             }}
-          >
-            {choices.map((choice) => (
-              <option key={choice.id} value={choice.id}>
-                {choice.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className={`${styles.field} ${styles.grow}`} htmlFor={`${id}-message`}>
-          {t('filters.test.message')}
-          <select
-            id={`${id}-message`}
+          />
+        </Field>
+        <Field label={t('filters.test.message')} className={styles.grow}>
+          <NativeSelect
             value={chosenUid ?? ''}
             disabled={!messages.data?.length}
-            onChange={(event) => {
-              setUid(Number(event.target.value));
+            empty={messages.data?.length === 0 ? t('filters.test.noMessages') : undefined}
+            options={(messages.data ?? []).map((message) => ({
+              value: message.uid,
+              label: `${message.fields.from[0]?.email ?? ''} — ${message.subject || t('filters.test.noSubject')}`,
+            }))}
+            onChange={(value) => {
+              setUid(Number(value));
               setResult(null);
             }}
-          >
-            {messages.data?.length === 0 ? <option value="">{t('filters.test.noMessages')}</option> : null}
-            {(messages.data ?? []).map((message) => (
-              <option key={message.uid} value={message.uid}>
-                {`${message.fields.from[0]?.email ?? ''} — ${message.subject || t('filters.test.noSubject')}`}
-              </option>
-            ))}
-          </select>
-        </label>
+          />
+        </Field>
         <Button disabled={busy || chosenUid === null} onClick={() => void run()}>
           <FlaskConical aria-hidden />
           {t('filters.test.run')}

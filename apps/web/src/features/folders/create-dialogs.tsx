@@ -1,18 +1,17 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { Dialog } from 'radix-ui';
+import { useState } from 'react';
 import { useTranslation } from '../../i18n';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
-  LABEL_SEARCH_FIELDS,
   type Folder,
   type LabelSearchField,
 } from '@mailroom/protocol';
-import { Button } from '../../ui/button';
-import { dialogKeepsNotices, raiseSuccess } from '../../ui/notices-store';
-import dialog from '../../ui/dialog.module.css';
+import { FormDialog } from '../../ui/dialog';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
+import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateFolder, useCreateLabel } from './mutations';
-import { folderLabel } from './folder-label';
+import { folderOptions, labelSearchFieldOptions } from './label-fields';
 import styles from './create-dialogs.module.css';
 
 export interface CreateDialogProps {
@@ -21,59 +20,9 @@ export interface CreateDialogProps {
   folders: readonly Folder[];
 }
 
-/** A small form in a dialog: its fields, Cancel, and the submit button (Create unless told). */
-export function FormDialog({
-  open,
-  onOpenChange,
-  title,
-  busy,
-  onSubmit,
-  submitLabel,
-  children,
-}: {
-  open: boolean;
-  onOpenChange(open: boolean): void;
-  title: string;
-  busy: boolean;
-  onSubmit(): void;
-  submitLabel?: string;
-  children: ReactNode;
-}) {
-  const { t } = useTranslation();
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    onSubmit();
-  }
-  return (
-    <Dialog.Root open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <Dialog.Portal>
-        <Dialog.Overlay className={dialog.overlay} />
-        <Dialog.Content className={dialog.content} aria-describedby={undefined} {...dialogKeepsNotices}>
-          <form onSubmit={submit} aria-busy={busy}>
-            <div className={dialog.header}>
-              <Dialog.Title className={dialog.title}>{title}</Dialog.Title>
-            </div>
-            <div className={styles.fields}>{children}</div>
-            <div className={dialog.actions}>
-              <Dialog.Close asChild>
-                <Button disabled={busy}>{t('common.cancel')}</Button>
-              </Dialog.Close>
-              <Button type="submit" variant="primary" disabled={busy}>
-                {busy && <span className={dialog.spinner} aria-hidden />}
-                {submitLabel ?? t('common.create')}
-              </Button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-
 /** SPEC §2 folder creation dialog: a name and where it goes. The server checks names (SPEC §5). */
 export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialogProps) {
   const { t } = useTranslation();
-  const id = useId();
   const create = useCreateFolder();
   const [name, setName] = useState('');
   const [parent, setParent] = useState('');
@@ -105,37 +54,25 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
       busy={create.isPending}
       onSubmit={submit}
     >
-      <div className={styles.field}>
-        <label htmlFor={`${id}-name`}>{t('folders.name')}</label>
+      <Field label={t('folders.name')} error={error}>
         <input
-          id={`${id}-name`}
           value={name}
           maxLength={100}
           autoFocus
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${id}-name-error` : undefined}
           onChange={(event) => {
             setName(event.target.value);
             setError(null);
           }}
         />
-        {error ? (
-          <span id={`${id}-name-error`} className={styles.error}>
-            {error}
-          </span>
-        ) : null}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-parent`}>{t('folders.parent')}</label>
-        <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
-          <option value="">{t('folders.noParent')}</option>
-          {parents.map((folder) => (
-            <option key={folder.id} value={folder.id}>
-              {folderLabel(folder, t)}
-            </option>
-          ))}
-        </select>
-      </div>
+      </Field>
+      <Field label={t('folders.parent')}>
+        <NativeSelect
+          value={parent}
+          empty={t('folders.noParent')}
+          options={folderOptions(parents, t)}
+          onChange={setParent}
+        />
+      </Field>
     </FormDialog>
   );
 }
@@ -143,7 +80,6 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
 /** SPEC §2 label creation dialog; SPEC §5: name and search query required, colour #e66465 and field body by default. */
 export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogProps) {
   const { t } = useTranslation();
-  const id = useId();
   const create = useCreateLabel();
   const [name, setName] = useState('');
   const [color, setColor] = useState(DEFAULT_LABEL_COLOR);
@@ -185,66 +121,29 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
       onSubmit={submit}
     >
       <div className={styles.row}>
-        <div className={styles.field}>
-          <label htmlFor={`${id}-name`}>{t('labels.name')}</label>
-          <input
-            id={`${id}-name`}
-            value={name}
-            maxLength={100}
-            autoFocus
-            aria-invalid={errors.name === true}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {errors.name ? (
-            <span id={`${id}-name-error`} className={styles.error}>
-              {required}
-            </span>
-          ) : null}
-        </div>
-        <ColorField id={`${id}-color`} label={t('labels.color')} value={color} onChange={setColor} />
+        <Field label={t('labels.name')} error={errors.name && required}>
+          <input value={name} maxLength={100} autoFocus onChange={(event) => setName(event.target.value)} />
+        </Field>
+        <ColorField label={t('labels.color')} value={color} onChange={setColor} />
       </div>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-field`}>{t('labels.searchField')}</label>
-        <select
-          id={`${id}-field`}
+      <Field label={t('labels.searchField')}>
+        <NativeSelect
           value={field}
-          onChange={(event) => setField(event.target.value as LabelSearchField)}
-        >
-          {LABEL_SEARCH_FIELDS.map((value) => (
-            <option key={value} value={value}>
-              {t(`labels.fields.${value}`)}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-content`}>{t('labels.searchContent')}</label>
-        <input
-          id={`${id}-content`}
-          value={content}
-          maxLength={500}
-          aria-invalid={errors.content === true}
-          aria-describedby={errors.content ? `${id}-content-error` : undefined}
-          onChange={(event) => setContent(event.target.value)}
+          options={labelSearchFieldOptions(t)}
+          onChange={(value) => setField(value as LabelSearchField)}
         />
-        {errors.content ? (
-          <span id={`${id}-content-error`} className={styles.error}>
-            {required}
-          </span>
-        ) : null}
-      </div>
-      <div className={styles.field}>
-        <label htmlFor={`${id}-folder`}>{t('labels.folder')}</label>
-        <select id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)}>
-          <option value="">{t('labels.anyFolder')}</option>
-          {folders.map((candidate) => (
-            <option key={candidate.id} value={candidate.id}>
-              {folderLabel(candidate, t)}
-            </option>
-          ))}
-        </select>
-      </div>
+      </Field>
+      <Field label={t('labels.searchContent')} error={errors.content && required}>
+        <input value={content} maxLength={500} onChange={(event) => setContent(event.target.value)} />
+      </Field>
+      <Field label={t('labels.folder')}>
+        <NativeSelect
+          value={folder}
+          empty={t('labels.anyFolder')}
+          options={folderOptions(folders, t)}
+          onChange={setFolder}
+        />
+      </Field>
     </FormDialog>
   );
 }
@@ -254,20 +153,17 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
  * swatches of the colour dialog.
  */
 export function ColorField({
-  id,
   label,
   value,
   onChange,
 }: {
-  id: string;
   label: string;
   value: string;
   onChange(color: string): void;
 }) {
   return (
-    <label className={styles.colorField} htmlFor={id}>
-      <span>{label}</span>
-      <input id={id} type="color" value={value} onChange={(event) => onChange(event.target.value)} />
-    </label>
+    <Field label={label} className={styles.colorField}>
+      <input type="color" value={value} onChange={(event) => onChange(event.target.value)} />
+    </Field>
   );
 }

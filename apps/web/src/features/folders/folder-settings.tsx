@@ -4,15 +4,19 @@ import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/pro
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
 import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
 import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
 import { useFolders } from './queries';
 import styles from './settings-screens.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 export const foldersSettingsPath = '/settings/folders';
 const editFolderPath = (id: number) => `${foldersSettingsPath}/edit/${id}`;
@@ -66,13 +70,13 @@ export default function FolderSettings({ action, id }: { action?: 'create' | 'ed
     if (!folder || folder.system !== null)
       return (
         <section className={page.page}>
-          <div className={page.state} role="alert">
+          <SettingsState role="alert">
             <FolderX aria-hidden />
             <p>{folder ? t('folderSettings.systemLocked') : t('folderSettings.notFound')}</p>
             <Link to={foldersSettingsPath} className={buttonClass()}>
               {t('folderSettings.backToList')}
             </Link>
-          </div>
+          </SettingsState>
         </section>
       );
     return <FolderForm key={folder.id} folders={folders.data} folder={folder} />;
@@ -83,11 +87,7 @@ export default function FolderSettings({ action, id }: { action?: 'create' | 'ed
 function ListSkeleton() {
   return (
     <section className={page.page} aria-busy="true">
-      <div className={page.skeleton}>
-        {Array.from({ length: 6 }, (_, index) => (
-          <span key={index} />
-        ))}
-      </div>
+      <SettingsSkeleton rows={6} />
     </section>
   );
 }
@@ -96,11 +96,11 @@ function LoadFailed({ onRetry }: { onRetry(): void }) {
   const { t } = useTranslation();
   return (
     <section className={page.page}>
-      <div className={page.state} role="alert">
+      <SettingsState role="alert">
         <FolderX aria-hidden />
         <p>{t('folders.loadFailed')}</p>
         <Button onClick={onRetry}>{t('common.refresh')}</Button>
-      </div>
+      </SettingsState>
     </section>
   );
 }
@@ -131,7 +131,7 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
       </header>
       <p className={page.hint}>{t('folderSettings.intro')}</p>
 
-      <ul className={page.list} aria-label={t('folderSettings.listLabel')}>
+      <SettingsList aria-label={t('folderSettings.listLabel')}>
         {rows.map(({ folder, displayName, depth, children }) => {
           const system = folder.system !== null;
           return (
@@ -159,16 +159,14 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Button
-                  variant="ghost"
-                  iconOnly
+                <IconButton
+                  label={t('folderSettings.emptyFor', { name: displayName })}
+                  tooltip={t('folderSettings.empty')}
                   disabled={folder.total === 0}
-                  aria-label={t('folderSettings.emptyFor', { name: displayName })}
-                  title={t('folderSettings.empty')}
                   onClick={() => setPending({ kind: 'empty', folder, name: displayName })}
                 >
                   <Eraser aria-hidden />
-                </Button>
+                </IconButton>
                 {system ? null : (
                   <>
                     <Link
@@ -179,11 +177,9 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                     >
                       <Pencil aria-hidden />
                     </Link>
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('folderSettings.deleteFor', { name: displayName })}
-                      title={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
+                    <IconButton
+                      label={t('folderSettings.deleteFor', { name: displayName })}
+                      tooltip={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
                       onClick={() =>
                         setPending({
                           kind: children.length > 0 ? 'subfolders' : 'delete',
@@ -193,14 +189,14 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                       }
                     >
                       <Trash2 aria-hidden />
-                    </Button>
+                    </IconButton>
                   </>
                 )}
               </span>
             </li>
           );
         })}
-      </ul>
+      </SettingsList>
       {own === 0 ? <p className={page.hint}>{t('folderSettings.noOwn')}</p> : null}
 
       {pending?.kind === 'subfolders' ? (
@@ -303,37 +299,28 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
         title={title}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-name`}>{t('folders.name')}</label>
+        <Field label={t('folders.name')} error={error}>
           <input
-            id={`${id}-name`}
             value={name}
             maxLength={100}
             autoFocus
-            aria-invalid={error !== null}
-            aria-describedby={error ? `${id}-name-error` : undefined}
             onChange={(event) => {
               setName(event.target.value);
               setError(null);
             }}
           />
-          {error ? (
-            <span id={`${id}-name-error`} className={page.error} role="alert">
-              {error}
-            </span>
-          ) : null}
-        </div>
-        <div className={page.field}>
-          <label htmlFor={`${id}-parent`}>{t('folders.parent')}</label>
-          <select id={`${id}-parent`} value={parent} onChange={(event) => setParent(event.target.value)}>
-            <option value="">{t('folders.noParent')}</option>
-            {parentChoices(folders, folder).map((candidate) => (
-              <option key={candidate.id} value={candidate.id}>
-                {pathLabel(candidate, t)}
-              </option>
-            ))}
-          </select>
-        </div>
+        </Field>
+        <Field label={t('folders.parent')}>
+          <NativeSelect
+            value={parent}
+            empty={t('folders.noParent')}
+            options={parentChoices(folders, folder).map((candidate) => ({
+              value: candidate.id,
+              label: pathLabel(candidate, t),
+            }))}
+            onChange={setParent}
+          />
+        </Field>
         <div className={page.actions}>
           <span className={page.grow} />
           <Link to={foldersSettingsPath} className={buttonClass()}>

@@ -3,7 +3,6 @@ import { Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
-  LABEL_SEARCH_FIELDS,
   type Folder,
   type Label,
   type LabelSearchField,
@@ -11,9 +10,13 @@ import {
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { Field } from '../../ui/field';
+import { NativeSelect } from '../../ui/select';
+import { folderOptions, LabelSwatches, labelSearchFieldOptions } from './label-fields';
 import { SettingsEditorHeader } from '../../ui/settings-editor-header';
 import { flattenFolders } from './folder-order';
 import { folderLabel } from './folder-label';
@@ -21,6 +24,7 @@ import { LABEL_SWATCHES } from './label-colors';
 import { useCreateLabel, useDeleteLabel, useUpdateLabel } from './mutations';
 import { useFolders, useLabels } from './queries';
 import styles from './settings-screens.module.css';
+import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 export const labelsSettingsPath = '/settings/labels';
 const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
@@ -36,21 +40,17 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
   if (labels.isError && !labels.data)
     return (
       <section className={page.page}>
-        <div className={page.state} role="alert">
+        <SettingsState role="alert">
           <Tags aria-hidden />
           <p>{t('labels.loadFailed')}</p>
           <Button onClick={() => void labels.refetch()}>{t('common.refresh')}</Button>
-        </div>
+        </SettingsState>
       </section>
     );
   if (!labels.data || !folders.data)
     return (
       <section className={page.page} aria-busy="true">
-        <div className={page.skeleton}>
-          {Array.from({ length: 4 }, (_, index) => (
-            <span key={index} />
-          ))}
-        </div>
+        <SettingsSkeleton rows={4} />
       </section>
     );
   const allFolders = flattenFolders(folders.data);
@@ -60,13 +60,13 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
     if (!label)
       return (
         <section className={page.page}>
-          <div className={page.state} role="alert">
+          <SettingsState role="alert">
             <Tags aria-hidden />
             <p>{t('labelSettings.notFound')}</p>
             <Link to={labelsSettingsPath} className={buttonClass()}>
               {t('labelSettings.backToList')}
             </Link>
-          </div>
+          </SettingsState>
         </section>
       );
     return <LabelForm key={label.id} label={label} labels={labels.data} folders={allFolders} />;
@@ -99,12 +99,12 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
       <p className={page.hint}>{t('labelSettings.intro')}</p>
 
       {labels.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <Tag aria-hidden />
           <p>{t('labelSettings.empty')}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t('labelSettings.listLabel')}>
+        <SettingsList aria-label={t('labelSettings.listLabel')}>
           {labels.map((label) => (
             <li key={label.id} className={page.item} aria-label={label.name}>
               <span className={styles.dot} style={{ background: label.color }} aria-hidden />
@@ -129,19 +129,17 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
                 >
                   <Pencil aria-hidden />
                 </Link>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('labelSettings.deleteFor', { name: label.name })}
-                  title={t('folders.delete')}
+                <IconButton
+                  label={t('labelSettings.deleteFor', { name: label.name })}
+                  tooltip={t('folders.delete')}
                   onClick={() => setRemoving(label)}
                 >
                   <Trash2 aria-hidden />
-                </Button>
+                </IconButton>
               </span>
             </li>
           ))}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog
@@ -230,45 +228,22 @@ function LabelForm({
         title={title}
       />
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-name`}>{t('labels.name')}</label>
+        <Field label={t('labels.name')} error={errors.name}>
           <input
-            id={`${id}-name`}
             value={name}
             maxLength={100}
             autoFocus
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name ? `${id}-name-error` : undefined}
             onChange={(event) => {
               setName(event.target.value);
               setErrors({ ...errors, name: undefined });
             }}
           />
-          {errors.name ? (
-            <span id={`${id}-name-error`} className={page.error} role="alert">
-              {errors.name}
-            </span>
-          ) : null}
-        </div>
+        </Field>
 
         <fieldset className={page.group}>
           <legend className={page.groupTitle}>{t('labels.color')}</legend>
           <div className={styles.colours}>
-            <div className={styles.swatches} role="radiogroup" aria-label={t('labelSettings.palette')}>
-              {LABEL_SWATCHES.map(([colourName, value]) => (
-                <label key={value} className={styles.swatch} title={t(`labels.colors.${colourName}`)}>
-                  <input
-                    type="radio"
-                    name={`${id}-swatch`}
-                    value={value}
-                    checked={color.toLowerCase() === value}
-                    aria-label={t(`labels.colors.${colourName}`)}
-                    onChange={() => setColor(value)}
-                  />
-                  <span style={{ background: value }} aria-hidden />
-                </label>
-              ))}
-            </div>
+            <LabelSwatches color={color} onChange={setColor} label={t('labelSettings.palette')} />
             <label className={styles.custom}>
               <input
                 type="color"
@@ -285,50 +260,31 @@ function LabelForm({
           <legend className={page.groupTitle}>{t('labelSettings.search')}</legend>
           <p className={page.hint}>{t('labelSettings.searchHint')}</p>
           <div className={styles.searchRow}>
-            <div className={page.field}>
-              <label htmlFor={`${id}-field`}>{t('labels.searchField')}</label>
-              <select
-                id={`${id}-field`}
+            <Field label={t('labels.searchField')}>
+              <NativeSelect
                 value={field}
-                onChange={(event) => setField(event.target.value as LabelSearchField)}
-              >
-                {LABEL_SEARCH_FIELDS.map((value) => (
-                  <option key={value} value={value}>
-                    {t(`labels.fields.${value}`)}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-content`}>{t('labels.searchContent')}</label>
+                options={labelSearchFieldOptions(t)}
+                onChange={(value) => setField(value as LabelSearchField)}
+              />
+            </Field>
+            <Field label={t('labels.searchContent')} error={errors.content}>
               <input
-                id={`${id}-content`}
                 value={content}
                 maxLength={500}
-                aria-invalid={errors.content !== undefined}
-                aria-describedby={errors.content ? `${id}-content-error` : undefined}
                 onChange={(event) => {
                   setContent(event.target.value);
                   setErrors({ ...errors, content: undefined });
                 }}
               />
-              {errors.content ? (
-                <span id={`${id}-content-error`} className={page.error} role="alert">
-                  {errors.content}
-                </span>
-              ) : null}
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-folder`}>{t('labels.folder')}</label>
-              <select id={`${id}-folder`} value={folder} onChange={(event) => setFolder(event.target.value)}>
-                <option value="">{t('labels.anyFolder')}</option>
-                {folders.map((candidate) => (
-                  <option key={candidate.id} value={candidate.id}>
-                    {folderLabel(candidate, t)}
-                  </option>
-                ))}
-              </select>
-            </div>
+            </Field>
+            <Field label={t('labels.folder')}>
+              <NativeSelect
+                value={folder}
+                empty={t('labels.anyFolder')}
+                options={folderOptions(folders, t)}
+                onChange={setFolder}
+              />
+            </Field>
           </div>
         </fieldset>
 

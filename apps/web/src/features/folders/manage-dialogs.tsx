@@ -1,11 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../i18n';
+import { FormDialog } from '../../ui/dialog';
+import { Field } from '../../ui/field';
 import { raiseSuccess } from '../../ui/notices-store';
-import { ColorField, FormDialog } from './create-dialogs';
+import { ColorField } from './create-dialogs';
 import { LABEL_SWATCHES } from './label-colors';
+import { LabelSwatches } from './label-fields';
 import { useRenameFolder, useUpdateLabel } from './mutations';
 import type { ManagedItem } from './item-menu';
-import styles from './create-dialogs.module.css';
 
 export interface ManageDialogProps {
   item: ManagedItem;
@@ -25,7 +27,6 @@ export default function ManageDialog({ item, mode, onClose }: ManageDialogProps)
 
 function RenameDialog({ item, onClose }: { item: ManagedItem; onClose(): void }) {
   const { t } = useTranslation();
-  const id = useId();
   const renameFolder = useRenameFolder();
   const updateLabel = useUpdateLabel();
   const [name, setName] = useState(item.name);
@@ -62,34 +63,24 @@ function RenameDialog({ item, onClose }: { item: ManagedItem; onClose(): void })
       onSubmit={submit}
       submitLabel={t('common.save')}
     >
-      <div className={styles.field}>
-        <label htmlFor={`${id}-name`}>{folder ? t('folders.name') : t('labels.name')}</label>
+      <Field label={folder ? t('folders.name') : t('labels.name')} error={error && t('folders.nameRequired')}>
         <input
-          id={`${id}-name`}
           value={name}
           maxLength={100}
           autoFocus
-          aria-invalid={error}
-          aria-describedby={error ? `${id}-name-error` : undefined}
           onFocus={(event) => event.target.select()}
           onChange={(event) => {
             setName(event.target.value);
             setError(false);
           }}
         />
-        {error ? (
-          <span id={`${id}-name-error`} className={styles.error}>
-            {t('folders.nameRequired')}
-          </span>
-        ) : null}
-      </div>
+      </Field>
     </FormDialog>
   );
 }
 
 function ColorDialog({ item, onClose }: { item: ManagedItem; onClose(): void }) {
   const { t } = useTranslation();
-  const id = useId();
   const update = useUpdateLabel();
   const [color, setColor] = useState(item.kind === 'label' ? item.color : LABEL_SWATCHES[0][1]);
 
@@ -114,23 +105,8 @@ function ColorDialog({ item, onClose }: { item: ManagedItem; onClose(): void }) 
       onSubmit={submit}
       submitLabel={t('common.save')}
     >
-      <fieldset className={styles.swatches}>
-        <legend className="visually-hidden">{t('labels.color')}</legend>
-        {LABEL_SWATCHES.map(([name, value]) => (
-          <label key={value} className={styles.swatch} title={t(`labels.colors.${name}`)}>
-            <input
-              type="radio"
-              name={`${id}-swatch`}
-              value={value}
-              checked={color.toLowerCase() === value}
-              aria-label={t(`labels.colors.${name}`)}
-              onChange={() => setColor(value)}
-            />
-            <span style={{ background: value }} aria-hidden />
-          </label>
-        ))}
-      </fieldset>
-      <ColorField id={`${id}-color`} label={t('labels.otherColor')} value={color} onChange={setColor} />
+      <LabelSwatches color={color} onChange={setColor} label={t('labels.color')} legend />
+      <ColorField label={t('labels.otherColor')} value={color} onChange={setColor} />
     </FormDialog>
   );
 }

@@ -6,7 +6,7 @@ import { MailOpen, PenSquare } from 'lucide-react';
 import { DESKTOP_SPLIT_MIN, SPLITTER_DEFAULT, SPLITTER_MIN_WIDTHS } from '@mailroom/protocol';
 import { Navigate } from '../../lib/router';
 import { Lazy, lazyChunk } from '../../ui/lazy-route';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { useMediaQuery } from '../../ui/use-media-query';
 import { SplitPanes } from '../../ui/split-panes';
 import type { ListSource } from './list-model';
@@ -91,16 +91,14 @@ function MailPanes({
       {listPane}
       {reader}
       {hasMessage ? null : (
-        <Button
+        <IconButton
+          label={t('sidebar.newMessage')}
           variant="primary"
-          iconOnly
           className={styles.fab}
-          aria-label={t('sidebar.newMessage')}
-          title={t('sidebar.newMessage')}
           onClick={() => useCompose.getState().openCompose({ mode: 0 })}
         >
           <PenSquare aria-hidden />
-        </Button>
+        </IconButton>
       )}
     </div>
   );

@@ -3,7 +3,8 @@ import { useTranslation } from '../../i18n';
 import { loadSelectionActions } from './loaders';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { Dropdown } from '../../ui/dropdown';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import menu from '../../ui/menu.module.css';
@@ -85,9 +86,9 @@ function PageLink({
   const screen = useMailScreen();
   if (disabled) {
     return (
-      <Button variant="ghost" iconOnly disabled aria-label={label} title={label}>
+      <IconButton label={label} disabled>
         {children}
-      </Button>
+      </IconButton>
     );
   }
   return (

@@ -29,6 +29,7 @@ import { folderPath, useLabels } from '../folders';
 import { useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { Dropdown } from '../../ui/dropdown';
 import { Preloader } from '../../ui/preloader';
 import { ownAddresses, useAccount, useUser } from '../account';
@@ -163,16 +164,13 @@ function MessageView({
   return (
     <article className={styles.reader} aria-label={t('mail.message')} data-message-key={messageKey(message)}>
       <div className={styles.bar}>
-        <Button
-          variant="ghost"
-          iconOnly
+        <IconButton
+          label={t('mail.backToList')}
           className={clsx(styles.back, fullscreen && styles.backShown)}
-          aria-label={t('mail.backToList')}
-          title={t('mail.backToList')}
           onClick={screen.closeMessage}
         >
           <ArrowLeft aria-hidden />
-        </Button>
+        </IconButton>
         {/* Reply, reply all, forward: compose modes 1, 2, 3 (SPEC §4). */}
         {(
           [
@@ -181,63 +179,43 @@ function MessageView({
             [COMPOSE_MODE.FORWARD, Forward, t('mail.forward')],
           ] as const
         ).map(([mode, Icon, label]) => (
-          <Button
+          <IconButton
+            label={label}
             key={mode}
-            variant="ghost"
-            iconOnly
-            aria-label={label}
-            title={label}
             onPointerEnter={() => void loadComposeWindow().catch(() => {})}
             onClick={() => useCompose.getState().openCompose({ mode, source: message })}
           >
             <Icon aria-hidden />
-          </Button>
+          </IconButton>
         ))}
         <span className={styles.spacer} />
-        <Button
-          variant="ghost"
-          iconOnly
+        <IconButton
+          label={flagged ? t('mail.unflag') : t('mail.flag')}
           className={clsx(flagged && styles.flagged)}
           aria-pressed={flagged}
-          aria-label={flagged ? t('mail.unflag') : t('mail.flag')}
-          title={flagged ? t('mail.unflag') : t('mail.flag')}
           onClick={() => mark.mutate({ flag: flagged ? 'unflagged' : 'flagged', messages: [message] })}
         >
           <Star aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('mail.delete')}
-          title={t('mail.delete')}
-          onClick={() => void actions.remove().catch(() => {})}
-        >
+        </IconButton>
+        <IconButton label={t('mail.delete')} onClick={() => void actions.remove().catch(() => {})}>
           <Trash2 aria-hidden />
-        </Button>
-        <Button
-          variant="ghost"
-          iconOnly
+        </IconButton>
+        <IconButton
+          label={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
           className={styles.fullscreenToggle}
-          aria-label={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
-          title={fullscreen ? t('mail.exitFullscreen') : t('mail.fullscreen')}
           onClick={() => setFullscreen(!fullscreen)}
         >
           {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
-        </Button>
+        </IconButton>
         {/* Filters are settings, which alias-only users do not have (SPEC §6). */}
         {user?.info.alias ? null : (
           <Dropdown
             align="end"
             prefetch={loadReaderMenuItems}
             trigger={
-              <Button
-                variant="ghost"
-                iconOnly
-                aria-label={t('mail.messageMenu')}
-                title={t('mail.messageMenu')}
-              >
+              <IconButton label={t('mail.messageMenu')}>
                 <EllipsisVertical aria-hidden />
-              </Button>
+              </IconButton>
             }
             content={(Menu) => <ReaderMenuItems Menu={Menu} message={message} />}
           />

@@ -15,6 +15,7 @@ import {
 } from 'lucide-react';
 
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { Dropdown } from '../../ui/dropdown';
@@ -75,21 +76,15 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
                 {t('mail.selected', { count: actions.count })}
               </span>
             )}
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('mail.delete')}
-              title={t('mail.delete')}
-              onClick={remove}
-            >
+            <IconButton label={t('mail.delete')} onClick={remove}>
               <Trash2 aria-hidden />
-            </Button>
+            </IconButton>
             {isAliasUser ? null : (
               <Dropdown
                 trigger={
-                  <Button variant="ghost" iconOnly aria-label={t('mail.moveTo')} title={t('mail.moveTo')}>
+                  <IconButton label={t('mail.moveTo')}>
                     <FolderInput aria-hidden />
-                  </Button>
+                  </IconButton>
                 }
                 content={(Menu) => (
                   <>
@@ -110,9 +105,9 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
             {isAliasUser ? null : (
               <Dropdown
                 trigger={
-                  <Button variant="ghost" iconOnly aria-label={t('mail.addLabel')} title={t('mail.addLabel')}>
+                  <IconButton label={t('mail.addLabel')}>
                     <Tag aria-hidden />
-                  </Button>
+                  </IconButton>
                 }
                 content={(Menu) => (
                   <>
@@ -143,9 +138,9 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
             )}
             <Dropdown
               trigger={
-                <Button variant="ghost" iconOnly aria-label={t('mail.markMenu')} title={t('mail.markMenu')}>
+                <IconButton label={t('mail.markMenu')}>
                   <MailOpen aria-hidden />
-                </Button>
+                </IconButton>
               }
               content={(Menu) => (
                 <>
@@ -175,25 +170,13 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
               )}
             />
             {system === 'junk' ? (
-              <Button
-                variant="ghost"
-                iconOnly
-                aria-label={t('mail.notSpam')}
-                title={t('mail.notSpam')}
-                onClick={() => void actions.spam().catch(ignore)}
-              >
+              <IconButton label={t('mail.notSpam')} onClick={() => void actions.spam().catch(ignore)}>
                 <ShieldCheck aria-hidden />
-              </Button>
+              </IconButton>
             ) : (
-              <Button
-                variant="ghost"
-                iconOnly
-                aria-label={t('mail.toSpam')}
-                title={t('mail.toSpam')}
-                onClick={() => void actions.spam().catch(ignore)}
-              >
+              <IconButton label={t('mail.toSpam')} onClick={() => void actions.spam().catch(ignore)}>
                 <ShieldAlert aria-hidden />
-              </Button>
+              </IconButton>
             )}
           </>
         ) : canEmpty ? (

@@ -6,7 +6,7 @@ import { ArrowLeft, Search, SlidersHorizontal, X } from 'lucide-react';
 import { MOBILE_MAX } from '@mailroom/protocol';
 import { findInbox, folderPath, labelPath, useFolders } from '../folders';
 import { useLocation, useMatch, useNavigate, useParams } from '../../lib/router';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { useMediaQuery } from '../../ui/use-media-query';
 
 import {
@@ -156,18 +156,15 @@ function SearchLineForm({ searching }: { searching: boolean }) {
 
   if (folded) {
     return (
-      <Button
+      <IconButton
+        label={t('mail.search')}
         ref={expandRef}
-        variant="ghost"
-        iconOnly
         className={clsx(styles.toggle, searching && styles.searching)}
-        aria-label={t('mail.search')}
-        title={t('mail.search')}
         aria-expanded={false}
         onClick={() => setExpanded(true)}
       >
         <Search aria-hidden />
-      </Button>
+      </IconButton>
     );
   }
 
@@ -183,15 +180,9 @@ function SearchLineForm({ searching }: { searching: boolean }) {
       }}
     >
       {phone ? (
-        <Button
-          variant="ghost"
-          iconOnly
-          aria-label={t('search.closeLine')}
-          title={t('search.closeLine')}
-          onClick={fold}
-        >
+        <IconButton label={t('search.closeLine')} onClick={fold}>
           <ArrowLeft aria-hidden />
-        </Button>
+        </IconButton>
       ) : null}
       <div className={styles.box}>
         <Search aria-hidden />

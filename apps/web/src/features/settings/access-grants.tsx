@@ -5,11 +5,13 @@ import type { AccessGrant } from '@mailroom/protocol';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
 import styles from './security.module.css';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 const MEMBER_ID_LENGTH = 12;
 
@@ -85,12 +87,12 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
       </form>
 
       {grants.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <Users aria-hidden />
           <p>{t(`${texts}.empty`)}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t(`${texts}.listLabel`)}>
+        <SettingsList aria-label={t(`${texts}.listLabel`)}>
           {grants.map((entry) => (
             <li key={entry.member_id} className={page.item} aria-label={entry.member_id}>
               <span className={page.itemMain}>
@@ -102,19 +104,17 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Button
-                  variant="ghost"
-                  iconOnly
-                  aria-label={t('security.revokeFor', { memberId: entry.member_id })}
-                  title={t('security.revoke')}
+                <IconButton
+                  label={t('security.revokeFor', { memberId: entry.member_id })}
+                  tooltip={t('security.revoke')}
                   onClick={() => setRevoking(entry.member_id)}
                 >
                   <Trash2 aria-hidden />
-                </Button>
+                </IconButton>
               </span>
             </li>
           ))}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog

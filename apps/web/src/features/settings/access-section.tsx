@@ -11,6 +11,7 @@ import {
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { accountKeys } from '../account';
@@ -343,25 +344,21 @@ function AuthLog() {
       )}
       {pages > 1 ? (
         <nav className={styles.pager} aria-label={t('security.log.pages')}>
-          <Button
-            variant="ghost"
-            iconOnly
-            aria-label={t('security.log.previous')}
+          <IconButton
+            label={t('security.log.previous')}
             disabled={pageNumber <= 1}
             onClick={() => setPageNumber((n) => n - 1)}
           >
             <ChevronLeft aria-hidden />
-          </Button>
+          </IconButton>
           <span className={page.count}>{t('security.log.page', { page: pageNumber, pages })}</span>
-          <Button
-            variant="ghost"
-            iconOnly
-            aria-label={t('security.log.next')}
+          <IconButton
+            label={t('security.log.next')}
             disabled={pageNumber >= pages}
             onClick={() => setPageNumber((n) => n + 1)}
           >
             <ChevronRight aria-hidden />
-          </Button>
+          </IconButton>
         </nav>
       ) : null}
     </Group>

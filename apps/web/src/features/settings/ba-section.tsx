@@ -6,6 +6,7 @@ import page from '../../ui/settings-page.module.css';
 import { AccessGrants } from './access-grants';
 import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import { useBaList, useSecurity } from './security-queries';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 /**
  * settings/ba (SPEC §2): the member's bank accounts as the wallet reports them (numbers masked by the server), who
@@ -75,13 +76,13 @@ function BankAccounts({ accounts, label }: { accounts: readonly BankAccount[]; l
   const { t } = useTranslation();
   if (accounts.length === 0)
     return (
-      <div className={page.state}>
+      <SettingsState>
         <Landmark aria-hidden />
         <p>{t('ba.empty')}</p>
-      </div>
+      </SettingsState>
     );
   return (
-    <ul className={page.list} aria-label={label}>
+    <SettingsList aria-label={label}>
       {accounts.map((account) => (
         <li key={account.id} className={page.item} aria-label={account.name}>
           <span className={page.itemMain}>
@@ -91,6 +92,6 @@ function BankAccounts({ accounts, label }: { accounts: readonly BankAccount[]; l
           <span className={page.badge}>{account.currency}</span>
         </li>
       ))}
-    </ul>
+    </SettingsList>
   );
 }

@@ -9,9 +9,11 @@ import {
 } from '@mailroom/protocol';
 import { setLanguage, useTranslation } from '../../i18n';
 import { Preloader } from '../../ui/preloader';
+import { SwitchInput } from '../../ui/switch';
 import page from '../../ui/settings-page.module.css';
 import { useAccount } from '../account';
 import { useChangeSettings } from './queries';
+import { NativeSelect } from '../../ui/select';
 
 /** Page sizes offered (the schema allows 5 to 200); a size saved elsewhere is offered too. */
 const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
@@ -192,14 +194,7 @@ function SwitchSetting({
         <span>{label}</span>
         <span id={`${id}-hint`}>{hint}</span>
       </label>
-      <input
-        id={id}
-        type="checkbox"
-        role="switch"
-        checked={checked}
-        aria-describedby={`${id}-hint`}
-        onChange={(event) => onChange(event.target.checked)}
-      />
+      <SwitchInput id={id} checked={checked} aria-describedby={`${id}-hint`} onChange={onChange} />
     </div>
   );
 }
@@ -224,18 +219,13 @@ function SelectSetting<V extends string>({
         <span>{label}</span>
         <span id={`${id}-hint`}>{hint}</span>
       </label>
-      <select
+      <NativeSelect
         id={id}
         value={value}
         aria-describedby={`${id}-hint`}
-        onChange={(event) => onChange(event.target.value as V)}
-      >
-        {options.map((option) => (
-          <option key={option.value} value={option.value} lang={option.lang}>
-            {option.label}
-          </option>
-        ))}
-      </select>
+        options={options}
+        onChange={(next) => onChange(next as V)}
+      />
     </div>
   );
 }

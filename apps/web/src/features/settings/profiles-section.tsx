@@ -4,6 +4,7 @@ import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -15,6 +16,9 @@ import { loadRichEditor } from '../compose';
 import { editProfilePath, newProfilePath, profilesPath } from './paths';
 import { useCreateProfile, useDeleteProfile, useUpdateProfile } from './queries';
 import styles from './settings-sections.module.css';
+import { NativeSelect } from '../../ui/select';
+import { Field } from '../../ui/field';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 const RichEditor = lazyChunk(loadRichEditor);
 
@@ -68,12 +72,12 @@ function ProfileList({ account }: { account: Account }) {
       <p className={page.hint}>{t('profiles.intro')}</p>
 
       {profiles.length === 0 ? (
-        <div className={page.state}>
+        <SettingsState>
           <IdCard aria-hidden />
           <p>{t('profiles.empty')}</p>
-        </div>
+        </SettingsState>
       ) : (
-        <ul className={page.list} aria-label={t('profiles.listLabel')} aria-busy={update.isPending}>
+        <SettingsList aria-label={t('profiles.listLabel')} aria-busy={update.isPending}>
           {profiles.map((profile) => {
             const title = profile.name || profile.email;
             return (
@@ -87,11 +91,9 @@ function ProfileList({ account }: { account: Account }) {
                 {profile.default ? <span className={page.badge}>{t('profiles.default')}</span> : null}
                 <span className={page.itemActions}>
                   {profile.default ? null : (
-                    <Button
-                      variant="ghost"
-                      iconOnly
-                      aria-label={t('profiles.makeDefaultFor', { name: title })}
-                      title={t('profiles.makeDefault')}
+                    <IconButton
+                      label={t('profiles.makeDefaultFor', { name: title })}
+                      tooltip={t('profiles.makeDefault')}
                       onClick={() =>
                         update.mutate(
                           { id: profile.id, update: { default: true } },
@@ -100,7 +102,7 @@ function ProfileList({ account }: { account: Account }) {
                       }
                     >
                       <Star aria-hidden />
-                    </Button>
+                    </IconButton>
                   )}
                   <Link
                     to={editProfilePath(profile.id)}
@@ -110,21 +112,19 @@ function ProfileList({ account }: { account: Account }) {
                   >
                     <Pencil aria-hidden />
                   </Link>
-                  <Button
-                    variant="ghost"
-                    iconOnly
+                  <IconButton
+                    label={t('profiles.removeFor', { name: title })}
+                    tooltip={last ? t('profiles.lastOne') : t('profiles.remove')}
                     disabled={last}
-                    aria-label={t('profiles.removeFor', { name: title })}
-                    title={last ? t('profiles.lastOne') : t('profiles.remove')}
                     onClick={() => setRemoving(profile)}
                   >
                     <Trash2 aria-hidden />
-                  </Button>
+                  </IconButton>
                 </span>
               </li>
             );
           })}
-        </ul>
+        </SettingsList>
       )}
 
       <ConfirmDialog
@@ -149,13 +149,13 @@ function ProfileNotFound() {
   const { t } = useTranslation();
   return (
     <section className={page.page}>
-      <div className={page.state} role="alert">
+      <SettingsState role="alert">
         <IdCard aria-hidden />
         <p>{t('profiles.notFound')}</p>
         <Link to={profilesPath} className={buttonClass()}>
           {t('profiles.backToList')}
         </Link>
-      </div>
+      </SettingsState>
     </section>
   );
 }
@@ -224,17 +224,13 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
               {t('profiles.nameHint')}
             </span>
           </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-email`}>{t('profiles.email')}</label>
-            <select id={`${id}-email`} value={email} onChange={(event) => setEmail(event.target.value)}>
-              {choices.map((address) => (
-                <option key={address} value={address}>
-                  {address}
-                </option>
-              ))}
-            </select>
-            <span className={page.fieldHint}>{t('profiles.emailHint')}</span>
-          </div>
+          <Field label={t('profiles.email')} hint={t('profiles.emailHint')}>
+            <NativeSelect
+              value={email}
+              options={choices.map((address) => ({ value: address, label: address }))}
+              onChange={setEmail}
+            />
+          </Field>
         </div>
         <div className={page.field}>
           <span id={`${id}-signature`}>{t('profiles.signature')}</span>

@@ -5,6 +5,7 @@ import { Button } from '../../ui/button';
 import page from '../../ui/settings-page.module.css';
 import { useUser } from '../account';
 import styles from './security.module.css';
+import { SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
 /**
  * The owner's own sections (settings/access, ba, support): a session that opened someone else's mailbox gets
@@ -16,10 +17,10 @@ export function OwnerOnly({ children }: { children: ReactNode }) {
   if (!user?.info.impersonator) return children;
   return (
     <section className={page.page}>
-      <div className={page.state} role="alert">
+      <SettingsState role="alert">
         <ShieldOff aria-hidden />
         <p>{t('security.ownerOnly', { email: user.email })}</p>
-      </div>
+      </SettingsState>
     </section>
   );
 }
@@ -29,19 +30,13 @@ export function SectionLoading({ failed, onRetry }: { failed: boolean; onRetry()
   const { t } = useTranslation();
   if (failed)
     return (
-      <div className={page.state}>
+      <SettingsState>
         <CloudOff aria-hidden />
         <p>{t('security.loadFailed')}</p>
         <Button onClick={onRetry}>{t('security.retry')}</Button>
-      </div>
+      </SettingsState>
     );
-  return (
-    <div className={page.skeleton} aria-busy="true" aria-label={t('security.loading')}>
-      <span />
-      <span />
-      <span />
-    </div>
-  );
+  return <SettingsSkeleton rows={3} aria-busy="true" aria-label={t('security.loading')} />;
 }
 
 /** A titled group of a security screen. */

@@ -9,6 +9,7 @@ import page from '../../ui/settings-page.module.css';
 import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import { useCreateSupportRequest, useSupportDiagnostics, useSupportRequests } from './security-queries';
 import styles from './security.module.css';
+import { SettingsList, SettingsState } from '../../ui/settings-list';
 
 /** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
 const CLIENT_VALUE_MAX = 500;
@@ -169,12 +170,12 @@ function History() {
     <Group title={t('support.history')}>
       {requests.data ? (
         requests.data.requests.length === 0 ? (
-          <div className={page.state}>
+          <SettingsState>
             <LifeBuoy aria-hidden />
             <p>{t('support.historyEmpty')}</p>
-          </div>
+          </SettingsState>
         ) : (
-          <ul className={page.list} aria-label={t('support.history')}>
+          <SettingsList aria-label={t('support.history')}>
             {requests.data.requests.map((request) => (
               <li key={request.id} className={page.item} aria-label={request.subject}>
                 <span className={page.itemMain}>
@@ -189,7 +190,7 @@ function History() {
                 </time>
               </li>
             ))}
-          </ul>
+          </SettingsList>
         )
       ) : (
         <SectionLoading failed={requests.isError} onRetry={() => void requests.refetch()} />

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { Menu } from 'lucide-react';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { useUi } from './ui-store';
 import styles from './main-header.module.css';
 
@@ -11,15 +11,9 @@ export function MainHeader({ children, label }: { children: ReactNode; label?: s
   const setOpen = useUi((state) => state.setSidebarOpen);
   return (
     <div className={styles.header} role={label ? 'toolbar' : undefined} aria-label={label}>
-      <Button
-        variant="ghost"
-        iconOnly
-        className={styles.menu}
-        aria-label={t('common.openMenu')}
-        onClick={() => setOpen(true)}
-      >
+      <IconButton label={t('common.openMenu')} className={styles.menu} onClick={() => setOpen(true)}>
         <Menu aria-hidden />
-      </Button>
+      </IconButton>
       {children}
     </div>
   );

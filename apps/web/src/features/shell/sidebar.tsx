@@ -3,7 +3,7 @@ import { useTranslation, withFeatureTexts } from '../../i18n';
 import clsx from 'clsx';
 import { FolderPlus, Mail, Plus, X } from 'lucide-react';
 import { useAccount, useUser } from '../account';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { Select } from '../../ui/select';
 import { Link, useMatch, useNavigate } from '../../lib/router';
@@ -104,15 +104,13 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
         <div className={styles.brand}>
           <Mail className={styles.brandIcon} aria-hidden />
           <span>{t('app.name')}</span>
-          <Button
-            variant="ghost"
-            iconOnly
+          <IconButton
+            label={t('common.closeMenu')}
             className={styles.close}
-            aria-label={t('common.closeMenu')}
             onClick={() => setSidebarOpen(false)}
           >
             <X aria-hidden />
-          </Button>
+          </IconButton>
         </div>
         <UserMenu />
         <div className={styles.compose}>{newMessage}</div>
@@ -159,15 +157,9 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
           </h2>
           {/* Alias-only users cannot create folders or labels (SPEC §6). */}
           {isAliasUser ? null : (
-            <Button
-              variant="ghost"
-              iconOnly
-              aria-label={t('folders.create')}
-              title={t('folders.create')}
-              onClick={() => setDialog('folder')}
-            >
+            <IconButton label={t('folders.create')} onClick={() => setDialog('folder')}>
               <FolderPlus aria-hidden />
-            </Button>
+            </IconButton>
           )}
         </div>
         {folders.isPending ? <SkeletonRows /> : null}
@@ -200,15 +192,9 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
           <>
             <div className={styles.sectionHeader}>
               <h2 className={styles.sectionTitle}>{t('labels.title')}</h2>
-              <Button
-                variant="ghost"
-                iconOnly
-                aria-label={t('labels.create')}
-                title={t('labels.create')}
-                onClick={() => setDialog('label')}
-              >
+              <IconButton label={t('labels.create')} onClick={() => setDialog('label')}>
                 <Plus aria-hidden />
-              </Button>
+              </IconButton>
             </div>
             {labels.data && labels.data.length > 0 ? (
               <ul className={styles.labels} aria-label={t('labels.title')}>

@@ -5,7 +5,7 @@ import { Contact, EllipsisVertical, Info, RotateCw, Settings } from 'lucide-reac
 import { SearchLine } from '../search';
 import { MainHeader } from './main-header';
 import { Link } from '../../lib/router';
-import { Button } from '../../ui/button';
+import { IconButton } from '../../ui/icon-button';
 import { Dropdown } from '../../ui/dropdown';
 import { useUser } from '../account';
 import menu from '../../ui/menu.module.css';
@@ -40,24 +40,18 @@ export function TopPanel({ title, range, leading, actions, crowded = false }: To
       {crowded ? null : (
         <>
           <SearchLine />
-          <Button
-            variant="ghost"
-            iconOnly
-            aria-label={t('common.refresh')}
-            title={t('common.refresh')}
-            onClick={() => void queryClient.invalidateQueries()}
-          >
+          <IconButton label={t('common.refresh')} onClick={() => void queryClient.invalidateQueries()}>
             <RotateCw aria-hidden />
-          </Button>
+          </IconButton>
         </>
       )}
       {range}
       <Dropdown
         align="end"
         trigger={
-          <Button variant="ghost" iconOnly aria-label={t('mail.more')} title={t('mail.more')}>
+          <IconButton label={t('mail.more')}>
             <EllipsisVertical aria-hidden />
-          </Button>
+          </IconButton>
         }
         content={(Menu) => (
           <>
