@@ -36,13 +36,6 @@ export async function mailUser(ctx: TestApp, name = 'Ann Lee') {
 }
 export type MailUser = Awaited<ReturnType<typeof mailUser>>;
 
-/** A JSON call: status and parsed body. */
-export async function call(browser: Browser, method: 'GET' | 'POST' | 'DELETE', url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-
 /** A folder's counters as stored, and as the messages really are. */
 export async function counters(ctx: TestApp, folderId: number) {
   const folder = await ctx.db

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+import { apiRequest, apiPath } from './_client.js';
 
 const { app } = await createTestApp();
 const { browser: signedIn } = await signUpAndSignIn(app, 'Ann Lee');
@@ -108,19 +109,22 @@ describe('integers past the columns they reach', () => {
   const tooBig = 2 ** 31;
   it.each([
     [
-      '/api/v1/messages/mark',
+      apiPath('markMessages'),
       (inbox: number) => ({ flag: 'seen', folder_messages: [{ folder_id: inbox, message_uids: [tooBig] }] }),
     ],
     [
-      '/api/v1/messages/delete',
+      apiPath('deleteMessages'),
       (inbox: number) => ({ folder_messages: [{ folder_id: inbox, message_uids: [tooBig] }] }),
     ],
-    ['/api/v1/attachments/copy', (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
-    ['/api/v1/messages/decrypt', (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
-    ['/api/v1/filters/test', (inbox: number) => ({ folder_id: inbox, uid: tooBig, script: 'keep;' })],
-    ['/api/v1/filters', () => ({ version: tooBig, script: 'keep;' })],
+    [
+      apiPath('attachment', { params: { id: 'copy' } }),
+      (inbox: number) => ({ folder_id: inbox, uid: tooBig }),
+    ],
+    [apiPath('decryptMessage'), (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
+    [apiPath('testFilter'), (inbox: number) => ({ folder_id: inbox, uid: tooBig, script: 'keep;' })],
+    [apiPath('filters'), () => ({ version: tooBig, script: 'keep;' })],
   ])('POST %s with 2^31 is 400 invalid_request_params, not 500', async (path, body) => {
-    const folders = (await signedIn.get('/api/v1/folders')).json() as {
+    const folders = (await apiRequest(signedIn, 'folders')).json() as {
       folders: { id: number; type?: string; name: string }[];
     };
     const inbox = folders.folders[0]!.id;
@@ -132,31 +136,30 @@ describe('integers past the columns they reach', () => {
 
 describe('cross-site request protection', () => {
   it('a state-changing request without the CSRF header is refused', async () => {
-    const response = await signedIn.request('POST', '/api/v1/user/settings', {
-      json: { per_page: 50 },
-      csrf: false,
-    });
+    const response = await apiRequest(signedIn, 'changeSettings', { body: { per_page: 50 }, csrf: false });
     expect(response.statusCode).toBe(403);
     expect(response.json().error.meta.i8s).toBe('csrf_failed');
   });
 
   it('a state-changing request from another origin is refused even with the header', async () => {
-    const response = await signedIn.request('POST', '/api/v1/user/settings', {
-      json: { per_page: 50 },
+    const response = await apiRequest(signedIn, 'changeSettings', {
+      body: { per_page: 50 },
       headers: { origin: 'https://evil.example' },
     });
     expect(response.statusCode).toBe(403);
   });
 
   it('a same-origin request with the header goes through', async () => {
-    const response = await signedIn.request('POST', '/api/v1/user/settings', { json: { per_page: 50 } });
+    const response = await apiRequest(signedIn, 'changeSettings', { body: { per_page: 50 } });
     expect(response.statusCode).toBe(200);
     expect(response.json().settings.per_page).toBe(50);
   });
 
   it('a cross-site logout link does not log the user out', async () => {
-    const response = await signedIn.get('/auth/wm/logout', { 'sec-fetch-site': 'cross-site' });
+    const response = await apiRequest(signedIn, 'logOutLink', {
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(response.headers.location).toBe('/mail');
-    expect((await signedIn.get('/auth/access')).statusCode).toBe(200);
+    expect((await apiRequest(signedIn, 'access')).statusCode).toBe(200);
   });
 });
