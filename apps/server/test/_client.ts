@@ -15,6 +15,12 @@ import type { Browser } from './_util.js';
  * URL typed by hand, so a test follows a route that moves and a typo in a path is a type error.
  */
 
+/**
+ * The OpenAPI document the server serves beside its routes: a document, not a route of the table, so its one
+ * address is here.
+ */
+export const OPENAPI_PATH = '/api/v1/openapi.json';
+
 type ParamNames<K extends ApiRouteName> = PathParamNames<ApiRouteTable[K]['path']>;
 
 /** Path parameters (required when the path has any), query and the rest of one request to route K. */
@@ -74,9 +80,8 @@ export interface ApiAnswer {
   status: number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
-  /** The catalogue code when the answer is an error (error.meta.i8s). */
+  /** The catalogue code when the answer is an error (error.meta.i8s); undefined otherwise (toEqual ignores it). */
   code: string | undefined;
-  headers: LightMyRequestResponse['headers'];
 }
 
 /** A JSON call to route K: status, parsed body (null when there is none) and the error code if any. */
@@ -87,7 +92,7 @@ export async function api<K extends ApiRouteName>(
 ): Promise<ApiAnswer> {
   const response = await apiRequest(client, name, ...args);
   const body: unknown = response.body === '' ? null : response.json();
-  return { status: response.statusCode, body, code: errorCode(body), headers: response.headers };
+  return { status: response.statusCode, body, code: errorCode(body) };
 }
 
 type ResponseOf<K extends ApiRouteName> = ApiRouteTable[K] extends { response: infer S extends z.ZodType }

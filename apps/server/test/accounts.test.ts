@@ -3,7 +3,7 @@ import { defaultSettings } from '@mailroom/protocol';
 import { Browser, cleanup, createTestApp, signUpAndSignIn } from './_util.js';
 import { startMetricsListener } from '../src/http/index.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
-import { apiRequest, apiPath } from './_client.js';
+import { apiRequest, apiPath, OPENAPI_PATH } from './_client.js';
 
 const { app, db } = await createTestApp();
 
@@ -104,7 +104,7 @@ describe('service endpoints', () => {
   });
 
   it('the OpenAPI document says what each route returns', async () => {
-    const doc = (await new Browser(app).get('/api/v1/openapi.json')).json();
+    const doc = (await new Browser(app).get(OPENAPI_PATH)).json();
     expect(doc.openapi).toMatch(/^3\./);
     expect(doc.paths[apiPath('account')].get.responses['200']).toBeDefined();
   });

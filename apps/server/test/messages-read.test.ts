@@ -4,7 +4,7 @@ import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { composeRaw, deliverTestMessage } from './_mail.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
-import { api, apiRequest, apiPath } from './_client.js';
+import { api, apiRequest, apiPath, OPENAPI_PATH } from './_client.js';
 
 const { app, db, blobs } = await createTestApp();
 
@@ -395,14 +395,14 @@ describe('opening a message', () => {
     expect(html).toContain('<p>Привет</p>');
     expect(html).not.toMatch(/script|onclick|tracker\.example/);
     expect(html).toContain(
-      `src="/api/v1/attachments/${logo.id}?message_uid=${stored.uid}&amp;folder_id=${ann.inbox}"`,
+      `src="${apiPath('attachment', { params: { id: logo.id }, query: { message_uid: stored.uid, folder_id: ann.inbox } }).replace('&', '&amp;')}"`,
     );
 
     const shown = await open(ann.browser, { folder_id: ann.inbox, uid: stored.uid }, { show_images: 'true' });
     expect(shown.body.message.images_blocked).toBe(false);
     // Through the image proxy: the browser never fetches from the sender's server itself.
     expect(decode(shown.body.message)).toContain(
-      `src="/api/v1/image-proxy?url=${encodeURIComponent('https://tracker.example/i.png')}&amp;sig=`,
+      `src="${apiPath('imageProxy', { query: { url: 'https://tracker.example/i.png' } })}&amp;sig=`,
     );
     // Reading does not mark it seen: the client sends the mark call.
     const row = await db
@@ -615,7 +615,7 @@ describe('an alias-only session (password access to one address)', () => {
 
 describe('the OpenAPI document', () => {
   it('says what total and all count', async () => {
-    const doc = JSON.stringify((await ann.browser.get('/api/v1/openapi.json')).json());
+    const doc = JSON.stringify((await ann.browser.get(OPENAPI_PATH)).json());
     expect(doc).toContain('Rows this list pages through');
     expect(doc).toContain('Every message in the view');
     expect(doc).toContain(apiPath('folderMessages', { params: { folder_id: '{folder_id}' } }));

@@ -298,7 +298,8 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
     'prompt=login&prompt=none',
   ]) {
     it(`a sign-in start with ${query.slice(0, 40)} is a 302 or a catalogue 400`, async () => {
-      const start = await new Browser(app).get(`/auth/wm/login?${query}`);
+      // The query as a hostile client writes it (repeated or bracketed keys): raw, after the table's path.
+      const start = await new Browser(app).get(`${apiPath('signIn')}?${query}`);
       if (start.statusCode !== 302) {
         expect(start.statusCode).toBe(400);
         expect(start.json().error.meta.i8s).toBe('invalid_request_params');
@@ -315,7 +316,7 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
     it(`a callback with ${query} goes back to the login page`, async () => {
       const browser = new Browser(app);
       await browser.follow(apiPath('signIn'));
-      const response = await browser.get(`/auth/wm/callback?${query}`);
+      const response = await browser.get(`${apiPath('signInCallback')}?${query}`);
       expect(response.statusCode).toBe(303);
       expect(response.headers.location).toMatch(/^\/login\?noredirect=true&error=/);
     });
