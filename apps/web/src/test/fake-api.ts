@@ -22,6 +22,8 @@ export type FakeRoutes = Partial<Record<RouteName, FakeHandler | FakeAnswer>>;
 export interface FakeApiOptions {
   /** The shell's start-up answers (session, account, folders, labels) for the routes `routes` leaves out. */
   shell?: ShellData;
+  /** Called first with every request of the table; an answer it gives is the request's (a refusal, say). */
+  onRequest?: (request: FakeRequest) => Response | undefined;
   /** What a request no route answers gets (default: 404 not_found). */
   otherwise?: (request: FakeRequest | { route: null; method: string; url: string }) => Response;
 }
@@ -53,6 +55,8 @@ export function fakeApi(routes: FakeRoutes, options: FakeApiOptions = {}) {
     if (!matched) return (options.otherwise ?? (() => notFound()))({ route: null, method, url });
     const request: FakeRequest = { ...matched, body: bodyOf(init), signal: init?.signal };
     calls.push(request);
+    const first = options.onRequest?.(request);
+    if (first) return first;
     const handler = routes[request.route];
     if (handler !== undefined) {
       const answer = typeof handler === 'function' ? await handler(request) : handler;
@@ -111,3 +115,14 @@ export const contactRoutes: readonly RouteName[] = [
   'groupMembers',
   'deleteGroup',
 ];
+
+/** A request as the tests compare it: route, its path parameters and query when it has any, and body. */
+export function sent(request: FakeRequest) {
+  return {
+    route: request.route,
+    ...(Object.keys(request.params).length ? { params: request.params } : {}),
+    ...(Object.keys(request.query).length ? { query: request.query } : {}),
+    body: request.body,
+  };
+}
+export type Sent = ReturnType<typeof sent>;
