@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Browser, createTestApp } from './_util.js';
+import type { createTestApp } from './_util.js';
 import { signUpAndSignIn } from './_util.js';
 import { deliverTestMessage } from './_mail.js';
 

@@ -118,10 +118,7 @@ describe('integers past the columns they reach', () => {
       apiPath('deleteMessages'),
       (inbox: number) => ({ folder_messages: [{ folder_id: inbox, message_uids: [tooBig] }] }),
     ],
-    [
-      apiPath('attachment', { params: { id: 'copy' } }),
-      (inbox: number) => ({ folder_id: inbox, uid: tooBig }),
-    ],
+    [apiPath('copyAttachments'), (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
     [apiPath('decryptMessage'), (inbox: number) => ({ folder_id: inbox, uid: tooBig })],
     [apiPath('testFilter'), (inbox: number) => ({ folder_id: inbox, uid: tooBig, script: 'keep;' })],
     [apiPath('filters'), () => ({ version: tooBig, script: 'keep;' })],

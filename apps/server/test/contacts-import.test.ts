@@ -657,7 +657,7 @@ describe('limits on contacts and groups (MAX_CONTACTS, MAX_CONTACT_GROUPS)', () 
       ].join('\n');
       const response = await small.app.inject({
         method: 'POST',
-        url: apiPath('contact', { params: { id: 'import' } }),
+        url: apiPath('importContacts'),
         headers: {
           host: 'mailroom.localhost',
           origin: 'http://mailroom.localhost',

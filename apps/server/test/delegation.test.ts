@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import type { DomainEmail } from '@mailroom/protocol';
-import type { Browser } from './_util.js';
 import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import type { Domain, DomainDetailResponse } from '@mailroom/protocol';
-import { createTestApp, type Browser } from './_util.js';
+import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { startJobs, startSink } from './_sending.js';

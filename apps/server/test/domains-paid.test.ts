@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Domain } from '@mailroom/protocol';
-import { createTestApp, type Browser } from './_util.js';
+import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { invoiceLedger, settleInSandbox } from '../src/wallet/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Collector, FindImapResponse, Folder } from '@mailroom/protocol';
-import { apiError, folder, json } from '../../test/fixtures';
+import { apiError, folder } from '../../test/fixtures';
 import { fakeApi, sent, type Sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';

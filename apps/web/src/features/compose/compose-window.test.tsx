@@ -25,10 +25,6 @@ const account: Account = {
   ],
 };
 
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
-
 const original: Mail = {
   id: 3,
   uid: 3,
