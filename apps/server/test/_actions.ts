@@ -1,6 +1,6 @@
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Browser, createTestApp } from './_util.js';
+import type { createTestApp } from './_util.js';
 import { signUpAndSignIn } from './_util.js';
 import { deliverTestMessage } from './_mail.js';
 
@@ -35,13 +35,6 @@ export async function mailUser(ctx: TestApp, name = 'Ann Lee') {
   };
 }
 export type MailUser = Awaited<ReturnType<typeof mailUser>>;
-
-/** A JSON call: status and parsed body. */
-export async function call(browser: Browser, method: 'GET' | 'POST' | 'DELETE', url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
 
 /** A folder's counters as stored, and as the messages really are. */
 export async function counters(ctx: TestApp, folderId: number) {

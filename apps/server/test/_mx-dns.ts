@@ -1,35 +1,24 @@
-import dns2 from 'dns2';
+import { startDnsServer } from '../../../test-support/dns.js';
 import { cleanup } from './_util.js';
 
-const { Packet } = dns2;
-
 /**
- * A DNS server of our own on loopback (UDP), answering MX queries from a table the test fills; every other name and
- * type: no records. The app asks it through DNS_SERVERS=`127.0.0.1:<port>`.
+ * The shared test DNS server (test-support/dns.ts) as the address tests use it: MX records from a table the test
+ * fills (`mx.set(domain, [host, …])`, priorities 10, 20, …); every other name and type: no records. The app asks it
+ * through DNS_SERVERS=`127.0.0.1:<port>`.
  */
-export async function startMxDns(): Promise<{ server: string; mx: Map<string, string[]> }> {
-  const mx = new Map<string, string[]>();
-  const dns = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const [question] = request.questions;
-      if (question && question.type === Packet.TYPE.MX) {
-        (mx.get(question.name.toLowerCase()) ?? []).forEach((exchange, i) =>
-          response.answers.push({
-            name: question.name,
-            type: Packet.TYPE.MX,
-            class: Packet.CLASS.IN,
-            ttl: 60,
-            exchange,
-            priority: 10 * (i + 1),
-          }),
-        );
-      }
-      send(response);
-    },
-  });
-  const listening = await dns.listen({ udp: { port: 0, address: '127.0.0.1' } });
+export async function startMxDns(): Promise<{
+  server: string;
+  mx: { set(name: string, hosts: string[]): void };
+}> {
+  const dns = await startDnsServer();
   cleanup(() => dns.close());
-  return { server: `127.0.0.1:${listening.udp.port}`, mx };
+  const mx = {
+    set: (name: string, hosts: string[]) =>
+      dns.zone.set(
+        name,
+        'MX',
+        hosts.map((host, i) => `${10 * (i + 1)} ${host}`),
+      ),
+  };
+  return { server: dns.server, mx };
 }

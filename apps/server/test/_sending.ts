@@ -7,6 +7,7 @@ import { startSendingJobs } from '../src/sending/index.js';
 import type { Browser } from './_util.js';
 import { cleanup } from './_util.js';
 import type { TestApp } from './_actions.js';
+import { apiPath } from './_client.js';
 
 export interface SinkMessage {
   from: string;
@@ -137,7 +138,7 @@ export async function upload(
   const payload = Buffer.concat([head, content, tail]);
   const response = await app.inject({
     method: 'POST',
-    url: '/api/v1/attachments',
+    url: apiPath('uploadAttachment'),
     headers: {
       host: 'mailroom.localhost',
       origin: 'http://mailroom.localhost',

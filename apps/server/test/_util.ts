@@ -17,6 +17,7 @@ import { CSRF_HEADER } from '../src/http/csrf.js';
 import { DatabaseBlobStore, S3BlobStore, openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
 import { startS3, type S3Server } from '../../../test-support/s3.js';
+import { apiPath } from './_client.js';
 
 /** Runs `fn` when the current test ends, or when the file ends if called outside a test. */
 export function cleanup(fn: () => unknown): void {
@@ -234,7 +235,7 @@ export async function signUpAndSignIn(
 ) {
   const browser = new Browser(app);
   const { response: signInPage, url: interactionUrl } = await browser.follow(
-    `/auth/wm/login?redirect=${encodeURIComponent(redirect)}`,
+    apiPath('signIn', { query: { redirect } }),
   );
   if (!signInPage.body.includes('name="memberId"')) throw new Error(`no sign-in page at ${interactionUrl}`);
   const uid = new URL(interactionUrl).pathname.split('/')[3]!;

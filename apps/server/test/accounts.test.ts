@@ -3,36 +3,37 @@ import { defaultSettings } from '@mailroom/protocol';
 import { Browser, cleanup, createTestApp, signUpAndSignIn } from './_util.js';
 import { startMetricsListener } from '../src/http/index.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
+import { apiRequest, apiPath, OPENAPI_PATH } from './_client.js';
 
 const { app, db } = await createTestApp();
 
 describe('settings', () => {
   it('a new account starts with the default settings', async () => {
     const { browser } = await signUpAndSignIn(app);
-    expect((await browser.get('/api/v1/user/settings')).json()).toEqual({ settings: defaultSettings });
+    expect((await apiRequest(browser, 'settings')).json()).toEqual({ settings: defaultSettings });
   });
 
   it('changing one setting keeps the others', async () => {
     const { browser } = await signUpAndSignIn(app);
-    const changed = await browser.request('POST', '/api/v1/user/settings', {
-      json: { unread_first: true, image_display: 'never' },
+    const changed = await apiRequest(browser, 'changeSettings', {
+      body: { unread_first: true, image_display: 'never' },
     });
     expect(changed.json().settings).toEqual({
       ...defaultSettings,
       unread_first: true,
       image_display: 'never',
     });
-    expect((await browser.get('/api/v1/user/account')).json().settings.unread_first).toBe(true);
+    expect((await apiRequest(browser, 'account')).json().settings.unread_first).toBe(true);
   });
 
   it('an unknown setting or a value out of range is refused and changes nothing', async () => {
     const { browser } = await signUpAndSignIn(app);
     for (const body of [{ colour: 'red' }, { per_page: 0 }, { signature_add: 'sometimes' }]) {
-      const response = await browser.request('POST', '/api/v1/user/settings', { json: body });
+      const response = await apiRequest(browser, 'changeSettings', { body });
       expect(response.statusCode).toBe(400);
       expect(response.json().error.meta.i8s).toBe('invalid_request_params');
     }
-    expect((await browser.get('/api/v1/user/settings')).json().settings).toEqual(defaultSettings);
+    expect((await apiRequest(browser, 'settings')).json().settings).toEqual(defaultSettings);
   });
 });
 
@@ -49,8 +50,8 @@ describe('password sign-in to an address with password access', () => {
     void owner;
 
     const browser = new Browser(app);
-    const response = await browser.request('POST', '/auth/pw/login', {
-      json: { email: 'Desk@mailroom.test', password: 's3cret-pass' },
+    const response = await apiRequest(browser, 'passwordSignIn', {
+      body: { email: 'Desk@mailroom.test', password: 's3cret-pass' },
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().user).toEqual({
@@ -59,10 +60,10 @@ describe('password sign-in to an address with password access', () => {
       name: 'desk@mailroom.test',
       info: { alias: 'desk@mailroom.test' },
     });
-    const view = (await browser.get('/api/v1/user/account')).json();
+    const view = (await apiRequest(browser, 'account')).json();
     expect(view.email).toBe('desk@mailroom.test');
     expect(view.profiles).toEqual([]);
-    expect((await browser.get('/auth/rids')).json()).toEqual({ rid: null });
+    expect((await apiRequest(browser, 'rids')).json()).toEqual({ rid: null });
   });
 
   it('a wrong password and an unknown address get the same answer: the address or password is wrong', async () => {
@@ -70,7 +71,7 @@ describe('password sign-in to an address with password access', () => {
       { email: 'desk@mailroom.test', password: 'wrong' },
       { email: 'nobody@mailroom.test', password: 'whatever' },
     ]) {
-      const response = await new Browser(app).request('POST', '/auth/pw/login', { json: body });
+      const response = await apiRequest(new Browser(app), 'passwordSignIn', { body });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({
         error: {
@@ -103,8 +104,8 @@ describe('service endpoints', () => {
   });
 
   it('the OpenAPI document says what each route returns', async () => {
-    const doc = (await new Browser(app).get('/api/v1/openapi.json')).json();
+    const doc = (await new Browser(app).get(OPENAPI_PATH)).json();
     expect(doc.openapi).toMatch(/^3\./);
-    expect(doc.paths['/api/v1/user/account'].get.responses['200']).toBeDefined();
+    expect(doc.paths[apiPath('account')].get.responses['200']).toBeDefined();
   });
 });

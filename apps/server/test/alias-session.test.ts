@@ -7,6 +7,7 @@ import { LiveClient, listenWs } from './_ws.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { createSession } from '../src/auth/index.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
+import { apiRequest, apiPath } from './_client.js';
 
 const { app, db, blobs, events } = await createTestApp();
 const wsUrl = await listenWs(app);
@@ -44,11 +45,8 @@ async function setUp(accessTo: 'alias' | 'primary' = 'alias') {
   ownerBrowser.cookies.set('mr_sid', token);
   const desk = new Browser(app);
   expect(
-    (
-      await desk.request('POST', '/auth/pw/login', {
-        json: { email: access, password: 'desk-password' },
-      })
-    ).statusCode,
+    (await apiRequest(desk, 'passwordSignIn', { body: { email: access, password: 'desk-password' } }))
+      .statusCode,
   ).toBe(200);
   return { owner, alias, access, inbox, store, toAlias, toOwner, desk, ownerBrowser };
 }
@@ -56,12 +54,12 @@ async function setUp(accessTo: 'alias' | 'primary' = 'alias') {
 describe('an alias-only session acts only on mail to its address', () => {
   it('marks and deletes its own mail', async () => {
     const { inbox, toAlias, desk } = await setUp();
-    const marked = await desk.request('POST', '/api/v1/messages/mark', {
-      json: { flag: 'seen', folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
+    const marked = await apiRequest(desk, 'markMessages', {
+      body: { flag: 'seen', folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
     });
     expect(marked.statusCode).toBe(200);
-    const deleted = await desk.request('POST', '/api/v1/messages/delete', {
-      json: { folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
+    const deleted = await apiRequest(desk, 'deleteMessages', {
+      body: { folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
     });
     expect(deleted.statusCode).toBe(200);
   });
@@ -81,9 +79,9 @@ describe('an alias-only session acts only on mail to its address', () => {
       'trash',
     );
     for (const [url, json] of [
-      ['/api/v1/messages/mark', { flag: 'seen', folder_messages }],
-      ['/api/v1/messages/move', { destination_id: trash.id, folder_messages }],
-      ['/api/v1/messages/delete', { folder_messages }],
+      [apiPath('markMessages'), { flag: 'seen', folder_messages }],
+      [apiPath('moveMessages'), { destination_id: trash.id, folder_messages }],
+      [apiPath('deleteMessages'), { folder_messages }],
     ] as const) {
       const response = await desk.request('POST', url, { json });
       expect(response.statusCode, url).toBe(404);
@@ -99,13 +97,9 @@ describe('an alias-only session acts only on mail to its address', () => {
   it('search finds only mail to its address', async () => {
     const { desk } = await setUp();
     for (const alias_id of [undefined, 0]) {
-      const found = await desk.request('POST', '/api/v1/messages/search', {
-        json: { text: 'for', alias_id },
-      });
+      const found = await apiRequest(desk, 'searchMessages', { body: { text: 'for', alias_id } });
       expect(found.json().messages.map((m: { subject: string }) => m.subject)).toEqual(['For the desk']);
-      const owner = await desk.request('POST', '/api/v1/messages/search', {
-        json: { text: 'private', alias_id },
-      });
+      const owner = await apiRequest(desk, 'searchMessages', { body: { text: 'private', alias_id } });
       expect(owner.json().messages).toEqual([]);
     }
   });
@@ -113,14 +107,14 @@ describe('an alias-only session acts only on mail to its address', () => {
   it('labels, bulk actions and emptying are refused with forbidden', async () => {
     const { inbox, desk } = await setUp();
     const refused: [string, 'GET' | 'POST', unknown][] = [
-      ['/api/v1/labels', 'GET', undefined],
-      ['/api/v1/labels', 'POST', { label: { name: 'x', search_content: 'y' } }],
+      [apiPath('labels'), 'GET', undefined],
+      [apiPath('labels'), 'POST', { label: { name: 'x', search_content: 'y' } }],
       [
-        '/api/v1/messages/bulk',
+        apiPath('bulkAction'),
         'POST',
         { request_type: 'get', request_params: {}, request: { folder_id: inbox.id } },
       ],
-      ['/api/v1/messages/empty', 'POST', { folder_id: inbox.id }],
+      [apiPath('emptyFolder'), 'POST', { folder_id: inbox.id }],
     ];
     for (const [url, method, json] of refused) {
       const response = await desk.request(method, url, json === undefined ? {} : { json });
@@ -133,25 +127,28 @@ describe('an alias-only session acts only on mail to its address', () => {
 describe('password access to the primary address sees its mail the same way everywhere', () => {
   it('lists, searches and marks mail to the primary address, and nothing sent to an alias', async () => {
     const { inbox, toOwner: toPrimary, toAlias, desk: front } = await setUp('primary');
-    const list = await front.request('GET', `/api/v1/messages/folder/${inbox.id}?page=1`);
+    const list = await apiRequest(front, 'folderMessages', {
+      params: { folder_id: inbox.id },
+      query: { page: 1 },
+    });
     expect(list.statusCode).toBe(200);
     expect(list.json().messages.map((m: { uid: number }) => m.uid)).toEqual([toPrimary.uid]);
 
-    const found = await front.request('POST', '/api/v1/messages/search', { json: { text: 'quokka' } });
+    const found = await apiRequest(front, 'searchMessages', { body: { text: 'quokka' } });
     expect(found.statusCode).toBe(200);
     expect(found.json().messages.map((m: { uid: number }) => m.uid)).toEqual([toPrimary.uid]);
 
-    const marked = await front.request('POST', '/api/v1/messages/mark', {
-      json: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toPrimary.uid] }] },
+    const marked = await apiRequest(front, 'markMessages', {
+      body: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toPrimary.uid] }] },
     });
     expect(marked.statusCode).toBe(200);
     expect(marked.json().marked).toEqual([{ folder_id: inbox.id, message_uids: [toPrimary.uid] }]);
 
-    const other = await front.request('POST', '/api/v1/messages/mark', {
-      json: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
+    const other = await apiRequest(front, 'markMessages', {
+      body: { flag: 'flagged', folder_messages: [{ folder_id: inbox.id, message_uids: [toAlias.uid] }] },
     });
     expect(other.statusCode).toBe(404);
-    const opened = await front.request('GET', `/api/v1/messages/${inbox.id}/${toAlias.uid}`);
+    const opened = await apiRequest(front, 'message', { params: { folder_id: inbox.id, uid: toAlias.uid } });
     expect(opened.statusCode).toBe(404);
   });
 });
@@ -163,26 +160,26 @@ describe("an alias-only session never reaches the owner's own things", () => {
     expect(owners.status).toBe(200);
     const own = await upload(app, desk, 'desk.pdf', Buffer.from('%PDF the desk'));
     expect(own.status).toBe(200);
-    const taken = await desk.request('POST', '/api/v1/messages/draft', {
-      json: compose(access, ['x@example.com'], { attachments: [owners.body.attachment.id] }),
+    const taken = await apiRequest(desk, 'saveDraft', {
+      body: compose(access, ['x@example.com'], { attachments: [owners.body.attachment.id] }),
     });
     expect(taken.statusCode, taken.body).toBe(404);
     expect(taken.json().error.meta.i8s).toBe('entity_not_found');
-    const saved = await desk.request('POST', '/api/v1/messages/draft', {
-      json: compose(access, ['x@example.com'], { attachments: [own.body.attachment.id] }),
+    const saved = await apiRequest(desk, 'saveDraft', {
+      body: compose(access, ['x@example.com'], { attachments: [own.body.attachment.id] }),
     });
     expect(saved.statusCode).toBe(200);
     // The other way round too: an upload is its session principal's, not the whole account's.
-    const ownerTakes = await ownerBrowser.request('POST', '/api/v1/messages/draft', {
-      json: compose(owner.email, ['x@example.com'], { attachments: [own.body.attachment.id] }),
+    const ownerTakes = await apiRequest(ownerBrowser, 'saveDraft', {
+      body: compose(owner.email, ['x@example.com'], { attachments: [own.body.attachment.id] }),
     });
     expect(ownerTakes.statusCode).toBe(404);
   });
 
   it("cannot change the owner's settings", async () => {
     const { owner, desk } = await setUp();
-    const before = await desk.request('GET', '/api/v1/user/account');
-    const changed = await desk.request('POST', '/api/v1/user/settings', { json: { per_page: 5 } });
+    const before = await apiRequest(desk, 'account');
+    const changed = await apiRequest(desk, 'changeSettings', { body: { per_page: 5 } });
     expect(changed.statusCode).toBe(403);
     expect(changed.json().error.meta.i8s).toBe('forbidden');
     const row = await db
@@ -196,8 +193,8 @@ describe("an alias-only session never reaches the owner's own things", () => {
   it("lists no folder of the owner's that holds none of its mail", async () => {
     const { owner, alias, desk, ownerBrowser } = await setUp();
     for (const name of ['Divorce lawyer', 'Desk archive']) {
-      const made = await ownerBrowser.request('POST', '/api/v1/folders', {
-        json: { folder: { parent_id: null, name } },
+      const made = await apiRequest(ownerBrowser, 'createFolder', {
+        body: { folder: { parent_id: null, name } },
       });
       expect(made.statusCode, name).toBe(200);
     }
@@ -217,11 +214,11 @@ describe("an alias-only session never reaches the owner's own things", () => {
     });
     type Node = { name: string; system: string | null; subfolders: Node[] };
     const names = (folders: Node[]): string[] => folders.flatMap((f) => [f.name, ...names(f.subfolders)]);
-    const seen = names((await desk.request('GET', '/api/v1/folders')).json().folders);
+    const seen = names((await apiRequest(desk, 'folders')).json().folders);
     expect(seen.some((n) => n.includes('Divorce lawyer'))).toBe(false);
     expect(seen.some((n) => n.includes('Desk archive'))).toBe(true);
     expect(seen).toContain('INBOX');
-    const ownerSees = names((await ownerBrowser.request('GET', '/api/v1/folders')).json().folders);
+    const ownerSees = names((await apiRequest(ownerBrowser, 'folders')).json().folders);
     expect(ownerSees.some((n) => n.includes('Divorce lawyer'))).toBe(true);
   });
 
@@ -262,22 +259,22 @@ describe('SPEC §6: what an alias-only user is kept from, server side', () => {
   it('creating folders or labels, contacts and groups, settings, profiles, filters and aliases: forbidden', async () => {
     const { alias, desk } = await setUp();
     const refused: ['GET' | 'POST' | 'PUT' | 'DELETE', string, unknown][] = [
-      ['POST', '/api/v1/folders', { folder: { parent_id: null, name: 'Desk folder' } }],
-      ['POST', '/api/v1/labels', { label: { name: 'Desk label', search_content: 'x' } }],
-      ['GET', '/api/v1/contacts', undefined],
-      ['POST', '/api/v1/contacts', { name: 'Someone', emails: ['someone@example.com'] }],
-      ['GET', '/api/v1/contacts/groups', undefined],
-      ['POST', '/api/v1/contacts/groups', { name: 'Desk group' }],
-      ['GET', '/api/v1/contacts/export', undefined],
-      ['GET', '/api/v1/user/settings', undefined],
-      ['POST', '/api/v1/user/settings', { per_page: 5 }],
-      ['POST', '/api/v1/user/profiles', { name: 'Desk', email: alias.email }],
-      ['GET', '/api/v1/filters', undefined],
-      ['POST', '/api/v1/filters', { script: '' }],
-      ['GET', '/api/v1/user/aliases', undefined],
-      ['POST', '/api/v1/user/aliases', { name: 'deskcopy' }],
-      ['DELETE', `/api/v1/user/aliases/${alias.id}`, undefined],
-      ['PUT', '/api/v1/user/aliases/update_access', { email: alias.email, password: null }],
+      ['POST', apiPath('folders'), { folder: { parent_id: null, name: 'Desk folder' } }],
+      ['POST', apiPath('labels'), { label: { name: 'Desk label', search_content: 'x' } }],
+      ['GET', apiPath('contacts'), undefined],
+      ['POST', apiPath('contacts'), { name: 'Someone', emails: ['someone@example.com'] }],
+      ['GET', apiPath('groups'), undefined],
+      ['POST', apiPath('groups'), { name: 'Desk group' }],
+      ['GET', apiPath('exportContacts'), undefined],
+      ['GET', apiPath('settings'), undefined],
+      ['POST', apiPath('settings'), { per_page: 5 }],
+      ['POST', apiPath('createProfile'), { name: 'Desk', email: alias.email }],
+      ['GET', apiPath('filters'), undefined],
+      ['POST', apiPath('filters'), { script: '' }],
+      ['GET', apiPath('aliases'), undefined],
+      ['POST', apiPath('aliases'), { name: 'deskcopy' }],
+      ['DELETE', apiPath('deleteAlias', { params: { id: alias.id } }), undefined],
+      ['PUT', apiPath('updateAliasAccess'), { email: alias.email, password: null }],
     ];
     for (const [method, url, json] of refused) {
       const response = await desk.request(method, url, json === undefined ? {} : { json });
@@ -302,22 +299,22 @@ describe('SPEC §6: what an alias-only user is kept from, server side', () => {
 
   it('sees no labels, no member ID and no other address of the owner, and gets no contact suggestions', async () => {
     const { alias, desk, ownerBrowser } = await setUp();
-    await ownerBrowser.request('POST', '/api/v1/labels', {
-      json: { label: { name: 'Owner label', search_content: 'x' } },
+    await apiRequest(ownerBrowser, 'createLabel', {
+      body: { label: { name: 'Owner label', search_content: 'x' } },
     });
-    expect((await desk.request('GET', '/api/v1/labels')).statusCode).toBe(403);
-    const user = (await desk.request('GET', '/api/v1/user')).json()[0].user_info;
+    expect((await apiRequest(desk, 'labels')).statusCode).toBe(403);
+    const user = (await apiRequest(desk, 'user')).json()[0].user_info;
     expect(user).toMatchObject({ email: alias.email, member_id: null, info: { alias: alias.email } });
-    const account = (await desk.request('GET', '/api/v1/user/account')).json();
+    const account = (await apiRequest(desk, 'account')).json();
     expect(account.email).toBe(alias.email);
     expect(account.aliases).toEqual([{ id: alias.id, email: alias.email }]);
-    const made = await ownerBrowser.request('POST', '/api/v1/contacts', {
-      json: { name: 'Alicia', emails: ['alicia@example.com'] },
+    const made = await apiRequest(ownerBrowser, 'createContact', {
+      body: { name: 'Alicia', emails: ['alicia@example.com'] },
     });
     expect(made.statusCode).toBe(200);
-    const ownerGets = await ownerBrowser.request('GET', '/api/v1/contacts/suggest?q=alic');
+    const ownerGets = await apiRequest(ownerBrowser, 'suggestContacts', { query: { q: 'alic' } });
     expect(JSON.stringify(ownerGets.json())).toContain('alicia@example.com');
-    const suggested = await desk.request('GET', '/api/v1/contacts/suggest?q=alic');
+    const suggested = await apiRequest(desk, 'suggestContacts', { query: { q: 'alic' } });
     expect(suggested.statusCode).toBe(200);
     expect(JSON.stringify(suggested.json())).not.toContain('alicia');
   });
@@ -326,7 +323,10 @@ describe('SPEC §6: what an alias-only user is kept from, server side', () => {
     const { alias, inbox, desk } = await setUp();
     // The alias goes without the route (so the session is not ended): the scope alone must hold.
     await db.updateTable('aliases').set({ deleted_at: new Date() }).where('id', '=', alias.id).execute();
-    const list = await desk.request('GET', `/api/v1/messages/folder/${inbox.id}?page=1`);
+    const list = await apiRequest(desk, 'folderMessages', {
+      params: { folder_id: inbox.id },
+      query: { page: 1 },
+    });
     expect(list.json().messages ?? []).toEqual([]);
   });
 });

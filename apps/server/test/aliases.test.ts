@@ -7,26 +7,19 @@ import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
 import { LiveClient, listenWs } from './_ws.js';
 import { setPassportLevel } from '../src/accounts/index.js';
 import { changeAliasAccess } from '../src/addresses/index.js';
+import { api, apiRequest, apiPath, apiCall, type RouteCall } from './_client.js';
 
 const ctx = await createTestApp();
 const { app, db } = ctx;
 const wsUrl = await listenWs(app);
 const ingest = await startTestIngest({ db });
 
-type Method = 'GET' | 'POST' | 'DELETE' | 'PUT';
-async function api(browser: Browser, method: Method, url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
-
 let seq = 0;
 /** A name no other test of the file uses. */
 const fresh = (stem = 'desk') => `${stem}${Date.now().toString(36)}${seq++}`;
 
 async function createFree(user: MailUser, name = fresh()) {
-  const r = await api(user.browser, 'POST', 'user/aliases', { name });
+  const r = await api(user.browser, 'createAlias', { body: { name } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.alias as AliasEntry;
 }
@@ -43,7 +36,7 @@ async function rcpt(address: string) {
 describe('the free alias', () => {
   it('is created active, lowercased on the service domain, and listed with free_available false', async () => {
     const ann = await mailUser(ctx, 'Ann Free');
-    const before = await api(ann.browser, 'GET', 'user/aliases');
+    const before = await api(ann.browser, 'aliases');
     expect(before.body).toEqual({ aliases: [], free_available: true, domain: 'mailroom.test' });
     const name = fresh('Ann.Lee');
     const alias = await createFree(ann, `  ${name} `);
@@ -53,29 +46,29 @@ describe('the free alias', () => {
       status: 'succeed',
       password_access: false,
     });
-    const after = await api(ann.browser, 'GET', 'user/aliases');
+    const after = await api(ann.browser, 'aliases');
     expect(after.body.aliases).toEqual([alias]);
     expect(after.body.free_available).toBe(false);
-    const account = await api(ann.browser, 'GET', 'user/account');
+    const account = await api(ann.browser, 'account');
     expect(account.body.aliases).toEqual([{ id: alias.id, email: alias.email }]);
   });
 
   it('a second free alias is refused with max_count_aliases', async () => {
     const bob = await mailUser(ctx, 'Bob Two');
     await createFree(bob);
-    const second = await api(bob.browser, 'POST', 'user/aliases', { name: fresh() });
+    const second = await api(bob.browser, 'createAlias', { body: { name: fresh() } });
     expect(second.status).toBe(400);
-    expect(codeOf(second)).toBe('max_count_aliases');
+    expect(second.code).toBe('max_count_aliases');
   });
 
   it('two free aliases asked for at once give one alias and one max_count_aliases', async () => {
     const cy = await mailUser(ctx, 'Cy Race');
     const results = await Promise.all(
-      [fresh(), fresh()].map((name) => api(cy.browser, 'POST', 'user/aliases', { name })),
+      [fresh(), fresh()].map((name) => api(cy.browser, 'createAlias', { body: { name } })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 400]);
-    expect(results.map(codeOf).filter(Boolean)).toEqual(['max_count_aliases']);
-    expect((await api(cy.browser, 'GET', 'user/aliases')).body.aliases).toHaveLength(1);
+    expect(results.map((r) => r.code).filter(Boolean)).toEqual(['max_count_aliases']);
+    expect((await api(cy.browser, 'aliases')).body.aliases).toHaveLength(1);
   });
 });
 
@@ -93,11 +86,11 @@ describe('the alias rules, in order, each with its code', () => {
       ['ann@other.example', 'invalid_alias'],
     ];
     for (const [name, code] of cases) {
-      const r = await api(dee.browser, 'POST', 'user/aliases', { name });
+      const r = await api(dee.browser, 'createAlias', { body: { name } });
       expect(r.status, name).toBe(400);
-      expect(codeOf(r), name).toBe(code);
+      expect(r.code, name).toBe(code);
     }
-    expect((await api(dee.browser, 'GET', 'user/aliases')).body.aliases).toEqual([]);
+    expect((await api(dee.browser, 'aliases')).body.aliases).toEqual([]);
   });
 
   it('a name taken by another account, in any case, is duplicate_aliases', async () => {
@@ -105,9 +98,9 @@ describe('the alias rules, in order, each with its code', () => {
     const fay = await mailUser(ctx, 'Fay Second');
     const name = fresh('shop');
     await createFree(eve, name);
-    const taken = await api(fay.browser, 'POST', 'user/aliases', { name: name.toUpperCase() });
+    const taken = await api(fay.browser, 'createAlias', { body: { name: name.toUpperCase() } });
     expect(taken.status).toBe(409);
-    expect(codeOf(taken)).toBe('duplicate_aliases');
+    expect(taken.code).toBe('duplicate_aliases');
   });
 
   it('two accounts asking for one name at once: one gets it, the other duplicate_aliases', async () => {
@@ -115,20 +108,20 @@ describe('the alias rules, in order, each with its code', () => {
     const two = await mailUser(ctx, 'Two Racer');
     const name = fresh('race');
     const results = await Promise.all(
-      [one, two].map((u) => api(u.browser, 'POST', 'user/aliases', { name })),
+      [one, two].map((u) => api(u.browser, 'createAlias', { body: { name } })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
-    expect(results.map(codeOf).filter(Boolean)).toEqual(['duplicate_aliases']);
+    expect(results.map((r) => r.code).filter(Boolean)).toEqual(['duplicate_aliases']);
   });
 
   it('without a passport of at least formal level: passport_level_required, checked after the name', async () => {
     const gus = await mailUser(ctx, 'Gus Nopass');
     await setPassportLevel(db, gus.accountId, 'none');
-    const r = await api(gus.browser, 'POST', 'user/aliases', { name: fresh() });
+    const r = await api(gus.browser, 'createAlias', { body: { name: fresh() } });
     expect(r.status).toBe(403);
-    expect(codeOf(r)).toBe('passport_level_required');
+    expect(r.code).toBe('passport_level_required');
     // A bad name is told first: the name rules come before the passport.
-    expect(codeOf(await api(gus.browser, 'POST', 'user/aliases', { name: 'ab' }))).toBe('specify_3_30');
+    expect((await api(gus.browser, 'createAlias', { body: { name: 'ab' } })).code).toBe('specify_3_30');
     await setPassportLevel(db, gus.accountId, 'verified');
     await createFree(gus);
   });
@@ -137,9 +130,9 @@ describe('the alias rules, in order, each with its code', () => {
     const hal = await mailUser(ctx, 'Hal Bodies');
     const bodies: unknown[] = [{}, { name: '' }, { name: '   ' }, { name: 42 }, { name: 'x'.repeat(65) }, []];
     for (const body of bodies) {
-      const r = await api(hal.browser, 'POST', 'user/aliases', body);
+      const r = await api(hal.browser, 'createAlias', { body: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(codeOf(r), JSON.stringify(body)).toMatch(/^[a-z_0-9]+$/);
+      expect(r.code, JSON.stringify(body)).toMatch(/^[a-z_0-9]+$/);
     }
     const access: unknown[] = [
       {},
@@ -149,14 +142,14 @@ describe('the alias rules, in order, each with its code', () => {
       { email: 5, password: null },
     ];
     for (const body of access) {
-      const r = await api(hal.browser, 'PUT', 'user/aliases/update_access', body);
+      const r = await api(hal.browser, 'updateAliasAccess', { body: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(codeOf(r), JSON.stringify(body)).toMatch(/^[a-z_0-9]+$/);
+      expect(r.code, JSON.stringify(body)).toMatch(/^[a-z_0-9]+$/);
     }
     for (const id of ['abc', '0', '-1', '1.5', '99999999999999999999']) {
-      const r = await api(hal.browser, 'DELETE', `user/aliases/${id}`);
+      const r = await api(hal.browser, 'deleteAlias', { params: { id } });
       expect(r.status, id).toBe(400);
-      expect(codeOf(r), id).toMatch(/^[a-z_0-9]+$/);
+      expect(r.code, id).toMatch(/^[a-z_0-9]+$/);
     }
   });
 });
@@ -189,20 +182,25 @@ describe('mail to aliases', () => {
       text: 'x',
     });
     expect((await rcpt(alias.email)).code).toBe(250);
-    const deleted = await api(jay.browser, 'DELETE', `user/aliases/${alias.id}`);
+    const deleted = await api(jay.browser, 'deleteAlias', { params: { id: alias.id } });
     expect(deleted).toEqual({ status: 200, body: { ok: true } });
     const refused = await rcpt(alias.email);
     expect(refused.code).toBe(550);
     expect(refused.text).toMatch(/^5\.1\.1 /);
-    const list = await api(jay.browser, 'GET', `messages/folder/${jay.folders.inbox}?page=1`);
+    const list = await api(jay.browser, 'folderMessages', {
+      params: { folder_id: jay.folders.inbox },
+      query: { page: 1 },
+    });
     expect(list.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['kept']);
-    expect((await api(jay.browser, 'GET', 'user/aliases')).body).toMatchObject({
+    expect((await api(jay.browser, 'aliases')).body).toMatchObject({
       aliases: [],
       free_available: true,
     });
-    expect((await api(jay.browser, 'GET', 'user/account')).body.aliases).toEqual([]);
+    expect((await api(jay.browser, 'account')).body.aliases).toEqual([]);
     // A second delete finds nothing.
-    expect(codeOf(await api(jay.browser, 'DELETE', `user/aliases/${alias.id}`))).toBe('alias_not_found');
+    expect((await api(jay.browser, 'deleteAlias', { params: { id: alias.id } })).code).toBe(
+      'alias_not_found',
+    );
   });
 
   it("a deleted alias's mail never shows to a session held to the primary address", async () => {
@@ -214,8 +212,11 @@ describe('mail to aliases', () => {
       subject: 'aliased',
       text: 'x',
     });
-    await api(kim.browser, 'DELETE', `user/aliases/${alias.id}`);
-    const list = await api(kim.browser, 'GET', `messages/folder/${kim.folders.inbox}?page=1&a_id=0`);
+    await api(kim.browser, 'deleteAlias', { params: { id: alias.id } });
+    const list = await api(kim.browser, 'folderMessages', {
+      params: { folder_id: kim.folders.inbox },
+      query: { page: 1, a_id: '0' },
+    });
     expect(list.status).toBe(200);
     expect(list.body.messages).toEqual([]);
   });
@@ -225,7 +226,7 @@ describe('mail to aliases', () => {
     const max = await mailUser(ctx, 'Max Again');
     const name = fresh('again');
     const first = await createFree(lou, name);
-    await api(lou.browser, 'DELETE', `user/aliases/${first.id}`);
+    await api(lou.browser, 'deleteAlias', { params: { id: first.id } });
     const second = await createFree(max, name);
     expect(second.email).toBe(first.email);
     expect(second.id).not.toBe(first.id);
@@ -235,10 +236,10 @@ describe('mail to aliases', () => {
   it('only active aliases are sender addresses: compose refuses a deleted one', async () => {
     const ned = await mailUser(ctx, 'Ned Sender');
     const alias = await createFree(ned);
-    await api(ned.browser, 'DELETE', `user/aliases/${alias.id}`);
-    const profile = await api(ned.browser, 'POST', 'user/profiles', { name: 'Desk', email: alias.email });
+    await api(ned.browser, 'deleteAlias', { params: { id: alias.id } });
+    const profile = await api(ned.browser, 'createProfile', { body: { name: 'Desk', email: alias.email } });
     expect(profile.status).toBe(400);
-    expect(codeOf(profile)).toBe('failed_validation_email_address');
+    expect(profile.code).toBe('failed_validation_email_address');
   });
 });
 
@@ -248,14 +249,16 @@ describe('password access to an alias', () => {
   it('set twice and equal, it signs in as the alias-only user', async () => {
     const ola = await mailUser(ctx, 'Ola Access');
     const alias = await createFree(ola);
-    const set = await api(ola.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password,
-      password_confirm: password,
+    const set = await api(ola.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password,
+        password_confirm: password,
+      },
     });
     expect(set.status).toBe(200);
     expect(set.body.alias).toMatchObject({ id: alias.id, password_access: true });
-    expect((await api(ola.browser, 'GET', 'user/aliases')).body.aliases[0].password_access).toBe(true);
+    expect((await api(ola.browser, 'aliases')).body.aliases[0].password_access).toBe(true);
     const stored = await db
       .selectFrom('password_accesses')
       .select('password_hash')
@@ -263,7 +266,7 @@ describe('password access to an alias', () => {
       .executeTakeFirstOrThrow();
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     const desk = new Browser(app);
-    const signed = await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
+    const signed = await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
     expect(signed.statusCode).toBe(200);
     expect(signed.json().user.info.alias).toBe(alias.email);
   });
@@ -282,9 +285,9 @@ describe('password access to an alias', () => {
       [{ email: `nobody@mailroom.test`, password: null }, 404, 'alias_not_found'],
     ];
     for (const [body, status, code] of cases) {
-      const r = await api(pia.browser, 'PUT', 'user/aliases/update_access', body);
+      const r = await api(pia.browser, 'updateAliasAccess', { body: body });
       expect(r.status, JSON.stringify(body)).toBe(status);
-      expect(codeOf(r), JSON.stringify(body)).toBe(code);
+      expect(r.code, JSON.stringify(body)).toBe(code);
     }
     expect(
       await db
@@ -298,42 +301,48 @@ describe('password access to an alias', () => {
   it('removing it (password: null) ends its open sessions and its sign-in', async () => {
     const rae = await mailUser(ctx, 'Rae Remove');
     const alias = await createFree(rae);
-    await api(rae.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password,
-      password_confirm: password,
+    await api(rae.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password,
+        password_confirm: password,
+      },
     });
     const desk = new Browser(app);
-    await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
-    expect((await api(desk, 'GET', 'user/account')).status).toBe(200);
-    const removed = await api(rae.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password: null,
+    await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
+    expect((await api(desk, 'account')).status).toBe(200);
+    const removed = await api(rae.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password: null,
+      },
     });
     expect(removed.body.alias.password_access).toBe(false);
-    expect((await api(desk, 'GET', 'user/account')).status).toBe(401);
-    const again = await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
+    expect((await api(desk, 'account')).status).toBe(401);
+    const again = await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
     expect(again.json().error.meta.i8s).toBe('incorrect_login_or_password');
     // The owner's own session goes on.
-    expect((await api(rae.browser, 'GET', 'user/account')).status).toBe(200);
+    expect((await api(rae.browser, 'account')).status).toBe(200);
   });
 
   it("deleting the alias ends its sessions and its password's sign-in", async () => {
     const sam = await mailUser(ctx, 'Sam Gone');
     const alias = await createFree(sam);
-    await api(sam.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password,
-      password_confirm: password,
+    await api(sam.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password,
+        password_confirm: password,
+      },
     });
     const desk = new Browser(app);
-    await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
+    await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
     const live = await LiveClient.open(wsUrl, { token: desk.cookies.get('mr_sid')! });
     await live.greet();
-    await api(sam.browser, 'DELETE', `user/aliases/${alias.id}`);
+    await api(sam.browser, 'deleteAlias', { params: { id: alias.id } });
     await live.closedWithin(5000);
-    expect((await api(desk, 'GET', 'user/account')).status).toBe(401);
-    const again = await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
+    expect((await api(desk, 'account')).status).toBe(401);
+    const again = await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
     expect(again.json().error.meta.i8s).toBe('incorrect_login_or_password');
   });
 
@@ -341,29 +350,35 @@ describe('password access to an alias', () => {
     const tia = await mailUser(ctx, 'Tia Limit');
     const alias = await createFree(tia);
     for (let i = 0; i < 5; i++) {
-      const r = await api(tia.browser, 'PUT', 'user/aliases/update_access', {
-        email: alias.email,
-        ...(i % 2
-          ? { password: null }
-          : { password: `${password}${i}`, password_confirm: `${password}${i}` }),
+      const r = await api(tia.browser, 'updateAliasAccess', {
+        body: {
+          email: alias.email,
+          ...(i % 2
+            ? { password: null }
+            : { password: `${password}${i}`, password_confirm: `${password}${i}` }),
+        },
       });
       expect(r.status, `change ${i + 1}`).toBe(200);
     }
-    const sixth = await api(tia.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password: null,
+    const sixth = await api(tia.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password: null,
+      },
     });
     expect(sixth.status).toBe(429);
-    expect(codeOf(sixth)).toBe('alias_access_limit');
+    expect(sixth.code).toBe('alias_access_limit');
     // Another process serves the next one the same way: the count is in the database, not in memory.
     const other = await createTestApp({ db });
     const browserThere = new Browser(other.app);
     browserThere.cookies.set('mr_sid', tia.browser.cookies.get('mr_sid')!);
-    const there = await api(browserThere, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password: null,
+    const there = await api(browserThere, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password: null,
+      },
     });
-    expect(codeOf(there)).toBe('alias_access_limit');
+    expect(there.code).toBe('alias_access_limit');
     const later = await changeAliasAccess(
       db,
       tia.accountId,
@@ -379,12 +394,12 @@ describe("another account's alias is alias_not_found, never data", () => {
     const uma = await mailUser(ctx, 'Uma Owner');
     const vic = await mailUser(ctx, 'Vic Intruder');
     const alias = await createFree(uma);
-    const del = await api(vic.browser, 'DELETE', `user/aliases/${alias.id}`);
+    const del = await api(vic.browser, 'deleteAlias', { params: { id: alias.id } });
     expect(del.status).toBe(404);
-    expect(codeOf(del)).toBe('alias_not_found');
+    expect(del.code).toBe('alias_not_found');
     expect(JSON.stringify(del.body)).not.toContain(alias.email);
     expect((await rcpt(alias.email)).code).toBe(250);
-    expect((await api(vic.browser, 'GET', 'user/aliases')).body.aliases).toEqual([]);
+    expect((await api(vic.browser, 'aliases')).body.aliases).toEqual([]);
   });
 });
 
@@ -395,8 +410,8 @@ describe('the owner’s other tabs are told', () => {
     await other.greet();
     const from = other.frames.length;
     const alias = await createFree(wes);
-    await api(wes.browser, 'PUT', 'user/aliases/update_access', { email: alias.email, password: null });
-    await api(wes.browser, 'DELETE', `user/aliases/${alias.id}`);
+    await api(wes.browser, 'updateAliasAccess', { body: { email: alias.email, password: null } });
+    await api(wes.browser, 'deleteAlias', { params: { id: alias.id } });
     const told: MailEvent = { event: 'updateAccount', part: 'aliases' };
     expect(await other.events(from, 3)).toEqual([told, told, told]);
   });
@@ -407,25 +422,27 @@ describe('the alias-only session is kept out of settings/aliases', () => {
     const xia = await mailUser(ctx, 'Xia Owner');
     const alias = await createFree(xia);
     const password = 'desk password 2';
-    await api(xia.browser, 'PUT', 'user/aliases/update_access', {
-      email: alias.email,
-      password,
-      password_confirm: password,
+    await api(xia.browser, 'updateAliasAccess', {
+      body: {
+        email: alias.email,
+        password,
+        password_confirm: password,
+      },
     });
     const desk = new Browser(app);
-    await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password } });
-    const calls: [Method, string, unknown][] = [
-      ['GET', 'user/aliases', undefined],
-      ['POST', 'user/aliases', { name: fresh() }],
-      ['DELETE', `user/aliases/${alias.id}`, undefined],
-      ['PUT', 'user/aliases/update_access', { email: alias.email, password: null }],
+    await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password } });
+    const calls: RouteCall[] = [
+      ['aliases'],
+      ['createAlias', { body: { name: fresh() } }],
+      ['deleteAlias', { params: { id: alias.id } }],
+      ['updateAliasAccess', { body: { email: alias.email, password: null } }],
     ];
-    for (const [method, url, body] of calls) {
-      const r = await api(desk, method, url, body);
-      expect(r.status, `${method} ${url}`).toBe(403);
-      expect(codeOf(r), `${method} ${url}`).toBe('forbidden');
+    for (const call of calls) {
+      const r = await apiCall(desk, call);
+      expect(r.status, call[0]).toBe(403);
+      expect(r.code, call[0]).toBe('forbidden');
     }
-    expect((await api(xia.browser, 'GET', 'user/aliases')).body.aliases[0].password_access).toBe(true);
+    expect((await api(xia.browser, 'aliases')).body.aliases[0].password_access).toBe(true);
   });
 });
 
@@ -439,14 +456,14 @@ describe('the passport level', () => {
         .where('member_id', '=', memberId)
         .executeTakeFirstOrThrow();
       expect(row.passport_level).toBe(level);
-      const r = await api(browser, 'POST', 'user/aliases', { name: fresh() });
+      const r = await api(browser, 'createAlias', { body: { name: fresh() } });
       expect(r.status).toBe(level === 'none' ? 403 : 200);
     }
   });
 
   it('the sign-up page offers the levels in English and Russian', async () => {
     const browser = new Browser(app);
-    const { url } = await browser.follow('/auth/wm/login?redirect=/mail');
+    const { url } = await browser.follow(apiPath('signIn', { query: { redirect: '/mail' } }));
     const uid = new URL(url).pathname.split('/')[3]!;
     const en = (await browser.get(`/idp/interaction/${uid}/signup?lang=en`)).body;
     expect(en).toContain('Passport level');

@@ -5,12 +5,13 @@ import { deliverTestMessage } from './_mail.js';
 import { systemFolder } from '../src/mailbox/index.js';
 import { contentDisposition, safeFileName } from '../src/mail/attachments.js';
 import { servedContentType } from '../src/mail/content-types.js';
+import { apiRequest, apiPath } from './_client.js';
 
 const { app, db, blobs } = await createTestApp();
 
 async function signedInUser(name: string) {
   const { browser } = await signUpAndSignIn(app, name);
-  const { email } = (await browser.get('/api/v1/user/account')).json() as { email: string };
+  const { email } = (await apiRequest(browser, 'account')).json() as { email: string };
   const { id } = await db
     .selectFrom('accounts')
     .select('id')
@@ -45,9 +46,10 @@ describe('downloading attachments', () => {
     const { stored, parts } = await messageWith(ann.accountId, [
       { filename: 'Отчёт 2026.pdf', content: pdf, contentType: 'application/pdf' },
     ]);
-    const r = await ann.browser.get(
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
-    );
+    const r = await apiRequest(ann.browser, 'attachment', {
+      params: { id: parts[0]!.id },
+      query: { message_uid: stored.uid, folder_id: ann.inbox },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.rawPayload.equals(pdf)).toBe(true);
     expect(r.headers['content-type']).toBe('application/pdf');
@@ -74,9 +76,10 @@ describe('downloading attachments', () => {
       .set({ attachments: JSON.stringify([{ ...rest, blob_hash: legacy.hash, size: legacy.size }]) })
       .where('id', '=', stored.id)
       .execute();
-    const r = await ann.browser.get(
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
-    );
+    const r = await apiRequest(ann.browser, 'attachment', {
+      params: { id: parts[0]!.id },
+      query: { message_uid: stored.uid, folder_id: ann.inbox },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.payload).toBe('stored the old way');
   });
@@ -90,7 +93,9 @@ describe('downloading attachments', () => {
       },
       { filename: 'a\u2066b\u200Fc\u00ADd\uFEFF.txt', content: Buffer.from('x'), contentType: 'text/plain' },
     ]);
-    const opened = await ann.browser.get(`/api/v1/messages/${ann.inbox}/${stored.uid}`);
+    const opened = await apiRequest(ann.browser, 'message', {
+      params: { folder_id: ann.inbox, uid: stored.uid },
+    });
     const names = (opened.json() as { message: { attachments: { name: string }[] } }).message.attachments.map(
       (a) => a.name,
     );
@@ -105,9 +110,10 @@ describe('downloading attachments', () => {
     ]);
     const types = [];
     for (const p of parts) {
-      const r = await ann.browser.get(
-        `/api/v1/attachments/${p.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
-      );
+      const r = await apiRequest(ann.browser, 'attachment', {
+        params: { id: p.id },
+        query: { message_uid: stored.uid, folder_id: ann.inbox },
+      });
       types.push([p.name, r.headers['content-type']]);
     }
     expect(types).toEqual([
@@ -123,9 +129,10 @@ describe('downloading attachments', () => {
     ]);
     const inline = parts.find((p) => p.inline)!;
     expect(inline).toBeDefined();
-    const r = await ann.browser.get(
-      `/api/v1/attachments/${inline.id}?message_uid=${stored.uid}&folder_id=${ann.inbox}`,
-    );
+    const r = await apiRequest(ann.browser, 'attachment', {
+      params: { id: inline.id },
+      query: { message_uid: stored.uid, folder_id: ann.inbox },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.body).toBe('LOGO');
     expect(r.headers['content-disposition']).toMatch(/^attachment; filename="logo.png"/);
@@ -142,31 +149,38 @@ describe('downloading attachments', () => {
       .where('system', '=', 'inbox')
       .executeTakeFirstOrThrow();
     for (const url of [
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${bobs.id}`,
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=99999&folder_id=${ann.inbox}`,
-      `/api/v1/attachments/99?message_uid=${stored.uid}&folder_id=${bobs.id}`,
+      apiPath('attachment', {
+        params: { id: parts[0]!.id },
+        query: { message_uid: stored.uid, folder_id: bobs.id },
+      }),
+      apiPath('attachment', {
+        params: { id: parts[0]!.id },
+        query: { message_uid: 99999, folder_id: ann.inbox },
+      }),
+      apiPath('attachment', { params: { id: 99 }, query: { message_uid: stored.uid, folder_id: bobs.id } }),
     ]) {
       const r = await ann.browser.get(url);
       expect(r.statusCode, url).toBe(404);
       expect(r.json().error.meta.i8s).toBe('entity_not_found');
       expect(r.body).not.toContain('bob secret');
     }
-    const own = await bob.browser.get(
-      `/api/v1/attachments/${parts[0]!.id}?message_uid=${stored.uid}&folder_id=${bobs.id}`,
-    );
+    const own = await apiRequest(bob.browser, 'attachment', {
+      params: { id: parts[0]!.id },
+      query: { message_uid: stored.uid, folder_id: bobs.id },
+    });
     expect(own.body).toBe('bob secret');
     expect(own.headers['content-type']).toBe('text/plain; charset=utf-8');
   });
 
   it('bad query values are a 400, not a 500', async () => {
-    for (const q of [
-      '',
-      '?message_uid=x&folder_id=1',
-      '?message_uid=1&folder_id=abc',
-      '?message_uid=99999999999&folder_id=1',
+    for (const query of [
+      {},
+      { message_uid: 'x', folder_id: 1 },
+      { message_uid: 1, folder_id: 'abc' },
+      { message_uid: 99999999999, folder_id: 1 },
     ]) {
-      const r = await ann.browser.get(`/api/v1/attachments/1${q}`);
-      expect(r.statusCode, q).toBe(400);
+      const r = await apiRequest(ann.browser, 'attachment', { params: { id: 1 }, query });
+      expect(r.statusCode, JSON.stringify(query)).toBe(400);
     }
   });
 });

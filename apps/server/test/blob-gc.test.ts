@@ -17,10 +17,11 @@ import { createEncryptedMessage } from '../src/encrypted/index.js';
 import { blobHash } from '../src/core/blobs/index.js';
 import { parseMessage, storeMessage } from '../src/mailbox/index.js';
 import { encryptMessage } from '../../web/src/lib/crypto.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { composeRaw } from './_mail.js';
 import { compose, upload } from './_sending.js';
 import { cleanup, createTestApp, freshPostgresDatabase } from './_util.js';
+import { api } from './_client.js';
 
 // On PostgreSQL (DATABASE_URL) the second "process" of the last test opens a pool of its own on the same database.
 const pg = process.env.DATABASE_URL ? await freshPostgresDatabase(process.env.DATABASE_URL) : null;
@@ -80,7 +81,7 @@ async function deleteForGood(user: MailUser, hash: string) {
       .execute();
     if (rows.length === 0) return;
     const folder_messages = rows.map((r) => ({ folder_id: r.folder_id, message_uids: [r.uid] }));
-    expect((await call(user.browser, 'POST', 'messages/delete', { folder_messages })).status).toBe(200);
+    expect((await api(user.browser, 'deleteMessages', { body: { folder_messages } })).status).toBe(200);
   }
 }
 
@@ -156,12 +157,7 @@ describe('the blob collector', () => {
       .where('id', '=', uploaded.body.attachment.id)
       .executeTakeFirstOrThrow();
 
-    const draft = await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [], { subject: 'Draft' }),
-    );
+    const draft = await api(ann.browser, 'saveDraft', { body: compose(ann.email, [], { subject: 'Draft' }) });
     expect(draft.status).toBe(200);
     const draftHash = (
       await db
@@ -174,7 +170,7 @@ describe('the blob collector', () => {
     ).blob_hash;
 
     // A message to a remote address waits in the outbox (no outbox job runs here); its bytes are not the Sent copy's.
-    const sent = await call(ann.browser, 'POST', 'messages/send', compose(ann.email, ['dave@example.com']));
+    const sent = await api(ann.browser, 'sendMessage', { body: compose(ann.email, ['dave@example.com']) });
     expect(sent.status).toBe(200);
     const outboxHash = (
       await db
@@ -231,7 +227,9 @@ describe('the blob collector', () => {
 
     // Once what pointed at each is gone, the next sweep after the grace period takes it.
     await db.deleteFrom('compose_uploads').where('id', '=', uploadRow.id).execute();
-    expect((await call(ann.browser, 'DELETE', `messages/draft/${draft.body.message.uid}`)).status).toBe(200);
+    expect((await api(ann.browser, 'discardDraft', { params: { uid: draft.body.message.uid } })).status).toBe(
+      200,
+    );
     await db.deleteFrom('outbox').where('account_id', '=', ann.accountId).execute();
     await db.deleteFrom('encrypted_messages').where('id', '=', encrypted.id).execute();
     await sql`update messages set attachments = '[]'::jsonb where id = ${legacy.id}`.execute(db);

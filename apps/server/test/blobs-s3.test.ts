@@ -12,12 +12,13 @@ import { decryptEnvelope, deriveSecrets, encryptMessage } from '../../web/src/li
 import { startDovecot } from '../../../test-support/dovecot.js';
 import { freePort, waitForPort } from '../../../test-support/ports.js';
 import { Browser, cleanup, createTestApp, testS3 } from './_util.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
 import { compose, upload } from './_sending.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
 import { addCollector, importDeps, syncNow } from './_collectors.js';
 import { createAccount } from './_mail.js';
 import { exited, prepareDatabase, startServer } from './_server.js';
+import { api, apiRequest, apiPath } from './_client.js';
 
 /**
  * Every blob path of the server on an S3 bucket (BLOB_STORE=s3, issue 19), against a real S3-compatible server on
@@ -120,9 +121,10 @@ describe('blobs in S3', () => {
     const part = got.attachments[0]!;
     expect(part.part).toBeTruthy();
     appRequests.length = 0;
-    const response = await ann.browser.get(
-      `/api/v1/attachments/${part.id}?message_uid=${got.uid}&folder_id=${ann.folders.inbox}`,
-    );
+    const response = await apiRequest(ann.browser, 'attachment', {
+      params: { id: part.id },
+      query: { message_uid: got.uid, folder_id: ann.folders.inbox },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(photo)).toBe(true);
     expect(appRequests.map((r) => [r.command, r.range])).toEqual([
@@ -140,18 +142,16 @@ describe('blobs in S3', () => {
       .where('id', '=', uploaded.body.attachment.id)
       .executeTakeFirstOrThrow();
     expect(await sizeInBucket(blob_hash)).toBe(report.length);
-    const sent = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
-    );
+    const sent = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
+    });
     expect(sent.status).toBe(200);
     const got = await newest(bob.folders.inbox);
     expect(await bucket.has(got.blob_hash)).toBe(true);
-    const response = await bob.browser.get(
-      `/api/v1/attachments/${got.attachments[0]!.id}?message_uid=${got.uid}&folder_id=${bob.folders.inbox}`,
-    );
+    const response = await apiRequest(bob.browser, 'attachment', {
+      params: { id: got.attachments[0]!.id },
+      query: { message_uid: got.uid, folder_id: bob.folders.inbox },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(report)).toBe(true);
     expect(await localFiles(config.dataDir)).toEqual([]);
@@ -178,11 +178,11 @@ describe('blobs in S3', () => {
     expect(await sizeInBucket(blob_hash)).toBeGreaterThan(SMALL_BLOB_MAX_BYTES);
 
     const anonymous = new Browser(app);
-    const params = (await anonymous.get(`/api/v1/decrypt/${id}/params`)).json() as Parameters<
+    const params = (await apiRequest(anonymous, 'decryptParams', { params: { id } })).json() as Parameters<
       typeof deriveSecrets
     >[1];
     const { key, auth } = await deriveSecrets(password, params);
-    const response = await anonymous.request('POST', '/api/v1/decrypt', { json: { id, auth } });
+    const response = await apiRequest(anonymous, 'decrypt', { body: { id, auth } });
     expect(response.statusCode).toBe(200);
     const opened = await decryptEnvelope(key, new Uint8Array(response.rawPayload));
     expect(Buffer.from(opened.attachments[0]!.bytes).equals(secret)).toBe(true);
@@ -228,9 +228,10 @@ describe('blobs in S3', () => {
       .executeTakeFirstOrThrow();
     expect(await sizeInBucket(message.blob_hash)).toBe(raw.length);
     expect((await bucket.get(message.blob_hash)).equals(raw)).toBe(true);
-    const response = await bob.browser.get(
-      `/api/v1/attachments/${message.attachments[0]!.id}?message_uid=${message.uid}&folder_id=${message.folder_id}`,
-    );
+    const response = await apiRequest(bob.browser, 'attachment', {
+      params: { id: message.attachments[0]!.id },
+      query: { message_uid: message.uid, folder_id: message.folder_id },
+    });
     expect(response.rawPayload.equals(scan)).toBe(true);
   });
 
@@ -321,7 +322,10 @@ describe('blobs in S3', () => {
     });
     expect(info.response).toMatch(/^250 /);
     const got = await newest(ann.folders.inbox);
-    const url = `/api/v1/attachments/${got.attachments[0]!.id}?message_uid=${got.uid}&folder_id=${ann.folders.inbox}`;
+    const url = apiPath('attachment', {
+      params: { id: got.attachments[0]!.id },
+      query: { message_uid: got.uid, folder_id: ann.folders.inbox },
+    });
     await s3.kill();
     try {
       const download = await ann.browser.get(url);

@@ -13,6 +13,7 @@ import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
 import { exited, prepareDatabase, startServer } from './_server.js';
 import { startSink } from './_sending.js';
+import { apiPath } from './_client.js';
 
 /**
  * Three processes, one database (issue 19): three real servers (main.ts) on one PostgreSQL database and one S3
@@ -160,7 +161,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
           while (running() && !node.dead) {
             const subject = `outgoing ${seq++} ${randomBytes(4).toString('hex')}`;
             try {
-              const response = await fetch(`${node.http}/api/v1/messages/send`, {
+              const response = await fetch(`${node.http}${apiPath('sendMessage')}`, {
                 method: 'POST',
                 headers: {
                   cookie: `mr_sid=${token}`,

@@ -12,9 +12,10 @@ import { AddressPolicy, openDnsResolver } from '../src/core/net/index.js';
 import type { DomainError } from '../src/core/errors.js';
 import { ensureCollectorFolderPath } from '../src/mailbox/index.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { Browser, cleanup, createTestApp } from './_util.js';
+import { api, apiRequest, apiPath } from './_client.js';
 
 /**
  * Collectors' create, list, update and delete (issue 18) over the API, signing in to a real Dovecot on loopback; the
@@ -54,20 +55,14 @@ const events: { accountId: number; event: MailEvent }[] = [];
 const dovecotServer = { host: 'imap.example.test', port: dovecot.port, security: 'none' as const };
 
 async function create(user: MailUser, body: Record<string, unknown>) {
-  return call(user.browser, 'POST', 'user/collectors', body);
+  return api(user.browser, 'createCollector', { body });
 }
 async function put(user: MailUser, id: number, body: Record<string, unknown>) {
-  const response = await user.browser.request('PUT', `/api/v1/user/collectors/${id}`, { json: body });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
+  return api(user.browser, 'updateCollector', { params: { id }, body });
 }
 async function remove(user: MailUser, id: number, keepMail?: boolean) {
-  const query = keepMail === undefined ? '' : `?keep_mail=${keepMail}`;
-  const response = await user.browser.request('DELETE', `/api/v1/user/collectors/${id}${query}`);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
+  return api(user.browser, 'deleteCollector', { params: { id }, query: { keep_mail: keepMail } });
 }
-const codeOf = (response: { body: { error?: { meta: { i8s: string } } } }) => response.body.error?.meta.i8s;
 
 async function collectorRows(accountId: number) {
   return db.selectFrom('collectors').selectAll().where('account_id', '=', accountId).execute();
@@ -124,7 +119,7 @@ describe('creating a collector', () => {
       last_error: null,
     });
     expect(JSON.stringify(created.body)).not.toContain('ivan-secret');
-    const listed = await call(ann.browser, 'GET', 'user/collectors');
+    const listed = await api(ann.browser, 'collectors');
     expect(listed.body.collectors).toEqual([created.body.collector]);
     expect(JSON.stringify(listed.body)).not.toContain('ivan-secret');
 
@@ -134,7 +129,7 @@ describe('creating a collector', () => {
       'ivan-secret',
     );
 
-    const folders = await call(ann.browser, 'GET', 'folders');
+    const folders = await api(ann.browser, 'folders');
     const collectorFolder = (folders.body.folders as { name: string; isCollector: boolean }[]).find(
       (f) => f.name === created.body.collector.folder_name,
     );
@@ -151,7 +146,7 @@ describe('creating a collector', () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     const refused = await create(ann, { email: 'olga@example.test', password: 'wrong', ...dovecotServer });
     expect(refused.status).toBe(400);
-    expect(codeOf(refused)).toBe('collector_invalid_password');
+    expect(refused.code).toBe('collector_invalid_password');
     expect(await collectorRows(ann.accountId)).toEqual([]);
   });
 
@@ -164,7 +159,7 @@ describe('creating a collector', () => {
       port: dovecot.port,
       security: 'none',
     });
-    expect(codeOf(gmail)).toBe('collector_app_password_required');
+    expect(gmail.code).toBe('collector_app_password_required');
     expect(gmail.body.error.message).toContain('Gmail');
     const outlook = await create(ann, {
       email: 'olga@example.test',
@@ -173,7 +168,7 @@ describe('creating a collector', () => {
       port: dovecot.port,
       security: 'none',
     });
-    expect(codeOf(outlook)).toBe('collector_oauth_required');
+    expect(outlook.code).toBe('collector_oauth_required');
     expect(outlook.body.error.message).toContain('Outlook');
     // The right password at such a provider's server is fine.
     const right = await create(ann, {
@@ -195,24 +190,24 @@ describe('creating a collector', () => {
       port: await freePort(),
       security: 'none',
     });
-    expect(codeOf(closed)).toBe('cannot_connect_to_mail_server');
+    expect(closed.code).toBe('cannot_connect_to_mail_server');
     const tls = await create(ann, {
       ...body,
       host: 'imap.example.test',
       port: dovecot.tlsPort,
       security: 'tls',
     });
-    expect(codeOf(tls)).toBe('collector_tls_failed');
+    expect(tls.code).toBe('collector_tls_failed');
     const starttls = await create(ann, {
       ...body,
       host: 'imap.example.test',
       port: dovecot.port,
       security: 'starttls',
     });
-    expect(codeOf(starttls)).toBe('collector_tls_failed');
+    expect(starttls.code).toBe('collector_tls_failed');
     for (const host of ['inside.example.test', '127.0.0.2']) {
       const forbidden = await create(ann, { ...body, host, port: dovecot.port, security: 'none' });
-      expect(codeOf(forbidden), host).toBe('collector_server_forbidden');
+      expect(forbidden.code, host).toBe('collector_server_forbidden');
     }
     expect(await collectorRows(ann.accountId)).toEqual([]);
   });
@@ -227,7 +222,7 @@ describe('creating a collector', () => {
       port,
       security: 'none',
     });
-    expect(codeOf(refused)).toBe('cant_fetch_inbox');
+    expect(refused.code).toBe('cant_fetch_inbox');
     expect(await collectorRows(ann.accountId)).toEqual([]);
   });
 
@@ -240,17 +235,15 @@ describe('creating a collector', () => {
         host: 'imap.example.test',
         port,
       });
-      expect(codeOf(refused), String(port)).toBe('invalid_port');
+      expect(refused.code, String(port)).toBe('invalid_port');
     }
     for (const email of ['olga', 'olga@', 'olga@localhost']) {
       const refused = await create(ann, { email, password: 'x', ...dovecotServer });
-      expect(codeOf(refused), email).toBe('collector_invalid_email');
-      expect(codeOf(await call(ann.browser, 'POST', 'user/collectors/find_imap', { email }))).toBe(
-        'collector_invalid_email',
-      );
+      expect(refused.code, email).toBe('collector_invalid_email');
+      expect((await api(ann.browser, 'findImap', { body: { email } })).code).toBe('collector_invalid_email');
     }
     const badHost = await create(ann, { email: 'olga@example.test', password: 'x', host: 'no such host!' });
-    expect(codeOf(badHost)).toBe('invalid_domain_for_mail_server');
+    expect(badHost.code).toBe('invalid_domain_for_mail_server');
   });
 
   it('refuses the same address twice in one account, and more than MAX_COLLECTORS', async () => {
@@ -264,7 +257,7 @@ describe('creating a collector', () => {
       password: 'ivan-secret',
       ...dovecotServer,
     });
-    expect(codeOf(again)).toBe('err_provider_already_exists');
+    expect(again.code).toBe('err_provider_already_exists');
     // Another account may collect the same address.
     expect(
       (await create(bob, { email: 'ivan@example.test', password: 'ivan-secret', ...dovecotServer })).status,
@@ -279,7 +272,7 @@ describe('creating a collector', () => {
       password: 'anna-secret',
       ...dovecotServer,
     });
-    expect(codeOf(beyond)).toBe('max_count_collectors');
+    expect(beyond.code).toBe('max_count_collectors');
     expect(await collectorRows(ann.accountId)).toHaveLength(3);
   });
 
@@ -287,8 +280,10 @@ describe('creating a collector', () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     zone.set('_imaps._tcp.srv.example.test', 'SRV', [`0 0 ${dovecot.tlsPort} imap.test`]);
     zone.set('imap.test', 'A', ['127.0.0.1']);
-    const found = await call(ann.browser, 'POST', 'user/collectors/find_imap', {
-      email: 'vera@srv.example.test',
+    const found = await api(ann.browser, 'findImap', {
+      body: {
+        email: 'vera@srv.example.test',
+      },
     });
     expect(found.body).toEqual({
       server: { host: 'imap.test', port: dovecot.tlsPort, security: 'tls' },
@@ -297,7 +292,7 @@ describe('creating a collector', () => {
     });
     // Dovecot's certificate is self-signed for imap.test: untrusted over the API…
     const untrusted = await create(ann, { email: 'vera@srv.example.test', password: 'vera-secret' });
-    expect(codeOf(untrusted)).toBe('collector_tls_failed');
+    expect(untrusted.code).toBe('collector_tls_failed');
     // …and trusted by a service given it as a CA of its own, where the discovered server signs in with TLS.
     const deps: CollectorsDeps = {
       db,
@@ -333,7 +328,7 @@ describe('changing and deleting collectors', () => {
   it('another account’s collector is collector_not_found on every route, and is not listed', async () => {
     const { ann, collector } = await withCollector();
     const eve = await mailUser(ctx, 'Eve Stone');
-    expect((await call(eve.browser, 'GET', 'user/collectors')).body.collectors).toEqual([]);
+    expect((await api(eve.browser, 'collectors')).body.collectors).toEqual([]);
     for (const response of [
       await put(eve, collector.id, { enabled: false }),
       await put(eve, collector.id, { password: 'ivan-secret' }),
@@ -342,7 +337,7 @@ describe('changing and deleting collectors', () => {
       await put(eve, 999_999, { enabled: false }),
     ]) {
       expect(response.status).toBe(404);
-      expect(codeOf(response)).toBe('collector_not_found');
+      expect(response.code).toBe('collector_not_found');
     }
     // Nothing happened to Ann's.
     const [row] = await collectorRows(ann.accountId);
@@ -361,18 +356,18 @@ describe('changing and deleting collectors', () => {
     const { ann } = await withCollector();
     await grantPasswordAccess(db, ann.accountId, ann.email, 'desk-password');
     const desk = new Browser(ctx.app);
-    const login = await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'desk-password' },
+    const login = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email, password: 'desk-password' },
     });
     expect(login.statusCode).toBe(200);
     for (const [method, url, json] of [
-      ['GET', '/api/v1/user/collectors', undefined],
+      ['GET', apiPath('collectors'), undefined],
       [
         'POST',
-        '/api/v1/user/collectors',
+        apiPath('collectors'),
         { email: 'olga@example.test', password: 'olga-secret', ...dovecotServer },
       ],
-      ['POST', '/api/v1/user/collectors/find_imap', { email: 'olga@gmail.com' }],
+      ['POST', apiPath('findImap'), { email: 'olga@gmail.com' }],
     ] as const) {
       const response = await desk.request(method, url, json === undefined ? {} : { json });
       expect(response.json().error.meta.i8s, `${method} ${url}`).toBe('forbidden');
@@ -389,7 +384,7 @@ describe('changing and deleting collectors', () => {
       .set({ enabled: true, state: 'stopped', auth_failures: 5, last_error: 'collector_invalid_password' })
       .where('id', '=', collector.id)
       .execute();
-    expect((await call(ann.browser, 'GET', 'user/collectors')).body.collectors[0]).toMatchObject({
+    expect((await api(ann.browser, 'collectors')).body.collectors[0]).toMatchObject({
       state: 'stopped',
       next_sync_at: null,
     });
@@ -409,7 +404,7 @@ describe('changing and deleting collectors', () => {
   it('takes a new password only when it signs in', async () => {
     const { ann, collector } = await withCollector('boris@example.test', 'boris-secret');
     const wrong = await put(ann, collector.id, { password: 'not-it' });
-    expect(codeOf(wrong)).toBe('collector_invalid_password');
+    expect(wrong.code).toBe('collector_invalid_password');
     const [kept] = await collectorRows(ann.accountId);
     expect(openCollectorPassword(ctx.secrets.collectorPasswordSecret, kept!.password_sealed)).toBe(
       'boris-secret',
@@ -491,8 +486,8 @@ describe('pace', () => {
     const ann = await mailUser(slow, 'Ann Lee');
     const answers = [];
     for (let i = 0; i < 3; i++)
-      answers.push(await call(ann.browser, 'POST', 'user/collectors/find_imap', { email: 'ivan@gmail.com' }));
+      answers.push(await api(ann.browser, 'findImap', { body: { email: 'ivan@gmail.com' } }));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 429]);
-    expect(codeOf(answers[2]!)).toBe('too_many_requests');
+    expect(answers[2]!.code).toBe('too_many_requests');
   });
 });

@@ -2,13 +2,14 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Collector } from '@mailroom/protocol';
+import { apiRoutes, type Collector } from '@mailroom/protocol';
 import { startDovecot, type Dovecot } from '../../../test-support/dovecot.js';
 import { freePort, waitForPort } from '../../../test-support/ports.js';
 import { migrate } from '../src/core/db/index.js';
 import { createSession } from '../src/auth/index.js';
 import { createAccount } from './_mail.js';
 import { cleanup } from './_util.js';
+import { apiPath } from './_client.js';
 import { fillFolder } from './_collectors.js';
 import { exited, prepareDatabase, startServer } from './_server.js';
 
@@ -67,8 +68,9 @@ describe('a collector import killed mid-way', () => {
         OUTBOUND_ALLOW_PRIVATE: '127.0.0.1',
         ...(database.url ? { DATABASE_URL: database.url } : {}),
       };
-      const api = async <T>(method: 'GET' | 'POST', pathname: string, body?: unknown): Promise<T> => {
-        const response = await fetch(`${http}/api/v1/${pathname}`, {
+      const api = async <T>(name: 'collectors' | 'createCollector', body?: unknown): Promise<T> => {
+        const { method } = apiRoutes[name];
+        const response = await fetch(`${http}${apiPath(name)}`, {
           method,
           headers: {
             cookie: `mr_sid=${token}`,
@@ -80,18 +82,16 @@ describe('a collector import killed mid-way', () => {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await response.text();
-        if (!response.ok) throw new Error(`${method} ${pathname}: ${response.status} ${text.slice(0, 300)}`);
+        if (!response.ok) throw new Error(`${name}: ${response.status} ${text.slice(0, 300)}`);
         return JSON.parse(text) as T;
       };
       const collectorNow = async (id: number) =>
-        (await api<{ collectors: Collector[] }>('GET', 'user/collectors')).collectors.find(
-          (c) => c.id === id,
-        )!;
+        (await api<{ collectors: Collector[] }>('collectors')).collectors.find((c) => c.id === id)!;
 
       let server = startServer(env);
       await waitForPort(smtpPort, server, 180_000);
       phase('started');
-      const { collector } = await api<{ collector: Collector }>('POST', 'user/collectors', {
+      const { collector } = await api<{ collector: Collector }>('createCollector', {
         email: 'anna@remote.test',
         login: 'anna',
         password: 'anna-pass',

@@ -1,8 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDovecot } from '../../../test-support/dovecot.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
 import { fillFolder, importDeps, importedMessages, syncNow } from './_collectors.js';
 import { createTestApp } from './_util.js';
+import { api, apiRequest } from './_client.js';
 
 /**
  * A collector deleted with "keep the mail" and added again (issue 28 item 19): the kept folders and the record of
@@ -37,7 +38,7 @@ describe('adding a collector again after deleting it with its mail kept', () => 
     const deps = await importDeps(db, { passwordSecret: ctx.secrets.collectorPasswordSecret });
     const body = { email: 'vika@example.test', password: 'vika-secret', ...server };
 
-    const first = await call(vika.browser, 'POST', 'user/collectors', body);
+    const first = await api(vika.browser, 'createCollector', { body: body });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const base = first.body.collector.folder_name as string;
     await syncNow(deps, first.body.collector.id);
@@ -52,13 +53,13 @@ describe('adding a collector again after deleting it with its mail kept', () => 
       .orderBy('name')
       .execute();
 
-    const deleted = await vika.browser.request(
-      'DELETE',
-      `/api/v1/user/collectors/${first.body.collector.id}?keep_mail=true`,
-    );
+    const deleted = await apiRequest(vika.browser, 'deleteCollector', {
+      params: { id: first.body.collector.id },
+      query: { keep_mail: 'true' },
+    });
     expect(deleted.statusCode).toBe(200);
 
-    const again = await call(vika.browser, 'POST', 'user/collectors', body);
+    const again = await api(vika.browser, 'createCollector', { body: body });
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     expect(again.body.collector.folder_name).toBe(base);
     const row = await syncNow(deps, again.body.collector.id);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, counters, mailUser } from './_actions.js';
+import { counters, mailUser } from './_actions.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 
@@ -50,14 +51,18 @@ describe('concurrent actions on the same messages', () => {
         if (!folder_messages.length) return Promise.resolve({ status: 200, body: {} });
         const kind = pick(['move', 'delete', 'mark']);
         if (kind === 'move')
-          return call(ann.browser, 'POST', 'messages/move', {
-            destination_id: pick(folders),
-            folder_messages,
+          return api(ann.browser, 'moveMessages', {
+            body: {
+              destination_id: pick(folders),
+              folder_messages,
+            },
           });
-        if (kind === 'delete') return call(ann.browser, 'POST', 'messages/delete', { folder_messages });
-        return call(ann.browser, 'POST', 'messages/mark', {
-          flag: pick(['seen', 'unseen', 'flagged', 'unflagged']),
-          folder_messages,
+        if (kind === 'delete') return api(ann.browser, 'deleteMessages', { body: { folder_messages } });
+        return api(ann.browser, 'markMessages', {
+          body: {
+            flag: pick(['seen', 'unseen', 'flagged', 'unflagged']),
+            folder_messages,
+          },
         });
       });
       for (const r of await Promise.all(requests)) {
@@ -102,17 +107,21 @@ describe('deleting a folder while messages move into it', () => {
       .execute();
     const statuses = new Map<number, number>();
     for (let i = 0; i < rounds; i++) {
-      const created = await call(bo.browser, 'POST', 'folders', {
-        folder: { name: `Race ${i}`, parent_id: null },
+      const created = await api(bo.browser, 'createFolder', {
+        body: {
+          folder: { name: `Race ${i}`, parent_id: null },
+        },
       });
       expect(created.status).toBe(200);
       const folderId = created.body.folder.id as number;
       const [moved, deleted] = await Promise.all([
-        call(bo.browser, 'POST', 'messages/move', {
-          destination_id: folderId,
-          folder_messages: [{ folder_id: bo.folders.inbox, message_uids: [inbox[i]!.uid] }],
+        api(bo.browser, 'moveMessages', {
+          body: {
+            destination_id: folderId,
+            folder_messages: [{ folder_id: bo.folders.inbox, message_uids: [inbox[i]!.uid] }],
+          },
         }),
-        call(bo.browser, 'DELETE', `folders/${folderId}`),
+        api(bo.browser, 'deleteFolder', { params: { id: folderId } }),
       ]);
       for (const r of [moved, deleted]) {
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);

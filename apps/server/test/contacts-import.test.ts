@@ -4,7 +4,8 @@ import type { Contact, ContactImportResponse, Group, MailEvent } from '@mailroom
 import pino from 'pino';
 import { runContactImport } from '../src/contacts/index.js';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
+import { api, apiRequest, apiPath } from './_client.js';
 
 const ctx = await createTestApp();
 const fixtures = new URL('../../../test-support/fixtures/contacts/', import.meta.url);
@@ -15,11 +16,11 @@ async function importFile(
   user: MailUser,
   file: Buffer,
   contentType: string | null = 'text/vcard',
-  query = '',
+  query: Record<string, unknown> = {},
 ) {
   const response = await ctx.app.inject({
     method: 'POST',
-    url: `/api/v1/contacts/import${query}`,
+    url: apiPath('importContacts', { query }),
     headers: {
       host: 'mailroom.localhost',
       origin: 'http://mailroom.localhost',
@@ -47,18 +48,28 @@ async function runImports() {
 }
 
 /** An import started (it answers at once, queued), run by the job, and read back when done. */
-async function importedJob(user: MailUser, file: Buffer, contentType?: string | null, query?: string) {
+async function importedJob(
+  user: MailUser,
+  file: Buffer,
+  contentType?: string | null,
+  query?: Record<string, unknown>,
+) {
   const r = await importFile(user, file, contentType, query);
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   expect(r.body).toMatchObject({ state: 'queued', done: 0 });
   await runImports();
-  const after = await call(user.browser, 'GET', `contacts/imports/${r.body.id}`);
+  const after = await api(user.browser, 'contactImport', { params: { id: r.body.id } });
   expect(after.status).toBe(200);
   return after.body as ContactImportResponse;
 }
 
 /** What a finished import says, as the counts and the skipped list. */
-async function imported(user: MailUser, file: Buffer, contentType?: string | null, query?: string) {
+async function imported(
+  user: MailUser,
+  file: Buffer,
+  contentType?: string | null,
+  query?: Record<string, unknown>,
+) {
   const job = await importedJob(user, file, contentType, query);
   expect(job.state, JSON.stringify(job)).toBe('done');
   const { added, updated, unchanged, groups_added, skipped } = job;
@@ -66,17 +77,17 @@ async function imported(user: MailUser, file: Buffer, contentType?: string | nul
 }
 
 async function contactsOf(user: MailUser): Promise<Contact[]> {
-  return (await call(user.browser, 'GET', 'contacts?size=1000')).body.contacts;
+  return (await api(user.browser, 'contacts', { query: { size: 1000 } })).body.contacts;
 }
 
 /** Each group's name with its members' "name surname", sorted. */
 async function groupsOf(user: MailUser): Promise<Record<string, string[]>> {
-  const { groups } = (await call(user.browser, 'GET', 'contacts/groups')).body as {
+  const { groups } = (await api(user.browser, 'groups')).body as {
     groups: { id: number }[];
   };
   const out: Record<string, string[]> = {};
   for (const g of groups) {
-    const group = (await call(user.browser, 'GET', `groups/${g.id}`)).body.group as Group;
+    const group = (await api(user.browser, 'group', { params: { id: g.id } })).body.group as Group;
     out[group.name] = group.contacts.map((c) => `${c.name} ${c.surname}`.trim()).sort();
   }
   return out;
@@ -91,8 +102,8 @@ const nothingNew = (count: number): ContactImportResponse => ({
   skipped: [],
 });
 
-async function exported(user: MailUser, query = '') {
-  const response = await user.browser.get(`/api/v1/contacts/export${query}`);
+async function exported(user: MailUser, query: Record<string, unknown> = {}) {
+  const response = await apiRequest(user.browser, 'exportContacts', { query });
   expect(response.statusCode).toBe(200);
   return response;
 }
@@ -184,7 +195,7 @@ describe('importing vCard files', () => {
     expect((await imported(dee, file, null)).added).toBe(4);
     expect(await imported(dee, file, 'application/octet-stream')).toEqual(nothingNew(4));
     expect(await imported(dee, file, 'text/plain')).toEqual(nothingNew(4));
-    expect(await imported(dee, file, 'text/directory', '?format=vcard')).toEqual(nothingNew(4));
+    expect(await imported(dee, file, 'text/directory', { format: 'vcard' })).toEqual(nothingNew(4));
   });
 });
 
@@ -249,13 +260,15 @@ describe('an import meets the address book', () => {
   it('completes a contact with the same address, or the same name, instead of adding it again', async () => {
     const gus = await mailUser(ctx, 'Gus Merge');
     const anna = (
-      await call(gus.browser, 'POST', 'contacts', {
-        name: 'Anya',
-        emails: ['ANNA.PETROVA@example.com'],
-        notes: 'mine',
+      await api(gus.browser, 'createContact', {
+        body: {
+          name: 'Anya',
+          emails: ['ANNA.PETROVA@example.com'],
+          notes: 'mine',
+        },
       })
     ).body.contact as Contact;
-    const chen = (await call(gus.browser, 'POST', 'contacts', { name: 'chen', surname: 'LEE' })).body
+    const chen = (await api(gus.browser, 'createContact', { body: { name: 'chen', surname: 'LEE' } })).body
       .contact as Contact;
     const result = await imported(gus, fixture('vcard-3.0.vcf'));
     expect(result).toEqual({ added: 2, updated: 2, unchanged: 0, groups_added: 3, skipped: [] });
@@ -308,18 +321,17 @@ describe('an import meets the address book', () => {
 
   it('an existing group by name in any case is used; ?group= puts every contact in it as well', async () => {
     const hal = await mailUser(ctx, 'Hal Target');
-    const club = (await call(hal.browser, 'POST', 'contacts/groups', { name: 'BOOK CLUB' })).body
+    const club = (await api(hal.browser, 'createGroup', { body: { name: 'BOOK CLUB' } })).body.group as Group;
+    const target = (await api(hal.browser, 'createGroup', { body: { name: 'Imported' } })).body
       .group as Group;
-    const target = (await call(hal.browser, 'POST', 'contacts/groups', { name: 'Imported' })).body
-      .group as Group;
-    const result = await imported(hal, fixture('vcard-3.0.vcf'), 'text/vcard', `?group=${target.id}`);
+    const result = await imported(hal, fixture('vcard-3.0.vcf'), 'text/vcard', { group: target.id });
     expect(result.groups_added).toBe(2);
     const groups = await groupsOf(hal);
     expect(groups['BOOK CLUB']).toEqual(['Anna Petrova', 'Boris Smirnov']);
     expect(groups.Imported).toHaveLength(4);
     expect(club.id).toBeGreaterThan(0);
     const other = await mailUser(ctx, 'Other Target');
-    const refused = await importFile(other, fixture('vcard-3.0.vcf'), 'text/vcard', `?group=${target.id}`);
+    const refused = await importFile(other, fixture('vcard-3.0.vcf'), 'text/vcard', { group: target.id });
     expect(refused.status).toBe(404);
     expect(refused.body.error.meta.i8s).toBe('entity_not_found');
     expect(await contactsOf(other)).toEqual([]);
@@ -405,7 +417,7 @@ describe('an import meets the address book', () => {
     expect([second.status, second.body.error.meta.i8s]).toEqual([409, 'contact_import_active']);
     await runImports();
     expect(await imported(ola, file)).toMatchObject({ added: 0, unchanged: 300 });
-    expect((await call(ola.browser, 'GET', 'contacts?size=1')).body.total).toBe(300);
+    expect((await api(ola.browser, 'contacts', { query: { size: 1 } })).body.total).toBe(300);
   });
 
   it('a file that is neither vCard nor CSV, or empty, is refused; more than 5 MB is too large', async () => {
@@ -419,7 +431,7 @@ describe('an import meets the address book', () => {
     expect(empty.status).toBe(400);
     const json = await importFile(jo, Buffer.from('{"a":1}'), 'application/json');
     expect(json.status).toBe(400);
-    expect((await importFile(jo, Buffer.from('x'), 'text/csv', '?format=pdf')).status).toBe(400);
+    expect((await importFile(jo, Buffer.from('x'), 'text/csv', { format: 'pdf' })).status).toBe(400);
     const big = Buffer.concat([fixture('vcard-3.0.vcf'), Buffer.alloc(5 * 1024 * 1024, 0x20)]);
     const tooLarge = await importFile(jo, big, 'text/vcard');
     expect(tooLarge.status).toBe(413);
@@ -534,19 +546,21 @@ describe('export', () => {
   it('one group’s contacts, named after the group', async () => {
     const mo = await mailUser(ctx, 'Mo Group Export');
     await imported(mo, fixture('vcard-3.0.vcf'));
-    const groups = (await call(mo.browser, 'GET', 'contacts/groups')).body.groups as {
+    const groups = (await api(mo.browser, 'groups')).body.groups as {
       id: number;
       name: string;
     }[];
     const colleagues = groups.find((g) => g.name === 'Colleagues')!;
-    const response = await exported(mo, `?group=${colleagues.id}`);
+    const response = await exported(mo, { group: colleagues.id });
     expect(response.headers['content-disposition']).toBe(
       `attachment; filename="Colleagues.vcf"; filename*=UTF-8''Colleagues.vcf`,
     );
     expect(response.body.match(/BEGIN:VCARD/g)).toHaveLength(2);
     expect(response.body).toContain('FN:Мария Иванова');
     expect(response.body).toContain('FN:Chen Lee');
-    expect((await mo.browser.get('/api/v1/contacts/export?group=99999999')).statusCode).toBe(404);
+    expect((await apiRequest(mo.browser, 'exportContacts', { query: { group: 99999999 } })).statusCode).toBe(
+      404,
+    );
     const none = await mailUser(ctx, 'Nobody Export');
     expect((await exported(none)).body).toBe('');
   });
@@ -612,7 +626,7 @@ describe('a large import runs as a job (issue 28)', () => {
     expect(progress.length).toBeGreaterThan(2);
     expect(progress.at(-1)).toBe(157_281);
 
-    const done = (await call(max.browser, 'GET', `contacts/imports/${started.body.id}`)).body;
+    const done = (await api(max.browser, 'contactImport', { params: { id: started.body.id } })).body;
     expect(done).toMatchObject({
       state: 'done',
       total: 157_281,
@@ -622,7 +636,7 @@ describe('a large import runs as a job (issue 28)', () => {
       skipped_count: 0,
       error: null,
     });
-    expect((await call(max.browser, 'GET', 'contacts?size=1')).body.total).toBe(2_000);
+    expect((await api(max.browser, 'contacts', { query: { size: 1 } })).body.total).toBe(2_000);
   }, 240_000);
 });
 
@@ -643,7 +657,7 @@ describe('limits on contacts and groups (MAX_CONTACTS, MAX_CONTACT_GROUPS)', () 
       ].join('\n');
       const response = await small.app.inject({
         method: 'POST',
-        url: '/api/v1/contacts/import',
+        url: apiPath('importContacts'),
         headers: {
           host: 'mailroom.localhost',
           origin: 'http://mailroom.localhost',
@@ -662,7 +676,7 @@ describe('limits on contacts and groups (MAX_CONTACTS, MAX_CONTACT_GROUPS)', () 
         limits: small.config.contacts,
       };
       while (await runContactImport(deps));
-      const job = (await call(sue.browser, 'GET', `contacts/imports/${response.json().id}`)).body;
+      const job = (await api(sue.browser, 'contactImport', { params: { id: response.json().id } })).body;
       expect(job).toMatchObject({
         state: 'done',
         added: 3,
@@ -671,17 +685,17 @@ describe('limits on contacts and groups (MAX_CONTACTS, MAX_CONTACT_GROUPS)', () 
         groups_added: 2,
         groups_over_limit: 2,
       });
-      const more = await call(sue.browser, 'POST', 'contacts', { name: 'E', emails: ['e@x.example'] });
+      const more = await api(sue.browser, 'createContact', { body: { name: 'E', emails: ['e@x.example'] } });
       expect([more.status, more.body.error.meta.i8s]).toEqual([409, 'contacts_limit_reached']);
-      const group = await call(sue.browser, 'POST', 'contacts/groups', { name: 'Another' });
+      const group = await api(sue.browser, 'createGroup', { body: { name: 'Another' } });
       expect([group.status, group.body.error.meta.i8s]).toEqual([409, 'contact_groups_limit_reached']);
       // Room again once one goes.
-      const { contacts } = (await call(sue.browser, 'GET', 'contacts?size=10')).body as {
+      const { contacts } = (await api(sue.browser, 'contacts', { query: { size: 10 } })).body as {
         contacts: Contact[];
       };
-      expect((await call(sue.browser, 'DELETE', `contacts/${contacts[0]!.id}`)).status).toBe(200);
+      expect((await api(sue.browser, 'deleteContact', { params: { id: contacts[0]!.id } })).status).toBe(200);
       expect(
-        (await call(sue.browser, 'POST', 'contacts', { name: 'E', emails: ['e@x.example'] })).status,
+        (await api(sue.browser, 'createContact', { body: { name: 'E', emails: ['e@x.example'] } })).status,
       ).toBe(200);
     },
   );

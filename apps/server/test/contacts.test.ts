@@ -2,12 +2,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Contact, MailEvent } from '@mailroom/protocol';
 import { sql } from 'kysely';
 import { Browser, createTestApp, createTestDb } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { createAccount, deliverTestMessage } from './_mail.js';
 import { compose } from './_sending.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { up as contactsMigration } from '../src/core/db/migrations/019-contacts.js';
 import { systemFolder } from '../src/mailbox/index.js';
+import { api, apiCall, apiRequest, apiPath, type RouteCall } from './_client.js';
 
 const ctx = await createTestApp();
 const { db } = ctx;
@@ -26,7 +27,7 @@ async function newUser(name: string) {
 }
 
 async function addContact(user: MailUser, input: Record<string, unknown>): Promise<Contact> {
-  const { status, body } = await call(user.browser, 'POST', 'contacts', input);
+  const { status, body } = await api(user.browser, 'createContact', { body: input });
   expect(status, JSON.stringify(body)).toBe(200);
   return body.contact as Contact;
 }
@@ -35,8 +36,8 @@ async function addContact(user: MailUser, input: Record<string, unknown>): Promi
 async function heldToOneAddress(user: MailUser) {
   await grantPasswordAccess(db, user.accountId, user.email, 'desk-password');
   const desk = new Browser(ctx.app);
-  const login = await desk.request('POST', '/auth/pw/login', {
-    json: { email: user.email, password: 'desk-password' },
+  const login = await apiRequest(desk, 'passwordSignIn', {
+    body: { email: user.email, password: 'desk-password' },
   });
   expect(login.statusCode).toBe(200);
   return desk;
@@ -75,7 +76,7 @@ describe('contacts: create, read, change, delete', () => {
       notes: 'Met in Moscow',
       groups: [],
     });
-    const read = await call(ann.browser, 'GET', `contacts/${contact.id}`);
+    const read = await api(ann.browser, 'contact', { params: { id: contact.id } });
     expect(read.status).toBe(200);
     expect(read.body.contact).toEqual(contact);
   });
@@ -92,7 +93,7 @@ describe('contacts: create, read, change, delete', () => {
 
   it('a contact without a name is refused with "You didn\'t specify a name!"', async () => {
     for (const name of ['', '   ']) {
-      const r = await call(ann.browser, 'POST', 'contacts', { name, emails: ['x@example.com'] });
+      const r = await api(ann.browser, 'createContact', { body: { name, emails: ['x@example.com'] } });
       expect(r.status).toBe(400);
       expect(code(r)).toBe('name_not_indicated');
       expect(r.body.error.message).toBe("You didn't specify a name!");
@@ -100,13 +101,15 @@ describe('contacts: create, read, change, delete', () => {
   });
 
   it('every address is checked: one that is not an address is refused', async () => {
-    const r = await call(ann.browser, 'POST', 'contacts', {
-      name: 'X',
-      emails: ['good@example.com', 'not an email'],
+    const r = await api(ann.browser, 'createContact', {
+      body: {
+        name: 'X',
+        emails: ['good@example.com', 'not an email'],
+      },
     });
     expect(r.status).toBe(400);
     expect(code(r)).toBe('failed_validation_email_address');
-    const primary = await call(ann.browser, 'POST', 'contacts', { name: 'X', email: 'nope@' });
+    const primary = await api(ann.browser, 'createContact', { body: { name: 'X', email: 'nope@' } });
     expect(code(primary)).toBe('failed_validation_email_address');
   });
 
@@ -117,14 +120,16 @@ describe('contacts: create, read, change, delete', () => {
       { name: 'X', birthday: '12.04.1990' },
       { name: 'X', emails: Array.from({ length: 21 }, (_, i) => `a${i}@example.com`) },
     ]) {
-      const r = await call(ann.browser, 'POST', 'contacts', body);
+      const r = await api(ann.browser, 'createContact', { body: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(code(r)).toBe('invalid_request_params');
     }
-    const impossible = await call(ann.browser, 'POST', 'contacts', { name: 'X', birthday: '2023-02-30' });
+    const impossible = await api(ann.browser, 'createContact', {
+      body: { name: 'X', birthday: '2023-02-30' },
+    });
     expect(impossible.status).toBe(400);
     expect(code(impossible)).toBe('invalid_request_params');
-    const badId = await call(ann.browser, 'GET', 'contacts/abc');
+    const badId = await api(ann.browser, 'contact', { params: { id: 'abc' } });
     expect(badId.status).toBe(400);
   });
 
@@ -136,7 +141,10 @@ describe('contacts: create, read, change, delete', () => {
       phone: '123',
       notes: 'keep me',
     });
-    const primary = await call(ann.browser, 'POST', `contacts/${contact.id}`, { email: 'lee@example.net' });
+    const primary = await api(ann.browser, 'updateContact', {
+      params: { id: contact.id },
+      body: { email: 'lee@example.net' },
+    });
     expect(primary.status).toBe(200);
     expect(primary.body.contact).toMatchObject({
       name: 'Chen',
@@ -145,10 +153,13 @@ describe('contacts: create, read, change, delete', () => {
       phone: '123',
       notes: 'keep me',
     });
-    const replaced = await call(ann.browser, 'POST', `contacts/${contact.id}`, {
-      surname: 'Li',
-      emails: ['new@example.net'],
-      birthday: '1985-03-01',
+    const replaced = await api(ann.browser, 'updateContact', {
+      params: { id: contact.id },
+      body: {
+        surname: 'Li',
+        emails: ['new@example.net'],
+        birthday: '1985-03-01',
+      },
     });
     expect(replaced.body.contact).toMatchObject({
       name: 'Chen',
@@ -157,32 +168,43 @@ describe('contacts: create, read, change, delete', () => {
       birthday: '1985-03-01',
       notes: 'keep me',
     });
-    const cleared = await call(ann.browser, 'POST', `contacts/${contact.id}`, { birthday: null, emails: [] });
+    const cleared = await api(ann.browser, 'updateContact', {
+      params: { id: contact.id },
+      body: { birthday: null, emails: [] },
+    });
     expect(cleared.body.contact).toMatchObject({ birthday: null, email: '', emails: [] });
-    const noName = await call(ann.browser, 'POST', `contacts/${contact.id}`, { name: ' ' });
+    const noName = await api(ann.browser, 'updateContact', {
+      params: { id: contact.id },
+      body: { name: ' ' },
+    });
     expect(code(noName)).toBe('name_not_indicated');
-    const badAddress = await call(ann.browser, 'POST', `contacts/${contact.id}`, { emails: ['x@'] });
+    const badAddress = await api(ann.browser, 'updateContact', {
+      params: { id: contact.id },
+      body: { emails: ['x@'] },
+    });
     expect(code(badAddress)).toBe('failed_validation_email_address');
-    expect((await call(ann.browser, 'GET', `contacts/${contact.id}`)).body.contact.surname).toBe('Li');
+    expect((await api(ann.browser, 'contact', { params: { id: contact.id } })).body.contact.surname).toBe(
+      'Li',
+    );
   });
 
   it('a deleted contact is gone; a bulk delete with one id not the caller’s deletes nothing', async () => {
     const a = await addContact(ann, { name: 'Del A' });
     const b = await addContact(ann, { name: 'Del B' });
     const theirs = await addContact(bob, { name: 'Bob’s own' });
-    expect((await call(ann.browser, 'DELETE', `contacts/${a.id}`)).body).toEqual({ ok: true });
-    expect((await call(ann.browser, 'GET', `contacts/${a.id}`)).status).toBe(404);
-    const again = await call(ann.browser, 'DELETE', `contacts/${a.id}`);
+    expect((await api(ann.browser, 'deleteContact', { params: { id: a.id } })).body).toEqual({ ok: true });
+    expect((await api(ann.browser, 'contact', { params: { id: a.id } })).status).toBe(404);
+    const again = await api(ann.browser, 'deleteContact', { params: { id: a.id } });
     expect(again.status).toBe(404);
     expect(code(again)).toBe('entity_not_found');
-    const mixed = await call(ann.browser, 'POST', 'contacts/delete', { ids: [b.id, theirs.id] });
+    const mixed = await api(ann.browser, 'deleteContacts', { body: { ids: [b.id, theirs.id] } });
     expect(mixed.status).toBe(404);
-    expect((await call(ann.browser, 'GET', `contacts/${b.id}`)).status).toBe(200);
-    expect((await call(bob.browser, 'GET', `contacts/${theirs.id}`)).status).toBe(200);
-    const ok = await call(ann.browser, 'POST', 'contacts/delete', { ids: [b.id] });
+    expect((await api(ann.browser, 'contact', { params: { id: b.id } })).status).toBe(200);
+    expect((await api(bob.browser, 'contact', { params: { id: theirs.id } })).status).toBe(200);
+    const ok = await api(ann.browser, 'deleteContacts', { body: { ids: [b.id] } });
     expect(ok.body).toEqual({ ok: true });
-    expect((await call(ann.browser, 'GET', `contacts/${b.id}`)).status).toBe(404);
-    expect((await call(ann.browser, 'POST', 'contacts/delete', { ids: [] })).status).toBe(400);
+    expect((await api(ann.browser, 'contact', { params: { id: b.id } })).status).toBe(404);
+    expect((await api(ann.browser, 'deleteContacts', { body: { ids: [] } })).status).toBe(400);
   });
 });
 
@@ -202,23 +224,21 @@ describe('contacts: pages and search', () => {
   });
 
   it('pages go by surname, then name, with the total', async () => {
-    const first = await call(cat.browser, 'GET', 'contacts?page=1&size=2');
+    const first = await api(cat.browser, 'contacts', { query: { page: 1, size: 2 } });
     expect(first.body.total).toBe(6);
     expect(first.body.contacts.map((c: Contact) => c.surname)).toEqual(['Adams', 'Brown']);
-    const third = await call(cat.browser, 'GET', 'contacts?page=3&size=2');
+    const third = await api(cat.browser, 'contacts', { query: { page: 3, size: 2 } });
     expect(third.body.contacts.map((c: Contact) => c.surname)).toEqual(['Smith', 'Иванов']);
-    const beyond = await call(cat.browser, 'GET', 'contacts?page=9&size=2');
+    const beyond = await api(cat.browser, 'contacts', { query: { page: 9, size: 2 } });
     expect(beyond.body).toEqual({ contacts: [], total: 6 });
-    const all = await call(cat.browser, 'GET', 'contacts');
+    const all = await api(cat.browser, 'contacts');
     expect(all.body.contacts).toHaveLength(6);
-    expect((await call(cat.browser, 'GET', 'contacts?size=1001')).status).toBe(400);
+    expect((await api(cat.browser, 'contacts', { query: { size: 1001 } })).status).toBe(400);
   });
 
   it('a search finds each word typed anywhere inside names, addresses and phone, in any case (as Gmail does)', async () => {
     const names = async (search: string) =>
-      (
-        await call(cat.browser, 'GET', `contacts?size=1000&search=${encodeURIComponent(search)}`)
-      ).body.contacts
+      (await api(cat.browser, 'contacts', { query: { size: 1000, search } })).body.contacts
         .map((c: Contact) => c.name)
         .sort();
     expect(await names('ann')).toEqual(['Anna', 'Joanna', 'Mary Ann']);
@@ -234,7 +254,7 @@ describe('contacts: pages and search', () => {
     expect(await names('ванов')).toEqual(['Пётр']);
     expect(await names('100%_')).toEqual([]);
     expect(await names('n_')).toEqual([]);
-    const counted = await call(cat.browser, 'GET', 'contacts?size=1&search=ann');
+    const counted = await api(cat.browser, 'contacts', { query: { size: 1, search: 'ann' } });
     expect(counted.body.total).toBe(3);
     expect(counted.body.contacts).toHaveLength(1);
   });
@@ -243,29 +263,34 @@ describe('contacts: pages and search', () => {
 describe('groups', () => {
   it('are made, renamed and listed with their size; names are required and unique in any case', async () => {
     const dan = await newUser('Dan Groups');
-    const made = await call(dan.browser, 'POST', 'contacts/groups', { name: ' Book club ' });
+    const made = await api(dan.browser, 'createGroup', { body: { name: ' Book club ' } });
     expect(made.status).toBe(200);
     expect(made.body.group).toEqual({ id: expect.any(Number), name: 'Book club', contacts: [] });
-    const duplicate = await call(dan.browser, 'POST', 'contacts/groups', { name: 'BOOK CLUB' });
+    const duplicate = await api(dan.browser, 'createGroup', { body: { name: 'BOOK CLUB' } });
     expect(duplicate.status).toBe(409);
     expect(code(duplicate)).toBe('group_already_exist');
-    expect(code(await call(dan.browser, 'POST', 'contacts/groups', { name: '  ' }))).toBe(
-      'name_not_indicated',
-    );
-    expect((await call(dan.browser, 'POST', 'contacts/groups', {})).status).toBe(400);
+    expect(code(await api(dan.browser, 'createGroup', { body: { name: '  ' } }))).toBe('name_not_indicated');
+    expect((await api(dan.browser, 'createGroup', { body: {} })).status).toBe(400);
     // Another account may have a group of that name.
-    expect((await call(bob.browser, 'POST', 'contacts/groups', { name: 'Book club' })).status).toBe(200);
+    expect((await api(bob.browser, 'createGroup', { body: { name: 'Book club' } })).status).toBe(200);
 
-    const family = (await call(dan.browser, 'POST', 'contacts/groups', { name: 'Family' })).body.group;
-    const clash = await call(dan.browser, 'POST', `contacts/groups/${family.id}`, { name: 'book club' });
+    const family = (await api(dan.browser, 'createGroup', { body: { name: 'Family' } })).body.group;
+    const clash = await api(dan.browser, 'updateGroup', {
+      params: { id: family.id },
+      body: { name: 'book club' },
+    });
     expect(code(clash)).toBe('group_already_exist');
-    const renamed = await call(dan.browser, 'POST', `contacts/groups/${family.id}`, { name: 'Relatives' });
+    const renamed = await api(dan.browser, 'updateGroup', {
+      params: { id: family.id },
+      body: { name: 'Relatives' },
+    });
     expect(renamed.body.group).toMatchObject({ id: family.id, name: 'Relatives' });
     // Its own name in another case is no clash.
     expect(
-      (await call(dan.browser, 'POST', `contacts/groups/${family.id}`, { name: 'RELATIVES' })).status,
+      (await api(dan.browser, 'updateGroup', { params: { id: family.id }, body: { name: 'RELATIVES' } }))
+        .status,
     ).toBe(200);
-    const list = await call(dan.browser, 'GET', 'contacts/groups');
+    const list = await api(dan.browser, 'groups');
     expect(list.body.groups).toEqual([
       { id: made.body.group.id, name: 'Book club', count: 0 },
       { id: family.id, name: 'RELATIVES', count: 0 },
@@ -276,43 +301,65 @@ describe('groups', () => {
     const eve = await newUser('Eve Members');
     const a = await addContact(eve, { name: 'Ann', surname: 'Zed', emails: ['ann@example.com'] });
     const b = await addContact(eve, { name: 'Bo', surname: 'Young', emails: ['bo@example.com'] });
-    const group = (await call(eve.browser, 'POST', 'contacts/groups', { name: 'Friends' })).body.group;
-    const added = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
-      add: [a.id, b.id, a.id],
+    const group = (await api(eve.browser, 'createGroup', { body: { name: 'Friends' } })).body.group;
+    const added = await api(eve.browser, 'groupMembers', {
+      params: { id: group.id },
+      body: {
+        add: [a.id, b.id, a.id],
+      },
     });
     expect(added.status).toBe(200);
     expect(added.body.group.contacts.map((c: Contact) => c.name)).toEqual(['Bo', 'Ann']);
-    expect((await call(eve.browser, 'GET', `groups/${group.id}`)).body.group).toEqual(added.body.group);
-    expect((await call(eve.browser, 'GET', `contacts/${a.id}`)).body.contact.groups).toEqual([group.id]);
-    expect((await call(eve.browser, 'GET', 'contacts/groups')).body.groups[0].count).toBe(2);
-    const inGroup = await call(eve.browser, 'GET', `contacts?group=${group.id}`);
+    expect((await api(eve.browser, 'group', { params: { id: group.id } })).body.group).toEqual(
+      added.body.group,
+    );
+    expect((await api(eve.browser, 'contact', { params: { id: a.id } })).body.contact.groups).toEqual([
+      group.id,
+    ]);
+    expect((await api(eve.browser, 'groups')).body.groups[0].count).toBe(2);
+    const inGroup = await api(eve.browser, 'contacts', { query: { group: group.id } });
     expect(inGroup.body.total).toBe(2);
 
-    const removed = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
-      remove: [b.id],
+    const removed = await api(eve.browser, 'groupMembers', {
+      params: { id: group.id },
+      body: {
+        remove: [b.id],
+      },
     });
     expect(removed.body.group.contacts.map((c: Contact) => c.id)).toEqual([a.id]);
-    const unknown = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
-      add: [b.id, 99_999_999],
+    const unknown = await api(eve.browser, 'groupMembers', {
+      params: { id: group.id },
+      body: {
+        add: [b.id, 99_999_999],
+      },
     });
     expect(unknown.status).toBe(404);
-    expect((await call(eve.browser, 'GET', `groups/${group.id}`)).body.group.contacts).toHaveLength(1);
-    const nothing = await call(eve.browser, 'POST', `contacts/groups/${group.id}/contacts`, {
-      add: [],
-      remove: [],
+    expect((await api(eve.browser, 'group', { params: { id: group.id } })).body.group.contacts).toHaveLength(
+      1,
+    );
+    const nothing = await api(eve.browser, 'groupMembers', {
+      params: { id: group.id },
+      body: {
+        add: [],
+        remove: [],
+      },
     });
     expect(nothing.status).toBe(400);
     expect(code(nothing)).toBe('invalid_request_params');
 
     // Deleting the group keeps its contacts; deleting a contact takes it out of its groups.
-    const other = (await call(eve.browser, 'POST', 'contacts/groups', { name: 'Other' })).body.group;
-    await call(eve.browser, 'POST', `contacts/groups/${other.id}/contacts`, { add: [a.id, b.id] });
-    expect((await call(eve.browser, 'DELETE', `contacts/groups/${group.id}`)).body).toEqual({ ok: true });
-    expect((await call(eve.browser, 'GET', `groups/${group.id}`)).status).toBe(404);
-    expect((await call(eve.browser, 'GET', `contacts/${a.id}`)).body.contact.groups).toEqual([other.id]);
-    await call(eve.browser, 'DELETE', `contacts/${b.id}`);
-    expect((await call(eve.browser, 'GET', `groups/${other.id}`)).body.group.contacts).toHaveLength(1);
-    expect((await call(eve.browser, 'DELETE', `contacts/groups/${group.id}`)).status).toBe(404);
+    const other = (await api(eve.browser, 'createGroup', { body: { name: 'Other' } })).body.group;
+    await api(eve.browser, 'groupMembers', { params: { id: other.id }, body: { add: [a.id, b.id] } });
+    expect((await api(eve.browser, 'deleteGroup', { params: { id: group.id } })).body).toEqual({ ok: true });
+    expect((await api(eve.browser, 'group', { params: { id: group.id } })).status).toBe(404);
+    expect((await api(eve.browser, 'contact', { params: { id: a.id } })).body.contact.groups).toEqual([
+      other.id,
+    ]);
+    await api(eve.browser, 'deleteContact', { params: { id: b.id } });
+    expect((await api(eve.browser, 'group', { params: { id: other.id } })).body.group.contacts).toHaveLength(
+      1,
+    );
+    expect((await api(eve.browser, 'deleteGroup', { params: { id: group.id } })).status).toBe(404);
   });
 });
 
@@ -323,38 +370,42 @@ describe("another account's ids are not found, and nothing of them shows", () =>
       surname: 'Person',
       emails: ['secret@example.com'],
     });
-    const group = (await call(ann.browser, 'POST', 'contacts/groups', { name: 'Secret group' })).body.group;
-    await call(ann.browser, 'POST', `contacts/groups/${group.id}/contacts`, { add: [contact.id] });
-    const bobGroup = (await call(bob.browser, 'POST', 'contacts/groups', { name: 'Bob group' })).body.group;
+    const group = (await api(ann.browser, 'createGroup', { body: { name: 'Secret group' } })).body.group;
+    await api(ann.browser, 'groupMembers', { params: { id: group.id }, body: { add: [contact.id] } });
+    const bobGroup = (await api(bob.browser, 'createGroup', { body: { name: 'Bob group' } })).body.group;
     const tries = [
-      call(bob.browser, 'GET', `contacts/${contact.id}`),
-      call(bob.browser, 'POST', `contacts/${contact.id}`, { name: 'Hacked' }),
-      call(bob.browser, 'DELETE', `contacts/${contact.id}`),
-      call(bob.browser, 'POST', 'contacts/delete', { ids: [contact.id] }),
-      call(bob.browser, 'GET', `groups/${group.id}`),
-      call(bob.browser, 'POST', `contacts/groups/${group.id}`, { name: 'Hacked' }),
-      call(bob.browser, 'POST', `contacts/groups/${group.id}/contacts`, { remove: [contact.id] }),
-      call(bob.browser, 'DELETE', `contacts/groups/${group.id}`),
-      call(bob.browser, 'POST', `contacts/groups/${bobGroup.id}/contacts`, { add: [contact.id] }),
-      call(bob.browser, 'GET', `contacts?group=${group.id}`),
-      call(bob.browser, 'GET', `contacts/export?group=${group.id}`),
+      api(bob.browser, 'contact', { params: { id: contact.id } }),
+      api(bob.browser, 'updateContact', { params: { id: contact.id }, body: { name: 'Hacked' } }),
+      api(bob.browser, 'deleteContact', { params: { id: contact.id } }),
+      api(bob.browser, 'deleteContacts', { body: { ids: [contact.id] } }),
+      api(bob.browser, 'group', { params: { id: group.id } }),
+      api(bob.browser, 'updateGroup', { params: { id: group.id }, body: { name: 'Hacked' } }),
+      api(bob.browser, 'groupMembers', { params: { id: group.id }, body: { remove: [contact.id] } }),
+      api(bob.browser, 'deleteGroup', { params: { id: group.id } }),
+      api(bob.browser, 'groupMembers', { params: { id: bobGroup.id }, body: { add: [contact.id] } }),
+      api(bob.browser, 'contacts', { query: { group: group.id } }),
+      api(bob.browser, 'exportContacts', { query: { group: group.id } }),
     ];
     for (const r of await Promise.all(tries)) {
       expect(r.status).toBe(404);
       expect(code(r)).toBe('entity_not_found');
       expect(JSON.stringify(r.body)).not.toMatch(/Secret|secret@/);
     }
-    const bobsView = await call(bob.browser, 'GET', 'contacts?size=1000&search=secret');
+    const bobsView = await api(bob.browser, 'contacts', { query: { size: 1000, search: 'secret' } });
     expect(bobsView.body).toEqual({ contacts: [], total: 0 });
-    expect((await call(bob.browser, 'GET', 'contacts/suggest?q=secret')).body.suggestions).toEqual([]);
+    expect((await api(bob.browser, 'suggestContacts', { query: { q: 'secret' } })).body.suggestions).toEqual(
+      [],
+    );
     expect(
-      (await call(bob.browser, 'GET', 'contacts/known?email=secret@example.com')).body.contact_id,
+      (await api(bob.browser, 'knownContact', { query: { email: 'secret@example.com' } })).body.contact_id,
     ).toBeNull();
-    expect((await call(ann.browser, 'GET', `contacts/${contact.id}`)).body.contact).toMatchObject({
+    expect((await api(ann.browser, 'contact', { params: { id: contact.id } })).body.contact).toMatchObject({
       name: 'Secret',
       groups: [group.id],
     });
-    expect((await call(ann.browser, 'GET', `groups/${group.id}`)).body.group.name).toBe('Secret group');
+    expect((await api(ann.browser, 'group', { params: { id: group.id } })).body.group.name).toBe(
+      'Secret group',
+    );
   });
 });
 
@@ -363,22 +414,24 @@ describe('a session held to one address', () => {
     const fay = await newUser('Fay Desk');
     await addContact(fay, { name: 'Alice', emails: ['alice@example.com'] });
     const desk = await heldToOneAddress(fay);
-    for (const [method, url] of [
-      ['GET', 'contacts'],
-      ['GET', 'contacts/groups'],
-      ['GET', 'contacts/export'],
-      ['GET', 'contacts/known?email=alice@example.com'],
-      ['POST', 'contacts'],
-      ['POST', 'contacts/groups'],
-    ] as const) {
-      const r = await call(desk, method, url, method === 'POST' ? { name: 'X' } : undefined);
-      expect(r.status, url).toBe(403);
+    for (const call of [
+      ['contacts'],
+      ['groups'],
+      ['exportContacts'],
+      ['knownContact', { query: { email: 'alice@example.com' } }],
+      ['createContact', { body: { name: 'X' } }],
+      ['createGroup', { body: { name: 'X' } }],
+    ] satisfies RouteCall[]) {
+      const r = await apiCall(desk, call);
+      expect(r.status, call[0]).toBe(403);
       expect(code(r)).toBe('forbidden');
     }
-    const suggested = await call(desk, 'GET', 'contacts/suggest?q=ali');
+    const suggested = await api(desk, 'suggestContacts', { query: { q: 'ali' } });
     expect(suggested.status).toBe(200);
     expect(suggested.body).toEqual({ suggestions: [] });
-    expect((await call(fay.browser, 'GET', 'contacts/suggest?q=ali')).body.suggestions).toHaveLength(1);
+    expect(
+      (await api(fay.browser, 'suggestContacts', { query: { q: 'ali' } })).body.suggestions,
+    ).toHaveLength(1);
   });
 });
 
@@ -395,11 +448,11 @@ describe('suggestions', () => {
     await addContact(gus, { name: 'Annette', surname: 'Ng', emails: ['annette@example.com'] });
     await addContact(gus, { name: 'No', surname: 'Address' });
     // Gus writes to Annette more than to Anna, and to someone who is not a contact.
-    const sent = (to: string[]) => call(gus.browser, 'POST', 'messages/send', compose(gus.email, to));
+    const sent = (to: string[]) => api(gus.browser, 'sendMessage', { body: compose(gus.email, to) });
     for (let i = 0; i < 3; i++) expect((await sent(['annette@example.com'])).status).toBe(200);
     expect((await sent(['ap@example.com', 'annabel@example.net'])).status).toBe(200);
 
-    const { status, body } = await call(gus.browser, 'GET', 'contacts/suggest?q=ann&limit=20');
+    const { status, body } = await api(gus.browser, 'suggestContacts', { query: { q: 'ann', limit: 20 } });
     expect(status).toBe(200);
     expect(body.suggestions.map((s: { email: string }) => s.email)).toEqual([
       'annette@example.com', // tier 0, written to 3 times
@@ -416,14 +469,14 @@ describe('suggestions', () => {
       email: 'annette@example.com',
     });
     expect(body.suggestions[2]).toEqual({ kind: 'recent', name: '', email: 'annabel@example.net' });
-    const two = await call(gus.browser, 'GET', 'contacts/suggest?q=ann&limit=2');
+    const two = await api(gus.browser, 'suggestContacts', { query: { q: 'ann', limit: 2 } });
     expect(two.body.suggestions.map((s: { email: string }) => s.email)).toEqual([
       'annette@example.com',
       'ap@example.com',
     ]);
-    expect((await call(gus.browser, 'GET', 'contacts/suggest?q=%25')).body.suggestions).toEqual([]);
-    expect((await call(gus.browser, 'GET', 'contacts/suggest?q=')).status).toBe(400);
-    expect((await call(gus.browser, 'GET', 'contacts/suggest?q=a&limit=51')).status).toBe(400);
+    expect((await api(gus.browser, 'suggestContacts', { query: { q: '%' } })).body.suggestions).toEqual([]);
+    expect((await api(gus.browser, 'suggestContacts', { query: { q: '' } })).status).toBe(400);
+    expect((await api(gus.browser, 'suggestContacts', { query: { q: 'a', limit: 51 } })).status).toBe(400);
   });
 
   it('offer a group as its members’ primary addresses, and an address a contact has only once', async () => {
@@ -435,9 +488,9 @@ describe('suggestions', () => {
     });
     const b = await addContact(hal, { name: 'Ben', surname: 'Ode', emails: ['ben@example.com'] });
     await addContact(hal, { name: 'Cy', surname: 'Nobody' });
-    const group = (await call(hal.browser, 'POST', 'contacts/groups', { name: 'Team Alpha' })).body.group;
-    await call(hal.browser, 'POST', `contacts/groups/${group.id}/contacts`, { add: [a.id, b.id] });
-    const { body } = await call(hal.browser, 'GET', 'contacts/suggest?q=alp');
+    const group = (await api(hal.browser, 'createGroup', { body: { name: 'Team Alpha' } })).body.group;
+    await api(hal.browser, 'groupMembers', { params: { id: group.id }, body: { add: [a.id, b.id] } });
+    const { body } = await api(hal.browser, 'suggestContacts', { query: { q: 'alp' } });
     expect(body.suggestions).toEqual([
       {
         kind: 'group',
@@ -450,8 +503,8 @@ describe('suggestions', () => {
       },
     ]);
     // Written to, and a contact: offered as the contact, not again as a recent address.
-    await call(hal.browser, 'POST', 'messages/send', compose(hal.email, ['ben@example.com']));
-    const ben = await call(hal.browser, 'GET', 'contacts/suggest?q=ben');
+    await api(hal.browser, 'sendMessage', { body: compose(hal.email, ['ben@example.com']) });
+    const ben = await api(hal.browser, 'suggestContacts', { query: { q: 'ben' } });
     expect(ben.body.suggestions).toEqual([
       { kind: 'contact', contact_id: b.id, name: 'Ben Ode', email: 'ben@example.com' },
     ]);
@@ -461,7 +514,7 @@ describe('suggestions', () => {
 describe('correspondents and the known-sender check', () => {
   it('a real send records each recipient, how often and under which name', async () => {
     const ivy = await newUser('Ivy Sender');
-    const before = await call(ivy.browser, 'GET', `contacts/known?email=${encodeURIComponent(bob.email)}`);
+    const before = await api(ivy.browser, 'knownContact', { query: { email: bob.email } });
     expect(before.body).toEqual({ contact_id: null, written_to: false });
     const request = compose(ivy.email, [bob.email], {
       fields: {
@@ -471,8 +524,8 @@ describe('correspondents and the known-sender check', () => {
         bcc: [{ email: 'Carol@Example.com', name: 'Carol' }],
       },
     });
-    expect((await call(ivy.browser, 'POST', 'messages/send', request)).status).toBe(200);
-    expect((await call(ivy.browser, 'POST', 'messages/send', compose(ivy.email, [bob.email]))).status).toBe(
+    expect((await api(ivy.browser, 'sendMessage', { body: request })).status).toBe(200);
+    expect((await api(ivy.browser, 'sendMessage', { body: compose(ivy.email, [bob.email]) })).status).toBe(
       200,
     );
     const rows = await db
@@ -485,15 +538,13 @@ describe('correspondents and the known-sender check', () => {
       { email: bob.email, name: 'Bob C.', sent_count: 2 },
       { email: 'carol@example.com', name: 'Carol', sent_count: 1 },
     ]);
-    const after = await call(ivy.browser, 'GET', `contacts/known?email=${encodeURIComponent(bob.email)}`);
+    const after = await api(ivy.browser, 'knownContact', { query: { email: bob.email } });
     expect(after.body).toEqual({ contact_id: null, written_to: true });
     const contact = await addContact(ivy, { name: 'Carol', emails: ['CAROL@example.com'] });
-    const carol = await call(ivy.browser, 'GET', 'contacts/known?email=carol@EXAMPLE.com');
+    const carol = await api(ivy.browser, 'knownContact', { query: { email: 'carol@EXAMPLE.com' } });
     expect(carol.body).toEqual({ contact_id: contact.id, written_to: true });
     // Bob was only written to by Ivy: nothing of it reaches Bob's own lists.
-    expect(
-      (await call(bob.browser, 'GET', `contacts/known?email=${encodeURIComponent(ivy.email)}`)).body,
-    ).toEqual({
+    expect((await api(bob.browser, 'knownContact', { query: { email: ivy.email } })).body).toEqual({
       contact_id: null,
       written_to: false,
     });
@@ -586,20 +637,25 @@ describe('the migration that makes the address book', () => {
 describe('image_display', () => {
   const remoteImage = 'https://images.example.net/photo.png';
   const html = `<p>Look</p><img src="${remoteImage}" alt="photo">`;
-  const open = async (user: MailUser, message: { folderId: number; uid: number }, query = '') =>
-    (await call(user.browser, 'GET', `messages/${message.folderId}/${message.uid}${query}`)).body.message as {
+  const open = async (
+    user: MailUser,
+    message: { folderId: number; uid: number },
+    query: { show_images?: 'true' | 'false' } = {},
+  ) =>
+    (await api(user.browser, 'message', { params: { folder_id: message.folderId, uid: message.uid }, query }))
+      .body.message as {
       images_blocked: boolean;
       content: string;
     };
   const shown = (mail: { images_blocked: boolean; content: string }) =>
     !mail.images_blocked &&
-    Buffer.from(mail.content, 'base64').toString('utf8').includes('/api/v1/image-proxy?url=');
+    Buffer.from(mail.content, 'base64')
+      .toString('utf8')
+      .includes(apiPath('imageProxy', { query: { url: '' } }));
 
   it("'correspondent' shows remote images, through the proxy, from contacts and from addresses written to", async () => {
     const jo = await newUser('Jo Images');
-    expect((await call(jo.browser, 'GET', 'user/settings')).body.settings.image_display).toBe(
-      'correspondent',
-    );
+    expect((await api(jo.browser, 'settings')).body.settings.image_display).toBe('correspondent');
     const stranger = await jo.deliver({ from: 'stranger@example.org', subject: 'S', html });
     const friend = await jo.deliver({ from: 'Friend <Friend@Example.org>', subject: 'F', html });
     const pen = await jo.deliver({ from: 'pen.pal@example.org', subject: 'P', html });
@@ -609,34 +665,32 @@ describe('image_display', () => {
 
     await addContact(jo, { name: 'Friend', emails: ['friend@example.org'] });
     expect(
-      (await call(jo.browser, 'POST', 'messages/send', compose(jo.email, ['pen.pal@example.org']))).status,
+      (await api(jo.browser, 'sendMessage', { body: compose(jo.email, ['pen.pal@example.org']) })).status,
     ).toBe(200);
     expect(shown(await open(jo, friend))).toBe(true);
     expect(shown(await open(jo, pen))).toBe(true);
     expect((await open(jo, stranger)).images_blocked).toBe(true);
     // Asked for, or refused, in so many words: the setting does not decide.
-    expect(shown(await open(jo, stranger, '?show_images=true'))).toBe(true);
-    expect((await open(jo, friend, '?show_images=false')).images_blocked).toBe(true);
+    expect(shown(await open(jo, stranger, { show_images: 'true' }))).toBe(true);
+    expect((await open(jo, friend, { show_images: 'false' })).images_blocked).toBe(true);
     // By Message-ID too.
-    const byId = await call(
-      jo.browser,
-      'GET',
-      `messages?message_id=${encodeURIComponent(
-        (
+    const byId = await api(jo.browser, 'messageById', {
+      query: {
+        message_id: (
           await db
             .selectFrom('messages')
             .select('message_id')
             .where('id', '=', friend.id)
             .executeTakeFirstOrThrow()
         ).message_id!,
-      )}`,
-    );
+      },
+    });
     expect(shown(byId.body.message)).toBe(true);
 
     // 'never' shows none without asking, 'always' every one.
-    await call(jo.browser, 'POST', 'user/settings', { image_display: 'never' });
+    await api(jo.browser, 'changeSettings', { body: { image_display: 'never' } });
     expect((await open(jo, friend)).images_blocked).toBe(true);
-    await call(jo.browser, 'POST', 'user/settings', { image_display: 'always' });
+    await api(jo.browser, 'changeSettings', { body: { image_display: 'always' } });
     expect(shown(await open(jo, stranger))).toBe(true);
   });
 
@@ -646,7 +700,7 @@ describe('image_display', () => {
     const message = await kim.deliver({ from: 'friend@example.org', subject: 'F', html });
     expect(shown(await open(kim, message))).toBe(true);
     const desk = await heldToOneAddress(kim);
-    const r = await call(desk, 'GET', `messages/${message.folderId}/${message.uid}`);
+    const r = await api(desk, 'message', { params: { folder_id: message.folderId, uid: message.uid } });
     expect(r.status).toBe(200);
     expect(r.body.message.images_blocked).toBe(true);
   });
@@ -655,14 +709,16 @@ describe('image_display', () => {
 describe('live updates', () => {
   it('every change tells the owner’s other tabs which part to read again, after it is committed', async () => {
     const lu = await newUser('Lu Live');
-    const created = await eventsDuring(lu, () => call(lu.browser, 'POST', 'contacts', { name: 'X' }));
+    const created = await eventsDuring(lu, () => api(lu.browser, 'createContact', { body: { name: 'X' } }));
     expect(created).toEqual([{ event: 'updateAccount', part: 'contacts' }]);
-    const refused = await eventsDuring(lu, () => call(lu.browser, 'POST', 'contacts', { name: '' }));
+    const refused = await eventsDuring(lu, () => api(lu.browser, 'createContact', { body: { name: '' } }));
     expect(refused).toEqual([]);
-    const grouped = await eventsDuring(lu, () => call(lu.browser, 'POST', 'contacts/groups', { name: 'G' }));
+    const grouped = await eventsDuring(lu, () => api(lu.browser, 'createGroup', { body: { name: 'G' } }));
     expect(grouped).toEqual([{ event: 'updateAccount', part: 'groups' }]);
-    const contacts = (await call(lu.browser, 'GET', 'contacts')).body.contacts as Contact[];
-    const deleted = await eventsDuring(lu, () => call(lu.browser, 'DELETE', `contacts/${contacts[0]!.id}`));
+    const contacts = (await api(lu.browser, 'contacts')).body.contacts as Contact[];
+    const deleted = await eventsDuring(lu, () =>
+      api(lu.browser, 'deleteContact', { params: { id: contacts[0]!.id } }),
+    );
     expect(deleted).toEqual([
       { event: 'updateAccount', part: 'contacts' },
       { event: 'updateAccount', part: 'groups' },

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -34,20 +35,25 @@ beforeAll(async () => {
     { folderId: bob.folders.junk },
   );
   bobLabel = (
-    await call(bob.browser, 'POST', 'labels', { label: { name: 'Bob', search_content: 'zanzibar' } })
+    await api(bob.browser, 'createLabel', { body: { label: { name: 'Bob', search_content: 'zanzibar' } } })
   ).body.label.id;
 });
 
 describe("another account's ids", () => {
   it('labels: never listed, never changed, never deleted, never a list', async () => {
     const before = await snapshot();
-    expect((await call(ann.browser, 'GET', 'labels')).body.labels).toEqual([]);
+    expect((await api(ann.browser, 'labels')).body.labels).toEqual([]);
     const tries = [
-      await call(ann.browser, 'POST', `labels/${bobLabel}`, { label: { name: 'mine now' } }),
-      await call(ann.browser, 'DELETE', `labels/${bobLabel}`),
-      await call(ann.browser, 'GET', `messages/label/${bobLabel}`),
-      await call(ann.browser, 'POST', 'labels', {
-        label: { name: 'x', search_content: 'y', folder_id: bob.folders.inbox },
+      await api(ann.browser, 'updateLabel', {
+        params: { id: bobLabel },
+        body: { label: { name: 'mine now' } },
+      }),
+      await api(ann.browser, 'deleteLabel', { params: { id: bobLabel } }),
+      await api(ann.browser, 'labelMessages', { params: { label_id: bobLabel } }),
+      await api(ann.browser, 'createLabel', {
+        body: {
+          label: { name: 'x', search_content: 'y', folder_id: bob.folders.inbox },
+        },
       }),
     ];
     for (const t of tries) {
@@ -58,12 +64,12 @@ describe("another account's ids", () => {
   });
 
   it('search: never finds their mail, refuses their folder and label', async () => {
-    const found = await call(ann.browser, 'POST', 'messages/search', { text: 'zanzibar' });
+    const found = await api(ann.browser, 'searchMessages', { body: { text: 'zanzibar' } });
     expect(found.body).toMatchObject({ messages: [], total: 0 });
-    const byFrom = await call(ann.browser, 'POST', 'messages/search', { from: 'x@example.com' });
+    const byFrom = await api(ann.browser, 'searchMessages', { body: { from: 'x@example.com' } });
     expect(byFrom.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Ann’s own']);
     for (const body of [{ folder_id: bob.folders.inbox }, { label_id: bobLabel }]) {
-      const r = await call(ann.browser, 'POST', 'messages/search', body);
+      const r = await api(ann.browser, 'searchMessages', { body: body });
       expect(r.status).toBe(404);
     }
   });
@@ -74,22 +80,28 @@ describe("another account's ids", () => {
     // Their uid named in our own folder touches only our own message of that uid, if any.
     const ownFolderTheirUid = [{ folder_id: ann.folders.junk, message_uids: [bobMessage.uid] }];
     const refused = [
-      await call(ann.browser, 'POST', 'messages/mark', { flag: 'seen', folder_messages: theirs }),
-      await call(ann.browser, 'POST', 'messages/mark', {
-        flag: 'label',
-        label_id: bobLabel,
-        folder_messages: [{ folder_id: ann.folders.inbox, message_uids: [1] }],
+      await api(ann.browser, 'markMessages', { body: { flag: 'seen', folder_messages: theirs } }),
+      await api(ann.browser, 'markMessages', {
+        body: {
+          flag: 'label',
+          label_id: bobLabel,
+          folder_messages: [{ folder_id: ann.folders.inbox, message_uids: [1] }],
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/move', {
-        destination_id: ann.folders.inbox,
-        folder_messages: theirs,
+      await api(ann.browser, 'moveMessages', {
+        body: {
+          destination_id: ann.folders.inbox,
+          folder_messages: theirs,
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/move', {
-        destination_id: bob.folders.inbox,
-        folder_messages: [{ folder_id: ann.folders.inbox, message_uids: [1] }],
+      await api(ann.browser, 'moveMessages', {
+        body: {
+          destination_id: bob.folders.inbox,
+          folder_messages: [{ folder_id: ann.folders.inbox, message_uids: [1] }],
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/delete', { folder_messages: theirs }),
-      await call(ann.browser, 'POST', 'messages/empty', { folder_id: bob.folders.junk }),
+      await api(ann.browser, 'deleteMessages', { body: { folder_messages: theirs } }),
+      await api(ann.browser, 'emptyFolder', { body: { folder_id: bob.folders.junk } }),
     ];
     for (const r of refused) {
       expect(r.status).toBe(404);
@@ -97,13 +109,13 @@ describe("another account's ids", () => {
     }
     for (const flag of ['seen', 'flagged'])
       expect(
-        (await call(ann.browser, 'POST', 'messages/mark', { flag, folder_messages: ownFolderTheirUid }))
+        (await api(ann.browser, 'markMessages', { body: { flag, folder_messages: ownFolderTheirUid } }))
           .status,
       ).toBe(200);
     expect(
-      (await call(ann.browser, 'POST', 'messages/delete', { folder_messages: ownFolderTheirUid })).status,
+      (await api(ann.browser, 'deleteMessages', { body: { folder_messages: ownFolderTheirUid } })).status,
     ).toBe(200);
-    expect((await call(ann.browser, 'POST', 'messages/empty', { folder_id: ann.folders.junk })).status).toBe(
+    expect((await api(ann.browser, 'emptyFolder', { body: { folder_id: ann.folders.junk } })).status).toBe(
       200,
     );
     expect(await snapshot()).toEqual(before);
@@ -112,36 +124,48 @@ describe("another account's ids", () => {
   it('bulk and search actions: refused for their folder or label, and never reach their mail', async () => {
     const before = await snapshot();
     const refused = [
-      await call(ann.browser, 'POST', 'messages/bulk', {
-        request_type: 'get',
-        request: { folder_id: bob.folders.inbox },
+      await api(ann.browser, 'bulkAction', {
+        body: {
+          request_type: 'get',
+          request: { folder_id: bob.folders.inbox },
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/bulk', {
-        request_type: 'move',
-        request_params: { destination_id: bob.folders.inbox },
-        request: { folder_id: ann.folders.inbox },
+      await api(ann.browser, 'bulkAction', {
+        body: {
+          request_type: 'move',
+          request_params: { destination_id: bob.folders.inbox },
+          request: { folder_id: ann.folders.inbox },
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/bulk', {
-        request_type: 'mark',
-        request_params: { flag: 'label', label_id: bobLabel },
-        request: { folder_id: ann.folders.inbox },
+      await api(ann.browser, 'bulkAction', {
+        body: {
+          request_type: 'mark',
+          request_params: { flag: 'label', label_id: bobLabel },
+          request: { folder_id: ann.folders.inbox },
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/search/delete', { request: { label_id: bobLabel } }),
-      await call(ann.browser, 'POST', 'messages/search/move', {
-        request: { text: 'ordinary' },
-        destination_id: bob.folders.trash,
+      await api(ann.browser, 'searchDelete', { body: { request: { label_id: bobLabel } } }),
+      await api(ann.browser, 'searchMove', {
+        body: {
+          request: { text: 'ordinary' },
+          destination_id: bob.folders.trash,
+        },
       }),
-      await call(ann.browser, 'POST', 'messages/search/mark', {
-        request: { folder_id: bob.folders.inbox },
-        flag: 'seen',
+      await api(ann.browser, 'searchMark', {
+        body: {
+          request: { folder_id: bob.folders.inbox },
+          flag: 'seen',
+        },
       }),
     ];
     for (const r of refused) expect(r.status).toBe(404);
-    const mine = await call(ann.browser, 'POST', 'messages/search/delete', { request: { text: 'zanzibar' } });
+    const mine = await api(ann.browser, 'searchDelete', { body: { request: { text: 'zanzibar' } } });
     expect(mine.body).toEqual({ ok: true, deleted: [], moved: [] });
-    const got = await call(ann.browser, 'POST', 'messages/bulk', {
-      request_type: 'get',
-      request: { text: 'zanzibar' },
+    const got = await api(ann.browser, 'bulkAction', {
+      body: {
+        request_type: 'get',
+        request: { text: 'zanzibar' },
+      },
     });
     expect(got.body.folder_messages).toEqual([]);
     expect(await snapshot()).toEqual(before);

@@ -6,6 +6,7 @@ import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
 import { startMxDns } from './_mx-dns.js';
 import { until } from './_sending.js';
 import { invoiceLedger, settleInSandbox } from '../src/wallet/index.js';
+import { api, apiRequest, apiCall, type RouteCall } from './_client.js';
 
 const MX_HOST = 'mx.mailroom.test';
 const dns = await startMxDns();
@@ -14,14 +15,6 @@ const ctx = await createTestApp({
 });
 const { db } = ctx;
 const ingest = await startTestIngest({ db });
-
-type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
-async function api(browser: Browser, method: Method, url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
 
 let seq = 0;
 const freshDomain = () => `corp${Date.now().toString(36)}${seq++}.test`;
@@ -55,16 +48,19 @@ function publicDomain(name = freshDomain()) {
 }
 
 async function create(user: MailUser, domainId: number, name: string, catchAll?: boolean) {
-  const r = await api(user.browser, 'POST', `user/domains/${domainId}/emails`, {
-    name,
-    ...(catchAll === undefined ? {} : { catch_all: catchAll }),
+  const r = await api(user.browser, 'createDomainEmail', {
+    params: { id: domainId },
+    body: {
+      name,
+      ...(catchAll === undefined ? {} : { catch_all: catchAll }),
+    },
   });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.email as DomainEmail;
 }
 
 async function confirm(user: MailUser, emailId: number) {
-  return api(user.browser, 'POST', `user/domains/emails/${emailId}/confirm`);
+  return api(user.browser, 'confirmDomainEmail', { params: { emailId } });
 }
 
 /** An active address: created, then confirmed against the loopback MX. */
@@ -117,7 +113,7 @@ describe('an address on an own domain', () => {
 
     const refused = await confirm(ann, email.id);
     expect(refused.status).toBe(400);
-    expect(codeOf(refused)).toBe('invalid_domain_for_mail_server');
+    expect(refused.code).toBe('invalid_domain_for_mail_server');
     dns.mx.set(domain.name, ['mx.elsewhere.example', MX_HOST]);
     const confirmed = await confirm(ann, email.id);
     expect(confirmed.status).toBe(200);
@@ -132,12 +128,18 @@ describe('an address on an own domain', () => {
     });
     expect(stored).toMatchObject({ alias_id: email.id, folder_id: ann.folders.inbox });
     // The sidebar's view of the address lists it; the primary address's view does not.
-    const view = await api(ann.browser, 'GET', `messages/folder/${ann.folders.inbox}?a_id=${email.id}`);
+    const view = await api(ann.browser, 'folderMessages', {
+      params: { folder_id: ann.folders.inbox },
+      query: { a_id: email.id },
+    });
     expect(view.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['Order 1']);
-    const primary = await api(ann.browser, 'GET', `messages/folder/${ann.folders.inbox}?a_id=0`);
+    const primary = await api(ann.browser, 'folderMessages', {
+      params: { folder_id: ann.folders.inbox },
+      query: { a_id: '0' },
+    });
     expect(primary.body.messages.map((m: { subject: string }) => m.subject)).not.toContain('Order 1');
 
-    const list = await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`);
+    const list = await api(ann.browser, 'domainEmails', { params: { id: domain.id } });
     expect(list.body.emails.map((e: DomainEmail) => [e.email, e.status])).toEqual([[email.email, 'succeed']]);
   });
 
@@ -149,14 +151,17 @@ describe('an address on an own domain', () => {
       ['bad name', 'invalid_alias'],
       ['123456789012', 'invalid_alias_member_id'],
     ] as const) {
-      const r = await api(ann.browser, 'POST', `user/domains/${domain.id}/emails`, { name });
-      expect(codeOf(r), name).toBe(code);
+      const r = await api(ann.browser, 'createDomainEmail', { params: { id: domain.id }, body: { name } });
+      expect(r.code, name).toBe(code);
     }
     // The stop list is the service's: a member's own domain may have admin@ and sales@.
     await create(ann, domain.id, 'admin');
     await create(ann, domain.id, 'office');
-    const again = await api(ann.browser, 'POST', `user/domains/${domain.id}/emails`, { name: 'Office' });
-    expect(codeOf(again)).toBe('duplicate_aliases');
+    const again = await api(ann.browser, 'createDomainEmail', {
+      params: { id: domain.id },
+      body: { name: 'Office' },
+    });
+    expect(again.code).toBe('duplicate_aliases');
 
     const pending = await db
       .insertInto('domains')
@@ -169,10 +174,13 @@ describe('an address on an own domain', () => {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const unverified = await api(ann.browser, 'POST', `user/domains/${pending.id}/emails`, {
-      name: 'office',
+    const unverified = await api(ann.browser, 'createDomainEmail', {
+      params: { id: pending.id },
+      body: {
+        name: 'office',
+      },
     });
-    expect(codeOf(unverified)).toBe('domain_not_verified');
+    expect(unverified.code).toBe('domain_not_verified');
   });
 
   it('a catch-all receives mail to unknown names on the domain until it stops being one', async () => {
@@ -190,16 +198,22 @@ describe('an address on an own domain', () => {
 
     // Another address takes the role over; then none has it.
     const other = await activeAddress(ann, domain.id, 'other');
-    const moved = await api(ann.browser, 'PUT', `user/domains/${domain.id}/emails/${other.id}`, {
-      catch_all: true,
+    const moved = await api(ann.browser, 'updateDomainEmail', {
+      params: { id: domain.id, emailId: other.id },
+      body: {
+        catch_all: true,
+      },
     });
     expect(moved.body.email.catch_all).toBe(true);
-    const list = await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`);
+    const list = await api(ann.browser, 'domainEmails', { params: { id: domain.id } });
     expect(list.body.emails.map((e: DomainEmail) => [e.email.split('@')[0], e.catch_all])).toEqual([
       ['desk', false],
       ['other', true],
     ]);
-    await api(ann.browser, 'PUT', `user/domains/${domain.id}/emails/${other.id}`, { catch_all: false });
+    await api(ann.browser, 'updateDomainEmail', {
+      params: { id: domain.id, emailId: other.id },
+      body: { catch_all: false },
+    });
     expect(await rcptCode(`anything@${domain.name}`)).toBe(550);
     expect(await rcptCode(`desk@${domain.name}`)).toBe(250);
   });
@@ -210,13 +224,15 @@ describe('an address on an own domain', () => {
     const email = await activeAddress(ann, domain.id, 'leaving', true);
     await sendOverSmtp(email.email, 'Kept');
     await until(async () => (await messagesTo(ann.accountId, 'Kept')).length > 0);
-    const removed = await api(ann.browser, 'DELETE', `user/domains/${domain.id}/emails/${email.id}`);
+    const removed = await api(ann.browser, 'deleteDomainEmail', {
+      params: { id: domain.id, emailId: email.id },
+    });
     expect(removed.status).toBe(200);
     expect(await rcptCode(email.email)).toBe(550);
     // It was the catch-all: unknown names are refused too.
     expect(await rcptCode(`other@${domain.name}`)).toBe(550);
     expect(await messagesTo(ann.accountId, 'Kept')).toHaveLength(1);
-    expect((await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`)).body.emails).toEqual([]);
+    expect((await api(ann.browser, 'domainEmails', { params: { id: domain.id } })).body.emails).toEqual([]);
     // The name is free again.
     await create(ann, domain.id, 'leaving');
 
@@ -236,45 +252,51 @@ describe('an address on an own domain', () => {
     const domain = await verifiedDomain(ann);
     const email = await activeAddress(ann, domain.id, 'private');
     const eveDomain = await verifiedDomain(eve);
-    const routes: [Method, string, unknown?][] = [
-      ['GET', `user/domains/${domain.id}/emails`],
-      ['POST', `user/domains/${domain.id}/emails`, { name: 'intruder' }],
-      ['PUT', `user/domains/${domain.id}/emails/${email.id}`, { catch_all: true }],
-      ['PATCH', `user/domains/${domain.id}/emails/${email.id}`, { member_id: null }],
-      ['DELETE', `user/domains/${domain.id}/emails/${email.id}`],
-      ['POST', `user/domains/emails/${email.id}/confirm`],
-      ['POST', `user/domains/${domain.id}/emails/${email.id}/paid`],
-      [
-        'PUT',
-        `user/domains/${domain.id}/emails/${email.id}/access`,
-        { password: 'x-long-pass', password_confirm: 'x-long-pass' },
-      ],
+    const params = { id: domain.id, emailId: email.id };
+    const underEve = { id: eveDomain.id, emailId: email.id };
+    const routes: RouteCall[] = [
+      ['domainEmails', { params: { id: domain.id } }],
+      ['createDomainEmail', { params: { id: domain.id }, body: { name: 'intruder' } }],
+      ['updateDomainEmail', { params, body: { catch_all: true } }],
+      ['delegateDomainEmail', { params, body: { member_id: null } }],
+      ['deleteDomainEmail', { params }],
+      ['confirmDomainEmail', { params: { emailId: email.id } }],
+      ['checkDomainEmailPayment', { params }],
+      ['domainEmailAccess', { params, body: { password: 'x-long-pass', password_confirm: 'x-long-pass' } }],
       // Ann's address under Eve's own domain id.
-      ['PUT', `user/domains/${eveDomain.id}/emails/${email.id}`, { catch_all: true }],
-      ['DELETE', `user/domains/${eveDomain.id}/emails/${email.id}`],
-      ['PATCH', `user/domains/${eveDomain.id}/emails/${email.id}`, { member_id: null }],
+      ['updateDomainEmail', { params: underEve, body: { catch_all: true } }],
+      ['deleteDomainEmail', { params: underEve }],
+      ['delegateDomainEmail', { params: underEve, body: { member_id: null } }],
     ];
-    for (const [method, url, body] of routes) {
-      const r = await api(eve.browser, method, url, body);
-      expect([r.status, codeOf(r)], `${method} ${url}`).toEqual([404, 'entity_not_found']);
+    for (const call of routes) {
+      const r = await apiCall(eve.browser, call);
+      expect([r.status, r.code], `${call[0]} ${JSON.stringify(call[1])}`).toEqual([404, 'entity_not_found']);
     }
     expect(await rcptCode(email.email)).toBe(250);
-    expect((await api(ann.browser, 'GET', `user/domains/${domain.id}/emails`)).body.emails).toHaveLength(1);
+    expect((await api(ann.browser, 'domainEmails', { params: { id: domain.id } })).body.emails).toHaveLength(
+      1,
+    );
   });
 
   it('password access: set twice and equal, signs in at /auth/pw/login to that address’s mail only', async () => {
     const ann = await mailUser(ctx, 'Ann Access');
     const domain = await verifiedDomain(ann);
     const email = await activeAddress(ann, domain.id, 'frontdesk');
-    const url = `user/domains/${domain.id}/emails/${email.id}/access`;
-    const mismatch = await api(ann.browser, 'PUT', url, {
-      password: 'desk-password-1',
-      password_confirm: 'desk-password-2',
+    const access = { params: { id: domain.id, emailId: email.id } };
+    const mismatch = await api(ann.browser, 'domainEmailAccess', {
+      ...access,
+      body: {
+        password: 'desk-password-1',
+        password_confirm: 'desk-password-2',
+      },
     });
-    expect(codeOf(mismatch)).toBe('passwords_do_not_match');
-    const set = await api(ann.browser, 'PUT', url, {
-      password: 'desk-password-1',
-      password_confirm: 'desk-password-1',
+    expect(mismatch.code).toBe('passwords_do_not_match');
+    const set = await api(ann.browser, 'domainEmailAccess', {
+      ...access,
+      body: {
+        password: 'desk-password-1',
+        password_confirm: 'desk-password-1',
+      },
     });
     expect(set.status).toBe(200);
     expect(set.body.email.password_access).toBe(true);
@@ -284,38 +306,46 @@ describe('an address on an own domain', () => {
     await until(async () => (await messagesTo(ann.accountId, 'For the desk')).length > 0);
 
     const desk = new Browser(ctx.app);
-    const login = await desk.request('POST', '/auth/pw/login', {
-      json: { email: email.email.toUpperCase(), password: 'desk-password-1' },
+    const login = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: email.email.toUpperCase(), password: 'desk-password-1' },
     });
     expect(login.statusCode).toBe(200);
-    const inbox = await api(desk, 'GET', `messages/folder/${ann.folders.inbox}`);
+    const inbox = await api(desk, 'folderMessages', { params: { folder_id: ann.folders.inbox } });
     expect(inbox.body.messages.map((m: { subject: string }) => m.subject)).toEqual(['For the desk']);
     // The address-only user manages nothing.
-    const forbidden = await api(desk, 'GET', `user/domains/${domain.id}/emails`);
+    const forbidden = await api(desk, 'domainEmails', { params: { id: domain.id } });
     expect(forbidden.status).toBe(403);
 
     // A new password ends the session signed in with the old one.
-    await api(ann.browser, 'PUT', url, { password: 'desk-password-3', password_confirm: 'desk-password-3' });
-    expect((await api(desk, 'GET', `messages/folder/${ann.folders.inbox}`)).status).toBe(401);
+    await api(ann.browser, 'domainEmailAccess', {
+      ...access,
+      body: { password: 'desk-password-3', password_confirm: 'desk-password-3' },
+    });
+    expect((await api(desk, 'folderMessages', { params: { folder_id: ann.folders.inbox } })).status).toBe(
+      401,
+    );
     // At most five changes an hour, like aliases.
-    for (let i = 0; i < 3; i++) await api(ann.browser, 'PUT', url, { password: null });
-    const limited = await api(ann.browser, 'PUT', url, { password: null });
-    expect(codeOf(limited)).toBe('alias_access_limit');
+    for (let i = 0; i < 3; i++)
+      await api(ann.browser, 'domainEmailAccess', { ...access, body: { password: null } });
+    const limited = await api(ann.browser, 'domainEmailAccess', { ...access, body: { password: null } });
+    expect(limited.code).toBe('alias_access_limit');
   });
 
   it("the aliases screen's password route refuses a domain address with alias_not_found, not 500, and changes nothing", async () => {
     const kit = await mailUser(ctx, 'Kit Domain');
     const domain = await verifiedDomain(kit);
     const email = await activeAddress(kit, domain.id, 'reception');
-    const refused = await api(kit.browser, 'PUT', 'user/aliases/update_access', {
-      email: email.email,
-      password: 'desk-password-1',
-      password_confirm: 'desk-password-1',
+    const refused = await api(kit.browser, 'updateAliasAccess', {
+      body: {
+        email: email.email,
+        password: 'desk-password-1',
+        password_confirm: 'desk-password-1',
+      },
     });
-    expect([refused.status, codeOf(refused)]).toEqual([404, 'alias_not_found']);
+    expect([refused.status, refused.code]).toEqual([404, 'alias_not_found']);
     const desk = new Browser(ctx.app);
-    const login = await desk.request('POST', '/auth/pw/login', {
-      json: { email: email.email, password: 'desk-password-1' },
+    const login = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: email.email, password: 'desk-password-1' },
     });
     expect(login.statusCode).toBe(401);
   });
@@ -336,9 +366,9 @@ describe('paid addresses on domains', () => {
       .where('subject_id', '=', third.id)
       .executeTakeFirstOrThrow();
     expect(invoice.amount).toBe('1.00');
-    expect(codeOf(await confirm(ann, third.id))).toBe('error_domain_status_paying');
-    const url = `user/domains/${domain.id}/emails/${third.id}/paid`;
-    expect(codeOf(await api(ann.browser, 'POST', url))).toBe('pay_invoice');
+    expect((await confirm(ann, third.id)).code).toBe('error_domain_status_paying');
+    const paid = { params: { id: domain.id, emailId: third.id } };
+    expect((await api(ann.browser, 'checkDomainEmailPayment', paid)).code).toBe('pay_invoice');
     expect(await rcptCode(third.email)).toBe(550);
 
     // Paid in the wallet; many 'I have already paid' at once settle it once.
@@ -347,7 +377,9 @@ describe('paid addresses on domains', () => {
       .set({ status: 'paid' })
       .where('id', '=', third.invoice!.id)
       .execute();
-    const clicks = await Promise.all(Array.from({ length: 20 }, () => api(ann.browser, 'POST', url)));
+    const clicks = await Promise.all(
+      Array.from({ length: 20 }, () => api(ann.browser, 'checkDomainEmailPayment', paid)),
+    );
     expect(clicks.map((c) => c.status)).toEqual(Array(20).fill(200));
     expect(clicks.every((c) => c.body.email.status === 'prepared')).toBe(true);
     const ledger = await invoiceLedger(db, invoice.id);
@@ -372,26 +404,34 @@ describe('paid addresses on domains', () => {
     ).member_id;
     const pub = await publicDomain();
     const publicName = pub.name;
-    const catchAll = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails`, {
-      name: 'grab',
-      catch_all: true,
+    const catchAll = await api(ann.browser, 'createDomainEmail', {
+      params: { id: pub.id },
+      body: {
+        name: 'grab',
+        catch_all: true,
+      },
     });
-    expect(codeOf(catchAll)).toBe('forbidden');
-    const stopped = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails`, { name: 'admin' });
-    expect(codeOf(stopped)).toBe('alias_stoplist');
+    expect(catchAll.code).toBe('forbidden');
+    const stopped = await api(ann.browser, 'createDomainEmail', {
+      params: { id: pub.id },
+      body: { name: 'admin' },
+    });
+    expect(stopped.code).toBe('alias_stoplist');
     const bought = await create(ann, pub.id, 'annie');
     expect(bought).toMatchObject({ status: 'unpaid', paid: true });
     expect(await rcptCode(bought.email)).toBe(550);
     expect(await rcptCode(`nobody@${publicName}`)).toBe(550);
     await settleInSandbox(ctx, bought.invoice!.id, 'paid', memberId);
-    const list = await api(ann.browser, 'GET', `user/domains/${pub.id}/emails`);
+    const list = await api(ann.browser, 'domainEmails', { params: { id: pub.id } });
     expect(list.body.emails[0]).toMatchObject({ email: bought.email, status: 'succeed' });
     expect(await rcptCode(bought.email)).toBe(250);
 
     const rejected = await create(ann, pub.id, 'second-try');
     await settleInSandbox(ctx, rejected.invoice!.id, 'rejected', memberId);
-    const checked = await api(ann.browser, 'POST', `user/domains/${pub.id}/emails/${rejected.id}/paid`);
-    expect(codeOf(checked)).toBe('pay_invoice_cancel');
+    const checked = await api(ann.browser, 'checkDomainEmailPayment', {
+      params: { id: pub.id, emailId: rejected.id },
+    });
+    expect(checked.code).toBe('pay_invoice_cancel');
     const again = await create(ann, pub.id, 'second-try');
     expect(again.status).toBe('unpaid');
   });
@@ -402,15 +442,18 @@ describe('paid addresses on domains', () => {
     const pub = await publicDomain();
     const own = await verifiedDomain(ann);
     const office = await activeAddress(ann, own.id, 'office', true);
-    const grant = await api(ann.browser, 'PUT', `user/domains/${own.id}/emails/${office.id}/access`, {
-      password: 'correct horse battery',
-      password_confirm: 'correct horse battery',
+    const grant = await api(ann.browser, 'domainEmailAccess', {
+      params: { id: own.id, emailId: office.id },
+      body: {
+        password: 'correct horse battery',
+        password_confirm: 'correct horse battery',
+      },
     });
     expect(grant.status, JSON.stringify(grant.body)).toBe(200);
     const onPublic = await create(ann, pub.id, `ann${seq++}`);
     const bobs = await create(bob, pub.id, `bob${seq++}`);
 
-    const all = await api(ann.browser, 'GET', 'user/domains/emails');
+    const all = await api(ann.browser, 'allDomainEmails');
     expect(all.status).toBe(200);
     const emails = all.body.emails as DomainEmail[];
     expect(emails.map((e) => e.email)).toEqual([office.email, onPublic.email]);
@@ -424,15 +467,17 @@ describe('paid addresses on domains', () => {
       invoice: { id: onPublic.invoice!.id, status: 'unpaid' },
     });
     // The same rows as the domain's own list gives.
-    const perDomain = await api(ann.browser, 'GET', `user/domains/${pub.id}/emails`);
+    const perDomain = await api(ann.browser, 'domainEmails', { params: { id: pub.id } });
     expect(perDomain.body.emails).toEqual([emails[1]]);
-    const bobList = await api(bob.browser, 'GET', 'user/domains/emails');
+    const bobList = await api(bob.browser, 'allDomainEmails');
     expect((bobList.body.emails as DomainEmail[]).map((e) => e.email)).toEqual([bobs.email]);
 
     // A removed address leaves the list.
-    const removed = await api(ann.browser, 'DELETE', `user/domains/${pub.id}/emails/${onPublic.id}`);
+    const removed = await api(ann.browser, 'deleteDomainEmail', {
+      params: { id: pub.id, emailId: onPublic.id },
+    });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
-    const after = await api(ann.browser, 'GET', 'user/domains/emails');
+    const after = await api(ann.browser, 'allDomainEmails');
     expect((after.body.emails as DomainEmail[]).map((e) => e.email)).toEqual([office.email]);
   });
 });

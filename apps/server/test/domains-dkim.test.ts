@@ -4,13 +4,14 @@ import { sql } from 'kysely';
 import pino from 'pino';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import type { Domain, DomainDetailResponse } from '@mailroom/protocol';
-import { createTestApp, type Browser } from './_util.js';
+import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { startJobs, startSink } from './_sending.js';
 import { freePort } from '../../../test-support/ports.js';
 import { runDomainUpkeep, type DomainUpkeepDeps } from '../src/addresses/index.js';
 import { AddressPolicy, openDnsResolver } from '../src/core/net/index.js';
+import { api } from './_client.js';
 
 /**
  * The DKIM keys of own domains and the daily upkeep (issue 17): both signatures of outgoing mail verified by mailauth
@@ -35,19 +36,15 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.
   dkimVerify: (raw: Buffer, opts: { resolver: DNSResolver }) => Promise<DKIMVerifyResult>;
 };
 
-async function api(browser: Browser, method: 'GET' | 'POST', url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
 let seq = 0;
 const fresh = (stem = 'dkim') => `${stem}${Date.now().toString(36)}${seq++}.test`;
 
 async function verifiedDomain(user: MailUser, name = fresh()): Promise<DomainDetailResponse> {
-  const domain = (await api(user.browser, 'POST', 'user/domains', { name })).body.domain as Domain;
+  const domain = (await api(user.browser, 'createDomain', { body: { name } })).body.domain as Domain;
   dns.zone.set(domain.name, 'TXT', [domain.verification.txt_value]);
-  const detail = (await api(user.browser, 'POST', `user/domains/${domain.id}/confirm`, { method: 'dns' }))
-    .body as DomainDetailResponse;
+  const detail = (
+    await api(user.browser, 'confirmDomain', { params: { id: domain.id }, body: { method: 'dns' } })
+  ).body as DomainDetailResponse;
   expect(detail.domain.status).toBe('succeed');
   return detail;
 }
@@ -132,24 +129,24 @@ describe('DKIM rotation', () => {
     const ann = await mailUser(ctx, 'Ann Rotates');
     const first = await verifiedDomain(ann);
     const id = first.domain.id;
-    const rotated = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`))
+    const rotated = (await api(ann.browser, 'rotateDomainDkim', { params: { id } }))
       .body as DomainDetailResponse;
     expect(rotated.dkim.map((k) => k.state)).toEqual(['active', 'active', 'next', 'next']);
     const next = rotated.dkim.filter((k) => k.state === 'next');
     expect(next.map((k) => k.selector)).not.toEqual(first.dkim.map((k) => k.selector));
     expect(new Set(rotated.dkim.map((k) => k.selector)).size).toBe(4);
     // Pressed again while one is under way: nothing new.
-    const again = (await api(ann.browser, 'POST', `user/domains/${id}/dkim/rotate`))
+    const again = (await api(ann.browser, 'rotateDomainDkim', { params: { id } }))
       .body as DomainDetailResponse;
     expect(again.dkim.map((k) => k.selector)).toEqual(rotated.dkim.map((k) => k.selector));
 
     // Not published yet: the next keys wait.
-    let checked = (await api(ann.browser, 'POST', `user/domains/${id}/check`)).body as DomainDetailResponse;
+    let checked = (await api(ann.browser, 'checkDomain', { params: { id } })).body as DomainDetailResponse;
     expect(checked.dkim.map((k) => k.state)).toEqual(['active', 'active', 'next', 'next']);
 
     for (const key of next) dns.zone.set(key.dns_name, 'TXT', [key.dns_value]);
     const before = Date.now();
-    checked = (await api(ann.browser, 'POST', `user/domains/${id}/check`)).body as DomainDetailResponse;
+    checked = (await api(ann.browser, 'checkDomain', { params: { id } })).body as DomainDetailResponse;
     expect(checked.dkim.map((k) => [k.selector, k.state])).toEqual([
       [first.dkim[0]!.selector, 'retiring'],
       [first.dkim[1]!.selector, 'retiring'],
@@ -166,7 +163,7 @@ describe('DKIM rotation', () => {
       (await db.selectFrom('domain_dkim_keys').select('id').where('domain_id', '=', id).execute()).length,
     ).toBe(4);
     await runDomainUpkeep(upkeepDeps(), new Date(Date.now() + 8 * DAY));
-    const left = (await api(ann.browser, 'GET', `user/domains/${id}`)).body as DomainDetailResponse;
+    const left = (await api(ann.browser, 'domain', { params: { id } })).body as DomainDetailResponse;
     expect(left.dkim.map((k) => [k.selector, k.state])).toEqual([
       [next[0]!.selector, 'active'],
       [next[1]!.selector, 'active'],
@@ -180,17 +177,20 @@ describe('the daily upkeep of domains', () => {
     await sql`update accounts set settings = settings || '{"language":"ru"}'::jsonb where id = ${ann.accountId}`.execute(
       db,
     );
-    const domain = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('late') })).body
+    const domain = (await api(ann.browser, 'createDomain', { body: { name: fresh('late') } })).body
       .domain as Domain;
-    const never = (await api(ann.browser, 'POST', 'user/domains', { name: fresh('never') })).body
+    const never = (await api(ann.browser, 'createDomain', { body: { name: fresh('never') } })).body
       .domain as Domain;
-    const confirmed = await api(ann.browser, 'POST', `user/domains/${domain.id}/confirm`, { method: 'dns' });
+    const confirmed = await api(ann.browser, 'confirmDomain', {
+      params: { id: domain.id },
+      body: { method: 'dns' },
+    });
     expect(confirmed.body.domain.failure.reason).toBe('record_not_found');
 
     await runDomainUpkeep(upkeepDeps(), new Date(Date.now() + 6 * DAY));
     expect((await domainRow(domain.id)).failure_reason).toBe('record_not_found');
     await runDomainUpkeep(upkeepDeps(), new Date(Date.now() + 8 * DAY));
-    const listed = (await api(ann.browser, 'GET', 'user/domains')).body.domains as Domain[];
+    const listed = (await api(ann.browser, 'domains')).body.domains as Domain[];
     expect(listed.find((d) => d.id === domain.id)).toMatchObject({
       status: 'failed',
       failure: { reason: 'expired', found: null },
@@ -204,7 +204,10 @@ describe('the daily upkeep of domains', () => {
 
     // Confirmed again, the 7 days start over.
     dns.zone.set(domain.name, 'TXT', [domain.verification.txt_value]);
-    const retried = await api(ann.browser, 'POST', `user/domains/${domain.id}/confirm`, { method: 'dns' });
+    const retried = await api(ann.browser, 'confirmDomain', {
+      params: { id: domain.id },
+      body: { method: 'dns' },
+    });
     expect(retried.body.domain).toMatchObject({ status: 'succeed', failure: null });
   });
 

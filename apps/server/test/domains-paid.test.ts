@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Domain } from '@mailroom/protocol';
-import { createTestApp, type Browser } from './_util.js';
+import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { invoiceLedger, settleInSandbox } from '../src/wallet/index.js';
+import { api } from './_client.js';
 
 /**
  * Domains beyond FREE_DOMAINS are paid through the wallet (issue 17), with the exactly-once rules of paid aliases:
@@ -14,17 +15,11 @@ const dns = await startTestDns();
 const ctx = await createTestApp({ env: { DNS_SERVERS: dns.server, FREE_DOMAINS: '1', DOMAIN_PRICE: '2.5' } });
 const { db } = ctx;
 
-async function api(browser: Browser, method: 'GET' | 'POST' | 'DELETE', url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
 let seq = 0;
 const fresh = () => `paid${Date.now().toString(36)}${seq++}.test`;
 
 async function add(user: MailUser, name = fresh()): Promise<Domain> {
-  const r = await api(user.browser, 'POST', 'user/domains', { name });
+  const r = await api(user.browser, 'createDomain', { body: { name } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.domain as Domain;
 }
@@ -62,15 +57,22 @@ describe('a domain beyond the free number', () => {
       status: 'unpaid',
     });
 
-    expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name: fresh() }))).toBe(
+    expect((await api(ann.browser, 'createDomain', { body: { name: fresh() } })).code).toBe(
       'error_domain_status_paying',
     );
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
-    const early = await api(ann.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' });
-    expect(codeOf(early)).toBe('error_domain_status_paying');
-    expect(codeOf(await api(ann.browser, 'POST', `user/domains/${paid.id}/paid`))).toBe('pay_invoice');
+    const early = await api(ann.browser, 'confirmDomain', {
+      params: { id: paid.id },
+      body: { method: 'dns' },
+    });
+    expect(early.code).toBe('error_domain_status_paying');
+    expect((await api(ann.browser, 'checkDomainPayment', { params: { id: paid.id } })).code).toBe(
+      'pay_invoice',
+    );
     // A free domain has no payment to check.
-    expect(codeOf(await api(ann.browser, 'POST', `user/domains/${free.id}/paid`))).toBe('entity_not_found');
+    expect((await api(ann.browser, 'checkDomainPayment', { params: { id: free.id } })).code).toBe(
+      'entity_not_found',
+    );
   });
 
   it("is settled exactly once however often 'I have already paid' is pressed, then may be verified", async () => {
@@ -83,7 +85,7 @@ describe('a domain beyond the free number', () => {
       .where('id', '=', paid.invoice!.id)
       .execute();
     const clicks = await Promise.all(
-      Array.from({ length: 20 }, () => api(bob.browser, 'POST', `user/domains/${paid.id}/paid`)),
+      Array.from({ length: 20 }, () => api(bob.browser, 'checkDomainPayment', { params: { id: paid.id } })),
     );
     expect(clicks.map((c) => c.status)).toEqual(Array(20).fill(200));
     expect(clicks.every((c) => c.body.domain.status === 'prepared')).toBe(true);
@@ -93,7 +95,10 @@ describe('a domain beyond the free number', () => {
     expect(ledger.map((l) => [l.from_status, l.to_status])).toEqual([['unpaid', 'paid']]);
 
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
-    const verified = await api(bob.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' });
+    const verified = await api(bob.browser, 'confirmDomain', {
+      params: { id: paid.id },
+      body: { method: 'dns' },
+    });
     expect(verified.body.domain).toMatchObject({
       status: 'succeed',
       paid: true,
@@ -108,16 +113,18 @@ describe('a domain beyond the free number', () => {
     await add(cy);
     const paid = await add(cy);
     await settleInSandbox(ctx, paid.invoice!.id, 'rejected', await memberIdOf(cy));
-    expect(codeOf(await api(cy.browser, 'POST', `user/domains/${paid.id}/paid`))).toBe('pay_invoice_cancel');
-    const listed = (await api(cy.browser, 'GET', 'user/domains')).body.domains as Domain[];
+    expect((await api(cy.browser, 'checkDomainPayment', { params: { id: paid.id } })).code).toBe(
+      'pay_invoice_cancel',
+    );
+    const listed = (await api(cy.browser, 'domains')).body.domains as Domain[];
     expect(listed.find((d) => d.id === paid.id)).toMatchObject({
       status: 'failed',
       invoice: { status: 'rejected' },
     });
     dns.zone.set(paid.name, 'TXT', [paid.verification.txt_value]);
-    expect(codeOf(await api(cy.browser, 'POST', `user/domains/${paid.id}/confirm`, { method: 'dns' }))).toBe(
-      'error_domain_status_paying',
-    );
+    expect(
+      (await api(cy.browser, 'confirmDomain', { params: { id: paid.id }, body: { method: 'dns' } })).code,
+    ).toBe('error_domain_status_paying');
     expect((await add(cy)).status).toBe('unpaid');
   });
 
@@ -125,7 +132,10 @@ describe('a domain beyond the free number', () => {
     const dee = await mailUser(ctx, 'Dee Gives Up');
     await add(dee);
     const paid = await add(dee);
-    expect((await api(dee.browser, 'DELETE', `user/domains/${paid.id}?confirm=delete`)).status).toBe(200);
+    expect(
+      (await api(dee.browser, 'deleteDomain', { params: { id: paid.id }, query: { confirm: 'delete' } }))
+        .status,
+    ).toBe(200);
     expect((await ourInvoice(paid)).status).toBe('cancelled');
     expect((await add(dee)).status).toBe('unpaid');
   });

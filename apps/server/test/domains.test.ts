@@ -5,6 +5,7 @@ import { mailUser, type MailUser } from './_actions.js';
 import { startTestDns } from './_dns.js';
 import { startTestSite } from './_site.js';
 import { setPassportLevel } from '../src/accounts/index.js';
+import { api, apiCall, type RouteCall } from './_client.js';
 
 /**
  * Own domains over the API (issue 17): adding, verification by TXT record and by meta tag against a DNS server and a
@@ -25,19 +26,11 @@ const ctx = await createTestApp({
 });
 const { db } = ctx;
 
-type Method = 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
-async function api(browser: Browser, method: Method, url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
-
 let seq = 0;
 const fresh = (stem = 'corp') => `${stem}${Date.now().toString(36)}${seq++}.test`;
 
 async function add(user: MailUser, name: string): Promise<Domain> {
-  const r = await api(user.browser, 'POST', 'user/domains', { name });
+  const r = await api(user.browser, 'createDomain', { body: { name } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.domain as Domain;
 }
@@ -47,7 +40,7 @@ async function confirm(
   domain: Domain,
   method: 'dns' | 'meta',
 ): Promise<DomainDetailResponse> {
-  const r = await api(user.browser, 'POST', `user/domains/${domain.id}/confirm`, { method });
+  const r = await api(user.browser, 'confirmDomain', { params: { id: domain.id }, body: { method } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body as DomainDetailResponse;
 }
@@ -89,21 +82,21 @@ describe('adding a domain', () => {
       'a..b.test',
       'x.123',
     ])
-      expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name })), name).toBe('invalid_domain');
+      expect((await api(ann.browser, 'createDomain', { body: { name } })).code, name).toBe('invalid_domain');
     for (const name of ['mailroom.test', 'Sub.Mailroom.Test', 'public-mail.test'])
-      expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name })), name).toBe('domain_hosted');
+      expect((await api(ann.browser, 'createDomain', { body: { name } })).code, name).toBe('domain_hosted');
 
-    const listed = await api(ann.browser, 'GET', 'user/domains');
+    const listed = await api(ann.browser, 'domains');
     expect(listed.body.domains.map((d: Domain) => d.id)).toEqual([plain.id, idn.id]);
-    const pub = await api(ann.browser, 'GET', 'user/domains/public');
+    const pub = await api(ann.browser, 'publicDomains');
     expect(pub.body.domains).toEqual([{ id: expect.any(Number), name: 'public-mail.test' }]);
   });
 
   it('needs a passport of at least formal level', async () => {
     const ann = await mailUser(ctx, 'Ann Unverified');
     await setPassportLevel(db, ann.accountId, 'none');
-    const r = await api(ann.browser, 'POST', 'user/domains', { name: fresh() });
-    expect(codeOf(r)).toBe('passport_level_required');
+    const r = await api(ann.browser, 'createDomain', { body: { name: fresh() } });
+    expect(r.code).toBe('passport_level_required');
   });
 
   it('refuses a name this account holds or another account verified; an unverified claim blocks nobody', async () => {
@@ -112,7 +105,7 @@ describe('adding a domain', () => {
     const carol = await mailUser(ctx, 'Carol Late');
     const name = fresh('dup');
     const annClaim = await add(ann, name);
-    expect(codeOf(await api(ann.browser, 'POST', 'user/domains', { name }))).toBe('duplicate_domains');
+    expect((await api(ann.browser, 'createDomain', { body: { name } })).code).toBe('duplicate_domains');
 
     // Ann's claim does not keep the real owner out: Bob adds it and proves it.
     const bobs = await add(bob, name);
@@ -121,7 +114,7 @@ describe('adding a domain', () => {
     expect((await confirm(bob, bobs, 'dns')).domain.status).toBe('succeed');
 
     // Now nobody else may add it, and Ann's claim cannot be proven with Bob's record.
-    expect(codeOf(await api(carol.browser, 'POST', 'user/domains', { name }))).toBe('duplicate_domains');
+    expect((await api(carol.browser, 'createDomain', { body: { name } })).code).toBe('duplicate_domains');
     const annConfirm = await confirm(ann, annClaim, 'dns');
     expect(annConfirm.domain.status).toBe('failed');
     expect(annConfirm.domain.failure).toEqual({ reason: 'wrong_token', found: bobs.verification.token });
@@ -162,7 +155,8 @@ describe('verification by DNS TXT record', () => {
     ]);
     dns.zone.set(`_dmarc.${domain.name}`, 'TXT', ['v=DMARC1; p=none']);
     for (const key of detail.dkim) dns.zone.set(key.dns_name, 'TXT', [key.dns_value]);
-    const healthy = (await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse;
+    const healthy = (await api(ann.browser, 'domain', { params: { id: domain.id } }))
+      .body as DomainDetailResponse;
     expect(healthy.dns.map((c) => [c.kind, c.ok])).toEqual([
       ['verification', true],
       ['mx', true],
@@ -193,7 +187,9 @@ describe('verification by DNS TXT record', () => {
 
     // Two SPF records are a permanent error for receivers (RFC 7208 §3.2), even when one names the service: one merged.
     dns.zone.add(domain.name, 'TXT', 'v=spf1 mx include:_spf.mailroom.test ~all');
-    spf = spfOf((await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse);
+    spf = spfOf(
+      (await api(ann.browser, 'domain', { params: { id: domain.id } })).body as DomainDetailResponse,
+    );
     expect(spf).toMatchObject({
       ok: false,
       suggested: 'v=spf1 a include:_spf.other.test mx include:_spf.mailroom.test -all',
@@ -201,7 +197,9 @@ describe('verification by DNS TXT record', () => {
 
     // The record as suggested is healthy, and nothing more is suggested.
     dns.zone.set(domain.name, 'TXT', [domain.verification.txt_value, spf.suggested!]);
-    spf = spfOf((await api(ann.browser, 'GET', `user/domains/${domain.id}`)).body as DomainDetailResponse);
+    spf = spfOf(
+      (await api(ann.browser, 'domain', { params: { id: domain.id } })).body as DomainDetailResponse,
+    );
     expect(spf.ok).toBe(true);
     expect(spf.suggested).toBeUndefined();
   });
@@ -236,7 +234,7 @@ describe('verification by DNS TXT record', () => {
     expect(detail.dkim).toEqual([]);
 
     dns.zone.set(domain.name, 'TXT', ['mailroom-verification=0123456789abcdef']);
-    detail = (await api(ann.browser, 'POST', `user/domains/${domain.id}/check`)).body;
+    detail = (await api(ann.browser, 'checkDomain', { params: { id: domain.id } })).body;
     expect(detail.domain.failure).toEqual({ reason: 'wrong_token', found: '0123456789abcdef' });
 
     const broken = await add(ann, fresh('broken'));
@@ -246,7 +244,7 @@ describe('verification by DNS TXT record', () => {
 
     // Published at last: the check passes.
     dns.zone.set(domain.name, 'TXT', [domain.verification.txt_value]);
-    detail = (await api(ann.browser, 'POST', `user/domains/${domain.id}/check`)).body;
+    detail = (await api(ann.browser, 'checkDomain', { params: { id: domain.id } })).body;
     expect(detail.domain).toMatchObject({ status: 'succeed', failure: null });
   });
 });
@@ -352,20 +350,20 @@ describe("another account's domain", () => {
     dns.zone.set(bobs.name, 'TXT', [bobs.verification.txt_value]);
     await confirm(bob, bobs, 'dns');
     const id = bobs.id;
-    const attempts: [Method, string, unknown?][] = [
-      ['GET', `user/domains/${id}`],
-      ['POST', `user/domains/${id}/confirm`, { method: 'dns' }],
-      ['POST', `user/domains/${id}/check`],
-      ['POST', `user/domains/${id}/paid`],
-      ['POST', `user/domains/${id}/dkim/rotate`],
-      ['DELETE', `user/domains/${id}?confirm=delete`],
+    const attempts: RouteCall[] = [
+      ['domain', { params: { id } }],
+      ['confirmDomain', { params: { id }, body: { method: 'dns' } }],
+      ['checkDomain', { params: { id } }],
+      ['checkDomainPayment', { params: { id } }],
+      ['rotateDomainDkim', { params: { id } }],
+      ['deleteDomain', { params: { id }, query: { confirm: 'delete' } }],
     ];
-    for (const [method, url, body] of attempts) {
-      const r = await api(ann.browser, method, url, body);
-      expect([r.status, codeOf(r)], `${method} ${url}`).toEqual([404, 'entity_not_found']);
+    for (const call of attempts) {
+      const r = await apiCall(ann.browser, call);
+      expect([r.status, r.code], call[0]).toEqual([404, 'entity_not_found']);
     }
-    expect((await api(ann.browser, 'GET', 'user/domains')).body.domains).toEqual([]);
-    const still = (await api(bob.browser, 'GET', `user/domains/${id}`)).body as DomainDetailResponse;
+    expect((await api(ann.browser, 'domains')).body.domains).toEqual([]);
+    const still = (await api(bob.browser, 'domain', { params: { id } })).body as DomainDetailResponse;
     expect(still.domain.status).toBe('succeed');
     expect(still.dkim.map((k) => k.state)).toEqual(['active', 'active']);
   });
@@ -398,17 +396,20 @@ describe('removing a domain', () => {
       .insertInto('delegations')
       .values({ alias_id: address.id, delegate_account_id: bob.accountId })
       .execute();
-    expect((await api(ann.browser, 'GET', 'user/domains')).body.domains[0].emails_count).toBe(1);
+    expect((await api(ann.browser, 'domains')).body.domains[0].emails_count).toBe(1);
 
-    for (const query of ['', '?confirm=', '?confirm=yes'])
-      expect(codeOf(await api(ann.browser, 'DELETE', `user/domains/${domain.id}${query}`))).toBe(
+    for (const query of [{}, { confirm: '' }, { confirm: 'yes' }])
+      expect((await api(ann.browser, 'deleteDomain', { params: { id: domain.id }, query })).code).toBe(
         'delete_word_required',
       );
-    const removed = await api(ann.browser, 'DELETE', `user/domains/${domain.id}?confirm=delete`);
+    const removed = await api(ann.browser, 'deleteDomain', {
+      params: { id: domain.id },
+      query: { confirm: 'delete' },
+    });
     expect(removed.body).toEqual({ ok: true });
 
-    expect((await api(ann.browser, 'GET', 'user/domains')).body.domains).toEqual([]);
-    expect(codeOf(await api(ann.browser, 'GET', `user/domains/${domain.id}`))).toBe('entity_not_found');
+    expect((await api(ann.browser, 'domains')).body.domains).toEqual([]);
+    expect((await api(ann.browser, 'domain', { params: { id: domain.id } })).code).toBe('entity_not_found');
     const row = await db
       .selectFrom('aliases')
       .select('deleted_at')
@@ -437,7 +438,7 @@ describe('removing a domain', () => {
 describe('sessions that are not the owner', () => {
   it('cannot reach the domains (forbidden to anonymous and to impersonation alike)', async () => {
     const anonymous = new Browser(ctx.app);
-    const r = await api(anonymous, 'GET', 'user/domains');
+    const r = await api(anonymous, 'domains');
     expect(r.status).toBe(401);
   });
 });

@@ -4,7 +4,8 @@ import { simpleParser } from 'mailparser';
 import { sql } from 'kysely';
 import { decryptEnvelope, deriveSecrets, encryptMessage } from '../../web/src/lib/crypto.js';
 import { Browser, createTestApp, storedBlobs } from './_util.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
+import { api, apiRequest } from './_client.js';
 
 const ctx = await createTestApp();
 const { app, db, blobs } = ctx;
@@ -53,7 +54,7 @@ describe('sending a password-encrypted message', () => {
   it('recipients get a notice with the /decrypt link, and the right password opens it in the reader', async () => {
     const sealed = await sealedPromise;
     const { size: _size, ...encryption } = sealed;
-    const { status, body } = await call(ann.browser, 'POST', 'messages/send', encryptedRequest(encryption));
+    const { status, body } = await api(ann.browser, 'sendMessage', { body: encryptedRequest(encryption) });
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body).toMatchObject({ delivered: 1, queued: 1 });
 
@@ -71,19 +72,17 @@ describe('sending a password-encrypted message', () => {
 
     // Bob in the reader: params, then the ciphertext with the authentication value.
     const ref = { folder_id: notice.folder_id, uid: notice.uid };
-    const params = await call(bob.browser, 'POST', 'messages/decrypt', ref);
+    const params = await api(bob.browser, 'decryptMessage', { body: ref });
     expect(params.body).toMatchObject({ id: link![1], key_salt: sealed.key_salt });
     const { key, auth } = await deriveSecrets(PASSWORD, params.body);
-    const opened = await bob.browser.request('POST', '/api/v1/messages/decrypt', { json: { ...ref, auth } });
+    const opened = await apiRequest(bob.browser, 'decryptMessage', { body: { ...ref, auth } });
     expect(opened.statusCode).toBe(200);
     const payload = await decryptEnvelope(key, new Uint8Array(opened.rawPayload));
     expect(payload.subject).toBe(`Квартальный отчёт ${MARKER}`);
     expect(new TextDecoder().decode(payload.attachments[0]!.bytes)).toContain(MARKER);
 
     // The same message opens on the public page by its id, without an account.
-    const anonymous = await new Browser(app).request('POST', '/api/v1/decrypt', {
-      json: { id: link![1], auth },
-    });
+    const anonymous = await apiRequest(new Browser(app), 'decrypt', { body: { id: link![1], auth } });
     expect(anonymous.statusCode).toBe(200);
   });
 
@@ -111,21 +110,15 @@ describe('sending a password-encrypted message', () => {
   it('an encrypted send that still carries the subject, body or attachments in the clear is refused', async () => {
     const { size: _size, ...encryption } = await sealedPromise;
     for (const extra of [{ subject: 'clear' }, { content: '<p>clear</p>' }, { attachments: [1] }]) {
-      const { status, body } = await call(
-        ann.browser,
-        'POST',
-        'messages/send',
-        encryptedRequest(encryption, extra),
-      );
+      const { status, body } = await api(ann.browser, 'sendMessage', {
+        body: encryptedRequest(encryption, extra),
+      });
       expect(status, JSON.stringify(extra)).toBe(400);
       expect(body.error.meta.i8s).toBe('invalid_request_params');
     }
-    const missing = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      encryptedRequest(encryption, { encryption: undefined }),
-    );
+    const missing = await api(ann.browser, 'sendMessage', {
+      body: encryptedRequest(encryption, { encryption: undefined }),
+    });
     expect(missing.status).toBe(400);
   });
 });

@@ -9,6 +9,7 @@ import { resolveRecipient } from '../src/addresses/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { decryptEnvelope, deriveSecrets, encryptMessage, fromBase64Url } from '../../web/src/lib/crypto.js';
 import { Browser, createTestApp, signUpAndSignIn, storedBlobs } from './_util.js';
+import { apiRequest } from './_client.js';
 
 const MAX_ATTEMPTS = 3;
 const { app, db, config, blobs, events } = await createTestApp({
@@ -56,7 +57,7 @@ async function deliverToBob(raw: Buffer) {
 }
 
 async function authFor(id: string, password: string) {
-  const params = (await anonymous().get(`/api/v1/decrypt/${id}/params`)).json() as {
+  const params = (await apiRequest(anonymous(), 'decryptParams', { params: { id } })).json() as {
     iterations: number;
     key_salt: string;
     auth_salt: string;
@@ -82,7 +83,7 @@ describe('password-encrypted messages', () => {
     const { id } = await store(sealed);
     const { key, auth, params } = await authFor(id, PASSWORD);
     expect(params).toMatchObject({ iterations: ENCRYPTION_KDF_ITERATIONS, key_salt: sealed.key_salt });
-    const response = await anonymous().request('POST', '/api/v1/decrypt', { json: { id, auth } });
+    const response = await apiRequest(anonymous(), 'decrypt', { body: { id, auth } });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('application/octet-stream');
     expect(response.headers['cache-control']).toBe('no-store');
@@ -133,7 +134,7 @@ describe('password-encrypted messages', () => {
     const sealed = await sealedPromise;
     const { id } = await store(sealed);
     const ciphertext = Buffer.from(sealed.ciphertext, 'base64');
-    const params = await anonymous().get(`/api/v1/decrypt/${id}/params`);
+    const params = await apiRequest(anonymous(), 'decryptParams', { params: { id } });
     expect(Object.keys(params.json() as object).sort()).toEqual([
       'auth_salt',
       'id',
@@ -141,13 +142,13 @@ describe('password-encrypted messages', () => {
       'key_salt',
     ]);
     const wrong = await authFor(id, 'not the password');
-    const refused = await anonymous().request('POST', '/api/v1/decrypt', { json: { id, auth: wrong.auth } });
+    const refused = await apiRequest(anonymous(), 'decrypt', { body: { id, auth: wrong.auth } });
     expect(refused.statusCode).toBe(403);
     expect(refused.rawPayload.length).toBeLessThan(200);
     expect(refused.rawPayload.includes(ciphertext.subarray(20, 60))).toBe(false);
     // Without the custom header a cross-site page cannot even ask.
-    const crossSite = await anonymous().request('POST', '/api/v1/decrypt', {
-      json: { id, auth: wrong.auth },
+    const crossSite = await apiRequest(anonymous(), 'decrypt', {
+      body: { id, auth: wrong.auth },
       csrf: false,
     });
     expect(crossSite.statusCode).toBe(403);
@@ -158,8 +159,8 @@ describe('password-encrypted messages', () => {
     const { id } = await store(await sealedPromise);
     const auth = randomBytes(32).toString('base64url');
     const unknownId = randomBytes(16).toString('base64url');
-    const wrong = await anonymous().request('POST', '/api/v1/decrypt', { json: { id, auth } });
-    const unknown = await anonymous().request('POST', '/api/v1/decrypt', { json: { id: unknownId, auth } });
+    const wrong = await apiRequest(anonymous(), 'decrypt', { body: { id, auth } });
+    const unknown = await apiRequest(anonymous(), 'decrypt', { body: { id: unknownId, auth } });
     expect(wrong.statusCode).toBe(403);
     expect(unknown.statusCode).toBe(wrong.statusCode);
     expect(unknown.rawPayload.equals(wrong.rawPayload)).toBe(true);
@@ -169,13 +170,14 @@ describe('password-encrypted messages', () => {
 
   it('params of an unknown id look like real ones and stay the same, so they do not tell which ids exist', async () => {
     const unknownId = randomBytes(16).toString('base64url');
-    const first = (await anonymous().get(`/api/v1/decrypt/${unknownId}/params`)).json() as Record<
-      string,
-      unknown
-    >;
-    const again = (await anonymous().get(`/api/v1/decrypt/${unknownId}/params`)).json();
+    const first = (
+      await apiRequest(anonymous(), 'decryptParams', { params: { id: unknownId } })
+    ).json() as Record<string, unknown>;
+    const again = (await apiRequest(anonymous(), 'decryptParams', { params: { id: unknownId } })).json();
     const other = (
-      await anonymous().get(`/api/v1/decrypt/${randomBytes(16).toString('base64url')}/params`)
+      await apiRequest(anonymous(), 'decryptParams', {
+        params: { id: randomBytes(16).toString('base64url') },
+      })
     ).json();
     expect(again).toEqual(first);
     expect(other).not.toEqual(first);
@@ -190,17 +192,15 @@ describe('password-encrypted messages', () => {
     const before = (await inbox(annAccount.id)).length;
     const { auth: rightAuth } = await authFor(id, PASSWORD);
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
-      const guess = await anonymous().request('POST', '/api/v1/decrypt', {
-        json: { id, auth: randomBytes(32).toString('base64url') },
+      const guess = await apiRequest(anonymous(), 'decrypt', {
+        body: { id, auth: randomBytes(32).toString('base64url') },
       });
       expect(guess.json()).toMatchObject({ error: { meta: { i8s: 'decrypt_failed' } } });
     }
-    const right = await anonymous().request('POST', '/api/v1/decrypt', { json: { id, auth: rightAuth } });
+    const right = await apiRequest(anonymous(), 'decrypt', { body: { id, auth: rightAuth } });
     expect(right.statusCode).toBe(423);
     expect(right.json()).toMatchObject({ error: { meta: { i8s: 'decrypt_locked' } } });
-    await anonymous().request('POST', '/api/v1/decrypt', {
-      json: { id, auth: randomBytes(32).toString('base64url') },
-    });
+    await apiRequest(anonymous(), 'decrypt', { body: { id, auth: randomBytes(32).toString('base64url') } });
 
     const notices = (await inbox(annAccount.id)).slice(before);
     expect(notices.map((m) => m.subject)).toEqual([
@@ -216,9 +216,9 @@ describe('password-encrypted messages', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('id', '=', id)
       .execute();
-    const expired = await anonymous().request('POST', '/api/v1/decrypt', { json: { id, auth } });
-    const unknown = await anonymous().request('POST', '/api/v1/decrypt', {
-      json: { id: randomBytes(16).toString('base64url'), auth },
+    const expired = await apiRequest(anonymous(), 'decrypt', { body: { id, auth } });
+    const unknown = await apiRequest(anonymous(), 'decrypt', {
+      body: { id: randomBytes(16).toString('base64url'), auth },
     });
     expect(expired.statusCode).toBe(403);
     expect(expired.rawPayload.equals(unknown.rawPayload)).toBe(true);
@@ -265,21 +265,19 @@ describe('password-encrypted messages', () => {
     expect(message.encrypted).toBe(true);
     const ref = { folder_id: folder.id, uid: message.uid };
 
-    const params = await bob.browser.request('POST', '/api/v1/messages/decrypt', { json: ref });
+    const params = await apiRequest(bob.browser, 'decryptMessage', { body: ref });
     expect(params.statusCode).toBe(200);
     expect(params.json()).toMatchObject({ key_salt: sealed.key_salt, auth_salt: sealed.auth_salt });
     const { key, auth } = await deriveSecrets(PASSWORD, sealed);
-    const opened = await bob.browser.request('POST', '/api/v1/messages/decrypt', { json: { ...ref, auth } });
+    const opened = await apiRequest(bob.browser, 'decryptMessage', { body: { ...ref, auth } });
     expect(opened.statusCode).toBe(200);
     expect((await decryptEnvelope(key, new Uint8Array(opened.rawPayload))).content).toBe(
       `<p>Body ${MARKER}</p>`,
     );
 
-    const stranger = await ann.browser.request('POST', '/api/v1/messages/decrypt', {
-      json: { ...ref, auth },
-    });
+    const stranger = await apiRequest(ann.browser, 'decryptMessage', { body: { ...ref, auth } });
     expect(stranger.statusCode).toBe(404);
-    const anon = await anonymous().request('POST', '/api/v1/messages/decrypt', { json: { ...ref, auth } });
+    const anon = await apiRequest(anonymous(), 'decryptMessage', { body: { ...ref, auth } });
     expect(anon.statusCode).toBe(401);
   });
 
@@ -315,8 +313,7 @@ describe('decrypt rate limit', () => {
     const browser = new Browser(limited.app);
     const body = { id: randomBytes(16).toString('base64url'), auth: randomBytes(32).toString('base64url') };
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++)
-      statuses.push((await browser.request('POST', '/api/v1/decrypt', { json: body })).statusCode);
+    for (let i = 0; i < 4; i++) statuses.push((await apiRequest(browser, 'decrypt', { body })).statusCode);
     expect(statuses).toEqual([403, 403, 403, 429]);
   });
 });

@@ -21,6 +21,7 @@ import { openWalletGateway } from '../src/wallet/index.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { openBlobStore } from '../src/core/blobs/index.js';
 import { PgEventBus, splitForNotify } from '../src/core/events/index.js';
+import { apiRequest } from './_client.js';
 
 const serverUrl = process.env.DATABASE_URL;
 
@@ -250,7 +251,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     ).id;
     const onB = await LiveClient.open(b.wsUrl, { token: ann.browser.cookies.get('mr_sid')! });
     await onB.greet();
-    expect((await ann.browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    expect((await apiRequest(ann.browser, 'logOut')).statusCode).toBe(200);
     expect(await onB.closedWithin(3000)).toEqual({ code: 1008, reason: 'session ended' });
     await a.events.publish(annId, [{ event: 'updateMailboxList' }]);
     expect(onB.received()).toEqual([]);

@@ -7,6 +7,7 @@ import { LiveClient, listenWs, RefusedUpgrade } from './_ws.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
 import { createSession } from '../src/auth/index.js';
+import { apiRequest } from './_client.js';
 
 const { app, db, blobs, events, config } = await createTestApp();
 const url = await listenWs(app);
@@ -115,7 +116,7 @@ describe('the /ws live updates', () => {
     const live = await LiveClient.open(url, { token: ann.token });
     const otherTab = await LiveClient.open(url, { token: ann.token });
     await Promise.all([live.greet(), otherTab.greet()]);
-    const loggedOut = await ann.browser.request('POST', '/auth/wm/logout');
+    const loggedOut = await apiRequest(ann.browser, 'logOut');
     expect(loggedOut.statusCode).toBe(200);
     // Well before the periodic session re-check (minutes): the sign-out itself ends the sockets.
     expect(await live.closedWithin(2000)).toEqual({ code: 1008, reason: 'session ended' });
@@ -133,7 +134,7 @@ describe('the /ws live updates', () => {
     const first = await LiveClient.open(url, { token: ann.token });
     const second = await LiveClient.open(url, { token: secondToken });
     await Promise.all([first.greet(), second.greet()]);
-    await ann.browser.request('POST', '/auth/wm/logout');
+    await apiRequest(ann.browser, 'logOut');
     expect((await first.closedWithin(2000)).code).toBe(1008);
     const from = second.frames.length;
     const { events: sent } = await deliver(ann.accountId, 'still here');

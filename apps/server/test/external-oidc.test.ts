@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import Provider, { type KoaContextWithOIDC } from 'oidc-provider';
 import { Browser, cleanup, createTestApp } from './_util.js';
 import type { Db } from '../src/core/db/index.js';
+import { apiRequest } from './_client.js';
 
 /**
  * A separate OpenID Connect provider on loopback stands in for the payments provider's SSO:
@@ -91,7 +92,7 @@ async function signInThrough(
   };
 
   let location = String(
-    (await mailroom.get('/auth/wm/login?redirect=/mail/folder/all/1/1')).headers.location,
+    (await apiRequest(mailroom, 'signIn', { query: { redirect: '/mail/folder/all/1/1' } })).headers.location,
   );
   expect(location.startsWith(issuer)).toBe(true);
   for (let i = 0; i < 10 && location.startsWith(issuer); i++) {
@@ -117,7 +118,7 @@ describe('single sign-on with an external OpenID Connect provider', () => {
     const issuer = await startProvider((login) => login);
     const { mailroom, callback } = await signInThrough(issuer, '555000111222');
     expect(callback.headers.location).toBe('/mail/folder/all/1/1');
-    expect((await mailroom.get('/auth/access')).json()).toMatchObject({
+    expect((await apiRequest(mailroom, 'access')).json()).toMatchObject({
       email: '555000111222@mailroom.test',
       member_id: '555000111222',
       name: 'User 555000111222',
@@ -138,15 +139,13 @@ describe('single sign-on with an external OpenID Connect provider', () => {
       ).passport_level;
     const first = await signInThrough(issuer, '555000333444', { env });
     expect(await levelOf(first.db)).toBe('verified');
-    const made = await first.mailroom.request('POST', '/api/v1/user/aliases', { json: { name: 'kycdesk' } });
+    const made = await apiRequest(first.mailroom, 'createAlias', { body: { name: 'kycdesk' } });
     expect(made.statusCode).toBe(200);
     // The provider stops vouching (an unknown value): the next sign-in takes the right away.
     level = 'gold';
     const second = await signInThrough(issuer, '555000333444', { env, db: first.db });
     expect(await levelOf(first.db)).toBe('none');
-    const refused = await second.mailroom.request('POST', '/api/v1/user/aliases/paid', {
-      json: { name: 'kycpaid' },
-    });
+    const refused = await apiRequest(second.mailroom, 'createPaidAlias', { body: { name: 'kycpaid' } });
     expect(refused.json().error.meta.i8s).toBe('passport_level_required');
   });
 
@@ -162,7 +161,7 @@ describe('single sign-on with an external OpenID Connect provider', () => {
   it('logging out sends the browser to the provider end_session_endpoint, which ends its session and comes back', async () => {
     const issuer = await startProvider((login) => login);
     const { mailroom, providerFetch } = await signInThrough(issuer, '555000111333');
-    const out = await mailroom.get('/auth/wm/logout');
+    const out = await apiRequest(mailroom, 'logOutLink');
     expect(out.statusCode).toBe(303);
     const end = new URL(String(out.headers.location));
     expect(end.origin + end.pathname).toBe(`${issuer}/session/end`);
@@ -170,7 +169,7 @@ describe('single sign-on with an external OpenID Connect provider', () => {
     expect(end.searchParams.get('post_logout_redirect_uri')).toBe(
       'http://mailroom.localhost/login?noredirect=true',
     );
-    expect((await mailroom.get('/auth/access')).statusCode).toBe(401);
+    expect((await apiRequest(mailroom, 'access')).statusCode).toBe(401);
 
     // The provider asks (its own page), the person confirms, and it sends them back to our login page.
     const question = await providerFetch(end.href);
@@ -188,8 +187,8 @@ describe('single sign-on with an external OpenID Connect provider', () => {
   it('with a provider that offers no end_session_endpoint, logging out ends only our session', async () => {
     const issuer = await startProvider((login) => login, { endSession: false });
     const { mailroom } = await signInThrough(issuer, '555000111444');
-    const out = await mailroom.get('/auth/wm/logout');
+    const out = await apiRequest(mailroom, 'logOutLink');
     expect(out.headers.location).toBe('/login?noredirect=true');
-    expect((await mailroom.get('/auth/access')).statusCode).toBe(401);
+    expect((await apiRequest(mailroom, 'access')).statusCode).toBe(401);
   });
 });

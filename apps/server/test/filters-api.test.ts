@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -19,13 +20,13 @@ const away = { name: 'Away', rules: 'vacation :days 3 :subject "Away" "I am away
 describe('filters: stored as one script', () => {
   it('an account without filters has an empty script at version 0', async () => {
     const bob = await mailUser(ctx, 'Bob Filters');
-    const { status, body } = await call(bob.browser, 'GET', 'filters');
+    const { status, body } = await api(bob.browser, 'filters');
     expect(status).toBe(200);
     expect(body.sieve_filter).toEqual({ filters: [], script: '', version: 0, errors: [] });
   });
 
   it('a saved list comes back in its order, as a script with the require line its rules need', async () => {
-    const saved = await call(ann.browser, 'POST', 'filters', { version: 0, filters: [invoices, away] });
+    const saved = await api(ann.browser, 'saveFilters', { body: { version: 0, filters: [invoices, away] } });
     expect(saved.status).toBe(200);
     const state = saved.body.sieve_filter;
     expect(state.version).toBe(1);
@@ -38,33 +39,37 @@ describe('filters: stored as one script', () => {
         `# rule:[Invoices]\n${invoices.rules}\n` +
         `# rule:[Away]\n#${away.rules}\n`,
     );
-    expect((await call(ann.browser, 'GET', 'filters')).body.sieve_filter).toEqual(state);
+    expect((await api(ann.browser, 'filters')).body.sieve_filter).toEqual(state);
   });
 
   it('a save made from an older version is refused, so another window’s changes are not lost', async () => {
-    const { body: before } = await call(ann.browser, 'GET', 'filters');
-    const stale = await call(ann.browser, 'POST', 'filters', {
-      version: before.sieve_filter.version - 1,
-      filters: [invoices],
+    const { body: before } = await api(ann.browser, 'filters');
+    const stale = await api(ann.browser, 'saveFilters', {
+      body: {
+        version: before.sieve_filter.version - 1,
+        filters: [invoices],
+      },
     });
     expect(stale.status).toBe(409);
     expect(stale.body.error.meta.i8s).toBe('filters_changed');
-    expect((await call(ann.browser, 'GET', 'filters')).body.sieve_filter.version).toBe(
-      before.sieve_filter.version,
-    );
+    expect((await api(ann.browser, 'filters')).body.sieve_filter.version).toBe(before.sieve_filter.version);
   });
 
   it('a filter without a name, or whose rules do not compile, is refused with where the error is', async () => {
-    const noName = await call(ann.browser, 'POST', 'filters', { filters: [{ ...invoices, name: '  ' }] });
+    const noName = await api(ann.browser, 'saveFilters', {
+      body: { filters: [{ ...invoices, name: '  ' }] },
+    });
     expect(noName.status).toBe(400);
     expect(noName.body.error.meta.i8s).toBe('filter_name_is_empty');
-    const broken = await call(ann.browser, 'POST', 'filters', {
-      filters: [invoices, { name: 'Broken', rules: 'if header :is "subject" {\n  keep;\n}' }],
+    const broken = await api(ann.browser, 'saveFilters', {
+      body: {
+        filters: [invoices, { name: 'Broken', rules: 'if header :is "subject" {\n  keep;\n}' }],
+      },
     });
     expect(broken.status).toBe(400);
     expect(broken.body.error.meta.i8s).toBe('sieve_syntax_error');
     expect(broken.body.error.message).toMatch(/"Broken": line 1, column \d+: /);
-    const raw = await call(ann.browser, 'POST', 'filters', { script: 'fileinto "x";' });
+    const raw = await api(ann.browser, 'saveFilters', { body: { script: 'fileinto "x";' } });
     expect(raw.body.error.meta.i8s).toBe('sieve_syntax_error');
     expect(raw.body.error.message).toMatch(/line 1, column 1: .*require "fileinto"/);
   });
@@ -72,16 +77,18 @@ describe('filters: stored as one script', () => {
   it('a hand-written script is kept as written, and read as one filter named by its first comment', async () => {
     const carol = await mailUser(ctx, 'Carol Filters');
     const script = 'require ["fileinto"];\n# Lists\nif exists "list-id" { fileinto "Lists"; }\n';
-    const saved = await call(carol.browser, 'POST', 'filters', { script });
+    const saved = await api(carol.browser, 'saveFilters', { body: { script } });
     expect(saved.status).toBe(200);
     expect(saved.body.sieve_filter.script).toBe(script);
     expect(saved.body.sieve_filter.filters).toEqual([
       { id: 1, name: 'Lists', rules: '# Lists\nif exists "list-id" { fileinto "Lists"; }', enabled: true },
     ]);
     // Saving the list again writes the Roundcube form, the preamble and the order kept.
-    const again = await call(carol.browser, 'POST', 'filters', {
-      version: 1,
-      filters: saved.body.sieve_filter.filters,
+    const again = await api(carol.browser, 'saveFilters', {
+      body: {
+        version: 1,
+        filters: saved.body.sieve_filter.filters,
+      },
     });
     expect(again.body.error).toBeUndefined();
     expect(again.body.sieve_filter.script).toBe(
@@ -90,14 +97,16 @@ describe('filters: stored as one script', () => {
   });
 
   it('validates a rule as if it required what it uses, and a whole script as written', async () => {
-    const rule = await call(ann.browser, 'POST', 'filters/validate', { script: invoices.rules });
+    const rule = await api(ann.browser, 'validateFilter', { body: { script: invoices.rules } });
     expect(rule.body).toEqual({ errors: [] });
-    const bad = await call(ann.browser, 'POST', 'filters/validate', { script: 'if true {\n  fileinto ;\n}' });
+    const bad = await api(ann.browser, 'validateFilter', { body: { script: 'if true {\n  fileinto ;\n}' } });
     expect(bad.status).toBe(200);
     expect(bad.body.errors).toHaveLength(1);
     expect(bad.body.errors[0]).toMatchObject({ line: 2 });
-    const script = await call(ann.browser, 'POST', 'filters/validate', {
-      script: 'require "fileinto";\nif true { addflag "x"; }',
+    const script = await api(ann.browser, 'validateFilter', {
+      body: {
+        script: 'require "fileinto";\nif true { addflag "x"; }',
+      },
     });
     expect(script.body.errors[0].message).toMatch(/require "imap4flags"/);
   });
@@ -105,18 +114,20 @@ describe('filters: stored as one script', () => {
   it("tests rules against a stored message, with the account's folders, and changes nothing", async () => {
     await ann.deliver({ from: 'billing@example.com', subject: 'Invoice 7', text: 'Pay.' });
     const request = { script: invoices.rules, folder_id: ann.folders.inbox, uid: 1 };
-    const missing = await call(ann.browser, 'POST', 'filters/test', request);
+    const missing = await api(ann.browser, 'testFilter', { body: request });
     expect(missing.body).toMatchObject({
       status: 'failed',
       actions: [],
       implicit_keep: { flags: [] },
       error: { line: 4, message: expect.stringMatching(/"Invoices" does not exist/) },
     });
-    const folder = await call(ann.browser, 'POST', 'folders', {
-      folder: { name: 'Invoices', parent_id: null },
+    const folder = await api(ann.browser, 'createFolder', {
+      body: {
+        folder: { name: 'Invoices', parent_id: null },
+      },
     });
     expect(folder.status).toBe(200);
-    const test = await call(ann.browser, 'POST', 'filters/test', request);
+    const test = await api(ann.browser, 'testFilter', { body: request });
     expect(test.status).toBe(200);
     expect(test.body).toEqual({
       status: 'success',
@@ -124,10 +135,12 @@ describe('filters: stored as one script', () => {
       implicit_keep: null,
       error: null,
     });
-    const compileError = await call(ann.browser, 'POST', 'filters/test', {
-      script: 'if {',
-      folder_id: ann.folders.inbox,
-      uid: 1,
+    const compileError = await api(ann.browser, 'testFilter', {
+      body: {
+        script: 'if {',
+        folder_id: ann.folders.inbox,
+        uid: 1,
+      },
     });
     expect(compileError.body).toMatchObject({ status: 'compile-error', error: { line: 1 } });
     const message = await ctx.db
@@ -137,10 +150,12 @@ describe('filters: stored as one script', () => {
       .executeTakeFirstOrThrow();
     expect(message).toEqual({ folder_id: ann.folders.inbox, seen: false });
     const other = await mailUser(ctx, 'Dan Filters');
-    const foreign = await call(other.browser, 'POST', 'filters/test', {
-      script: 'keep;',
-      folder_id: ann.folders.inbox,
-      uid: 1,
+    const foreign = await api(other.browser, 'testFilter', {
+      body: {
+        script: 'keep;',
+        folder_id: ann.folders.inbox,
+        uid: 1,
+      },
     });
     expect(foreign.status).toBe(404);
   });

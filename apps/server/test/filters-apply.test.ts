@@ -2,9 +2,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
-import { call, counters, mailUser, type MailUser } from './_actions.js';
+import { counters, mailUser, type MailUser } from './_actions.js';
 import { runFilterBatch } from '../src/filters/index.js';
 import { LiveClient, listenWs } from './_ws.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 const runDeps = { ...ctx, log: pino({ level: 'silent' }) };
@@ -19,10 +20,12 @@ const script =
 
 beforeAll(async () => {
   ann = await mailUser(ctx, 'Ann Apply');
-  invoicesId = (await call(ann.browser, 'POST', 'folders', { folder: { name: 'Invoices', parent_id: null } }))
-    .body.folder.id;
-  financeId = (await call(ann.browser, 'POST', 'labels', { label: { name: 'finance', search_content: 'x' } }))
-    .body.label.id;
+  invoicesId = (
+    await api(ann.browser, 'createFolder', { body: { folder: { name: 'Invoices', parent_id: null } } })
+  ).body.folder.id;
+  financeId = (
+    await api(ann.browser, 'createLabel', { body: { label: { name: 'finance', search_content: 'x' } } })
+  ).body.label.id;
   for (let i = 1; i <= 3; i++) await ann.deliver({ from: 'billing@example.com', subject: `Invoice ${i}` });
   await ann.deliver({ from: 'friend@example.com', subject: 'Lunch?' });
   await ann.deliver({ from: 'spam@example.com', subject: '[SPAM] offer' });
@@ -43,15 +46,17 @@ const placeOf = async (subject: string) =>
 
 describe('applying a filter to a folder', () => {
   it('a dry run counts what would happen and changes nothing', async () => {
-    const started = await call(ann.browser, 'POST', 'filters/apply', {
-      script,
-      folder_id: ann.folders.inbox,
-      dry_run: true,
+    const started = await api(ann.browser, 'applyFilter', {
+      body: {
+        script,
+        folder_id: ann.folders.inbox,
+        dry_run: true,
+      },
     });
     expect(started.status).toBe(200);
     expect(started.body.run).toMatchObject({ state: 'queued', total: 5, done: 0, dry_run: true });
     await drain();
-    const { body } = await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    const { body } = await api(ann.browser, 'filterRun', { params: { id: started.body.run.id } });
     expect(body.run).toMatchObject({
       state: 'done',
       done: 5,
@@ -64,10 +69,12 @@ describe('applying a filter to a folder', () => {
   it('for real it moves, marks and labels the matching messages, discards to Trash, and says so live', async () => {
     const events: MailEvent[] = [];
     ctx.events.subscribe(ann.accountId, (e) => events.push(e));
-    const started = await call(ann.browser, 'POST', 'filters/apply', {
-      script,
-      folder_id: ann.folders.inbox,
-      dry_run: false,
+    const started = await api(ann.browser, 'applyFilter', {
+      body: {
+        script,
+        folder_id: ann.folders.inbox,
+        dry_run: false,
+      },
     });
     await drain();
     expect(await placeOf('Invoice 2')).toEqual({ folder_id: invoicesId, seen: true, labels: [financeId] });
@@ -85,31 +92,39 @@ describe('applying a filter to a folder', () => {
   });
 
   it('one unfinished run per folder; another account cannot see a run', async () => {
-    const first = await call(ann.browser, 'POST', 'filters/apply', {
-      script: 'keep;',
-      folder_id: invoicesId,
-      dry_run: true,
+    const first = await api(ann.browser, 'applyFilter', {
+      body: {
+        script: 'keep;',
+        folder_id: invoicesId,
+        dry_run: true,
+      },
     });
     expect(first.status).toBe(200);
-    const second = await call(ann.browser, 'POST', 'filters/apply', {
-      script: 'keep;',
-      folder_id: invoicesId,
-      dry_run: false,
+    const second = await api(ann.browser, 'applyFilter', {
+      body: {
+        script: 'keep;',
+        folder_id: invoicesId,
+        dry_run: false,
+      },
     });
     expect(second.status).toBe(409);
     expect(second.body.error.meta.i8s).toBe('filter_run_active');
     const bob = await mailUser(ctx, 'Bob Apply');
-    expect((await call(bob.browser, 'GET', `filters/runs/${first.body.run.id}`)).status).toBe(404);
-    const foreignFolder = await call(bob.browser, 'POST', 'filters/apply', {
-      script: 'keep;',
-      folder_id: invoicesId,
-      dry_run: true,
+    expect((await api(bob.browser, 'filterRun', { params: { id: first.body.run.id } })).status).toBe(404);
+    const foreignFolder = await api(bob.browser, 'applyFilter', {
+      body: {
+        script: 'keep;',
+        folder_id: invoicesId,
+        dry_run: true,
+      },
     });
     expect(foreignFolder.status).toBe(404);
-    const broken = await call(ann.browser, 'POST', 'filters/apply', {
-      script: 'if {',
-      folder_id: ann.folders.inbox,
-      dry_run: true,
+    const broken = await api(ann.browser, 'applyFilter', {
+      body: {
+        script: 'if {',
+        folder_id: ann.folders.inbox,
+        dry_run: true,
+      },
     });
     expect(broken.body.error.meta.i8s).toBe('sieve_syntax_error');
     await drain();
@@ -118,17 +133,19 @@ describe('applying a filter to a folder', () => {
   it('works in batches by UID and resumes from its stored place, as after a restart', async () => {
     const carol = await mailUser(ctx, 'Carol Apply');
     for (let i = 1; i <= 5; i++) await carol.deliver({ from: 'a@example.com', subject: `Note ${i}` });
-    const started = await call(carol.browser, 'POST', 'filters/apply', {
-      script: 'require "imap4flags";\naddflag "\\\\Flagged";',
-      folder_id: carol.folders.inbox,
-      dry_run: false,
+    const started = await api(carol.browser, 'applyFilter', {
+      body: {
+        script: 'require "imap4flags";\naddflag "\\\\Flagged";',
+        folder_id: carol.folders.inbox,
+        dry_run: false,
+      },
     });
     expect(await runFilterBatch({ ...runDeps, batchSize: 2 })).toBe(true);
-    const after = await call(carol.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    const after = await api(carol.browser, 'filterRun', { params: { id: started.body.run.id } });
     expect(after.body.run).toMatchObject({ state: 'running', done: 2, counts: { flagged: 2 } });
     // Another process (another set of parts) picks it up where it stopped.
     while (await runFilterBatch({ ...ctx, log: pino({ level: 'silent' }), batchSize: 2 }));
-    const done = await call(carol.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    const done = await api(carol.browser, 'filterRun', { params: { id: started.body.run.id } });
     expect(done.body.run).toMatchObject({ state: 'done', done: 5, counts: { flagged: 5, matched: 5 } });
     const flagged = await ctx.db
       .selectFrom('messages')
@@ -141,17 +158,19 @@ describe('applying a filter to a folder', () => {
   it('two processes working one run at once apply each batch once', async () => {
     const dan = await mailUser(ctx, 'Dan Apply');
     for (let i = 1; i <= 6; i++) await dan.deliver({ from: 'a@example.com', subject: `Memo ${i}` });
-    const trashed = await call(dan.browser, 'POST', 'filters/apply', {
-      script: 'discard;',
-      folder_id: dan.folders.inbox,
-      dry_run: false,
+    const trashed = await api(dan.browser, 'applyFilter', {
+      body: {
+        script: 'discard;',
+        folder_id: dan.folders.inbox,
+        dry_run: false,
+      },
     });
     const process = async () => {
       const deps = { ...ctx, log: pino({ level: 'silent' }), batchSize: 2 };
       while (await runFilterBatch(deps));
     };
     await Promise.all([process(), process()]);
-    const { body } = await call(dan.browser, 'GET', `filters/runs/${trashed.body.run.id}`);
+    const { body } = await api(dan.browser, 'filterRun', { params: { id: trashed.body.run.id } });
     expect(body.run).toMatchObject({ state: 'done', done: 6, counts: { deleted: 6, matched: 6 } });
     const c = await counters(ctx, dan.folders.trash);
     expect(c.stored).toEqual({ unread: 6, total: 6 });
@@ -164,10 +183,12 @@ describe('applying a filter to a folder', () => {
     await erin.deliver({ from: 'a@example.com', subject: 'Hello' });
     const live = await LiveClient.open(url, { token: erin.browser.cookies.get('mr_sid')! });
     await live.greet();
-    const started = await call(erin.browser, 'POST', 'filters/apply', {
-      script: 'keep;',
-      folder_id: erin.folders.inbox,
-      dry_run: true,
+    const started = await api(erin.browser, 'applyFilter', {
+      body: {
+        script: 'keep;',
+        folder_id: erin.folders.inbox,
+        dry_run: true,
+      },
     });
     await drain();
     const deadline = Date.now() + 5000;
@@ -192,14 +213,16 @@ describe('applying a filter to a folder', () => {
       .where('account_id', '=', bob.accountId)
       .where('subject', '=', 'Lost blob')
       .execute();
-    await call(bob.browser, 'POST', 'folders', { folder: { name: 'Invoices', parent_id: null } });
-    const started = await call(bob.browser, 'POST', 'filters/apply', {
-      script,
-      folder_id: bob.folders.inbox,
-      dry_run: false,
+    await api(bob.browser, 'createFolder', { body: { folder: { name: 'Invoices', parent_id: null } } });
+    const started = await api(bob.browser, 'applyFilter', {
+      body: {
+        script,
+        folder_id: bob.folders.inbox,
+        dry_run: false,
+      },
     });
     await drain();
-    const { body } = await call(bob.browser, 'GET', `filters/runs/${started.body.run.id}`);
+    const { body } = await api(bob.browser, 'filterRun', { params: { id: started.body.run.id } });
     expect(body.run).toMatchObject({ state: 'done', done: 2, counts: { matched: 1, moved: 1, skipped: 1 } });
     const lost = await ctx.db
       .selectFrom('messages')
@@ -211,19 +234,21 @@ describe('applying a filter to a folder', () => {
   });
 
   it('a run never shows more done than in all, even when mail arrives while it works', async () => {
-    const started = await call(ann.browser, 'POST', 'filters/apply', {
-      script,
-      folder_id: ann.folders.inbox,
-      dry_run: true,
+    const started = await api(ann.browser, 'applyFilter', {
+      body: {
+        script,
+        folder_id: ann.folders.inbox,
+        dry_run: true,
+      },
     });
     const before = started.body.run.total as number;
     expect(await runFilterBatch({ ...runDeps, batchSize: 1 })).toBe(true);
     for (const n of [1, 2, 3]) await ann.deliver({ from: 'friend@example.com', subject: `Late ${n}` });
     while (await runFilterBatch({ ...runDeps, batchSize: 1 })) {
-      const running = (await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`)).body.run;
+      const running = (await api(ann.browser, 'filterRun', { params: { id: started.body.run.id } })).body.run;
       expect(running.total).toBeGreaterThanOrEqual(running.done);
     }
-    const done = (await call(ann.browser, 'GET', `filters/runs/${started.body.run.id}`)).body.run;
+    const done = (await api(ann.browser, 'filterRun', { params: { id: started.body.run.id } })).body.run;
     expect(done).toMatchObject({ state: 'done', done: before + 3, total: before + 3 });
   });
 });

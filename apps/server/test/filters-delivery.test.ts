@@ -1,8 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 const ingest = await startTestIngest({ db: ctx.db });
@@ -13,18 +14,22 @@ let invoicesId: number;
 
 beforeAll(async () => {
   ann = await mailUser(ctx, 'Ann Delivery');
-  const label = await call(ann.browser, 'POST', 'labels', {
-    label: { name: 'Finance', search_content: 'x' },
+  const label = await api(ann.browser, 'createLabel', {
+    body: {
+      label: { name: 'Finance', search_content: 'x' },
+    },
   });
   financeId = label.body.label.id;
-  const folder = await call(ann.browser, 'POST', 'folders', {
-    folder: { name: 'Invoices', parent_id: null },
+  const folder = await api(ann.browser, 'createFolder', {
+    body: {
+      folder: { name: 'Invoices', parent_id: null },
+    },
   });
   invoicesId = folder.body.folder.id;
 });
 
 async function saveRules(user: MailUser, filters: { name: string; rules: string; enabled?: boolean }[]) {
-  const saved = await call(user.browser, 'POST', 'filters', { filters });
+  const saved = await api(user.browser, 'saveFilters', { body: { filters } });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
   return saved.body.sieve_filter;
 }
@@ -99,7 +104,7 @@ describe('filters at delivery', () => {
       { folder: 'INBOX.Lists.dev', seen: false, flagged: false, labels: [] },
     ]);
     expect(received).toContainEqual({ event: 'updateMailboxList' });
-    const tree = await call(ann.browser, 'GET', 'folders');
+    const tree = await api(ann.browser, 'folders');
     expect(JSON.stringify(tree.body)).toContain('INBOX.Lists.dev');
   });
 
@@ -113,7 +118,7 @@ describe('filters at delivery', () => {
     expect(await copiesOf(ann.accountId, 'New project')).toEqual([
       { folder: 'INBOX', seen: false, flagged: false, labels: [] },
     ]);
-    const { body } = await call(ann.browser, 'GET', 'filters');
+    const { body } = await api(ann.browser, 'filters');
     expect(body.sieve_filter.errors[0]).toMatchObject({
       filter: 'Projects',
       message: expect.stringMatching(/"Projects" does not exist/),
@@ -123,7 +128,7 @@ describe('filters at delivery', () => {
   it('keeps only the newest 20 errors', async () => {
     await saveRules(ann, [{ name: 'Nowhere', rules: 'fileinto "Nowhere";' }]);
     for (let i = 0; i < 22; i++) await send({ from: 'a@example.com', subject: `Lost ${i}` });
-    const { body } = await call(ann.browser, 'GET', 'filters');
+    const { body } = await api(ann.browser, 'filters');
     expect(body.sieve_filter.errors).toHaveLength(20);
     expect(await copiesOf(ann.accountId, 'Lost 21')).toHaveLength(1);
   });

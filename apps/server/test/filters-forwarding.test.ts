@@ -2,7 +2,7 @@ import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { createTestApp, cleanup } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport } from './_smtp.js';
 import { parse, startSink, until } from './_sending.js';
 import { freePort } from '../../../test-support/ports.js';
@@ -10,6 +10,7 @@ import { srsForward, srsKeyOf, srsReverse } from '../src/addresses/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
 import { claimRedirect } from '../src/filters/index.js';
 import { startSendingJobs, withFilterActions } from '../src/sending/index.js';
+import { api, apiRequest } from './_client.js';
 
 // Issue 28 items 2–4: what filters send on leaves as us, within a cap, never for spam, and only as the owner set it.
 const HOUR_CAP = 3;
@@ -35,7 +36,7 @@ cleanup(() => ingest.close());
 const smtp = smtpTransport(ingest.port);
 
 async function saveRules(user: MailUser, rules: string) {
-  const saved = await call(user.browser, 'POST', 'filters', { filters: [{ name: 'Rule', rules }] });
+  const saved = await api(user.browser, 'saveFilters', { body: { filters: [{ name: 'Rule', rules }] } });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
@@ -150,7 +151,7 @@ describe('redirects leave as us, within a cap, never for spam', () => {
     const inbox = await inboxSubjects(bob);
     expect(inbox.filter((s) => s?.startsWith('Capped'))).toEqual(['Capped 4', 'Capped 5', 'Capped 6']);
     expect(inbox.filter((s) => s === 'Your filters reached the limit of forwarded mail')).toHaveLength(1);
-    const { body } = await call(bob.browser, 'GET', 'filters');
+    const { body } = await api(bob.browser, 'filters');
     expect(body.sieve_filter.errors[0].message).toMatch(/over the limit of 3 redirected messages a hour/);
   });
 
@@ -197,7 +198,7 @@ describe('redirects leave as us, within a cap, never for spam', () => {
       sinkFor('junk-boss@remote.example').map(async (m) => (await parse(m.raw)).subject),
     );
     expect(sent).toEqual(['Lunch']);
-    const { body } = await call(dana.browser, 'GET', 'filters');
+    const { body } = await api(dana.browser, 'filters');
     expect(body.sieve_filter.errors[0].message).toMatch(/spam, so it is not forwarded/);
   });
 });
@@ -247,19 +248,17 @@ describe('only the owner sets up forwarding', () => {
       ).member_id;
     const ownerRules = 'require "copy";\nredirect :copy "fay-other@remote.example";';
     await saveRules(owner, ownerRules);
-    const grant = await call(
-      owner.browser,
-      'POST',
-      `user/settings/security/impersonation?member_id=${await memberId(grantee)}`,
-    );
+    const grant = await api(owner.browser, 'grantImpersonation', {
+      query: { member_id: await memberId(grantee) },
+    });
     expect(grant.status).toBe(200);
-    const switched = await grantee.browser.request('POST', '/auth/impersonate', {
-      json: { member_id: await memberId(owner) },
+    const switched = await apiRequest(grantee.browser, 'impersonate', {
+      body: { member_id: await memberId(owner) },
     });
     expect(switched.statusCode).toBe(200);
 
     const save = (rules: string) =>
-      call(grantee.browser, 'POST', 'filters', { filters: [{ name: 'Rule', rules }] });
+      api(grantee.browser, 'saveFilters', { body: { filters: [{ name: 'Rule', rules }] } });
     const refused = await save(`require "copy";\nredirect :copy "${grantee.email}";`);
     expect(refused.status).toBe(403);
     expect(refused.body.error.meta.i8s).toBe('forwarding_owner_only');
@@ -271,9 +270,11 @@ describe('only the owner sets up forwarding', () => {
     ).toBe(200);
     expect((await save('keep;')).status).toBe(200);
 
-    const collector = await call(grantee.browser, 'POST', 'user/collectors', {
-      email: 'gus@remote.example',
-      password: 'secret',
+    const collector = await api(grantee.browser, 'createCollector', {
+      body: {
+        email: 'gus@remote.example',
+        password: 'secret',
+      },
     });
     expect(collector.status).toBe(403);
     expect(collector.body.error.meta.i8s).toBe('forwarding_owner_only');

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
+import { api } from './_client.js';
 
 // Scripts written to hurt: each is refused when saved, or bounded when it runs, and the server keeps answering.
 const ctx = await createTestApp();
@@ -13,16 +14,16 @@ beforeAll(async () => {
   eve = await mailUser(ctx, 'Eve Hostile');
 });
 
-const saveScript = (script: string) => call(eve.browser, 'POST', 'filters', { script });
+const saveScript = (script: string) => api(eve.browser, 'saveFilters', { body: { script } });
 
 describe('hostile filter scripts', () => {
   it('a 10 MB script is refused before it is read whole, and the saved filters stay as they were', async () => {
-    const before = await call(eve.browser, 'GET', 'filters');
+    const before = await api(eve.browser, 'filters');
     const huge = `# rule:[Huge]\nif header :contains "subject" "${'x'.repeat(10 * 2 ** 20)}" { discard; }\n`;
     const { status, body } = await saveScript(huge);
     expect(status).toBe(413);
     expect(body.error.meta.i8s).toBe('request_entity_too_large');
-    expect((await call(eve.browser, 'GET', 'filters')).body).toEqual(before.body);
+    expect((await api(eve.browser, 'filters')).body).toEqual(before.body);
   });
 
   it('nesting deeper than the limit is refused with the line where it goes too deep', async () => {
@@ -56,7 +57,7 @@ describe('hostile filter scripts', () => {
     const answered: number[] = [];
     while (answered.length < 3) {
       const t = performance.now();
-      expect((await call(eve.browser, 'GET', 'folders')).status).toBe(200);
+      expect((await api(eve.browser, 'folders')).status).toBe(200);
       answered.push(performance.now() - t);
     }
     expect((await delivery).response).toMatch(/^250 /);

@@ -4,12 +4,13 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { createTestApp, cleanup } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport } from './_smtp.js';
 import { parse, startSink, until } from './_sending.js';
 import { freePort } from '../../../test-support/ports.js';
 import { startIngestServer } from '../src/delivery/index.js';
 import { startSendingJobs, withFilterActions } from '../src/sending/index.js';
+import { api } from './_client.js';
 
 const relayPort = await freePort();
 const sink = await startSink({ port: relayPort });
@@ -38,7 +39,7 @@ beforeAll(async () => {
 });
 
 async function saveRules(user: MailUser, rules: string) {
-  const saved = await call(user.browser, 'POST', 'filters', { filters: [{ name: 'Rule', rules }] });
+  const saved = await api(user.browser, 'saveFilters', { body: { filters: [{ name: 'Rule', rules }] } });
   expect(saved.status, JSON.stringify(saved.body)).toBe(200);
 }
 
@@ -136,7 +137,7 @@ describe('what filters send, through the outbox', () => {
     await settle();
     expect(await storedWith(ann.accountId, 'Loop')).toHaveLength(1);
     expect(await storedWith(bob.accountId, 'Loop')).toEqual([]);
-    const { body } = await call(ann.browser, 'GET', 'filters');
+    const { body } = await api(ann.browser, 'filters');
     expect(body.sieve_filter.errors[0].message).toMatch(/loop/);
   });
 

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
+import { api } from './_client.js';
 
 /**
  * A member's Sieve script cannot hold the server: it runs in a worker thread within SIEVE_TIME_LIMIT_MS (100 ms
@@ -34,7 +35,7 @@ const megabyteOfA = `${'a'.repeat(998)}\n`.repeat(1024);
  */
 const quarterMegabyteOfA = `${'a'.repeat(998)}\n`.repeat(256);
 
-const saveScript = (user: MailUser, script: string) => call(user.browser, 'POST', 'filters', { script });
+const saveScript = (user: MailUser, script: string) => api(user.browser, 'saveFilters', { body: { script } });
 
 async function foldersOf(accountId: number, subjectPrefix: string) {
   const rows = await ctx.db
@@ -56,7 +57,8 @@ describe('filters within their time', () => {
   it('a costly regex filter delivered 20 times in a row: another member listing their Inbox meanwhile keeps a p99 under 100 ms, each message is kept and the owner is told', async () => {
     const saved = await saveScript(eve, scriptWith(costly(341)));
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    const list = () => call(bob.browser, 'GET', `messages/folder/${bob.folders.inbox}?page=1`);
+    const list = () =>
+      api(bob.browser, 'folderMessages', { params: { folder_id: bob.folders.inbox }, query: { page: 1 } });
     expect((await list()).status).toBe(200);
     let delivering = true;
     const started = performance.now();
@@ -94,7 +96,7 @@ describe('filters within their time', () => {
     const kept = await foldersOf(eve.accountId, 'Costly ');
     expect(kept).toHaveLength(20);
     expect(new Set(kept.map((r) => r.system))).toEqual(new Set(['inbox']));
-    const { body } = await call(eve.browser, 'GET', 'filters');
+    const { body } = await api(eve.browser, 'filters');
     expect(body.sieve_filter.errors[0]).toMatchObject({
       filter: 'Costly',
       message: expect.stringMatching(/more than its \d+ steps|took too long/),
@@ -116,7 +118,7 @@ describe('filters within their time', () => {
     expect(info.response).toMatch(/^250 /);
     expect(performance.now() - started).toBeLessThan(20_000);
     expect(await foldersOf(eve.accountId, 'Slow one')).toEqual([{ system: 'inbox', subject: 'Slow one' }]);
-    const { body } = await call(eve.browser, 'GET', 'filters');
+    const { body } = await api(eve.browser, 'filters');
     expect(body.sieve_filter.errors[0]).toMatchObject({
       message: expect.stringMatching(/the filter took too long \(more than 100 ms\) and was stopped$/),
     });
@@ -137,14 +139,14 @@ describe('filters within their time', () => {
   });
 
   it('a regex longer than 1024 characters is refused when saved, with its own error, and the saved filters stay', async () => {
-    const before = await call(eve.browser, 'GET', 'filters');
+    const before = await api(eve.browser, 'filters');
     const { status, body } = await saveScript(eve, scriptWith(costly(500)));
     expect(status).toBe(400);
     expect(body.error.meta.i8s).toBe('sieve_regex_too_long');
     expect(body.error.message).toMatch(
       /line 3, column \d+: the regular expression is 1501 characters long; at most 1024/,
     );
-    expect((await call(eve.browser, 'GET', 'filters')).body).toEqual(before.body);
+    expect((await api(eve.browser, 'filters')).body).toEqual(before.body);
   });
 
   it('filters/test with a 6,001-character pattern answers at once with the reason', async () => {
@@ -161,10 +163,12 @@ describe('filters within their time', () => {
       .where('subject', '=', 'Big test')
       .executeTakeFirstOrThrow();
     const started = performance.now();
-    const test = await call(eve.browser, 'POST', 'filters/test', {
-      script: scriptWith(costly(2000)),
-      folder_id: message.folder_id,
-      uid: message.uid,
+    const test = await api(eve.browser, 'testFilter', {
+      body: {
+        script: scriptWith(costly(2000)),
+        folder_id: message.folder_id,
+        uid: message.uid,
+      },
     });
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(test.status, JSON.stringify(test.body)).toBe(200);
@@ -174,10 +178,12 @@ describe('filters within their time', () => {
     });
     // Under the size limit, the same attack fails on its budget, in a worker, as quickly.
     const t = performance.now();
-    const atLimit = await call(eve.browser, 'POST', 'filters/test', {
-      script: scriptWith(costly(341)),
-      folder_id: message.folder_id,
-      uid: message.uid,
+    const atLimit = await api(eve.browser, 'testFilter', {
+      body: {
+        script: scriptWith(costly(341)),
+        folder_id: message.folder_id,
+        uid: message.uid,
+      },
     });
     expect(performance.now() - t).toBeLessThan(5_000);
     expect(atLimit.body).toMatchObject({

@@ -4,12 +4,13 @@ import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp, signUpAndSignIn, type Browser } from './_util.js';
 import { createAccount, deliverTestMessage } from './_mail.js';
 import { createFolder, deleteFolder } from '../src/mailbox/index.js';
+import { apiRequest } from './_client.js';
 
 const { app, db, blobs, events } = await createTestApp();
 
 async function signedInUser(name = 'Ann Lee') {
   const { browser } = await signUpAndSignIn(app, name);
-  const account = (await browser.get('/api/v1/user/account')).json() as { email: string };
+  const account = (await apiRequest(browser, 'account')).json() as { email: string };
   const row = await db
     .selectFrom('accounts')
     .select('id')
@@ -22,7 +23,7 @@ const ann = await signedInUser('Ann Lee');
 const bob = await signedInUser('Bo Chen');
 
 async function tree(browser: Browser): Promise<Folder[]> {
-  return ((await browser.get('/api/v1/folders')).json() as { folders: Folder[] }).folders;
+  return ((await apiRequest(browser, 'folders')).json() as { folders: Folder[] }).folders;
 }
 function flat(folders: Folder[]): Folder[] {
   return folders.flatMap((f) => [f, ...flat(f.subfolders)]);
@@ -31,7 +32,7 @@ async function byName(browser: Browser, name: string) {
   return flat(await tree(browser)).find((f) => f.name === name);
 }
 async function create(browser: Browser, name: string, parent_id: number | null = null) {
-  return browser.request('POST', '/api/v1/folders', { json: { folder: { parent_id, name } } });
+  return apiRequest(browser, 'createFolder', { body: { folder: { parent_id, name } } });
 }
 const code = (r: { json: () => unknown }) =>
   (r.json() as { error: { meta: { i8s: string } } }).error.meta.i8s;
@@ -137,8 +138,9 @@ describe('renaming and moving folders', () => {
       .where('id', '=', child.id)
       .executeTakeFirstOrThrow();
 
-    const response = await ann.browser.request('POST', `/api/v1/folders/${parent.id}`, {
-      json: { folder: { name: 'New' } },
+    const response = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: parent.id },
+      body: { folder: { name: 'New' } },
     });
     expect(response.statusCode).toBe(200);
     const renamed = (response.json() as { folder: Folder }).folder;
@@ -165,13 +167,15 @@ describe('renaming and moving folders', () => {
     const a = ((await create(ann.browser, 'MoveA')).json() as { folder: Folder }).folder;
     const b = ((await create(ann.browser, 'MoveB')).json() as { folder: Folder }).folder;
     await create(ann.browser, 'Leaf', a.id);
-    const moved = await ann.browser.request('POST', `/api/v1/folders/${a.id}`, {
-      json: { folder: { parent_id: b.id } },
+    const moved = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: a.id },
+      body: { folder: { parent_id: b.id } },
     });
     expect((moved.json() as { folder: Folder }).folder.name).toBe('INBOX.MoveB.MoveA');
     expect(await byName(ann.browser, 'INBOX.MoveB.MoveA.Leaf')).toBeDefined();
-    const back = await ann.browser.request('POST', `/api/v1/folders/${a.id}`, {
-      json: { folder: { parent_id: null, name: 'Top' } },
+    const back = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: a.id },
+      body: { folder: { parent_id: null, name: 'Top' } },
     });
     expect((back.json() as { folder: Folder }).folder.name).toBe('INBOX.Top');
     expect(await byName(ann.browser, 'INBOX.Top.Leaf')).toBeDefined();
@@ -180,8 +184,9 @@ describe('renaming and moving folders', () => {
   it('renames folders whose names are outside the basic plane (emoji) with their subfolders', async () => {
     const parent = ((await create(ann.browser, '📁 Архив')).json() as { folder: Folder }).folder;
     await create(ann.browser, '2025 🎉', parent.id);
-    const response = await ann.browser.request('POST', `/api/v1/folders/${parent.id}`, {
-      json: { folder: { name: '🗂️ Old' } },
+    const response = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: parent.id },
+      body: { folder: { name: '🗂️ Old' } },
     });
     expect((response.json() as { folder: Folder }).folder.subfolders.map((f) => f.name)).toEqual([
       'INBOX.🗂️ Old.2025 🎉',
@@ -192,8 +197,9 @@ describe('renaming and moving folders', () => {
     const a = ((await create(ann.browser, 'Cycle')).json() as { folder: Folder }).folder;
     const inner = ((await create(ann.browser, 'Inner', a.id)).json() as { folder: Folder }).folder;
     for (const parent_id of [a.id, inner.id]) {
-      const response = await ann.browser.request('POST', `/api/v1/folders/${a.id}`, {
-        json: { folder: { parent_id } },
+      const response = await apiRequest(ann.browser, 'updateFolder', {
+        params: { id: a.id },
+        body: { folder: { parent_id } },
       });
       expect(code(response)).toBe('folder_parent_wrong');
     }
@@ -203,23 +209,26 @@ describe('renaming and moving folders', () => {
   it('refuses a rename onto an existing name, but a change of case alone is fine', async () => {
     const a = ((await create(ann.browser, 'Alpha')).json() as { folder: Folder }).folder;
     await create(ann.browser, 'Beta');
-    const clash = await ann.browser.request('POST', `/api/v1/folders/${a.id}`, {
-      json: { folder: { name: 'BETA' } },
+    const clash = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: a.id },
+      body: { folder: { name: 'BETA' } },
     });
     expect(code(clash)).toBe('folder_already_exist');
-    const recase = await ann.browser.request('POST', `/api/v1/folders/${a.id}`, {
-      json: { folder: { name: 'ALPHA' } },
+    const recase = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: a.id },
+      body: { folder: { name: 'ALPHA' } },
     });
     expect((recase.json() as { folder: Folder }).folder.name).toBe('INBOX.ALPHA');
   });
 
   it('system folders cannot be renamed, moved or deleted', async () => {
     for (const f of (await tree(ann.browser)).filter((x) => x.system)) {
-      const rename = await ann.browser.request('POST', `/api/v1/folders/${f.id}`, {
-        json: { folder: { name: 'Mine' } },
+      const rename = await apiRequest(ann.browser, 'updateFolder', {
+        params: { id: f.id },
+        body: { folder: { name: 'Mine' } },
       });
       expect(code(rename), f.name).toBe('forbidden');
-      const del = await ann.browser.request('DELETE', `/api/v1/folders/${f.id}`);
+      const del = await apiRequest(ann.browser, 'deleteFolder', { params: { id: f.id } });
       expect(code(del), f.name).toBe('forbidden');
     }
     expect((await tree(ann.browser)).filter((x) => x.system)).toHaveLength(5);
@@ -227,12 +236,13 @@ describe('renaming and moving folders', () => {
 
   it("another account's folder is not found, and stays as it was", async () => {
     const { folder } = (await create(bob.browser, 'Private')).json() as { folder: Folder };
-    const rename = await ann.browser.request('POST', `/api/v1/folders/${folder.id}`, {
-      json: { folder: { name: 'Taken' } },
+    const rename = await apiRequest(ann.browser, 'updateFolder', {
+      params: { id: folder.id },
+      body: { folder: { name: 'Taken' } },
     });
     expect(rename.statusCode).toBe(404);
     expect(code(rename)).toBe('entity_not_found');
-    const del = await ann.browser.request('DELETE', `/api/v1/folders/${folder.id}`);
+    const del = await apiRequest(ann.browser, 'deleteFolder', { params: { id: folder.id } });
     expect(code(del)).toBe('entity_not_found');
     expect(await byName(bob.browser, 'INBOX.Private')).toBeDefined();
   });
@@ -242,14 +252,14 @@ describe('deleting folders', () => {
   it('refuses while it has subfolders', async () => {
     const a = ((await create(ann.browser, 'HasKids')).json() as { folder: Folder }).folder;
     await create(ann.browser, 'Kid', a.id);
-    const response = await ann.browser.request('DELETE', `/api/v1/folders/${a.id}`);
+    const response = await apiRequest(ann.browser, 'deleteFolder', { params: { id: a.id } });
     expect(response.statusCode).toBe(400);
     expect(code(response)).toBe('folder_children_exist');
   });
 
   it('deletes its messages and gives their size back to the quota', async () => {
     const quota = async () =>
-      ((await ann.browser.get('/api/v1/user/account')).json() as { quota: { size: number } }).quota.size;
+      ((await apiRequest(ann.browser, 'account')).json() as { quota: { size: number } }).quota.size;
     const folder = ((await create(ann.browser, 'Doomed')).json() as { folder: Folder }).folder;
     const before = await quota();
     for (let i = 0; i < 3; i++)
@@ -261,7 +271,7 @@ describe('deleting folders', () => {
         { folderId: folder.id },
       );
     expect(await quota()).toBeGreaterThan(before);
-    const response = await ann.browser.request('DELETE', `/api/v1/folders/${folder.id}`);
+    const response = await apiRequest(ann.browser, 'deleteFolder', { params: { id: folder.id } });
     expect(response.json()).toEqual({ ok: true });
     expect(await quota()).toBe(before);
     const left = await db.selectFrom('messages').select('id').where('folder_id', '=', folder.id).execute();
@@ -309,7 +319,7 @@ describe('deleting folders', () => {
       .select('uidvalidity')
       .where('id', '=', first.id)
       .executeTakeFirstOrThrow();
-    await ann.browser.request('DELETE', `/api/v1/folders/${first.id}`);
+    await apiRequest(ann.browser, 'deleteFolder', { params: { id: first.id } });
     const second = ((await create(ann.browser, 'Again')).json() as { folder: Folder }).folder;
     const v2 = await db
       .selectFrom('folders')
@@ -321,7 +331,7 @@ describe('deleting folders', () => {
 
   it('a folder id that is not a number is a 400, never a 500', async () => {
     for (const id of ['abc', '1e300', '-1', '0', '99999999999999999999']) {
-      const response = await ann.browser.request('DELETE', `/api/v1/folders/${id}`);
+      const response = await apiRequest(ann.browser, 'deleteFolder', { params: { id } });
       expect(response.statusCode, id).toBe(400);
     }
   });

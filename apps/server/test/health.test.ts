@@ -8,6 +8,7 @@ import { loadConfig } from '../src/config.js';
 import { startMetricsListener } from '../src/http/index.js';
 import { Browser, cleanup, createTestApp, createTestDb, signUpAndSignIn } from './_util.js';
 import { LiveClient, listenWs } from './_ws.js';
+import { apiPath } from './_client.js';
 
 describe('readiness', () => {
   it('is 503 naming the blob store when it cannot be reached, while liveness stays 200', async () => {
@@ -115,7 +116,7 @@ describe('metrics', () => {
     expect(text).toContain('mailroom_http_request_duration_seconds_bucket');
     expect(text).toContain('process_cpu_user_seconds_total');
     // Nothing of the app is on it.
-    for (const path of ['/', '/healthz', '/api/v1/user/account', '/metrics/x'])
+    for (const path of ['/', '/healthz', apiPath('account'), '/metrics/x'])
       expect((await fetch(`http://127.0.0.1:${listener.port}${path}`)).status, path).toBe(404);
     expect((await fetch(`http://127.0.0.1:${listener.port}/metrics`, { method: 'POST' })).status).toBe(404);
   });

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Mail } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { compose, parse } from './_sending.js';
 import {
   IMAGE_PROXY_USER_AGENT,
@@ -12,6 +12,7 @@ import {
   restoreProxiedImageUrls,
   sniffImageType,
 } from '../src/mail/image-proxy/index.js';
+import { api, apiPath } from './_client.js';
 
 // The smallest valid PNG (1×1).
 const PNG = Buffer.from(
@@ -149,13 +150,14 @@ describe('reading with images shown', () => {
         <div style="background-image: url('${R}/inline-bg.png')">y</div>
         <img src="${R}/pixel.png" width="1" height="1">`,
     });
-    const hidden = await call(ann.browser, 'GET', `messages/${message.folderId}/${message.uid}`);
+    const hidden = await api(ann.browser, 'message', {
+      params: { folder_id: message.folderId, uid: message.uid },
+    });
     expect((hidden.body.message as Mail).images_blocked).toBe(true);
-    const { body } = await call(
-      ann.browser,
-      'GET',
-      `messages/${message.folderId}/${message.uid}?show_images=true`,
-    );
+    const { body } = await api(ann.browser, 'message', {
+      params: { folder_id: message.folderId, uid: message.uid },
+      query: { show_images: 'true' },
+    });
     const html = Buffer.from((body.message as Mail).content, 'base64').toString('utf8');
     expect((body.message as Mail).images_blocked).toBe(false);
 
@@ -201,12 +203,9 @@ describe('reading with images shown', () => {
       .replaceAll('&', '&amp;')}"><div style="background:url(&quot;${signer
       .proxyUrl(`${R}/bg.png`)
       .replaceAll('&', '&amp;')}&quot;)">q</div></blockquote>`;
-    const sent = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [ann.email], { content: quoted }),
-    );
+    const sent = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [ann.email], { content: quoted }),
+    });
     expect(sent.status).toBe(200);
     const row = await ctx.db
       .selectFrom('messages')
@@ -261,15 +260,15 @@ describe('the image proxy', () => {
   it('refuses a missing, wrong or borrowed signature without fetching anything', async () => {
     const hits = await hitsDuring(async () => {
       const url = `${R}/photo.png`;
-      const missing = await proxyGet(ann, `/api/v1/image-proxy?url=${encodeURIComponent(url)}`);
+      const missing = await proxyGet(ann, apiPath('imageProxy', { query: { url } }));
       expect(missing.statusCode).toBe(400);
-      const wrong = await proxyGet(ann, `/api/v1/image-proxy?url=${encodeURIComponent(url)}&sig=AAAA`);
+      const wrong = await proxyGet(ann, apiPath('imageProxy', { query: { url, sig: 'AAAA' } }));
       expect(wrong.statusCode).toBe(403);
       expect(errorCode(wrong)).toBe('forbidden');
       // A valid signature of another URL.
       const borrowed = await proxyGet(
         ann,
-        `/api/v1/image-proxy?url=${encodeURIComponent(`${R}/other.png`)}&sig=${signer.signature(url)}`,
+        apiPath('imageProxy', { query: { url: `${R}/other.png`, sig: signer.signature(url) } }),
       );
       expect(borrowed.statusCode).toBe(403);
       // Another server's key signs nothing here.
@@ -391,7 +390,7 @@ describe('the request log', () => {
     const response = await fay.browser.get(loggedSigner.proxyUrl(`${R}/private-holiday.png`));
     expect(response.statusCode).toBe(200);
     const requestLines = lines.map((l) => JSON.parse(l) as { msg: string; req?: { url: string } });
-    expect(requestLines.find((l) => l.msg === 'incoming request')?.req?.url).toBe('/api/v1/image-proxy');
+    expect(requestLines.find((l) => l.msg === 'incoming request')?.req?.url).toBe(apiPath('imageProxy'));
     expect(lines.join('\n')).not.toMatch(/private-holiday|127\.0\.0\.2|sig=/);
   });
 });

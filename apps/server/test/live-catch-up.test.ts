@@ -5,6 +5,7 @@ import { composeRaw } from './_mail.js';
 import { LiveClient, listenWs } from './_ws.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
 import { RecentEvents, RECENT_EVENTS_MS } from '../src/core/events/recent-events.js';
+import { apiRequest } from './_client.js';
 
 const { app, db, blobs, events } = await createTestApp();
 const url = await listenWs(app);
@@ -44,7 +45,7 @@ describe('a websocket opened after the page read its data catches up instead of 
   it('every API answer says when the server began it', async () => {
     const ann = await member('Clock Reader');
     const before = Date.now();
-    const response = await ann.browser.get('/api/v1/folders');
+    const response = await apiRequest(ann.browser, 'folders');
     const clock = Number(response.headers['x-mailroom-clock']);
     expect(clock).toBeGreaterThanOrEqual(before);
     expect(clock).toBeLessThanOrEqual(Date.now());
@@ -53,7 +54,10 @@ describe('a websocket opened after the page read its data catches up instead of 
   it('mail that arrived between reading the list and opening the socket is replayed, then caught_up', async () => {
     const bo = await member('Bo Catch');
     await deliver(bo.accountId, bo.inbox.id, 'before the list');
-    const list = await bo.browser.get(`/api/v1/messages/folder/${bo.inbox.id}?page=1`);
+    const list = await apiRequest(bo.browser, 'folderMessages', {
+      params: { folder_id: bo.inbox.id },
+      query: { page: 1 },
+    });
     const since = Number(list.headers['x-mailroom-clock']);
     await new Promise((r) => setTimeout(r, 1_100)); // past the margin, so only what follows counts
     const missed = await deliver(bo.accountId, bo.inbox.id, 'while the socket was not open');

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { MailEvent } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
-import { call, counters, mailUser, type MailUser } from './_actions.js';
+import { counters, mailUser, type MailUser } from './_actions.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -41,7 +42,7 @@ describe('marking messages', () => {
     const folder_messages = [{ folder_id: ann.folders.inbox, message_uids: [a.uid, b.uid, 999_999] }];
     let response;
     const events = await eventsDuring(async () => {
-      response = await call(ann.browser, 'POST', 'messages/mark', { flag: 'seen', folder_messages });
+      response = await api(ann.browser, 'markMessages', { body: { flag: 'seen', folder_messages } });
     });
     expect(response!).toMatchObject({
       status: 200,
@@ -57,9 +58,9 @@ describe('marking messages', () => {
     });
 
     // Marking again changes nothing and counts nothing twice.
-    const again = await call(ann.browser, 'POST', 'messages/mark', { flag: 'seen', folder_messages });
+    const again = await api(ann.browser, 'markMessages', { body: { flag: 'seen', folder_messages } });
     expect(again.body.marked).toEqual([]);
-    await call(ann.browser, 'POST', 'messages/mark', { flag: 'unseen', folder_messages });
+    await api(ann.browser, 'markMessages', { body: { flag: 'unseen', folder_messages } });
     const after = await counters(ctx, ann.folders.inbox);
     expect(after.stored).toEqual(after.truth);
     expect(after.stored.unread).toBe(c.stored.unread + 2);
@@ -68,31 +69,39 @@ describe('marking messages', () => {
   it('flagged, and label and unlabel by label_id', async () => {
     const m = await ann.deliver({ from: 'x@example.com', subject: 'flag me', text: 'a' });
     const folder_messages = [{ folder_id: m.folderId, message_uids: [m.uid] }];
-    await call(ann.browser, 'POST', 'messages/mark', { flag: 'flagged', folder_messages });
+    await api(ann.browser, 'markMessages', { body: { flag: 'flagged', folder_messages } });
     expect((await message(m.id)).flagged).toBe(true);
-    const { body } = await call(ann.browser, 'POST', 'labels', { label: { name: 'L', search_content: 'q' } });
-    await call(ann.browser, 'POST', 'messages/mark', {
-      flag: 'label',
-      label_id: body.label.id,
-      folder_messages,
+    const { body } = await api(ann.browser, 'createLabel', {
+      body: { label: { name: 'L', search_content: 'q' } },
     });
-    await call(ann.browser, 'POST', 'messages/mark', {
-      flag: 'label',
-      label_id: body.label.id,
-      folder_messages,
+    await api(ann.browser, 'markMessages', {
+      body: {
+        flag: 'label',
+        label_id: body.label.id,
+        folder_messages,
+      },
+    });
+    await api(ann.browser, 'markMessages', {
+      body: {
+        flag: 'label',
+        label_id: body.label.id,
+        folder_messages,
+      },
     });
     expect((await message(m.id)).labels).toEqual([body.label.id]);
-    await call(ann.browser, 'POST', 'messages/mark', {
-      flag: 'unlabel',
-      label_id: body.label.id,
-      folder_messages,
+    await api(ann.browser, 'markMessages', {
+      body: {
+        flag: 'unlabel',
+        label_id: body.label.id,
+        folder_messages,
+      },
     });
     expect((await message(m.id)).labels).toEqual([]);
-    await call(ann.browser, 'POST', 'messages/mark', { flag: 'unflagged', folder_messages });
+    await api(ann.browser, 'markMessages', { body: { flag: 'unflagged', folder_messages } });
     expect((await message(m.id)).flagged).toBe(false);
-    const noLabel = await call(ann.browser, 'POST', 'messages/mark', { flag: 'label', folder_messages });
+    const noLabel = await api(ann.browser, 'markMessages', { body: { flag: 'label', folder_messages } });
     expect(noLabel.body.error.meta.i8s).toBe('request_label_id_error');
-    const bad = await call(ann.browser, 'POST', 'messages/mark', { flag: 'sparkly', folder_messages });
+    const bad = await api(ann.browser, 'markMessages', { body: { flag: 'sparkly', folder_messages } });
     expect(bad.status).toBe(400);
   });
 });
@@ -101,16 +110,20 @@ describe('moving messages', () => {
   it('a moved message gets a new UID in the destination and keeps its flags and labels', async () => {
     const target = await newFolder('Projects');
     const m = await ann.deliver({ from: 'x@example.com', subject: 'move me', text: 'a' }, { flagged: true });
-    await call(ann.browser, 'POST', 'messages/mark', {
-      flag: 'seen',
-      folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+    await api(ann.browser, 'markMessages', {
+      body: {
+        flag: 'seen',
+        folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+      },
     });
     const before = await counters(ctx, target);
     let response;
     const events = await eventsDuring(async () => {
-      response = await call(ann.browser, 'POST', 'messages/move', {
-        destination_id: target,
-        folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+      response = await api(ann.browser, 'moveMessages', {
+        body: {
+          destination_id: target,
+          folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+        },
       });
     });
     const moved = await message(m.id);
@@ -142,18 +155,22 @@ describe('moving messages', () => {
       expect(c.stored).toEqual(c.truth);
     }
     // Moving it back gives yet another UID: UIDs are never reused.
-    await call(ann.browser, 'POST', 'messages/move', {
-      destination_id: m.folderId,
-      folder_messages: [{ folder_id: target, message_uids: [moved.uid] }],
+    await api(ann.browser, 'moveMessages', {
+      body: {
+        destination_id: m.folderId,
+        folder_messages: [{ folder_id: target, message_uids: [moved.uid] }],
+      },
     });
     expect((await message(m.id)).uid).toBeGreaterThan(m.uid);
   });
 
   it('moving to an unknown folder is not found and changes nothing', async () => {
     const m = await ann.deliver({ from: 'x@example.com', subject: 'stay', text: 'a' });
-    const r = await call(ann.browser, 'POST', 'messages/move', {
-      destination_id: 999_999,
-      folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+    const r = await api(ann.browser, 'moveMessages', {
+      body: {
+        destination_id: 999_999,
+        folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+      },
     });
     expect(r.status).toBe(404);
     expect((await message(m.id)).folder_id).toBe(m.folderId);
@@ -172,8 +189,10 @@ describe('deleting messages', () => {
           .executeTakeFirstOrThrow()
       ).quota_used_bytes;
     const usedBefore = await quota();
-    const first = await call(ann.browser, 'POST', 'messages/delete', {
-      folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+    const first = await api(ann.browser, 'deleteMessages', {
+      body: {
+        folder_messages: [{ folder_id: m.folderId, message_uids: [m.uid] }],
+      },
     });
     expect(first.body.moved[0]).toMatchObject({ folder_id: m.folderId, destination_id: ann.folders.trash });
     const inTrash = await message(m.id);
@@ -181,8 +200,10 @@ describe('deleting messages', () => {
     expect(await quota()).toBe(usedBefore);
 
     const events = await eventsDuring(async () => {
-      const second = await call(ann.browser, 'POST', 'messages/delete', {
-        folder_messages: [{ folder_id: ann.folders.trash, message_uids: [inTrash.uid] }],
+      const second = await api(ann.browser, 'deleteMessages', {
+        body: {
+          folder_messages: [{ folder_id: ann.folders.trash, message_uids: [inTrash.uid] }],
+        },
       });
       expect(second.body.deleted).toEqual([{ folder_id: ann.folders.trash, message_uids: [inTrash.uid] }]);
     });
@@ -209,13 +230,13 @@ describe('deleting messages', () => {
       { from: 'x@example.com', subject: 'spam 2', text: 'a' },
       { folderId: ann.folders.junk },
     );
-    const r = await call(ann.browser, 'POST', 'messages/empty', { folder_id: ann.folders.junk });
+    const r = await api(ann.browser, 'emptyFolder', { body: { folder_id: ann.folders.junk } });
     expect(r.status).toBe(200);
     expect(r.body.deleted[0].message_uids).toHaveLength(2);
     const c = await counters(ctx, ann.folders.junk);
     expect(c.stored).toEqual({ unread: 0, total: 0 });
     expect(c.truth).toEqual({ unread: 0, total: 0 });
-    const inbox = await call(ann.browser, 'POST', 'messages/empty', { folder_id: ann.folders.inbox });
+    const inbox = await api(ann.browser, 'emptyFolder', { body: { folder_id: ann.folders.inbox } });
     expect(inbox.status).toBe(403);
     expect(inbox.body.error.meta.i8s).toBe('forbidden');
   });
@@ -227,22 +248,26 @@ describe('bulk actions', () => {
     for (let i = 0; i < 45; i++)
       await ann.deliver({ from: 'n@example.com', subject: `bulk ${i}`, text: 'bulk' }, { folderId: folder });
     const request = { folder_id: folder, page: 1, limit: 20 };
-    const got = await call(ann.browser, 'POST', 'messages/bulk', { request_type: 'get', request });
+    const got = await api(ann.browser, 'bulkAction', { body: { request_type: 'get', request } });
     expect(got.body.folder_messages).toHaveLength(1);
     expect(got.body.folder_messages[0].message_uids).toHaveLength(45);
 
-    await call(ann.browser, 'POST', 'messages/bulk', {
-      request_type: 'mark',
-      request_params: { flag: 'seen' },
-      request,
+    await api(ann.browser, 'bulkAction', {
+      body: {
+        request_type: 'mark',
+        request_params: { flag: 'seen' },
+        request,
+      },
     });
     expect((await counters(ctx, folder)).stored.unread).toBe(0);
 
     const archive = await newFolder('Archive');
-    const moved = await call(ann.browser, 'POST', 'messages/bulk', {
-      request_type: 'move',
-      request_params: { destination_id: archive },
-      request,
+    const moved = await api(ann.browser, 'bulkAction', {
+      body: {
+        request_type: 'move',
+        request_params: { destination_id: archive },
+        request,
+      },
     });
     expect(moved.body.moved).toHaveLength(45);
     expect((await counters(ctx, folder)).truth.total).toBe(0);
@@ -260,13 +285,15 @@ describe('bulk actions', () => {
       );
     await ann.deliver({ from: 'friend@example.com', subject: 'Hi', text: 'hello' }, { folderId: folder });
     const request = { text: 'квитанц', folder_id: folder };
-    const marked = await call(ann.browser, 'POST', 'messages/search/mark', { request, flag: 'flagged' });
+    const marked = await api(ann.browser, 'searchMark', { body: { request, flag: 'flagged' } });
     expect(marked.body.marked[0].message_uids).toHaveLength(25);
     const dest = await newFolder('Receipts');
-    const moved = await call(ann.browser, 'POST', 'messages/search/move', { request, destination_id: dest });
+    const moved = await api(ann.browser, 'searchMove', { body: { request, destination_id: dest } });
     expect(moved.body.moved).toHaveLength(25);
-    const deleted = await call(ann.browser, 'POST', 'messages/search/delete', {
-      request: { text: 'квитанц', folder_id: dest },
+    const deleted = await api(ann.browser, 'searchDelete', {
+      body: {
+        request: { text: 'квитанц', folder_id: dest },
+      },
     });
     expect(deleted.body.moved).toHaveLength(25);
     expect(deleted.body.moved[0].destination_id).toBe(ann.folders.trash);
@@ -274,11 +301,13 @@ describe('bulk actions', () => {
   });
 
   it('a request that narrows nothing is refused rather than taken as the whole mailbox', async () => {
-    const r = await call(ann.browser, 'POST', 'messages/search/delete', { request: {} });
+    const r = await api(ann.browser, 'searchDelete', { body: { request: {} } });
     expect(r.status).toBe(400);
-    const noDest = await call(ann.browser, 'POST', 'messages/bulk', {
-      request_type: 'move',
-      request: { folder_id: ann.folders.inbox },
+    const noDest = await api(ann.browser, 'bulkAction', {
+      body: {
+        request_type: 'move',
+        request: { folder_id: ann.folders.inbox },
+      },
     });
     expect(noDest.status).toBe(400);
   });

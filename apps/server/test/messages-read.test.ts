@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { Folder, Mail, MailListResponse } from '@mailroom/protocol';
+import { apiRoutes, type Folder, type Mail, type MailListResponse } from '@mailroom/protocol';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import { composeRaw, deliverTestMessage } from './_mail.js';
 import { parseMessage, storeMessage, systemFolder } from '../src/mailbox/index.js';
+import { api, apiRequest, apiPath, OPENAPI_PATH } from './_client.js';
 
 const { app, db, blobs } = await createTestApp();
 
 async function signedInUser(name: string) {
   const { browser } = await signUpAndSignIn(app, name);
-  const { email } = (await browser.get('/api/v1/user/account')).json() as { email: string };
+  const { email } = (await apiRequest(browser, 'account')).json() as { email: string };
   const { id } = await db
     .selectFrom('accounts')
     .select('id')
@@ -22,17 +23,15 @@ async function signedInUser(name: string) {
 type User = Awaited<ReturnType<typeof signedInUser>>;
 
 async function newFolder(user: User, name: string): Promise<number> {
-  const r = await user.browser.request('POST', '/api/v1/folders', {
-    json: { folder: { parent_id: null, name } },
-  });
+  const r = await apiRequest(user.browser, 'createFolder', { body: { folder: { parent_id: null, name } } });
   return (r.json() as { folder: Folder }).folder.id;
 }
 async function settings(user: User, s: Record<string, unknown>) {
-  const r = await user.browser.request('POST', '/api/v1/user/settings', { json: s });
+  const r = await apiRequest(user.browser, 'changeSettings', { body: s });
   expect(r.statusCode).toBe(200);
 }
-async function list(browser: Browser, folderId: number | string, query = '') {
-  const r = await browser.get(`/api/v1/messages/folder/${folderId}${query}`);
+async function list(browser: Browser, folderId: number | string, query: Record<string, unknown> = {}) {
+  const r = await apiRequest(browser, 'folderMessages', { params: { folder_id: folderId }, query });
   return { status: r.statusCode, body: r.json() as MailListResponse & { error?: { meta: { i8s: string } } } };
 }
 const minutesAgo = (n: number) => new Date(Date.now() - n * 60_000);
@@ -65,14 +64,14 @@ describe('folder pages', () => {
       flags: { seen: false, flagged: false, draft: false },
     });
     expect(first.body.messages[0]!.fields.from).toEqual([{ email: 'sender@example.com', name: 'Sender' }]);
-    const second = await list(ann.browser, folder, '?page=2');
+    const second = await list(ann.browser, folder, { page: 2 });
     expect(second.body.messages.map((m) => m.subject)).toEqual(['m1', 'm0']);
-    const limited = await list(ann.browser, folder, '?page=3&limit=3');
+    const limited = await list(ann.browser, folder, { page: 3, limit: 3 });
     expect(limited.body.messages.map((m) => m.subject)).toEqual(['m0']);
-    expect((await list(ann.browser, folder, '?page=9')).body.messages).toEqual([]);
+    expect((await list(ann.browser, folder, { page: 9 })).body.messages).toEqual([]);
     // A limit that is no page size (negative, zero, huge, not a number) falls back to the setting, not to nothing.
     for (const bad of ['-3', '0', '100000', 'abc', '2.5']) {
-      const fallback = await list(ann.browser, folder, `?limit=${bad}`);
+      const fallback = await list(ann.browser, folder, { limit: bad });
       expect(fallback.status, bad).toBe(200);
       expect(
         fallback.body.messages.map((m) => m.subject),
@@ -232,8 +231,8 @@ describe('folder pages', () => {
       deliverTestMessage(db, blobs, ann.accountId, mail(ann, subject, extra), { folderId });
     const chains = async (folderId = folder) => (await list(ann.browser, folderId)).body.total;
     const move = async (uid: number, from: number, to: number) => {
-      const r = await ann.browser.request('POST', '/api/v1/messages/move', {
-        json: { destination_id: to, folder_messages: [{ folder_id: from, message_uids: [uid] }] },
+      const r = await apiRequest(ann.browser, 'moveMessages', {
+        body: { destination_id: to, folder_messages: [{ folder_id: from, message_uids: [uid] }] },
       });
       expect(r.statusCode).toBe(200);
     };
@@ -258,8 +257,8 @@ describe('folder pages', () => {
         .executeTakeFirstOrThrow();
       await move(back.uid, other, folder);
       expect(await chains()).toBe(2);
-      const r = await ann.browser.request('POST', '/api/v1/messages/delete', {
-        json: { folder_messages: [{ folder_id: folder, message_uids: [solo.uid] }] },
+      const r = await apiRequest(ann.browser, 'deleteMessages', {
+        body: { folder_messages: [{ folder_id: folder, message_uids: [solo.uid] }] },
       });
       expect(r.statusCode).toBe(200);
       expect(await chains()).toBe(1);
@@ -288,20 +287,20 @@ describe('folder pages', () => {
     await put('to main', null);
     await put('to alias 1', alias.id);
     await put('to alias 2', alias.id);
-    const byAlias = await list(ann.browser, folder, `?a_id=${alias.id}`);
+    const byAlias = await list(ann.browser, folder, { a_id: alias.id });
     expect(byAlias.body.messages.map((m) => m.subject)).toEqual(['to alias 2', 'to alias 1']);
     expect(byAlias.body).toMatchObject({ total: 2, all: 2 });
-    const main = await list(ann.browser, folder, '?a_id=0');
+    const main = await list(ann.browser, folder, { a_id: '0' });
     expect(main.body.messages.map((m) => m.subject)).toEqual(['to main']);
     expect(main.body).toMatchObject({ total: 1, all: 1 });
-    expect((await list(ann.browser, folder, '?a_id=all')).body.all).toBe(3);
+    expect((await list(ann.browser, folder, { a_id: 'all' })).body.all).toBe(3);
 
     const bobsAlias = await db
       .insertInto('aliases')
       .values({ account_id: bob.accountId, email: `bob-${bob.accountId}@mailroom.test` })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const foreign = await list(ann.browser, folder, `?a_id=${bobsAlias.id}`);
+    const foreign = await list(ann.browser, folder, { a_id: bobsAlias.id });
     expect(foreign.status).toBe(404);
   });
 
@@ -316,15 +315,23 @@ describe('folder pages', () => {
       expect(r.status, bad).toBe(400);
       expect(r.body.error?.meta.i8s).toBe('request_folder_id_error');
     }
-    for (const q of ['?page=1e300', '?page=0', '?a_id=-1', '?a_id=x', '?a_id=1e300'])
-      expect((await list(ann.browser, ann.inbox, q)).status, q).toBe(400);
+    for (const q of [{ page: '1e300' }, { page: 0 }, { a_id: -1 }, { a_id: 'x' }, { a_id: '1e300' }])
+      expect((await list(ann.browser, ann.inbox, q)).status, JSON.stringify(q)).toBe(400);
   });
 });
 
 describe('opening a message', () => {
-  async function open(browser: Browser, path: string) {
-    const r = await browser.get(`/api/v1/messages${path.startsWith('?') ? '' : '/'}${path}`);
-    return { status: r.statusCode, body: r.json() as { message: Mail; error?: { meta: { i8s: string } } } };
+  type Opened = { status: number; body: { message: Mail; error?: { meta: { i8s: string } } } };
+  async function open(
+    browser: Browser,
+    params: { folder_id: number | string; uid: number | string },
+    query: { show_images?: 'true' | 'false' } = {},
+  ): Promise<Opened> {
+    return api(browser, 'message', { params, query });
+  }
+  /** A message by its Message-ID header (GET messages?message_id=). */
+  async function openById(browser: Browser, messageId: string): Promise<Opened> {
+    return api(browser, 'messageById', { query: { message_id: messageId } });
   }
   const decode = (m: Mail) => Buffer.from(m.content, 'base64').toString('utf8');
 
@@ -353,7 +360,7 @@ describe('opening a message', () => {
       },
       { flagged: true },
     );
-    const { status, body } = await open(ann.browser, `${ann.inbox}/${stored.uid}`);
+    const { status, body } = await open(ann.browser, { folder_id: ann.inbox, uid: stored.uid });
     expect(status).toBe(200);
     const m = body.message;
     expect(m).toMatchObject({
@@ -388,14 +395,14 @@ describe('opening a message', () => {
     expect(html).toContain('<p>Привет</p>');
     expect(html).not.toMatch(/script|onclick|tracker\.example/);
     expect(html).toContain(
-      `src="/api/v1/attachments/${logo.id}?message_uid=${stored.uid}&amp;folder_id=${ann.inbox}"`,
+      `src="${apiPath('attachment', { params: { id: logo.id }, query: { message_uid: stored.uid, folder_id: ann.inbox } }).replace('&', '&amp;')}"`,
     );
 
-    const shown = await open(ann.browser, `${ann.inbox}/${stored.uid}?show_images=true`);
+    const shown = await open(ann.browser, { folder_id: ann.inbox, uid: stored.uid }, { show_images: 'true' });
     expect(shown.body.message.images_blocked).toBe(false);
     // Through the image proxy: the browser never fetches from the sender's server itself.
     expect(decode(shown.body.message)).toContain(
-      `src="/api/v1/image-proxy?url=${encodeURIComponent('https://tracker.example/i.png')}&amp;sig=`,
+      `src="${apiPath('imageProxy', { query: { url: 'https://tracker.example/i.png' } })}&amp;sig=`,
     );
     // Reading does not mark it seen: the client sends the mark call.
     const row = await db
@@ -413,19 +420,19 @@ describe('opening a message', () => {
       ann.accountId,
       mail(ann, 'Plain', { text: 'Line <b>not html</b>' }),
     );
-    const { body } = await open(ann.browser, `${ann.inbox}/${stored.uid}`);
+    const { body } = await open(ann.browser, { folder_id: ann.inbox, uid: stored.uid });
     expect(body.message.content_type).toBe('text/plain');
     expect(decode(body.message).trim()).toBe('Line <b>not html</b>');
     expect(body.message.images_blocked).toBe(false);
   });
 
   it('an unknown uid is message_not_found and a folder id that is not a number request_folder_id_error', async () => {
-    for (const path of [`${ann.inbox}/999999`, `${ann.inbox}/abc`, `${ann.inbox}/99999999999`]) {
-      const r = await open(ann.browser, path);
-      expect(r.status, path).toBe(404);
+    for (const uid of [999999, 'abc', 99999999999]) {
+      const r = await open(ann.browser, { folder_id: ann.inbox, uid });
+      expect(r.status, String(uid)).toBe(404);
       expect(r.body.error?.meta.i8s).toBe('message_not_found');
     }
-    const bad = await open(ann.browser, 'inbox/1');
+    const bad = await open(ann.browser, { folder_id: 'inbox', uid: 1 });
     expect(bad.status).toBe(400);
     expect(bad.body.error?.meta.i8s).toBe('request_folder_id_error');
   });
@@ -437,15 +444,12 @@ describe('opening a message', () => {
       bob.accountId,
       mail(bob, 'Bob secret', { messageId: '<bob-secret@example.com>' }),
     );
-    const byUid = await open(ann.browser, `${bob.inbox}/${secret.uid}`);
+    const byUid = await open(ann.browser, { folder_id: bob.inbox, uid: secret.uid });
     expect(byUid.status).toBe(404);
     expect(JSON.stringify(byUid.body)).not.toContain('secret');
-    const byId = await open(ann.browser, `?message_id=${encodeURIComponent('<bob-secret@example.com>')}`);
+    const byId = await openById(ann.browser, '<bob-secret@example.com>');
     expect(byId.status).toBe(404);
-    expect(
-      (await open(bob.browser, `?message_id=${encodeURIComponent('<bob-secret@example.com>')}`)).body.message
-        .subject,
-    ).toBe('Bob secret');
+    expect((await openById(bob.browser, '<bob-secret@example.com>')).body.message.subject).toBe('Bob secret');
   });
 
   it('by Message-ID gives the newest copy', async () => {
@@ -463,10 +467,10 @@ describe('opening a message', () => {
       mail(ann, 'Copy new', { messageId: '<copies@example.com>' }),
       { folderId: ann.sent, receivedAt: minutesAgo(1) },
     );
-    const { status, body } = await open(ann.browser, `?message_id=copies@example.com`);
+    const { status, body } = await openById(ann.browser, 'copies@example.com');
     expect(status).toBe(200);
     expect(body.message).toMatchObject({ id: newer.id, folder_id: ann.sent, subject: 'Copy new' });
-    expect((await open(ann.browser, '?message_id=nope@example.com')).status).toBe(404);
+    expect((await openById(ann.browser, 'nope@example.com')).status).toBe(404);
   });
 });
 
@@ -512,14 +516,16 @@ describe("a message's date", () => {
       ['A little fast', '2026-11-20T08:10:00.000Z'],
     ]);
     const [first] = body.messages;
-    const opened = (await user.browser.get(`/api/v1/messages/${user.inbox}/${first!.uid}`)).json() as {
+    const opened = (
+      await apiRequest(user.browser, 'message', { params: { folder_id: user.inbox, uid: first!.uid } })
+    ).json() as {
       message: Mail;
     };
     expect(opened.message.created_at).toBe('2023-01-15T09:30:00.000Z');
 
     const search = async (since: string, before: string) => {
-      const r = await user.browser.request('POST', '/api/v1/messages/search', {
-        json: { folder_id: user.inbox, date: { since, before } },
+      const r = await apiRequest(user.browser, 'searchMessages', {
+        body: { folder_id: user.inbox, date: { since, before } },
       });
       return (r.json() as MailListResponse).messages.map((m) => m.subject);
     };
@@ -544,11 +550,8 @@ describe('an alias-only session (password access to one address)', () => {
     await grantPasswordAccess(db, ann.accountId, alias.email, 'desk-password');
     const desk = new Browser(app);
     expect(
-      (
-        await desk.request('POST', '/auth/pw/login', {
-          json: { email: alias.email, password: 'desk-password' },
-        })
-      ).statusCode,
+      (await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password: 'desk-password' } }))
+        .statusCode,
     ).toBe(200);
 
     const folder = await newFolder(ann, 'Desk');
@@ -572,47 +575,50 @@ describe('an alias-only session (password access to one address)', () => {
     expect(owners.threadId).toBe(mine.threadId);
 
     for (const a_id of ['all', '0', String(alias.id)]) {
-      const { body } = await list(desk, folder, `?a_id=${a_id}`);
+      const { body } = await list(desk, folder, { a_id });
       expect(
         body.messages.map((m) => m.subject),
         a_id,
       ).toEqual(['for the desk']);
       expect(body.all).toBe(1);
     }
-    const opened = await desk.get(`/api/v1/messages/${folder}/${mine.uid}`);
+    const opened = await apiRequest(desk, 'message', { params: { folder_id: folder, uid: mine.uid } });
     expect(opened.statusCode).toBe(200);
     // The chain shows only members the session may see.
     expect((opened.json() as { message: Mail }).message.threads).toEqual([]);
-    const asOwner = await ann.browser.get(`/api/v1/messages/${folder}/${mine.uid}`);
+    const asOwner = await apiRequest(ann.browser, 'message', {
+      params: { folder_id: folder, uid: mine.uid },
+    });
     expect((asOwner.json() as { message: Mail }).message.threads?.map((t) => t.id)).toEqual([owners.id]);
-    const hidden = await desk.get(`/api/v1/messages/${folder}/${owners.uid}`);
+    const hidden = await apiRequest(desk, 'message', { params: { folder_id: folder, uid: owners.uid } });
     expect(hidden.statusCode).toBe(404);
     expect(hidden.body).not.toContain('owner only');
     const attachmentOf = (uid: number) =>
-      desk.get(`/api/v1/attachments/1?message_uid=${uid}&folder_id=${folder}`);
+      apiRequest(desk, 'attachment', { params: { id: 1 }, query: { message_uid: uid, folder_id: folder } });
     expect((await attachmentOf(mine.uid)).body).toBe('file of for the desk');
     expect((await attachmentOf(owners.uid)).statusCode).toBe(404);
 
-    const create = await desk.request('POST', '/api/v1/folders', {
-      json: { folder: { parent_id: null, name: 'Nope' } },
+    const create = await apiRequest(desk, 'createFolder', {
+      body: { folder: { parent_id: null, name: 'Nope' } },
     });
     expect(create.statusCode).toBe(403);
-    expect((await desk.request('DELETE', `/api/v1/folders/${folder}`)).statusCode).toBe(403);
+    expect((await apiRequest(desk, 'deleteFolder', { params: { id: folder } })).statusCode).toBe(403);
     // Its sidebar counts only its own mail; the owner still sees both.
-    const deskTree = (await desk.get('/api/v1/folders')).json() as { folders: Folder[] };
+    const deskTree = (await apiRequest(desk, 'folders')).json() as { folders: Folder[] };
     expect(deskTree.folders.find((f) => f.id === folder)).toMatchObject({ total: 1, unread: 1 });
     expect(deskTree.folders.find((f) => f.system === 'inbox')).toMatchObject({ total: 0, unread: 0 });
     expect((await list(ann.browser, folder)).body.all).toBe(2);
-    const ownerTree = (await ann.browser.get('/api/v1/folders')).json() as { folders: Folder[] };
+    const ownerTree = (await apiRequest(ann.browser, 'folders')).json() as { folders: Folder[] };
     expect(ownerTree.folders.find((f) => f.id === folder)).toMatchObject({ total: 2 });
   });
 });
 
 describe('the OpenAPI document', () => {
   it('says what total and all count', async () => {
-    const doc = JSON.stringify((await ann.browser.get('/api/v1/openapi.json')).json());
+    const doc = JSON.stringify((await ann.browser.get(OPENAPI_PATH)).json());
     expect(doc).toContain('Rows this list pages through');
     expect(doc).toContain('Every message in the view');
-    expect(doc).toContain('/api/v1/messages/folder/{folder_id}');
+    // The route as the document writes its paths: {name} for each :name.
+    expect(doc).toContain(apiRoutes.folderMessages.path.replace(/:(\w+)/g, '{$1}'));
   });
 });

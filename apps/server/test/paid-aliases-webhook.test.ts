@@ -5,6 +5,7 @@ import { mailUser } from './_actions.js';
 import { smtpTransport, startTestIngest } from './_smtp.js';
 import { LiveClient, listenWs } from './_ws.js';
 import { HttpWalletGateway, invoiceLedger, startSandboxWalletServer } from '../src/wallet/index.js';
+import { apiRequest, apiPath } from './_client.js';
 
 /**
  * A paid alias through the provider's wallet as a real HTTP service (the sandbox wallet server on loopback): the
@@ -18,7 +19,7 @@ cleanup(() => sandbox.close());
 const wallet = new HttpWalletGateway({ apiUrl: sandbox.url, apiKey: sandbox.apiKey, timeoutMs: 2000 });
 const ctx = await createTestApp({ db, wallet, env: { WALLET_WEBHOOK_SECRET: WEBHOOK_SECRET } });
 const wsUrl = await listenWs(ctx.app);
-sandbox.webhookUrl = `${wsUrl.replace(/^ws:/, 'http:').replace(/\/ws$/, '')}/api/v1/wallet/webhook`;
+sandbox.webhookUrl = `${wsUrl.replace(/^ws:/, 'http:').replace(/\/ws$/, '')}${apiPath('walletWebhook')}`;
 const ingest = await startTestIngest({ db });
 
 describe("a paid alias settled by the wallet's webhook", () => {
@@ -27,8 +28,8 @@ describe("a paid alias settled by the wallet's webhook", () => {
     const live = await LiveClient.open(wsUrl, { token: ann.browser.cookies.get('mr_sid') });
     await live.greet();
     const from = live.frames.length;
-    const created = await ann.browser.request('POST', '/api/v1/user/aliases/paid', {
-      json: { name: `hook${Date.now().toString(36)}` },
+    const created = await apiRequest(ann.browser, 'createPaidAlias', {
+      body: { name: `hook${Date.now().toString(36)}` },
     });
     expect(created.statusCode, created.body).toBe(200);
     const alias = created.json().paid_alias as PaidAlias;
@@ -46,7 +47,7 @@ describe("a paid alias settled by the wallet's webhook", () => {
     const told: MailEvent = { event: 'updateAccount', part: 'aliases' };
     expect(await live.events(from, 2)).toEqual([told, told]);
     // Read at once on being told: the change is already visible.
-    const listed = await ann.browser.request('GET', '/api/v1/user/aliases/paid');
+    const listed = await apiRequest(ann.browser, 'paidAliases');
     expect(listed.json().paid_aliases).toMatchObject([
       { id: alias.id, status: 'succeed', invoice: { status: 'paid' } },
     ]);
@@ -78,19 +79,19 @@ describe("a paid alias settled by the wallet's webhook", () => {
   it("a webhook of rejection fails the alias and frees its name; 'I have already paid' then says pay_invoice_cancel", async () => {
     const bob = await mailUser(ctx, 'Bob Webhook');
     const name = `rej${Date.now().toString(36)}`;
-    const created = await bob.browser.request('POST', '/api/v1/user/aliases/paid', { json: { name } });
+    const created = await apiRequest(bob.browser, 'createPaidAlias', { body: { name } });
     const alias = created.json().paid_alias as PaidAlias;
     sandbox.holdWebhooks = false;
     await sandbox.reject(alias.invoice.id);
-    const checked = await bob.browser.request('POST', `/api/v1/user/aliases/paid/${alias.id}/check_payment`);
+    const checked = await apiRequest(bob.browser, 'checkAliasPayment', { params: { id: alias.id } });
     expect(checked.json().error.meta.i8s).toBe('pay_invoice_cancel');
-    const again = await bob.browser.request('POST', '/api/v1/user/aliases', { json: { name } });
+    const again = await apiRequest(bob.browser, 'createAlias', { body: { name } });
     expect(again.statusCode).toBe(200);
   });
 
   /** An alias bought, then an 'expired' notice (signed, a webhook of its own) before the wallet's 'paid'. */
   async function expiredBeforePaid(user: Awaited<ReturnType<typeof mailUser>>, name: string) {
-    const created = await user.browser.request('POST', '/api/v1/user/aliases/paid', { json: { name } });
+    const created = await apiRequest(user.browser, 'createPaidAlias', { body: { name } });
     expect(created.statusCode, created.body).toBe(200);
     const alias = created.json().paid_alias as PaidAlias;
     const expired = await sandbox.deliver({
@@ -100,7 +101,7 @@ describe("a paid alias settled by the wallet's webhook", () => {
       at: new Date().toISOString(),
     });
     expect(expired).toBe(200);
-    const failed = await user.browser.request('GET', '/api/v1/user/aliases/paid');
+    const failed = await apiRequest(user.browser, 'paidAliases');
     expect(failed.json().paid_aliases).toMatchObject([{ id: alias.id, status: 'failed' }]);
     sandbox.holdWebhooks = true;
     await sandbox.pay(alias.invoice.id);
@@ -121,7 +122,7 @@ describe("a paid alias settled by the wallet's webhook", () => {
     // The wallet retrying, three at once.
     const statuses = await Promise.all([sandbox.deliver(paid), sandbox.deliver(paid), sandbox.deliver(paid)]);
     expect(statuses).toEqual([200, 200, 200]);
-    const listed = await dee.browser.request('GET', '/api/v1/user/aliases/paid');
+    const listed = await apiRequest(dee.browser, 'paidAliases');
     expect(listed.json().paid_aliases).toMatchObject([
       { id: alias.id, status: 'succeed', invoice: { status: 'paid' } },
     ]);
@@ -138,7 +139,7 @@ describe("a paid alias settled by the wallet's webhook", () => {
     const name = `gone${Date.now().toString(36)}`;
     const { alias, paid, invoiceId } = await expiredBeforePaid(eve, name);
     // The failed alias let its name go; another member took it.
-    const taken = await fay.browser.request('POST', '/api/v1/user/aliases', { json: { name } });
+    const taken = await apiRequest(fay.browser, 'createAlias', { body: { name } });
     expect(taken.statusCode, taken.body).toBe(200);
     const statuses = await Promise.all([sandbox.deliver(paid), sandbox.deliver(paid), sandbox.deliver(paid)]);
     expect(statuses).toEqual([200, 200, 200]);
@@ -148,7 +149,7 @@ describe("a paid alias settled by the wallet's webhook", () => {
       ['refund_due', 'refunded', 'refund'],
     ]);
     expect((await wallet.getInvoice(alias.invoice.id)).status).toBe('refunded');
-    const listed = await eve.browser.request('GET', '/api/v1/user/aliases/paid');
+    const listed = await apiRequest(eve.browser, 'paidAliases');
     expect(listed.json().paid_aliases).toMatchObject([
       { id: alias.id, status: 'failed', invoice: { status: 'refunded' } },
     ]);
@@ -158,13 +159,13 @@ describe("a paid alias settled by the wallet's webhook", () => {
     const cy = await mailUser(ctx, 'Cy Unreachable');
     const name = `down${Date.now().toString(36)}`;
     sandbox.failNext(5, 503);
-    const refused = await cy.browser.request('POST', '/api/v1/user/aliases/paid', { json: { name } });
+    const refused = await apiRequest(cy.browser, 'createPaidAlias', { body: { name } });
     expect(refused.json().error.meta.i8s).toBe('wallet_unavailable');
     expect(refused.statusCode).toBeGreaterThanOrEqual(500);
     sandbox.failNext(0);
-    const list = await cy.browser.request('GET', '/api/v1/user/aliases');
+    const list = await apiRequest(cy.browser, 'aliases');
     expect(list.json().aliases).toEqual([]);
-    const bought = await cy.browser.request('POST', '/api/v1/user/aliases/paid', { json: { name } });
+    const bought = await apiRequest(cy.browser, 'createPaidAlias', { body: { name } });
     expect(bought.statusCode, bought.body).toBe(200);
   });
 });

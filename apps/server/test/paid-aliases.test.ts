@@ -7,19 +7,12 @@ import { LiveClient, listenWs } from './_ws.js';
 import { setPassportLevel } from '../src/accounts/index.js';
 import { afterCommit, transact } from '../src/core/db/index.js';
 import { invoiceLedger, settleInSandbox } from '../src/wallet/index.js';
+import { api, apiRequest, apiCall, type RouteCall } from './_client.js';
 
 const ctx = await createTestApp();
 const { app, db } = ctx;
 const wsUrl = await listenWs(app);
 const ingest = await startTestIngest({ db });
-
-type Method = 'GET' | 'POST' | 'DELETE' | 'PUT';
-async function api(browser: Browser, method: Method, url: string, json?: unknown) {
-  const response = await browser.request(method, `/api/v1/${url}`, json === undefined ? {} : { json });
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  return { status: response.statusCode, body: response.json() as any };
-}
-const codeOf = (r: { body: { error?: { meta: { i8s: string } } } }) => r.body.error?.meta.i8s;
 
 let seq = 0;
 const fresh = (stem = 'paid') => `${stem}${Date.now().toString(36)}${seq++}`;
@@ -34,7 +27,7 @@ async function memberIdOf(user: MailUser): Promise<string> {
 }
 
 async function buy(user: MailUser, name = fresh()): Promise<PaidAlias> {
-  const r = await api(user.browser, 'POST', 'user/aliases/paid', { name });
+  const r = await api(user.browser, 'createPaidAlias', { body: { name } });
   expect(r.status, JSON.stringify(r.body)).toBe(200);
   return r.body.paid_alias as PaidAlias;
 }
@@ -102,33 +95,31 @@ describe('a paid alias end to end on the sandbox wallet', () => {
 
     // Unpaid: no mail, not a sender address, not in the account's aliases; the name is held.
     expect(await rcptCode(alias.email)).toBe(550);
-    expect((await api(ann.browser, 'GET', 'user/account')).body.aliases).toEqual([]);
+    expect((await api(ann.browser, 'account')).body.aliases).toEqual([]);
     const bob = await mailUser(ctx, 'Bob Late');
-    expect(codeOf(await api(bob.browser, 'POST', 'user/aliases', { name }))).toBe('duplicate_aliases');
-    expect(codeOf(await api(bob.browser, 'POST', 'user/aliases/paid', { name }))).toBe('duplicate_aliases');
+    expect((await api(bob.browser, 'createAlias', { body: { name } })).code).toBe('duplicate_aliases');
+    expect((await api(bob.browser, 'createPaidAlias', { body: { name } })).code).toBe('duplicate_aliases');
     // One unpaid at a time.
-    const second = await api(ann.browser, 'POST', 'user/aliases/paid', { name: fresh() });
+    const second = await api(ann.browser, 'createPaidAlias', { body: { name: fresh() } });
     expect(second.status).toBe(400);
-    expect(codeOf(second)).toBe('alias_max_count_paying');
+    expect(second.code).toBe('alias_max_count_paying');
 
     // 'I have already paid' before paying.
-    const early = await api(ann.browser, 'POST', `user/aliases/paid/${alias.id}/check_payment`);
+    const early = await api(ann.browser, 'checkAliasPayment', { params: { id: alias.id } });
     expect(early.status).toBe(402);
-    expect(codeOf(early)).toBe('pay_invoice');
+    expect(early.code).toBe('pay_invoice');
 
     await payOnSandboxPage(ann, alias);
-    const checked = await api(ann.browser, 'POST', `user/aliases/paid/${alias.id}/check_payment`);
+    const checked = await api(ann.browser, 'checkAliasPayment', { params: { id: alias.id } });
     expect(checked.status).toBe(200);
     expect(checked.body.paid_alias).toMatchObject({
       id: alias.id,
       status: 'succeed',
       invoice: { status: 'paid', pay_url: null },
     });
-    const listed = await api(ann.browser, 'GET', 'user/aliases/paid');
+    const listed = await api(ann.browser, 'paidAliases');
     expect(listed.body.paid_aliases).toEqual([checked.body.paid_alias]);
-    expect((await api(ann.browser, 'GET', 'user/account')).body.aliases).toEqual([
-      { id: alias.id, email: alias.email },
-    ]);
+    expect((await api(ann.browser, 'account')).body.aliases).toEqual([{ id: alias.id, email: alias.email }]);
 
     await smtpTransport(ingest.port).sendMail({
       from: 'a@example.org',
@@ -163,9 +154,7 @@ describe('a paid alias end to end on the sandbox wallet', () => {
     await other.greet();
     const from = other.frames.length;
     const clicks = await Promise.all(
-      Array.from({ length: 50 }, () =>
-        api(cy.browser, 'POST', `user/aliases/paid/${alias.id}/check_payment`),
-      ),
+      Array.from({ length: 50 }, () => api(cy.browser, 'checkAliasPayment', { params: { id: alias.id } })),
     );
     expect(clicks.map((c) => c.status)).toEqual(Array(50).fill(200));
     expect(clicks.every((c) => c.body.paid_alias.status === 'succeed')).toBe(true);
@@ -182,21 +171,21 @@ describe('a paid alias end to end on the sandbox wallet', () => {
     const name = fresh('rejected');
     const alias = await buy(dee, name);
     await payInSandbox(dee, alias, 'rejected');
-    const checked = await api(dee.browser, 'POST', `user/aliases/paid/${alias.id}/check_payment`);
+    const checked = await api(dee.browser, 'checkAliasPayment', { params: { id: alias.id } });
     expect(checked.status).toBe(400);
-    expect(codeOf(checked)).toBe('pay_invoice_cancel');
-    const listed = (await api(dee.browser, 'GET', 'user/aliases/paid')).body.paid_aliases;
+    expect(checked.code).toBe('pay_invoice_cancel');
+    const listed = (await api(dee.browser, 'paidAliases')).body.paid_aliases;
     expect(listed).toMatchObject([{ id: alias.id, status: 'failed', invoice: { status: 'rejected' } }]);
     expect(await rcptCode(alias.email)).toBe(550);
     // The name is free, and so is the account's one paying slot.
     const eve = await mailUser(ctx, 'Eve Takes');
-    const taken = await api(eve.browser, 'POST', 'user/aliases', { name });
+    const taken = await api(eve.browser, 'createAlias', { body: { name } });
     expect(taken.status).toBe(200);
     await buy(dee);
     // The failed one is cleared from the list by deleting it.
-    expect((await api(dee.browser, 'DELETE', `user/aliases/paid/${alias.id}`)).status).toBe(200);
+    expect((await api(dee.browser, 'deletePaidAlias', { params: { id: alias.id } })).status).toBe(200);
     expect(
-      (await api(dee.browser, 'GET', 'user/aliases/paid')).body.paid_aliases.map((a: PaidAlias) => a.id),
+      (await api(dee.browser, 'paidAliases')).body.paid_aliases.map((a: PaidAlias) => a.id),
     ).not.toContain(alias.id);
   });
 
@@ -204,7 +193,7 @@ describe('a paid alias end to end on the sandbox wallet', () => {
     const fay = await mailUser(ctx, 'Fay Gives Up');
     const name = fresh('giveup');
     const alias = await buy(fay, name);
-    const gone = await api(fay.browser, 'DELETE', `user/aliases/paid/${alias.id}`);
+    const gone = await api(fay.browser, 'deletePaidAlias', { params: { id: alias.id } });
     expect(gone).toEqual({ status: 200, body: { ok: true } });
     const wallet = await db
       .selectFrom('sandbox_wallet_invoices')
@@ -213,7 +202,7 @@ describe('a paid alias end to end on the sandbox wallet', () => {
       .executeTakeFirstOrThrow();
     expect(wallet.status).toBe('cancelled');
     expect((await ourInvoice(alias)).status).toBe('cancelled');
-    expect((await api(fay.browser, 'GET', 'user/aliases/paid')).body.paid_aliases).toEqual([]);
+    expect((await api(fay.browser, 'paidAliases')).body.paid_aliases).toEqual([]);
     const again = await buy(fay, name);
     expect(again.email).toBe(alias.email);
     // Paying the cancelled invoice afterwards activates nothing.
@@ -224,9 +213,9 @@ describe('a paid alias end to end on the sandbox wallet', () => {
   it('DELETE user/aliases/{id} gives an unpaid paid alias up the same way', async () => {
     const gus = await mailUser(ctx, 'Gus Plain Delete');
     const alias = await buy(gus);
-    expect((await api(gus.browser, 'DELETE', `user/aliases/${alias.id}`)).status).toBe(200);
+    expect((await api(gus.browser, 'deleteAlias', { params: { id: alias.id } })).status).toBe(200);
     expect((await ourInvoice(alias)).status).toBe('cancelled');
-    expect((await api(gus.browser, 'GET', 'user/aliases')).body.aliases).toEqual([]);
+    expect((await api(gus.browser, 'aliases')).body.aliases).toEqual([]);
   });
 
   it('a paid alias deleted after it succeeded refuses mail again', async () => {
@@ -234,7 +223,7 @@ describe('a paid alias end to end on the sandbox wallet', () => {
     const alias = await buy(hal);
     await payInSandbox(hal, alias);
     expect(await rcptCode(alias.email)).toBe(250);
-    expect((await api(hal.browser, 'DELETE', `user/aliases/paid/${alias.id}`)).status).toBe(200);
+    expect((await api(hal.browser, 'deletePaidAlias', { params: { id: alias.id } })).status).toBe(200);
     expect(await rcptCode(alias.email)).toBe(550);
   });
 
@@ -246,12 +235,12 @@ describe('a paid alias end to end on the sandbox wallet', () => {
       ['w123456789012', 'invalid_alias_purse'],
       ['wallet', 'alias_stoplist'],
     ]) {
-      expect(codeOf(await api(ivy.browser, 'POST', 'user/aliases/paid', { name })), name).toBe(code);
+      expect((await api(ivy.browser, 'createPaidAlias', { body: { name } })).code, name).toBe(code);
     }
     await setPassportLevel(db, ivy.accountId, 'none');
-    const r = await api(ivy.browser, 'POST', 'user/aliases/paid', { name: fresh() });
+    const r = await api(ivy.browser, 'createPaidAlias', { body: { name: fresh() } });
     expect(r.status).toBe(403);
-    expect(codeOf(r)).toBe('passport_level_required');
+    expect(r.code).toBe('passport_level_required');
     expect(
       await db.selectFrom('invoices').select('id').where('account_id', '=', ivy.accountId).execute(),
     ).toEqual([]);
@@ -263,66 +252,69 @@ describe("another account's paid alias is alias_not_found, never data", () => {
     const jay = await mailUser(ctx, 'Jay Owner');
     const kim = await mailUser(ctx, 'Kim Intruder');
     const alias = await buy(jay);
-    for (const [method, url] of [
-      ['POST', `user/aliases/paid/${alias.id}/check_payment`],
-      ['DELETE', `user/aliases/paid/${alias.id}`],
-      ['DELETE', `user/aliases/${alias.id}`],
-    ] as const) {
-      const r = await api(kim.browser, method, url);
-      expect(r.status, url).toBe(404);
-      expect(codeOf(r), url).toBe('alias_not_found');
-      expect(JSON.stringify(r.body), url).not.toContain(alias.invoice.id);
+    const params = { id: alias.id };
+    for (const call of [
+      ['checkAliasPayment', { params }],
+      ['deletePaidAlias', { params }],
+      ['deleteAlias', { params }],
+    ] satisfies RouteCall[]) {
+      const r = await apiCall(kim.browser, call);
+      expect(r.status, call[0]).toBe(404);
+      expect(r.code, call[0]).toBe('alias_not_found');
+      expect(JSON.stringify(r.body), call[0]).not.toContain(alias.invoice.id);
     }
-    expect((await api(kim.browser, 'GET', 'user/aliases/paid')).body.paid_aliases).toEqual([]);
+    expect((await api(kim.browser, 'paidAliases')).body.paid_aliases).toEqual([]);
     expect((await ourInvoice(alias)).status).toBe('unpaid');
-    const free = (await api(kim.browser, 'POST', 'user/aliases', { name: fresh('kimfree') })).body.alias;
-    for (const [method, url] of [
-      ['POST', `user/aliases/paid/${free.id}/check_payment`],
-      ['DELETE', `user/aliases/paid/${free.id}`],
-    ] as const) {
-      expect(codeOf(await api(kim.browser, method, url)), url).toBe('alias_not_found');
+    const free = (await api(kim.browser, 'createAlias', { body: { name: fresh('kimfree') } })).body.alias;
+    for (const call of [
+      ['checkAliasPayment', { params: { id: free.id } }],
+      ['deletePaidAlias', { params: { id: free.id } }],
+    ] satisfies RouteCall[]) {
+      expect((await apiCall(kim.browser, call)).code, call[0]).toBe('alias_not_found');
     }
   });
 
   it('bad bodies and ids are 400 with a catalogue code', async () => {
     const lou = await mailUser(ctx, 'Lou Bodies');
     for (const body of [{}, { name: '' }, { name: null }, 'x']) {
-      const r = await api(lou.browser, 'POST', 'user/aliases/paid', body);
+      const r = await api(lou.browser, 'createPaidAlias', { body: body });
       expect(r.status, JSON.stringify(body)).toBe(400);
-      expect(codeOf(r)).toMatch(/^[a-z_0-9]+$/);
+      expect(r.code).toMatch(/^[a-z_0-9]+$/);
     }
     for (const id of ['abc', '0', '-5']) {
-      for (const [method, url] of [
-        ['POST', `user/aliases/paid/${id}/check_payment`],
-        ['DELETE', `user/aliases/paid/${id}`],
-      ] as const) {
-        const r = await api(lou.browser, method, url);
-        expect(r.status, url).toBe(400);
-        expect(codeOf(r), url).toMatch(/^[a-z_0-9]+$/);
+      for (const call of [
+        ['checkAliasPayment', { params: { id } }],
+        ['deletePaidAlias', { params: { id } }],
+      ] satisfies RouteCall[]) {
+        const r = await apiCall(lou.browser, call);
+        expect(r.status, `${call[0]} ${id}`).toBe(400);
+        expect(r.code, `${call[0]} ${id}`).toMatch(/^[a-z_0-9]+$/);
       }
     }
   });
 
   it('an alias-only session is refused every paid route', async () => {
     const max = await mailUser(ctx, 'Max Desk');
-    const free = (await api(max.browser, 'POST', 'user/aliases', { name: fresh('maxdesk') })).body.alias;
+    const free = (await api(max.browser, 'createAlias', { body: { name: fresh('maxdesk') } })).body.alias;
     const password = 'desk password 9';
-    await api(max.browser, 'PUT', 'user/aliases/update_access', {
-      email: free.email,
-      password,
-      password_confirm: password,
+    await api(max.browser, 'updateAliasAccess', {
+      body: {
+        email: free.email,
+        password,
+        password_confirm: password,
+      },
     });
     const desk = new Browser(app);
-    await desk.request('POST', '/auth/pw/login', { json: { email: free.email, password } });
-    for (const [method, url, body] of [
-      ['GET', 'user/aliases/paid', undefined],
-      ['POST', 'user/aliases/paid', { name: fresh() }],
-      ['POST', `user/aliases/paid/${free.id}/check_payment`, undefined],
-      ['DELETE', `user/aliases/paid/${free.id}`, undefined],
-    ] as const) {
-      const r = await api(desk, method, url, body);
-      expect(r.status, url).toBe(403);
-      expect(codeOf(r), url).toBe('forbidden');
+    await apiRequest(desk, 'passwordSignIn', { body: { email: free.email, password } });
+    for (const call of [
+      ['paidAliases'],
+      ['createPaidAlias', { body: { name: fresh() } }],
+      ['checkAliasPayment', { params: { id: free.id } }],
+      ['deletePaidAlias', { params: { id: free.id } }],
+    ] satisfies RouteCall[]) {
+      const r = await apiCall(desk, call);
+      expect(r.status, call[0]).toBe(403);
+      expect(r.code, call[0]).toBe('forbidden');
     }
   });
 });

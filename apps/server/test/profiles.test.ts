@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { MailEvent, Profile } from '@mailroom/protocol';
 import { grantPasswordAccess } from '../src/addresses/index.js';
 import { Browser, createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { LiveClient, listenWs } from './_ws.js';
+import { api, apiCall, apiRequest, type RouteCall } from './_client.js';
 
 const ctx = await createTestApp();
 const wsUrl = await listenWs(ctx.app);
@@ -16,13 +17,13 @@ async function userWithAlias(name: string) {
     .values({ account_id: user.accountId, email: `Desk-${user.accountId}@mailroom.test` })
     .returning(['id', 'email'])
     .executeTakeFirstOrThrow();
-  const profiles = (await call(user.browser, 'GET', 'user/account')).body.profiles as Profile[];
+  const profiles = (await api(user.browser, 'account')).body.profiles as Profile[];
   expect(profiles).toHaveLength(1);
   return { ...user, alias, first: profiles[0]! };
 }
 
 async function profilesOf(user: MailUser): Promise<Profile[]> {
-  return (await call(user.browser, 'GET', 'user/account')).body.profiles;
+  return (await api(user.browser, 'account')).body.profiles;
 }
 
 const defaults = (profiles: Profile[]) => profiles.filter((p) => p.default).map((p) => p.id);
@@ -35,10 +36,12 @@ describe('profiles: created', () => {
 
   it('a profile on an alias is added after the default, with its display name and signature', async () => {
     const ann = await userWithAlias('Ann Alias');
-    const { status, body } = await call(ann.browser, 'POST', 'user/profiles', {
-      name: ' Support desk ',
-      email: ann.alias.email.toLowerCase(),
-      signature: '<p>Kind regards,<br><strong>Support</strong></p>',
+    const { status, body } = await api(ann.browser, 'createProfile', {
+      body: {
+        name: ' Support desk ',
+        email: ann.alias.email.toLowerCase(),
+        signature: '<p>Kind regards,<br><strong>Support</strong></p>',
+      },
     });
     expect(status).toBe(200);
     expect(body.profiles).toHaveLength(2);
@@ -55,11 +58,13 @@ describe('profiles: created', () => {
 
   it('a new default profile takes the default from the old one: exactly one default, listed first', async () => {
     const bob = await userWithAlias('Bob Default');
-    const { body } = await call(bob.browser, 'POST', 'user/profiles', {
-      name: 'Bob at the desk',
-      email: bob.alias.email,
-      signature: '<p>Bob</p>',
-      default: true,
+    const { body } = await api(bob.browser, 'createProfile', {
+      body: {
+        name: 'Bob at the desk',
+        email: bob.alias.email,
+        signature: '<p>Bob</p>',
+        default: true,
+      },
     });
     expect(body.profiles[0]).toMatchObject({ name: 'Bob at the desk', default: true });
     expect(body.profiles[1]).toMatchObject({ id: bob.first.id, default: false });
@@ -68,9 +73,11 @@ describe('profiles: created', () => {
 
   it('several profiles may share an address (one address, two names)', async () => {
     const cat = await userWithAlias('Cat Twice');
-    const { status, body } = await call(cat.browser, 'POST', 'user/profiles', {
-      name: 'Cat, formally',
-      email: cat.email,
+    const { status, body } = await api(cat.browser, 'createProfile', {
+      body: {
+        name: 'Cat, formally',
+        email: cat.email,
+      },
     });
     expect(status).toBe(200);
     expect(body.profiles.map((p: Profile) => p.email)).toEqual([cat.email, cat.email]);
@@ -80,7 +87,7 @@ describe('profiles: created', () => {
     const dan = await userWithAlias('Dan Foreign');
     const other = await mailUser(ctx, 'Other Owner');
     for (const email of [other.email, 'someone@example.com', 'not an address', '']) {
-      const { status, body } = await call(dan.browser, 'POST', 'user/profiles', { name: 'X', email });
+      const { status, body } = await api(dan.browser, 'createProfile', { body: { name: 'X', email } });
       expect(status, email).toBe(400);
       expect(body.error.meta.i8s, email).toBe('failed_validation_email_address');
     }
@@ -96,7 +103,7 @@ describe('profiles: created', () => {
     ['a string'],
   ])('a bad body %# is refused with invalid_request_params', async (body) => {
     const eve = await mailUser(ctx, 'Eve Bodies');
-    const answer = await call(eve.browser, 'POST', 'user/profiles', body);
+    const answer = await api(eve.browser, 'createProfile', { body: body });
     expect(answer.status).toBe(400);
     expect(answer.body.error.meta.i8s).toBe('invalid_request_params');
   });
@@ -105,17 +112,19 @@ describe('profiles: created', () => {
 describe('profiles: the signature is sanitised on save', () => {
   it('keeps formatting, links and https or inline images; drops scripts, handlers, styles that load, plain-http images', async () => {
     const fay = await userWithAlias('Fay Signature');
-    const { body } = await call(fay.browser, 'POST', 'user/profiles', {
-      name: 'Fay',
-      email: fay.email,
-      signature:
-        '<p style="color: #336699; position: fixed; background-image: url(https://t.example/x)">Fay ' +
-        '<em>Lee</em> <a href="https://fay.example" onclick="steal()">site</a> ' +
-        '<a href="javascript:alert(1)">bad</a></p>' +
-        '<script>alert(1)</script><style>p{}</style><iframe src="https://x.example"></iframe>' +
-        '<img src="https://fay.example/logo.png" alt="logo" onerror="x()">' +
-        '<img src="http://tracker.example/p.gif"><img src="cid:logo@fay"><img src="data:image/png;base64,AAAA">' +
-        '<form><input value="pw"></form><ul><li>one</li></ul>',
+    const { body } = await api(fay.browser, 'createProfile', {
+      body: {
+        name: 'Fay',
+        email: fay.email,
+        signature:
+          '<p style="color: #336699; position: fixed; background-image: url(https://t.example/x)">Fay ' +
+          '<em>Lee</em> <a href="https://fay.example" onclick="steal()">site</a> ' +
+          '<a href="javascript:alert(1)">bad</a></p>' +
+          '<script>alert(1)</script><style>p{}</style><iframe src="https://x.example"></iframe>' +
+          '<img src="https://fay.example/logo.png" alt="logo" onerror="x()">' +
+          '<img src="http://tracker.example/p.gif"><img src="cid:logo@fay"><img src="data:image/png;base64,AAAA">' +
+          '<form><input value="pw"></form><ul><li>one</li></ul>',
+      },
     });
     const signature: string = body.profiles[1].signature;
     expect(signature).toBe(
@@ -130,13 +139,15 @@ describe('profiles: the signature is sanitised on save', () => {
 describe('profiles: changed', () => {
   it('an update changes only the fields given', async () => {
     const gus = await userWithAlias('Gus Update');
-    const created = await call(gus.browser, 'POST', 'user/profiles', {
-      name: 'Gus',
-      email: gus.email,
-      signature: '<p>old</p>',
+    const created = await api(gus.browser, 'createProfile', {
+      body: {
+        name: 'Gus',
+        email: gus.email,
+        signature: '<p>old</p>',
+      },
     });
     const id = created.body.profiles[1].id;
-    const renamed = await call(gus.browser, 'POST', `user/profiles/${id}`, { name: 'Gus B.' });
+    const renamed = await api(gus.browser, 'updateProfile', { params: { id }, body: { name: 'Gus B.' } });
     expect(renamed.status).toBe(200);
     expect(renamed.body.profiles[1]).toEqual({
       id,
@@ -145,31 +156,39 @@ describe('profiles: changed', () => {
       signature: '<p>old</p>',
       default: false,
     });
-    const moved = await call(gus.browser, 'POST', `user/profiles/${id}`, {
-      email: gus.alias.email,
-      signature: '<p onclick="x()">new</p>',
+    const moved = await api(gus.browser, 'updateProfile', {
+      params: { id },
+      body: {
+        email: gus.alias.email,
+        signature: '<p onclick="x()">new</p>',
+      },
     });
     expect(moved.body.profiles[1]).toMatchObject({ email: gus.alias.email, signature: '<p>new</p>' });
-    const refused = await call(gus.browser, 'POST', `user/profiles/${id}`, {
-      email: 'elsewhere@example.com',
+    const refused = await api(gus.browser, 'updateProfile', {
+      params: { id },
+      body: {
+        email: 'elsewhere@example.com',
+      },
     });
     expect(refused.body.error.meta.i8s).toBe('failed_validation_email_address');
   });
 
   it('making a profile the default takes it from the other in one step; the default cannot be unset', async () => {
     const hal = await userWithAlias('Hal Default');
-    const { body } = await call(hal.browser, 'POST', 'user/profiles', {
-      name: 'Desk',
-      email: hal.alias.email,
+    const { body } = await api(hal.browser, 'createProfile', {
+      body: {
+        name: 'Desk',
+        email: hal.alias.email,
+      },
     });
     const desk = body.profiles[1].id;
-    const made = await call(hal.browser, 'POST', `user/profiles/${desk}`, { default: true });
+    const made = await api(hal.browser, 'updateProfile', { params: { id: desk }, body: { default: true } });
     expect(defaults(made.body.profiles)).toEqual([desk]);
     expect(made.body.profiles[0].id).toBe(desk);
     // Again: still one default.
-    const again = await call(hal.browser, 'POST', `user/profiles/${desk}`, { default: true });
+    const again = await api(hal.browser, 'updateProfile', { params: { id: desk }, body: { default: true } });
     expect(defaults(again.body.profiles)).toEqual([desk]);
-    const unset = await call(hal.browser, 'POST', `user/profiles/${desk}`, { default: false });
+    const unset = await api(hal.browser, 'updateProfile', { params: { id: desk }, body: { default: false } });
     expect(unset.status).toBe(400);
     expect(unset.body.error.meta.i8s).toBe('invalid_request_params');
   });
@@ -179,11 +198,11 @@ describe('profiles: changed', () => {
     const ids = [ida.first.id];
     for (const name of ['A', 'B', 'C'])
       ids.push(
-        (await call(ida.browser, 'POST', 'user/profiles', { name, email: ida.email })).body.profiles.at(-1)
+        (await api(ida.browser, 'createProfile', { body: { name, email: ida.email } })).body.profiles.at(-1)
           .id,
       );
     const answers = await Promise.all(
-      ids.map((id) => call(ida.browser, 'POST', `user/profiles/${id}`, { default: true })),
+      ids.map((id) => api(ida.browser, 'updateProfile', { params: { id }, body: { default: true } })),
     );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     expect(defaults(await profilesOf(ida))).toHaveLength(1);
@@ -194,20 +213,20 @@ describe('profiles: deleted', () => {
   it('deleting the default makes the oldest remaining profile the default; the last one stays', async () => {
     const jo = await userWithAlias('Jo Delete');
     const second = (
-      await call(jo.browser, 'POST', 'user/profiles', { name: 'Second', email: jo.alias.email })
+      await api(jo.browser, 'createProfile', { body: { name: 'Second', email: jo.alias.email } })
     ).body.profiles.at(-1).id;
     const third = (
-      await call(jo.browser, 'POST', 'user/profiles', { name: 'Third', email: jo.email, default: true })
+      await api(jo.browser, 'createProfile', { body: { name: 'Third', email: jo.email, default: true } })
     ).body.profiles[0].id;
-    const afterDefault = await call(jo.browser, 'DELETE', `user/profiles/${third}`);
+    const afterDefault = await api(jo.browser, 'deleteProfile', { params: { id: third } });
     expect(afterDefault.status).toBe(200);
     expect(afterDefault.body.profiles.map((p: Profile) => [p.id, p.default])).toEqual([
       [jo.first.id, true],
       [second, false],
     ]);
-    const plain = await call(jo.browser, 'DELETE', `user/profiles/${second}`);
+    const plain = await api(jo.browser, 'deleteProfile', { params: { id: second } });
     expect(plain.body.profiles.map((p: Profile) => p.id)).toEqual([jo.first.id]);
-    const last = await call(jo.browser, 'DELETE', `user/profiles/${jo.first.id}`);
+    const last = await api(jo.browser, 'deleteProfile', { params: { id: jo.first.id } });
     expect(last.status).toBe(400);
     expect(last.body.error.meta.i8s).toBe('invalid_request_params');
     expect(await profilesOf(jo)).toEqual([jo.first]);
@@ -219,17 +238,20 @@ describe('profiles: ids', () => {
     const kim = await userWithAlias('Kim Owner');
     const lou = await userWithAlias('Lou Other');
     const theirs = kim.first.id;
-    for (const [method, body] of [
-      ['POST', { name: 'Hijacked' }],
-      ['POST', { default: true }],
-      ['DELETE', undefined],
-    ] as const) {
-      const answer = await call(lou.browser, method, `user/profiles/${theirs}`, body);
+    for (const call of [
+      ['updateProfile', { params: { id: theirs }, body: { name: 'Hijacked' } }],
+      ['updateProfile', { params: { id: theirs }, body: { default: true } }],
+      ['deleteProfile', { params: { id: theirs } }],
+    ] satisfies RouteCall[]) {
+      const answer = await apiCall(lou.browser, call);
       expect(answer.status).toBe(404);
       expect(answer.body.error.meta.i8s).toBe('profile_not_found');
       expect(JSON.stringify(answer.body)).not.toContain('Kim');
     }
-    const unknown = await call(lou.browser, 'POST', 'user/profiles/999999999', { name: 'x' });
+    const unknown = await api(lou.browser, 'updateProfile', {
+      params: { id: 999999999 },
+      body: { name: 'x' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.body.error.meta.i8s).toBe('profile_not_found');
     expect(await profilesOf(kim)).toEqual([kim.first]);
@@ -239,11 +261,11 @@ describe('profiles: ids', () => {
     'a malformed id %s is request_profile_id_error (400)',
     async (id) => {
       const mo = await mailUser(ctx, 'Mo Ids');
-      for (const [method, body] of [
-        ['POST', { name: 'x' }],
-        ['DELETE', undefined],
-      ] as const) {
-        const answer = await call(mo.browser, method, `user/profiles/${id}`, body);
+      for (const call of [
+        ['updateProfile', { params: { id }, body: { name: 'x' } }],
+        ['deleteProfile', { params: { id } }],
+      ] satisfies RouteCall[]) {
+        const answer = await apiCall(mo.browser, call);
         expect(answer.status).toBe(400);
         expect(answer.body.error.meta.i8s).toBe('request_profile_id_error');
       }
@@ -255,30 +277,28 @@ describe('profiles: the owner’s alone', () => {
   it('a password-access session cannot create, change or delete profiles, and sees only its address', async () => {
     const ned = await userWithAlias('Ned Desk');
     const aliasProfile = (
-      await call(ned.browser, 'POST', 'user/profiles', { name: 'Desk', email: ned.alias.email })
+      await api(ned.browser, 'createProfile', { body: { name: 'Desk', email: ned.alias.email } })
     ).body.profiles.at(-1) as Profile;
     await grantPasswordAccess(ctx.db, ned.accountId, ned.alias.email, 'desk-password');
     const desk = new Browser(ctx.app);
-    await desk.request('POST', '/auth/pw/login', {
-      json: { email: ned.alias.email, password: 'desk-password' },
-    });
-    for (const [method, path, body] of [
-      ['POST', 'user/profiles', { name: 'Mine', email: ned.alias.email }],
-      ['POST', `user/profiles/${aliasProfile.id}`, { name: 'Renamed' }],
-      ['DELETE', `user/profiles/${ned.first.id}`, undefined],
-    ] as const) {
-      const answer = await call(desk, method, path, body);
-      expect(answer.status, path).toBe(403);
+    await apiRequest(desk, 'passwordSignIn', { body: { email: ned.alias.email, password: 'desk-password' } });
+    for (const call of [
+      ['createProfile', { body: { name: 'Mine', email: ned.alias.email } }],
+      ['updateProfile', { params: { id: aliasProfile.id }, body: { name: 'Renamed' } }],
+      ['deleteProfile', { params: { id: ned.first.id } }],
+    ] satisfies RouteCall[]) {
+      const answer = await apiCall(desk, call);
+      expect(answer.status, call[0]).toBe(403);
       expect(answer.body.error.meta.i8s).toBe('forbidden');
     }
-    expect((await call(desk, 'GET', 'user/account')).body.profiles).toEqual([aliasProfile]);
+    expect((await api(desk, 'account')).body.profiles).toEqual([aliasProfile]);
     expect(await profilesOf(ned)).toEqual([ned.first, aliasProfile]);
   });
 
   it('signed out, the profile routes answer 401', async () => {
     const stranger = new Browser(ctx.app);
-    expect((await call(stranger, 'POST', 'user/profiles', { name: 'x', email: 'a@b.c' })).status).toBe(401);
-    expect((await call(stranger, 'DELETE', 'user/profiles/1')).status).toBe(401);
+    expect((await api(stranger, 'createProfile', { body: { name: 'x', email: 'a@b.c' } })).status).toBe(401);
+    expect((await api(stranger, 'deleteProfile', { params: { id: 1 } })).status).toBe(401);
   });
 });
 
@@ -289,10 +309,10 @@ describe('profiles: the owner’s other tabs are told', () => {
     await other.greet();
     const from = other.frames.length;
     const id = (
-      await call(oz.browser, 'POST', 'user/profiles', { name: 'Live', email: oz.email })
+      await api(oz.browser, 'createProfile', { body: { name: 'Live', email: oz.email } })
     ).body.profiles.at(-1).id;
-    await call(oz.browser, 'POST', `user/profiles/${id}`, { name: 'Live 2' });
-    await call(oz.browser, 'DELETE', `user/profiles/${id}`);
+    await api(oz.browser, 'updateProfile', { params: { id }, body: { name: 'Live 2' } });
+    await api(oz.browser, 'deleteProfile', { params: { id } });
     const told: MailEvent = { event: 'updateAccount', part: 'profiles' };
     expect(await other.events(from, 3)).toEqual([told, told, told]);
   });
@@ -302,10 +322,10 @@ describe('profiles: the owner’s other tabs are told', () => {
     const other = await LiveClient.open(wsUrl, { token: pat.browser.cookies.get('mr_sid') });
     await other.greet();
     const from = other.frames.length;
-    await call(pat.browser, 'POST', 'user/profiles', { name: 'x', email: 'far@example.com' });
-    await call(pat.browser, 'DELETE', `user/profiles/${pat.first.id}`);
+    await api(pat.browser, 'createProfile', { body: { name: 'x', email: 'far@example.com' } });
+    await api(pat.browser, 'deleteProfile', { params: { id: pat.first.id } });
     // A change that succeeds afterwards is the next event.
-    await call(pat.browser, 'POST', `user/profiles/${pat.first.id}`, { name: 'Pat' });
+    await api(pat.browser, 'updateProfile', { params: { id: pat.first.id }, body: { name: 'Pat' } });
     expect(await other.events(from, 1)).toEqual([{ event: 'updateAccount', part: 'profiles' }]);
     expect(other.frames.length).toBe(from + 1);
   });
@@ -317,11 +337,16 @@ describe('labels: the owner’s other tabs are told', () => {
     const other = await LiveClient.open(wsUrl, { token: quin.browser.cookies.get('mr_sid') });
     await other.greet();
     const from = other.frames.length;
-    const { body } = await call(quin.browser, 'POST', 'labels', {
-      label: { name: 'Bills', search_content: 'invoice' },
+    const { body } = await api(quin.browser, 'createLabel', {
+      body: {
+        label: { name: 'Bills', search_content: 'invoice' },
+      },
     });
-    await call(quin.browser, 'POST', `labels/${body.label.id}`, { label: { color: '#1c7ed6' } });
-    await call(quin.browser, 'DELETE', `labels/${body.label.id}`);
+    await api(quin.browser, 'updateLabel', {
+      params: { id: body.label.id },
+      body: { label: { color: '#1c7ed6' } },
+    });
+    await api(quin.browser, 'deleteLabel', { params: { id: body.label.id } });
     const told: MailEvent = { event: 'updateAccount', part: 'labels' };
     expect(await other.events(from, 3)).toEqual([told, told, told]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestApp, signUpAndSignIn } from './_util.js';
 import { deliverTestMessage } from './_mail.js';
+import { apiRequest } from './_client.js';
 
 const { app, db, blobs } = await createTestApp();
 
@@ -23,23 +24,23 @@ describe('quota', () => {
         }),
       );
     }
-    const used = async () => (await browser.get('/api/v1/user/account')).json().quota.size;
+    const used = async () => (await apiRequest(browser, 'account')).json().quota.size;
     const before = await used();
     expect(before).toBeGreaterThan(0);
-    const created = await browser.request('POST', '/api/v1/folders', {
-      json: { folder: { parent_id: null, name: 'Archive' } },
+    const created = await apiRequest(browser, 'createFolder', {
+      body: { folder: { parent_id: null, name: 'Archive' } },
     });
     const archive = created.json().folder.id;
     const inbox = stored[0]!.folderId;
-    await browser.request('POST', '/api/v1/messages/move', {
-      json: {
+    await apiRequest(browser, 'moveMessages', {
+      body: {
         destination_id: archive,
         folder_messages: [{ folder_id: inbox, message_uids: stored.map((m) => m.uid) }],
       },
     });
     expect(await used()).toBe(before);
-    await browser.request('POST', '/api/v1/messages/bulk', {
-      json: {
+    await apiRequest(browser, 'bulkAction', {
+      body: {
         request_type: 'move',
         request_params: { destination_id: inbox },
         request: { folder_id: archive },

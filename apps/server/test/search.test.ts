@@ -1,10 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp } from './_util.js';
-import { call, mailUser, type MailUser } from './_actions.js';
+import { mailUser, type MailUser } from './_actions.js';
 import { prefixQuery, searchTokens } from '../src/mailbox/search-vector.js';
 import { up as rebuildSearchVectors } from '../src/core/db/migrations/010-search-field-lexemes.js';
 import { CompiledQuery, sql } from 'kysely';
 import { filterCondition } from '../src/mail/search.query.js';
+import { api } from './_client.js';
 
 const ctx = await createTestApp();
 let ann: MailUser;
@@ -42,66 +43,70 @@ beforeAll(async () => {
 
 describe('search', () => {
   it('a Russian word finds its inflected forms by prefix', async () => {
-    const { status, body } = await call(ann.browser, 'POST', 'messages/search', { text: 'платеж' });
+    const { status, body } = await api(ann.browser, 'searchMessages', { body: { text: 'платеж' } });
     expect(status).toBe(200);
     expect(subjects(body)).toEqual(['Платежи за ноябрь']);
     expect(body.total).toBe(1);
   });
 
   it('ё and е find each other in both directions', async () => {
-    const yo = await call(ann.browser, 'POST', 'messages/search', { text: 'счёт' });
+    const yo = await api(ann.browser, 'searchMessages', { body: { text: 'счёт' } });
     expect(subjects(yo.body)).toEqual(['Lunch', 'Платежи за ноябрь']);
-    const ye = await call(ann.browser, 'POST', 'messages/search', { text: 'елка' });
+    const ye = await api(ann.browser, 'searchMessages', { body: { text: 'елка' } });
     expect(subjects(ye.body)).toEqual(['Lunch']);
   });
 
   it('English words match by prefix and every word must match', async () => {
-    const one = await call(ann.browser, 'POST', 'messages/search', { text: 'PAYMENT' });
+    const one = await api(ann.browser, 'searchMessages', { body: { text: 'PAYMENT' } });
     expect(subjects(one.body)).toEqual(['Lunch', 'Your payments receipt']);
-    const both = await call(ann.browser, 'POST', 'messages/search', { text: 'payment receipt' });
+    const both = await api(ann.browser, 'searchMessages', { body: { text: 'payment receipt' } });
     expect(subjects(both.body)).toEqual(['Your payments receipt']);
   });
 
   it('the sender is searched by name, by word and by a piece of the address', async () => {
     for (const text of ['smith', 'bob.smith@example.com']) {
-      const { body } = await call(ann.browser, 'POST', 'messages/search', { text });
+      const { body } = await api(ann.browser, 'searchMessages', { body: { text } });
       expect(subjects(body)).toEqual(['Платежи за ноябрь']);
     }
-    const piece = await call(ann.browser, 'POST', 'messages/search', { from: 'shop.exa' });
+    const piece = await api(ann.browser, 'searchMessages', { body: { from: 'shop.exa' } });
     expect(subjects(piece.body)).toEqual(['Your payments receipt']);
     expect(piece.body.total).toBe(1);
     // By address (bob, carol, dan at example.*) or by word: each message counted once.
-    const either = await call(ann.browser, 'POST', 'messages/search', { from: 'example' });
+    const either = await api(ann.browser, 'searchMessages', { body: { from: 'example' } });
     expect(either.body.total).toBe(3);
-    const domain = await call(ann.browser, 'POST', 'messages/search', { from: 'example.com' });
+    const domain = await api(ann.browser, 'searchMessages', { body: { from: 'example.com' } });
     expect(subjects(domain.body)).toEqual(['Платежи за ноябрь']);
   });
 
   it('subject search looks only at subjects', async () => {
-    const { body } = await call(ann.browser, 'POST', 'messages/search', { subject: 'payment' });
+    const { body } = await api(ann.browser, 'searchMessages', { body: { subject: 'payment' } });
     expect(subjects(body)).toEqual(['Your payments receipt']);
   });
 
   it('folder, dates (whole UTC days) and flags narrow the search', async () => {
-    const sent = await call(ann.browser, 'POST', 'messages/search', {
-      text: 'payments',
-      folder_id: ann.folders.sent,
+    const sent = await api(ann.browser, 'searchMessages', {
+      body: {
+        text: 'payments',
+        folder_id: ann.folders.sent,
+      },
     });
     expect(subjects(sent.body)).toEqual(['Lunch']);
-    const day = await call(ann.browser, 'POST', 'messages/search', {
-      date: { since: '2026-11-12', before: '2026-11-12' },
+    const day = await api(ann.browser, 'searchMessages', {
+      body: {
+        date: { since: '2026-11-12', before: '2026-11-12' },
+      },
     });
     expect(subjects(day.body)).toEqual(['Your payments receipt']);
-    const flagged = await call(ann.browser, 'POST', 'messages/search', { flags: ['flagged'] });
+    const flagged = await api(ann.browser, 'searchMessages', { body: { flags: ['flagged'] } });
     expect(subjects(flagged.body)).toEqual(['Lunch']);
-    const unseen = await call(ann.browser, 'POST', 'messages/search', { text: 'payment', flags: ['unseen'] });
+    const unseen = await api(ann.browser, 'searchMessages', { body: { text: 'payment', flags: ['unseen'] } });
     expect(subjects(unseen.body)).toEqual(['Lunch']);
   });
 
   it('alias 0 means mail to the main address', async () => {
-    const { body } = await call(ann.browser, 'POST', 'messages/search', { alias_id: 0, text: 'payment' });
+    const { body } = await api(ann.browser, 'searchMessages', { body: { alias_id: 0, text: 'payment' } });
     expect(body.total).toBe(2);
-    const other = await call(ann.browser, 'POST', 'messages/search', { alias_id: 999_999, text: 'payment' });
+    const other = await api(ann.browser, 'searchMessages', { body: { alias_id: 999_999, text: 'payment' } });
     expect(other.body.total).toBe(0);
   });
 
@@ -111,11 +116,11 @@ describe('search', () => {
         { from: 'news@example.com', subject: `Digest ${i}`, text: 'weekly digest' },
         { receivedAt: new Date(Date.UTC(2026, 0, 1, 0, i)) },
       );
-    const first = await call(ann.browser, 'POST', 'messages/search', { text: 'digest' });
+    const first = await api(ann.browser, 'searchMessages', { body: { text: 'digest' } });
     expect(first.body).toMatchObject({ total: 23, all: 23 });
     expect(first.body.messages).toHaveLength(20);
     expect(first.body.messages[0].subject).toBe('Digest 22');
-    const second = await call(ann.browser, 'POST', 'messages/search', { text: 'digest', page: 2 });
+    const second = await api(ann.browser, 'searchMessages', { body: { text: 'digest', page: 2 } });
     expect(second.body.messages.map((m: { subject: string }) => m.subject)).toEqual([
       'Digest 2',
       'Digest 1',
@@ -125,10 +130,12 @@ describe('search', () => {
 
   it('query syntax in user input is just text, never an error', async () => {
     for (const text of ["'", 'a & b | !c', 'foo:*', "\\' )(", '<->', '!!!', '%_%', 'x'.repeat(400)]) {
-      const { status } = await call(ann.browser, 'POST', 'messages/search', {
-        text,
-        from: text,
-        subject: text,
+      const { status } = await api(ann.browser, 'searchMessages', {
+        body: {
+          text,
+          from: text,
+          subject: text,
+        },
       });
       expect(status).toBe(200);
     }
@@ -157,48 +164,52 @@ describe('search', () => {
     ];
     for (const m of mail) await sam.deliver(m);
     const search = async (fields: string[]) =>
-      subjects((await call(sam.browser, 'POST', 'messages/search', { text: 'sybil', fields })).body);
+      subjects((await api(sam.browser, 'searchMessages', { body: { text: 'sybil', fields } })).body);
     expect(await search(['subject', 'from'])).toEqual(['Rooms', 'Sybil is out', 'Towels']);
     expect(await search(['body'])).toEqual(['Que?']);
     expect(await search(['subject'])).toEqual(['Sybil is out']);
     expect(await search(['from'])).toEqual(['Rooms', 'Towels']);
     expect(await search(['to'])).toEqual(['Menu']);
     // A piece of the sender's address counts for the sender only.
-    const piece = await call(sam.browser, 'POST', 'messages/search', {
-      text: 'hotel.exa',
-      fields: ['body', 'from'],
+    const piece = await api(sam.browser, 'searchMessages', {
+      body: {
+        text: 'hotel.exa',
+        fields: ['body', 'from'],
+      },
     });
     expect(subjects(piece.body)).toEqual(['Rooms']);
     // Every word must be found, each in any of the ticked fields.
-    const words = await call(sam.browser, 'POST', 'messages/search', {
-      text: 'sybil towels',
-      fields: ['subject', 'from'],
+    const words = await api(sam.browser, 'searchMessages', {
+      body: {
+        text: 'sybil towels',
+        fields: ['subject', 'from'],
+      },
     });
     expect(subjects(words.body)).toEqual(['Towels']);
     // Without fields the text is looked for in the subject, the sender and the body, as before.
-    const all = await call(sam.browser, 'POST', 'messages/search', { text: 'sybil' });
+    const all = await api(sam.browser, 'searchMessages', { body: { text: 'sybil' } });
     expect(subjects(all.body)).toEqual(['Que?', 'Rooms', 'Sybil is out', 'Towels']);
     for (const fields of [[], ['cc'], ['body', 'body', 'body', 'body', 'body']]) {
-      const bad = await call(sam.browser, 'POST', 'messages/search', { text: 'sybil', fields });
+      const bad = await api(sam.browser, 'searchMessages', { body: { text: 'sybil', fields } });
       expect(bad.status).toBe(400);
       expect(bad.body.error.meta.i8s).toBe('invalid_request_params');
     }
   });
 
   it('an unknown folder or label in the search is not found', async () => {
-    expect((await call(ann.browser, 'POST', 'messages/search', { folder_id: 999_999 })).status).toBe(404);
-    expect((await call(ann.browser, 'POST', 'messages/search', { label_id: 999_999 })).status).toBe(404);
+    expect((await api(ann.browser, 'searchMessages', { body: { folder_id: 999_999 } })).status).toBe(404);
+    expect((await api(ann.browser, 'searchMessages', { body: { label_id: 999_999 } })).status).toBe(404);
   });
 
   it('mail stored before the field prefixes is found again after migration 010 rebuilds its vectors', async () => {
     // The vector as migration 007 left it: field weights, not prefixes; a prefixed query misses it.
     await sql`update message_contents set search_vector = setweight(to_tsvector('simple', 'платежи'), 'A')
       where message_id in (select id from messages where account_id = ${ann.accountId})`.execute(ctx.db);
-    expect((await call(ann.browser, 'POST', 'messages/search', { text: 'платеж' })).body.total).toBe(0);
+    expect((await api(ann.browser, 'searchMessages', { body: { text: 'платеж' } })).body.total).toBe(0);
     await rebuildSearchVectors(ctx.db);
-    const { body } = await call(ann.browser, 'POST', 'messages/search', { text: 'платеж' });
+    const { body } = await api(ann.browser, 'searchMessages', { body: { text: 'платеж' } });
     expect(subjects(body)).toEqual(['Платежи за ноябрь']);
-    const sender = await call(ann.browser, 'POST', 'messages/search', { from: 'carol' });
+    const sender = await api(ann.browser, 'searchMessages', { body: { from: 'carol' } });
     expect(subjects(sender.body)).toEqual(['Your payments receipt']);
   });
 });
@@ -250,7 +261,7 @@ describe('search and the other mailboxes', () => {
     expect(indexRead).toBeDefined();
     // Amy's two messages with "payments" — not Ben's five beside them.
     expect(indexRead!['Actual Rows']).toBe(2);
-    expect((await call(amy.browser, 'POST', 'messages/search', { text: 'payments' })).body.total).toBe(2);
+    expect((await api(amy.browser, 'searchMessages', { body: { text: 'payments' } })).body.total).toBe(2);
   });
 });
 

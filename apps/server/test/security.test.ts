@@ -6,6 +6,7 @@ import { mailUser, type MailUser } from './_actions.js';
 import { createSession } from '../src/auth/index.js';
 import { sandboxWalletOf } from '../src/wallet/index.js';
 import { deleteOldAuthLog } from '../src/auth/index.js';
+import { apiRequest, apiPath } from './_client.js';
 
 // The file signs in far more often than AUTH_RATE_LIMIT allows one address a minute.
 const ctx = await createTestApp({ env: { AUTH_RATE_LIMIT: '10000' } });
@@ -15,7 +16,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const SECURITY = '/api/v1/user/settings/security';
+const SECURITY = apiPath('security');
 
 async function json(browser: Browser, method: 'GET' | 'POST' | 'DELETE', url: string, body?: unknown) {
   const response = await browser.request(method, url, body === undefined ? {} : { json: body });
@@ -87,7 +88,7 @@ describe('the security section', () => {
     });
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ first_name: 'Анна', last_name: 'Ли' });
-    expect((await json(ann.browser, 'GET', '/auth/access')).body.name).toBe('Анна Ли');
+    expect((await json(ann.browser, 'GET', apiPath('access'))).body.name).toBe('Анна Ли');
     const bad = await json(ann.browser, 'POST', `${SECURITY}/userinfo`, {
       first_name: 'x'.repeat(101),
       last_name: '',
@@ -101,14 +102,12 @@ describe('the security section', () => {
   it('a new name carries to the profiles still named as the account was; a profile renamed by hand keeps its name', async () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     const profiles = async () =>
-      (
-        (await json(ann.browser, 'GET', '/api/v1/user/account')).body as { profiles: { name: string }[] }
-      ).profiles
+      ((await json(ann.browser, 'GET', apiPath('account'))).body as { profiles: { name: string }[] }).profiles
         .map((p) => p.name)
         .sort();
     const [named] = await profiles();
     expect(named).toBe('Ann Lee');
-    const added = await json(ann.browser, 'POST', '/api/v1/user/profiles', {
+    const added = await json(ann.browser, 'POST', apiPath('createProfile'), {
       name: 'Sales desk',
       email: ann.email,
     });
@@ -139,8 +138,8 @@ describe('the mailbox password and its confirmation codes', () => {
     expect(set.body.has_password).toBe(true);
 
     const desk = new Browser(app);
-    const login = await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email.toUpperCase(), password: 'mailbox password 1' },
+    const login = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email.toUpperCase(), password: 'mailbox password 1' },
     });
     expect(login.statusCode).toBe(200);
     expect(login.json().user.email).toBe(ann.email);
@@ -302,10 +301,10 @@ describe('the mailbox password and its confirmation codes', () => {
     await setPassword(ann, 'old password');
     const desk = new Browser(app);
     expect(
-      (await desk.request('POST', '/auth/pw/login', { json: { email: ann.email, password: 'old password' } }))
+      (await apiRequest(desk, 'passwordSignIn', { body: { email: ann.email, password: 'old password' } }))
         .statusCode,
     ).toBe(200);
-    expect((await json(desk, 'GET', '/auth/access')).status).toBe(200);
+    expect((await json(desk, 'GET', apiPath('access'))).status).toBe(200);
 
     vi.setSystemTime(Date.now() + 61_000);
     expect(
@@ -317,15 +316,15 @@ describe('the mailbox password and its confirmation codes', () => {
       password_confirm: 'new password',
     });
     expect(changed.status).toBe(200);
-    expect((await json(desk, 'GET', '/auth/access')).status).toBe(401);
+    expect((await json(desk, 'GET', apiPath('access'))).status).toBe(401);
     // The owner's own session goes on.
-    expect((await json(ann.browser, 'GET', '/auth/access')).status).toBe(200);
-    const old = await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'old password' },
+    expect((await json(ann.browser, 'GET', apiPath('access'))).status).toBe(200);
+    const old = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email, password: 'old password' },
     });
     expect(old.statusCode).toBe(401);
-    const fresh = await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'new password' },
+    const fresh = await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email, password: 'new password' },
     });
     expect(fresh.statusCode).toBe(200);
   });
@@ -356,7 +355,7 @@ describe('codes and names are per account', () => {
       first_name: 'Bob',
       last_name: 'Chen',
     });
-    expect((await json(bob.browser, 'GET', '/auth/access')).body.name).toBe('Bob Chen');
+    expect((await json(bob.browser, 'GET', apiPath('access'))).body.name).toBe('Bob Chen');
   });
 });
 
@@ -372,8 +371,8 @@ describe('the sign-in log', () => {
     const { grantPasswordAccess } = await import('../src/addresses/index.js');
     await grantPasswordAccess(proxied.db, ann.accountId, owner.email, 'mailbox password');
     const desk = new Browser(proxied.app);
-    await desk.request('POST', '/auth/pw/login', {
-      json: { email: owner.email, password: 'mailbox password' },
+    await apiRequest(desk, 'passwordSignIn', {
+      body: { email: owner.email, password: 'mailbox password' },
       headers: { 'x-forwarded-for': '127.0.0.9' },
     });
     const log = await json(ann.browser, 'GET', `${SECURITY}/auth-log`);
@@ -385,19 +384,19 @@ describe('the sign-in log', () => {
     await setPassword(ann, 'mailbox password');
     const desk = new Browser(app);
     const agent = { 'user-agent': `Desk client ${'x'.repeat(400)}` };
-    await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'wrong password' },
+    await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email, password: 'wrong password' },
       headers: agent,
       remoteAddress: '127.0.0.7',
     });
-    await desk.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'mailbox password' },
+    await apiRequest(desk, 'passwordSignIn', {
+      body: { email: ann.email, password: 'mailbox password' },
       headers: agent,
       remoteAddress: '127.0.0.8',
     });
     // A wrong password for an address nobody has is in no log.
-    await desk.request('POST', '/auth/pw/login', {
-      json: { email: 'nobody@mailroom.test', password: 'whatever1' },
+    await apiRequest(desk, 'passwordSignIn', {
+      body: { email: 'nobody@mailroom.test', password: 'whatever1' },
     });
 
     const log = await json(ann.browser, 'GET', `${SECURITY}/auth-log`);
@@ -435,8 +434,8 @@ describe('the sign-in log', () => {
     const stranger = new Browser(app);
     let held = 0;
     for (let i = 0; i < 7; i++) {
-      const tried = await stranger.request('POST', '/auth/pw/login', {
-        json: { email: ann.email, password: `guess ${i}` },
+      const tried = await apiRequest(stranger, 'passwordSignIn', {
+        body: { email: ann.email, password: `guess ${i}` },
       });
       if (tried.statusCode === 429) held++;
     }
@@ -458,8 +457,8 @@ describe('the sign-in log', () => {
       .set({ at: new Date(Date.now() - 91 * 86_400_000) })
       .where('account_id', '=', ann.accountId)
       .execute();
-    await ann.browser.request('POST', '/auth/pw/login', {
-      json: { email: ann.email, password: 'no password set' },
+    await apiRequest(ann.browser, 'passwordSignIn', {
+      body: { email: ann.email, password: 'no password set' },
     });
     expect(await deleteOldAuthLog(db)).toBeGreaterThan(0);
     expect((await json(ann.browser, 'GET', `${SECURITY}/auth-log`)).body.total).toBe(0);
@@ -579,7 +578,7 @@ describe('grants of impersonation and BA-impersonation', () => {
       },
     ]);
     // BA-impersonation does not share the mailbox.
-    expect((await json(bob.browser, 'GET', '/api/v1/user/shared-mailboxes')).body.mailboxes).toEqual([]);
+    expect((await json(bob.browser, 'GET', apiPath('sharedMailboxes'))).body.mailboxes).toEqual([]);
   });
 });
 
@@ -592,7 +591,7 @@ describe('who may use the security routes', () => {
     await grantPasswordAccess(db, owner.id, alias, 'desk-password');
     const desk = new Browser(app);
     expect(
-      (await desk.request('POST', '/auth/pw/login', { json: { email: alias, password: 'desk-password' } }))
+      (await apiRequest(desk, 'passwordSignIn', { body: { email: alias, password: 'desk-password' } }))
         .statusCode,
     ).toBe(200);
     const anonymous = new Browser(app);
@@ -617,11 +616,11 @@ describe('who may use the security routes', () => {
       ['POST', `${SECURITY}/ba-impersonation?member_id=${someone}`],
       ['DELETE', `${SECURITY}/ba-impersonation?member_id=${someone}`],
       ['GET', `${SECURITY}/ba-list`],
-      ['GET', '/api/v1/user/shared-mailboxes'],
-      ['GET', '/api/v1/user/support'],
-      ['GET', '/api/v1/user/support/diagnostics'],
-      ['POST', '/api/v1/user/support', { subject: 'Help', text: 'Please' }],
-      ['POST', '/auth/impersonate', { member_id: someone }],
+      ['GET', apiPath('sharedMailboxes')],
+      ['GET', apiPath('supportRequests')],
+      ['GET', apiPath('supportDiagnostics')],
+      ['POST', apiPath('supportRequests'), { subject: 'Help', text: 'Please' }],
+      ['POST', apiPath('impersonate'), { member_id: someone }],
     ];
     for (const [method, url, body] of routes) {
       expect((await json(desk, method, url, body)).status, `${method} ${url}`).toBe(403);

@@ -3,10 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { createRequire } from 'node:module';
 import type { DKIMVerifyResult, DNSResolver } from 'mailauth';
 import { createTestApp, createTestDb } from './_util.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
 import { freePort } from '../../../test-support/ports.js';
 import { compose, parse, startJobs, startSink, until } from './_sending.js';
 import { claimDue } from '../src/sending/sending.repository.js';
+import { api } from './_client.js';
 
 /** An app whose relay is the test's own SMTP sink; the outbox job runs as in main.ts. */
 async function withRelay(
@@ -61,7 +62,7 @@ describe('sending through the relay', () => {
         bcc: [{ email: 'hidden@example.net', name: 'Hidden' }],
       },
     });
-    const { status, body } = await call(user.browser, 'POST', 'messages/send', request);
+    const { status, body } = await api(user.browser, 'sendMessage', { body: request });
     expect(status).toBe(200);
     expect(body).toMatchObject({ delivered: 0, queued: 3, relay_configured: true });
     const got = await sink.waitFor(3);
@@ -88,12 +89,9 @@ describe('sending through the relay', () => {
       'Before\n.\r\nMAIL FROM:<evil@example.com>\r\nRCPT TO:<victim@example.com>\r\nDATA\r\nSmuggled\r\n.\r\n' +
       'lone CR\r.\rafter\n.\nend';
     for (const content_type of ['text/plain', 'text/html']) {
-      await call(
-        user.browser,
-        'POST',
-        'messages/send',
-        compose(user.email, ['bob@example.com'], { content: smuggled, content_type }),
-      );
+      await api(user.browser, 'sendMessage', {
+        body: compose(user.email, ['bob@example.com'], { content: smuggled, content_type }),
+      });
     }
     const got = await sink.waitFor(2);
     await new Promise((r) => setTimeout(r, 500));
@@ -128,7 +126,7 @@ describe('sending through the relay', () => {
       subject: 'Подписано',
       content: '<p>Тело</p>',
     });
-    await call(user.browser, 'POST', 'messages/send', request);
+    await api(user.browser, 'sendMessage', { body: request });
     const [message] = await sink.waitFor(1);
     expect(message!.raw.toString()).toMatch(/^DKIM-Signature: .*d=mailroom\.test/);
     const resolver = async (name: string, type: string) => {
@@ -153,7 +151,7 @@ describe('sending through the relay', () => {
   it('when the relay is down the message is retried, then delivered once it is back', async () => {
     const { ctx, user, port } = await withRelay();
     startJobs(ctx);
-    await call(user.browser, 'POST', 'messages/send', compose(user.email, ['later@example.com']));
+    await api(user.browser, 'sendMessage', { body: compose(user.email, ['later@example.com']) });
     const failed = await until(async () => {
       const [row] = await outboxOf(user.accountId);
       return row && row.attempts >= 2 && row;
@@ -175,12 +173,9 @@ describe('sending through the relay', () => {
     });
     const { ctx, user } = await withRelay({ port: sink.port });
     startJobs(ctx);
-    const { body } = await call(
-      user.browser,
-      'POST',
-      'messages/send',
-      compose(user.email, ['gone@example.com', 'here@example.com'], { subject: 'Are you there?' }),
-    );
+    const { body } = await api(user.browser, 'sendMessage', {
+      body: compose(user.email, ['gone@example.com', 'here@example.com'], { subject: 'Are you there?' }),
+    });
     expect(body.queued).toBe(2);
     await sink.waitFor(1);
     const bounce = await until(async () =>
@@ -218,7 +213,7 @@ describe('sending through the relay', () => {
       env: { OUTBOX_MAX_ATTEMPTS: '3', OUTBOX_RETRY_BASE_MS: '50' },
     });
     startJobs(ctx);
-    await call(user.browser, 'POST', 'messages/send', compose(user.email, ['slow@example.com']));
+    await api(user.browser, 'sendMessage', { body: compose(user.email, ['slow@example.com']) });
     const row = await until(async () => {
       const [r] = await outboxOf(user.accountId);
       return r?.status === 'bounced' && r;
@@ -239,7 +234,7 @@ describe('several processes', () => {
     const { ctx, user } = await withRelay({ port: sink.port });
     const count = 30;
     for (let i = 0; i < count; i++) {
-      await call(user.browser, 'POST', 'messages/send', compose(user.email, [`r${i}@example.com`]));
+      await api(user.browser, 'sendMessage', { body: compose(user.email, [`r${i}@example.com`]) });
     }
     // Two app processes' jobs, as two servers on one PostgreSQL would run them.
     // Both with short retries: a relay hiccup under load is retried, and the point here is that no row goes
@@ -271,7 +266,7 @@ describe('a process that dies mid-delivery', () => {
   it('leaves its claimed rows to be delivered by another once the lease runs out', async () => {
     const sink = await startSink();
     const { ctx, user } = await withRelay({ port: sink.port });
-    await call(user.browser, 'POST', 'messages/send', compose(user.email, ['orphan@example.com']));
+    await api(user.browser, 'sendMessage', { body: compose(user.email, ['orphan@example.com']) });
     // The dead process claimed the row (one attempt counted) and never finished it.
     const claimed = await claimDue(db, { limit: 10, leaseMs: 1500, includeRemote: true });
     expect(claimed.map((r) => r.recipient)).toEqual(['orphan@example.com']);
@@ -293,12 +288,9 @@ describe('without a relay', () => {
     const ctx = await createTestApp({ db, env: { OUTBOX_POLL_MS: '50' } });
     const user = await mailUser(ctx, 'Ann Lee');
     startJobs(ctx);
-    const { body } = await call(
-      user.browser,
-      'POST',
-      'messages/send',
-      compose(user.email, ['far@example.com']),
-    );
+    const { body } = await api(user.browser, 'sendMessage', {
+      body: compose(user.email, ['far@example.com']),
+    });
     expect(body).toMatchObject({ delivered: 0, queued: 1, relay_configured: false });
     await new Promise((r) => setTimeout(r, 400));
     expect(await outboxOf(user.accountId)).toEqual([

@@ -2,8 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE } from '@mailroom/protocol';
 import { createTestApp } from './_util.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
 import { compose, parse, startJobs, until, upload } from './_sending.js';
+import { api, apiRequest } from './_client.js';
 
 const ctx = await createTestApp();
 const { app, db, blobs } = ctx;
@@ -21,7 +22,10 @@ async function newest(folderId: number) {
 }
 
 async function download(browser: typeof ann.browser, folderId: number, uid: number, id: number) {
-  const response = await browser.get(`/api/v1/attachments/${id}?message_uid=${uid}&folder_id=${folderId}`);
+  const response = await apiRequest(browser, 'attachment', {
+    params: { id },
+    query: { message_uid: uid, folder_id: folderId },
+  });
   expect(response.statusCode).toBe(200);
   return response.rawPayload;
 }
@@ -36,24 +40,18 @@ describe('compose attachments', () => {
       name: 'Отчёт за май.pdf',
       size: content.length,
     });
-    const sent = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
-    );
+    const sent = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
+    });
     expect(sent.status).toBe(200);
     const got = await newest(bob.folders.inbox);
     expect(got.attachments.map((a) => a.name)).toEqual(['Отчёт за май.pdf']);
     const bytes = await download(bob.browser, bob.folders.inbox, got.uid, got.attachments[0]!.id);
     expect(Buffer.compare(bytes, content)).toBe(0);
     // Sent: the upload is used up.
-    const again = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
-    );
+    const again = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], { attachments: [uploaded.body.attachment.id] }),
+    });
     expect(again.status).toBe(404);
   });
 
@@ -83,13 +81,10 @@ describe('compose attachments', () => {
     const b = await upload(app, ann.browser, 'b.bin', Buffer.alloc(26 * MB, 2));
     expect([a.status, b.status]).toEqual([200, 200]);
     const ids = [a.body.attachment.id, b.body.attachment.id];
-    for (const route of ['messages/send', 'messages/draft']) {
-      const { status, body } = await call(
-        ann.browser,
-        'POST',
-        route,
-        compose(ann.email, [bob.email], { attachments: ids }),
-      );
+    for (const route of ['sendMessage', 'saveDraft'] as const) {
+      const { status, body } = await api(ann.browser, route, {
+        body: compose(ann.email, [bob.email], { attachments: ids }),
+      });
       expect(status).toBe(413);
       expect(body.error.meta.i8s).toBe('max_limit_reached');
     }
@@ -97,12 +92,9 @@ describe('compose attachments', () => {
 
   it("another account's upload id is refused", async () => {
     const mine = await upload(app, ann.browser, 'mine.txt', Buffer.from('mine'));
-    const { status, body } = await call(
-      bob.browser,
-      'POST',
-      'messages/send',
-      compose(bob.email, [ann.email], { attachments: [mine.body.attachment.id] }),
-    );
+    const { status, body } = await api(bob.browser, 'sendMessage', {
+      body: compose(bob.email, [ann.email], { attachments: [mine.body.attachment.id] }),
+    });
     expect(status).toBe(404);
     expect(body.error.meta.i8s).toBe('entity_not_found');
   });
@@ -123,7 +115,7 @@ describe('compose attachments', () => {
   });
 
   it('a request that is not multipart is refused with invalid_request_params', async () => {
-    const { status, body } = await call(ann.browser, 'POST', 'attachments', { file: 'x' });
+    const { status, body } = await api(ann.browser, 'uploadAttachment', { body: { file: 'x' } });
     expect(status).toBe(400);
     expect(body.error.meta.i8s).toBe('invalid_request_params');
   });
@@ -140,9 +132,9 @@ describe('a broken multipart upload', () => {
       [`multipart/form-data; boundary=${boundary}`, part('hello, and then noth')],
       [`multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-da`],
     ] as const) {
-      const response = await ann.browser.request('POST', '/api/v1/attachments', {
+      const response = await apiRequest(ann.browser, 'uploadAttachment', {
         headers: { 'content-type': contentType },
-        body: payload,
+        raw: payload,
       });
       expect(response.statusCode, `${contentType} ${payload.slice(-20)}`).toBe(400);
       expect(response.json().error.meta.i8s).toBe('invalid_request_params');
@@ -163,10 +155,12 @@ describe('reusing attachments of a stored message', () => {
       ],
     });
     const original = await newest(bob.folders.inbox);
-    const copied = await call(bob.browser, 'POST', 'attachments/copy', {
-      folder_id: bob.folders.inbox,
-      uid: original.uid,
-      ids: [1],
+    const copied = await api(bob.browser, 'copyAttachments', {
+      body: {
+        folder_id: bob.folders.inbox,
+        uid: original.uid,
+        ids: [1],
+      },
     });
     expect(copied.status).toBe(200);
     expect(copied.body.attachments).toEqual([
@@ -180,55 +174,57 @@ describe('reusing attachments of a stored message', () => {
     // Decoded from the stored message into a blob of its own.
     expect(row!.blob_hash).toBe(createHash('sha256').update(content).digest('hex'));
 
-    const forward = await call(
-      bob.browser,
-      'POST',
-      'messages/send',
-      compose(bob.email, [ann.email], {
+    const forward = await api(bob.browser, 'sendMessage', {
+      body: compose(bob.email, [ann.email], {
         subject: 'Fwd: Photos',
         attachments: copied.body.attachments.map((a: { id: number }) => a.id),
         source: { folder_id: bob.folders.inbox, uid: original.uid, mode: COMPOSE_MODE.FORWARD },
       }),
-    );
+    });
     expect(forward.status).toBe(200);
     const got = await newest(ann.folders.inbox);
     expect(Buffer.compare(await download(ann.browser, ann.folders.inbox, got.uid, 1), content)).toBe(0);
     // A forward is not a reply: no In-Reply-To.
     expect((await parse(await blobs.get(got.blob_hash))).inReplyTo).toBeUndefined();
 
-    const all = await call(bob.browser, 'POST', 'attachments/copy', {
-      folder_id: bob.folders.inbox,
-      uid: original.uid,
+    const all = await api(bob.browser, 'copyAttachments', {
+      body: {
+        folder_id: bob.folders.inbox,
+        uid: original.uid,
+      },
     });
     expect(all.body.attachments.map((a: { name: string }) => a.name)).toEqual(['one.jpg', 'two.txt']);
   });
 
   it("another account's message cannot be copied from", async () => {
     const theirs = await newest(bob.folders.inbox);
-    const { status } = await call(ann.browser, 'POST', 'attachments/copy', {
-      folder_id: bob.folders.inbox,
-      uid: theirs.uid,
+    const { status } = await api(ann.browser, 'copyAttachments', {
+      body: {
+        folder_id: bob.folders.inbox,
+        uid: theirs.uid,
+      },
     });
     expect(status).toBe(404);
-    const missing = await call(bob.browser, 'POST', 'attachments/copy', {
-      folder_id: bob.folders.inbox,
-      uid: theirs.uid,
-      ids: [99],
+    const missing = await api(bob.browser, 'copyAttachments', {
+      body: {
+        folder_id: bob.folders.inbox,
+        uid: theirs.uid,
+        ids: [99],
+      },
     });
     expect(missing.status).toBe(404);
   });
 
   it('a reopened draft gets its attachments back', async () => {
     const up = await upload(app, ann.browser, 'plan.txt', Buffer.from('the plan'), 'text/plain');
-    const saved = await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [], { subject: 'With a file', attachments: [up.body.attachment.id] }),
-    );
-    const copied = await call(ann.browser, 'POST', 'attachments/copy', {
-      folder_id: ann.folders.draft,
-      uid: saved.body.message.uid,
+    const saved = await api(ann.browser, 'saveDraft', {
+      body: compose(ann.email, [], { subject: 'With a file', attachments: [up.body.attachment.id] }),
+    });
+    const copied = await api(ann.browser, 'copyAttachments', {
+      body: {
+        folder_id: ann.folders.draft,
+        uid: saved.body.message.uid,
+      },
     });
     expect(copied.body.attachments).toEqual([{ id: expect.any(Number), name: 'plan.txt', size: 8 }]);
   });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { COMPOSE_MODE } from '@mailroom/protocol';
 import { Browser, createTestApp } from './_util.js';
-import { call, mailUser } from './_actions.js';
+import { mailUser } from './_actions.js';
 import { compose, parse } from './_sending.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
+import { api, apiRequest } from './_client.js';
 
 const ctx = await createTestApp();
 const { db, blobs } = ctx;
@@ -24,12 +25,9 @@ async function folder(folderId: number) {
 describe('sending to local recipients', () => {
   it('lands in the Inbox of the recipient and in Sent of the sender', async () => {
     const subject = `Lunch ${Math.random()}`;
-    const { status, body } = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], { subject }),
-    );
+    const { status, body } = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], { subject }),
+    });
     expect(status).toBe(200);
     expect(body).toMatchObject({ delivered: 1, queued: 0, relay_configured: false });
     expect(body.message.folder_id).toBe(ann.folders.sent);
@@ -52,7 +50,7 @@ describe('sending to local recipients', () => {
       content: '<p>Первая строка</p><ul><li>пункт</li></ul><p><a href="https://example.com/x">ссылка</a></p>',
     });
     request.fields.from.name = 'Анна Ли';
-    expect((await call(ann.browser, 'POST', 'messages/send', request)).status).toBe(200);
+    expect((await api(ann.browser, 'sendMessage', { body: request })).status).toBe(200);
     const [inBob] = await folder(bob.folders.inbox);
     const header = inBob!.raw.toString('latin1').split('\r\n\r\n')[0]!;
     expect(header).toMatch(/^Subject: =\?UTF-8\?[BQ]\?/m);
@@ -73,7 +71,7 @@ describe('sending to local recipients', () => {
       content: 'just <b>text</b>\nline two',
       content_type: 'text/plain',
     });
-    expect((await call(ann.browser, 'POST', 'messages/send', request)).status).toBe(200);
+    expect((await api(ann.browser, 'sendMessage', { body: request })).status).toBe(200);
     const mail = await parse((await folder(bob.folders.inbox))[0]!.raw);
     expect(mail.html).toBe(false);
     expect(mail.text).toContain('just <b>text</b>\nline two');
@@ -90,7 +88,7 @@ describe('sending to local recipients', () => {
         bcc: [{ email: carol.email, name: 'Carol' }],
       },
     });
-    const { body } = await call(ann.browser, 'POST', 'messages/send', request);
+    const { body } = await api(ann.browser, 'sendMessage', { body: request });
     expect(body.delivered).toBe(2);
     for (const inbox of [bob.folders.inbox, carol.folders.inbox]) {
       const [got] = await folder(inbox);
@@ -104,12 +102,9 @@ describe('sending to local recipients', () => {
 
   it('a message to oneself arrives in the Inbox as well as in Sent', async () => {
     const subject = `Note to self ${Math.random()}`;
-    const { body } = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [ann.email], { subject }),
-    );
+    const { body } = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [ann.email], { subject }),
+    });
     expect(body.delivered).toBe(1);
     expect((await folder(ann.folders.inbox))[0]!.subject).toBe(subject);
     expect((await folder(ann.folders.sent))[0]!.subject).toBe(subject);
@@ -117,14 +112,14 @@ describe('sending to local recipients', () => {
 
   it('a reply carries In-Reply-To and References, stays in the thread on both sides and marks the original answered', async () => {
     const subject = `Plans ${Math.random()}`;
-    await call(ann.browser, 'POST', 'messages/send', compose(ann.email, [bob.email], { subject }));
+    await api(ann.browser, 'sendMessage', { body: compose(ann.email, [bob.email], { subject }) });
     const [original] = await folder(bob.folders.inbox);
     const originalId = (await parse(original!.raw)).messageId!;
     const reply = compose(bob.email, [ann.email], {
       subject: `Re: ${subject}`,
       source: { folder_id: bob.folders.inbox, uid: original!.uid, mode: COMPOSE_MODE.REPLY },
     });
-    expect((await call(bob.browser, 'POST', 'messages/send', reply)).status).toBe(200);
+    expect((await api(bob.browser, 'sendMessage', { body: reply })).status).toBe(200);
 
     const [bobSent] = await folder(bob.folders.sent);
     expect(bobSent!.thread_id).toBe(original!.thread_id);
@@ -141,25 +136,19 @@ describe('sending to local recipients', () => {
 
   it('a reply to a message of another account is refused', async () => {
     const [bobs] = await folder(bob.folders.inbox);
-    const { status, body } = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], {
+    const { status, body } = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], {
         source: { folder_id: bob.folders.inbox, uid: bobs!.uid, mode: COMPOSE_MODE.REPLY },
       }),
-    );
+    });
     expect(status).toBe(404);
     expect(body.error.meta.i8s).toBe('message_not_found');
   });
 
   it('an address of ours without a mailbox comes back as a bounce', async () => {
-    const { body } = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, ['nobody-here@mailroom.test'], { subject: 'Lost' }),
-    );
+    const { body } = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, ['nobody-here@mailroom.test'], { subject: 'Lost' }),
+    });
     expect(body).toMatchObject({ delivered: 0, queued: 0 });
     const [bounce] = await folder(ann.folders.inbox);
     const mail = await parse(bounce!.raw);
@@ -178,7 +167,7 @@ describe('a full mailbox at the recipient', () => {
       .set({ quota_limit_bytes: 200_000, quota_used_bytes: 199_900 })
       .where('id', '=', full.accountId)
       .execute();
-    const { body } = await call(ann.browser, 'POST', 'messages/send', compose(ann.email, [full.email]));
+    const { body } = await api(ann.browser, 'sendMessage', { body: compose(ann.email, [full.email]) });
     expect(body).toMatchObject({ delivered: 0, queued: 0 });
     const [row] = await db
       .selectFrom('outbox')
@@ -197,12 +186,7 @@ describe('a full mailbox at the recipient', () => {
       .set({ quota_limit_bytes: 500 })
       .where('id', '=', tiny.accountId)
       .execute();
-    await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [tiny.email], { subject: 'Too big' }),
-    );
+    await api(ann.browser, 'sendMessage', { body: compose(ann.email, [tiny.email], { subject: 'Too big' }) });
     const [row] = await db
       .selectFrom('outbox')
       .select(['status', 'last_error'])
@@ -216,34 +200,25 @@ describe('a full mailbox at the recipient', () => {
 
 describe('drafts', () => {
   it('saving stores a \\Draft copy; saving again replaces it; sending deletes it', async () => {
-    const first = await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [], { subject: 'Draft one', isDraft: true }),
-    );
+    const first = await api(ann.browser, 'saveDraft', {
+      body: compose(ann.email, [], { subject: 'Draft one', isDraft: true }),
+    });
     expect(first.status).toBe(200);
     expect(first.body.message.folder_id).toBe(ann.folders.draft);
     let drafts = await folder(ann.folders.draft);
     expect(drafts.map((d) => d.subject)).toEqual(['Draft one']);
     expect(drafts[0]!.draft).toBe(true);
 
-    const second = await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [bob.email], { subject: 'Draft two', uid: first.body.message.uid }),
-    );
+    const second = await api(ann.browser, 'saveDraft', {
+      body: compose(ann.email, [bob.email], { subject: 'Draft two', uid: first.body.message.uid }),
+    });
     drafts = await folder(ann.folders.draft);
     expect(drafts.map((d) => d.subject)).toEqual(['Draft two']);
     expect(drafts[0]!.uid).toBe(second.body.message.uid);
 
-    const sent = await call(
-      ann.browser,
-      'POST',
-      'messages/send',
-      compose(ann.email, [bob.email], { subject: 'Draft two', uid: second.body.message.uid }),
-    );
+    const sent = await api(ann.browser, 'sendMessage', {
+      body: compose(ann.email, [bob.email], { subject: 'Draft two', uid: second.body.message.uid }),
+    });
     expect(sent.status).toBe(200);
     expect(await folder(ann.folders.draft)).toEqual([]);
     const counters = await db
@@ -259,36 +234,30 @@ describe('drafts', () => {
       subject: 'Secret plan',
       fields: { from: { email: ann.email, name: '' }, bcc: [{ email: bob.email, name: '' }] },
     });
-    const saved = await call(ann.browser, 'POST', 'messages/draft', request);
+    const saved = await api(ann.browser, 'saveDraft', { body: request });
     const [draft] = (await folder(ann.folders.draft)).filter((d) => d.uid === saved.body.message.uid);
     expect((await parse(draft!.raw)).bcc?.value[0]?.address).toBe(bob.email);
-    const empty = await call(ann.browser, 'POST', 'messages/draft', compose(ann.email, [], { subject: '' }));
+    const empty = await api(ann.browser, 'saveDraft', { body: compose(ann.email, [], { subject: '' }) });
     expect(empty.status).toBe(200);
   });
 
   it('a reply saved as a draft and sent later without its source still answers the original', async () => {
     const subject = `Budget ${Math.random()}`;
-    await call(ann.browser, 'POST', 'messages/send', compose(ann.email, [bob.email], { subject }));
+    await api(ann.browser, 'sendMessage', { body: compose(ann.email, [bob.email], { subject }) });
     const [original] = await folder(bob.folders.inbox);
     const originalId = (await parse(original!.raw)).messageId!;
-    const saved = await call(
-      bob.browser,
-      'POST',
-      'messages/draft',
-      compose(bob.email, [ann.email], {
+    const saved = await api(bob.browser, 'saveDraft', {
+      body: compose(bob.email, [ann.email], {
         subject: `Re: ${subject}`,
         isDraft: true,
         source: { folder_id: bob.folders.inbox, uid: original!.uid, mode: COMPOSE_MODE.REPLY },
       }),
-    );
+    });
     expect(saved.status).toBe(200);
     // Reopened from Drafts: the compose window sends the draft's uid, not the message it answers.
-    const sent = await call(
-      bob.browser,
-      'POST',
-      'messages/send',
-      compose(bob.email, [ann.email], { subject: `Re: ${subject}`, uid: saved.body.message.uid }),
-    );
+    const sent = await api(bob.browser, 'sendMessage', {
+      body: compose(bob.email, [ann.email], { subject: `Re: ${subject}`, uid: saved.body.message.uid }),
+    });
     expect(sent.status).toBe(200);
     const [annGot] = await folder(ann.folders.inbox);
     const parsed = await parse(annGot!.raw);
@@ -298,19 +267,13 @@ describe('drafts', () => {
   });
 
   it('a draft discarded by its compose window is gone for good, not moved to Trash; nothing else is touched', async () => {
-    const saved = await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [], { subject: 'Re: junk' }),
-    );
+    const saved = await api(ann.browser, 'saveDraft', {
+      body: compose(ann.email, [], { subject: 'Re: junk' }),
+    });
     const uid = saved.body.message.uid as number;
-    const bobDraft = await call(
-      bob.browser,
-      'POST',
-      'messages/draft',
-      compose(bob.email, [], { subject: 'Keep' }),
-    );
+    const bobDraft = await api(bob.browser, 'saveDraft', {
+      body: compose(bob.email, [], { subject: 'Keep' }),
+    });
     const quota = async () =>
       (
         await db
@@ -321,37 +284,31 @@ describe('drafts', () => {
       ).quota_used_bytes;
     const before = await quota();
 
-    const gone = await call(ann.browser, 'DELETE', `messages/draft/${uid}`);
+    const gone = await api(ann.browser, 'discardDraft', { params: { uid } });
     expect(gone).toEqual({ status: 200, body: { ok: true } });
     expect((await folder(ann.folders.draft)).map((d) => d.uid)).not.toContain(uid);
     expect((await folder(ann.folders.trash)).map((d) => d.subject)).not.toContain('Re: junk');
     expect(Number(await quota())).toBeLessThan(Number(before));
     // Again, or another account's draft: nothing to remove, nothing removed.
-    expect((await call(ann.browser, 'DELETE', `messages/draft/${uid}`)).status).toBe(200);
-    await call(ann.browser, 'DELETE', `messages/draft/${bobDraft.body.message.uid}`);
+    expect((await api(ann.browser, 'discardDraft', { params: { uid } })).status).toBe(200);
+    await api(ann.browser, 'discardDraft', { params: { uid: bobDraft.body.message.uid } });
     expect((await folder(bob.folders.draft)).map((d) => d.subject)).toContain('Keep');
-    expect((await call(ann.browser, 'DELETE', 'messages/draft/abc')).status).toBe(404);
+    expect((await api(ann.browser, 'discardDraft', { params: { uid: 'abc' } })).status).toBe(404);
   });
 
   it("another account's draft uid is not touched", async () => {
-    const bobDraft = await call(
-      bob.browser,
-      'POST',
-      'messages/draft',
-      compose(bob.email, [], { subject: 'Mine' }),
-    );
-    await call(
-      ann.browser,
-      'POST',
-      'messages/draft',
-      compose(ann.email, [], { subject: 'Hers', uid: bobDraft.body.message.uid }),
-    );
+    const bobDraft = await api(bob.browser, 'saveDraft', {
+      body: compose(bob.email, [], { subject: 'Mine' }),
+    });
+    await api(ann.browser, 'saveDraft', {
+      body: compose(ann.email, [], { subject: 'Hers', uid: bobDraft.body.message.uid }),
+    });
     expect((await folder(bob.folders.draft)).map((d) => d.subject)).toContain('Mine');
   });
 });
 
 describe('what is refused', () => {
-  const send = (request: unknown) => call(ann.browser, 'POST', 'messages/send', request);
+  const send = (request: unknown) => api(ann.browser, 'sendMessage', { body: request });
 
   it('invalid recipients name their fields', async () => {
     const request = compose(ann.email, ['not-an-address'], {
@@ -409,7 +366,7 @@ describe('what is refused', () => {
       expect(status, what).toBe(400);
       expect(body.error.meta.i8s, what).toBe('invalid_header_value');
       expect(body.error.message, what).toContain(field);
-      const draft = await call(ann.browser, 'POST', 'messages/draft', request);
+      const draft = await api(ann.browser, 'saveDraft', { body: request });
       expect(draft.status, `${what} (draft)`).toBe(400);
     }
     // Nothing was stored or queued by any of them.
@@ -418,8 +375,8 @@ describe('what is refused', () => {
   });
 
   it('without a session it is 401', async () => {
-    const response = await new Browser(ctx.app).request('POST', '/api/v1/messages/send', {
-      json: compose(ann.email, [bob.email]),
+    const response = await apiRequest(new Browser(ctx.app), 'sendMessage', {
+      body: compose(ann.email, [bob.email]),
     });
     expect(response.statusCode).toBe(401);
   });
@@ -434,34 +391,33 @@ describe('an alias-only session', () => {
       .executeTakeFirstOrThrow();
     await grantPasswordAccess(db, ann.accountId, alias.email, 'desk-password');
     const desk = new Browser(ctx.app);
-    await desk.request('POST', '/auth/pw/login', { json: { email: alias.email, password: 'desk-password' } });
+    await apiRequest(desk, 'passwordSignIn', { body: { email: alias.email, password: 'desk-password' } });
 
-    const asOwner = await call(desk, 'POST', 'messages/send', compose(ann.email, [bob.email]));
+    const asOwner = await api(desk, 'sendMessage', { body: compose(ann.email, [bob.email]) });
     expect(asOwner.status).toBe(400);
     expect(asOwner.body.error.meta.i8s).toBe('failed_validation_email_address');
 
     const subject = `From the desk ${Math.random()}`;
-    const asAlias = await call(desk, 'POST', 'messages/send', compose(alias.email, [bob.email], { subject }));
+    const asAlias = await api(desk, 'sendMessage', { body: compose(alias.email, [bob.email], { subject }) });
     expect(asAlias.status).toBe(200);
     const [sent] = await folder(ann.folders.sent);
     expect(sent!.alias_id).toBe(alias.id);
-    const listed = await call(desk, 'GET', `messages/${ann.folders.sent}/${asAlias.body.message.uid}`);
+    const listed = await api(desk, 'message', {
+      params: { folder_id: ann.folders.sent, uid: asAlias.body.message.uid },
+    });
     expect(listed.status).toBe(200);
 
     // The owner's own mail is not a source it may answer.
     const [ownerMail] = await folder(ann.folders.inbox);
-    const reply = await call(
-      desk,
-      'POST',
-      'messages/send',
-      compose(alias.email, [bob.email], {
+    const reply = await api(desk, 'sendMessage', {
+      body: compose(alias.email, [bob.email], {
         source: { folder_id: ann.folders.inbox, uid: ownerMail!.uid, mode: COMPOSE_MODE.REPLY },
       }),
-    );
+    });
     expect(reply.status).toBe(404);
 
     // The owner may send as the alias too.
-    expect((await call(ann.browser, 'POST', 'messages/send', compose(alias.email, [bob.email]))).status).toBe(
+    expect((await api(ann.browser, 'sendMessage', { body: compose(alias.email, [bob.email]) })).status).toBe(
       200,
     );
   });

@@ -14,6 +14,7 @@ import { openBlobStore } from '../src/core/blobs/index.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
 import { ImageUrlSigner } from '../src/mail/image-proxy/index.js';
 import { deleteExpiredRateLimits } from '../src/http/rate-limits.repository.js';
+import { apiRequest } from './_client.js';
 
 const serverUrl = process.env.DATABASE_URL;
 const KEY_A = 'a'.repeat(20) + randomBytes(16).toString('base64url');
@@ -130,10 +131,10 @@ describe.skipIf(!serverUrl)('several processes on one PostgreSQL database', () =
     const { browser } = await signUpAndSignIn(roundRobin(a, b));
     const onB = new Browser(b);
     for (const [name, value] of browser.cookies) onB.cookies.set(name, value);
-    expect((await onB.get('/api/v1/user')).statusCode).toBe(200);
+    expect((await apiRequest(onB, 'user')).statusCode).toBe(200);
     const onA = new Browser(a);
     for (const [name, value] of browser.cookies) onA.cookies.set(name, value);
-    expect((await onA.get('/api/v1/user')).statusCode).toBe(200);
+    expect((await apiRequest(onA, 'user')).statusCode).toBe(200);
 
     // Signed cookies (the sign-in flow cookie) and image-proxy URLs signed by A verify on B.
     expect(b.unsignCookie(a.signCookie('flow')).valid).toBe(true);
@@ -171,22 +172,22 @@ describe.skipIf(!serverUrl)('several processes on one PostgreSQL database', () =
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) {
       const app = processes[i % 2]!;
-      const response = await new Browser(app).request('POST', '/auth/pw/login', {
-        json: { email: 'a@b.cd', password: 'x' },
+      const response = await apiRequest(new Browser(app), 'passwordSignIn', {
+        body: { email: 'a@b.cd', password: 'x' },
       });
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 429]);
     // Another route counts apart.
-    expect((await new Browser(processes[1]!).get('/auth/wm/login')).statusCode).toBe(302);
+    expect((await apiRequest(new Browser(processes[1]!), 'signIn')).statusCode).toBe(302);
 
     // A window that has ended starts over, and the sweep deletes it.
     await db
       .updateTable('rate_limits')
       .set({ reset_at: new Date(Date.now() - 1000) })
       .execute();
-    const again = await new Browser(processes[0]!).request('POST', '/auth/pw/login', {
-      json: { email: 'a@b.cd', password: 'x' },
+    const again = await apiRequest(new Browser(processes[0]!), 'passwordSignIn', {
+      body: { email: 'a@b.cd', password: 'x' },
     });
     expect(again.statusCode).toBe(401);
     expect(await deleteExpiredRateLimits(db, 1000)).toBe(1);

@@ -14,6 +14,7 @@ import { startSink } from './_sending.js';
 import { cleanup } from './_util.js';
 import { freePort, waitForPort } from '../../../test-support/ports.js';
 import { exited, prepareDatabase, startServer } from './_server.js';
+import { apiPath } from './_client.js';
 
 /**
  * The real server (main.ts) as a child process on a database of its own, with an account, `outgoing` messages
@@ -249,7 +250,7 @@ describe('graceful shutdown', () => {
       const post = (onRequest: (req: http.ClientRequest) => void) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
           const req = http.request(
-            `${ctx.base}/auth/pw/login`,
+            `${ctx.base}${apiPath('passwordSignIn')}`,
             {
               method: 'POST',
               headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },

@@ -4,6 +4,7 @@ import { createAccount } from './_mail.js';
 import { grantPasswordAccess } from '../src/addresses/password-access.js';
 import type { Db } from '../src/core/db/index.js';
 import { systemFolder } from '../src/mailbox/index.js';
+import { apiRequest, apiPath } from './_client.js';
 
 /**
  * Password guessing for one sign-in name from many source addresses: the per-IP limit alone
@@ -43,7 +44,7 @@ async function deskAccess(database: Db = db) {
 }
 
 const passwordLogin = (browser: Browser, email: string, password: string, remoteAddress = anotherAddress()) =>
-  browser.request('POST', '/auth/pw/login', { json: { email, password }, remoteAddress });
+  apiRequest(browser, 'passwordSignIn', { body: { email, password }, remoteAddress });
 
 describe('wrong passwords for one password-access address from many sources', () => {
   it('are slowed after a few, the right one waits too, the owner is told once, and it resets', async () => {
@@ -115,7 +116,7 @@ describe('wrong passwords for one password-access address from many sources', ()
 /** One try at the embedded provider's sign-in form, from a source address of its own. */
 async function attempt(browser: Browser, memberId: string, password: string) {
   browser.remoteAddress = anotherAddress();
-  const { url } = await browser.follow('/auth/wm/login?prompt=login');
+  const { url } = await browser.follow(apiPath('signIn', { query: { prompt: 'login' } }));
   const uid = new URL(url).pathname.split('/')[3]!;
   return browser.request('POST', `/idp/interaction/${uid}/login`, {
     form: { memberId, password },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
+import { apiRequest, apiPath } from './_client.js';
 
 // The file signs in far more often than AUTH_RATE_LIMIT allows one address a minute (http.test.ts tests the limit).
 const { app, db } = await createTestApp({ env: { AUTH_RATE_LIMIT: '10000' } });
@@ -10,7 +11,7 @@ describe('single sign-on through the embedded identity provider', () => {
     expect(landedOn.pathname).toBe('/mail/folder/all/1/1');
     expect(memberId).toMatch(/^\d{12}$/);
 
-    const access = await browser.get('/auth/access');
+    const access = await apiRequest(browser, 'access');
     expect(access.statusCode).toBe(200);
     expect(access.json()).toEqual({
       email: `${memberId}@mailroom.test`,
@@ -18,9 +19,9 @@ describe('single sign-on through the embedded identity provider', () => {
       name: 'Ann Lee',
       info: { alias: null },
     });
-    expect((await browser.get('/auth/rids')).json()).toEqual({ rid: memberId });
+    expect((await apiRequest(browser, 'rids')).json()).toEqual({ rid: memberId });
 
-    const folders = (await browser.get('/api/v1/folders')).json().folders;
+    const folders = (await apiRequest(browser, 'folders')).json().folders;
     expect(folders.map((f: { name: string; system: string }) => [f.name, f.system])).toEqual([
       ['INBOX', 'inbox'],
       ['INBOX.Sent', 'sent'],
@@ -29,7 +30,7 @@ describe('single sign-on through the embedded identity provider', () => {
       ['INBOX.Junk', 'junk'],
     ]);
 
-    const account = (await browser.get('/api/v1/user/account')).json();
+    const account = (await apiRequest(browser, 'account')).json();
     expect(account.email).toBe(`${memberId}@mailroom.test`);
     expect(account.quota).toEqual({ size: 0, limit: 1024 * 1024 });
     expect(account.profiles).toEqual([
@@ -42,7 +43,7 @@ describe('single sign-on through the embedded identity provider', () => {
       },
     ]);
     expect(account.settings.per_page).toBe(30);
-    expect((await browser.get('/api/v1/user')).json()).toEqual([
+    expect((await apiRequest(browser, 'user')).json()).toEqual([
       {
         user_info: {
           email: `${memberId}@mailroom.test`,
@@ -57,10 +58,10 @@ describe('single sign-on through the embedded identity provider', () => {
   it('signing in again issues a new session id and keeps the same mailbox', async () => {
     const { browser, memberId } = await signUpAndSignIn(app, 'Bo Chen');
     const firstSession = browser.cookies.get('mr_sid');
-    const foldersBefore = (await browser.get('/api/v1/folders')).json().folders;
+    const foldersBefore = (await apiRequest(browser, 'folders')).json().folders;
 
     // The IdP remembers the member: a second login goes straight back through the callback.
-    const { url } = await browser.follow('/auth/wm/login?redirect=/settings/main');
+    const { url } = await browser.follow(apiPath('signIn', { query: { redirect: '/settings/main' } }));
     expect(new URL(url).pathname).toBe('/settings/main');
     const secondSession = browser.cookies.get('mr_sid');
     expect(secondSession).toBeTruthy();
@@ -68,8 +69,8 @@ describe('single sign-on through the embedded identity provider', () => {
 
     const stale = new Browser(app);
     stale.cookies.set('mr_sid', firstSession!);
-    expect((await stale.get('/auth/access')).statusCode).toBe(401);
-    expect((await browser.get('/api/v1/folders')).json().folders).toEqual(foldersBefore);
+    expect((await apiRequest(stale, 'access')).statusCode).toBe(401);
+    expect((await apiRequest(browser, 'folders')).json().folders).toEqual(foldersBefore);
     const count = await db
       .selectFrom('accounts')
       .where('member_id', '=', memberId)
@@ -80,7 +81,7 @@ describe('single sign-on through the embedded identity provider', () => {
 
   it('session and sign-in cookies are HttpOnly and SameSite=Lax by default', async () => {
     const browser = new Browser(app);
-    const response = await browser.get('/auth/wm/login');
+    const response = await apiRequest(browser, 'signIn');
     const cookie = response.cookies.find((c) => c.name === 'mr_oidc')!;
     expect(cookie.httpOnly).toBe(true);
     expect(cookie.sameSite).toBe('Lax');
@@ -88,15 +89,17 @@ describe('single sign-on through the embedded identity provider', () => {
 
   it('logging out ends the session', async () => {
     const { browser } = await signUpAndSignIn(app, 'Cy Dorn');
-    const out = await browser.request('POST', '/auth/wm/logout');
+    const out = await apiRequest(browser, 'logOut');
     expect(out.json()).toEqual({ ok: true });
-    expect((await browser.get('/auth/access')).statusCode).toBe(401);
+    expect((await apiRequest(browser, 'access')).statusCode).toBe(401);
     expect(browser.cookies.has('isLogged')).toBe(false);
   });
 
   it('a callback without the flow cookie is refused back to the login page', async () => {
     const browser = new Browser(app);
-    const response = await browser.get('/auth/wm/callback?code=forged&state=forged');
+    const response = await apiRequest(browser, 'signInCallback', {
+      query: { code: 'forged', state: 'forged' },
+    });
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/login?noredirect=true&error=auth_error');
     expect(browser.cookies.has('mr_sid')).toBe(false);
@@ -104,10 +107,12 @@ describe('single sign-on through the embedded identity provider', () => {
 
   it('a forged state is refused even with a valid flow cookie', async () => {
     const browser = new Browser(app);
-    const { response: page, url } = await browser.follow('/auth/wm/login');
+    const { response: page, url } = await browser.follow(apiPath('signIn'));
     expect(page.statusCode).toBe(200);
     expect(url).toContain('/idp/interaction/');
-    const response = await browser.get('/auth/wm/callback?code=abc&state=not-the-state');
+    const response = await apiRequest(browser, 'signInCallback', {
+      query: { code: 'abc', state: 'not-the-state' },
+    });
     expect(response.headers.location).toBe('/login?noredirect=true&error=auth_error');
     expect(browser.cookies.has('mr_sid')).toBe(false);
   });
@@ -141,7 +146,7 @@ describe('the saved return path is accepted only as a same-origin relative path'
   it('a hostile redirect cookie falls back to /mail too', async () => {
     const browser = new Browser(app);
     browser.cookies.set('redirect', encodeURIComponent('//evil.example'));
-    const response = await browser.get('/auth/wm/login');
+    const response = await apiRequest(browser, 'signIn');
     const flow = decodeURIComponent(response.cookies.find((c) => c.name === 'mr_oidc')!.value);
     expect(flow).toContain('"redirect":"/mail"');
   });
@@ -179,20 +184,20 @@ async function walk(browser: Browser, url: string) {
 describe('signing out and switching accounts', () => {
   it('logging out ends the embedded provider session too: signing in again asks for the password', async () => {
     const { browser } = await signUpAndSignIn(app, 'Lou Out');
-    const { url } = await walk(browser, '/auth/wm/logout');
+    const { url } = await walk(browser, apiPath('logOutLink'));
     expect(new URL(url).pathname + new URL(url).search).toBe('/login?noredirect=true');
-    expect((await browser.get('/auth/access')).statusCode).toBe(401);
-    const again = await browser.follow('/auth/wm/login');
+    expect((await apiRequest(browser, 'access')).statusCode).toBe(401);
+    const again = await browser.follow(apiPath('signIn'));
     expect(again.url).toContain('/idp/interaction/');
     expect(again.response.body).toContain('name="password"');
   });
 
   it("signing out through the API ends the embedded provider's session too: Sign in asks for the password", async () => {
     const { browser } = await signUpAndSignIn(app, 'Api Out');
-    expect((await browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
-    expect((await browser.get('/auth/access')).statusCode).toBe(401);
+    expect((await apiRequest(browser, 'logOut')).statusCode).toBe(200);
+    expect((await apiRequest(browser, 'access')).statusCode).toBe(401);
     // Sign in in the same browser, no prompt asked for: the provider must not let the next person straight in.
-    const again = await browser.follow('/auth/wm/login?redirect=/mail');
+    const again = await browser.follow(apiPath('signIn', { query: { redirect: '/mail' } }));
     expect(again.url).toContain('/idp/interaction/');
     expect(again.response.body).toContain('name="password"');
     expect(browser.cookies.has('mr_sid')).toBe(false);
@@ -202,18 +207,18 @@ describe('signing out and switching accounts', () => {
     const { browser: victim } = await signUpAndSignIn(app, 'Vic Tim');
     const { browser: other } = await signUpAndSignIn(app, 'Mal Lory');
     other.cookies.set('_session', victim.cookies.get('_session')!);
-    expect((await other.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
+    expect((await apiRequest(other, 'logOut')).statusCode).toBe(200);
     victim.cookies.delete('mr_sid');
     // The victim's browser still signs in without a password (their provider session is untouched).
-    const { url } = await victim.follow('/auth/wm/login?redirect=/mail');
+    const { url } = await victim.follow(apiPath('signIn', { query: { redirect: '/mail' } }));
     expect(new URL(url, 'http://mailroom.localhost').pathname).toBe('/mail');
   });
 
   it('logging in with another member ID ends this session and signs the other member in', async () => {
     const other = await signUpAndSignIn(app, 'Second Member');
     const { browser, memberId } = await signUpAndSignIn(app, 'First Member');
-    expect((await browser.request('POST', '/auth/wm/logout')).statusCode).toBe(200);
-    const form = await browser.follow('/auth/wm/login?prompt=login&redirect=/mail');
+    expect((await apiRequest(browser, 'logOut')).statusCode).toBe(200);
+    const form = await browser.follow(apiPath('signIn', { query: { prompt: 'login', redirect: '/mail' } }));
     expect(form.response.body).toContain('name="memberId"');
     const uid = new URL(form.url).pathname.split('/')[3]!;
     const posted = await browser.request('POST', `/idp/interaction/${uid}/login`, {
@@ -223,7 +228,7 @@ describe('signing out and switching accounts', () => {
     expect(posted.statusCode).toBe(303);
     const { url } = await walk(browser, String(posted.headers.location));
     expect(new URL(url).pathname).toBe('/mail');
-    const access = (await browser.get('/auth/access')).json();
+    const access = (await apiRequest(browser, 'access')).json();
     expect(access.member_id).toBe(other.memberId);
     expect(access.member_id).not.toBe(memberId);
   });
@@ -232,7 +237,7 @@ describe('signing out and switching accounts', () => {
 describe("the member's saved language at sign-in", () => {
   /** Signs `memberId` in at the embedded provider's form in `browser`; answers where it landed. */
   async function signInAt(browser: Browser, memberId: string) {
-    const form = await browser.follow('/auth/wm/login?redirect=/mail');
+    const form = await browser.follow(apiPath('signIn', { query: { redirect: '/mail' } }));
     const uid = new URL(form.url).pathname.split('/')[3]!;
     const posted = await browser.request('POST', `/idp/interaction/${uid}/login`, {
       form: { memberId, password: 'correct horse' },
@@ -243,9 +248,7 @@ describe("the member's saved language at sign-in", () => {
 
   it('wins over the lang cookie of another browser, which then keeps it', async () => {
     const { browser: first, memberId } = await signUpAndSignIn(app, 'Lena Lang');
-    expect(
-      (await first.request('POST', '/api/v1/user/settings', { json: { language: 'ru' } })).statusCode,
-    ).toBe(200);
+    expect((await apiRequest(first, 'changeSettings', { body: { language: 'ru' } })).statusCode).toBe(200);
     const second = new Browser(app);
     second.cookies.set('lang', 'en');
     expect(await signInAt(second, memberId)).toBe('/mail');
@@ -274,7 +277,7 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
   for (const redirect of odd) {
     it(`${JSON.stringify(redirect)} lands on a safe path`, async () => {
       const browser = new Browser(app);
-      const start = await browser.get(`/auth/wm/login?redirect=${encodeURIComponent(redirect)}`);
+      const start = await apiRequest(browser, 'signIn', { query: { redirect } });
       expect(start.statusCode).toBeLessThan(500);
       expect(start.statusCode === 302 || start.statusCode === 400).toBe(true);
       if (start.statusCode === 400) {
@@ -295,7 +298,8 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
     'prompt=login&prompt=none',
   ]) {
     it(`a sign-in start with ${query.slice(0, 40)} is a 302 or a catalogue 400`, async () => {
-      const start = await new Browser(app).get(`/auth/wm/login?${query}`);
+      // The query as a hostile client writes it (repeated or bracketed keys): raw, after the table's path.
+      const start = await new Browser(app).get(`${apiPath('signIn')}?${query}`);
       if (start.statusCode !== 302) {
         expect(start.statusCode).toBe(400);
         expect(start.json().error.meta.i8s).toBe('invalid_request_params');
@@ -311,8 +315,8 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
   ]) {
     it(`a callback with ${query} goes back to the login page`, async () => {
       const browser = new Browser(app);
-      await browser.follow('/auth/wm/login');
-      const response = await browser.get(`/auth/wm/callback?${query}`);
+      await browser.follow(apiPath('signIn'));
+      const response = await browser.get(`${apiPath('signInCallback')}?${query}`);
       expect(response.statusCode).toBe(303);
       expect(response.headers.location).toMatch(/^\/login\?noredirect=true&error=/);
     });
@@ -320,7 +324,7 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
 
   it('a lone surrogate in the return path falls back to /mail', async () => {
     const browser = new Browser(app);
-    const start = await browser.get('/auth/wm/login?redirect=/mail/%ED%A0%80');
+    const start = await apiRequest(browser, 'signIn', { query: { redirect: '/mail/%ED%A0%80' } });
     expect(start.statusCode).toBeLessThan(500);
   });
 
@@ -328,7 +332,7 @@ describe('odd return paths on the sign-in redirect never answer 500', () => {
     it(`a redirect cookie of ${JSON.stringify(cookie)} starts sign-in and lands on a safe path`, async () => {
       const browser = new Browser(app);
       browser.cookies.set('redirect', cookie);
-      const start = await browser.get('/auth/wm/login');
+      const start = await apiRequest(browser, 'signIn');
       expect(start.statusCode).toBe(302);
       const flow = decodeURIComponent(start.cookies.find((c) => c.name === 'mr_oidc')!.value);
       const saved = JSON.parse(flow.slice(flow.indexOf('{'), flow.lastIndexOf('}') + 1)).redirect;
@@ -343,19 +347,19 @@ describe('the embedded provider speaks the app language', () => {
   it('its sign-in page follows the lang cookie, lang, the ui_locales of the sign-in and the browser', async () => {
     const byCookie = new Browser(app);
     byCookie.cookies.set('lang', 'ru');
-    const ru = await byCookie.follow('/auth/wm/login');
+    const ru = await byCookie.follow(apiPath('signIn'));
     expect(ru.response.body).toContain('<html lang="ru">');
     expect(ru.response.body).toContain('Пароль');
     expect(ru.response.body).not.toContain('>Password<');
 
     // lang overrides the cookie, on the app's sign-in link (ui_locales) and on the page itself.
-    const byLink = await byCookie.follow('/auth/wm/login?lang=en');
+    const byLink = await byCookie.follow(apiPath('signIn', { query: { lang: 'en' } }));
     expect(byLink.response.body).toContain('<html lang="en">');
     const page = await byCookie.get(`${new URL(ru.url).pathname}?lang=en`);
     expect(page.body).toContain('>Password<');
 
     const byBrowser = new Browser(app);
-    const start = await byBrowser.get('/auth/wm/login');
+    const start = await apiRequest(byBrowser, 'signIn');
     const interaction = await byBrowser.follow(String(start.headers.location));
     expect(interaction.response.body).toContain('<html lang="en">');
     const russianBrowser = await byBrowser.get(new URL(interaction.url).pathname, {
@@ -367,7 +371,7 @@ describe('the embedded provider speaks the app language', () => {
   it('its sign-up, wrong-password and expired-link answers are Russian too, and sign-up offers to copy the member ID', async () => {
     const browser = new Browser(app);
     browser.cookies.set('lang', 'ru');
-    const { url } = await browser.follow('/auth/wm/login');
+    const { url } = await browser.follow(apiPath('signIn'));
     const uid = new URL(url).pathname.split('/')[3]!;
     const signUp = await browser.get(`/idp/interaction/${uid}/signup`);
     expect(signUp.body).toContain('Зарегистрироваться');
@@ -406,7 +410,7 @@ describe('sign-in inside a cross-site frame (FRAME_ANCESTORS set)', async () => 
     const browser = new Browser(framed.app);
     const seen: { name: string; sameSite?: string; secure?: boolean; partitioned?: boolean }[] = [];
     const headers: string[] = [];
-    let response = await browser.get('/auth/wm/login');
+    let response = await apiRequest(browser, 'signIn');
     for (let i = 0; i < 10; i++) {
       seen.push(...(response.cookies as typeof seen));
       headers.push(...([response.headers['set-cookie'] ?? []].flat() as string[]));
@@ -426,10 +430,10 @@ describe('sign-in inside a cross-site frame (FRAME_ANCESTORS set)', async () => 
   it('a member signs up and lands in the app, and logging out ends the provider session too', async () => {
     const { browser, landedOn } = await signUpAndSignIn(framed.app, 'Fay Frame');
     expect(landedOn.pathname).toBe('/mail');
-    expect((await browser.get('/auth/access')).statusCode).toBe(200);
-    const { url } = await walk(browser, '/auth/wm/logout');
+    expect((await apiRequest(browser, 'access')).statusCode).toBe(200);
+    const { url } = await walk(browser, apiPath('logOutLink'));
     expect(new URL(url).pathname).toBe('/login');
-    expect((await browser.follow('/auth/wm/login')).response.body).toContain('name="password"');
+    expect((await browser.follow(apiPath('signIn'))).response.body).toContain('name="password"');
   });
 });
 
@@ -440,22 +444,22 @@ describe('the app opened on another host than PUBLIC_URL', () => {
     expect(page.statusCode).toBe(302);
     expect(page.headers.location).toBe('http://mailroom.localhost/mail/folder/all/1/2/289');
 
-    const start = await new Browser(app, 'http://127.0.0.1:8080').get(
-      '/auth/wm/login?redirect=/settings/main',
-    );
+    const signIn = apiPath('signIn', { query: { redirect: '/settings/main' } });
+    const start = await new Browser(app, 'http://127.0.0.1:8080').get(signIn);
     expect(start.statusCode).toBe(302);
-    expect(start.headers.location).toBe('http://mailroom.localhost/auth/wm/login?redirect=/settings/main');
+    // The same address on PUBLIC_URL, as it was asked for.
+    expect(start.headers.location).toBe(`http://mailroom.localhost${signIn}`);
     expect(start.cookies.some((c) => c.name === 'mr_oidc')).toBe(false);
 
     // The API and the provider are left alone: they answer where they are asked.
-    expect((await other.get('/auth/access')).statusCode).toBe(401);
+    expect((await apiRequest(other, 'access')).statusCode).toBe(401);
     expect((await new Browser(app, 'http://127.0.0.1:8080').get('/healthz')).statusCode).toBe(200);
   });
 
   it('a proxy that rewrites the Host header gets one redirect, then the page, never a loop', async () => {
     const proxied = new Browser(app, 'http://backend:8080');
-    expect((await proxied.get('/auth/wm/login')).statusCode).toBe(302);
-    const again = await proxied.get('/auth/wm/login');
+    expect((await apiRequest(proxied, 'signIn')).statusCode).toBe(302);
+    const again = await apiRequest(proxied, 'signIn');
     expect(again.statusCode).toBe(302);
     expect(String(again.headers.location)).toContain('/oidc/auth');
   });

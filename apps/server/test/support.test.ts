@@ -7,6 +7,7 @@ import { createTestApp } from './_util.js';
 import { mailUser, type MailUser } from './_actions.js';
 import { ensureAccount } from '../src/accounts/index.js';
 import { systemFolder } from '../src/mailbox/index.js';
+import { apiPath } from './_client.js';
 
 // The support desk is a local mailbox, so the requests are delivered at once and can be read back.
 const DESK = '500000000001@mailroom.test';
@@ -51,7 +52,7 @@ async function memberIdOf(user: MailUser): Promise<string> {
 describe('support requests', () => {
   it('are delivered as mail From the primary address, without diagnostics unless agreed', async () => {
     const ann = await mailUser(ctx, 'Ann Lee');
-    const sent = await json(ann.browser, 'POST', '/api/v1/user/support', {
+    const sent = await json(ann.browser, 'POST', apiPath('supportRequests'), {
       subject: 'Cannot find my mail',
       text: 'Where did it go?',
     });
@@ -72,7 +73,7 @@ describe('support requests', () => {
   it('with include_diagnostics carry the diagnostics shown and the browser part', async () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     await ann.deliver({ from: 'x@example.com', subject: 'one', text: 'hello' });
-    const shown = await json(ann.browser, 'GET', '/api/v1/user/support/diagnostics');
+    const shown = await json(ann.browser, 'GET', apiPath('supportDiagnostics'));
     expect(shown.status).toBe(200);
     expect(shown.body.diagnostics).toMatchObject({
       account_id: String(ann.accountId),
@@ -82,7 +83,7 @@ describe('support requests', () => {
       quota_limit_bytes: String(1024 ** 3),
       server_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
     });
-    const sent = await json(ann.browser, 'POST', '/api/v1/user/support', {
+    const sent = await json(ann.browser, 'POST', apiPath('supportRequests'), {
       subject: 'Slow',
       text: 'The list is slow',
       include_diagnostics: true,
@@ -103,7 +104,7 @@ describe('support requests', () => {
       { subject: '  ', text: 'x' },
       { subject: 'x', text: '' },
     ]) {
-      const refused = await json(ann.browser, 'POST', '/api/v1/user/support', body);
+      const refused = await json(ann.browser, 'POST', apiPath('supportRequests'), body);
       expect(refused.status).toBe(400);
       expect(refused.body.error.meta.i8s).toBe('support_message_empty');
     }
@@ -114,15 +115,15 @@ describe('support requests', () => {
       { subject: 'x', text: 'x', client: { k: 5 } },
       { subject: 'x', text: 'x', client: { k: 'v'.repeat(501) } },
     ]) {
-      const bad = await json(ann.browser, 'POST', '/api/v1/user/support', body);
+      const bad = await json(ann.browser, 'POST', apiPath('supportRequests'), body);
       expect(bad.status, JSON.stringify(body).slice(0, 80)).toBe(400);
     }
-    const header = await json(ann.browser, 'POST', '/api/v1/user/support', {
+    const header = await json(ann.browser, 'POST', apiPath('supportRequests'), {
       subject: 'a\r\nBcc: x@y.z',
       text: 'x',
     });
     expect(header.status).toBe(400);
-    expect((await json(ann.browser, 'GET', '/api/v1/user/support')).body.requests).toEqual([]);
+    expect((await json(ann.browser, 'GET', apiPath('supportRequests'))).body.requests).toEqual([]);
     expect(await deskMail(ann.email)).toEqual([]);
   });
 
@@ -130,26 +131,26 @@ describe('support requests', () => {
     const ann = await mailUser(ctx, 'Ann Lee');
     const bob = await mailUser(ctx, 'Bob Chen');
     for (let i = 1; i <= 10; i++) {
-      const sent = await json(ann.browser, 'POST', '/api/v1/user/support', {
+      const sent = await json(ann.browser, 'POST', apiPath('supportRequests'), {
         subject: `Request ${i}`,
         text: 'x',
       });
       expect(sent.status).toBe(200);
     }
-    const eleventh = await json(ann.browser, 'POST', '/api/v1/user/support', {
+    const eleventh = await json(ann.browser, 'POST', apiPath('supportRequests'), {
       subject: 'Request 11',
       text: 'x',
     });
     expect(eleventh.status).toBe(429);
     expect(eleventh.body.error.meta.i8s).toBe('too_many_requests');
-    const history = (await json(ann.browser, 'GET', '/api/v1/user/support')).body.requests;
+    const history = (await json(ann.browser, 'GET', apiPath('supportRequests'))).body.requests;
     expect(history).toHaveLength(10);
     expect(history[0].subject).toBe('Request 10');
     expect(await deskMail(ann.email)).toHaveLength(10);
-    expect((await json(bob.browser, 'GET', '/api/v1/user/support')).body.requests).toEqual([]);
+    expect((await json(bob.browser, 'GET', apiPath('supportRequests'))).body.requests).toEqual([]);
     // Bob's limit is his own.
     expect(
-      (await json(bob.browser, 'POST', '/api/v1/user/support', { subject: 'Mine', text: 'x' })).status,
+      (await json(bob.browser, 'POST', apiPath('supportRequests'), { subject: 'Mine', text: 'x' })).status,
     ).toBe(200);
   });
 });
@@ -160,11 +161,11 @@ describe('support requests with the default SUPPORT_EMAIL', () => {
     const plain = await createTestApp({ env: { AUTH_RATE_LIMIT: '10000' } });
     expect(plain.config.supportEmail).toBe('support@mailroom.test');
     const ann = await mailUser(plain, 'Ann Lee');
-    expect((await json(ann.browser, 'GET', '/api/v1/user/support')).body).toEqual({
+    expect((await json(ann.browser, 'GET', apiPath('supportRequests'))).body).toEqual({
       requests: [],
       delivery: 'kept',
     });
-    const sent = await json(ann.browser, 'POST', '/api/v1/user/support', {
+    const sent = await json(ann.browser, 'POST', apiPath('supportRequests'), {
       subject: 'Lost my filters',
       text: 'They were there yesterday.\nNow they are gone.',
     });
@@ -180,7 +181,7 @@ describe('support requests with the default SUPPORT_EMAIL', () => {
     expect(
       await plain.db.selectFrom('outbox').select('id').where('account_id', '=', ann.accountId).execute(),
     ).toEqual([]);
-    const history = (await json(ann.browser, 'GET', '/api/v1/user/support')).body.requests;
+    const history = (await json(ann.browser, 'GET', apiPath('supportRequests'))).body.requests;
     expect(history).toMatchObject([{ subject: 'Lost my filters' }]);
 
     // The operator reads it with the command, asking the running server over its admin socket.

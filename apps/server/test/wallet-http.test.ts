@@ -11,6 +11,7 @@ import {
   type InvoiceRow,
   type WalletDeps,
 } from '../src/wallet/index.js';
+import { apiPath } from './_client.js';
 
 const WEBHOOK_SECRET = 'a-webhook-secret-of-the-test';
 const paidCalls: number[] = [];
@@ -35,7 +36,7 @@ const server = await createTestApp({
   env: { WALLET_WEBHOOK_SECRET: WEBHOOK_SECRET },
 });
 const address = await server.app.listen({ host: '127.0.0.1', port: 0 });
-sandbox.webhookUrl = `${address}/api/v1/wallet/webhook`;
+sandbox.webhookUrl = `${address}${apiPath('walletWebhook')}`;
 const deps: WalletDeps = { db, wallet, invoicePurposes: purposes };
 
 let nextMember = 200_000_000_000;

@@ -12,6 +12,7 @@ import {
   type InvoiceRow,
   type WalletDeps,
 } from '../src/wallet/index.js';
+import { apiPath } from './_client.js';
 
 const serverUrl = process.env.DATABASE_URL;
 const SECRET = 'the-webhook-secret-of-this-test';
@@ -89,10 +90,12 @@ describe.skipIf(!serverUrl)('payments are exactly-once on PostgreSQL', () => {
         checkInvoice({ ...deps, db: pools[i % 2]! }, invoice.id).then((r) => r.changed),
       ),
       ...[paid, stale, paid, paid, stale, paid].map((event, i) =>
-        sandbox.deliver(event, undefined, `${addresses[i % 2]!}/api/v1/wallet/webhook`).then((status) => {
-          expect(status).toBe(200);
-          return false;
-        }),
+        sandbox
+          .deliver(event, undefined, `${addresses[i % 2]!}${apiPath('walletWebhook')}`)
+          .then((status) => {
+            expect(status).toBe(200);
+            return false;
+          }),
       ),
     ]);
     expect(results.filter(Boolean).length).toBeLessThanOrEqual(1);

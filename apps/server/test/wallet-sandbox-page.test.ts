@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Browser, createTestApp, signUpAndSignIn } from './_util.js';
 import { findAccountByMemberId } from '../src/accounts/index.js';
 import { createInvoice, invoiceLedger, InvoicePurposes, type InvoiceRow } from '../src/wallet/index.js';
+import { apiRequest } from './_client.js';
 
 const paid: number[] = [];
 const invoicePurposes = new InvoicePurposes().register('thing', {
@@ -105,16 +106,11 @@ describe('the sandbox wallet page', () => {
     const { browser: grantee, memberId: granteeId } = await signUpAndSignIn(app, 'Gus Grantee');
     const invoice = await invoiceFor(ownerId);
     await wallet.notify(ownerId, { kind: 'code', title: 'Confirmation code', text: 'Your code: 730215' });
-    const granted = await owner.request(
-      'POST',
-      `/api/v1/user/settings/security/impersonation?member_id=${granteeId}`,
-    );
+    const granted = await apiRequest(owner, 'grantImpersonation', { query: { member_id: granteeId } });
     expect(granted.statusCode).toBe(200);
     // Before switching in: the grantee's own wallet, and the form token the page carries.
     const ownPage = await grantee.get('/sandbox/wallet');
-    expect(
-      (await grantee.request('POST', '/auth/impersonate', { json: { member_id: ownerId } })).statusCode,
-    ).toBe(200);
+    expect((await apiRequest(grantee, 'impersonate', { body: { member_id: ownerId } })).statusCode).toBe(200);
 
     for (const lang of ['en', 'ru'] as const) {
       const page = await grantee.get(`/sandbox/wallet?lang=${lang}`);
@@ -136,7 +132,7 @@ describe('the sandbox wallet page', () => {
     expect(await invoiceLedger(db, invoice.id)).toEqual([]);
 
     // Back in their own mailbox, the grantee sees their own wallet again.
-    expect((await grantee.request('POST', '/auth/impersonate/end')).statusCode).toBe(200);
+    expect((await apiRequest(grantee, 'endImpersonation')).statusCode).toBe(200);
     const back = await grantee.get('/sandbox/wallet');
     expect(back.statusCode).toBe(200);
     expect(back.body).toContain(granteeId);

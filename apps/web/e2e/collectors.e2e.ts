@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, signUp, startServer } from './_harness.js';
-import { freePort } from '../../../test-support/ports.js';
+import { startDnsServer } from '../../../test-support/dns.js';
 import { startDovecot } from '../../../test-support/dovecot.js';
 
 // Issue 18, collectors, end to end against a real Dovecot on loopback: the member adds a collector by its address
@@ -70,58 +69,15 @@ await remote.append('Работа.2024', message('План на 2024', 'Tue, 02 
 const REMOTE_TOTAL = 7;
 
 // ---------------------------------------------------------------------------------------------------------------
-// A DNS server of the test's own on loopback (dns2): the SRV record that names Dovecot, and the host's address.
-interface Dns2Packet {
-  questions: { name: string; type: number }[];
-  answers: unknown[];
-}
-interface Dns2 {
-  createServer(options: {
-    udp?: boolean;
-    tcp?: boolean;
-    handle(request: Dns2Packet, send: (response: Dns2Packet) => void): void;
-  }): {
-    listen(options: {
-      udp?: { port: number; address: string };
-      tcp?: { port: number; address: string };
-    }): Promise<unknown>;
-    close(): Promise<void>;
-  };
-  Packet: {
-    TYPE: Record<'A' | 'SRV', number>;
-    CLASS: { IN: number };
-    createResponseFromRequest(request: Dns2Packet): Dns2Packet;
-  };
-}
-const dns2 = createRequire(import.meta.url)('dns2') as Dns2;
-const srv = new Map([
-  [`_imap._tcp.${DOMAIN}`, { priority: 0, weight: 0, port: dovecot.port, target: IMAP_HOST }],
-]);
-const addresses = new Map([[IMAP_HOST, '127.0.0.1']]);
-const dnsPort = await freePort();
-const dnsServer = dns2.createServer({
-  udp: true,
-  tcp: true,
-  handle(request, send) {
-    const response = dns2.Packet.createResponseFromRequest(request);
-    const [question] = request.questions;
-    const name = (question?.name ?? '').toLowerCase().replace(/\.$/, '');
-    const base = { name: question?.name, type: question?.type, class: dns2.Packet.CLASS.IN, ttl: 60 };
-    const record = srv.get(name);
-    const address = addresses.get(name);
-    if (question?.type === dns2.Packet.TYPE.SRV && record) response.answers.push({ ...base, ...record });
-    if (question?.type === dns2.Packet.TYPE.A && address) response.answers.push({ ...base, address });
-    send(response);
-  },
-});
-await dnsServer.listen({
-  udp: { port: dnsPort, address: '127.0.0.1' },
-  tcp: { port: dnsPort, address: '127.0.0.1' },
-});
-afterAll(() => dnsServer.close());
+// A DNS server of the test's own on loopback (test-support/dns.ts): the SRV record that names Dovecot, and the
+// host's address.
+const dns = await startDnsServer();
+afterAll(() => dns.close());
+dns.zone.set(`_imap._tcp.${DOMAIN}`, 'SRV', [`0 0 ${dovecot.port} ${IMAP_HOST}`]);
+dns.zone.set(IMAP_HOST, 'A', ['127.0.0.1']);
 
 const { url } = await startServer({
-  DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+  DNS_SERVERS: dns.server,
   // Collectors connect only to public addresses; the test's Dovecot is the named exception.
   OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
   // The server verifies the certificate as it would any other: the test's own is trusted for this process only.

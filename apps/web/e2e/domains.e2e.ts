@@ -17,7 +17,7 @@ import {
   startServer,
   untilActive,
 } from './_harness.js';
-import { freePort } from '../../../test-support/ports.js';
+import { startDnsServer, type RecordType } from '../../../test-support/dns.js';
 
 // Issue 17, own domains: example-corp.test verified by a DNS TXT record, a second domain by a meta tag on its loopback
 // site, the DNS health table and the DKIM records, sales@example-corp.test created and receiving mail live, a reply
@@ -32,68 +32,15 @@ const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.
 };
 
 // ---------------------------------------------------------------------------------------------------------------
-// A DNS server of the test's own on loopback (dns2), answering from a zone the test edits; the server asks it
-// (DNS_SERVERS) and so does mailauth's verifier below.
-interface Dns2Packet {
-  questions: { name: string; type: number }[];
-  answers: unknown[];
-  header: { rcode: number };
-}
-interface Dns2 {
-  createServer(options: {
-    udp?: boolean;
-    tcp?: boolean;
-    handle(request: Dns2Packet, send: (response: Dns2Packet) => void): void;
-  }): {
-    listen(options: {
-      udp?: { port: number; address: string };
-      tcp?: { port: number; address: string };
-    }): Promise<unknown>;
-    close(): Promise<void>;
-  };
-  Packet: {
-    TYPE: Record<'A' | 'MX' | 'TXT', number>;
-    CLASS: { IN: number };
-    createResponseFromRequest(request: Dns2Packet): Dns2Packet;
-  };
-}
-const dns2 = createRequire(import.meta.url)('dns2') as Dns2;
-type RecordType = 'A' | 'MX' | 'TXT';
-const zone = new Map<string, (string | string[])[]>();
-const key = (name: string, type: RecordType) => `${type} ${name.toLowerCase().replace(/\.$/, '')}`;
-const publish = (name: string, type: RecordType, value: string | string[]) =>
-  zone.set(key(name, type), [...(zone.get(key(name, type)) ?? []), value]);
-const dnsPort = await freePort();
-const dnsServer = dns2.createServer({
-  udp: true,
-  tcp: true,
-  handle(request, send) {
-    const response = dns2.Packet.createResponseFromRequest(request);
-    const [question] = request.questions;
-    const type = (Object.keys(dns2.Packet.TYPE) as RecordType[]).find(
-      (t) => dns2.Packet.TYPE[t] === question?.type,
-    );
-    if (question && type)
-      for (const value of zone.get(key(question.name, type)) ?? []) {
-        const base = { name: question.name, type: question.type, class: dns2.Packet.CLASS.IN, ttl: 60 };
-        if (type === 'TXT') response.answers.push({ ...base, data: value });
-        else if (type === 'MX') {
-          const [priority, exchange] = String(value).split(' ');
-          response.answers.push({ ...base, priority: Number(priority), exchange });
-        } else response.answers.push({ ...base, address: value });
-      }
-    send(response);
-  },
-});
-await dnsServer.listen({
-  udp: { port: dnsPort, address: '127.0.0.1' },
-  tcp: { port: dnsPort, address: '127.0.0.1' },
-});
-afterAll(() => dnsServer.close());
+// A DNS server of the test's own on loopback (test-support/dns.ts), answering from a zone the test edits; the server
+// asks it (DNS_SERVERS) and so does mailauth's verifier below.
+const dns = await startDnsServer();
+afterAll(() => dns.close());
+const publish = (name: string, type: RecordType, value: string | string[]) => dns.zone.add(name, type, value);
 
 /** mailauth's resolver over the same zone: TXT answers as arrays of strings. */
 const zoneResolver: DNSResolver = async (name: string, type: string) => {
-  const values = zone.get(key(name, type as RecordType));
+  const values = dns.zone.get(name, type as RecordType);
   if (!values?.length) throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
   return values.map((v) => (Array.isArray(v) ? v : [v]));
 };
@@ -119,7 +66,7 @@ const sitePort = (site.address() as net.AddressInfo).port;
 const PUBLIC = 'mailroom.club';
 const sink = await startRelaySink();
 const { url, smtpPort } = await startServer({
-  DNS_SERVERS: `127.0.0.1:${dnsPort}`,
+  DNS_SERVERS: dns.server,
   MX_HOST: 'mx.mailroom.test',
   DOMAIN_SITE_URL: `http://{domain}:${sitePort}/`,
   OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',

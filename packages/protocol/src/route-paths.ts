@@ -21,6 +21,8 @@ export const routePaths = {
   /** A full-page navigation, not a JSON call: the provider answers with redirects. */
   signIn: route('GET', '/auth/wm/login'),
   logOut: route('POST', '/auth/wm/logout'),
+  /** Sign-in to one address with the password its owner set (the alias-only user, SPEC §6). */
+  passwordSignIn: route('POST', '/auth/pw/login'),
   /**
    * The app's Log out, a full-page navigation: it ends the session, then the provider's (its end_session_endpoint),
    * which comes back to /login?noredirect=true. Only from our own pages.

@@ -174,6 +174,7 @@ const schemas = {
   rids: { response: ridsResponseSchema },
   signIn: { query: loginQuerySchema },
   logOut: { response: okSchema },
+  passwordSignIn: { body: passwordLoginRequestSchema, response: passwordLoginResponseSchema },
   logOutLink: {},
   account: { response: accountSchema },
   folders: { response: foldersResponseSchema },
@@ -394,11 +395,6 @@ const serverRoutes = {
     query: z.object({ url: z.string().min(1).max(8192), sig: z.string().min(1).max(100) }),
   },
   signInCallback: route('GET', '/auth/wm/callback'),
-  passwordSignIn: {
-    ...route('POST', '/auth/pw/login'),
-    body: passwordLoginRequestSchema,
-    response: passwordLoginResponseSchema,
-  },
   /**
    * The wallet's signed notice of an invoice's new status (header X-Wallet-Signature: t=<unix seconds>,v1=<hex
    * HMAC-SHA256 of "<t>.<raw body>" with WALLET_WEBHOOK_SECRET>); answered 200 once recorded, whatever the order or

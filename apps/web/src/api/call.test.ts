@@ -3,6 +3,8 @@ import { call, routeUrl, routes } from './client';
 
 afterEach(() => vi.unstubAllGlobals());
 
+// The addresses here are typed by hand on purpose: this file tests the code that builds them from the route table.
+
 describe('routeUrl: addresses built from the protocol route table', () => {
   it('puts each path parameter in its segment, percent-encoded', () => {
     expect(routeUrl(routes.message, { params: { folder_id: 4, uid: 17 } })).toBe('/api/v1/messages/4/17');

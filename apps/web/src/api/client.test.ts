@@ -7,6 +7,8 @@ function respond(status: number, body: unknown) {
 
 afterEach(() => vi.unstubAllGlobals());
 
+// The transport under call() takes any path: these tests give it paths by hand on purpose, as its callers would.
+
 describe('api client', () => {
   it('sends the CSRF header and JSON body on state-changing requests only', async () => {
     const fetchMock = respond(200, { ok: true });

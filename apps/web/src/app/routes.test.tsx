@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Label, Mail } from '@mailroom/protocol';
-import { answerShell, folder, json, listItem, notFound } from '../test/fixtures';
+import { folder, listItem } from '../test/fixtures';
+import { answerEach, fakeApi, mailActionRoutes } from '../test/fake-api';
+import { matchRoute } from '../test/route-match';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
 import { readCookie } from '../lib/cookies';
 
@@ -16,33 +18,30 @@ const ODD_TEXT = 'a/b 50% +1 ann@example.test привет %2F';
 
 function mockServer() {
   const searches: { text?: string }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders, labels });
-      if (shell) return shell;
-      if (url.startsWith('/api/v1/messages/search')) {
-        searches.push(JSON.parse(String(init?.body)) as { text?: string });
-        return json({ messages: rows, total: 3, all: 3 });
-      }
-      if (/^\/api\/v1\/messages\/(folder|label)\//.test(url))
-        return json({ messages: rows, total: 3, all: 3 });
-      const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
-      if (one) {
+  const list = { messages: rows, total: 3, all: 3 };
+  fakeApi(
+    {
+      ...answerEach(mailActionRoutes, { ok: true }),
+      searchMessages: ({ body }) => {
+        searches.push(body as { text?: string });
+        return list;
+      },
+      folderMessages: list,
+      labelMessages: list,
+      message: ({ params }) => {
+        if (params.folder_id !== '11') return { ok: true };
         const message: Mail = {
-          ...listItem(Number(one[1])),
-          content: btoa(`Body of ${one[1]}`),
+          ...listItem(Number(params.uid)),
+          content: btoa(`Body of ${params.uid}`),
           content_type: 'text/plain',
           attachments: [],
           images_blocked: false,
           message_id: null,
         };
-        return json({ message });
-      }
-      if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-      return notFound();
-    }),
+        return { message };
+      },
+    },
+    { shell: { folders, labels } },
   );
   return searches;
 }
@@ -150,7 +149,9 @@ describe('route parameters', () => {
     renderAt('/settings/domains/dkim/42');
     expect(await screen.findByRole('heading', { name: /^DKIM keys of/ })).toBeTruthy();
     await waitFor(() =>
-      expect(vi.mocked(fetch).mock.calls.map(([url]) => String(url))).toContain('/api/v1/user/domains/42'),
+      expect(vi.mocked(fetch).mock.calls.map(([url]) => matchRoute('GET', String(url)))).toContainEqual(
+        expect.objectContaining({ route: 'domain', params: { id: '42' } }),
+      ),
     );
 
     goTo('/settings/profiles/edit/42');

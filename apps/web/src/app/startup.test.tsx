@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
-import { ApiError } from '../api/client';
-import { answerShell, folder, json, notFound, testUser } from '../test/fixtures';
+import { ApiError, routes, routeUrl } from '../api/client';
+import { folder, json, testUser } from '../test/fixtures';
+import { fakeApi, type FakeRoutes } from '../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
 import { readCookie } from '../lib/cookies';
 import { startupStatus } from './startup';
@@ -14,18 +15,9 @@ const folders = [
 const unauthorized = () =>
   json({ error: { message: 'Sign-in required', meta: { code: 401, i8s: 'expected_token' } } }, 401);
 
-function mockServer(signedIn: boolean) {
-  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    if (
-      !signedIn &&
-      (url.startsWith('/auth/access') || url.startsWith('/api/') || url.startsWith('/auth/rids'))
-    )
-      return unauthorized();
-    return answerShell(url, { folders }) ?? notFound();
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return fetchMock;
+/** Signed in: the shell's data (and `routes`); signed out: every call is a 401. */
+function mockServer(signedIn: boolean, answers: FakeRoutes = {}) {
+  return signedIn ? fakeApi(answers, { shell: { folders } }) : fakeApi({}, { otherwise: unauthorized });
 }
 
 const path = currentPath;
@@ -91,7 +83,7 @@ describe('start-up in the browser', () => {
     // Its Sign in comes back to the deep link (SPEC §2), not to the Inbox.
     const signIn = (await screen.findAllByRole('link', { name: 'Sign in' }))[0]!;
     expect(signIn.getAttribute('href')).toBe(
-      '/auth/wm/login?redirect=%2Fmail%2Ffolder%2Fall%2F11%2F2&lang=en',
+      routeUrl(routes.signIn, { query: { redirect: '/mail/folder/all/11/2', lang: 'en' } }),
     );
   });
 
@@ -111,7 +103,7 @@ describe('start-up in the browser', () => {
     expect(path()).toBe('/login?noredirect=true');
     expect(readCookie('redirect')).toBe('/contacts');
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
-      '/auth/wm/login?redirect=%2Fcontacts&lang=en',
+      routeUrl(routes.signIn, { query: { redirect: '/contacts', lang: 'en' } }),
     );
   });
 
@@ -132,13 +124,7 @@ describe('start-up in the browser', () => {
   });
 
   it('keeps alias-only users out of settings and contacts', async () => {
-    const fetchMock = mockServer(true);
-    const base = fetchMock.getMockImplementation()!;
-    fetchMock.mockImplementation(async (input: RequestInfo | URL) =>
-      String(input).startsWith('/auth/access')
-        ? json({ ...testUser, info: { alias: 'ann@alias.test' } })
-        : base(input),
-    );
+    mockServer(true, { access: { ...testUser, info: { alias: 'ann@alias.test' } } });
     renderAt('/settings/main');
     await waitFor(() => expect(path()).toBe('/mail/folder/all/11/1'));
   });

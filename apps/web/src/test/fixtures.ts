@@ -7,6 +7,7 @@ import {
   type MailListItem,
   type Settings,
 } from '@mailroom/protocol';
+import { matchRoute } from './route-match';
 
 /** The signed-in member the screen tests render for. */
 export const testUser: AccessResponse = {
@@ -94,12 +95,20 @@ export interface ShellData {
 /** The server's answer to one of the shell's start-up requests, or null for any other URL. */
 export function answerShell(url: string, data: ShellData): Response | null {
   const user = data.user ?? testUser;
-  if (url.startsWith('/auth/access')) return json(user);
-  if (url.startsWith('/auth/rids')) return json({ rid: user.member_id });
-  if (url.startsWith('/api/v1/user/account')) return json(data.account ?? testAccount());
-  if (url.startsWith('/api/v1/folders')) return json({ folders: data.folders });
-  if (url.startsWith('/api/v1/labels')) return json({ labels: data.labels ?? [] });
-  return null;
+  switch (matchRoute('GET', url)?.route) {
+    case 'access':
+      return json(user);
+    case 'rids':
+      return json({ rid: user.member_id });
+    case 'account':
+      return json(data.account ?? testAccount());
+    case 'folders':
+      return json({ folders: data.folders });
+    case 'labels':
+      return json({ labels: data.labels ?? [] });
+    default:
+      return null;
+  }
 }
 
 export const notFound = () => apiError(404, 'not_found', 'Not found');

@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type Account, type AliasEntry, type Invoice, type PaidAlias } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testAccount } from '../../test/fixtures';
+import { apiError, folder, testAccount } from '../../test/fixtures';
+import { fakeApi, sent, type FakeRequest, type Sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';
 import { applyMailEvent } from '../../app/live-updates';
@@ -11,12 +12,6 @@ import { useNotices } from '../../ui/notices-store';
 setUpScreenTests();
 
 const DOMAIN = 'mailroom.test';
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
 
 function entry(id: number, name: string, fields: Partial<AliasEntry> = {}): AliasEntry {
   return {
@@ -50,12 +45,12 @@ function serve(
   initial: { aliases?: AliasEntry[]; invoices?: Record<number, Invoice>; passport?: 'none' | 'formal' } = {},
   options: {
     wallet?: () => 'paid' | 'unpaid' | 'rejected';
-    refuse?: (call: Call) => Response | undefined;
+    refuse?: (call: Sent) => Response | undefined;
   } = {},
 ) {
   const aliases = (initial.aliases ?? []).map((alias) => ({ ...alias }));
   const invoices: Record<number, Invoice> = { ...initial.invoices };
-  const writes: Call[] = [];
+  const writes: Sent[] = [];
   let accountReads = 0;
   let nextId = 100;
   const paidOf = (alias: AliasEntry): PaidAlias => ({ ...alias, invoice: invoices[alias.id]! });
@@ -64,79 +59,74 @@ function serve(
     aliases: aliases.filter((a) => a.status === 'succeed').map((a) => ({ id: a.id, email: a.email })),
   });
 
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (method === 'GET') {
-        if (url === '/api/v1/user/aliases')
-          return json({
-            aliases,
-            free_available: !aliases.some((a) => a.kind === 'free'),
-            domain: DOMAIN,
-          });
-        if (url === '/api/v1/user/aliases/paid')
-          return json({ paid_aliases: aliases.filter((a) => a.kind === 'paid').map(paidOf) });
-        if (url.startsWith('/api/v1/user/settings/security') && initial.passport)
-          return json({
-            has_password: false,
-            password_email: 'ann@mailroom.test',
-            first_name: 'Ann',
-            last_name: 'Lee',
-            passport_level: initial.passport,
-            impersonation: [],
-            ba_impersonation: [],
-          });
-        if (url.startsWith('/api/v1/user/account')) accountReads++;
-        const shell = answerShell(url, { folders: [folder(11, 'INBOX', 'inbox')], account: account() });
-        if (shell) return shell;
-        if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-        return notFound();
-      }
-      const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-      writes.push(call);
-      const refused = options.refuse?.(call);
-      if (refused) return refused;
-      const body = call.body as { name: string };
-      if (method === 'POST' && url === '/api/v1/user/aliases') {
-        const alias = entry(nextId++, body.name, { kind: 'free' });
+  const securityAnswer = () =>
+    initial.passport && {
+      has_password: false,
+      password_email: 'ann@mailroom.test',
+      first_name: 'Ann',
+      last_name: 'Lee',
+      passport_level: initial.passport,
+      impersonation: [],
+      ba_impersonation: [],
+    };
+  const remove = ({ params }: FakeRequest) => {
+    aliases.splice(
+      aliases.findIndex((a) => a.id === Number(params.id)),
+      1,
+    );
+    return { ok: true };
+  };
+  fakeApi(
+    {
+      aliases: () => ({ aliases, free_available: !aliases.some((a) => a.kind === 'free'), domain: DOMAIN }),
+      paidAliases: () => ({ paid_aliases: aliases.filter((a) => a.kind === 'paid').map(paidOf) }),
+      security: () => securityAnswer() || undefined,
+      authLog: () => securityAnswer() || undefined,
+      baList: () => securityAnswer() || undefined,
+      account: () => {
+        accountReads++;
+        return account();
+      },
+      folderMessages: { messages: [], total: 0, all: 0 },
+      createAlias: ({ body }) => {
+        const alias = entry(nextId++, (body as { name: string }).name, { kind: 'free' });
         aliases.push(alias);
-        return json({ alias });
-      }
-      if (method === 'POST' && url === '/api/v1/user/aliases/paid') {
-        const alias = entry(nextId++, body.name, { status: 'unpaid' });
+        return { alias };
+      },
+      createPaidAlias: ({ body }) => {
+        const alias = entry(nextId++, (body as { name: string }).name, { status: 'unpaid' });
         aliases.push(alias);
         invoices[alias.id] = invoice(`inv-${alias.id}`);
-        return json({ paid_alias: paidOf(alias) });
-      }
-      const check = /^\/api\/v1\/user\/aliases\/paid\/(\d+)\/check_payment$/.exec(url);
-      if (check) {
-        const alias = aliases.find((a) => a.id === Number(check[1]))!;
+        return { paid_alias: paidOf(alias) };
+      },
+      checkAliasPayment: ({ params }) => {
+        const alias = aliases.find((a) => a.id === Number(params.id))!;
         const found = options.wallet?.() ?? 'unpaid';
         if (found === 'unpaid')
           return apiError(400, 'pay_invoice', "Pay the invoice in the provider's wallet application!");
         alias.status = found === 'paid' ? 'succeed' : 'failed';
         invoices[alias.id] = invoice(invoices[alias.id]!.id, found);
         if (found === 'rejected') return apiError(400, 'pay_invoice_cancel', 'Invoice is rejected');
-        return json({ paid_alias: paidOf(alias) });
-      }
-      const removed = /^\/api\/v1\/user\/aliases(?:\/paid)?\/(\d+)$/.exec(url);
-      if (method === 'DELETE' && removed) {
-        aliases.splice(
-          aliases.findIndex((a) => a.id === Number(removed[1])),
-          1,
-        );
-        return json({ ok: true });
-      }
-      if (method === 'PUT' && url === '/api/v1/user/aliases/update_access') {
-        const update = call.body as { email: string; password: string | null };
+        return { paid_alias: paidOf(alias) };
+      },
+      deleteAlias: remove,
+      deletePaidAlias: remove,
+      updateAliasAccess: ({ body }) => {
+        const update = body as { email: string; password: string | null };
         const alias = aliases.find((a) => a.email === update.email)!;
         alias.password_access = update.password !== null;
-        return json({ alias });
-      }
-      return notFound();
-    }),
+        return { alias };
+      },
+    },
+    {
+      shell: { folders: [folder(11, 'INBOX', 'inbox')], account: account() },
+      onRequest: (request) => {
+        if (request.method === 'GET') return undefined;
+        const write = sent(request);
+        writes.push(write);
+        return options.refuse?.(write);
+      },
+    },
   );
   return { writes, accountReads: () => accountReads, aliases };
 }
@@ -255,9 +245,7 @@ describe('settings/aliases/create', () => {
     fireEvent.change(name, { target: { value: ' ann.work ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create alias' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/aliases'));
-    expect(server.writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/aliases', body: { name: 'ann.work' } },
-    ]);
+    expect(server.writes).toEqual([{ route: 'createAlias', body: { name: 'ann.work' } }]);
     const row = await screen.findByRole('listitem', { name: `ann.work@${DOMAIN}` });
     expect(within(row).getByText('Active')).toBeTruthy();
     expect(await screen.findByText(`ann.work@${DOMAIN} created`)).toBeTruthy();
@@ -289,9 +277,7 @@ describe('settings/aliases/create', () => {
     fireEvent.change(name, { target: { value: 'ann.shop' } });
     fireEvent.click(screen.getByRole('button', { name: 'Buy alias' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/aliases'));
-    expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/aliases/paid', body: { name: 'ann.shop' } },
-    ]);
+    expect(writes).toEqual([{ route: 'createPaidAlias', body: { name: 'ann.shop' } }]);
     const bill = await screen.findByRole('group', { name: `Invoice for ann.shop@${DOMAIN}` });
     expect(within(bill).getByText('1.00 USDW')).toBeTruthy();
     expect(within(aliasRow(`ann.shop@${DOMAIN}`)).getByText('Awaiting payment')).toBeTruthy();
@@ -339,9 +325,7 @@ describe("settings/aliases: 'I have already paid'", () => {
     fireEvent.click(within(row).getByRole('button', { name: 'I have already paid' }));
     const answer = await within(row).findByRole('status');
     expect(answer.textContent).toBe("Pay the invoice in the provider's wallet application!");
-    expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/aliases/paid/2/check_payment', body: undefined },
-    ]);
+    expect(writes).toEqual([{ route: 'checkAliasPayment', params: { id: '2' }, body: undefined }]);
     expect(errorNotices()).toEqual([]);
     expect(within(row).getByText('Awaiting payment')).toBeTruthy();
   });
@@ -379,7 +363,7 @@ describe("settings/aliases: 'I have already paid'", () => {
     ).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: 'Give up' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/aliases/paid/2', body: undefined }]),
+      expect(writes).toEqual([{ route: 'deletePaidAlias', params: { id: '2' }, body: undefined }]),
     );
     expect(await screen.findByText('No aliases yet. Your first alias is free.')).toBeTruthy();
   });
@@ -398,7 +382,7 @@ describe('settings/aliases: delete and password access', () => {
     expect(text).toContain('Password sign-in with it ends too.');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/aliases/1', body: undefined }]),
+      expect(writes).toEqual([{ route: 'deleteAlias', params: { id: '1' }, body: undefined }]),
     );
     expect(
       await screen.findByText(`ann.free@${DOMAIN} deleted; its mail stays in your mailbox`),
@@ -454,8 +438,7 @@ describe('settings/aliases: delete and password access', () => {
     await waitFor(() =>
       expect(writes).toEqual([
         {
-          method: 'PUT',
-          url: '/api/v1/user/aliases/update_access',
+          route: 'updateAliasAccess',
           body: { email: `ann.free@${DOMAIN}`, password: 'long enough 1', password_confirm: 'long enough 1' },
         },
       ]),
@@ -495,8 +478,7 @@ describe('settings/aliases: delete and password access', () => {
     await waitFor(() =>
       expect(writes).toEqual([
         {
-          method: 'PUT',
-          url: '/api/v1/user/aliases/update_access',
+          route: 'updateAliasAccess',
           body: { email: `ann.free@${DOMAIN}`, password: null },
         },
       ]),

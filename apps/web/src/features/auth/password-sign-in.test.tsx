@@ -1,26 +1,25 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { apiError, json, testUser } from '../../test/fixtures';
+import { apiError, testUser } from '../../test/fixtures';
+import { fakeApi } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 
 setUpScreenTests();
 
-/** Nobody signed in; POST /auth/pw/login takes one address with one password (its owner granted it). */
+/** Nobody signed in; passwordSignIn takes one address with one password (its owner granted it). */
 function serve() {
   const signIns: unknown[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (url === '/auth/pw/login' && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as { email: string; password: string };
+  fakeApi(
+    {
+      passwordSignIn: ({ body }) => {
+        const { email, password } = body as { email: string; password: string };
         signIns.push(body);
-        if (body.email === 'ann.desk@mailroom.test' && body.password === 'desk password')
-          return json({ user: { ...testUser, email: body.email, info: { alias: body.email } } });
+        if (email === 'ann.desk@mailroom.test' && password === 'desk password')
+          return { user: { ...testUser, email, info: { alias: email } } };
         return apiError(401, 'incorrect_login_or_password', 'Incorrect address or password');
-      }
-      return apiError(401, 'invalid_auth_cookie', 'Unauthorized');
-    }),
+      },
+    },
+    { otherwise: () => apiError(401, 'invalid_auth_cookie', 'Unauthorized') },
   );
   return signIns;
 }

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import type { PasswordLoginRequest, PasswordLoginResponse } from '@mailroom/protocol';
-import { request } from '../../api/client';
+import type { PasswordLoginRequest } from '@mailroom/protocol';
+import { call, routes } from '../../api/client';
 import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
@@ -25,7 +25,7 @@ export function PasswordSignIn({ target }: { target: string }) {
     setError(null);
     try {
       const body: PasswordLoginRequest = { email: email.trim(), password };
-      await request<PasswordLoginResponse>('/auth/pw/login', { method: 'POST', body });
+      await call(routes.passwordSignIn, { body });
       window.location.assign(target);
     } catch (failure) {
       setError(failure);

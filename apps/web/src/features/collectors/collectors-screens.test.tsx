@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Collector, FindImapResponse, Folder } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound } from '../../test/fixtures';
+import { apiError, folder } from '../../test/fixtures';
+import { fakeApi, sent, type Sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';
 import { applyMailEvent } from '../../app/live-updates';
@@ -10,12 +11,6 @@ import errorsEn from '../../i18n/locales/errors.en.json';
 import { useNotices } from '../../ui/notices-store';
 
 setUpScreenTests();
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
 
 function collector(id: number, email: string, fields: Partial<Collector> = {}): Collector {
   return {
@@ -62,35 +57,22 @@ function serve(
   initial: { collectors?: Collector[]; folders?: Folder[] } = {},
   options: {
     discover?: (email: string) => FindImapResponse | Response | undefined;
-    refuse?: (call: Call) => Response | undefined;
+    refuse?: (call: Sent) => Response | undefined;
   } = {},
 ) {
   const collectors = (initial.collectors ?? []).map((c) => ({ ...c }));
-  const writes: Call[] = [];
+  const writes: Sent[] = [];
   let nextId = 50;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (method === 'GET') {
-        if (url === '/api/v1/user/collectors') return json({ collectors });
-        const shell = answerShell(url, { folders: initial.folders ?? [folder(11, 'INBOX', 'inbox')] });
-        if (shell) return shell;
-        if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-        return notFound();
-      }
-      const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-      writes.push(call);
-      const body = (call.body ?? {}) as Record<string, unknown>;
-      if (url === '/api/v1/user/collectors/find_imap') {
-        const found = options.discover?.(String(body.email));
+  fakeApi(
+    {
+      collectors: () => ({ collectors }),
+      findImap: ({ body }) => {
+        const found = options.discover?.(String((body as { email?: unknown }).email));
         if (found instanceof Response) return found;
-        return found ? json(found) : apiError(404, 'mail_server_not_found');
-      }
-      const refused = options.refuse?.(call);
-      if (refused) return refused;
-      if (method === 'POST' && url === '/api/v1/user/collectors') {
+        return found ?? apiError(404, 'mail_server_not_found');
+      },
+      createCollector: ({ body: sentBody }) => {
+        const body = (sentBody ?? {}) as Record<string, unknown>;
         const made = collector(nextId++, String(body.email), {
           login: String(body.login ?? body.email),
           state: 'importing',
@@ -105,25 +87,37 @@ function serve(
           apply_filters: body.apply_filters === true,
         });
         collectors.push(made);
-        return json({ collector: made });
-      }
-      const one = /^\/api\/v1\/user\/collectors\/(\d+)(\?keep_mail=(true|false))?$/.exec(url);
-      if (one) {
-        const c = collectors.find((x) => x.id === Number(one[1]));
+        return { collector: made };
+      },
+      updateCollector: ({ params, body: sentBody }) => {
+        const body = (sentBody ?? {}) as Record<string, unknown>;
+        const c = collectors.find((x) => x.id === Number(params.id));
         if (!c) return apiError(404, 'collector_not_found');
-        if (method === 'DELETE') {
-          collectors.splice(collectors.indexOf(c), 1);
-          return json({ ok: true });
-        }
         if (typeof body.enabled === 'boolean') {
           c.enabled = body.enabled;
           c.state = body.enabled ? 'importing' : 'disabled';
           c.next_sync_at = null;
         }
-        return json({ collector: c });
-      }
-      return notFound();
-    }),
+        return { collector: c };
+      },
+      deleteCollector: ({ params }) => {
+        const c = collectors.find((x) => x.id === Number(params.id));
+        if (!c) return apiError(404, 'collector_not_found');
+        collectors.splice(collectors.indexOf(c), 1);
+        return { ok: true };
+      },
+      folderMessages: { messages: [], total: 0, all: 0 },
+    },
+    {
+      shell: { folders: initial.folders ?? [folder(11, 'INBOX', 'inbox')] },
+      onRequest: (request) => {
+        if (request.method === 'GET') return undefined;
+        const write = sent(request);
+        writes.push(write);
+        // find_imap is a question, not a change: a refusal is for the writes after it.
+        return request.route === 'findImap' ? undefined : options.refuse?.(write);
+      },
+    },
   );
   return { writes, collectors };
 }
@@ -155,9 +149,7 @@ describe('settings/collectors/create: discovery', () => {
     expect(within(note).getByRole('link', { name: 'Create one here' }).getAttribute('href')).toBe(
       'https://myaccount.google.com/apppasswords',
     );
-    expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/collectors/find_imap', body: { email: 'ann@gmail.com' } },
-    ]);
+    expect(writes).toEqual([{ route: 'findImap', body: { email: 'ann@gmail.com' } }]);
     // Continue: the confirm page shows the same server and note without asking again.
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/collectors/confirm/ann%40gmail.com'));
@@ -214,8 +206,7 @@ describe('settings/collectors/create: discovery', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add collector' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/collectors'));
     expect(writes.at(-1)).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/collectors',
+      route: 'createCollector',
       body: {
         email: 'ivan@tiny.test',
         password: 'secret',
@@ -401,7 +392,7 @@ describe('settings/collectors: the list', () => {
     // The state badge and the switch's own word both say so.
     await waitFor(() => expect(within(row).getAllByText('Off')).toHaveLength(2));
     await waitFor(() => expect((toggle as HTMLInputElement).checked).toBe(false));
-    expect(writes).toEqual([{ method: 'PUT', url: '/api/v1/user/collectors/1', body: { enabled: false } }]);
+    expect(writes).toEqual([{ route: 'updateCollector', params: { id: '1' }, body: { enabled: false } }]);
   });
 
   it('changing the password: PUT {password}; a wrong one is said beside the field', async () => {
@@ -447,8 +438,8 @@ describe('settings/collectors: the list', () => {
     fireEvent.click(within(second).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByRole('listitem', { name: 'bob@yandex.ru' })).toBeNull());
     expect(writes).toEqual([
-      { method: 'DELETE', url: '/api/v1/user/collectors/1?keep_mail=true', body: undefined },
-      { method: 'DELETE', url: '/api/v1/user/collectors/2?keep_mail=false', body: undefined },
+      { route: 'deleteCollector', params: { id: '1' }, query: { keep_mail: 'true' }, body: undefined },
+      { route: 'deleteCollector', params: { id: '2' }, query: { keep_mail: 'false' }, body: undefined },
     ]);
     expect(await screen.findByText('No collectors yet.')).toBeTruthy();
   });

@@ -6,11 +6,13 @@ import {
   COMPOSE_MODE,
   type Account,
   type Mail,
+  type RouteName,
 } from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
 import { sessionQueries } from '../account/queries';
-import { testAccount, testUser } from '../../test/fixtures';
+import { apiError, testAccount, testUser } from '../../test/fixtures';
+import { fakeApi, type FakeRequest } from '../../test/fake-api';
 import { useNotices } from '../../ui/notices-store';
 import { useCompose, type ComposeRequestOpen } from './compose-store';
 import ComposeWindow from './compose-window';
@@ -22,10 +24,6 @@ const account: Account = {
     { id: 1, name: 'Ann Lee', email: testUser.email, signature: 'Ann Lee, Mailroom', default: true },
   ],
 };
-
-function json(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
-}
 
 const original: Mail = {
   id: 3,
@@ -58,36 +56,31 @@ const original: Mail = {
 };
 
 interface Server {
-  calls: { url: string; body: unknown }[];
+  calls: FakeRequest[];
   sendResponse?: unknown;
   draftMessage?: Mail;
 }
 
 function mockServer(server: Server) {
   let draftUid = 40;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      server.calls.push({ url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (url === '/api/v1/messages/send') {
-        return json(
-          server.sendResponse ?? {
-            message: { uid: 1, folder_id: 2 },
-            delivered: 1,
-            queued: 0,
-            relay_configured: true,
-          },
-        );
-      }
-      if (url === '/api/v1/messages/draft') return json({ message: { uid: ++draftUid, folder_id: 4 } });
-      if (url === '/api/v1/attachments/copy') {
-        return json({ attachments: [{ id: 91, name: 'report.pdf', size: 2048 }] });
-      }
-      if (url.startsWith('/api/v1/messages/4/') && server.draftMessage)
-        return json({ message: server.draftMessage });
-      return json({ error: { message: 'Not found', meta: { code: 404, i8s: 'entity_not_found' } } }, 404);
-    }),
+  fakeApi(
+    {
+      sendMessage: () =>
+        server.sendResponse ?? {
+          message: { uid: 1, folder_id: 2 },
+          delivered: 1,
+          queued: 0,
+          relay_configured: true,
+        },
+      saveDraft: () => ({ message: { uid: ++draftUid, folder_id: 4 } }),
+      copyAttachments: { attachments: [{ id: 91, name: 'report.pdf', size: 2048 }] },
+      message: ({ params }) =>
+        params.folder_id === '4' && server.draftMessage ? { message: server.draftMessage } : undefined,
+    },
+    {
+      onRequest: (request) => void server.calls.push(request),
+      otherwise: () => apiError(404, 'entity_not_found', 'Not found'),
+    },
   );
 }
 
@@ -105,7 +98,7 @@ function renderCompose(request: ComposeRequestOpen, server: Server) {
 }
 
 const noticeTexts = () => useNotices.getState().queue.map((notice) => notice.text);
-const sent = (server: Server, path: string) => server.calls.filter((call) => call.url === path);
+const sent = (server: Server, route: RouteName) => server.calls.filter((call) => call.route === route);
 
 function typeRecipients(label: string, text: string) {
   const field = screen.getByLabelText(label, { selector: 'input' });
@@ -132,7 +125,7 @@ describe('the compose window', () => {
     expect(within(window).getByTitle('Not a valid address: bob')).toBeTruthy();
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(noticeTexts()[1]).toBe('Invalid email for: To'));
-    expect(sent(server, '/api/v1/messages/send')).toEqual([]);
+    expect(sent(server, 'sendMessage')).toEqual([]);
   });
 
   it('shows two recipients and +N for the rest', async () => {
@@ -155,7 +148,7 @@ describe('the compose window', () => {
     fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Встреча' } });
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(noticeTexts()).toEqual(['Message sent.']));
-    expect(sent(server, '/api/v1/messages/send')[0]!.body).toEqual({
+    expect(sent(server, 'sendMessage')[0]!.body).toEqual({
       subject: 'Встреча',
       fields: {
         from: { email: testUser.email, name: 'Ann Lee' },
@@ -203,8 +196,8 @@ describe('the compose window', () => {
     expect(editor.textContent).toContain('Bob <bob@example.org> wrote:');
     expect(editor.querySelector('blockquote strong')?.textContent).toBe('numbers');
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
-    const body = sent(server, '/api/v1/messages/send')[0]!.body as {
+    await waitFor(() => expect(sent(server, 'sendMessage')).toHaveLength(1));
+    const body = sent(server, 'sendMessage')[0]!.body as {
       source: unknown;
       fields: { from: unknown };
     };
@@ -218,11 +211,11 @@ describe('the compose window', () => {
     renderCompose({ mode: COMPOSE_MODE.FORWARD, source: original }, server);
     const window = await screen.findByRole('dialog', { name: 'Fwd: RE: Отчёт' });
     expect(await within(window).findByText('report.pdf')).toBeTruthy();
-    expect(sent(server, '/api/v1/attachments/copy')[0]!.body).toEqual({ folder_id: 11, uid: 3, ids: [0] });
+    expect(sent(server, 'copyAttachments')[0]!.body).toEqual({ folder_id: 11, uid: 3, ids: [0] });
     typeRecipients('To', 'dave@example.org');
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
-    expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({ attachments: [91] });
+    await waitFor(() => expect(sent(server, 'sendMessage')).toHaveLength(1));
+    expect(sent(server, 'sendMessage')[0]!.body).toMatchObject({ attachments: [91] });
   });
 
   it('closing an untouched window saves nothing; closing a filled one saves a draft', async () => {
@@ -231,14 +224,14 @@ describe('the compose window', () => {
     let window = await screen.findByRole('dialog', { name: 'New message' });
     fireEvent.click(within(window).getByRole('button', { name: /^Close/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(sent(server, '/api/v1/messages/draft')).toEqual([]);
+    expect(sent(server, 'saveDraft')).toEqual([]);
 
     act(() => useCompose.getState().openCompose({ mode: COMPOSE_MODE.NEW }));
     window = await screen.findByRole('dialog', { name: 'New message' });
     fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Later' } });
     fireEvent.click(within(window).getByRole('button', { name: /^Close/ }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    expect(sent(server, '/api/v1/messages/draft').map((call) => call.body)).toMatchObject([
+    expect(sent(server, 'saveDraft').map((call) => call.body)).toMatchObject([
       { subject: 'Later', isDraft: true, uid: null },
     ]);
   });
@@ -261,8 +254,8 @@ describe('the compose window', () => {
       'plain draft text',
     );
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
-    expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({
+    await waitFor(() => expect(sent(server, 'sendMessage')).toHaveLength(1));
+    expect(sent(server, 'sendMessage')[0]!.body).toMatchObject({
       uid: 8,
       content: 'plain draft text',
       content_type: 'text/plain',
@@ -306,14 +299,14 @@ describe('the compose window', () => {
       const subject = within(window).getByLabelText('Subject');
       fireEvent.change(subject, { target: { value: 'Plan' } });
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
-      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
+      await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(1));
       await within(window).findByText('Draft saved');
       fireEvent.change(subject, { target: { value: 'Plan B' } });
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
-      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(2));
+      await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(2));
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(sent(server, '/api/v1/messages/draft').map((call) => call.body)).toMatchObject([
+      expect(sent(server, 'saveDraft').map((call) => call.body)).toMatchObject([
         { subject: 'Plan', uid: null },
         { subject: 'Plan B', uid: 41 },
       ]);
@@ -333,8 +326,8 @@ describe('the compose window', () => {
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS - 5_000));
       fireEvent.change(subject, { target: { value: 'Typing on' } });
       act(() => vi.advanceTimersByTime(5_000));
-      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
-      expect(sent(server, '/api/v1/messages/draft')[0]!.body).toMatchObject({ subject: 'Typing on' });
+      await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(1));
+      expect(sent(server, 'saveDraft')[0]!.body).toMatchObject({ subject: 'Typing on' });
     } finally {
       vi.useRealTimers();
     }
@@ -350,10 +343,10 @@ describe('the compose window', () => {
       fireEvent.click(within(window).getByRole('button', { name: 'Collapse' }));
       act(() => vi.advanceTimersByTime(3 * AUTOSAVE_MS));
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(sent(server, '/api/v1/messages/draft')).toEqual([]);
+      expect(sent(server, 'saveDraft')).toEqual([]);
       fireEvent.click(within(window).getByRole('button', { name: 'Expand' }));
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
-      await waitFor(() => expect(sent(server, '/api/v1/messages/draft')).toHaveLength(1));
+      await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(1));
     } finally {
       vi.useRealTimers();
     }
@@ -389,8 +382,8 @@ describe('the compose window', () => {
       expect(editor.textContent).not.toContain('Ann Lee, Mailroom');
       typeRecipients('To', 'bob@example.org');
       fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
-      await waitFor(() => expect(sent(server, '/api/v1/messages/send')).toHaveLength(1));
-      expect(sent(server, '/api/v1/messages/send')[0]!.body).toMatchObject({
+      await waitFor(() => expect(sent(server, 'sendMessage')).toHaveLength(1));
+      expect(sent(server, 'sendMessage')[0]!.body).toMatchObject({
         fields: { from: { email: 'ann.work@mailroom.test', name: 'Ann at work' } },
         content: '<p></p><p>---</p><p>Ann, Sales</p>',
       });

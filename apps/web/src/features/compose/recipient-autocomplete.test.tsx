@@ -5,6 +5,7 @@ import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
 import { sessionQueries } from '../account/queries';
 import { json, testAccount, testUser } from '../../test/fixtures';
+import { fakeApi } from '../../test/fake-api';
 import { useCompose } from './compose-store';
 import ComposeWindow from './compose-window';
 
@@ -20,23 +21,21 @@ const team: Suggestion = {
   ],
 };
 
-/** The suggest route answering from `answers` by q; each request's address and signal are kept. */
+/** The suggest route answering from `answers` by q; each request (its query and signal) is kept. */
 function serve(answers: Record<string, Suggestion[]>, hold: Set<string> = new Set()) {
-  const asked: { url: string; signal: AbortSignal | null | undefined }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn((input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      asked.push({ url, signal: init?.signal });
-      const q = new URL(url, 'http://localhost').searchParams.get('q') ?? '';
-      if (hold.has(q))
-        return new Promise<Response>((_, reject) =>
-          init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
-        );
-      return Promise.resolve(json({ suggestions: answers[q] ?? [] }));
-    }),
-  );
-  return asked;
+  return fakeApi(
+    {
+      suggestContacts: ({ query, signal }) => {
+        const q = query.q ?? '';
+        if (hold.has(q))
+          return new Promise<Response>((_, reject) =>
+            signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))),
+          );
+        return { suggestions: answers[q] ?? [] };
+      },
+    },
+    { otherwise: () => json({ suggestions: [] }) },
+  ).calls;
 }
 
 function renderCompose(user: AccessResponse = testUser) {
@@ -76,7 +75,9 @@ describe('recipient autocomplete in compose', () => {
     const field = await typeInTo('P');
     fireEvent.change(field, { target: { value: 'Pe' } });
     const list = await screen.findByRole('listbox', { name: 'Suggestions' });
-    expect(asked.map((request) => request.url)).toEqual(['/api/v1/contacts/suggest?q=Pe&limit=10']);
+    expect(asked.map((request) => [request.route, request.query])).toEqual([
+      ['suggestContacts', { q: 'Pe', limit: '10' }],
+    ]);
     const options = within(list).getAllByRole('option');
     expect(options.map((option) => option.textContent)).toEqual([
       'Анна Петроваanna@example.org',
@@ -118,9 +119,9 @@ describe('recipient autocomplete in compose', () => {
     await waitFor(() => expect(asked).toHaveLength(1));
     fireEvent.change(field, { target: { value: 'Pe' } });
     await screen.findByRole('option', { name: /Анна Петрова/ });
-    expect(asked.map((request) => request.url)).toEqual([
-      '/api/v1/contacts/suggest?q=P&limit=10',
-      '/api/v1/contacts/suggest?q=Pe&limit=10',
+    expect(asked.map((request) => [request.route, request.query])).toEqual([
+      ['suggestContacts', { q: 'P', limit: '10' }],
+      ['suggestContacts', { q: 'Pe', limit: '10' }],
     ]);
     expect(asked[0]!.signal?.aborted).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type {
   AccessResponse,
@@ -7,8 +7,10 @@ import type {
   ContactInput,
   Group,
   GroupSummary,
+  RouteName,
 } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
+import { apiError, folder, testUser } from '../../test/fixtures';
+import { contactRoutes, fakeApi, type FakeRequest } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { useCompose } from '../compose';
 import { useNotices } from '../../ui/notices-store';
@@ -42,8 +44,8 @@ function contact(
 interface Api {
   contacts: Contact[];
   groups: { id: number; name: string; members: number[] }[];
-  /** Every request after start-up: method, path with query, and the JSON body or the file. */
-  calls: { method: string; url: string; body: unknown }[];
+  /** Every request: its route, params, query, and the JSON body or the file. */
+  calls: FakeRequest[];
   user?: AccessResponse;
   importAnswer?: ContactImportResponse;
   importPolls?: number;
@@ -64,31 +66,27 @@ const groupOf = (api: Api, group: Api['groups'][number]): Group => ({
 /** The contacts API as the contract says, over an in-memory address book the test can look into. */
 function serve(api: Api) {
   let nextId = 100;
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders, user: api.user });
-      if (shell) return shell;
-      const method = init?.method ?? 'GET';
-      const body =
-        init?.body instanceof Blob ? init.body : init?.body ? JSON.parse(String(init.body)) : undefined;
-      api.calls.push({ method, url, body });
-      const { pathname, searchParams } = new URL(url, 'http://localhost');
-      if (pathname === '/api/v1/messages/folder/11') return json({ messages: [], total: 0, all: 0 });
-      if (pathname === '/api/v1/contacts' && method === 'GET') {
+  const groupById = ({ params }: FakeRequest) => {
+    const group = api.groups.find((g) => g.id === Number(params.id));
+    return group ? { group: groupOf(api, group) } : apiError(404, 'entity_not_found');
+  };
+  fakeApi(
+    {
+      folderMessages: ({ params }) =>
+        params.folder_id === '11' ? { messages: [], total: 0, all: 0 } : undefined,
+      contacts: ({ query }) => {
         if (api.failContacts) return apiError(500, 'internal_error');
-        const search = searchParams.get('search');
-        const size = Number(searchParams.get('size'));
-        const page = Number(searchParams.get('page') ?? 1);
+        const search = query.search;
+        const size = Number(query.size);
+        const page = Number(query.page ?? 1);
         const matches = search
           ? api.contacts.filter((c) =>
               [c.name, c.surname, c.email].some((v) => v.toLowerCase().startsWith(search.toLowerCase())),
             )
           : api.contacts;
-        return json({ contacts: matches.slice((page - 1) * size, page * size), total: matches.length });
-      }
-      if (pathname === '/api/v1/contacts' && method === 'POST') {
+        return { contacts: matches.slice((page - 1) * size, page * size), total: matches.length };
+      },
+      createContact: ({ body }) => {
         const input = body as ContactInput;
         if (!input.name.trim()) return apiError(400, 'name_not_indicated');
         const created = contact(++nextId, input.name, input.surname ?? '', input.email ?? '', {
@@ -98,55 +96,54 @@ function serve(api: Api) {
           notes: input.notes ?? '',
         });
         api.contacts.push(created);
-        return json({ contact: created });
-      }
-      if (pathname === '/api/v1/contacts/delete') {
+        return { contact: created };
+      },
+      deleteContacts: ({ body }) => {
         const ids = (body as { ids: number[] }).ids;
         api.contacts = api.contacts.filter((c) => !ids.includes(c.id));
-        return json({ ok: true });
-      }
-      if (pathname === '/api/v1/contacts/import')
-        return json({ ...api.importAnswer!, state: 'queued', total: 0, done: 0, added: 0 });
+        return { ok: true };
+      },
+      importContacts: () => ({ ...api.importAnswer!, state: 'queued', total: 0, done: 0, added: 0 }),
       // The import runs as a job: read once while it runs, then done.
-      if (pathname.startsWith('/api/v1/contacts/imports/')) {
+      contactImport: () => {
         api.importPolls = (api.importPolls ?? 0) + 1;
-        return json(
-          api.importPolls === 1
-            ? { ...api.importAnswer!, state: 'running', total: 10, done: 4, added: 1 }
-            : api.importAnswer,
-        );
-      }
-      if (pathname === '/api/v1/contacts/groups' && method === 'GET')
-        return json({ groups: api.groups.map((g) => summary(api, g)) });
-      if (pathname === '/api/v1/contacts/groups' && method === 'POST') {
+        return api.importPolls === 1
+          ? { ...api.importAnswer!, state: 'running', total: 10, done: 4, added: 1 }
+          : api.importAnswer;
+      },
+      groups: () => ({ groups: api.groups.map((g) => summary(api, g)) }),
+      createGroup: ({ body }) => {
         const name = (body as { name: string }).name;
         if (api.groups.some((g) => g.name === name)) return apiError(400, 'group_already_exist');
         const group = { id: ++nextId, name, members: [] };
         api.groups.push(group);
-        return json({ group: groupOf(api, group) });
-      }
-      const members = /^\/api\/v1\/contacts\/groups\/(\d+)\/contacts$/.exec(pathname);
-      if (members) {
-        const group = api.groups.find((g) => g.id === Number(members[1]))!;
+        return { group: groupOf(api, group) };
+      },
+      groupMembers: ({ params, body }) => {
+        const group = api.groups.find((g) => g.id === Number(params.id))!;
         const change = body as { add?: number[]; remove?: number[] };
         group.members = [
           ...group.members.filter((id) => !(change.remove ?? []).includes(id)),
           ...(change.add ?? []).filter((id) => !group.members.includes(id)),
         ];
-        return json({ group: groupOf(api, group) });
-      }
-      const groupId = /^\/api\/v1\/(?:contacts\/)?groups\/(\d+)$/.exec(pathname);
-      if (groupId) {
-        const group = api.groups.find((g) => g.id === Number(groupId[1]));
+        return { group: groupOf(api, group) };
+      },
+      group: groupById,
+      updateGroup: groupById,
+      deleteGroup: ({ params }) => {
+        const group = api.groups.find((g) => g.id === Number(params.id));
         if (!group) return apiError(404, 'entity_not_found');
-        if (method === 'DELETE') {
-          api.groups = api.groups.filter((g) => g !== group);
-          return json({ ok: true });
-        }
-        return json({ group: groupOf(api, group) });
-      }
-      return notFound();
-    }),
+        api.groups = api.groups.filter((g) => g !== group);
+        return { ok: true };
+      },
+    },
+    {
+      shell: { folders, user: api.user },
+      onRequest: (request) => {
+        api.calls.push(request);
+        return undefined;
+      },
+    },
   );
 }
 
@@ -154,8 +151,11 @@ const ann = contact(1, 'Анна', 'Петрова', 'anna@example.org', { phone
 const bob = contact(2, 'Bob', 'Stone', 'bob@example.org');
 const nobody = contact(3, 'No', 'Address', '');
 
-const requests = (api: Api, method: string, start: string) =>
-  api.calls.filter((c) => c.method === method && c.url.startsWith(start));
+/** The requests to one route. */
+const requests = (api: Api, route: RouteName) => api.calls.filter((c) => c.route === route);
+/** The requests of a method to any contacts or groups route. */
+const contactCalls = (api: Api, method: string) =>
+  api.calls.filter((c) => c.method === method && contactRoutes.includes(c.route));
 
 describe('the contacts screen', () => {
   it('lists a page of 100 with its range and pages forward through the address', async () => {
@@ -168,7 +168,7 @@ describe('the contacts screen', () => {
     const list = await screen.findByRole('list', { name: 'Contacts' }, { timeout: 5_000 });
     expect(within(list).getAllByRole('listitem')).toHaveLength(100);
     expect(screen.getByText('1–100 of 130')).toBeTruthy();
-    expect(requests(api, 'GET', '/api/v1/contacts?')[0]!.url).toBe('/api/v1/contacts?page=1&size=100');
+    expect(requests(api, 'contacts')[0]!.query).toEqual({ page: '1', size: '100' });
     fireEvent.click(screen.getByRole('link', { name: 'Next page' }));
     await screen.findByText('101–130 of 130');
     expect(currentPath()).toBe('/contacts?page=2');
@@ -186,7 +186,7 @@ describe('the contacts screen', () => {
     serve(api);
     renderAt('/contacts');
     await waitFor(() => expect(currentPath()).toMatch(/^\/mail/), { timeout: 5_000 });
-    expect(requests(api, 'GET', '/api/v1/contacts')).toEqual([]);
+    expect(contactCalls(api, 'GET')).toEqual([]);
   });
 
   it('searches as the user types, once the typing pauses, with the search page size of 1000', async () => {
@@ -201,9 +201,11 @@ describe('the contacts screen', () => {
     const list = screen.getByRole('list', { name: 'Contacts' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(1);
     // One request for the settled text, not one per key.
-    expect(requests(api, 'GET', '/api/v1/contacts?size=1000').map((c) => c.url)).toEqual([
-      '/api/v1/contacts?size=1000&search=%D0%9F%D0%B5',
-    ]);
+    expect(
+      requests(api, 'contacts')
+        .filter((c) => c.query.size === '1000')
+        .map((c) => c.query),
+    ).toEqual([{ size: '1000', search: 'Пе' }]);
     fireEvent.change(box, { target: { value: 'zzz' } });
     await screen.findByText('No contacts found');
   });
@@ -220,7 +222,7 @@ describe('the contacts screen', () => {
     });
     fireEvent.click(within(sheet).getByRole('button', { name: 'Create' }));
     await within(sheet).findByText("You didn't specify a name!");
-    expect(requests(api, 'POST', '/api/v1/contacts')).toEqual([]);
+    expect(contactCalls(api, 'POST')).toEqual([]);
 
     fireEvent.change(within(sheet).getByLabelText('Name'), { target: { value: ' Carol ' } });
     fireEvent.change(within(sheet).getByLabelText('Surname'), { target: { value: 'King' } });
@@ -237,7 +239,7 @@ describe('the contacts screen', () => {
     fireEvent.change(within(sheet).getByLabelText('Date of birth'), { target: { value: '1990-04-05' } });
     fireEvent.click(within(sheet).getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'New contact' })).toBeNull());
-    expect(requests(api, 'POST', '/api/v1/contacts').map((c) => c.body)).toEqual([
+    expect(contactCalls(api, 'POST').map((c) => c.body)).toEqual([
       {
         name: 'Carol',
         surname: 'King',
@@ -305,7 +307,7 @@ describe('the contacts screen', () => {
     expect(within(confirm).getByText('Delete the selected contacts (2)?')).toBeTruthy();
     fireEvent.click(within(confirm).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Bob Stone')).toBeNull());
-    expect(requests(api, 'POST', '/api/v1/contacts/delete').map((c) => c.body)).toEqual([{ ids: [2, 3] }]);
+    expect(requests(api, 'deleteContacts').map((c) => c.body)).toEqual([{ ids: [2, 3] }]);
     expect(screen.getByText('Анна Петрова')).toBeTruthy();
   });
 
@@ -383,11 +385,11 @@ describe('the contacts screen', () => {
       ),
     ).toBeTruthy();
     expect(within(result).getByText('Entry 3: no name and no address')).toBeTruthy();
-    const upload = requests(api, 'POST', '/api/v1/contacts/import')[0]!;
-    expect(upload.url).toBe('/api/v1/contacts/import');
+    const upload = requests(api, 'importContacts')[0]!;
+    expect(upload.query).toEqual({});
     expect(upload.body).toBe(file);
     // The list behind it is read again.
-    await waitFor(() => expect(requests(api, 'GET', '/api/v1/contacts?').length).toBeGreaterThan(1));
+    await waitFor(() => expect(requests(api, 'contacts').length).toBeGreaterThan(1));
   });
 
   it('says so when the contacts cannot be loaded, and tries again', async () => {

@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import type { AccessResponse, Account, ContactInput, KnownResponse, Mail } from '@mailroom/protocol';
-import { answerShell, folder, json, listItem, notFound, testAccount, testUser } from '../../test/fixtures';
+import { folder, listItem, testAccount, testUser } from '../../test/fixtures';
+import { answerEach, contactRoutes, fakeApi, mailActionRoutes } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 import { splitDisplayName } from './contacts-model';
 
@@ -11,33 +12,29 @@ const folders = [folder(11, 'INBOX', 'inbox', { total: 1 })];
 const sender = { name: 'Oleg Petrov', email: 'oleg@example.org' };
 
 function serve(known: KnownResponse, options: { user?: AccessResponse; account?: Account } = {}) {
-  const calls: { method: string; url: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders, user: options.user, account: options.account });
-      if (shell) return shell;
-      const method = init?.method ?? 'GET';
-      calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      const row = listItem(4, { fields: { ...listItem(4).fields, from: [sender] } });
-      if (url.startsWith('/api/v1/messages/folder/11')) return json({ messages: [row], total: 1, all: 1 });
-      if (url.startsWith('/api/v1/messages/11/4')) {
+  const row = listItem(4, { fields: { ...listItem(4).fields, from: [sender] } });
+  const { calls } = fakeApi(
+    {
+      ...answerEach(mailActionRoutes, { ok: true }),
+      folderMessages: ({ params }) =>
+        params.folder_id === '11' ? { messages: [row], total: 1, all: 1 } : undefined,
+      message: ({ params, query }) => {
+        if (params.folder_id !== '11' || params.uid !== '4') return { ok: true };
         const message: Mail = {
           ...row,
           content: btoa('<p>Hi <img src="https://img.example/x.png"></p>'),
           content_type: 'text/html',
           attachments: [],
-          images_blocked: !url.includes('show_images=true'),
+          images_blocked: query.show_images !== 'true',
           message_id: null,
         };
-        return json({ message });
-      }
-      if (url.startsWith('/api/v1/contacts/known')) return json(known);
-      if (url === '/api/v1/contacts' && method === 'POST') {
-        const input = JSON.parse(String(init!.body)) as ContactInput;
+        return { message };
+      },
+      knownContact: () => known,
+      createContact: ({ body }) => {
+        const input = body as ContactInput;
         known = { ...known, contact_id: 9 };
-        return json({
+        return {
           contact: {
             id: 9,
             name: input.name,
@@ -49,11 +46,10 @@ function serve(known: KnownResponse, options: { user?: AccessResponse; account?:
             notes: '',
             groups: [],
           },
-        });
-      }
-      if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-      return notFound();
-    }),
+        };
+      },
+    },
+    { shell: { folders, user: options.user, account: options.account } },
   );
   return calls;
 }
@@ -66,10 +62,10 @@ describe("the reader's sender as a contact", () => {
       await screen.findByRole('button', { name: 'Add Oleg Petrov to contacts' }, { timeout: 5_000 }),
     );
     await screen.findByText('In contacts');
-    expect(
-      calls.filter((c) => c.method === 'POST' && c.url === '/api/v1/contacts').map((c) => c.body),
-    ).toEqual([{ name: 'Oleg', surname: 'Petrov', emails: ['oleg@example.org'] }]);
-    expect(calls.some((c) => c.url === '/api/v1/contacts/known?email=oleg%40example.org')).toBe(true);
+    expect(calls.filter((c) => c.route === 'createContact').map((c) => c.body)).toEqual([
+      { name: 'Oleg', surname: 'Petrov', emails: ['oleg@example.org'] },
+    ]);
+    expect(calls.some((c) => c.route === 'knownContact' && c.query.email === 'oleg@example.org')).toBe(true);
     expect(screen.queryByRole('button', { name: /to contacts/ })).toBeNull();
   });
 
@@ -91,8 +87,10 @@ describe("the reader's sender as a contact", () => {
     renderAt('/mail/folder/21/11/1/4');
     await screen.findByRole('article', { name: 'Message' }, { timeout: 5_000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(calls.some((c) => c.url.startsWith('/api/v1/messages/11/4'))).toBe(true);
-    expect(calls.filter((c) => c.url.startsWith('/api/v1/contacts'))).toEqual([]);
+    expect(
+      calls.some((c) => c.route === 'message' && c.params.folder_id === '11' && c.params.uid === '4'),
+    ).toBe(true);
+    expect(calls.filter((c) => contactRoutes.includes(c.route))).toEqual([]);
   }, 10_000);
 });
 

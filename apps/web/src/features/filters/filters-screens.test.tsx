@@ -1,7 +1,8 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AccessResponse, Filter, FiltersResponse, FiltersSaveRequest } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
+import { apiError, folder, testUser } from '../../test/fixtures';
+import { fakeApi } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 
 setUpScreenTests();
@@ -32,14 +33,11 @@ function filtersAnswer(filters: Filter[], version = 3): FiltersResponse {
 /** The API the screens talk to, answering from `filters`, and the bodies of the saves it got. */
 function serve(filters: Filter[], save?: (body: FiltersSaveRequest) => Response, user?: AccessResponse) {
   const saves: FiltersSaveRequest[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders, labels, ...(user ? { user } : {}) });
-      if (shell) return shell;
-      if (url === '/api/v1/filters' && init?.method === 'POST') {
-        const body = JSON.parse(String(init.body)) as FiltersSaveRequest;
+  const empty = { messages: [], total: 0, all: 0 };
+  fakeApi(
+    {
+      saveFilters: ({ body: sent }) => {
+        const body = sent as FiltersSaveRequest;
         saves.push(body);
         if (save) return save(body);
         const next = (body.filters ?? []).map((f, i) => ({
@@ -48,13 +46,15 @@ function serve(filters: Filter[], save?: (body: FiltersSaveRequest) => Response,
           rules: f.rules,
           enabled: f.enabled ?? true,
         }));
-        return json(filtersAnswer(next, 4));
-      }
-      if (url === '/api/v1/filters') return json(filtersAnswer(filters));
-      if (url === '/api/v1/filters/validate') return json({ errors: [] });
-      if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-      return notFound();
-    }),
+        return filtersAnswer(next, 4);
+      },
+      filters: filtersAnswer(filters),
+      validateFilter: { errors: [] },
+      folderMessages: empty,
+      labelMessages: empty,
+      searchMessages: empty,
+    },
+    { shell: { folders, labels, ...(user ? { user } : {}) } },
   );
   return saves;
 }

@@ -4,6 +4,8 @@ import type { Folder } from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
 import { CreateFolderDialog, CreateLabelDialog } from './create-dialogs';
+import { fakeApi, routeAndBody } from '../../test/fake-api';
+import { json } from '../../test/fixtures';
 
 const folders: Folder[] = [
   {
@@ -28,19 +30,9 @@ const folders: Folder[] = [
   },
 ];
 
+/** Every write answered ok, recorded by route. */
 function mockPost() {
-  const bodies: { url: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      bodies.push({ url: String(input), body: init?.body ? JSON.parse(String(init.body)) : null });
-      return new Response(JSON.stringify({ ok: true }), {
-        status: 200,
-        headers: { 'Content-Type': 'application/json' },
-      });
-    }),
-  );
-  return bodies;
+  return fakeApi({}, { otherwise: () => json({ ok: true }) }).calls;
 }
 
 afterEach(() => vi.unstubAllGlobals());
@@ -58,8 +50,8 @@ describe('creation dialogs', () => {
     fireEvent.change(screen.getByLabelText('Inside'), { target: { value: '7' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
-    expect(bodies[0]).toEqual({
-      url: '/api/v1/folders',
+    expect(routeAndBody(bodies[0])).toEqual({
+      route: 'createFolder',
       body: { folder: { name: 'Receipts', parent_id: 7 } },
     });
   });
@@ -78,8 +70,8 @@ describe('creation dialogs', () => {
     fireEvent.change(screen.getByLabelText('Messages containing'), { target: { value: 'invoice' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create' }));
     await waitFor(() =>
-      expect(bodies[0]).toEqual({
-        url: '/api/v1/labels',
+      expect(routeAndBody(bodies[0])).toEqual({
+        route: 'createLabel',
         body: {
           label: { name: 'Invoices', color: '#e66465', search_field: 'body', search_content: 'invoice' },
         },

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen } from '@testing-library/react';
-import { answerShell, folder, json, notFound } from '../../test/fixtures';
+import { folder } from '../../test/fixtures';
+import { fakeApi } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 
 setUpScreenTests();
@@ -8,16 +9,8 @@ setUpScreenTests();
 const folders = [folder(11, 'INBOX', 'inbox')];
 
 function emptyServer() {
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders });
-      if (shell) return shell;
-      if (url.startsWith('/api/v1/messages')) return json({ messages: [], total: 0, all: 0 });
-      return notFound();
-    }),
-  );
+  const empty = { messages: [], total: 0, all: 0 };
+  fakeApi({ folderMessages: empty, labelMessages: empty, searchMessages: empty }, { shell: { folders } });
 }
 
 describe('an empty list says what is empty', () => {

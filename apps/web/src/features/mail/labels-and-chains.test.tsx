@@ -1,8 +1,9 @@
 import { formatListDate } from '@mailroom/protocol';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type Label, type Mail, type MailListItem } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, listItem, notFound, testAccount } from '../../test/fixtures';
+import { apiError, folder, listItem, testAccount } from '../../test/fixtures';
+import { fakeApi, routeAndBody, answerEach, mailActionRoutes } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { useNotices } from '../../ui/notices-store';
 import { useSelection } from './selection-store';
@@ -43,42 +44,36 @@ const chained: MailListItem = {
 const rows = [chained, item(4, [7]), item(3), item(2), item(1)];
 
 function mockServer({ markFails = false, list: listed = rows } = {}) {
-  const calls: { url: string; body: unknown }[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
-      const shell = answerShell(url, { account, folders, labels });
-      if (shell) return shell;
-      const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
-      if (list) {
-        const query = new URLSearchParams(list[1]);
-        const page = Number(query.get('page'));
-        const limit = Number(query.get('limit'));
-        return json({ messages: listed.slice((page - 1) * limit, page * limit), total: 5, all: 5 });
-      }
-      const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
-      if (one) {
+  const api = fakeApi(
+    {
+      ...answerEach(mailActionRoutes, { ok: true }),
+      folderMessages: ({ params, query }) => {
+        if (params.folder_id !== '11') return undefined;
+        const page = Number(query.page);
+        const limit = Number(query.limit);
+        return { messages: listed.slice((page - 1) * limit, page * limit), total: 5, all: 5 };
+      },
+      message: ({ params }) => {
+        if (params.folder_id !== '11') return { ok: true };
         const message: Mail = {
-          ...listed.find((row) => row.uid === Number(one[1]))!,
+          ...listed.find((row) => row.uid === Number(params.uid))!,
           content: btoa('Body'),
           content_type: 'text/plain',
           attachments: [],
           images_blocked: false,
           message_id: null,
         };
-        return json({ message });
-      }
-      if (url.startsWith('/api/v1/messages/mark') && markFails) {
+        return { message };
+      },
+      markMessages: async () => {
+        if (!markFails) return { ok: true };
         await new Promise((resolve) => setTimeout(resolve, 100));
         return apiError(500, 'internal_error', 'boom');
-      }
-      if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-      return notFound();
-    }),
+      },
+    },
+    { shell: { account, folders, labels } },
   );
-  return calls;
+  return api.calls;
 }
 
 /** The colour dots of a row's labels carry the label names. */
@@ -114,8 +109,8 @@ describe('labels on messages', () => {
     await waitFor(() => expect(rowLabels(5)).toEqual(['Home']));
     expect(rowLabels(3)).toEqual(['Home']);
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/mark',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'markMessages',
         body: { flag: 'label', label_id: 8, folder_messages: [{ folder_id: 11, message_uids: [5, 3] }] },
       }),
     );
@@ -129,8 +124,8 @@ describe('labels on messages', () => {
     const menu = await openLabelMenu();
     fireEvent.click(await within(menu).findByRole('menuitemcheckbox', { name: 'Work' }));
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/bulk',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'bulkAction',
         body: {
           request_type: 'mark',
           request_params: { flag: 'label', label_id: 7 },
@@ -151,8 +146,8 @@ describe('labels on messages', () => {
       expect(within(reader).queryByRole('button', { name: 'Remove label “Work”' })).toBeNull(),
     );
     expect(rowLabels(4)).toEqual([]);
-    expect(calls).toContainEqual({
-      url: '/api/v1/messages/mark',
+    expect(calls.map(routeAndBody)).toContainEqual({
+      route: 'markMessages',
       body: { flag: 'unlabel', label_id: 7, folder_messages: [{ folder_id: 11, message_uids: [4] }] },
     });
     // Rolled back on the failure.

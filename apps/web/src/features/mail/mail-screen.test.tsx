@@ -1,16 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { formatFullDate, type Account, type AccessResponse, type Mail } from '@mailroom/protocol';
-import {
-  answerShell,
-  apiError,
-  folder,
-  json,
-  listItem,
-  notFound,
-  testAccount,
-  testUser,
-} from '../../test/fixtures';
+import { apiError, folder, listItem, testAccount, testUser } from '../../test/fixtures';
+import { answerEach, fakeApi, mailActionRoutes, routeAndBody, sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';
 import { useNotices } from '../../ui/notices-store';
@@ -50,57 +42,49 @@ function mockServer({
   const myAccount: Account = aliasOnly
     ? { ...account, aliases: [{ id: 21, email: 'ann.alias@mailroom.test' }] }
     : account;
-  const calls: { url: string; body: unknown }[] = [];
   /** Messages moved away from folder 11: asking for them there answers 404, as the server does. */
   const movedAway = new Set<number>();
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = String(input);
-    if (init?.body) calls.push({ url, body: JSON.parse(String(init.body)) });
-    const shell = answerShell(url, { user: me, account: myAccount, folders });
-    if (shell) return shell;
-    const list = /^\/api\/v1\/messages\/folder\/11\?(.*)$/.exec(url);
-    if (list && listFails) return apiError(500, 'internal_error', 'boom');
-    if (list) {
-      const query = new URLSearchParams(list[1]);
-      const page = Number(query.get('page'));
-      const limit = Number(query.get('limit'));
-      return json({
-        messages: rows.slice((page - 1) * limit, page * limit),
-        total: rows.length,
-        all: rows.length,
-      });
-    }
-    const one = /^\/api\/v1\/messages\/11\/(\d+)/.exec(url);
-    if (one) {
-      const uid = Number(one[1]);
-      if (uid === missing || movedAway.has(uid)) return apiError(404, 'message_not_found', 'Not found');
-      const message: Mail = {
-        ...item(uid, uid !== 5),
-        content: btoa(`Body of ${uid}`),
-        content_type: 'text/plain',
-        attachments: [],
-        images_blocked: false,
-        message_id: null,
-      };
-      return json({ message });
-    }
-    if (url.startsWith('/api/v1/messages/mark')) {
-      if (markFails) {
+  return fakeApi(
+    {
+      ...answerEach(mailActionRoutes, { ok: true }),
+      folderMessages: ({ params, query }) => {
+        if (params.folder_id !== '11') return undefined;
+        if (listFails) return apiError(500, 'internal_error', 'boom');
+        const page = Number(query.page);
+        const limit = Number(query.limit);
+        return {
+          messages: rows.slice((page - 1) * limit, page * limit),
+          total: rows.length,
+          all: rows.length,
+        };
+      },
+      message: ({ params }) => {
+        if (params.folder_id !== '11') return { ok: true };
+        const uid = Number(params.uid);
+        if (uid === missing || movedAway.has(uid)) return apiError(404, 'message_not_found', 'Not found');
+        const message: Mail = {
+          ...item(uid, uid !== 5),
+          content: btoa(`Body of ${uid}`),
+          content_type: 'text/plain',
+          attachments: [],
+          images_blocked: false,
+          message_id: null,
+        };
+        return { message };
+      },
+      markMessages: async () => {
+        if (!markFails) return { ok: true };
         await new Promise((resolve) => setTimeout(resolve, 100));
         return apiError(500, 'internal_error', 'boom');
-      }
-      return json({ ok: true });
-    }
-    if (url.startsWith('/api/v1/messages/move')) {
-      const body = JSON.parse(String(init?.body)) as { folder_messages: { message_uids: number[] }[] };
-      for (const group of body.folder_messages) for (const uid of group.message_uids) movedAway.add(uid);
-      return json({ ok: true });
-    }
-    if (url.startsWith('/api/v1/messages/')) return json({ ok: true });
-    return notFound();
-  });
-  vi.stubGlobal('fetch', fetchMock);
-  return calls;
+      },
+      moveMessages: ({ body }) => {
+        const { folder_messages } = body as { folder_messages: { message_uids: number[] }[] };
+        for (const group of folder_messages) for (const uid of group.message_uids) movedAway.add(uid);
+        return { ok: true };
+      },
+    },
+    { shell: { user: me, account: myAccount, folders } },
+  ).calls;
 }
 
 setUpScreenTests();
@@ -166,8 +150,8 @@ describe('mail screen', () => {
     expect(await within(reader).findByText('Body of 5')).toBeTruthy();
     expect(currentPath()).toBe('/mail/folder/all/11/1/5');
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/mark',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'markMessages',
         body: { flag: 'seen', folder_messages: [{ folder_id: 11, message_uids: [5] }] },
       }),
     );
@@ -249,8 +233,8 @@ describe('mail screen', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 3”' }));
     fireEvent.keyDown(document.body, { key: 'Delete' });
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/delete',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'deleteMessages',
         body: { folder_messages: [{ folder_id: 11, message_uids: [4, 3] }] },
       }),
     );
@@ -272,8 +256,8 @@ describe('mail screen', () => {
 
     dragRowToFolder('Subject 4', 'Trash');
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/bulk',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'bulkAction',
         body: {
           request_type: 'move',
           request_params: { destination_id: 12 },
@@ -282,7 +266,7 @@ describe('mail screen', () => {
       }),
     );
     // The folder-wide request, not the three rows of the page.
-    expect(calls.some((call) => call.url === '/api/v1/messages/move')).toBe(false);
+    expect(calls.some((call) => call.route === 'moveMessages')).toBe(false);
     expect(useSelection.getState().bulk).toBe(false);
   });
 
@@ -292,12 +276,12 @@ describe('mail screen', () => {
     await screen.findByRole('grid', { name: 'Messages' });
     dragRowToFolder('Subject 4', 'Trash');
     await waitFor(() =>
-      expect(calls).toContainEqual({
-        url: '/api/v1/messages/move',
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'moveMessages',
         body: { destination_id: 12, folder_messages: [{ folder_id: 11, message_uids: [4] }] },
       }),
     );
-    expect(calls.some((call) => call.url === '/api/v1/messages/bulk')).toBe(false);
+    expect(calls.some((call) => call.route === 'bulkAction')).toBe(false);
   });
   it('the open message dropped on a folder leaves the reader for the list', async () => {
     mockServer();
@@ -309,23 +293,30 @@ describe('mail screen', () => {
   });
 
   it('opening /mail cold asks for the session, the folders and the Inbox page at once, and the screens use them', async () => {
-    mockServer();
+    const calls = mockServer();
     document.cookie = 'isLogged=1; path=/';
     const client = createQueryClient();
     warmUpMail(client, { pathname: '/mail', search: '' });
-    const urls = () => vi.mocked(fetch).mock.calls.map(([input]) => String(input));
+    const asked = () => calls.map((call) => JSON.stringify(sent(call)));
+    const startUp = (['access', 'account', 'rids', 'folders'] as const).map((route) =>
+      JSON.stringify({ route }),
+    );
     // Before anything is drawn: start-up and the folders side by side, then the Inbox's first page.
-    expect(urls()).toEqual(['/auth/access', '/api/v1/user/account', '/auth/rids', '/api/v1/folders']);
-    const inboxPage = '/api/v1/messages/folder/11?a_id=all&page=1&limit=3';
-    await waitFor(() => expect(urls()).toContain(inboxPage));
+    expect(asked()).toEqual(startUp);
+    const inboxPage = JSON.stringify({
+      route: 'folderMessages',
+      params: { folder_id: '11' },
+      query: { a_id: 'all', page: '1', limit: '3' },
+    });
+    await waitFor(() => expect(asked()).toContain(inboxPage));
 
     renderAt('/mail', client);
     const grid = await screen.findByRole('grid', { name: 'Messages' });
     expect(await within(grid).findAllByRole('row')).toHaveLength(3);
     expect(currentPath()).toBe('/mail/folder/all/11/1');
     // The screens found each answer in the cache under their own keys: nothing was asked twice.
-    for (const url of ['/auth/access', '/api/v1/user/account', '/auth/rids', '/api/v1/folders', inboxPage]) {
-      expect(urls().filter((candidate) => candidate === url)).toHaveLength(1);
+    for (const request of [...startUp, inboxPage]) {
+      expect(asked().filter((candidate) => candidate === request)).toHaveLength(1);
     }
   });
 
@@ -395,7 +386,7 @@ describe('the alias-only user (SPEC §6)', () => {
     expect(screen.queryByRole('button', { name: 'Move to folder' })).toBeNull();
     dragRowToFolder('Subject 4', 'Trash');
     await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
-    expect(calls.filter((call) => /\/messages\/(move|bulk)/.test(call.url))).toEqual([]);
+    expect(calls.filter((call) => call.route === 'moveMessages' || call.route === 'bulkAction')).toEqual([]);
   });
 
   it("on another alias's address goes back to their own mail", async () => {

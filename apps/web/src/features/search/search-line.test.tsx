@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { answerShell, folder, json, listItem, notFound } from '../../test/fixtures';
+import { folder, listItem } from '../../test/fixtures';
+import { fakeApi } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 
 const folders = [folder(11, 'INBOX', 'inbox', { total: 1 })];
@@ -14,20 +15,16 @@ const item = (uid: number, subject: string) =>
 
 function mockServer() {
   const searches: unknown[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const shell = answerShell(url, { folders });
-      if (shell) return shell;
-      if (url.startsWith('/api/v1/messages/search')) {
-        searches.push(JSON.parse(String(init?.body)));
-        return json({ messages: [item(7, 'Found it')], total: 1, all: 1 });
-      }
-      if (url.startsWith('/api/v1/messages/folder/11'))
-        return json({ messages: [item(1, 'In the inbox')], total: 1, all: 1 });
-      return notFound();
-    }),
+  fakeApi(
+    {
+      searchMessages: ({ body }) => {
+        searches.push(body);
+        return { messages: [item(7, 'Found it')], total: 1, all: 1 };
+      },
+      folderMessages: ({ params }) =>
+        params.folder_id === '11' ? { messages: [item(1, 'In the inbox')], total: 1, all: 1 } : undefined,
+    },
+    { shell: { folders } },
   );
   return searches;
 }

@@ -4,11 +4,13 @@ import type {
   AccessResponse,
   AuthLogEntry,
   BaListResponse,
+  RouteName,
   SecurityResponse,
   SupportRequest,
 } from '@mailroom/protocol';
 import { formatFullDate } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testUser } from '../../test/fixtures';
+import { apiError, folder, json, testUser } from '../../test/fixtures';
+import { fakeApi, sent, type FakeRequest } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 
 setUpScreenTests();
@@ -25,12 +27,6 @@ const security = (fields: Partial<SecurityResponse> = {}): SecurityResponse => (
   ...fields,
 });
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 interface Data {
   user?: AccessResponse;
   security?: SecurityResponse;
@@ -45,36 +41,39 @@ interface Data {
  * The server of these screens: the shell's start-up data and the security routes' reads from `data`; every request
  * other than the shell's is recorded, and `answer` may answer a write (otherwise the security settings again).
  */
-function serve(data: Data, answer: (call: Call) => Response | undefined = () => undefined) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      const shell = answerShell(url, { folders: [folder(11, 'INBOX', 'inbox')], user: data.user });
-      if (method === 'GET' && shell) return shell;
-      const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-      calls.push(call);
-      if (method !== 'GET') return answer(call) ?? json(data.security ?? security());
-      if (url === '/api/v1/user/settings/security') return json(data.security ?? security());
-      if (url.startsWith('/api/v1/user/settings/security/auth-log')) {
-        const page = Number(new URL(url, 'https://x').searchParams.get('page'));
-        return json({ entries: [], total: 0, ...data.log, page, limit: 20 });
-      }
-      if (url === '/api/v1/user/settings/security/ba-list')
-        return json(data.ba ?? { bank_accounts: [], acting_for: [] });
-      if (url === '/api/v1/user/support')
-        return json({ requests: data.requests ?? [], delivery: data.delivery ?? 'mail' });
-      if (url === '/api/v1/user/support/diagnostics') return json({ diagnostics: data.diagnostics ?? {} });
-      if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-      return notFound();
-    }),
-  );
-  return calls;
+function serve(data: Data, answer: (call: FakeRequest) => Response | undefined = () => undefined) {
+  return fakeApi(
+    {
+      security: () => data.security ?? security(),
+      authLog: ({ query }) => ({ entries: [], total: 0, ...data.log, page: Number(query.page), limit: 20 }),
+      baList: () => data.ba ?? { bank_accounts: [], acting_for: [] },
+      supportRequests: () => ({ requests: data.requests ?? [], delivery: data.delivery ?? 'mail' }),
+      supportDiagnostics: () => ({ diagnostics: data.diagnostics ?? {} }),
+      folderMessages: { messages: [], total: 0, all: 0 },
+    },
+    {
+      shell: { folders: [folder(11, 'INBOX', 'inbox')], user: data.user },
+      onRequest: (request) =>
+        request.method === 'GET' ? undefined : (answer(request) ?? json(data.security ?? security())),
+    },
+  ).calls;
 }
 
-const writes = (calls: Call[]) => calls.filter((call) => call.method !== 'GET');
+const writes = (calls: FakeRequest[]) => calls.filter((call) => call.method !== 'GET').map(sent);
+/** The routes of settings/access and the bank accounts: what a session held to an alias never asks for. */
+const securityRoutes: RouteName[] = [
+  'security',
+  'sendPasswordCode',
+  'newPassword',
+  'changePassword',
+  'updateUserInfo',
+  'authLog',
+  'grantImpersonation',
+  'revokeImpersonation',
+  'grantBaImpersonation',
+  'revokeBaImpersonation',
+  'baList',
+];
 const field = (name: string | RegExp) => screen.getByLabelText(name) as HTMLInputElement;
 const type = (name: string | RegExp, value: string) => fireEvent.change(field(name), { target: { value } });
 
@@ -90,8 +89,7 @@ describe('settings/access: name', () => {
     await waitFor(() =>
       expect(writes(calls)).toEqual([
         {
-          method: 'POST',
-          url: '/api/v1/user/settings/security/userinfo',
+          route: 'updateUserInfo',
           body: { first_name: 'Anna', last_name: 'Lee-Smith' },
         },
       ]),
@@ -102,10 +100,10 @@ describe('settings/access: name', () => {
 
 describe('settings/access: mailbox password', () => {
   it('a code is sent first, its validity and the resend countdown are shown, then the password is set with it', async () => {
-    const calls = serve({}, ({ url }) =>
-      url.endsWith('/password/sendcode')
+    const calls = serve({}, ({ route }) =>
+      route === 'sendPasswordCode'
         ? json({ expires_in: 600 })
-        : url.endsWith('/password/new')
+        : route === 'newPassword'
           ? json(security({ has_password: true }))
           : undefined,
     );
@@ -117,8 +115,7 @@ describe('settings/access: mailbox password', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send code' }));
     await screen.findByLabelText('Code');
     expect(writes(calls)[0]).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/settings/security/password/sendcode',
+      route: 'sendPasswordCode',
       body: { purpose: 'new' },
     });
     const status = screen.getByText(/A code was sent to your wallet application/);
@@ -141,8 +138,7 @@ describe('settings/access: mailbox password', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
     await waitFor(() => expect(writes(calls)).toHaveLength(2));
     expect(writes(calls)[1]).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/settings/security/password/new',
+      route: 'newPassword',
       body: { code: '123456', password: 'correct horse battery', password_confirm: 'correct horse battery' },
     });
     expect(await screen.findByText('The mailbox password is set')).toBeTruthy();
@@ -171,8 +167,8 @@ describe('settings/access: mailbox password', () => {
   });
 
   it('with a password already, the code is asked for a change and password/change is called', async () => {
-    const calls = serve({ security: security({ has_password: true }) }, ({ url }) =>
-      url.endsWith('/sendcode') ? json({ expires_in: 600 }) : undefined,
+    const calls = serve({ security: security({ has_password: true }) }, ({ route }) =>
+      route === 'sendPasswordCode' ? json({ expires_in: 600 }) : undefined,
     );
     renderAt('/settings/access');
     fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
@@ -182,18 +178,18 @@ describe('settings/access: mailbox password', () => {
     type('New password again', 'another password');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(writes(calls)).toHaveLength(2));
-    expect(writes(calls).map((call) => [call.url, call.body])).toEqual([
-      ['/api/v1/user/settings/security/password/sendcode', { purpose: 'change' }],
+    expect(writes(calls).map((call) => [call.route, call.body])).toEqual([
+      ['sendPasswordCode', { purpose: 'change' }],
       [
-        '/api/v1/user/settings/security/password/change',
+        'changePassword',
         { code: '654321', password: 'another password', password_confirm: 'another password' },
       ],
     ]);
   });
 
   it('a wrong code is refused with its SPEC text beside the form', async () => {
-    serve({}, ({ url }) =>
-      url.endsWith('/sendcode')
+    serve({}, ({ route }) =>
+      route === 'sendPasswordCode'
         ? json({ expires_in: 600 })
         : apiError(400, 'request_code_not_found', 'Invalid verification code entered.'),
     );
@@ -225,7 +221,7 @@ describe('settings/access: mailbox password', () => {
     const send = screen.getByRole('button', { name: 'Send code' });
     expect(send.hasAttribute('disabled')).toBe(true);
     fireEvent.click(send);
-    expect(calls.some((call) => call.url.endsWith('/sendcode'))).toBe(false);
+    expect(calls.some((call) => call.route === 'sendPasswordCode')).toBe(false);
   });
 });
 
@@ -278,9 +274,7 @@ describe('settings/access: sign-in log', () => {
     expect(screen.getByText('Page 1 of 3')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Older sign-ins' }));
     expect(await screen.findByText('Page 2 of 3')).toBeTruthy();
-    expect(calls.map((call) => call.url)).toContain(
-      '/api/v1/user/settings/security/auth-log?page=2&limit=20',
-    );
+    expect(calls.map(sent)).toContainEqual({ route: 'authLog', query: { page: '2', limit: '20' } });
   });
 });
 
@@ -306,8 +300,8 @@ describe('settings/access: impersonation', () => {
     await waitFor(() =>
       expect(writes(calls)).toEqual([
         {
-          method: 'POST',
-          url: '/api/v1/user/settings/security/impersonation?member_id=210987654321',
+          route: 'grantImpersonation',
+          query: { member_id: '210987654321' },
           body: undefined,
         },
       ]),
@@ -346,8 +340,8 @@ describe('settings/access: impersonation', () => {
     await waitFor(() =>
       expect(writes(calls)).toEqual([
         {
-          method: 'DELETE',
-          url: '/api/v1/user/settings/security/impersonation?member_id=210987654321',
+          route: 'revokeImpersonation',
+          query: { member_id: '210987654321' },
           body: undefined,
         },
       ]),
@@ -391,8 +385,8 @@ describe('settings/ba', () => {
     type('Member ID', '999900001111');
     fireEvent.click(screen.getByRole('button', { name: 'Grant' }));
     await waitFor(() =>
-      expect(writes(calls).map((call) => `${call.method} ${call.url}`)).toEqual([
-        'POST /api/v1/user/settings/security/ba-impersonation?member_id=999900001111',
+      expect(writes(calls).map((call) => [call.route, call.query])).toEqual([
+        ['grantBaImpersonation', { member_id: '999900001111' }],
       ]),
     );
   });
@@ -421,7 +415,7 @@ describe('settings/support', () => {
     ).toBeTruthy();
     type('Subject', 'Mail is late');
     type('What happened', 'Mail from the bank comes an hour late.');
-    expect(calls.some((call) => call.url.endsWith('/diagnostics'))).toBe(false);
+    expect(calls.some((call) => call.route === 'supportDiagnostics')).toBe(false);
     fireEvent.click(screen.getByRole('checkbox', { name: 'Include diagnostics' }));
     const list = await screen.findByLabelText('Diagnostics sent with the message');
     await within(list).findByText('Messages stored');
@@ -442,8 +436,7 @@ describe('settings/support', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     await waitFor(() => expect(writes(calls)).toHaveLength(1));
     expect(writes(calls)[0]).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/support',
+      route: 'createSupportRequest',
       body: {
         subject: 'Mail is late',
         text: 'Mail from the bank comes an hour late.',
@@ -508,6 +501,6 @@ describe("settings while in another member's mailbox", () => {
     expect(entries).not.toContain('Bank accounts');
     expect(entries).not.toContain('Support');
     expect(await screen.findByText(/Only the owner of ann@mailroom.test can open this section/)).toBeTruthy();
-    expect(calls.filter((call) => call.url.includes('/security'))).toEqual([]);
+    expect(calls.filter((call) => securityRoutes.includes(call.route))).toEqual([]);
   });
 });

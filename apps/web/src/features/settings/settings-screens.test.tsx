@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Account, Folder, Label, Profile, Settings } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testAccount } from '../../test/fixtures';
+import { apiError, folder, json, testAccount } from '../../test/fixtures';
+import { fakeApi, sent, type Sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { useNotices } from '../../ui/notices-store';
 
@@ -44,41 +45,25 @@ const finance: Label = {
   folder_id: null,
 };
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 /**
  * The API the settings screens talk to: the shell's data, and `answer` for the writes; every write is recorded.
  */
 function serve(
   data: { account?: Account; folders?: Folder[]; labels?: Label[] },
-  answer: (call: Call) => Response | undefined = () => undefined,
+  answer: (call: Sent) => Response | undefined = () => undefined,
 ) {
-  const writes: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (method !== 'GET') {
-        const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-        writes.push(call);
-        const answered = answer(call);
-        if (answered) return answered;
-        return json({ ok: true });
-      }
-      const shell = answerShell(url, {
-        folders: data.folders ?? tree,
-        labels: data.labels ?? [],
-        account: data.account,
-      });
-      if (shell) return shell;
-      if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-      return notFound();
-    }),
+  const writes: Sent[] = [];
+  fakeApi(
+    { folderMessages: { messages: [], total: 0, all: 0 } },
+    {
+      shell: { folders: data.folders ?? tree, labels: data.labels ?? [], account: data.account },
+      onRequest: (request) => {
+        if (request.method === 'GET') return undefined;
+        const write = sent(request);
+        writes.push(write);
+        return answer(write) ?? json({ ok: true });
+      },
+    },
   );
   return writes;
 }
@@ -87,8 +72,8 @@ const errorText = () => useNotices.getState().queue.map((notice) => notice.text)
 
 describe('settings/main', () => {
   it('turning conversations on saves it at once and the switch shows it', async () => {
-    const writes = serve({ account: account() }, ({ url, body }) =>
-      url === '/api/v1/user/settings'
+    const writes = serve({ account: account() }, ({ route, body }) =>
+      route === 'changeSettings'
         ? json({ settings: { ...testAccount().settings, ...(body as object) } })
         : undefined,
     );
@@ -98,9 +83,7 @@ describe('settings/main', () => {
     fireEvent.click(conversations);
     await waitFor(() => expect((conversations as HTMLInputElement).checked).toBe(true));
     await waitFor(() =>
-      expect(writes).toEqual([
-        { method: 'POST', url: '/api/v1/user/settings', body: { message_thread: true } },
-      ]),
+      expect(writes).toEqual([{ route: 'changeSettings', body: { message_thread: true } }]),
     );
     expect(await screen.findByText('Saved')).toBeTruthy();
   });
@@ -169,8 +152,8 @@ describe('settings/profiles', () => {
   });
 
   it('making a profile the default sends default: true and shows the answer', async () => {
-    const writes = serve({ account: account([primary, desk]) }, ({ url }) =>
-      url === '/api/v1/user/profiles/2'
+    const writes = serve({ account: account([primary, desk]) }, ({ route, params }) =>
+      route === 'updateProfile' && params?.id === '2'
         ? json({
             profiles: [
               { ...desk, default: true },
@@ -184,7 +167,7 @@ describe('settings/profiles', () => {
       await screen.findByRole('button', { name: 'Make “Support” the default' }, { timeout: 5_000 }),
     );
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/profiles/2', body: { default: true } }]),
+      expect(writes).toEqual([{ route: 'updateProfile', params: { id: '2' }, body: { default: true } }]),
     );
     const list = screen.getByRole('list', { name: 'Profiles, the default first' });
     await waitFor(() =>
@@ -193,8 +176,8 @@ describe('settings/profiles', () => {
   });
 
   it('a new profile on an alias, made the default, is created with those fields and the list follows', async () => {
-    const writes = serve({ account: account() }, ({ url, body }) =>
-      url === '/api/v1/user/profiles'
+    const writes = serve({ account: account() }, ({ route, body }) =>
+      route === 'createProfile'
         ? json({
             profiles: [
               { ...(body as Profile), id: 3 },
@@ -219,8 +202,7 @@ describe('settings/profiles', () => {
     await waitFor(() => expect(currentPath()).toBe('/settings/profiles'));
     expect(writes).toEqual([
       {
-        method: 'POST',
-        url: '/api/v1/user/profiles',
+        route: 'createProfile',
         body: { name: 'Desk team', email: 'desk@mailroom.test', signature: '', default: true },
       },
     ]);
@@ -268,8 +250,10 @@ describe('settings/folders', () => {
   });
 
   it('renaming and moving a folder sends only what changed', async () => {
-    const writes = serve({}, ({ url }) =>
-      url === '/api/v1/folders/14' ? json({ folder: folder(14, 'INBOX.Archive', null) }) : undefined,
+    const writes = serve({}, ({ route, params }) =>
+      route === 'updateFolder' && params?.id === '14'
+        ? json({ folder: folder(14, 'INBOX.Archive', null) })
+        : undefined,
     );
     renderAt('/settings/folders/edit/14');
     const name = await screen.findByLabelText<HTMLInputElement>('Folder name', {}, { timeout: 5_000 });
@@ -283,7 +267,7 @@ describe('settings/folders', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/folders'));
     expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/folders/14', body: { folder: { name: 'Archive', parent_id: null } } },
+      { route: 'updateFolder', params: { id: '14' }, body: { folder: { name: 'Archive', parent_id: null } } },
     ]);
   });
 
@@ -320,8 +304,8 @@ describe('settings/labels', () => {
   });
 
   it('recolouring from the palette and editing the saved search sends the label', async () => {
-    const writes = serve({ labels: [finance] }, ({ url, body }) =>
-      url === '/api/v1/labels/7'
+    const writes = serve({ labels: [finance] }, ({ route, params, body }) =>
+      route === 'updateLabel' && params?.id === '7'
         ? json({ label: { ...finance, ...(body as { label: object }).label } })
         : undefined,
     );
@@ -333,8 +317,8 @@ describe('settings/labels', () => {
     await waitFor(() => expect(currentPath()).toBe('/settings/labels'));
     expect(writes).toEqual([
       {
-        method: 'POST',
-        url: '/api/v1/labels/7',
+        route: 'updateLabel',
+        params: { id: '7' },
         body: {
           label: {
             name: 'Finance',

@@ -2,7 +2,8 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { QueryClient } from '@tanstack/react-query';
 import type { AccessResponse, SharedMailbox } from '@mailroom/protocol';
-import { answerShell, folder, json, notFound, testUser } from '../../test/fixtures';
+import { folder, testUser } from '../../test/fixtures';
+import { fakeApi, routeAndBody } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 import { mailboxNavigation, sharedMailboxesKey } from './impersonation';
 import { shellLiveHandler } from './live';
@@ -13,30 +14,16 @@ beforeAll(async () => {
   await Promise.all([import('../../ui/dropdown-impl'), import('./user-menu-items')]);
 }, 30_000);
 
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
-
 /** The shell's start-up data for `user`, the shared mailboxes, and the switch answering the user of the new mailbox. */
 function serve(user: AccessResponse, shared: SharedMailbox[] = []) {
-  const calls: Call[] = [];
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (method === 'GET') {
-        const shell = answerShell(url, { folders: [folder(11, 'INBOX', 'inbox')], user });
-        if (shell) return shell;
-      }
-      calls.push({ method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined });
-      if (url === '/api/v1/user/shared-mailboxes') return json({ mailboxes: shared });
-      if (url === '/auth/impersonate' || url === '/auth/impersonate/end') return json(user);
-      if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-      return notFound();
-    }),
+  const { calls } = fakeApi(
+    {
+      sharedMailboxes: { mailboxes: shared },
+      impersonate: user,
+      endImpersonation: user,
+      folderMessages: { messages: [], total: 0, all: 0 },
+    },
+    { shell: { folders: [folder(11, 'INBOX', 'inbox')], user } },
   );
   return calls;
 }
@@ -70,13 +57,13 @@ describe('mailboxes shared with me', () => {
     const calls = serve(testUser, [bob]);
     renderAt('/mail/folder/all/11/1');
     await screen.findByRole('tree', { name: 'Folders' }, { timeout: 5_000 });
-    expect(calls.map((call) => call.url)).not.toContain('/api/v1/user/shared-mailboxes');
+    expect(calls.map((call) => call.route)).not.toContain('sharedMailboxes');
     const menu = await openAccountMenu();
     expect(within(menu).getByText('Mailboxes shared with me')).toBeTruthy();
     fireEvent.click(await within(menu).findByRole('menuitem', { name: 'Open the mailbox of Bob Stone' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/mail'));
-    expect(calls.filter((call) => call.method === 'POST')).toEqual([
-      { method: 'POST', url: '/auth/impersonate', body: { member_id: '210987654321' } },
+    expect(calls.filter((call) => call.method === 'POST').map(routeAndBody)).toEqual([
+      { route: 'impersonate', body: { member_id: '210987654321' } },
     ]);
   });
 
@@ -99,8 +86,8 @@ describe("in another member's mailbox", () => {
     );
     fireEvent.click(within(bar).getByRole('button', { name: 'Back to my mailbox' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/mail'));
-    expect(calls.filter((call) => call.method === 'POST')).toEqual([
-      { method: 'POST', url: '/auth/impersonate/end', body: undefined },
+    expect(calls.filter((call) => call.method === 'POST').map(routeAndBody)).toEqual([
+      { route: 'endImpersonation', body: undefined },
     ]);
   });
 
@@ -110,7 +97,7 @@ describe("in another member's mailbox", () => {
     const menu = await openAccountMenu();
     expect(within(menu).getByRole('menuitem', { name: 'Back to my mailbox' })).toBeTruthy();
     expect(within(menu).queryByText('Mailboxes shared with me')).toBeNull();
-    expect(calls.map((call) => call.url)).not.toContain('/api/v1/user/shared-mailboxes');
+    expect(calls.map((call) => call.route)).not.toContain('sharedMailboxes');
   });
 
   it('my own mailbox has no bar', async () => {
