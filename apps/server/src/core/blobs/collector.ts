@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { startRecurringJob, type PeriodicJob } from '../jobs/index.js';
+import { startRecurringJob, type QueueWorker } from '../jobs/index.js';
 import type { BlobStore, ListedBlob } from './blob-store.js';
 
 /**
@@ -81,7 +81,7 @@ export function startBlobCollector(opts: {
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
   intervalMs?: number;
   checkMs?: number;
-}): PeriodicJob {
+}): QueueWorker {
   return startRecurringJob({
     db: opts.db,
     name: 'blob-collector',
