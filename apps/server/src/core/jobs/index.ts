@@ -2,6 +2,7 @@ export {
   startQueueWorker,
   startRecurringJob,
   wakeJobs,
+  runDueJob,
   processLeaseOwner,
   type JobContext,
   type JobHandler,

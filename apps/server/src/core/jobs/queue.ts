@@ -61,6 +61,89 @@ export function processLeaseOwner(): string {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
+interface RunParts {
+  db: Db;
+  log: Log;
+  leaseMs: number;
+  /** Aborts when the process stops. */
+  stopping: AbortSignal;
+}
+
+/** Runs `work` under the claims' lease, renewed every third of it; the context aborts on stop or a lost lease. */
+async function leased<T>(parts: RunParts, claims: Job[], work: (ctx: JobContext) => Promise<T>): Promise<T> {
+  const { db, log, leaseMs, stopping } = parts;
+  const ended = new AbortController();
+  const onStop = () => ended.abort();
+  if (stopping.aborted) ended.abort();
+  stopping.addEventListener('abort', onStop);
+  let lost = false;
+  const renewal = setInterval(() => {
+    for (const claim of claims)
+      renewJobLease(db, claim, leaseMs).then(
+        (ok) => {
+          if (!ok && !lost) {
+            lost = true;
+            ended.abort();
+          }
+        },
+        (err: unknown) => log.warn({ err, job: claim.kind, key: claim.key }, 'renewing a job lease failed'),
+      );
+  }, leaseMs / 3);
+  renewal.unref();
+  try {
+    return await work({ signal: ended.signal, lost: () => lost });
+  } finally {
+    clearInterval(renewal);
+    stopping.removeEventListener('abort', onStop);
+  }
+}
+
+/** Writes what a run came to on the job's row (nothing happens when the claim had lost its lease). */
+async function settle(parts: RunParts, job: Job, outcome: JobOutcome | { failed: unknown }): Promise<void> {
+  const { db } = parts;
+  if (outcome && typeof outcome === 'object' && 'failed' in outcome) {
+    if (parts.stopping.aborted) await releaseJob(db, job);
+    else await retryJob(db, job, message(outcome.failed));
+  } else if (outcome === 'release') await releaseJob(db, job);
+  else if (outcome && 'again' in outcome) await rescheduleJob(db, job, outcome.again, outcome.payload);
+  else if (outcome && 'retry' in outcome) await retryJob(db, job, outcome.retry, outcome.delayMs);
+  else await completeJob(db, job);
+}
+
+/** Runs one claimed job's handler under its lease and settles it. */
+async function runClaimed(parts: RunParts, job: Job, handler: JobHandler): Promise<void> {
+  const outcome = await leased(parts, [job], (ctx) => handler(job, ctx)).catch((err: unknown) => {
+    parts.log.warn({ err, job: job.kind, key: job.key }, 'background job failed');
+    return { failed: err };
+  });
+  await settle(parts, job, outcome);
+}
+
+/**
+ * Claims one due job of `kind` and runs it as a worker would; false when none was due. For tests and tools that
+ * work a queue through step by step.
+ */
+export async function runDueJob(opts: {
+  db: Db;
+  kind: string;
+  handler: JobHandler;
+  log?: Log;
+  owner?: string;
+  leaseMs?: number;
+}): Promise<boolean> {
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const [job] = await claimJobs(opts.db, {
+    owner: opts.owner ?? processLeaseOwner(),
+    leaseMs,
+    limit: 1,
+    kinds: [opts.kind],
+  });
+  if (!job) return false;
+  const parts = { db: opts.db, log: opts.log ?? { warn: () => {} }, leaseMs, stopping: new AbortController().signal };
+  await runClaimed(parts, job, opts.handler);
+  return true;
+}
+
 /**
  * A worker of the job queue in this process: every `pollMs` (and when woken) it claims due jobs of its kinds, up to
  * `concurrency` at a time, and runs their handlers until none is due. A handler's lease is renewed every third of
@@ -99,49 +182,13 @@ export function startQueueWorker(opts: {
   let running: Promise<void> | undefined;
   let again = false;
   let ready: Promise<void> | undefined;
-
-  /** Runs `work` under a lease renewed every third of it; the context aborts on stop or a lost lease. */
-  const leased = async <T>(claims: Job[], work: (ctx: JobContext) => Promise<T>): Promise<T> => {
-    const ended = new AbortController();
-    const onStop = () => ended.abort();
-    stopping.signal.addEventListener('abort', onStop);
-    let lost = false;
-    const renewal = setInterval(() => {
-      for (const claim of claims)
-        renewJobLease(db, claim, leaseMs).then(
-          (ok) => {
-            if (!ok && !lost) {
-              lost = true;
-              ended.abort();
-            }
-          },
-          (err: unknown) => log.warn({ err, job: claim.kind, key: claim.key }, 'renewing a job lease failed'),
-        );
-    }, leaseMs / 3);
-    renewal.unref();
-    try {
-      return await work({ signal: ended.signal, lost: () => lost });
-    } finally {
-      clearInterval(renewal);
-      stopping.signal.removeEventListener('abort', onStop);
-    }
-  };
-
-  const settle = async (job: Job, outcome: JobOutcome | { failed: unknown }): Promise<void> => {
-    if (outcome && typeof outcome === 'object' && 'failed' in outcome) {
-      if (stopping.signal.aborted) await releaseJob(db, job);
-      else await retryJob(db, job, message(outcome.failed));
-    } else if (outcome === 'release') await releaseJob(db, job);
-    else if (outcome && 'again' in outcome) await rescheduleJob(db, job, outcome.again, outcome.payload);
-    else if (outcome && 'retry' in outcome) await retryJob(db, job, outcome.retry, outcome.delayMs);
-    else await completeJob(db, job);
-  };
+  const parts: RunParts = { db, log, leaseMs, stopping: stopping.signal };
 
   const runOne = async (job: Job): Promise<void> => {
     const every = job.kind === 'recurring' ? recurring.get(job.key) : undefined;
     if (every) {
       let error: string | null = null;
-      await leased([job], () => measuredRun(job.key, every.run)).catch((err: unknown) => {
+      await leased(parts, [job], () => measuredRun(job.key, every.run)).catch((err: unknown) => {
         log.warn({ err, job: job.key }, 'background job failed');
         error = message(err);
       });
@@ -150,11 +197,7 @@ export function startQueueWorker(opts: {
     }
     const handler = handlers[job.kind];
     if (!handler) return void (await releaseJob(db, job));
-    const outcome = await leased([job], (ctx) => handler(job, ctx)).catch((err: unknown) => {
-      log.warn({ err, job: job.kind, key: job.key }, 'background job failed');
-      return { failed: err };
-    });
-    await settle(job, outcome);
+    await runClaimed(parts, job, handler);
   };
 
   const claim = (limit: number) =>
@@ -172,11 +215,11 @@ export function startQueueWorker(opts: {
         const batchJobs = jobs.filter((j) => j.kind !== 'recurring');
         await Promise.all(jobs.filter((j) => j.kind === 'recurring').map(runOne));
         if (!batchJobs.length) continue;
-        const outcomes = await leased(batchJobs, (ctx) => run(batchJobs, ctx)).catch((err: unknown) => {
+        const outcomes = await leased(parts, batchJobs, (ctx) => run(batchJobs, ctx)).catch((err: unknown) => {
           log.warn({ err }, 'background job failed');
           return batchJobs.map(() => ({ failed: err }));
         });
-        for (const [i, job] of batchJobs.entries()) await settle(job, outcomes[i]);
+        for (const [i, job] of batchJobs.entries()) await settle(parts, job, outcomes[i]);
       }
       return;
     }

@@ -6,7 +6,7 @@ import { sql, type Kysely } from 'kysely';
  * due rows with FOR UPDATE SKIP LOCKED and pushes `run_at` to the end of its lease (`lease_owner`, `lease_until`), so
  * a process that dies leaves rows that are due again when the lease runs out. `attempts` counts claims since the last
  * success, `last_error` keeps what went wrong. The recurring jobs' table of migration 012 becomes the queue: its rows
- * (keyed by `name`) are kept as kind 'recurring', key the old name.
+ * (keyed by `name`) are kept as kind 'recurring', key the old name; the areas' unfinished work gets its jobs.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`alter table jobs drop constraint jobs_pkey`.execute(db);
@@ -24,4 +24,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   `.execute(db);
   await sql`create unique index jobs_kind_key on jobs (kind, key)`.execute(db);
   await sql`create index jobs_due on jobs (run_at)`.execute(db);
+  // The work the areas queued before: a job each, due at once.
+  await sql`
+    insert into jobs (kind, key, run_at)
+    select 'filter-run', id::text, updated_at from filter_runs where state in ('queued', 'running')`.execute(db);
+  await sql`
+    insert into jobs (kind, key, run_at)
+    select 'contact-import', id::text, updated_at from contact_imports where state in ('queued', 'running')`.execute(db);
 }
