@@ -312,7 +312,16 @@ describe('graceful shutdown', () => {
       // Every row was sent once, or is queued with no lease (due now, its claim not counted): another node takes it at once.
       const rows = await db
         .selectFrom('outbox')
-        .select(['id', 'status', 'attempts', 'recipient', sql<boolean>`next_attempt_at <= now()`.as('due')])
+        .leftJoin('jobs', (join) =>
+          join.on('jobs.kind', 'like', 'outbox-%').on(sql`jobs.key`, '=', sql`outbox.id::text`),
+        )
+        .select([
+          'outbox.id',
+          'outbox.status',
+          'outbox.attempts',
+          'outbox.recipient',
+          sql<boolean>`jobs.run_at <= now() and jobs.attempts = 0`.as('due'),
+        ])
         .execute();
       const sent = rows.filter((r) => r.status === 'sent');
       const queued = rows.filter((r) => r.status === 'queued');

@@ -394,7 +394,6 @@ export interface Database {
     local: boolean;
     status: ColumnType<OutboxStatus, OutboxStatus | undefined, OutboxStatus>;
     attempts: ColumnType<number, number | undefined, number>;
-    next_attempt_at: ColumnType<Date, Date | undefined, Date>;
     last_error: string | null;
     created_at: CreatedAt;
     done_at: Date | null;

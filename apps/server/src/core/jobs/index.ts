@@ -3,6 +3,7 @@ export {
   startRecurringJob,
   wakeJobs,
   runDueJob,
+  runJobsNow,
   processLeaseOwner,
   type JobContext,
   type JobHandler,
@@ -13,6 +14,7 @@ export {
 export {
   deleteJob,
   enqueueJob,
+  enqueueJobs,
   expireLeasesOf,
   findJob,
   jobBackoffMs,

@@ -52,10 +52,21 @@ export async function enqueueJob(
   db: Db | Trx,
   job: { kind: string; key: string; payload?: unknown; delayMs?: number },
 ): Promise<void> {
-  const payload = JSON.stringify(job.payload ?? {});
+  await enqueueJobs(db, [job]);
+}
+
+/** enqueueJob for several jobs in one statement. */
+export async function enqueueJobs(
+  db: Db | Trx,
+  jobs: { kind: string; key: string; payload?: unknown; delayMs?: number }[],
+): Promise<void> {
+  if (!jobs.length) return;
   await sql`
     insert into jobs (kind, key, payload, run_at)
-    values (${job.kind}, ${job.key}, ${payload}::jsonb, now() + ${interval(job.delayMs ?? 0)})
+    select kind, key, payload::jsonb, now() + make_interval(secs => delay / 1000.0)
+    from unnest(${jobs.map((j) => j.kind)}::text[], ${jobs.map((j) => j.key)}::text[],
+      ${jobs.map((j) => JSON.stringify(j.payload ?? {}))}::text[],
+      ${jobs.map((j) => Math.max(0, Math.round(j.delayMs ?? 0)))}::bigint[]) as q(kind, key, payload, delay)
     on conflict (kind, key) do update set
       payload = excluded.payload,
       run_at = case when jobs.lease_owner is null then least(jobs.run_at, excluded.run_at) else jobs.run_at end,
@@ -80,7 +91,15 @@ export async function deleteJob(db: Db | Trx, kind: string, key: string): Promis
  */
 export async function claimJobs(
   db: Db,
-  opts: { owner: string; leaseMs: number; limit: number; kinds: readonly string[]; recurring?: readonly string[] },
+  opts: {
+    owner: string;
+    leaseMs: number;
+    limit: number;
+    kinds: readonly string[];
+    recurring?: readonly string[];
+    /** Only these keys (a send delivering its own local rows at once). */
+    keys?: readonly string[];
+  },
 ): Promise<Job[]> {
   if (opts.limit <= 0 || (opts.kinds.length === 0 && !opts.recurring?.length)) return [];
   const { rows } = await sql<Job>`
@@ -95,6 +114,7 @@ export async function claimJobs(
       where run_at <= now()
         and (kind = any(${[...opts.kinds]}::text[])
           or (kind = 'recurring' and key = any(${[...(opts.recurring ?? [])]}::text[])))
+        and (${opts.keys ? [...opts.keys] : null}::text[] is null or key = any(${opts.keys ? [...opts.keys] : null}::text[]))
       order by run_at
       limit ${opts.limit}
       for update skip locked

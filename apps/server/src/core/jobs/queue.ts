@@ -145,6 +145,46 @@ export async function runDueJob(opts: {
 }
 
 /**
+ * Claims the due jobs of `kinds` among `keys` and runs them now as one batch, as a batch worker would (a send
+ * delivering its local copies at once rather than at the outbox's next poll). Answers how many were claimed.
+ */
+export async function runJobsNow(opts: {
+  db: Db;
+  kinds: string[];
+  keys: string[];
+  run: (jobs: Job[], ctx: JobContext) => Promise<JobOutcome[]>;
+  log: Log;
+  owner?: string;
+  leaseMs?: number;
+}): Promise<number> {
+  if (!opts.keys.length) return 0;
+  const leaseMs = opts.leaseMs ?? 60_000;
+  const jobs = await claimJobs(opts.db, {
+    owner: opts.owner ?? processLeaseOwner(),
+    leaseMs,
+    limit: opts.keys.length,
+    kinds: opts.kinds,
+    keys: opts.keys,
+  });
+  if (!jobs.length) return 0;
+  const parts = { db: opts.db, log: opts.log, leaseMs, stopping: new AbortController().signal };
+  await runBatch(parts, jobs, opts.run);
+  return jobs.length;
+}
+
+async function runBatch(
+  parts: RunParts,
+  jobs: Job[],
+  run: (jobs: Job[], ctx: JobContext) => Promise<JobOutcome[]>,
+): Promise<void> {
+  const outcomes = await leased(parts, jobs, (ctx) => run(jobs, ctx)).catch((err: unknown) => {
+    parts.log.warn({ err }, 'background job failed');
+    return jobs.map(() => ({ failed: err }));
+  });
+  for (const [i, job] of jobs.entries()) await settle(parts, job, outcomes[i]);
+}
+
+/**
  * A worker of the job queue in this process: every `pollMs` (and when woken) it claims due jobs of its kinds, up to
  * `concurrency` at a time, and runs their handlers until none is due. A handler's lease is renewed every third of
  * `leaseMs` while it runs; one that throws is retried with back-off (5 s doubling to an hour), the error kept on the
@@ -215,11 +255,7 @@ export function startQueueWorker(opts: {
         const batchJobs = jobs.filter((j) => j.kind !== 'recurring');
         await Promise.all(jobs.filter((j) => j.kind === 'recurring').map(runOne));
         if (!batchJobs.length) continue;
-        const outcomes = await leased(parts, batchJobs, (ctx) => run(batchJobs, ctx)).catch((err: unknown) => {
-          log.warn({ err }, 'background job failed');
-          return batchJobs.map(() => ({ failed: err }));
-        });
-        for (const [i, job] of batchJobs.entries()) await settle(parts, job, outcomes[i]);
+        await runBatch(parts, batchJobs, run);
       }
       return;
     }

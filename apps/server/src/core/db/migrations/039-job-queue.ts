@@ -31,4 +31,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
     insert into jobs (kind, key, run_at)
     select 'contact-import', id::text, updated_at from contact_imports where state in ('queued', 'running')`.execute(db);
+  // Outgoing mail: a job per queued row, when it was next due; the row's own schedule goes (the job holds it).
+  await sql`
+    insert into jobs (kind, key, run_at, attempts)
+    select case when local then 'outbox-local' else 'outbox-remote' end, id::text, next_attempt_at, attempts
+    from outbox where status = 'queued'`.execute(db);
+  await sql`drop index outbox_due`.execute(db);
+  await sql`alter table outbox drop column next_attempt_at`.execute(db);
 }
