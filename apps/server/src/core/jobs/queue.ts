@@ -210,6 +210,8 @@ export function startQueueWorker(opts: {
   batchSize?: number;
   /** Start with a look (default true). */
   runAtStart?: boolean;
+  /** Done before each look for due jobs (an area's own upkeep: ending the leases of processes known to be gone). */
+  beforePass?: () => Promise<void>;
 }): QueueWorker {
   const { db, log } = opts;
   const handlers = opts.handlers ?? {};
@@ -247,6 +249,7 @@ export function startQueueWorker(opts: {
   const pass = async (): Promise<void> => {
     ready ??= Promise.all([...recurring.keys()].map((key) => ensureJob(db, 'recurring', key))).then(() => {});
     await ready;
+    await opts.beforePass?.();
     if (opts.batch) {
       const { run } = opts.batch;
       while (!stopping.signal.aborted) {

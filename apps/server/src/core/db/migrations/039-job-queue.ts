@@ -36,6 +36,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     insert into jobs (kind, key, run_at, attempts)
     select case when local then 'outbox-local' else 'outbox-remote' end, id::text, next_attempt_at, attempts
     from outbox where status = 'queued'`.execute(db);
+  // Collectors: a job each while enabled and not stopped, due when the collector is (or when its lease runs out).
+  await sql`
+    insert into jobs (kind, key, run_at)
+    select 'collector', id::text, coalesce(next_sync_at, lease_until, now())
+    from collectors where enabled and state not in ('stopped', 'disabled')`.execute(db);
   await sql`drop index outbox_due`.execute(db);
   await sql`alter table outbox drop column next_attempt_at`.execute(db);
 }
