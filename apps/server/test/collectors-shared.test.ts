@@ -84,7 +84,10 @@ describe('two engines sharing one database', () => {
       .execute();
     await db
       .updateTable('jobs')
-      .set({ run_at: sql<Date>`now() - interval '1 second'`, lease_until: sql<Date>`now() - interval '1 second'` })
+      .set({
+        run_at: sql<Date>`now() - interval '1 second'`,
+        lease_until: sql<Date>`now() - interval '1 second'`,
+      })
       .where('kind', '=', 'collector')
       .where('key', '=', String(row.id))
       .execute();

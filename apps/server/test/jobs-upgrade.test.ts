@@ -20,7 +20,9 @@ describe('the job queue migration (039)', () => {
     await sql`
       insert into jobs (name, run_at, last_started_at, last_error) values
         ('session-sweep', now() + interval '30 minutes', now() - interval '30 minutes', null),
-        ('blob-collector', now() - interval '1 minute', now() - interval '61 minutes', 'disk on fire')`.execute(db);
+        ('blob-collector', now() - interval '1 minute', now() - interval '61 minutes', 'disk on fire')`.execute(
+      db,
+    );
     await jobQueue(db as never);
 
     const sweep = (await findJob(db, 'recurring', 'session-sweep'))!;
@@ -39,7 +41,9 @@ describe('the job queue migration (039)', () => {
     });
     expect(claimed.map((j) => j.key)).toEqual(['blob-collector']);
     // One row per kind and key; new kinds take ids of their own.
-    await expect(sql`insert into jobs (kind, key) values ('recurring', 'session-sweep')`.execute(db)).rejects.toThrow();
+    await expect(
+      sql`insert into jobs (kind, key) values ('recurring', 'session-sweep')`.execute(db),
+    ).rejects.toThrow();
     await sql`insert into jobs (kind, key) values ('filter-run', 'session-sweep')`.execute(db);
   });
 });

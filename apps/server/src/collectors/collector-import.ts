@@ -158,7 +158,17 @@ export async function runCollectorPass(deps: CollectorImportDeps): Promise<boole
   let ran = false;
   const handler = collectorPassHandler(deps, () => (ran = true));
   const leaseMs = deps.leaseMs ?? DEFAULTS.leaseMs;
-  while (!ran && (await runDueJob({ db: deps.db, kind: COLLECTOR_JOB, handler, owner: deps.owner, leaseMs, log: deps.log })));
+  while (
+    !ran &&
+    (await runDueJob({
+      db: deps.db,
+      kind: COLLECTOR_JOB,
+      handler,
+      owner: deps.owner,
+      leaseMs,
+      log: deps.log,
+    }))
+  );
   return ran;
 }
 

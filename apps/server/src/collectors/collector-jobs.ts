@@ -61,9 +61,13 @@ export function startCollectorJobs(
     concurrency: deps.concurrency ?? 2,
     handlers: { [COLLECTOR_JOB]: collectorPassHandler(passDeps) },
     beforePass: async () => {
-      const owners = [...(await liveLeaseOwners(deps.db)), ...(await liveJobLeaseOwners(deps.db, [COLLECTOR_JOB]))];
+      const owners = [
+        ...(await liveLeaseOwners(deps.db)),
+        ...(await liveJobLeaseOwners(deps.db, [COLLECTOR_JOB])),
+      ];
       const gone = goneLocalOwners([...new Set(owners)]);
-      const ended = (await expireLeasesOf(deps.db, gone)) + (await expireJobLeasesOf(deps.db, [COLLECTOR_JOB], gone));
+      const ended =
+        (await expireLeasesOf(deps.db, gone)) + (await expireJobLeasesOf(deps.db, [COLLECTOR_JOB], gone));
       if (ended > 0) deps.log.info({ owners: gone }, 'took up the collectors of a process that is gone');
     },
   });

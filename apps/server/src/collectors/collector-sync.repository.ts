@@ -47,7 +47,9 @@ export async function takeCollector(
 export async function collectorDueInMs(db: Db, id: number): Promise<number | null> {
   const row = await db
     .selectFrom('collectors')
-    .select(sql<number | null>`extract(epoch from coalesce(next_sync_at, lease_until) - now()) * 1000`.as('ms'))
+    .select(
+      sql<number | null>`extract(epoch from coalesce(next_sync_at, lease_until) - now()) * 1000`.as('ms'),
+    )
     .where('id', '=', id)
     .where('enabled', '=', true)
     .where('state', 'not in', ['stopped', 'disabled'])

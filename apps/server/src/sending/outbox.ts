@@ -14,7 +14,14 @@ import {
 import { storeNotice } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import type { Db, Trx } from '../core/db/index.js';
-import { enqueueJobs, runJobsNow, wakeJobs, type Job, type JobContext, type JobOutcome } from '../core/jobs/index.js';
+import {
+  enqueueJobs,
+  runJobsNow,
+  wakeJobs,
+  type Job,
+  type JobContext,
+  type JobOutcome,
+} from '../core/jobs/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
 import {
   enqueue,
@@ -48,7 +55,10 @@ export function wakeOutbox(): void {
 }
 
 /** Queues outgoing mail: its outbox rows and their jobs, together (in the caller's transaction). */
-export async function queueOutgoing(trx: Db | Trx, rows: Parameters<typeof enqueue>[1]): Promise<OutboxRow[]> {
+export async function queueOutgoing(
+  trx: Db | Trx,
+  rows: Parameters<typeof enqueue>[1],
+): Promise<OutboxRow[]> {
   const queued = await enqueue(trx, rows);
   await enqueueJobs(
     trx,
@@ -326,9 +336,13 @@ export function outboxBatch(
     const untried = rows.filter((r) => !outcomes.has(r));
     if (untried.length) {
       await uncountAttempts(deps.db, untried).catch((err: unknown) =>
-        deps.log.warn({ err }, 'giving back claimed outbox rows failed; they come back when their lease ends'),
+        deps.log.warn(
+          { err },
+          'giving back claimed outbox rows failed; they come back when their lease ends',
+        ),
       );
-      if (ctx.signal.aborted) deps.log.info({ released: untried.length }, 'stopping: claimed outbox rows given back');
+      if (ctx.signal.aborted)
+        deps.log.info({ released: untried.length }, 'stopping: claimed outbox rows given back');
     }
     seen?.(rows.map((r) => outcomes.get(r)?.outcome ?? 'retry'));
     const byId = new Map(rows.map((r) => [r.id, r]));

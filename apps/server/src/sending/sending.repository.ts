@@ -218,7 +218,11 @@ export async function markBounced(db: Db, id: number, error: string): Promise<vo
 
 /** What the last attempt of a row to be retried ran into (its job holds when it is due). */
 export async function recordAttemptError(db: Db, id: number, error: string): Promise<void> {
-  await db.updateTable('outbox').set({ last_error: error.slice(0, 1000) }).where('id', '=', id).execute();
+  await db
+    .updateTable('outbox')
+    .set({ last_error: error.slice(0, 1000) })
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function deleteFinishedOutbox(db: Db, olderThan: Date): Promise<number> {

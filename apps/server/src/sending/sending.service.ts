@@ -167,10 +167,10 @@ export async function sendMessage(
   // queued and the outbox job delivers them (the inbound path does not store a retry twice).
   const localIds = queued.filter((r) => r.local).map((r) => r.id);
   const outcomes = await deliverNow(deps, localIds).catch((err: unknown) => {
-      // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
-      deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
-      return [];
-    });
+    // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
+    deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
+    return [];
+  });
   const remote = queued.length - localIds.length;
   if (remote && config.smtpRelayUrl) wakeOutbox();
   return {

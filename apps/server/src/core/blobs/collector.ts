@@ -72,7 +72,7 @@ export async function collectBlobs(opts: {
   return done;
 }
 
-/** Hourly, once across every process on the database (the `jobs` row claimed with SKIP LOCKED). */
+/** Hourly, once across every process on the database (a recurring job of the queue, core/jobs). */
 export function startBlobCollector(opts: {
   db: Db;
   store: BlobStore;

@@ -76,7 +76,9 @@ export async function enqueueJobs(
 
 /** Queues a recurring job's row once (due at once when new); an existing row keeps its schedule. */
 export async function ensureJob(db: Db, kind: string, key: string): Promise<void> {
-  await sql`insert into jobs (kind, key) values (${kind}, ${key}) on conflict (kind, key) do nothing`.execute(db);
+  await sql`insert into jobs (kind, key) values (${kind}, ${key}) on conflict (kind, key) do nothing`.execute(
+    db,
+  );
 }
 
 /** Takes a job out of the queue (its work was withdrawn: a run cancelled, a collector deleted). */
@@ -170,7 +172,12 @@ export async function rescheduleJob(
 }
 
 /** The attempt failed: due again after the back-off for its attempts (or `delayMs`), the error kept. */
-export async function retryJob(db: Db | Trx, claim: Claim, error: string, delayMs?: number): Promise<boolean> {
+export async function retryJob(
+  db: Db | Trx,
+  claim: Claim,
+  error: string,
+  delayMs?: number,
+): Promise<boolean> {
   const { rows } = await sql`
     update jobs set run_at = now() + ${interval(delayMs ?? jobBackoffMs(claim.attempts))},
       lease_owner = null, lease_until = null, last_error = ${error.slice(0, 1000)}
@@ -208,7 +215,11 @@ export async function liveLeaseOwners(db: Db, kinds: readonly string[]): Promise
 }
 
 /** Ends now the leases `owners` hold on jobs of `kinds` (processes known to be gone): due at once. Answers how many. */
-export async function expireLeasesOf(db: Db, kinds: readonly string[], owners: readonly string[]): Promise<number> {
+export async function expireLeasesOf(
+  db: Db,
+  kinds: readonly string[],
+  owners: readonly string[],
+): Promise<number> {
   if (owners.length === 0) return 0;
   const rows = await db
     .updateTable('jobs')

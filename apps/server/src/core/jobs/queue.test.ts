@@ -31,7 +31,8 @@ describe('the job queue', () => {
 
   it('one claim statement, two claimers at once: no row twice', async () => {
     for (let i = 0; i < 20; i++) await enqueueJob(db, { kind: 'test-race', key: String(i) });
-    const claim = (owner: string) => claimJobs(db, { owner, leaseMs: 60_000, limit: 15, kinds: ['test-race'] });
+    const claim = (owner: string) =>
+      claimJobs(db, { owner, leaseMs: 60_000, limit: 15, kinds: ['test-race'] });
     const [a, b] = await Promise.all([claim('a'), claim('b')]);
     const ids = [...a, ...b].map((j) => j.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -54,9 +55,12 @@ describe('the job queue', () => {
         },
       },
     });
-    await vi.waitFor(async () => expect((await findJob(db, 'test-retry', 'x'))?.last_error).toBe('disk on fire'), {
-      timeout: 5_000,
-    });
+    await vi.waitFor(
+      async () => expect((await findJob(db, 'test-retry', 'x'))?.last_error).toBe('disk on fire'),
+      {
+        timeout: 5_000,
+      },
+    );
     await sleep(100);
     await worker.stop();
     expect(runs).toBe(1);
@@ -71,7 +75,9 @@ describe('the job queue', () => {
     await enqueueJob(db, { kind: 'test-lease', key: 'x' });
     const [first] = await claimJobs(db, { owner: 'gone', leaseMs: 200, limit: 1, kinds: ['test-lease'] });
     expect(first).toBeDefined();
-    expect(await claimJobs(db, { owner: 'other', leaseMs: 60_000, limit: 1, kinds: ['test-lease'] })).toEqual([]);
+    expect(await claimJobs(db, { owner: 'other', leaseMs: 60_000, limit: 1, kinds: ['test-lease'] })).toEqual(
+      [],
+    );
     await sleep(300);
     const [again] = await claimJobs(db, { owner: 'other', leaseMs: 60_000, limit: 1, kinds: ['test-lease'] });
     expect(again).toMatchObject({ id: first!.id, lease_owner: 'other', attempts: 2 });
@@ -99,7 +105,9 @@ describe('the job queue', () => {
     await vi.waitFor(() => expect(started).toBe(true), { timeout: 5_000 });
     await sleep(400);
     // Renewed: not due for another process meanwhile.
-    expect(await claimJobs(db, { owner: 'other', leaseMs: 1000, limit: 1, kinds: ['test-long'] })).toEqual([]);
+    expect(await claimJobs(db, { owner: 'other', leaseMs: 1000, limit: 1, kinds: ['test-long'] })).toEqual(
+      [],
+    );
     await worker.stop();
     const job = (await findJob(db, 'test-long', 'x'))!;
     expect(job).toMatchObject({ attempts: 0, lease_owner: null });

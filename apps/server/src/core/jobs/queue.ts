@@ -17,10 +17,7 @@ import { measuredRun } from './job-metrics.js';
 
 /** What a handler's run came to; nothing (undefined) means done: the job's row goes. */
 export type JobOutcome =
-  | void
-  | { again: number; payload?: unknown }
-  | { retry: string; delayMs?: number }
-  | 'release';
+  void | { again: number; payload?: unknown } | { retry: string; delayMs?: number } | 'release';
 
 export interface JobContext {
   /** Aborts when the process is stopping or the lease was lost: end between steps. */
@@ -139,7 +136,12 @@ export async function runDueJob(opts: {
     kinds: [opts.kind],
   });
   if (!job) return false;
-  const parts = { db: opts.db, log: opts.log ?? { warn: () => {} }, leaseMs, stopping: new AbortController().signal };
+  const parts = {
+    db: opts.db,
+    log: opts.log ?? { warn: () => {} },
+    leaseMs,
+    stopping: new AbortController().signal,
+  };
   await runClaimed(parts, job, opts.handler);
   return true;
 }

@@ -27,10 +27,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The work the areas queued before: a job each, due at once.
   await sql`
     insert into jobs (kind, key, run_at)
-    select 'filter-run', id::text, updated_at from filter_runs where state in ('queued', 'running')`.execute(db);
+    select 'filter-run', id::text, updated_at from filter_runs where state in ('queued', 'running')`.execute(
+    db,
+  );
   await sql`
     insert into jobs (kind, key, run_at)
-    select 'contact-import', id::text, updated_at from contact_imports where state in ('queued', 'running')`.execute(db);
+    select 'contact-import', id::text, updated_at from contact_imports where state in ('queued', 'running')`.execute(
+    db,
+  );
   // Outgoing mail: a job per queued row, when it was next due; the row's own schedule goes (the job holds it).
   await sql`
     insert into jobs (kind, key, run_at, attempts)
