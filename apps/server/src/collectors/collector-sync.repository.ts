@@ -41,14 +41,16 @@ export async function takeCollector(
 }
 
 /**
- * In how many milliseconds the collector is due (0 when it is now; its lease's end while a pass holds it); null when
+ * In how many milliseconds the collector is due (0 when it is now; not before the end of a lease a pass holds); null when
  * it is disabled, stopped or gone: its job then ends.
  */
 export async function collectorDueInMs(db: Db, id: number): Promise<number | null> {
   const row = await db
     .selectFrom('collectors')
+    // A live lease (a pass under way) holds it until the lease ends, even when next_sync_at came due meanwhile.
     .select(
-      sql<number | null>`extract(epoch from coalesce(next_sync_at, lease_until) - now()) * 1000`.as('ms'),
+      sql<number | null>`extract(epoch from greatest(coalesce(next_sync_at, lease_until),
+        case when lease_until > now() then lease_until end) - now()) * 1000`.as('ms'),
     )
     .where('id', '=', id)
     .where('enabled', '=', true)
