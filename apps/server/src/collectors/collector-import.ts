@@ -10,7 +10,6 @@ import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { collectGarbageIfGrown } from '../core/idle-collection.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
-import { runDueJob, type JobHandler } from '../core/jobs/index.js';
 import { planDelivery, recordFilterErrors, type DeliveryPlan } from '../filters/index.js';
 import { ensureCollectorFolderPath, markMessages } from '../mail/index.js';
 import {
@@ -28,7 +27,6 @@ import { openCollectorPassword } from './collector-password.js';
 import { collectorMetrics } from './collector-metrics.js';
 import {
   advanceCollectorFolder,
-  collectorDueInMs,
   collectorFolders,
   copiedMessageIds,
   countCopied,
@@ -48,11 +46,9 @@ import {
   type CollectorRow,
   type CopiedMessage,
   type PassOutcome,
-  takeCollector,
 } from './collector-sync.repository.js';
 import {
   backoffMs,
-  COLLECTOR_JOB,
   importedDate,
   importedFlags,
   localFolderPath,
@@ -135,41 +131,11 @@ class PassEnded extends Error {
 }
 
 /**
- * The collector job's handler: takes the collector when it is due and runs its pass (never throwing for the remote
- * server: what went wrong is written on the collector, and published); then the job is due when the collector is
- * next, and ends once it is disabled, stopped or deleted. `ran` is told when a pass ran.
+ * Runs the pass of a collector taken for it (takeCollector, by its job in collector-jobs.ts). Never throws for the
+ * remote server: what went wrong is written on the collector (and published).
  */
-export function collectorPassHandler(deps: CollectorImportDeps, ran?: () => void): JobHandler {
-  return async (job, ctx) => {
-    const id = Number(job.key);
-    const row = await takeCollector(deps.db, id, deps.owner, deps.leaseMs ?? DEFAULTS.leaseMs);
-    if (row) {
-      ran?.();
-      const signal = deps.signal ? AbortSignal.any([deps.signal, ctx.signal]) : ctx.signal;
-      await new CollectorPass({ ...deps, signal }, row).run();
-    }
-    const dueInMs = await collectorDueInMs(deps.db, id);
-    return dueInMs === null ? undefined : { again: dueInMs };
-  };
-}
-
-/** Claims a due collector job and runs its pass; false when no collector was due (tests run passes one by one). */
-export async function runCollectorPass(deps: CollectorImportDeps): Promise<boolean> {
-  let ran = false;
-  const handler = collectorPassHandler(deps, () => (ran = true));
-  const leaseMs = deps.leaseMs ?? DEFAULTS.leaseMs;
-  while (
-    !ran &&
-    (await runDueJob({
-      db: deps.db,
-      kind: COLLECTOR_JOB,
-      handler,
-      owner: deps.owner,
-      leaseMs,
-      log: deps.log,
-    }))
-  );
-  return ran;
+export async function runPassOf(deps: CollectorImportDeps, row: CollectorRow): Promise<void> {
+  await new CollectorPass(deps, row).run();
 }
 
 interface RemoteMessage {

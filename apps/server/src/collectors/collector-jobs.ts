@@ -3,12 +3,59 @@ import {
   expireLeasesOf as expireJobLeasesOf,
   liveLeaseOwners as liveJobLeaseOwners,
   processLeaseOwner,
+  runDueJob,
   startQueueWorker,
   wakeJobs,
+  type JobHandler,
 } from '../core/jobs/index.js';
-import { collectorPassHandler, type CollectorImportDeps } from './collector-import.js';
-import { expireLeasesOf, liveLeaseOwners } from './collector-sync.repository.js';
+import { runPassOf, type CollectorImportDeps } from './collector-import.js';
+import {
+  collectorDueInMs,
+  expireLeasesOf,
+  liveLeaseOwners,
+  takeCollector,
+} from './collector-sync.repository.js';
 import { COLLECTOR_JOB } from './collector-sync.js';
+
+/** How long a collector's lease lasts unless renewed (CollectorImportDeps.leaseMs's default). */
+const LEASE_MS = 120_000;
+
+/**
+ * The collector job's handler: takes the collector when it is due and runs its pass; then the job is due when the
+ * collector is next, and ends once it is disabled, stopped or deleted. `ran` is told when a pass ran.
+ */
+export function collectorPassHandler(deps: CollectorImportDeps, ran?: () => void): JobHandler {
+  return async (job, ctx) => {
+    const id = Number(job.key);
+    const row = await takeCollector(deps.db, id, deps.owner, deps.leaseMs ?? LEASE_MS);
+    if (row) {
+      ran?.();
+      const signal = deps.signal ? AbortSignal.any([deps.signal, ctx.signal]) : ctx.signal;
+      await runPassOf({ ...deps, signal }, row);
+    }
+    const dueInMs = await collectorDueInMs(deps.db, id);
+    return dueInMs === null ? undefined : { again: dueInMs };
+  };
+}
+
+/** Claims a due collector's job and runs its pass; false when no collector was due (tests run passes one by one). */
+export async function runCollectorPass(deps: CollectorImportDeps): Promise<boolean> {
+  let ran = false;
+  const handler = collectorPassHandler(deps, () => (ran = true));
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
+  while (
+    !ran &&
+    (await runDueJob({
+      db: deps.db,
+      kind: COLLECTOR_JOB,
+      handler,
+      owner: deps.owner,
+      leaseMs,
+      log: deps.log,
+    }))
+  );
+  return ran;
+}
 
 /** A collector became due now (created, enabled, its password changed): this process's passes look at once. */
 export function wakeCollectorJobs(): void {
@@ -57,7 +104,7 @@ export function startCollectorJobs(
     log: deps.log,
     owner: passDeps.owner,
     pollMs: deps.pollMs ?? 10_000,
-    leaseMs: deps.leaseMs ?? 120_000,
+    leaseMs: deps.leaseMs ?? LEASE_MS,
     concurrency: deps.concurrency ?? 2,
     handlers: { [COLLECTOR_JOB]: collectorPassHandler(passDeps) },
     beforePass: async () => {
