@@ -23,7 +23,13 @@ describe('the job queue migration (039)', () => {
         ('blob-collector', now() - interval '1 minute', now() - interval '61 minutes', 'disk on fire')`.execute(
       db,
     );
+    // The outbox kept its own schedule then.
+    await sql`alter table outbox add column next_attempt_at timestamptz not null default now()`.execute(db);
+    await sql`create index outbox_due on outbox (next_attempt_at) where status = 'queued'`.execute(db);
     await jobQueue(db as never);
+    const { rows } = await sql`select 1 from information_schema.columns
+      where table_name = 'outbox' and column_name = 'next_attempt_at'`.execute(db);
+    expect(rows).toEqual([]);
 
     const sweep = (await findJob(db, 'recurring', 'session-sweep'))!;
     expect(sweep).toMatchObject({ kind: 'recurring', attempts: 0, lease_owner: null, last_error: null });
