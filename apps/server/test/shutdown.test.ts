@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { migrate, type Db } from '../src/core/db/index.js';
 import { openBlobStore } from '../src/core/blobs/index.js';
+import { queueOutgoing as queueMail } from '../src/sending/outbox.js';
 import { createAccount } from './_mail.js';
 import { startSink } from './_sending.js';
 import { cleanup } from './_util.js';
@@ -67,9 +68,8 @@ async function queueOutgoing(db: Db, dataDir: string, accountId: number, count: 
         `Message-ID: <out-${i}-${randomBytes(4).toString('hex')}@mailroom.test>\r\n\r\nbody ${i}\r\n`,
     );
     const { hash, size } = await blobs.put(raw);
-    await db
-      .insertInto('outbox')
-      .values({
+    await queueMail(db, [
+      {
         account_id: accountId,
         blob_hash: hash,
         size,
@@ -77,8 +77,8 @@ async function queueOutgoing(db: Db, dataDir: string, accountId: number, count: 
         envelope_from: 'shutdown@mailroom.test',
         recipient: `out${i}@example.org`,
         local: false,
-      })
-      .execute();
+      },
+    ]);
   }
 }
 
