@@ -71,7 +71,7 @@ async function main() {
     log: app.log.child({ area: 'contacts' }),
     limits: config.contacts,
   });
-  // Collectors: each due collector's import or poll, shared by every process through leases (SKIP LOCKED).
+  // Collectors: each due collector's import or poll, a job of the queue (core/jobs) shared by every process.
   const collectorNet = {
     dns: openDnsResolver(config.dnsServers),
     policy: new AddressPolicy(config.outboundAllowPrivate),

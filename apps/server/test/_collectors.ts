@@ -17,6 +17,8 @@ import {
   type CollectorImportDeps,
 } from '../src/collectors/index.js';
 import { sealCollectorPassword } from '../src/collectors/collector-password.js';
+import { COLLECTOR_JOB } from '../src/collectors/collector-sync.js';
+import { enqueueJob } from '../src/core/jobs/index.js';
 import { cleanup, testBlobStore } from './_util.js';
 
 export const passwordSecret = 'collectors-test-secret';
@@ -77,7 +79,12 @@ export async function addCollector(
       ...extra,
     })
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirstOrThrow()
+    .then(async (row) => {
+      // As the collectors service does: its job, due when the collector is.
+      await enqueueJob(db, { kind: COLLECTOR_JOB, key: String(row.id) });
+      return row;
+    });
 }
 
 /** Makes the collector due now and runs passes until no collector is due (as the job would, minus the waiting). */
@@ -87,6 +94,7 @@ export async function syncNow(deps: CollectorImportDeps, collectorId: number, ma
     .set({ next_sync_at: sql<Date>`now()` })
     .where('id', '=', collectorId)
     .execute();
+  await enqueueJob(deps.db, { kind: COLLECTOR_JOB, key: String(collectorId) });
   for (let i = 0; i < maxPasses && (await runCollectorPass(deps)); i++);
   return deps.db.selectFrom('collectors').selectAll().where('id', '=', collectorId).executeTakeFirstOrThrow();
 }

@@ -297,7 +297,8 @@ describe('the blob collector', () => {
     const job = await db
       .selectFrom('jobs')
       .select('run_at')
-      .where('name', '=', 'blob-collector')
+      .where('kind', '=', 'recurring')
+      .where('key', '=', 'blob-collector')
       .executeTakeFirstOrThrow();
     expect(job.run_at.getTime()).toBeGreaterThan(Date.now() + 50 * 60_000);
   });

@@ -82,6 +82,15 @@ describe('two engines sharing one database', () => {
       .set({ lease_until: sql<Date>`now() - interval '1 second'` })
       .where('id', '=', row.id)
       .execute();
+    await db
+      .updateTable('jobs')
+      .set({
+        run_at: sql<Date>`now() - interval '1 second'`,
+        lease_until: sql<Date>`now() - interval '1 second'`,
+      })
+      .where('kind', '=', 'collector')
+      .where('key', '=', String(row.id))
+      .execute();
     expect(await runCollectorPass(fast)).toBe(true);
     release();
     await slowPass;

@@ -12,6 +12,7 @@ import { freePort } from '../../../test-support/ports.js';
 import { runDomainUpkeep, type DomainUpkeepDeps } from '../src/addresses/index.js';
 import { AddressPolicy, openDnsResolver } from '../src/core/net/index.js';
 import { api } from './_client.js';
+import { queueOutgoing as queueMail } from '../src/sending/outbox.js';
 
 /**
  * The DKIM keys of own domains and the daily upkeep (issue 17): both signatures of outgoing mail verified by mailauth
@@ -93,9 +94,8 @@ describe('mail from a verified own domain', () => {
         `Message-ID: <x${seq}@${domain.name}>\r\nDate: ${new Date().toUTCString()}\r\n\r\nHello from our domain.\r\n`,
     );
     const { hash, size } = await ctx.blobs.put(raw);
-    await db
-      .insertInto('outbox')
-      .values({
+    await queueMail(db, [
+      {
         account_id: ann.accountId,
         blob_hash: hash,
         size,
@@ -103,8 +103,8 @@ describe('mail from a verified own domain', () => {
         envelope_from: `sales@${domain.name}`,
         recipient: 'bob@example.com',
         local: false,
-      })
-      .execute();
+      },
+    ]);
     startJobs(ctx);
     const [message] = await sink.waitFor(1);
     const resolver: DNSResolver = (name, type) => dns.resolver.resolve(name, type) as never;

@@ -31,7 +31,8 @@ describe('a recurring job shared by several processes', () => {
     const row = await db
       .selectFrom('jobs')
       .selectAll()
-      .where('name', '=', 'test-hourly')
+      .where('kind', '=', 'recurring')
+      .where('key', '=', 'test-hourly')
       .executeTakeFirstOrThrow();
     expect(row.run_at.getTime()).toBeGreaterThan(Date.now() + 3500_000);
     expect(row.last_error).toBeNull();
@@ -56,8 +57,14 @@ describe('a recurring job shared by several processes', () => {
       },
     });
     const lastError = async () =>
-      (await db.selectFrom('jobs').select('last_error').where('name', '=', 'test-often').executeTakeFirst())
-        ?.last_error;
+      (
+        await db
+          .selectFrom('jobs')
+          .select('last_error')
+          .where('kind', '=', 'recurring')
+          .where('key', '=', 'test-often')
+          .executeTakeFirst()
+      )?.last_error;
     await vi.waitFor(async () => expect(await lastError()).toBe('disk on fire'), { timeout: 5_000 });
     letSecondRun();
     await vi.waitFor(async () => expect(await lastError()).toBeNull(), { timeout: 5_000 });

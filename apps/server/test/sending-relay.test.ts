@@ -6,7 +6,7 @@ import { createTestApp, createTestDb } from './_util.js';
 import { mailUser } from './_actions.js';
 import { freePort } from '../../../test-support/ports.js';
 import { compose, parse, startJobs, startSink, until } from './_sending.js';
-import { claimDue } from '../src/sending/sending.repository.js';
+import { claimJobs } from '../src/core/jobs/jobs.repository.js';
 import { api } from './_client.js';
 
 /** An app whose relay is the test's own SMTP sink; the outbox job runs as in main.ts. */
@@ -268,8 +268,18 @@ describe('a process that dies mid-delivery', () => {
     const { ctx, user } = await withRelay({ port: sink.port });
     await api(user.browser, 'sendMessage', { body: compose(user.email, ['orphan@example.com']) });
     // The dead process claimed the row (one attempt counted) and never finished it.
-    const claimed = await claimDue(db, { limit: 10, leaseMs: 1500, includeRemote: true });
-    expect(claimed.map((r) => r.recipient)).toEqual(['orphan@example.com']);
+    const claimed = await claimJobs(db, {
+      owner: 'dead-process',
+      leaseMs: 1500,
+      limit: 10,
+      kinds: ['outbox-local', 'outbox-remote'],
+    });
+    const orphan = await db
+      .selectFrom('outbox')
+      .select('id')
+      .where('account_id', '=', user.accountId)
+      .executeTakeFirstOrThrow();
+    expect(claimed.map((j) => [j.kind, j.key])).toEqual([['outbox-remote', String(orphan.id)]]);
     startJobs(ctx);
     await new Promise((r) => setTimeout(r, 500));
     expect(sink.messages).toHaveLength(0);

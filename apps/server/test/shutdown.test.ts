@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { migrate, type Db } from '../src/core/db/index.js';
 import { openBlobStore } from '../src/core/blobs/index.js';
+import { queueOutgoing as queueMail } from '../src/sending/outbox.js';
 import { createAccount } from './_mail.js';
 import { startSink } from './_sending.js';
 import { cleanup } from './_util.js';
@@ -68,9 +69,8 @@ async function queueOutgoing(db: Db, dataDir: string, accountId: number, count: 
         `Message-ID: <out-${i}-${randomBytes(4).toString('hex')}@mailroom.test>\r\n\r\nbody ${i}\r\n`,
     );
     const { hash, size } = await blobs.put(raw);
-    await db
-      .insertInto('outbox')
-      .values({
+    await queueMail(db, [
+      {
         account_id: accountId,
         blob_hash: hash,
         size,
@@ -78,8 +78,8 @@ async function queueOutgoing(db: Db, dataDir: string, accountId: number, count: 
         envelope_from: 'shutdown@mailroom.test',
         recipient: `out${i}@example.org`,
         local: false,
-      })
-      .execute();
+      },
+    ]);
   }
 }
 
@@ -313,7 +313,16 @@ describe('graceful shutdown', () => {
       // Every row was sent once, or is queued with no lease (due now, its claim not counted): another node takes it at once.
       const rows = await db
         .selectFrom('outbox')
-        .select(['id', 'status', 'attempts', 'recipient', sql<boolean>`next_attempt_at <= now()`.as('due')])
+        .leftJoin('jobs', (join) =>
+          join.on('jobs.kind', 'like', 'outbox-%').on(sql`jobs.key`, '=', sql`outbox.id::text`),
+        )
+        .select([
+          'outbox.id',
+          'outbox.status',
+          'outbox.attempts',
+          'outbox.recipient',
+          sql<boolean>`jobs.run_at <= now() and jobs.attempts = 0`.as('due'),
+        ])
         .execute();
       const sent = rows.filter((r) => r.status === 'sent');
       const queued = rows.filter((r) => r.status === 'queued');

@@ -29,7 +29,6 @@ import { openCollectorPassword } from './collector-password.js';
 import { collectorMetrics } from './collector-metrics.js';
 import {
   advanceCollectorFolder,
-  claimDueCollector,
   collectorFolders,
   copiedMessageIds,
   countCopied,
@@ -134,15 +133,11 @@ class PassEnded extends Error {
 }
 
 /**
- * Claims the collector that waited longest and runs its pass; false when none was due. Never throws for the remote
- * server: what went wrong is written on the collector (and published).
+ * Runs the pass of a collector taken for it (takeCollector, by its job in collector-jobs.ts). Never throws for the
+ * remote server: what went wrong is written on the collector (and published).
  */
-export async function runCollectorPass(deps: CollectorImportDeps): Promise<boolean> {
-  const leaseMs = deps.leaseMs ?? DEFAULTS.leaseMs;
-  const row = await claimDueCollector(deps.db, deps.owner, leaseMs);
-  if (!row) return false;
+export async function runPassOf(deps: CollectorImportDeps, row: CollectorRow): Promise<void> {
   await new CollectorPass(deps, row).run();
-  return true;
 }
 
 interface RemoteMessage {

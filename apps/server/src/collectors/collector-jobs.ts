@@ -1,20 +1,65 @@
-import { EventEmitter } from 'node:events';
 import os from 'node:os';
-import { randomBytes } from 'node:crypto';
-import { startPeriodicJob } from '../core/jobs/index.js';
-import { runCollectorPass, type CollectorImportDeps } from './collector-import.js';
-import { expireLeasesOf, liveLeaseOwners } from './collector-sync.repository.js';
+import {
+  expireLeasesOf as expireJobLeasesOf,
+  liveLeaseOwners as liveJobLeaseOwners,
+  processLeaseOwner,
+  runDueJob,
+  startQueueWorker,
+  wakeJobs,
+  type JobHandler,
+} from '../core/jobs/index.js';
+import { runPassOf, type CollectorImportDeps } from './collector-import.js';
+import {
+  collectorDueInMs,
+  expireLeasesOf,
+  liveLeaseOwners,
+  takeCollector,
+} from './collector-sync.repository.js';
+import { COLLECTOR_JOB } from './collector-sync.js';
 
-const wake = new EventEmitter().setMaxListeners(0);
+/** How long a collector's lease lasts unless renewed (CollectorImportDeps.leaseMs's default). */
+const LEASE_MS = 120_000;
+
+/**
+ * The collector job's handler: takes the collector when it is due and runs its pass; then the job is due when the
+ * collector is next, and ends once it is disabled, stopped or deleted. `ran` is told when a pass ran.
+ */
+export function collectorPassHandler(deps: CollectorImportDeps, ran?: () => void): JobHandler {
+  return async (job, ctx) => {
+    const id = Number(job.key);
+    const row = await takeCollector(deps.db, id, deps.owner, deps.leaseMs ?? LEASE_MS);
+    if (row) {
+      ran?.();
+      const signal = deps.signal ? AbortSignal.any([deps.signal, ctx.signal]) : ctx.signal;
+      await runPassOf({ ...deps, signal }, row);
+    }
+    const dueInMs = await collectorDueInMs(deps.db, id);
+    return dueInMs === null ? undefined : { again: dueInMs };
+  };
+}
+
+/** Claims a due collector's job and runs its pass; false when no collector was due (tests run passes one by one). */
+export async function runCollectorPass(deps: CollectorImportDeps): Promise<boolean> {
+  let ran = false;
+  const handler = collectorPassHandler(deps, () => (ran = true));
+  const leaseMs = deps.leaseMs ?? LEASE_MS;
+  while (
+    !ran &&
+    (await runDueJob({
+      db: deps.db,
+      kind: COLLECTOR_JOB,
+      handler,
+      owner: deps.owner,
+      leaseMs,
+      log: deps.log,
+    }))
+  );
+  return ran;
+}
 
 /** A collector became due now (created, enabled, its password changed): this process's passes look at once. */
 export function wakeCollectorJobs(): void {
-  wake.emit('wake');
-}
-
-/** This process's name on the collectors' leases: host, pid and a random part (a restarted pid is another owner). */
-export function collectorLeaseOwner(): string {
-  return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  wakeJobs(COLLECTOR_JOB);
 }
 
 /**
@@ -40,9 +85,10 @@ export function goneLocalOwners(owners: readonly string[], host = os.hostname())
 }
 
 /**
- * The collectors' durable job in this process: every `pollMs` (and when woken) up to `concurrency` passes claim due
- * collectors (FOR UPDATE SKIP LOCKED and a lease, so processes share them) until none is due. Stopping aborts the
- * passes between batches; their collectors are due again at once for whichever process runs next.
+ * The collectors' durable jobs in this process: every `pollMs` (and when woken) up to `concurrency` passes claim due
+ * collector jobs from the queue (one per collector) until none is due. Stopping aborts the passes between batches;
+ * their collectors are due again at once for whichever process runs next. Before each look, the leases of this host's
+ * processes that are gone are ended, so their collectors are taken up at once.
  */
 export function startCollectorJobs(
   deps: Omit<CollectorImportDeps, 'owner' | 'signal'> & {
@@ -51,33 +97,25 @@ export function startCollectorJobs(
     concurrency?: number;
   },
 ): { stop(): Promise<void> } {
-  const abort = new AbortController();
-  const passDeps: CollectorImportDeps = {
-    ...deps,
-    owner: deps.owner ?? collectorLeaseOwner(),
-    signal: abort.signal,
-  };
-  const worker = async () => {
-    while (!abort.signal.aborted && (await runCollectorPass(passDeps)));
-  };
-  const job = startPeriodicJob({
+  const passDeps: CollectorImportDeps = { ...deps, owner: deps.owner ?? processLeaseOwner() };
+  return startQueueWorker({
+    db: deps.db,
     name: 'collectors',
-    intervalMs: deps.pollMs ?? 10_000,
     log: deps.log,
-    run: async () => {
-      const gone = goneLocalOwners(await liveLeaseOwners(deps.db));
-      if ((await expireLeasesOf(deps.db, gone)) > 0)
-        deps.log.info({ owners: gone }, 'took up the collectors of a process that is gone');
-      await Promise.all(Array.from({ length: deps.concurrency ?? 2 }, worker));
+    owner: passDeps.owner,
+    pollMs: deps.pollMs ?? 10_000,
+    leaseMs: deps.leaseMs ?? LEASE_MS,
+    concurrency: deps.concurrency ?? 2,
+    handlers: { [COLLECTOR_JOB]: collectorPassHandler(passDeps) },
+    beforePass: async () => {
+      const owners = [
+        ...(await liveLeaseOwners(deps.db)),
+        ...(await liveJobLeaseOwners(deps.db, [COLLECTOR_JOB])),
+      ];
+      const gone = goneLocalOwners([...new Set(owners)]);
+      const ended =
+        (await expireLeasesOf(deps.db, gone)) + (await expireJobLeasesOf(deps.db, [COLLECTOR_JOB], gone));
+      if (ended > 0) deps.log.info({ owners: gone }, 'took up the collectors of a process that is gone');
     },
   });
-  const onWake = () => job.wake();
-  wake.on('wake', onWake);
-  return {
-    async stop() {
-      abort.abort();
-      wake.off('wake', onWake);
-      await job.stop();
-    },
-  };
 }

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { CollectorState } from '@mailroom/protocol';
-import { transact, type Database, type Db, type Trx } from '../core/db/index.js';
+import { type Database, type Db, type Trx } from '../core/db/index.js';
 import type { CollectorRow } from './collectors.repository.js';
 
 /**
@@ -12,42 +12,52 @@ export type { CollectorRow };
 export type CollectorFolderRow = Selectable<Database['collector_folders']>;
 
 /**
- * Claims the collector that has waited longest for its pass, with FOR UPDATE SKIP LOCKED so two processes never
- * claim the same one, and takes its lease: `lease_until` is renewed while the pass runs; a process that dies leaves
- * a lease that runs out, and the collector is claimed again then (its next_sync_at is null while a pass runs, so the
- * lease's end is when it is due). Undefined when none is due.
+ * Takes the collector for its pass when it is due (its job was claimed from the queue, so no other process asks for
+ * it meanwhile): its lease, `lease_until`, is renewed while the pass runs and fences every write of the pass; a
+ * process that dies leaves a lease that runs out, and the collector is due again then (its next_sync_at is null while
+ * a pass runs, so the lease's end is when it is due). Undefined when it is not due, disabled, stopped or gone.
  */
-export async function claimDueCollector(
+export async function takeCollector(
   db: Db,
+  id: number,
   owner: string,
   leaseMs: number,
 ): Promise<CollectorRow | undefined> {
-  return transact(db, async (trx) => {
-    const due = await trx
-      .selectFrom('collectors')
-      .select('id')
-      .where('enabled', '=', true)
-      .where('state', 'not in', ['stopped', 'disabled'])
-      .where(sql<boolean>`coalesce(next_sync_at, lease_until) <= now()`)
-      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
-      .orderBy(sql`coalesce(next_sync_at, lease_until)`)
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (!due) return undefined;
-    return trx
-      .updateTable('collectors')
-      .set({
-        lease_owner: owner,
-        lease_until: sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval`,
-        next_sync_at: null,
-        updated_at: sql<Date>`now()`,
-      })
-      .where('id', '=', due.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+  return db
+    .updateTable('collectors')
+    .set({
+      lease_owner: owner,
+      lease_until: sql<Date>`now() + ${`${leaseMs} milliseconds`}::interval`,
+      next_sync_at: null,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', id)
+    .where('enabled', '=', true)
+    .where('state', 'not in', ['stopped', 'disabled'])
+    .where(sql<boolean>`coalesce(next_sync_at, lease_until) <= now()`)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', sql<Date>`now()`)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * In how many milliseconds the collector is due (0 when it is now; not before the end of a lease a pass holds); null when
+ * it is disabled, stopped or gone: its job then ends.
+ */
+export async function collectorDueInMs(db: Db, id: number): Promise<number | null> {
+  const row = await db
+    .selectFrom('collectors')
+    // A live lease (a pass under way) holds it until the lease ends, even when next_sync_at came due meanwhile.
+    .select(
+      sql<number | null>`extract(epoch from greatest(coalesce(next_sync_at, lease_until),
+        case when lease_until > now() then lease_until end) - now()) * 1000`.as('ms'),
+    )
+    .where('id', '=', id)
+    .where('enabled', '=', true)
+    .where('state', 'not in', ['stopped', 'disabled'])
+    .executeTakeFirst();
+  if (!row || row.ms === null) return null;
+  return Math.max(0, Math.ceil(Number(row.ms)));
 }
 
 /** Who holds a lease that has not run out yet (a handful of rows: the passes running now). */

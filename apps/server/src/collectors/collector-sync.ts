@@ -3,6 +3,9 @@ import { FOLDER_DEPTH_MAX, collectorFolderSegment } from '@mailroom/protocol';
 
 /** The pure parts of the import: where a remote folder goes, a message's fingerprint, its flags, the back-off. */
 
+/** The job queue's kind for a collector's passes (key: the collector's id); the job follows its next_sync_at. */
+export const COLLECTOR_JOB = 'collector';
+
 /**
  * The local folder a remote folder fills: the collector's folder, then one segment per level of the remote path
  * (split at the server's delimiter, each made a segment by collectorFolderSegment). Levels deeper than our folders

@@ -10,10 +10,12 @@ import {
 } from '@mailroom/protocol';
 import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
+import { deleteJob, enqueueJob, wakeJobs } from '../core/jobs/index.js';
 import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { deleteFolderTree, ensureCollectorFolderPath, lockAccount } from '../mailbox/index.js';
 import { sealCollectorPassword } from './collector-password.js';
 import { adoptKeptRecords, keepCollectorRecords } from './collector-sync.repository.js';
+import { COLLECTOR_JOB } from './collector-sync.js';
 import { collectorView } from './collector-view.js';
 import {
   collectsAddress,
@@ -187,12 +189,14 @@ export async function createCollector(
       await ensureCollectorFolderPath(trx, accountId, folderName);
       // The same mailbox collected before and deleted with its mail kept: what was copied then is not copied again.
       await adoptKeptRecords(trx, inserted.id, { accountId, host: endpoint.host, login });
+      await enqueueJob(trx, { kind: COLLECTOR_JOB, key: String(inserted.id) });
       return inserted;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('err_provider_already_exists');
     throw err;
   }
+  wakeJobs(COLLECTOR_JOB);
   await announce(deps, accountId, true);
   return collectorView(row);
 }
@@ -235,8 +239,10 @@ export async function updateCollector(
       } satisfies CollectorPatch);
     }
     if (Object.keys(patch).length === 0) return locked;
+    if (restart && input.enabled !== false) await enqueueJob(trx, { kind: COLLECTOR_JOB, key: String(id) });
     return updateCollectorRow(trx, accountId, id, patch);
   });
+  wakeJobs(COLLECTOR_JOB);
   await announce(deps, accountId, false);
   return collectorView(row);
 }
@@ -259,6 +265,7 @@ export async function deleteCollector(
     if (!keepMail) removedFolders = await deleteFolderTree(trx, accountId, row.folder_name);
     else await keepCollectorRecords(trx, row.id, { accountId, host: row.host, login: row.login });
     await deleteCollectorRow(trx, accountId, id);
+    await deleteJob(trx, COLLECTOR_JOB, String(id));
   });
   await announce(deps, accountId, removedFolders > 0);
 }

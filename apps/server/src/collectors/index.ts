@@ -9,5 +9,5 @@ export { collectorView } from './collector-view.js';
 export type { CollectorRow } from './collectors.repository.js';
 export { connectImap, imapErrorCode, type ImapConnectDeps, type ImapEndpoint } from './imap-connect.js';
 export { openCollectorPassword, sealCollectorPassword } from './collector-password.js';
-export { runCollectorPass, type CollectorImportDeps } from './collector-import.js';
-export { startCollectorJobs, wakeCollectorJobs } from './collector-jobs.js';
+export { type CollectorImportDeps } from './collector-import.js';
+export { runCollectorPass, startCollectorJobs, wakeCollectorJobs } from './collector-jobs.js';

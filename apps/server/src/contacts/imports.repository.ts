@@ -49,7 +49,7 @@ export function toContactImport(row: ContactImportView): ContactImportResponse {
 
 /** A new queued import; the partial unique index refuses a second unfinished one of the account. */
 export async function insertImport(
-  db: Db,
+  db: Db | Trx,
   values: { account_id: number; format: string; group_id: number | null; blob_hash: string },
 ): Promise<ContactImportView> {
   return db.insertInto('contact_imports').values(values).returning(shown).executeTakeFirstOrThrow();
@@ -68,23 +68,15 @@ export async function findImport(
     .executeTakeFirst();
 }
 
-/**
- * Claims the import that waited longest: a queued one, or a running one whose process has said nothing for
- * `staleSeconds` (it stopped); marks it running. Several processes claim different ones (SKIP LOCKED).
- */
-export async function claimImport(db: Db, staleSeconds: number): Promise<ContactImportRow | undefined> {
-  const { rows } = await sql<ContactImportRow>`
-    update contact_imports set state = 'running', updated_at = now()
-    where id = (
-      select id from contact_imports
-      where state = 'queued'
-        or (state = 'running' and updated_at < now() - make_interval(secs => ${staleSeconds}))
-      order by updated_at
-      limit 1
-      for update skip locked
-    )
-    returning *`.execute(db);
-  return rows[0];
+/** Marks the import running (its job claimed it) and answers it; undefined once it has finished. */
+export async function startImportRun(db: Db, id: number): Promise<ContactImportRow | undefined> {
+  return db
+    .updateTable('contact_imports')
+    .set({ state: 'running', updated_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('state', 'in', ['queued', 'running'])
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export interface ImportProgress {

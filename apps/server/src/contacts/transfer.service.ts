@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { isDeepStrictEqual } from 'node:util';
 import {
   CONTACT_EMAILS_MAX,
@@ -12,7 +11,14 @@ import { isUniqueViolation, transact, type Db, type Trx, type VcardProperty } fr
 import type { BlobStore } from '../core/blobs/index.js';
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
-import { startPeriodicJob, timeSlicer } from '../core/jobs/index.js';
+import {
+  enqueueJob,
+  runDueJob,
+  startQueueWorker,
+  timeSlicer,
+  wakeJobs,
+  type JobHandler,
+} from '../core/jobs/index.js';
 import { decodeFile, decodeFileSliced } from './charset.js';
 import { looksLikeContactsCsv, parseContactsCsvSliced } from './contacts-csv.js';
 import type { ContactLimits } from './contacts.service.js';
@@ -35,7 +41,7 @@ import {
 import { requireGroup } from './groups.service.js';
 import type { ImportEntry, ParsedFile } from './import-entry.js';
 import {
-  claimImport,
+  startImportRun,
   findImport,
   insertImport,
   saveProgress,
@@ -152,8 +158,8 @@ function merged(current: ContactValues, incoming: ContactValues): ContactValues 
   return isDeepStrictEqual(next, current) ? null : next;
 }
 
-/** An import's wake-up: a new one starts at once instead of at the next poll. */
-const wake = new EventEmitter().setMaxListeners(0);
+/** The job queue's kind for an import (key: the import's id): the whole import is one run, under a renewed lease. */
+export const CONTACT_IMPORT_JOB = 'contact-import';
 
 /**
  * POST contacts/import: checks the file is one we read (and the group is the caller's), stores it and queues the
@@ -171,13 +177,17 @@ export async function startImport(
   const format = contactsFileFormat(file, query.format);
   const { hash } = await blobs.put(file);
   try {
-    const row = await insertImport(db, {
-      account_id: accountId,
-      format,
-      group_id: query.group ?? null,
-      blob_hash: hash,
+    const row = await transact(db, async (trx) => {
+      const inserted = await insertImport(trx, {
+        account_id: accountId,
+        format,
+        group_id: query.group ?? null,
+        blob_hash: hash,
+      });
+      await enqueueJob(trx, { kind: CONTACT_IMPORT_JOB, key: String(inserted.id) });
+      return inserted;
     });
-    wake.emit('wake');
+    wakeJobs(CONTACT_IMPORT_JOB);
     return toContactImport(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('contact_import_active');
@@ -201,8 +211,8 @@ export interface ContactImportDeps {
   batchMs?: number;
 }
 
-/** A running import no process has touched for this long is taken over by another (its process stopped). */
-const STALE_SECONDS = 120;
+/** An import's lease: renewed while it runs; one whose process stopped is taken over when it runs out. */
+const IMPORT_LEASE_MS = 120_000;
 /** Entries one batch takes at most, however fast they go. */
 const BATCH_MAX = 500;
 
@@ -217,10 +227,27 @@ const BATCH_MAX = 500;
  * groups, and the import's group) are found by name or made while there is room (MAX_CONTACT_GROUPS). So the same
  * file imported twice adds nothing the second time, and an import taken over after a stop resumes where it was.
  */
+export function contactImportHandler(deps: ContactImportDeps): JobHandler {
+  return async (job) => {
+    await runImport(deps, Number(job.key));
+  };
+}
+
+/** Claims the import job due longest and does the import through; false when none was due (tests). */
 export async function runContactImport(deps: ContactImportDeps): Promise<boolean> {
+  return runDueJob({
+    db: deps.db,
+    kind: CONTACT_IMPORT_JOB,
+    handler: contactImportHandler(deps),
+    log: deps.log,
+    leaseMs: IMPORT_LEASE_MS,
+  });
+}
+
+async function runImport(deps: ContactImportDeps, id: number): Promise<void> {
   const { db } = deps;
-  const row = await claimImport(db, STALE_SECONDS);
-  if (!row) return false;
+  const row = await startImportRun(db, id);
+  if (!row) return;
   const accountId = row.account_id;
   const batchMs = deps.batchMs ?? 20;
   let lastPublished = 0;
@@ -267,7 +294,7 @@ export async function runContactImport(deps: ContactImportDeps): Promise<boolean
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     await fail(err);
-    return true;
+    return;
   }
   if (progress.done === 0) {
     progress.total = parsed.entries.length;
@@ -443,38 +470,27 @@ export async function runContactImport(deps: ContactImportDeps): Promise<boolean
   } catch (err) {
     if (!(err instanceof DomainError)) deps.log.error({ err, importId: row.id }, 'contacts import failed');
     await fail(err);
-    return true;
+    return;
   }
   if (progress.added || progress.updated || progress.groups_added)
     await publishAfterCommit(deps.events, deps.log, accountId, [
       { event: 'updateAccount', part: 'contacts' },
       { event: 'updateAccount', part: 'groups' },
     ]);
-  return true;
 }
 
 /** Works through queued imports, one at a time in this process; woken by a new one. */
 export function startContactImports(deps: ContactImportDeps & { pollMs?: number }): {
   stop(): Promise<void>;
 } {
-  let stopped = false;
-  const job = startPeriodicJob({
+  return startQueueWorker({
+    db: deps.db,
     name: 'contact-imports',
-    intervalMs: deps.pollMs ?? 5_000,
     log: deps.log,
-    run: async () => {
-      while (!stopped && (await runContactImport(deps))) await new Promise((r) => setImmediate(r));
-    },
+    pollMs: deps.pollMs ?? 5_000,
+    leaseMs: IMPORT_LEASE_MS,
+    handlers: { [CONTACT_IMPORT_JOB]: contactImportHandler(deps) },
   });
-  const onWake = () => job.wake();
-  wake.on('wake', onWake);
-  return {
-    async stop() {
-      stopped = true;
-      wake.off('wake', onWake);
-      await job.stop();
-    },
-  };
 }
 
 /** A file name for Content-Disposition: the group's name (or "contacts"), ASCII-safe beside its UTF-8 form. */

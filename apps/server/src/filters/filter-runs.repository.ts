@@ -45,18 +45,17 @@ export async function findRun(db: Db, accountId: number, id: number): Promise<Fi
     .executeTakeFirst();
 }
 
-/** The unfinished run that waited longest (its last batch longest ago), read without a lock. */
-export async function nextRun(db: Db): Promise<FilterRunRow | undefined> {
+/** The run, while it is unfinished (queued or running). */
+export async function unfinishedRun(db: Db, id: number): Promise<FilterRunRow | undefined> {
   return db
     .selectFrom('filter_runs')
     .selectAll()
+    .where('id', '=', id)
     .where('state', 'in', ['queued', 'running'])
-    .orderBy('updated_at')
-    .limit(1)
     .executeTakeFirst();
 }
 
-/** The run row, locked for this transaction; undefined when another process holds it or it has finished. */
+/** The run row, locked for this transaction (its job's lease keeps other processes off it); undefined once finished. */
 export async function lockRun(trx: Trx, id: number): Promise<FilterRunRow | undefined> {
   return trx
     .selectFrom('filter_runs')
@@ -64,7 +63,6 @@ export async function lockRun(trx: Trx, id: number): Promise<FilterRunRow | unde
     .where('id', '=', id)
     .where('state', 'in', ['queued', 'running'])
     .forUpdate()
-    .skipLocked()
     .executeTakeFirst();
 }
 

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { Logger } from 'pino';
 import { SieveSyntaxError, type SieveResult } from '@mailroom/sieve';
 import type { FilterRun, MailEvent } from '@mailroom/protocol';
@@ -9,7 +8,7 @@ import type { BlobStore } from '../core/blobs/index.js';
 import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { publishAfterCommit, type EventBus } from '../core/events/index.js';
-import { startPeriodicJob } from '../core/jobs/index.js';
+import { enqueueJob, runDueJob, startQueueWorker, wakeJobs, type JobHandler } from '../core/jobs/index.js';
 import {
   ensureFolderPath,
   listFolders,
@@ -23,8 +22,8 @@ import { compileOptionsFor, compileOrRefuse } from './filters.service.js';
 import {
   findRun,
   lockRun,
-  nextRun,
   insertRun,
+  unfinishedRun,
   toFilterRun,
   updateRun,
   type FilterRunRow,
@@ -36,7 +35,8 @@ import { runOnMessage } from './message-host.js';
 /** Messages a batch looks at: each batch is one transaction, and other requests run between batches. */
 export const filterRunBatchSize = 200;
 
-const wake = new EventEmitter().setMaxListeners(0);
+/** The job queue's kind for a run (key: the run's id): each job run is one batch, queued again while there is more. */
+export const FILTER_RUN_JOB = 'filter-run';
 
 /**
  * POST filters/apply: queues a run of rules over one of the caller's folders (dry: only counted). One unfinished
@@ -52,18 +52,22 @@ export async function applyFilter(
   if (!folder) throw new DomainError('entity_not_found');
   let row: FilterRunRow;
   try {
-    row = await insertRun(db, {
-      account_id: accountId,
-      folder_id: folder.id,
-      script: body.script,
-      dry_run: body.dry_run,
-      total: folder.total_count,
+    row = await transact(db, async (trx) => {
+      const run = await insertRun(trx, {
+        account_id: accountId,
+        folder_id: folder.id,
+        script: body.script,
+        dry_run: body.dry_run,
+        total: folder.total_count,
+      });
+      await enqueueJob(trx, { kind: FILTER_RUN_JOB, key: String(run.id) });
+      return run;
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new DomainError('filter_run_active');
     throw err;
   }
-  wake.emit('wake');
+  wakeJobs(FILTER_RUN_JOB);
   return toFilterRun(row);
 }
 
@@ -134,30 +138,37 @@ interface BatchPlan {
 }
 
 /**
- * One batch of the unfinished run that waited longest; false when there was none. The slow part (reading the
- * messages' blobs, running the script) happens outside any transaction: on embedded PGlite a transaction holds the
- * only connection. Then one short transaction locks the run row (FOR UPDATE SKIP LOCKED) and applies the batch
- * only if the run is still where this batch started, so two processes never apply the same batch.
+ * One batch of a run (its job): the slow part (reading the messages' blobs, running the script) happens outside any
+ * transaction: on embedded PGlite a transaction holds the only connection. Then one short transaction locks the run
+ * row and applies the batch only if the run is still where this batch started. The job is queued again at once while
+ * the run has more to do, behind the other runs waiting.
  */
+export function filterRunHandler(deps: FilterRunDeps): JobHandler {
+  return async (job) => {
+    const row = await unfinishedRun(deps.db, Number(job.key));
+    if (!row) return;
+    let plan: BatchPlan;
+    try {
+      plan = await planBatch(deps.db, deps.blobs, row, deps.batchSize ?? filterRunBatchSize);
+    } catch (err) {
+      if (!(err instanceof DomainError) && !(err instanceof SieveSyntaxError)) throw err;
+      plan = emptyPlan({ ...progressOf(row), state: 'failed', error: err.message });
+    }
+    const published = await transact(deps.db, async (trx) => {
+      const locked = await lockRun(trx, row.id);
+      if (!locked || locked.cursor_uid !== row.cursor_uid || locked.done !== row.done) return null;
+      const events = row.dry_run ? [] : await applyBatch(trx, row, plan);
+      const updated = await updateRun(trx, row.id, plan.progress);
+      return [...events, { event: 'filterRun', run: toFilterRun(updated) } as const];
+    });
+    if (published) await publishAfterCommit(deps.events, deps.log, row.account_id, published);
+    return plan.progress.state === 'running' ? { again: 0 } : undefined;
+  };
+}
+
+/** Claims the filter-run job due longest and runs its batch; false when none was due (tests work runs through). */
 export async function runFilterBatch(deps: FilterRunDeps): Promise<boolean> {
-  const row = await nextRun(deps.db);
-  if (!row) return false;
-  let plan: BatchPlan;
-  try {
-    plan = await planBatch(deps.db, deps.blobs, row, deps.batchSize ?? filterRunBatchSize);
-  } catch (err) {
-    if (!(err instanceof DomainError) && !(err instanceof SieveSyntaxError)) throw err;
-    plan = emptyPlan({ ...progressOf(row), state: 'failed', error: err.message });
-  }
-  const published = await transact(deps.db, async (trx) => {
-    const locked = await lockRun(trx, row.id);
-    if (!locked || locked.cursor_uid !== row.cursor_uid || locked.done !== row.done) return null;
-    const events = row.dry_run ? [] : await applyBatch(trx, row, plan);
-    const updated = await updateRun(trx, row.id, plan.progress);
-    return [...events, { event: 'filterRun', run: toFilterRun(updated) } as const];
-  });
-  if (published) await publishAfterCommit(deps.events, deps.log, row.account_id, published);
-  return true;
+  return runDueJob({ db: deps.db, kind: FILTER_RUN_JOB, handler: filterRunHandler(deps), log: deps.log });
 }
 
 const progressOf = (row: FilterRunRow): RunProgress => ({
@@ -271,24 +282,13 @@ async function applyBatch(trx: Trx, row: FilterRunRow, plan: BatchPlan): Promise
   return events;
 }
 
-/** Works through queued runs, a batch at a time, yielding to other work between batches; woken by a new run. */
+/** Works through queued runs, a batch at a time (a job each), other runs' batches between; woken by a new run. */
 export function startFilterRuns(deps: FilterRunDeps & { pollMs?: number }): { stop(): Promise<void> } {
-  let stopped = false;
-  const job = startPeriodicJob({
+  return startQueueWorker({
+    db: deps.db,
     name: 'filter-runs',
-    intervalMs: deps.pollMs ?? 5_000,
     log: deps.log,
-    run: async () => {
-      while (!stopped && (await runFilterBatch(deps))) await new Promise((r) => setImmediate(r));
-    },
+    pollMs: deps.pollMs ?? 5_000,
+    handlers: { [FILTER_RUN_JOB]: filterRunHandler(deps) },
   });
-  const onWake = () => job.wake();
-  wake.on('wake', onWake);
-  return {
-    async stop() {
-      stopped = true;
-      wake.off('wake', onWake);
-      await job.stop();
-    },
-  };
 }

@@ -3,6 +3,7 @@ import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.js';
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
+import { transact } from '../core/db/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import {
@@ -15,8 +16,7 @@ import {
   type RedirectClaim,
 } from '../filters/index.js';
 import { buildBounce, headerBlock } from './bounce.js';
-import { wakeOutbox, type SendingDeps } from './outbox.js';
-import { enqueue } from './sending.repository.js';
+import { queueOutgoing, wakeOutbox, type SendingDeps } from './outbox.js';
 
 /** The loop header a redirect adds: the address whose filter redirected the message. */
 export const redirectedFromHeader = 'X-Mailroom-Redirected-From';
@@ -71,17 +71,20 @@ async function queue(
   recipient: string,
 ): Promise<void> {
   const blob = await deps.blobs.put(raw);
-  await enqueue(deps.db, [
-    {
-      account_id: request.accountId,
-      blob_hash: blob.hash,
-      size: blob.size,
-      message_id: messageIdOf(raw),
-      envelope_from: envelopeFrom,
-      recipient,
-      local: await isHostedDomain(deps.db, deps.config, domainOf(recipient)),
-    },
-  ]);
+  const local = await isHostedDomain(deps.db, deps.config, domainOf(recipient));
+  await transact(deps.db, (trx) =>
+    queueOutgoing(trx, [
+      {
+        account_id: request.accountId,
+        blob_hash: blob.hash,
+        size: blob.size,
+        message_id: messageIdOf(raw),
+        envelope_from: envelopeFrom,
+        recipient,
+        local,
+      },
+    ]),
+  );
 }
 
 async function redirect(

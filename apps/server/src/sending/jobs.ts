@@ -1,5 +1,5 @@
-import { startPeriodicJob, startRecurringJob } from '../core/jobs/index.js';
-import { createRelay, onOutboxWake, runOutbox } from './outbox.js';
+import { startQueueWorker, startRecurringJob } from '../core/jobs/index.js';
+import { createRelay, OUTBOX_LOCAL, OUTBOX_REMOTE, outboxBatch } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
 import type { SendingDeps } from './outbox.js';
 import { UPLOAD_TTL_MS } from './uploads.js';
@@ -10,22 +10,23 @@ const FINISHED_OUTBOX_TTL_MS = 7 * 24 * 3600_000;
 const SWEEP_INTERVAL_MS = 3600_000;
 
 /**
- * The outbox job (every OUTBOX_POLL_MS, and at once when a send queues remote mail; its rows are
- * claimed one by one) and an hourly sweep, once across all processes, of compose uploads nobody
+ * The outbox worker (every OUTBOX_POLL_MS, and at once when a send queues remote mail; a job per outbox row, claimed
+ * in batches) and an hourly sweep, once across all processes, of compose uploads nobody
  * used and of old finished outbox rows. Their blobs are shared by content: the blob collector (core/blobs) removes
  * them once nothing references them (`blobsOfSending` answers for these tables).
  */
 export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
   const relay = deps.config.smtpRelayUrl ? createRelay(deps.config.smtpRelayUrl) : undefined;
-  const stopping = new AbortController();
   measureOutbox(deps.db);
-  const outbox = startPeriodicJob({
+  // Remote mail is claimed only by a process with a relay; without one it stays queued.
+  const outbox = startQueueWorker({
+    db: deps.db,
     name: 'outbox',
-    intervalMs: deps.config.outbox.pollMs,
-    run: () => runOutbox(deps, relay, stopping.signal),
     log: deps.log,
+    pollMs: deps.config.outbox.pollMs,
+    leaseMs: deps.config.outbox.leaseMs,
+    batch: { kinds: relay ? [OUTBOX_LOCAL, OUTBOX_REMOTE] : [OUTBOX_LOCAL], run: outboxBatch(deps, relay) },
   });
-  const stopWaking = onOutboxWake(() => outbox.wake());
   const sweep = startRecurringJob({
     db: deps.db,
     name: 'sending-sweep',
@@ -38,10 +39,8 @@ export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
     log: deps.log,
   });
   return {
-    /** Attempts under way end; claimed rows not yet attempted are given back (deliverClaimed). */
+    /** Attempts under way end; claimed rows not yet attempted are given back (outboxBatch). */
     async stop() {
-      stopping.abort();
-      stopWaking();
       await Promise.all([outbox.stop(), sweep.stop()]);
       relay?.close();
     },

@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import type { DKIMSignResult } from 'mailauth';
 import addressparser from 'nodemailer/lib/addressparser/index.js';
@@ -14,13 +13,23 @@ import {
 } from '../addresses/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import { publishAfterCommit } from '../core/events/index.js';
+import type { Db, Trx } from '../core/db/index.js';
+import {
+  enqueueJobs,
+  runJobsNow,
+  wakeJobs,
+  type Job,
+  type JobContext,
+  type JobOutcome,
+} from '../core/jobs/index.js';
 import { buildBounce, headerBlock, type DeliveryFailure } from './bounce.js';
 import {
-  claimDue,
+  enqueue,
   markBounced,
   markSent,
-  releaseClaimed,
-  scheduleRetry,
+  recordAttemptError,
+  startAttempts,
+  uncountAttempts,
   type OutboxRow,
 } from './sending.repository.js';
 import { outboxMetrics } from './outbox-metrics.js';
@@ -35,14 +44,27 @@ type Attempt = { ok: true } | { ok: false; permanent: boolean; failure: Omit<Del
 
 const MAX_BACKOFF_MS = 4 * 3600_000;
 
-const wake = new EventEmitter().setMaxListeners(0);
-/** Asks the outbox jobs of this process to look for due mail now rather than at the next poll. */
+/** The job queue's kinds for outgoing mail, a job per outbox row (key: its id): to a local mailbox, or by the relay. */
+export const OUTBOX_LOCAL = 'outbox-local';
+export const OUTBOX_REMOTE = 'outbox-remote';
+
+/** Asks the outbox workers of this process to look for due mail now rather than at the next poll. */
 export function wakeOutbox(): void {
-  wake.emit('wake');
+  wakeJobs(OUTBOX_LOCAL);
+  wakeJobs(OUTBOX_REMOTE);
 }
-export function onOutboxWake(listener: () => void): () => void {
-  wake.on('wake', listener);
-  return () => wake.off('wake', listener);
+
+/** Queues outgoing mail: its outbox rows and their jobs, together (in the caller's transaction). */
+export async function queueOutgoing(
+  trx: Db | Trx,
+  rows: Parameters<typeof enqueue>[1],
+): Promise<OutboxRow[]> {
+  const queued = await enqueue(trx, rows);
+  await enqueueJobs(
+    trx,
+    queued.map((r) => ({ kind: r.local ? OUTBOX_LOCAL : OUTBOX_REMOTE, key: String(r.id) })),
+  );
+  return queued;
 }
 
 export function backoffMs(retryBaseMs: number, attempts: number): number {
@@ -225,10 +247,14 @@ async function bounce(deps: SendingDeps, row: OutboxRow, failure: DeliveryFailur
   await publishAfterCommit(deps.events, deps.log, row.account_id, events);
 }
 
-async function settle(deps: SendingDeps, row: OutboxRow, attempt: Attempt): Promise<AttemptOutcome> {
+async function settle(
+  deps: SendingDeps,
+  row: OutboxRow,
+  attempt: Attempt,
+): Promise<{ outcome: AttemptOutcome; job: JobOutcome }> {
   if (attempt.ok) {
     await markSent(deps.db, row.id);
-    return 'sent';
+    return { outcome: 'sent', job: undefined };
   }
   const exhausted = row.attempts >= deps.config.outbox.maxAttempts;
   if (attempt.permanent || exhausted) {
@@ -236,31 +262,32 @@ async function settle(deps: SendingDeps, row: OutboxRow, attempt: Attempt): Prom
     if (!attempt.permanent) failure.status = failure.status.replace(/^4/, '5');
     deps.log.info({ outbox: row.id, status: failure.status }, 'outgoing mail bounced');
     await bounce(deps, row, failure);
-    return 'bounced';
+    return { outcome: 'bounced', job: undefined };
   }
   const delay = backoffMs(deps.config.outbox.retryBaseMs, row.attempts);
-  await scheduleRetry(deps.db, row.id, delay, `${attempt.failure.status} ${attempt.failure.diagnostic}`);
-  return 'retry';
+  const error = `${attempt.failure.status} ${attempt.failure.diagnostic}`;
+  await recordAttemptError(deps.db, row.id, error);
+  return { outcome: 'retry', job: { retry: error, delayMs: delay } };
 }
 
 /**
  * One attempt for each claimed row: local rows through the inbound path (grouped by message),
  * remote ones through the relay (when there is one; without, they stay queued). Returns the
- * outcome per row, in order. Once `signal` aborts (the process is stopping) no new attempt starts: the attempts
- * under way end, and the rows not yet attempted are given back at once (`releaseClaimed`) rather than left
- * leased until OUTBOX_LEASE_MS runs out.
+ * outcome per row, in order (undefined for a row not attempted). Once `signal` aborts (the process is stopping) no
+ * new attempt starts: the attempts under way end, and the rows not yet attempted are left untried (their jobs are
+ * given back at once rather than left leased until OUTBOX_LEASE_MS runs out).
  */
-export async function deliverClaimed(
+async function deliverClaimed(
   deps: SendingDeps,
   rows: OutboxRow[],
   relay?: Transporter,
   signal?: AbortSignal,
-): Promise<AttemptOutcome[]> {
-  const outcomes = new Map<OutboxRow, AttemptOutcome>();
+): Promise<Map<OutboxRow, { outcome: AttemptOutcome; job: JobOutcome }>> {
+  const outcomes = new Map<OutboxRow, { outcome: AttemptOutcome; job: JobOutcome }>();
   const settled = async (target: 'local' | 'relay', row: OutboxRow, attempt: Attempt) => {
-    const outcome = await settle(deps, row, attempt);
-    outboxMetrics.settled(target, outcome);
-    outcomes.set(row, outcome);
+    const done = await settle(deps, row, attempt);
+    outboxMetrics.settled(target, done.outcome);
+    outcomes.set(row, done);
   };
   const byMessage = new Map<string, OutboxRow[]>();
   for (const row of rows.filter((r) => r.local)) {
@@ -288,38 +315,59 @@ export async function deliverClaimed(
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
-  } else {
-    for (const row of remote) outcomes.set(row, 'retry');
   }
-  const untried = rows.filter((r) => !outcomes.has(r));
-  if (untried.length && signal?.aborted) {
-    const released = await releaseClaimed(deps.db, untried).catch((err: unknown) => {
-      deps.log.warn({ err }, 'giving back claimed outbox rows failed; they come back when their lease ends');
-      return 0;
-    });
-    deps.log.info({ released }, 'stopping: claimed outbox rows given back');
-  }
-  return rows.map((r) => outcomes.get(r) ?? 'retry');
+  return outcomes;
 }
 
 /**
- * Claims and works through due rows until none are left, or `signal` aborts; returns how many were claimed.
+ * The outbox's batch of claimed jobs: their rows' attempts, an outcome for each job. A row not attempted (stopping,
+ * or remote mail where there is no relay) is given back; a job whose row was already settled is done.
  */
-export async function runOutbox(
+export function outboxBatch(
   deps: SendingDeps,
   relay: Transporter | undefined,
-  signal?: AbortSignal,
-): Promise<number> {
-  let total = 0;
-  while (!signal?.aborted) {
-    const rows = await claimDue(deps.db, {
-      limit: 50,
-      leaseMs: deps.config.outbox.leaseMs,
-      includeRemote: relay !== undefined,
+  seen?: (outcomes: AttemptOutcome[]) => void,
+): (jobs: Job[], ctx: JobContext) => Promise<JobOutcome[]> {
+  return async (jobs, ctx) => {
+    const rows = await startAttempts(
+      deps.db,
+      jobs.map((j) => ({ id: Number(j.key), attempts: j.attempts })),
+    );
+    const outcomes = await deliverClaimed(deps, rows, relay, ctx.signal);
+    const untried = rows.filter((r) => !outcomes.has(r));
+    if (untried.length) {
+      await uncountAttempts(deps.db, untried).catch((err: unknown) =>
+        deps.log.warn(
+          { err },
+          'giving back claimed outbox rows failed; they come back when their lease ends',
+        ),
+      );
+      if (ctx.signal.aborted)
+        deps.log.info({ released: untried.length }, 'stopping: claimed outbox rows given back');
+    }
+    seen?.(rows.map((r) => outcomes.get(r)?.outcome ?? 'retry'));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return jobs.map((j) => {
+      const row = byId.get(Number(j.key));
+      if (!row) return undefined;
+      const done = outcomes.get(row);
+      return done ? done.job : 'release';
     });
-    if (!rows.length) return total;
-    await deliverClaimed(deps, rows, relay, signal);
-    total += rows.length;
-  }
-  return total;
+  };
+}
+
+/**
+ * Delivers just-sent local rows now (the sender learns how many got it), through their jobs: claimed as the outbox
+ * worker would, so a row is never attempted twice at once. Answers the outcome per attempted row.
+ */
+export async function deliverNow(deps: SendingDeps, ids: number[]): Promise<AttemptOutcome[]> {
+  let outcomes: AttemptOutcome[] = [];
+  await runJobsNow({
+    db: deps.db,
+    kinds: [OUTBOX_LOCAL],
+    keys: ids.map(String),
+    log: deps.log,
+    run: outboxBatch(deps, undefined, (seen) => (outcomes = seen)),
+  });
+  return outcomes;
 }

@@ -154,60 +154,36 @@ export async function enqueue(
 }
 
 /**
- * Claims due rows for one attempt: FOR UPDATE SKIP LOCKED lets several processes share the
- * queue, and the lease (next_attempt_at pushed ahead) keeps others off a row while it is being
- * delivered outside any transaction; a process that dies mid-attempt leaves the row to be
- * claimed again when the lease runs out. `ids` claims those rows only (delivery right after send).
+ * The outbox rows of claimed jobs (the job queue's kinds outbox-local/outbox-remote, key the row's id) as their
+ * attempt starts: each still queued row takes its job's attempt count (claims so far, this one counted, so an attempt
+ * a dead process never finished counts too). Rows already sent or bounced are not returned.
  */
-export async function claimDue(
+export async function startAttempts(
   db: Db,
-  opts: { limit: number; leaseMs: number; includeRemote: boolean; ids?: number[] },
+  claims: { id: number; attempts: number }[],
 ): Promise<OutboxRow[]> {
-  // One statement: the row locks it takes and the lease it writes commit together.
-  const rows = await db
-    .with('due', (qb) => {
-      let query = qb
-        .selectFrom('outbox')
-        .select('id')
-        .where('status', '=', 'queued')
-        .where('next_attempt_at', '<=', sql<Date>`now()`)
-        .orderBy('next_attempt_at')
-        .limit(opts.limit)
-        .forUpdate()
-        .skipLocked();
-      if (!opts.includeRemote) query = query.where('local', '=', true);
-      if (opts.ids) query = query.where('id', 'in', opts.ids.length ? opts.ids : [-1]);
-      return query;
-    })
-    .updateTable('outbox')
-    .from('due')
-    .set({
-      attempts: sql`outbox.attempts + 1`,
-      next_attempt_at: sql`now() + ${`${opts.leaseMs} milliseconds`}::interval`,
-    })
-    .whereRef('outbox.id', '=', 'due.id')
-    .returning(outboxColumns.map((c) => `outbox.${c}` as const))
-    .execute();
-  return rows as OutboxRow[];
+  if (!claims.length) return [];
+  const { rows } = await sql<OutboxRow>`
+    update outbox set attempts = c.attempts
+    from unnest(${claims.map((c) => c.id)}::bigint[], ${claims.map((c) => c.attempts)}::int[]) as c(id, attempts)
+    where outbox.id = c.id and outbox.status = 'queued'
+    returning ${sql.join(outboxColumns.map((c) => sql.ref(`outbox.${c}`)))}`.execute(db);
+  return rows;
 }
 
 /**
- * Gives claimed rows back before their attempt (the process is stopping): due again at once, the claim's attempt not
- * counted. A row claimed again meanwhile by another process (its lease ran out) has another attempt count and is left alone.
+ * Rows given back before their attempt (the process is stopping; their jobs are released): the claim's attempt not
+ * counted. A row claimed again meanwhile by another process has another attempt count and is left alone.
  */
-export async function releaseClaimed(db: Db, rows: Pick<OutboxRow, 'id' | 'attempts'>[]): Promise<number> {
-  let released = 0;
-  for (const row of rows) {
-    const result = await db
+export async function uncountAttempts(db: Db, rows: Pick<OutboxRow, 'id' | 'attempts'>[]): Promise<void> {
+  for (const row of rows)
+    await db
       .updateTable('outbox')
-      .set({ next_attempt_at: sql<Date>`now()`, attempts: sql`attempts - 1` })
+      .set({ attempts: sql`attempts - 1` })
       .where('id', '=', row.id)
       .where('status', '=', 'queued')
       .where('attempts', '=', row.attempts)
-      .executeTakeFirst();
-    released += Number(result.numUpdatedRows);
-  }
-  return released;
+      .execute();
 }
 
 /** Queued rows, local and remote: the outbox gauge of /metrics. */
@@ -240,13 +216,11 @@ export async function markBounced(db: Db, id: number, error: string): Promise<vo
     .execute();
 }
 
-export async function scheduleRetry(db: Db, id: number, delayMs: number, error: string): Promise<void> {
+/** What the last attempt of a row to be retried ran into (its job holds when it is due). */
+export async function recordAttemptError(db: Db, id: number, error: string): Promise<void> {
   await db
     .updateTable('outbox')
-    .set({
-      next_attempt_at: sql`now() + ${`${Math.round(delayMs)} milliseconds`}::interval`,
-      last_error: error.slice(0, 1000),
-    })
+    .set({ last_error: error.slice(0, 1000) })
     .where('id', '=', id)
     .execute();
 }

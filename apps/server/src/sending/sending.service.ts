@@ -16,9 +16,9 @@ import {
 } from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
 import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
-import { deliverClaimed, wakeOutbox } from './outbox.js';
+import { deliverNow, queueOutgoing, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
-import { claimDue, deleteUploads, enqueue, touchUploads } from './sending.repository.js';
+import { deleteUploads, touchUploads } from './sending.repository.js';
 import { attachmentsForMessage } from './uploads.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 import { recordCorrespondents } from '../contacts/index.js';
@@ -167,7 +167,7 @@ export async function sendMessage(
     if (prepared.source && prepared.source.mode !== COMPOSE_MODE.FORWARD) {
       events.push(...(await markAnswered(trx, accountId, prepared.source.id)));
     }
-    const queued = await enqueue(
+    const queued = await queueOutgoing(
       trx,
       recipients.map((r) => ({
         account_id: accountId,
@@ -189,18 +189,11 @@ export async function sendMessage(
   // Local recipients now, so the sender learns how many got it; a crash here leaves the rows
   // queued and the outbox job delivers them (the inbound path does not store a retry twice).
   const localIds = queued.filter((r) => r.local).map((r) => r.id);
-  const outcomes = await claimDue(db, {
-    limit: localIds.length,
-    leaseMs: 60_000,
-    includeRemote: false,
-    ids: localIds,
-  })
-    .then((claimed) => deliverClaimed(deps, claimed))
-    .catch((err: unknown) => {
-      // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
-      deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
-      return [];
-    });
+  const outcomes = await deliverNow(deps, localIds).catch((err: unknown) => {
+    // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
+    deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
+    return [];
+  });
   const remote = queued.length - localIds.length;
   if (remote && config.smtpRelayUrl) wakeOutbox();
   return {

@@ -1,7 +1,7 @@
 import { NOTIFY_MINUTES_MAX } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { startRecurringJob, type PeriodicJob } from '../core/jobs/index.js';
+import { startRecurringJob, type QueueWorker } from '../core/jobs/index.js';
 import { findAccountById } from '../accounts/index.js';
 import { accountsWithNewInboxMail, newInboxMail } from '../mailbox/index.js';
 import { refundDueInvoices, unpaidInvoicesBefore } from './invoices.repository.js';
@@ -106,7 +106,7 @@ export async function sendMailNotices(
 }
 
 /** The wallet's background jobs, each run once a minute across every process on the database. */
-export function startWalletJobs(deps: WalletDeps & { log: Log }): PeriodicJob[] {
+export function startWalletJobs(deps: WalletDeps & { log: Log }): QueueWorker[] {
   const db: Db = deps.db;
   return [
     startRecurringJob({

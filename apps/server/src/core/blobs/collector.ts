@@ -1,5 +1,5 @@
 import type { Db } from '../db/index.js';
-import { startRecurringJob, type PeriodicJob } from '../jobs/index.js';
+import { startRecurringJob, type QueueWorker } from '../jobs/index.js';
 import type { BlobStore, ListedBlob } from './blob-store.js';
 
 /**
@@ -72,7 +72,7 @@ export async function collectBlobs(opts: {
   return done;
 }
 
-/** Hourly, once across every process on the database (the `jobs` row claimed with SKIP LOCKED). */
+/** Hourly, once across every process on the database (a recurring job of the queue, core/jobs). */
 export function startBlobCollector(opts: {
   db: Db;
   store: BlobStore;
@@ -81,7 +81,7 @@ export function startBlobCollector(opts: {
   log: { warn: (obj: object, msg: string) => void; info: (obj: object, msg: string) => void };
   intervalMs?: number;
   checkMs?: number;
-}): PeriodicJob {
+}): QueueWorker {
   return startRecurringJob({
     db: opts.db,
     name: 'blob-collector',

@@ -40,6 +40,7 @@ import * as m033 from './migrations/033-contact-imports.js';
 import * as m035 from './migrations/035-code-cap-late-payments.js';
 import * as m037 from './migrations/037-kept-collector-records.js';
 import * as m038 from './migrations/038-thread-latest.js';
+import * as m039 from './migrations/039-job-queue.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -122,6 +123,7 @@ const migrations: Record<string, Migration> = {
   '035-code-cap-late-payments': m035,
   '037-kept-collector-records': m037,
   '038-thread-latest': m038,
+  '039-job-queue': m039,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

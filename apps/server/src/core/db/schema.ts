@@ -94,11 +94,19 @@ export interface Database {
     /** When the row was written or last put again: the collector's grace period counts from it. */
     written_at: ColumnType<Date, Date | undefined, Date>;
   };
+  /** The job queue (core/jobs, migration 039): one row per kind and key. */
   jobs: {
-    name: string;
+    id: Generated<number>;
+    kind: string;
+    key: string;
+    payload: ColumnType<unknown, string | undefined, string>;
     run_at: ColumnType<Date, Date | undefined, Date>;
+    lease_owner: string | null;
+    lease_until: Date | null;
+    attempts: Generated<number>;
     last_started_at: Date | null;
     last_error: string | null;
+    created_at: Generated<Date>;
   };
   accounts: {
     id: Generated<number>;
@@ -386,7 +394,6 @@ export interface Database {
     local: boolean;
     status: ColumnType<OutboxStatus, OutboxStatus | undefined, OutboxStatus>;
     attempts: ColumnType<number, number | undefined, number>;
-    next_attempt_at: ColumnType<Date, Date | undefined, Date>;
     last_error: string | null;
     created_at: CreatedAt;
     done_at: Date | null;
