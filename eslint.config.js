@@ -53,7 +53,7 @@ const routeImportsRule = [
       ...storePrimitivesRule[1].patterns,
       {
         regex: '(^|/)core/events(/.*)?$',
-        importNames: ['emit', 'publishAfterCommit'],
+        importNames: ['emit'],
         message:
           "a route publishes nothing: the service's change emits its events inside its transaction " +
           '(docs/ARCHITECTURE.md).',

@@ -102,9 +102,6 @@ describe('the server layer rules (npm run lint)', () => {
       `import { ${names} } from '${from}';\nexport const a = [${names}];\n`;
     const route = 'apps/server/src/mail/x.routes.ts';
     expect(await lint(route, use('emit', '../core/events/index.js'))).toEqual(['no-restricted-imports']);
-    expect(await lint(route, use('publishAfterCommit', '../core/events/index.js'))).toEqual([
-      'no-restricted-imports',
-    ]);
     expect(await lint(route, use('lockFolders', '../mailbox/index.js'))).toEqual(['no-restricted-imports']);
     expect(await lint('apps/server/src/mail/x.service.ts', use('emit', '../core/events/index.js'))).toEqual(
       [],

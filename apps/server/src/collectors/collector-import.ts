@@ -9,7 +9,7 @@ import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
 import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { collectGarbageIfGrown } from '../core/idle-collection.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus } from '../core/events/index.js';
 import { planDelivery, recordFilterErrors, type DeliveryPlan } from '../filters/index.js';
 import {
   ensureCollectorFolderPath,
@@ -332,7 +332,7 @@ class CollectorPass {
       if (err instanceof PassEnded) return { events: [] as MailEvent[] };
       throw err;
     });
-    await publishAfterCommit(deps.events, deps.log, this.accountId, events);
+    await emit(deps.db, deps, this.accountId, events);
     if (released) {
       this.row = released;
       await this.publish(true);
@@ -346,9 +346,7 @@ class CollectorPass {
       return;
     this.lastPublished = now;
     const collector = this.deps.view({ ...this.row, ...this.progress });
-    await publishAfterCommit(this.deps.events, this.deps.log, this.accountId, [
-      { event: 'collector', collector },
-    ]);
+    await emit(this.deps.db, this.deps, this.accountId, [{ event: 'collector', collector }]);
   }
 
   private checkGoing(): void {
@@ -448,10 +446,7 @@ class CollectorPass {
       localFolderPath(base, entry.path, entry.delimiter || null),
     );
     await updateCollectorFolder(this.deps.db, cf.id, { folder_id: id });
-    if (created)
-      await publishAfterCommit(this.deps.events, this.deps.log, this.accountId, [
-        { event: 'updateMailboxList' },
-      ]);
+    if (created) await emit(this.deps.db, this.deps, this.accountId, [{ event: 'updateMailboxList' }]);
     return id;
   }
 
@@ -643,17 +638,17 @@ class CollectorPass {
           this.progress.messages_done++;
         }
       } finally {
-        await publishAfterCommit(deps.events, deps.log, this.accountId, mergeEvents(published));
+        await emit(deps.db, deps, this.accountId, mergeEvents(published));
       }
     }
-    await publishAfterCommit(deps.events, deps.log, this.accountId, mergeEvents(published));
+    await emit(deps.db, deps, this.accountId, mergeEvents(published));
     const filterErrors = prepared.flatMap((p) => p.plan?.errors ?? []);
     if (filterErrors.length)
       await recordFilterErrors(deps.db, this.accountId, filterErrors).catch((err: unknown) =>
         deps.log.warn({ err }, 'recording a filter error failed'),
       );
     if (prepared.some((p) => p.plan?.foldersCreated))
-      await publishAfterCommit(deps.events, deps.log, this.accountId, [{ event: 'updateMailboxList' }]);
+      await emit(deps.db, deps, this.accountId, [{ event: 'updateMailboxList' }]);
     await this.publish();
     // A whole mailbox is a long run of batches: their garbage is collected as it goes, not left to pile up.
     collectGarbageIfGrown();
@@ -764,7 +759,7 @@ class CollectorPass {
           flag,
           folder_messages: [{ folder_id: folder, message_uids: uids }],
         });
-        await publishAfterCommit(deps.events, deps.log, this.accountId, outcome.events);
+        await emit(deps.db, deps, this.accountId, outcome.events);
       }
     }
   }

@@ -11,7 +11,7 @@ import {
 import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { deleteJob, enqueueJob, wakeJobs } from '../core/jobs/index.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { deleteFolderTree, ensureCollectorFolderPath, lockAccount } from '../mailbox/index.js';
 import { sealCollectorPassword } from './collector-password.js';
 import { adoptKeptRecords, keepCollectorRecords } from './collector-sync.repository.js';
@@ -61,7 +61,7 @@ export function discoverImap(deps: CollectorsDeps, email: string): Promise<FindI
 }
 
 const announce = (deps: CollectorsDeps, accountId: number, folders: boolean) =>
-  publishAfterCommit(deps.events, deps.log, accountId, [
+  emit(deps.db, deps, accountId, [
     { event: 'updateAccount', part: 'collectors' },
     ...(folders ? [{ event: 'updateMailboxList' as const }] : []),
   ]);

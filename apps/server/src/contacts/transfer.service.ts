@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { isUniqueViolation, transact, type Db, type Trx, type VcardProperty } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog as BasePublishLog } from '../core/events/index.js';
 import {
   enqueueJob,
   runDueJob,
@@ -52,7 +52,7 @@ import {
 import { parseVcardsSliced, writeVcards } from './vcard.js';
 import { VCARD_PROPERTIES_MAX } from './vcard-prepass.js';
 
-type PublishLog = Parameters<typeof publishAfterCommit>[1] & {
+type PublishLog = BasePublishLog & {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 };
@@ -254,9 +254,7 @@ async function runImport(deps: ContactImportDeps, id: number): Promise<void> {
   const publish = async (view: ContactImportView, force = false) => {
     if (!force && Date.now() - lastPublished < 250) return;
     lastPublished = Date.now();
-    await publishAfterCommit(deps.events, deps.log, accountId, [
-      { event: 'contactImport', import: toContactImport(view) },
-    ]);
+    await emit(deps.db, deps, accountId, [{ event: 'contactImport', import: toContactImport(view) }]);
   };
   const storedSkipped = (typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped) as {
     entry: number;
@@ -473,7 +471,7 @@ async function runImport(deps: ContactImportDeps, id: number): Promise<void> {
     return;
   }
   if (progress.added || progress.updated || progress.groups_added)
-    await publishAfterCommit(deps.events, deps.log, accountId, [
+    await emit(deps.db, deps, accountId, [
       { event: 'updateAccount', part: 'contacts' },
       { event: 'updateAccount', part: 'groups' },
     ]);

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus } from '../core/events/index.js';
 import { DomainError } from '../core/errors.js';
 import {
   ingest,
@@ -213,8 +213,7 @@ export async function deliverMessage(
       for (const r of group) outcomes.set(r.accountId, outcome);
       continue;
     }
-    for (const [accountId, events] of ingested.events)
-      void publishAfterCommit(deps.events, deps.log, accountId, events);
+    for (const [accountId, events] of ingested.events) void emit(deps.db, deps, accountId, events);
     // Accounts that had this message already (a sender's retry): what their filter sends went out the first time.
     const retried = new Set(ingested.accounts.filter((a) => a.duplicate).map((a) => a.accountId));
     for (const accountId of retried) duplicates.add(accountId);
@@ -259,8 +258,7 @@ async function afterStored(
 ): Promise<OutgoingMail | undefined> {
   if (!plan) return undefined;
   const { accountId } = recipient;
-  if (plan.foldersCreated)
-    void publishAfterCommit(deps.events, deps.log, accountId, [{ event: 'updateMailboxList' }]);
+  if (plan.foldersCreated) void emit(deps.db, deps, accountId, [{ event: 'updateMailboxList' }]);
   const record = (errors: DeliveryPlan['errors']) =>
     recordFilterErrors(deps.db, accountId, errors).catch((err: unknown) =>
       deps.log.error({ err }, 'recording a filter error failed'),
@@ -281,7 +279,7 @@ async function afterStored(
         { enforceQuota: false },
       ).then(
         (kept) => {
-          for (const [id, events] of kept.events) void publishAfterCommit(deps.events, deps.log, id, events);
+          for (const [id, events] of kept.events) void emit(deps.db, deps, id, events);
         },
         (e: unknown) => deps.log.error({ err: e }, 'keeping a message in the Inbox failed'),
       );

@@ -11,7 +11,7 @@ import {
 import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import { publishAfterCommit, type EventBus, type PublishLog } from '../core/events/index.js';
+import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { readMessage } from '../mail/index.js';
@@ -220,5 +220,5 @@ async function tellSenderLocked(deps: EncryptedDeps, row: EncryptedRow): Promise
     .compile()
     .build();
   const { events } = await storeNotice(deps.db, deps.blobs, row.account_id, raw);
-  await publishAfterCommit(deps.events, deps.log, row.account_id, events);
+  await emit(deps.db, deps, row.account_id, events);
 }

@@ -7,7 +7,7 @@ import { findAccountById } from '../accounts/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { publishAfterCommit, type EventBus } from '../core/events/index.js';
+import { emit, type EventBus } from '../core/events/index.js';
 import { enqueueJob, runDueJob, startQueueWorker, wakeJobs, type JobHandler } from '../core/jobs/index.js';
 import {
   ensureFolderPath,
@@ -161,7 +161,7 @@ export function filterRunHandler(deps: FilterRunDeps): JobHandler {
       const updated = await updateRun(trx, row.id, plan.progress);
       return [...events, { event: 'filterRun', run: toFilterRun(updated) } as const];
     });
-    if (published) await publishAfterCommit(deps.events, deps.log, row.account_id, published);
+    if (published) await emit(deps.db, deps, row.account_id, published);
     return plan.progress.state === 'running' ? { again: 0 } : undefined;
   };
 }

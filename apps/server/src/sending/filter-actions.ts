@@ -4,7 +4,7 @@ import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
 import { transact } from '../core/db/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import { emit } from '../core/events/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import {
   autoReplyRefusal,
@@ -148,7 +148,7 @@ async function tellRedirectCap(
     .compile()
     .build();
   const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await publishAfterCommit(deps.events, deps.log, accountId, events);
+  await emit(deps.db, deps, accountId, events);
 }
 
 async function reject(

@@ -12,7 +12,7 @@ import {
   type LocalRecipient,
 } from '../addresses/index.js';
 import { storeNotice } from '../mailbox/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import { emit } from '../core/events/index.js';
 import type { Db, Trx } from '../core/db/index.js';
 import {
   enqueueJobs,
@@ -244,7 +244,7 @@ async function bounce(deps: SendingDeps, row: OutboxRow, failure: DeliveryFailur
   const { events } = await storeNotice(deps.db, deps.blobs, row.account_id, raw, (trx) =>
     markBounced(trx, row.id, `${failure.status} ${failure.diagnostic}`),
   );
-  await publishAfterCommit(deps.events, deps.log, row.account_id, events);
+  await emit(deps.db, deps, row.account_id, events);
 }
 
 async function settle(

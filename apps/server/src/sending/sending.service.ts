@@ -2,7 +2,7 @@ import type { ComposeRequestParsed, DraftResponse, MailEvent, Ok, SendResponse }
 import { COMPOSE_MODE } from '@mailroom/protocol';
 import type { Principal } from '../accounts/index.js';
 import { transact, type Db } from '../core/db/index.js';
-import { publishAfterCommit } from '../core/events/index.js';
+import { emit } from '../core/events/index.js';
 import { isHostedDomain, scopeOf } from '../addresses/index.js';
 import {
   discardDraft,
@@ -109,7 +109,7 @@ async function savedDraftThread(
 }
 
 function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
-  return publishAfterCommit(deps.events, deps.log, accountId, events);
+  return emit(deps.db, deps, accountId, events);
 }
 
 /**

@@ -75,7 +75,7 @@ export async function transact<T>(db: Db, fn: (trx: Trx) => Promise<T>): Promise
 /**
  * Runs `hook` after the transaction `trx` belongs to has committed: for code that changes rows inside a transaction
  * someone else opened (an invoice purpose's handler inside settleInvoice) and must tell others only once the change
- * is visible. The hook must not throw (publishAfterCommit never does). `trx` must come from transact().
+ * is visible. The hook must not throw (emit never does). `trx` must come from transact().
  */
 export function afterCommit(trx: Trx, hook: () => unknown): void {
   const hooks = commitHooks.get(trx);

@@ -10,7 +10,7 @@ export {
   type SessionEndedHandler,
 } from './event-bus.js';
 export { PgEventBus, splitForNotify, type PgEventBusOptions } from './pg-event-bus.js';
-export { emit, publishAfterCommit, type EventSink, type PublishLog } from './publish.js';
+export { emit, type EventSink, type PublishLog } from './publish.js';
 
 /**
  * With PostgreSQL several server processes may share the database, so events cross between

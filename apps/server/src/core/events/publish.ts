@@ -40,17 +40,3 @@ async function publishNow(sink: EventSink, accountId: number, list: readonly Mai
     sink.log.error({ err, accountId }, 'publishing events failed');
   }
 }
-
-/**
- * Publishes events of a change that has committed. Kept for the callers not yet moved to emit(); new code uses
- * emit with the change's transaction.
- */
-export async function publishAfterCommit(
-  events: EventBus,
-  log: PublishLog,
-  accountId: number,
-  list: readonly MailEvent[],
-): Promise<void> {
-  if (!list.length) return;
-  await publishNow({ events, log }, accountId, list);
-}
