@@ -1,6 +1,6 @@
 import { COMPOSE_MODE, formatFullDate, type Account, type ComposeMode, type Mail } from '@mailroom/protocol';
 import { ownAddresses } from '../account';
-import { decodeContent, sanitizeMessageHtml } from '../message-view';
+import { decodeContent, sanitiseMessageHtml } from '../message-view';
 import { fromOptions, replyFrom, replyRecipients, toTag, type FromOption } from './addresses';
 import { initialBody, wantsSignature, type BodyFormat, type QuotedOriginal } from './compose-body';
 import { emptyRecipients, type RecipientFields } from './compose-request';
@@ -53,7 +53,7 @@ function quoteOf(mode: ComposeMode, message: Mail, texts: QuoteTexts, locale: st
           `${texts.to}: ${message.fields.to.map(person).join(', ')}`,
         ]
       : [texts.replyHeader({ date, sender })];
-  return { header, body: html ? sanitizeMessageHtml(raw) : raw, bodyFormat: html ? 'html' : 'plain' };
+  return { header, body: html ? sanitiseMessageHtml(raw) : raw, bodyFormat: html ? 'html' : 'plain' };
 }
 
 /**
@@ -84,7 +84,7 @@ export function initialCompose(
       fromId: from?.id ?? '',
       recipients,
       subject: draft.subject,
-      body: html ? sanitizeMessageHtml(raw) : raw,
+      body: html ? sanitiseMessageHtml(raw) : raw,
       format: html ? 'html' : 'plain',
       withSignature: false,
       draftUid: draft.uid,

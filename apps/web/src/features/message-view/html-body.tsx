@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { messageDocument } from './sanitize-html';
+import { messageDocument } from './sanitise-html';
 import styles from './html-body.module.css';
 
 /** Mail laid out wider than the reader (600-px newsletters on a phone) is shrunk to fit, down to half its size. */

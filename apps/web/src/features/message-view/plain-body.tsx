@@ -1,4 +1,4 @@
-import { linkifyText } from './sanitize-html';
+import { linkifyText } from './sanitise-html';
 
 /** A plain-text body as written, with its web addresses made into links that open in a new tab. */
 export function PlainBody({ text, className }: { text: string; className?: string }) {

@@ -29,7 +29,7 @@ const FORBID_TAGS = [
   'base',
 ];
 
-export function sanitizeMessageHtml(html: string): string {
+export function sanitiseMessageHtml(html: string): string {
   return purifier.sanitize(html, {
     WHOLE_DOCUMENT: false,
     // Without it a leading <style> (a mail's head styles, kept by the server) is parsed into a head and lost.
@@ -61,7 +61,7 @@ function contentSecurityPolicy(origin: string): string {
  */
 export function messageDocument(bodyHtml: string, options: { origin: string }): string {
   const csp = contentSecurityPolicy(options.origin);
-  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><meta name="referrer" content="no-referrer"><base target="_blank"><style>html,body{margin:0;padding:0}body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b1e23;overflow-wrap:anywhere;overflow-y:hidden}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style></head><body>${sanitizeMessageHtml(bodyHtml)}</body></html>`;
+  return `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${csp}"><meta name="referrer" content="no-referrer"><base target="_blank"><style>html,body{margin:0;padding:0}body{font:14px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,Arial,sans-serif;color:#1b1e23;overflow-wrap:anywhere;overflow-y:hidden}img{max-width:100%;height:auto}table{max-width:100%}pre{white-space:pre-wrap}</style></head><body>${sanitiseMessageHtml(bodyHtml)}</body></html>`;
 }
 
 /** base64 of the body as the API sends it, decoded as UTF-8. */

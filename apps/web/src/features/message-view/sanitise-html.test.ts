@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { decodeContent, linkifyText, messageDocument, sanitizeMessageHtml } from './sanitize-html';
+import { decodeContent, linkifyText, messageDocument, sanitiseMessageHtml } from './sanitise-html';
 
 describe('message HTML', () => {
   it('removes scripts, handlers, javascript: links, forms and frames', () => {
-    const html = sanitizeMessageHtml(
+    const html = sanitiseMessageHtml(
       `<p onclick="alert(1)">Hi</p><script>alert(2)</script><a href="javascript:alert(3)">x</a>` +
         `<form action="https://evil.test"><input name="p"></form><iframe src="https://evil.test"></iframe>` +
         `<svg><script>alert(4)</script><animate onbegin="alert(5)"/></svg><img src=x onerror="alert(6)">` +
@@ -16,13 +16,13 @@ describe('message HTML', () => {
   });
 
   it("keeps a mail's leading style block (its head styles) instead of dropping it with a parsed head", () => {
-    const html = sanitizeMessageHtml('<style>.note{color:#555}</style><p class="note">Hi</p>');
+    const html = sanitiseMessageHtml('<style>.note{color:#555}</style><p class="note">Hi</p>');
     expect(html).toContain('<style>.note{color:#555}</style>');
     expect(html).toContain('<p class="note">Hi</p>');
   });
 
   it('opens links in a new tab without access to this window', () => {
-    const html = sanitizeMessageHtml('<a href="https://example.test/page">link</a>');
+    const html = sanitiseMessageHtml('<a href="https://example.test/page">link</a>');
     expect(html).toContain('target="_blank"');
     expect(html).toContain('rel="noopener noreferrer"');
   });
