@@ -203,8 +203,10 @@ function DnsRow({ record, columns }: { record: DnsCheck; columns: Record<string,
       </td>
       <td data-label={columns.expected}>
         <span className={styles.copyValue}>
-          <code className={styles.clamped} title={record.expected}>
-            {record.expected}
+          <code>
+            <span className={styles.clamped} title={record.expected}>
+              {record.expected}
+            </span>
           </code>
           <CopyButton text={record.expected} label={t('domains.dns.copyExpected')} />
         </span>
@@ -212,8 +214,10 @@ function DnsRow({ record, columns }: { record: DnsCheck; columns: Record<string,
       <td data-label={columns.found}>
         {record.found.length > 0 ? (
           record.found.map((found, index) => (
-            <code key={index} className={styles.clamped} title={found}>
-              {found}
+            <code key={index} className={styles.foundValue}>
+              <span className={styles.clamped} title={found}>
+                {found}
+              </span>
             </code>
           ))
         ) : (
