@@ -22,6 +22,13 @@ export {
   type IngestSource,
   type IngestTarget,
 } from './ingest.js';
+export {
+  fromDomainProved,
+  type AuthResult,
+  type AuthResults,
+  type MessageVerdict,
+  type SpamResult,
+} from './verdict.js';
 export { openAttachment } from './attachments.js';
 export { storeNotice } from './notice.js';
 export { findThread, threadSubject } from './threads.js';

@@ -99,7 +99,7 @@ async function redirect(
     return `redirect to ${address}: this message was redirected here by this mailbox already (a loop)`;
   if (marks.length >= maxRedirectHops)
     return `redirect to ${address}: the message was redirected too many times`;
-  const refused = redirectRefusal(request.verdict);
+  const refused = redirectRefusal(request.verdict, request.junkByScript);
   if (refused) return `redirect to ${address}: ${refused}`;
   const claim = await claimRedirect(deps.db, request.accountId, deps.config.redirectLimits);
   if (!claim.ok) {
