@@ -45,6 +45,8 @@ export interface InboundAuth {
   ms: number;
 }
 
+const hostName =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const lower = (s: string | undefined | false | null) => (s || '').toLowerCase();
 const domainOf = (address: string) => lower(address.slice(address.lastIndexOf('@') + 1));
 
@@ -93,10 +95,11 @@ async function check(open: () => Readable, context: AuthContext): Promise<Omit<I
     sender: context.sender || undefined,
     minBitLength: 1024,
   });
-  const helo = context.helo || context.ip;
+  // RFC 5321 §4.1.4: a HELO is a host name or an address literal; anything else is not repeated in our header.
+  const helo = hostName.test(context.helo) ? context.helo : `[${context.ip}]`;
   const spfResult = await spf({
     ip: context.ip,
-    helo: /^[\d.]+$|:/.test(helo) ? `[${helo}]` : helo,
+    helo,
     sender: context.sender || undefined,
     mta: context.authservId,
     resolver,
