@@ -29,6 +29,8 @@ export {
   type MessageVerdict,
   type SpamResult,
 } from './verdict.js';
+export { SPAM_LEARN_JOB, type SpamLesson } from './spam-lessons.js';
+export { oldJunk } from './junk.repository.js';
 export { openAttachment } from './attachments.js';
 export { storeNotice } from './notice.js';
 export { findThread, threadSubject } from './threads.js';
@@ -79,4 +81,4 @@ export {
   type Scope,
 } from './scope.js';
 export { accountsWithNewInboxMail, newInboxMail } from './new-mail.repository.js';
-export { blobsOfMessages } from './blob-references.repository.js';
+export { blobsOfMessages, messageBlobHash } from './blob-references.repository.js';

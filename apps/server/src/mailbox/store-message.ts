@@ -176,11 +176,11 @@ export async function storeMessage(
       insert into message_contents (message_id, account_id, body_text, body_html, verdict, search_vector)
       select message.id, message.account_id, ${parsed.text}::text, ${parsed.html}::text,
         ${input.verdict ? JSON.stringify(input.verdict) : null}::jsonb, ${searchVectorSql({
-        subject: parsed.subject,
-        from: parsed.addresses.from ?? [],
-        to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
-        body: parsed.text,
-      })}
+          subject: parsed.subject,
+          from: parsed.addresses.from ?? [],
+          to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
+          body: parsed.text,
+        })}
       from message
     )
     select
