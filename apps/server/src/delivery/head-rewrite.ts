@@ -43,7 +43,7 @@ export class HeadRewrite {
       out.push(chunk);
       return out;
     }
-    let data = this.partial.length ? Buffer.concat([this.partial, chunk]) : chunk;
+    const data = this.partial.length ? Buffer.concat([this.partial, chunk]) : chunk;
     this.partial = Buffer.alloc(0);
     let start = 0;
     while (this.inHead) {

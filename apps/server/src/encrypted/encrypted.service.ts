@@ -191,7 +191,7 @@ export async function openEncrypted(deps: EncryptedDeps, id: string, auth: strin
 
 /** The encrypted message behind a notice in the caller's mailbox (encrypted flag set by sending). */
 async function encryptedIdOf(db: Db, principal: Principal, folderId: number, uid: number): Promise<string> {
-  const mail = await readMessage(db, principal, folderId, uid, false);
+  const mail = await readMessage(db, principal, folderId, uid, false, []);
   const id = mail.encrypted ? encryptedIdInNotice(Buffer.from(mail.content, 'base64').toString()) : undefined;
   if (!id) throw new DomainError('message_not_found');
   return id;

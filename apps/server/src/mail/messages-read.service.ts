@@ -21,7 +21,8 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId, type Scope } from '../mailbox/index.js';
+import { normaliseMessageId, type MessageVerdict, type Scope } from '../mailbox/index.js';
+import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
 import { getSettings, type Principal } from '../accounts/index.js';
@@ -157,6 +158,7 @@ async function toMail(
   view: Scope,
   row: MessageRow,
   showImages: ShowImages,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const [item] = await attachThreads(
     db,
@@ -195,6 +197,12 @@ async function toMail(
       .map((a) => ({ id: a.id, name: attachmentDisplayName(a), size: a.size })),
     images_blocked: imagesBlocked,
     message_id: row.message_id,
+    trust: senderTrust(
+      row.verdict as MessageVerdict | null,
+      item!.fields.from[0],
+      row.addresses.reply_to?.[0],
+      protectedDomains,
+    ),
   };
 }
 
@@ -205,11 +213,12 @@ export async function readMessage(
   folderId: number,
   uid: number,
   images: ImageChoice,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const view = await scopeOf(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
+  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images), protectedDomains);
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
@@ -218,10 +227,11 @@ export async function readMessageById(
   principal: Principal,
   messageId: string,
   images: ImageChoice,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
   const view = await scopeOf(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
+  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images), protectedDomains);
 }

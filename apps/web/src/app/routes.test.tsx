@@ -1,3 +1,4 @@
+import { uncheckedTrust } from '@mailroom/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Label, Mail } from '@mailroom/protocol';
@@ -37,6 +38,7 @@ function mockServer() {
           attachments: [],
           images_blocked: false,
           message_id: null,
+          trust: uncheckedTrust,
         };
         return { message };
       },

@@ -1,4 +1,4 @@
-import { formatListDate } from '@mailroom/protocol';
+import { formatListDate, uncheckedTrust } from '@mailroom/protocol';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { type Label, type Mail, type MailListItem } from '@mailroom/protocol';
@@ -62,6 +62,7 @@ function mockServer({ markFails = false, list: listed = rows } = {}) {
           attachments: [],
           images_blocked: false,
           message_id: null,
+          trust: uncheckedTrust,
         };
         return { message };
       },

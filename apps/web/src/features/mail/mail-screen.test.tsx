@@ -1,6 +1,12 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { formatFullDate, type Account, type AccessResponse, type Mail } from '@mailroom/protocol';
+import {
+  formatFullDate,
+  type Account,
+  type AccessResponse,
+  type Mail,
+  uncheckedTrust,
+} from '@mailroom/protocol';
 import { apiError, folder, listItem, testAccount, testUser } from '../../test/fixtures';
 import { answerEach, fakeApi, mailActionRoutes, routeAndBody, sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
@@ -69,6 +75,7 @@ function mockServer({
           attachments: [],
           images_blocked: false,
           message_id: null,
+          trust: uncheckedTrust,
         };
         return { message };
       },

@@ -44,6 +44,7 @@ import { loadReaderDecrypt } from '../decrypt';
 import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
 import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
+import { SenderTrustBar, VerifiedMark } from './sender-trust';
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
@@ -248,6 +249,7 @@ function MessageView({
           <div className={styles.who}>
             <div className={styles.fromLine}>
               <span className={styles.fromName}>{from?.name || from?.email || t('mail.noSender')}</span>
+              <VerifiedMark trust={message.trust} />
               {from?.name ? (
                 <span className={styles.fromEmail}>
                   <BreakableAddress address={from.email} />
@@ -273,6 +275,8 @@ function MessageView({
           </time>
         </div>
       </header>
+
+      <SenderTrustBar trust={message.trust} />
 
       {message.images_blocked && !showImages ? (
         <div className={styles.imagesBar} role="status">
