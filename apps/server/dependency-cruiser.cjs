@@ -45,7 +45,18 @@ const areas = {
   },
   delivery: {
     paths: ['delivery/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'contacts', 'encrypted', 'filters', 'spam'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'wallet',
+      'addresses',
+      'contacts',
+      'encrypted',
+      'filters',
+      'spam',
+    ],
   },
   sending: {
     paths: ['sending/'],

@@ -218,7 +218,14 @@ export async function readMessage(
   const view = await scopeOf(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images), protectedDomains);
+  return toMail(
+    db,
+    principal.accountId,
+    view,
+    row,
+    await imagesFor(db, principal, row, images),
+    protectedDomains,
+  );
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
@@ -233,5 +240,12 @@ export async function readMessageById(
   const view = await scopeOf(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images), protectedDomains);
+  return toMail(
+    db,
+    principal.accountId,
+    view,
+    row,
+    await imagesFor(db, principal, row, images),
+    protectedDomains,
+  );
 }
