@@ -61,6 +61,7 @@ import {
 import { impersonationRoutes, securityRoutes } from './security/index.js';
 import { supportRoutes } from './support/index.js';
 import { collectorRoutes } from './collectors/index.js';
+import { spamRoutes } from './spam/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
@@ -259,6 +260,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(securityRoutes);
       await api.register(supportRoutes);
       await api.register(collectorRoutes);
+      await api.register(spamRoutes);
     },
     { prefix: '/api/v1' },
   );

@@ -280,3 +280,17 @@ export async function countContacts(db: Db, accountId: number): Promise<number> 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Every address of the account's contacts, lowercased and distinct, at most `limit` (the spam allow list's import). */
+export async function contactAddresses(db: Db, accountId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('contact_emails as e')
+    .innerJoin('contacts as c', 'c.id', 'e.contact_id')
+    .select('e.email_lower')
+    .distinct()
+    .where('c.account_id', '=', accountId)
+    .orderBy('e.email_lower')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.email_lower);
+}

@@ -6,3 +6,4 @@
 export { scoreMessage, learnMessage, type RspamdSettings, type ScanEnvelope } from './rspamd.js';
 export { placeMessage, type Placement } from './placement.js';
 export { learnFromMove, purgeOldJunk, startSpamJobs, type SpamJobsDeps } from './learning.js';
+export { spamRoutes } from './spam.routes.js';
