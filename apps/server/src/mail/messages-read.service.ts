@@ -21,7 +21,13 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId, type MessageVerdict, type Scope } from '../mailbox/index.js';
+import {
+  fromDomainProved,
+  normaliseMessageId,
+  systemFolder,
+  type MessageVerdict,
+  type Scope,
+} from '../mailbox/index.js';
 import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
@@ -131,9 +137,14 @@ async function imagesFor(
   // Opening a message is a measured path: the setting and the sender's standing are read only when there is a remote
   // image to decide about (a plain-text message, or HTML with none, has nothing to show or hide).
   if (row.body_html === null || !mayLoadRemote(row.body_html)) return false;
+  // Mail in Junk never loads remote images by itself (issue 30): the member asks (show_images=true).
+  if ((await systemFolder(db, principal.accountId, 'junk').catch(() => null))?.id === row.folder_id) return false;
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
+  // A correspondent's images, only when the message proved it comes from them (anyone can write a contact's From).
+  const verdict = row.verdict as MessageVerdict | null;
+  if (verdict && !fromDomainProved(verdict)) return false;
   return (await isKnownSender(db, principal.accountId, row.addresses.from?.[0]?.email ?? ''))
     ? choice.bySetting
     : false;
