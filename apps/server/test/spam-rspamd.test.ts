@@ -191,6 +191,34 @@ describe('spam scoring with Rspamd', () => {
     expect(mail!.verdict!.list).toBeUndefined();
   });
 
+  it("a member's Sieve script tests the score (spamtest) and our Authentication-Results", async () => {
+    const account = await createAccount(db);
+    const script = `require ["spamtest", "relational", "comparator-i;ascii-numeric", "imap4flags", "fileinto", "mailbox"];
+# rule: [Spammy]
+if spamtest :value "ge" :comparator "i;ascii-numeric" "5" { addflag "\\\\Flagged"; }
+# rule: [Proven]
+if header :contains "Authentication-Results" "dmarc=pass" { fileinto :create "Proven"; }`;
+    await db.insertInto('filter_scripts').values({ account_id: account.id, script, version: 1 }).execute();
+    const shop = provenDomain();
+    await send(`news@${shop.name}`, account.email, await signedMessage(shop, account.email, 'Weekly'));
+    await send(
+      'a@sender.test',
+      account.email,
+      message('a@sender.test', account.email, '[junk-test] Flag me'),
+    );
+    const rows = await db
+      .selectFrom('messages')
+      .innerJoin('folders', 'folders.id', 'messages.folder_id')
+      .select(['messages.subject', 'messages.flagged', 'folders.system'])
+      .where('messages.account_id', '=', account.id)
+      .orderBy('messages.id')
+      .execute();
+    expect(rows).toEqual([
+      { subject: 'Weekly', flagged: false, system: null },
+      { subject: '[junk-test] Flag me', flagged: true, system: 'junk' },
+    ]);
+  });
+
   it("Rspamd's soft reject is deferred with 451 4.7.1", async () => {
     const account = await createAccount(db);
     await expect(

@@ -165,10 +165,12 @@ export async function deliverMessage(
         })
       : Promise.resolve(raw as Buffer));
   const plans = new Map<number, DeliveryPlan>();
+  const scored = envelope.verdict?.spam?.status === 'scored' ? envelope.verdict.spam : undefined;
   for (const r of accounts.values()) {
     const plan = await planDelivery(deps.db, r.accountId, filterMessage ?? readRaw, {
       from: envelope.from,
       to: r.address,
+      ...(scored ? { spam: { score: scored.score, required: scored.required } } : {}),
     }).catch((err: unknown) => {
       deps.log.error({ err }, 'running a filter failed');
       return inboxOnly([{ filter: null, message: 'the filters could not run' }]);

@@ -95,6 +95,8 @@ async function check(open: () => Readable, context: AuthContext): Promise<Omit<I
     sender: context.sender || undefined,
     minBitLength: 1024,
   });
+  // An unsigned message gets one "none" row with no domain: written in our header, but no signature to list.
+  const signed = dkim.results.filter((r) => r.signingDomain);
   // RFC 5321 §4.1.4: a HELO is a host name or an address literal; anything else is not repeated in our header.
   const helo = hostName.test(context.helo) ? context.helo : `[${context.ip}]`;
   const spfResult = await spf({
@@ -129,7 +131,7 @@ async function check(open: () => Readable, context: AuthContext): Promise<Omit<I
   const results: AuthResults = {
     fromDomain,
     spf: { result: spfResult.status.result as AuthResults['spf']['result'], domain: lower(spfResult.domain) },
-    dkim: dkim.results.slice(0, context.maxSignatures).map((r) => ({
+    dkim: signed.slice(0, context.maxSignatures).map((r) => ({
       domain: lower(r.signingDomain),
       selector: r.selector ?? '',
       result: r.status.result as AuthResults['dkim'][number]['result'],

@@ -138,7 +138,8 @@ async function imagesFor(
   // image to decide about (a plain-text message, or HTML with none, has nothing to show or hide).
   if (row.body_html === null || !mayLoadRemote(row.body_html)) return false;
   // Mail in Junk never loads remote images by itself (issue 30): the member asks (show_images=true).
-  if ((await systemFolder(db, principal.accountId, 'junk').catch(() => null))?.id === row.folder_id) return false;
+  if ((await systemFolder(db, principal.accountId, 'junk').catch(() => null))?.id === row.folder_id)
+    return false;
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
