@@ -183,8 +183,10 @@ describe('the reader shows whom to trust', () => {
       .getByRole('tree', { name: 'Folders' })
       .getByRole('treeitem', { name: /^Junk(,|$)/ })
       .click();
+    await page.getByText('Messages in Junk are deleted after 30 days.').waitFor();
     const reader = await openRow(page, 'Huge discounts');
     await expect(reader.getByRole('status').filter({ hasText: 'block list' }).count()).resolves.toBe(1);
+    await screenshot(page, 'trust-junk-blocked-desktop-en');
 
     const ru = await browser.newContext({
       viewport: { width: 390, height: 844 },
