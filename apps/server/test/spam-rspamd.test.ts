@@ -4,6 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
+import { sql } from 'kysely';
 import { createAccount } from './_mail.js';
 import { startTestDns } from './_dns.js';
 import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
@@ -174,6 +175,39 @@ describe('spam scoring with Rspamd', () => {
     expect(allowed).toMatchObject({ subject: '[junk-test] Sale again', system: 'inbox' });
     expect(allowed!.verdict).toMatchObject({ list: 'allow', auth: { dmarc: { result: 'pass' } } });
     expect(blocked).toMatchObject({ system: 'junk', verdict: { list: 'block', junk: 'block' } });
+  });
+
+  it('a contact (an address written to) whose domain proved itself stays out of Junk, unless trust is turned off', async () => {
+    const account = await createAccount(db);
+    const shop = provenDomain();
+    await db
+      .insertInto('correspondents')
+      .values({
+        account_id: account.id,
+        email: `news@${shop.name}`,
+        name: 'Shop',
+        sent_count: 1,
+        last_sent_at: new Date(),
+      })
+      .execute();
+    await send(
+      `news@${shop.name}`,
+      account.email,
+      await signedMessage(shop, account.email, '[junk-test] From a contact'),
+    );
+    await db
+      .updateTable('accounts')
+      .set({ settings: sql`settings || '{"trust_contacts": false}'::jsonb` })
+      .where('id', '=', account.id)
+      .execute();
+    await send(
+      `news@${shop.name}`,
+      account.email,
+      await signedMessage(shop, account.email, '[junk-test] Untrusted'),
+    );
+    const [trusted, untrusted] = await stored(account.id);
+    expect(trusted).toMatchObject({ system: 'inbox', verdict: { list: 'contact' } });
+    expect(untrusted).toMatchObject({ system: 'junk', verdict: { junk: 'spam' } });
   });
 
   it('an allow-listed address whose domain did not prove itself gets no pass: a forged From stays in Junk', async () => {

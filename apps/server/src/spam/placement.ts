@@ -15,10 +15,11 @@ export interface Placement {
 }
 
 /**
- * Where a checked message goes for one account, and why. Its block list sends a sender to Junk; its allow list, and
- * its contacts unless it turned that off, keep one out of Junk — but only a sender whose From domain proved itself
- * (DMARC pass, or a trusted ARC seal), or anyone could borrow a contact's address. Then a DMARC quarantine, then
- * the spam scorer's action. A DMARC reject never reaches here: SMTP refused it.
+ * Where a checked message goes for one account, and why. Its block list sends a sender to Junk. Then a DMARC
+ * quarantine, then the spam scorer's action, send it to Junk — unless the scorer alone decided and the sender is on
+ * the account's allow list or among its contacts (unless it turned that off), and only a sender whose From domain
+ * proved itself (DMARC pass, or a trusted ARC seal): anyone could borrow a contact's address. A DMARC reject never
+ * reaches here: SMTP refused it. Mail bound for the Inbox anyway costs one query (the block list).
  */
 export async function placeMessage(
   db: Db,
@@ -30,17 +31,16 @@ export async function placeMessage(
   const verdict: MessageVerdict = { ...received };
   const list = fromAddress ? await senderListOf(db, accountId, fromAddress) : null;
   if (list === 'block') return { verdict: { ...verdict, list, junk: 'block' }, junk: true };
-  const proved = fromDomainProved(verdict);
-  if (proved && list === 'allow') return { verdict: { ...verdict, list }, junk: false };
-  if (proved && fromAddress) {
+  const auth = verdict.auth;
+  if (auth && auth.dmarc.result === 'fail' && auth.dmarc.policy === 'quarantine' && !auth.arc.trusted)
+    return { verdict: { ...verdict, junk: 'dmarc' }, junk: true };
+  if (!(verdict.spam?.status === 'scored' && junkActions.has(verdict.spam.action)))
+    return { verdict, junk: false };
+  if (fromAddress && fromDomainProved(verdict)) {
+    if (list === 'allow') return { verdict: { ...verdict, list }, junk: false };
     const settings = await getSettings(db, accountId);
     if (settings.trust_contacts !== false && (await isKnownSender(db, accountId, fromAddress)))
       return { verdict: { ...verdict, list: 'contact' }, junk: false };
   }
-  const auth = verdict.auth;
-  if (auth && auth.dmarc.result === 'fail' && auth.dmarc.policy === 'quarantine' && !auth.arc.trusted)
-    return { verdict: { ...verdict, junk: 'dmarc' }, junk: true };
-  if (verdict.spam?.status === 'scored' && junkActions.has(verdict.spam.action))
-    return { verdict: { ...verdict, junk: 'spam' }, junk: true };
-  return { verdict, junk: false };
+  return { verdict: { ...verdict, junk: 'spam' }, junk: true };
 }
