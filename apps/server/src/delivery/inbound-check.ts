@@ -7,7 +7,7 @@ import { openDnsLookup, type DnsLookup } from '../core/net/index.js';
 import type { MessageVerdict } from '../mailbox/index.js';
 import { scoreMessage } from '../spam/index.js';
 import { authenticateMessage, type InboundAuth } from './inbound-auth.js';
-import { authservIdOf, headRewriteStream } from './head-rewrite.js';
+import { authservIdOf, headRewriteStream, rewriteHead, type HeadField } from './head-rewrite.js';
 import { ingestMetrics, type RefusalReason } from './ingest-metrics.js';
 
 /** The client as SMTP saw it. */
@@ -22,8 +22,11 @@ export interface InboundClient {
 
 export type InboundDecision =
   | { kind: 'refuse'; code: 550 | 451; message: string; reason: RefusalReason }
-  /** `file`: the message to store (our Authentication-Results prepended); the one checked is gone. */
-  | { kind: 'accept'; file: SpooledFile; verdict: MessageVerdict | undefined };
+  /**
+   * `message`: what to store, our Authentication-Results prepended — the bytes themselves when the spool kept them in
+   * memory (a small message), else a new spooled file; the one checked is gone.
+   */
+  | { kind: 'accept'; message: Buffer | SpooledFile; verdict: MessageVerdict | undefined };
 
 /** What the checks keep between messages: the DNS cache. */
 export interface InboundChecks {
@@ -96,22 +99,25 @@ export async function checkInbound(
   }
   const verdict: MessageVerdict | undefined =
     auth || spam ? { ...(auth ? { auth: auth.results } : {}), ...(spam ? { spam } : {}) } : undefined;
-  if (!auth) return { kind: 'accept', file, verdict };
+  if (!auth) return { kind: 'accept', message: file, verdict };
+  const rewrite = {
+    prepend: auth.header,
+    // An Authentication-Results naming us that came with the message is a forgery (RFC 8601 §5).
+    rewrite: (field: HeadField) =>
+      field.name.toLowerCase() === 'authentication-results' && authservIdOf(field) === authservId
+        ? null
+        : undefined,
+  };
+  if (file.bytes) {
+    // A small message is rewritten in memory and stored from there (the store keeps it in the database).
+    const message = rewriteHead(file.bytes, rewrite);
+    await blobs.discardSpooled(file).catch(() => undefined);
+    return { kind: 'accept', message, verdict };
+  }
   const rewritten = blobs.openSpool();
-  await pipeline(
-    open(),
-    headRewriteStream({
-      prepend: auth.header,
-      // An Authentication-Results naming us that came with the message is a forgery (RFC 8601 §5).
-      rewrite: (field) =>
-        field.name.toLowerCase() === 'authentication-results' && authservIdOf(field) === authservId
-          ? null
-          : undefined,
-    }),
-    rewritten,
-  );
+  await pipeline(open(), headRewriteStream(rewrite), rewritten);
   await blobs.discardSpooled(file).catch(() => undefined);
-  return { kind: 'accept', file: rewritten.file(), verdict };
+  return { kind: 'accept', message: rewritten.file(), verdict };
 }
 
 function refusalOf(auth: InboundAuth | undefined, spam: MessageVerdict['spam']): InboundDecision | null {

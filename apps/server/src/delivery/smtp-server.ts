@@ -302,7 +302,7 @@ export async function startIngestServer(
             if (decision.kind === 'refuse') return decision;
             const { outcomes, outgoing } = await deliverMessage(
               deps,
-              decision.file,
+              decision.message,
               recipients as LocalRecipient[],
               lmtp ? 'each' : 'together',
               { from: envelopeFrom, ...(decision.verdict ? { verdict: decision.verdict } : {}) },
