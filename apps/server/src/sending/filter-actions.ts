@@ -17,6 +17,7 @@ import {
 } from '../filters/index.js';
 import { buildBounce, headerBlock } from './bounce.js';
 import { queueOutgoing, wakeOutbox, type SendingDeps } from './outbox.js';
+import { arcSealForward } from './arc-seal.js';
 
 /** The loop header a redirect adds: the address whose filter redirected the message. */
 export const redirectedFromHeader = 'X-Mailroom-Redirected-From';
@@ -106,7 +107,11 @@ async function redirect(
     if (claim.tell) await tellRedirectCap(deps, request.accountId, claim);
     return `redirect to ${address}: over the limit of ${claim.limit} redirected messages a ${claim.period}, so the message was kept and not forwarded`;
   }
-  const raw = Buffer.concat([Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`), request.raw]);
+  const marked = Buffer.concat([
+    Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`),
+    request.raw,
+  ]);
+  const raw = await arcSealForward(deps, marked, request.verdict);
   const sender = srsForward(srsKeyOf(deps.secrets), request.envelopeFrom, deps.config.mailDomain);
   await queue(deps, request, raw, sender, address);
   return null;
