@@ -302,6 +302,20 @@ describe('inbound authentication', () => {
     expect(mail!.raw).not.toContain('X-Unchecked-DKIM-Signature');
   });
 
+  it('over LMTP the client SPF judges is the one the front MTA names in its Received field', async () => {
+    const ingest = await startTestIngest({ env, lmtp: true });
+    const account = await createAccount(ingest.db);
+    const { name } = senderDomain('reject', { spf: 'v=spf1 ip4:127.0.0.5 -all' });
+    const received = `Received: from mail.${name} (mail.${name} [127.0.0.5])\r\n\tby front.mailroom.test with ESMTPS id 4XyZ; ${new Date().toUTCString()}\r\n`;
+    const info = await smtpTransport(ingest.port, { lmtp: true }).sendMail({
+      envelope: { from: `a@${name}`, to: [account.email] },
+      raw: Buffer.concat([Buffer.from(received), message(`a@${name}`, account.email, 'Via the front MTA')]),
+    });
+    expect(info.response).toMatch(/^250 /);
+    const [mail] = await stored(ingest, account.id);
+    expect(mail!.verdict?.auth).toMatchObject({ spf: { result: 'pass' }, dmarc: { result: 'pass' } });
+  });
+
   it('a HELO that is no host name is not repeated in our header: results cannot be smuggled through it', async () => {
     const ingest = await startTestIngest({ env });
     const account = await createAccount(ingest.db);

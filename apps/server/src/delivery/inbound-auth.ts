@@ -19,6 +19,10 @@ const { evaluateDmarc } = load('mailauth/lib/dmarc/index.js') as {
   evaluateDmarc(options: object): Promise<{ response: (DMARCResult & { info?: string }) | false }>;
 };
 const { formatAuthservId } = load('mailauth/lib/tools.js') as { formatAuthservId(id: string): string };
+const { parseReceived, getClientAddress } = load('mailauth/lib/parse-received.js') as {
+  parseReceived(line: string | Buffer): { from?: { value?: string } };
+  getClientAddress(from: unknown): string | false;
+};
 const { foldLines } = load('libmime') as { foldLines(text: string, length: number): string };
 
 export interface AuthContext {
@@ -26,6 +30,11 @@ export interface AuthContext {
   ip: string;
   helo: string;
   sender: string;
+  /**
+   * LMTP behind a front MTA: the client SPF judges is the one the front MTA names in its Received field (the topmost
+   * with a from clause), not the front MTA itself.
+   */
+  trustReceived?: boolean;
   /** Our authserv-id (RFC 8601): the MX host. */
   authservId: string;
   lookup: DnsLookup;
@@ -97,16 +106,27 @@ async function check(open: () => Readable, context: AuthContext): Promise<Omit<I
   });
   // An unsigned message gets one "none" row with no domain: written in our header, but no signature to list.
   const signed = dkim.results.filter((r) => r.signingDomain);
+  let client = { ip: context.ip, helo: context.helo };
+  if (context.trustReceived) {
+    const parsed = (dkim as { headers?: { parsed: { key: string; line: Buffer | string }[] } }).headers
+      ?.parsed;
+    const received = parsed
+      ?.filter((row) => row.key === 'received')
+      .map((row) => parseReceived(row.line))
+      .find((row) => row.from?.value);
+    const ip = received ? getClientAddress(received.from) : false;
+    if (ip) client = { ip, helo: received?.from?.value ?? '' };
+  }
   // RFC 5321 §4.1.4: a HELO is a host name or an address literal; anything else is not repeated in our header.
-  const helo = hostName.test(context.helo) ? context.helo : `[${context.ip}]`;
+  const helo = hostName.test(client.helo) ? client.helo : `[${client.ip}]`;
   const spfResult = await spf({
-    ip: context.ip,
+    ip: client.ip,
     helo,
     sender: context.sender || undefined,
     mta: context.authservId,
     resolver,
   });
-  const arcResult = await arc(dkim.arc, { resolver, minBitLength: 1024, ip: context.ip });
+  const arcResult = await arc(dkim.arc, { resolver, minBitLength: 1024, ip: client.ip });
   const headerFrom = dkim.headerFrom ?? [];
   const fromDomain = headerFrom.length === 1 && dkim.fromFields === 1 ? domainOf(headerFrom[0]!) : '';
   const { response: dmarc } = fromDomain

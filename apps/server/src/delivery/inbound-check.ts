@@ -18,6 +18,8 @@ export interface InboundClient {
   from: string;
   rcpt: string[];
   sessionId: string;
+  /** LMTP: a front MTA hands the message over; its Received field names the real client. */
+  lmtp?: boolean;
 }
 
 export type InboundDecision =
@@ -72,6 +74,7 @@ export async function checkInbound(
           maxSignatures: config.inbound.maxDkimSignatures,
           timeoutMs: config.inbound.authTimeoutMs,
           trustedSealers: config.inbound.arcTrustedSealers,
+          ...(client.lmtp ? { trustReceived: true } : {}),
         })
       : undefined,
     rspamd

@@ -296,6 +296,7 @@ export async function startIngestServer(
               from: envelopeFrom,
               rcpt: rcptTo.map((a) => a.address),
               sessionId: session.id,
+              lmtp,
             }),
           )
           .then(async (decision) => {
