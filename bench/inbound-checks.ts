@@ -11,14 +11,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import { migrate, openDatabase, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { startDnsServer } from '../test-support/dns.js';
+import { dkimKey, dkimSigned } from '../test-support/dkim.js';
 import type { BenchRow } from './types.js';
 import { message } from './ingest.js';
 import { cpuSecondsOf, startServer } from './server-process.js';
@@ -27,16 +26,6 @@ const CONNECTIONS = 8;
 const WARM_UP = 40;
 const MAILBOXES = 20;
 const DOMAIN = 'bench-sender.test';
-
-const { dkimSign } = createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
-  dkimSign(
-    raw: Buffer,
-    options: {
-      canonicalization: string;
-      signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
-    },
-  ): Promise<{ signatures: string }>;
-};
 
 interface Pass {
   rate: number;
@@ -52,24 +41,15 @@ export async function runInboundChecksBench(opts: {
   const count = opts.count ?? 1000;
   const dns = await startDnsServer();
   try {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+    const key = dkimKey();
     dns.zone.set(DOMAIN, 'TXT', ['v=spf1 ip4:127.0.0.1 -all']);
     dns.zone.set(`_dmarc.${DOMAIN}`, 'TXT', ['v=DMARC1; p=reject']);
-    dns.zone.set(`sel._domainkey.${DOMAIN}`, 'TXT', [record.match(/.{1,255}/g)!]);
-    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    dns.zone.set(`sel._domainkey.${DOMAIN}`, 'TXT', [key.record]);
     const to = (i: number) => `${900_000_000_200 + (i % MAILBOXES)}@mailroom.test`;
     const raws = await Promise.all(
-      Array.from({ length: WARM_UP + count }, async (_, i) => {
-        const raw = await message(i, to(i), DOMAIN);
-        const { signatures } = await dkimSign(raw, {
-          canonicalization: 'relaxed/relaxed',
-          signatureData: [
-            { signingDomain: DOMAIN, selector: 'sel', privateKey: pem, algorithm: 'rsa-sha256' },
-          ],
-        });
-        return Buffer.concat([Buffer.from(signatures), raw]);
-      }),
+      Array.from({ length: WARM_UP + count }, async (_, i) =>
+        dkimSigned(await message(i, to(i), DOMAIN), DOMAIN, key),
+      ),
     );
     const without = await pass(opts.databaseUrl, raws, to, { INBOUND_AUTH: 'false' });
     const checked = await pass(opts.databaseUrl, raws, to, { INBOUND_AUTH: 'true', DNS_SERVERS: dns.server });

@@ -1,27 +1,17 @@
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { createAccount } from './_mail.js';
 import { startTestDns } from './_dns.js';
 import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
 import type { MessageVerdict } from '../src/mailbox/index.js';
+import { dkimKey, dkimSigned, type DkimKey } from '../../../test-support/dkim.js';
 
 /**
  * Inbound mail is authenticated at SMTP time (issue 30): SPF, DKIM (RSA and Ed25519), DMARC and ARC checked against
  * the test's own DNS server on loopback, with messages signed and sealed by mailauth; one Authentication-Results of
  * ours on the stored message; DMARC enforced; hostile signatures cost bounded time.
  */
-const load = createRequire(import.meta.url);
-const { dkimSign } = load('mailauth/lib/dkim/sign.js') as {
-  dkimSign(
-    raw: Buffer,
-    options: {
-      canonicalization: string;
-      signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
-    },
-  ): Promise<{ signatures: string; errors: unknown[] }>;
-};
-const { sealMessage } = load('mailauth/lib/arc/index.js') as {
+const { sealMessage } = createRequire(import.meta.url)('mailauth/lib/arc/index.js') as {
   sealMessage(
     raw: Buffer,
     seal: { signingDomain: string; selector: string; privateKey: string; authResults: string; cv: string },
@@ -32,35 +22,17 @@ const dns = await startTestDns();
 const MX = 'mx.mailroom.test';
 const env = { DNS_SERVERS: dns.server, MX_HOST: MX, DNS_CACHE_SECONDS: '0' };
 
-interface Key {
-  pem: string;
-  record: string;
-}
-function rsaKey(): Key {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  return { pem: pem(privateKey), record: `v=DKIM1; k=rsa; p=${spki(publicKey)}` };
-}
-function ed25519Key(): Key {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  // RFC 8463: the record holds the raw 32-byte public key.
-  const raw = publicKey.export({ type: 'spki', format: 'der' }).subarray(-32).toString('base64');
-  return { pem: pem(privateKey), record: `v=DKIM1; k=ed25519; p=${raw}` };
-}
-const pem = (k: KeyObject) => k.export({ type: 'pkcs8', format: 'pem' }).toString();
-const spki = (k: KeyObject) => k.export({ type: 'spki', format: 'der' }).toString('base64');
-
 let seq = 0;
 /** A domain of this run with SPF for the loopback client (or `spf`), a DMARC policy and a DKIM key published. */
 function senderDomain(
   policy: 'none' | 'quarantine' | 'reject' | null,
-  options: { spf?: string; key?: Key } = {},
+  options: { spf?: string; key?: DkimKey } = {},
 ) {
   const name = `sender${seq++}-${Date.now().toString(36)}.test`;
-  const key = options.key ?? rsaKey();
+  const key = options.key ?? dkimKey();
   dns.zone.set(name, 'TXT', [options.spf ?? 'v=spf1 ip4:127.0.0.1 -all']);
   if (policy) dns.zone.set(`_dmarc.${name}`, 'TXT', [`v=DMARC1; p=${policy}`]);
-  // A TXT record's strings hold 255 bytes each: a 2048-bit key's record is several.
-  dns.zone.set(`sel._domainkey.${name}`, 'TXT', [key.record.match(/.{1,255}/g)!]);
+  dns.zone.set(`sel._domainkey.${name}`, 'TXT', [key.record]);
   return { name, key };
 }
 
@@ -73,14 +45,7 @@ function message(from: string, to: string, subject: string, extraHeaders = ''): 
   );
 }
 
-async function signed(raw: Buffer, domain: string, key: Key, algorithm = 'rsa-sha256'): Promise<Buffer> {
-  const result = await dkimSign(raw, {
-    canonicalization: 'relaxed/relaxed',
-    signatureData: [{ signingDomain: domain, selector: 'sel', privateKey: key.pem, algorithm }],
-  });
-  expect(result.errors).toEqual([]);
-  return Buffer.concat([Buffer.from(result.signatures), raw]);
-}
+const signed = (raw: Buffer, domain: string, key: DkimKey) => dkimSigned(raw, domain, key);
 
 type Ingest = Awaited<ReturnType<typeof startTestIngest>>;
 
@@ -145,8 +110,8 @@ describe('inbound authentication', () => {
   it('an Ed25519 signature (RFC 8463) verifies', async () => {
     const ingest = await startTestIngest({ env });
     const account = await createAccount(ingest.db);
-    const { name, key } = senderDomain('none', { key: ed25519Key(), spf: 'v=spf1 -all' });
-    const raw = await signed(message(`news@${name}`, account.email, 'Ed'), name, key, 'ed25519-sha256');
+    const { name, key } = senderDomain('none', { key: dkimKey('ed25519'), spf: 'v=spf1 -all' });
+    const raw = await signed(message(`news@${name}`, account.email, 'Ed'), name, key);
     await send(ingest, `news@${name}`, account.email, raw);
     const [mail] = await stored(ingest, account.id);
     expect(mail!.verdict?.auth?.dkim).toEqual([
@@ -226,7 +191,7 @@ describe('inbound authentication', () => {
     const seal = await sealMessage(changed, {
       signingDomain: list.name,
       selector: 'sel',
-      privateKey: list.key.pem,
+      privateKey: list.key.privateKey,
       authResults: `${list.name}; dkim=pass header.d=${origin.name}; spf=pass; dmarc=pass header.from=${origin.name}`,
       cv: 'none',
     });

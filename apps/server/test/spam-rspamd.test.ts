@@ -1,7 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { sql } from 'kysely';
@@ -10,6 +8,7 @@ import { startTestDns } from './_dns.js';
 import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
 import { cleanup } from './_util.js';
 import { GTUBE, startRspamd } from '../../../test-support/rspamd.js';
+import { dkimKey, dkimSigned, type DkimKey } from '../../../test-support/dkim.js';
 import { runDueJob } from '../src/core/jobs/index.js';
 import { moveMessages, SPAM_LEARN_JOB, systemFolder, type MessageVerdict } from '../src/mailbox/index.js';
 import { learnFromMove, purgeOldJunk } from '../src/spam/index.js';
@@ -58,25 +57,15 @@ const ingest = await startTestIngest({
 });
 const { db } = ingest;
 
-const { dkimSign } = createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
-  dkimSign(
-    raw: Buffer,
-    options: {
-      canonicalization: string;
-      signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
-    },
-  ): Promise<{ signatures: string }>;
-};
 let seq = 0;
 /** A sender domain with SPF for the loopback client and a DKIM key: its mail proves its From. */
 function provenDomain() {
   const name = `shop${seq++}-${Date.now().toString(36)}.test`;
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const record = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+  const key = dkimKey();
   dns.zone.set(name, 'TXT', ['v=spf1 ip4:127.0.0.1 -all']);
   dns.zone.set(`_dmarc.${name}`, 'TXT', ['v=DMARC1; p=none']);
-  dns.zone.set(`sel._domainkey.${name}`, 'TXT', [record.match(/.{1,255}/g)!]);
-  return { name, pem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
+  dns.zone.set(`sel._domainkey.${name}`, 'TXT', [key.record]);
+  return { name, key };
 }
 
 function message(
@@ -91,20 +80,8 @@ function message(
   );
 }
 
-async function signedMessage(
-  domain: { name: string; pem: string },
-  to: string,
-  subject: string,
-): Promise<Buffer> {
-  const raw = message(`news@${domain.name}`, to, subject);
-  const { signatures } = await dkimSign(raw, {
-    canonicalization: 'relaxed/relaxed',
-    signatureData: [
-      { signingDomain: domain.name, selector: 'sel', privateKey: domain.pem, algorithm: 'rsa-sha256' },
-    ],
-  });
-  return Buffer.concat([Buffer.from(signatures), raw]);
-}
+const signedMessage = (domain: { name: string; key: DkimKey }, to: string, subject: string) =>
+  dkimSigned(message(`news@${domain.name}`, to, subject), domain.name, domain.key);
 
 async function stored(accountId: number) {
   const rows = await db

@@ -1,33 +1,21 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startDnsServer } from '../../../test-support/dns.js';
+import { dkimKey, dkimSigned } from '../../../test-support/dkim.js';
 import { launchBrowser, newPage, screenshot, signUp, smtpTransport, startServer } from './_harness.js';
 
 // Issue 30, mail a member can trust: a message signed with DKIM from a domain whose SPF names the loopback client
 // arrives with dkim=pass spf=pass dmarc=pass and the reader marks it verified; a look-alike of the mail domain and an
 // unproven message from a protected domain are flagged; a forged p=reject message is refused at SMTP. Settings ›
 // Spam keeps the allow and block lists. Against a DNS server of the test's own on loopback (test-support/dns.ts).
-const { dkimSign } = createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
-  dkimSign(
-    raw: Buffer,
-    options: {
-      canonicalization: string;
-      signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
-    },
-  ): Promise<{ signatures: string }>;
-};
-
 const dns = await startDnsServer();
 afterAll(() => dns.close());
 const SHOP = 'shop-news.test';
 const WALLET = 'wallet-provider.test';
-const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-const keyRecord = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+const key = dkimKey();
 dns.zone.set(SHOP, 'TXT', ['v=spf1 ip4:127.0.0.1 -all']);
 dns.zone.set(`_dmarc.${SHOP}`, 'TXT', ['v=DMARC1; p=reject']);
-dns.zone.set(`sel._domainkey.${SHOP}`, 'TXT', [keyRecord.match(/.{1,255}/g)!]);
+dns.zone.set(`sel._domainkey.${SHOP}`, 'TXT', [key.record]);
 dns.zone.set(WALLET, 'TXT', ['v=spf1 -all']);
 dns.zone.set(`_dmarc.${WALLET}`, 'TXT', ['v=DMARC1; p=none']);
 
@@ -56,20 +44,7 @@ function message(from: string, to: string, subject: string, text: string): Buffe
   );
 }
 
-async function signed(raw: Buffer): Promise<Buffer> {
-  const { signatures } = await dkimSign(raw, {
-    canonicalization: 'relaxed/relaxed',
-    signatureData: [
-      {
-        signingDomain: SHOP,
-        selector: 'sel',
-        privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-        algorithm: 'rsa-sha256',
-      },
-    ],
-  });
-  return Buffer.concat([Buffer.from(signatures), raw]);
-}
+const signed = (raw: Buffer) => dkimSigned(raw, SHOP, key);
 
 async function openRow(page: Page, subject: string): Promise<Locator> {
   await page
