@@ -1,6 +1,6 @@
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { storeNotice } from '../mailbox/index.js';
 import { getSettings, requireAccount } from '../accounts/index.js';
@@ -8,12 +8,14 @@ import { openDkimPrivateKey } from './domain-dkim.js';
 import {
   activeKeysOfDomainName,
   deleteRetiredKeys,
+  syncPublicDomains,
   unverifiedSince,
   updateDomain,
   verifiedDomains,
   type DomainRow,
 } from './domains.repository.js';
-import { DOMAIN_GRACE_MS, recheckVerified, type DomainDeps } from './domains.service.js';
+import { newDomainToken } from './domain-proof.js';
+import { DOMAIN_GRACE_MS, recheckVerified, type DomainDeps } from './domain-verification.js';
 
 /**
  * The daily work on own domains (one recurring job across processes): every verified domain proven again (a proof
@@ -132,4 +134,9 @@ export async function domainSigningKeys(
     algorithm: row.algorithm,
     privateKey: openDkimPrivateKey(dkimKeySecret, row.private_key),
   }));
+}
+
+/** PUBLIC_DOMAINS kept as rows (at start-up). */
+export function syncPublicDomainRows(db: Db, names: readonly string[]): Promise<void> {
+  return transact(db, (trx) => syncPublicDomains(trx, names, newDomainToken));
 }

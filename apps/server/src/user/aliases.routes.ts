@@ -2,16 +2,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
 import { apiRoute } from '../http/index.js';
 import {
-  buyAlias,
-  checkPayment,
   createAlias,
   deleteAlias,
-  giveUpPaidAlias,
   listAccountAliases,
-  listPaidAliases,
   updateAliasAccess,
   type AliasDeps,
 } from './aliases.service.js';
+import { buyAlias, checkPayment, giveUpPaidAlias, listPaidAliases } from './paid-aliases.service.js';
 
 /** settings/aliases (SPEC §2, §7): the mailbox owner's alone (an alias-only session gets forbidden). */
 export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {

@@ -1,63 +1,101 @@
-import type {
-  AliasAccessUpdate,
-  AliasEntry,
-  AliasesResponse,
-  PaidAlias,
-  PaidAliasesResponse,
-} from '@mailroom/protocol';
-import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
+import type { AliasAccessUpdate, AliasEntry, AliasesResponse } from '@mailroom/protocol';
+import { transact, type Db } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
 import {
-  aliasesOf,
-  changeAliasAccess,
-  checkAliasPayment,
-  createFreeAlias,
-  createPaidAlias,
-  deletePaidAlias,
-  paidAliasesOf,
-  removeAlias,
-  type PaidAliasDeps,
+  accessPasswordHash,
+  changePasswordAccess,
+  deletePasswordAccess,
+  listAccountAliases as aliasRowsOf,
+  lockAccountAlias,
+  lockActiveAliasByEmail,
+  markAliasDeleted,
 } from '../addresses/index.js';
 import { endAddressSessions } from '../auth/index.js';
+import {
+  aliasesChanged,
+  aliasRemoved,
+  insertCheckedAlias,
+  requireAccountAlias,
+  toAliasEntry,
+  type AliasDeps,
+} from './alias-rules.js';
+import { removePaidAlias } from './paid-aliases.service.js';
 
 /**
- * The aliases as the settings/aliases screen works them (the rules are addresses/'s): every change is told to the
- * owner's other tabs (updateAccount, part aliases), and what ends an address's password access ends its open
- * sessions too (auth owns sessions, which is why this sits above auth). A paid alias's payment is told by the
- * 'alias' invoice purpose's handler itself, after its commit, whichever path settled the invoice.
+ * The aliases of an account as the settings/aliases screen works them (SPEC §1, §5): the free alias, deletion and
+ * password access; paid-aliases.service.ts the paid ones and their payment, alias-rules.ts what both share. Every
+ * change is told to the owner's other tabs, and what ends an address's password access ends its open sessions too.
  */
-export interface AliasDeps extends PaidAliasDeps {
-  events: EventBus;
-  log: PublishLog & { warn(obj: object, msg: string): void };
+
+export type { AliasDeps } from './alias-rules.js';
+
+/** GET user/aliases: every alias that is not deleted, oldest first; whether the free one is still to be taken. */
+export async function listAccountAliases(deps: AliasDeps, accountId: number): Promise<AliasesResponse> {
+  const rows = await aliasRowsOf(deps.db, accountId);
+  return {
+    aliases: rows.map((row) => toAliasEntry(row, row.password_access)),
+    free_available: !rows.some((row) => row.kind === 'free' && row.status !== 'failed'),
+    domain: deps.mailDomain,
+  };
 }
 
-async function changed(deps: AliasDeps, accountId: number): Promise<void> {
-  await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part: 'aliases' }]);
-}
-
-export function listAccountAliases(deps: AliasDeps, accountId: number): Promise<AliasesResponse> {
-  return aliasesOf(deps.db, deps.mailDomain, accountId);
-}
-
+/** POST user/aliases: the free alias. */
 export async function createAlias(deps: AliasDeps, accountId: number, name: string): Promise<AliasEntry> {
-  const alias = await createFreeAlias(deps.db, deps.mailDomain, accountId, name);
-  await changed(deps, accountId);
-  return alias;
-}
-
-/** An alias gone: its password sessions end; the screen is told. */
-async function removed(deps: AliasDeps, accountId: number, email: string): Promise<void> {
-  await endAddressSessions(deps, accountId, email);
-  await changed(deps, accountId);
-}
-
-export async function deleteAlias(deps: AliasDeps, accountId: number, aliasId: number): Promise<void> {
-  const { email } = await removeAlias(deps, accountId, aliasId);
-  await removed(deps, accountId, email);
+  const row = await transact(deps.db, (trx) =>
+    insertCheckedAlias(trx, deps.mailDomain, accountId, name, 'free'),
+  );
+  await aliasesChanged(deps, accountId);
+  return toAliasEntry(row, false);
 }
 
 /**
- * Sets or removes an alias's password access. Removing it ends the sessions signed in with it; so does a new
- * password, since whoever knew the old one is to be out.
+ * DELETE user/aliases/{id}: an active alias receives nothing from now on and its password access goes (its mail
+ * stays); a paid one not active yet is given up as DELETE user/aliases/paid does it; being paid: alias_cant_delete.
+ * Its password sessions end; the screen is told.
+ */
+export async function deleteAlias(deps: AliasDeps, accountId: number, aliasId: number): Promise<void> {
+  const row = await requireAccountAlias(deps.db, accountId, aliasId);
+  if (row.kind === 'paid' && row.status !== 'succeed') {
+    await removePaidAlias(deps, accountId, row, 'alias_cant_delete');
+    return;
+  }
+  const email = await transact(deps.db, async (trx) => {
+    const locked = await lockAccountAlias(trx, accountId, aliasId);
+    if (!locked) throw new DomainError('alias_not_found');
+    if (locked.status !== 'succeed') throw new DomainError('alias_cant_delete');
+    await markAliasDeleted(trx, locked.id);
+    await deletePasswordAccess(trx, accountId, locked.email);
+    return locked.email;
+  });
+  await aliasRemoved(deps, accountId, email);
+}
+
+/**
+ * The rule of PUT user/aliases/update_access: sets (the password twice, equal) or removes (`password: null`) password
+ * access to one of the account's active aliases, stored with scrypt, within the hourly count of changes
+ * (changePasswordAccess). Answers the alias.
+ */
+export async function changeAliasAccess(
+  db: Db,
+  accountId: number,
+  update: AliasAccessUpdate,
+  now = new Date(),
+): Promise<AliasEntry> {
+  const email = update.email.trim();
+  if (!email.includes('@')) throw new DomainError('alias_has_no_at');
+  const passwordHash = await accessPasswordHash(update);
+  return transact(db, async (trx) => {
+    const row = await lockActiveAliasByEmail(trx, accountId, email);
+    // An address on a domain is no alias: its password is set on the domain's screen (PUT …/emails/{id}/access).
+    if (!row || row.kind === 'domain') throw new DomainError('alias_not_found');
+    await changePasswordAccess(trx, accountId, row, passwordHash, now);
+    return toAliasEntry(row, passwordHash !== null);
+  });
+}
+
+/**
+ * PUT user/aliases/update_access. Removing the access ends the sessions signed in with it; so does a new password,
+ * since whoever knew the old one is to be out.
  */
 export async function updateAliasAccess(
   deps: AliasDeps,
@@ -66,26 +104,6 @@ export async function updateAliasAccess(
 ): Promise<AliasEntry> {
   const alias = await changeAliasAccess(deps.db, accountId, update);
   await endAddressSessions(deps, accountId, alias.email);
-  await changed(deps, accountId);
+  await aliasesChanged(deps, accountId);
   return alias;
-}
-
-export function listPaidAliases(deps: AliasDeps, accountId: number): Promise<PaidAliasesResponse> {
-  return paidAliasesOf(deps, accountId);
-}
-
-export async function buyAlias(deps: AliasDeps, accountId: number, name: string): Promise<PaidAlias> {
-  const alias = await createPaidAlias(deps, accountId, name);
-  await changed(deps, accountId);
-  return alias;
-}
-
-/** 'I have already paid': a change of the alias is told by the purpose's handler, not here. */
-export function checkPayment(deps: AliasDeps, accountId: number, aliasId: number): Promise<PaidAlias> {
-  return checkAliasPayment(deps, accountId, aliasId);
-}
-
-export async function giveUpPaidAlias(deps: AliasDeps, accountId: number, aliasId: number): Promise<void> {
-  const { email } = await deletePaidAlias(deps, accountId, aliasId);
-  await removed(deps, accountId, email);
 }

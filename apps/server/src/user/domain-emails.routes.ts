@@ -6,16 +6,14 @@ import {
   activateDomainEmail,
   addDomainEmail,
   checkPayment,
-  delegateDomainEmail,
-  delegatedEmails,
   listAllDomainEmails,
   listDomainEmails,
-  openDelegated,
   removeDomainEmail,
   setCatchAll,
   setDomainEmailAccess,
-  type DomainEmailRouteDeps,
+  type DomainEmailDeps,
 } from './domain-emails.service.js';
+import { delegateDomainEmail, delegatedEmails, openDelegated } from './delegation.service.js';
 
 /**
  * settings/domains/emails/{id}, settings/access and settings/d_emails (SPEC §2, §7): the mailbox owner's alone — a
@@ -25,7 +23,7 @@ import {
 export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, events, config, wallet, invoicePurposes } = app.deps;
   const dns = openDnsResolver(config.dnsServers);
-  const deps = (log: DomainEmailRouteDeps['log']): DomainEmailRouteDeps => ({
+  const deps = (log: DomainEmailDeps['log']): DomainEmailDeps => ({
     db,
     events,
     log,

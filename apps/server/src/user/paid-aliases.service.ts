@@ -2,52 +2,45 @@ import { PAID_ALIAS_PRICE, type PaidAlias, type PaidAliasesResponse } from '@mai
 import { transact, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
-import { requireAccount } from '../accounts/index.js';
 import {
   cancelInvoice,
-  checkInvoice,
-  createInvoice,
-  findInvoice,
-  invoicesForSubject,
   invoiceView,
   type InvoicePurposeHandler,
   type InvoiceRow,
   type WalletDeps,
 } from '../wallet/index.js';
-import { deletePasswordAccess } from './addresses.repository.js';
 import {
+  deletePasswordAccess,
   listAccountAliases,
   lockAccountAlias,
   lockPaidAlias,
-  reviveFailedAlias,
   markAliasDeleted,
+  reviveFailedAlias,
   setAliasInvoice,
   setAliasStatus,
   type AliasRow,
-} from './aliases.repository.js';
+} from '../addresses/index.js';
+import { invoiceOfRow, issueInvoice, requirePaidInvoice } from './address-invoices.js';
 import {
-  deleteActiveAlias,
+  aliasesChanged,
+  aliasRemoved,
   insertCheckedAlias,
   requireAccountAlias,
   toAliasEntry,
-} from './aliases.service.js';
+  type AliasDeps,
+} from './alias-rules.js';
 
 /**
  * Paid aliases (SPEC §1: PAID_ALIAS_PRICE units each; §4: unpaid invoice → 'I have already paid' → payment checked).
  * Creating one holds the name (the alias row, status unpaid) and issues an invoice through the wallet. Its status then
  * changes only in the 'alias' purpose's handler, which settleInvoice calls exactly once per invoice, whatever reports
  * the payment (check_payment here, the wallet's webhook, the reconciliation job, the sandbox page): paid → succeed (it
- * receives mail from then on), rejected, expired or cancelled → failed (the name free again).
+ * receives mail from then on), rejected, expired or cancelled → failed (the name free again). A change of the alias by
+ * its payment is told by that handler, after its commit, whichever path settled the invoice.
  */
 
 /** The purpose paid aliases' invoices are issued for (invoices.purpose; subject_id is the alias's id). */
 export const ALIAS_INVOICE_PURPOSE = 'alias';
-/** The provider's dollar-pegged currency, as the wallet names it. */
-export const WALLET_CURRENCY = 'USD';
-
-export interface PaidAliasDeps extends WalletDeps {
-  mailDomain: string;
-}
 
 /**
  * What settling a paid alias's invoice does, inside settleInvoice's transaction under the invoice's lock: the alias
@@ -76,24 +69,17 @@ export function aliasInvoicePurpose(deps: { events: EventBus; log: PublishLog })
   };
 }
 
-/**
- * The alias's invoice: aliases.invoice_id, or, in the moment between issuing it and writing that link (or after a
- * crash there), the invoice issued for the alias as its subject. Undefined only while it is being issued.
- */
-async function invoiceOf(deps: PaidAliasDeps, row: AliasRow): Promise<InvoiceRow | undefined> {
-  if (row.invoice_id !== null) return findInvoice(deps.db, { invoiceId: row.invoice_id });
-  return (await invoicesForSubject(deps.db, ALIAS_INVOICE_PURPOSE, row.id)).at(-1);
-}
+const invoiceOf = (deps: WalletDeps, row: AliasRow) => invoiceOfRow(deps.db, ALIAS_INVOICE_PURPOSE, row);
 
 /** The account's paid alias by id (not deleted), or alias_not_found (a free alias's id too). */
-async function requirePaidAlias(deps: PaidAliasDeps, accountId: number, aliasId: number): Promise<AliasRow> {
+async function requirePaidAlias(deps: AliasDeps, accountId: number, aliasId: number): Promise<AliasRow> {
   const row = await requireAccountAlias(deps.db, accountId, aliasId);
   if (row.kind !== 'paid') throw new DomainError('alias_not_found');
   return row;
 }
 
 /** GET user/aliases/paid: the paid aliases that are not deleted, oldest first, each with its invoice. */
-export async function paidAliasesOf(deps: PaidAliasDeps, accountId: number): Promise<PaidAliasesResponse> {
+export async function listPaidAliases(deps: AliasDeps, accountId: number): Promise<PaidAliasesResponse> {
   const rows = await listAccountAliases(deps.db, accountId, 'paid');
   const withInvoices = await Promise.all(
     rows.map(async (row) => ({ row, invoice: await invoiceOf(deps, row) })),
@@ -110,24 +96,17 @@ export async function paidAliasesOf(deps: PaidAliasDeps, accountId: number): Pro
  * alias, then the invoice issued at the wallet (outside the transaction: the wallet may be slow). When the wallet
  * cannot issue it, the hold is let go at once (no invoice, nothing to pay) and the error told.
  */
-export async function createPaidAlias(
-  deps: PaidAliasDeps,
-  accountId: number,
-  name: string,
-): Promise<PaidAlias> {
+export async function buyAlias(deps: AliasDeps, accountId: number, name: string): Promise<PaidAlias> {
   const alias = await transact(deps.db, (trx) =>
     insertCheckedAlias(trx, deps.mailDomain, accountId, name, 'paid'),
   );
   let invoice: InvoiceRow;
   try {
-    const account = await requireAccount(deps.db, accountId);
-    invoice = await createInvoice(deps, {
+    invoice = await issueInvoice(deps, {
       accountId,
-      memberId: account.member_id,
       purpose: ALIAS_INVOICE_PURPOSE,
       subjectId: alias.id,
-      amount: PAID_ALIAS_PRICE.toFixed(2),
-      currency: WALLET_CURRENCY,
+      price: PAID_ALIAS_PRICE,
       description: `Mailroom alias ${alias.email}`,
     });
   } catch (err) {
@@ -135,25 +114,18 @@ export async function createPaidAlias(
     throw err;
   }
   await transact(deps.db, (trx) => setAliasInvoice(trx, alias.id, invoice.id));
+  await aliasesChanged(deps, accountId);
   return { ...toAliasEntry({ ...alias, invoice_id: invoice.id }, false), invoice: invoiceView(invoice) };
 }
 
 /**
  * POST user/aliases/paid/{id}/check_payment ('I have already paid'): the wallet asked how the invoice stands and the
- * answer settled (the purpose's handler changes the alias). Paid: the active alias; still unpaid: pay_invoice;
- * rejected, expired or cancelled: pay_invoice_cancel (the alias failed, its name free again).
+ * answer settled (the purpose's handler changes the alias and tells of it). Paid: the active alias; still unpaid:
+ * pay_invoice; rejected, expired or cancelled: pay_invoice_cancel (the alias failed, its name free again).
  */
-export async function checkAliasPayment(
-  deps: PaidAliasDeps,
-  accountId: number,
-  aliasId: number,
-): Promise<PaidAlias> {
+export async function checkPayment(deps: AliasDeps, accountId: number, aliasId: number): Promise<PaidAlias> {
   const row = await requirePaidAlias(deps, accountId, aliasId);
-  const issued = await invoiceOf(deps, row);
-  if (!issued) throw new DomainError('pay_invoice');
-  const { invoice } = await checkInvoice(deps, issued.id);
-  if (invoice.status === 'unpaid') throw new DomainError('pay_invoice');
-  if (invoice.status !== 'paid') throw new DomainError('pay_invoice_cancel');
+  const invoice = await requirePaidInvoice(deps, await invoiceOf(deps, row));
   const entry = (await listAccountAliases(deps.db, accountId, 'paid')).find((r) => r.id === aliasId);
   if (!entry) throw new DomainError('alias_not_found');
   return { ...toAliasEntry(entry, entry.password_access), invoice: invoiceView(invoice) };
@@ -162,16 +134,16 @@ export async function checkAliasPayment(
 /**
  * DELETE user/aliases/paid/{id} (and DELETE user/aliases/{id} of a paid alias not active): an unpaid one is given up —
  * its invoice cancelled at the wallet (the handler fails the alias, freeing the name), then the alias deleted; a failed
- * one deleted; a succeeded one deleted like any active alias (`active` answers its address, whose sessions the caller
- * ends). Paid at the wallet meanwhile: the alias is active now and stays (alias_cant_delete), so a payment is never
- * thrown away unseen. Being paid: `paying`, the caller's code.
+ * one deleted; a succeeded one deleted like any active alias. Paid at the wallet meanwhile: the alias is active now and
+ * stays (alias_cant_delete), so a payment is never thrown away unseen. Being paid: `paying`, the caller's code. Its
+ * password sessions end; the screen is told.
  */
 export async function removePaidAlias(
-  deps: PaidAliasDeps,
+  deps: AliasDeps,
   accountId: number,
   row: AliasRow,
   paying: 'alias_cant_delete' | 'error_alias_status_paying',
-): Promise<{ email: string; wasActive: boolean }> {
+): Promise<void> {
   if (row.status === 'paying') throw new DomainError(paying);
   const issued = row.status === 'unpaid' ? await invoiceOf(deps, row) : undefined;
   if (issued) {
@@ -179,45 +151,25 @@ export async function removePaidAlias(
     if (invoice.status === 'paid')
       throw new DomainError('alias_cant_delete', 'The alias has been paid for meanwhile');
   }
-  return transact(deps.db, async (trx) => {
+  const email = await transact(deps.db, async (trx) => {
     const locked = await lockAccountAlias(trx, accountId, row.id);
     if (!locked) throw new DomainError('alias_not_found');
     if (locked.status === 'paying') throw new DomainError(paying);
     // Still unpaid here: its invoice was never issued (the issuing failed or crashed), so there is nothing to pay.
     // An invoice issued meanwhile (a create still running) would be left to pay for nothing: refuse until it settles.
     if (locked.status === 'unpaid') {
-      const invoice = await invoiceOf({ ...deps, db: trx }, locked);
+      const invoice = await invoiceOfRow(trx, ALIAS_INVOICE_PURPOSE, locked);
       if (invoice?.status === 'unpaid') throw new DomainError('alias_cant_delete');
     }
     await markAliasDeleted(trx, locked.id);
     await deletePasswordAccess(trx, accountId, locked.email);
-    return { email: locked.email, wasActive: locked.status === 'succeed' };
+    return locked.email;
   });
+  await aliasRemoved(deps, accountId, email);
 }
 
 /** DELETE user/aliases/paid/{id}: another account's id, or a free alias's, is alias_not_found. */
-export async function deletePaidAlias(
-  deps: PaidAliasDeps,
-  accountId: number,
-  aliasId: number,
-): Promise<{ email: string; wasActive: boolean }> {
+export async function giveUpPaidAlias(deps: AliasDeps, accountId: number, aliasId: number): Promise<void> {
   const row = await requirePaidAlias(deps, accountId, aliasId);
-  return removePaidAlias(deps, accountId, row, 'error_alias_status_paying');
-}
-
-/**
- * DELETE user/aliases/{id}: an active alias deleted; a paid one not active yet given up as DELETE user/aliases/paid
- * does it; being paid: alias_cant_delete.
- */
-export async function removeAlias(
-  deps: PaidAliasDeps,
-  accountId: number,
-  aliasId: number,
-): Promise<{ email: string; wasActive: boolean }> {
-  const row = await requireAccountAlias(deps.db, accountId, aliasId);
-  if (row.kind === 'paid' && row.status !== 'succeed') {
-    return removePaidAlias(deps, accountId, row, 'alias_cant_delete');
-  }
-  const { email } = await deleteActiveAlias(deps.db, accountId, aliasId, 'alias_cant_delete');
-  return { email, wasActive: true };
+  await removePaidAlias(deps, accountId, row, 'error_alias_status_paying');
 }
