@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { AliasKind, AliasStatus } from '@mailroom/protocol';
-import type { AddressKind, AddressStatus, Db, Trx } from '../core/db/index.js';
+import { type AddressKind, type AddressStatus, type Db, ownRow, type Trx } from '../core/db/index.js';
 import { hasPasswordAccess } from './password-access.query.js';
 
 /**
@@ -66,8 +66,7 @@ export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number)
   const row = await db
     .selectFrom('aliases')
     .select('id')
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(aliasId, accountId))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -119,8 +118,7 @@ export function lockAccountAlias(
   return trx
     .selectFrom('aliases')
     .select(aliasColumns)
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(aliasId, accountId))
     .where('deleted_at', 'is', null)
     .forUpdate()
     .executeTakeFirst();
@@ -158,8 +156,7 @@ export function findAccountAlias(db: Db, accountId: number, aliasId: number): Pr
   return db
     .selectFrom('aliases')
     .select(aliasColumns)
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(aliasId, accountId))
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }

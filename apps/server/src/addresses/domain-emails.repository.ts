@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AddressStatus, Db, DomainKind, Trx } from '../core/db/index.js';
+import { type AddressStatus, type Db, type DomainKind, ownRow, type Trx } from '../core/db/index.js';
 import { hasPasswordAccess } from './password-access.query.js';
 
 /**
@@ -139,8 +139,7 @@ export function lockDomainEmail(
   let query = trx
     .selectFrom('aliases')
     .select(emailColumns)
-    .where('id', '=', emailId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(emailId, accountId))
     .where('kind', '=', 'domain')
     .where('deleted_at', 'is', null);
   if (domainId !== undefined) query = query.where('domain_id', '=', domainId);

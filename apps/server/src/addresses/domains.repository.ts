@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DkimAlgorithm, DkimKeyState } from '@mailroom/protocol';
-import type { Database, Db, Trx } from '../core/db/index.js';
+import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /**
  * SQL of `domains` and `domain_dkim_keys`, and what removing a domain does to its addresses (`aliases` kind 'domain',
@@ -55,8 +55,7 @@ export function findAccountDomain(
   return db
     .selectFrom('domains')
     .selectAll()
-    .where('id', '=', domainId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(domainId, accountId))
     .where('kind', '=', 'own')
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -70,8 +69,7 @@ export function lockAccountDomain(
   return trx
     .selectFrom('domains')
     .selectAll()
-    .where('id', '=', domainId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(domainId, accountId))
     .where('kind', '=', 'own')
     .where('deleted_at', 'is', null)
     .forUpdate()

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Trx, VcardProperty } from '../core/db/index.js';
+import { type Db, ownRow, type Trx, type VcardProperty } from '../core/db/index.js';
 
 /** A contact as stored, with its addresses (the primary first) and its groups. */
 export interface ContactRecord {
@@ -163,8 +163,7 @@ export async function saveContact(
     await trx
       .updateTable('contacts')
       .set({ ...columns, updated_at: new Date() })
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
+      .where(ownRow(id, accountId))
       .execute();
     await trx.deleteFrom('contact_emails').where('contact_id', '=', id).execute();
     contactId = id;

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { CONTACT_IMPORT_SKIPPED_LISTED, type ContactImportResponse } from '@mailroom/protocol';
-import type { Database, Db, Trx } from '../core/db/index.js';
+import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /** contact_imports (migration 033): a contacts file being imported, a job a batch at a time. */
 export type ContactImportRow = Selectable<Database['contact_imports']>;
@@ -60,12 +60,7 @@ export async function findImport(
   accountId: number,
   id: number,
 ): Promise<ContactImportView | undefined> {
-  return db
-    .selectFrom('contact_imports')
-    .select(shown)
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  return db.selectFrom('contact_imports').select(shown).where(ownRow(id, accountId)).executeTakeFirst();
 }
 
 /** Marks the import running (its job claimed it) and answers it; undefined once it has finished. */

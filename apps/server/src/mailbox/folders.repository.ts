@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Db, Trx } from '../core/db/index.js';
+import { type Db, ownRow, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { addressCount, aliasRowsCondition, scopeCondition, type Scope } from './scope.js';
 
@@ -32,8 +32,7 @@ export function lockFolder(trx: Trx, accountId: number, folderId: number) {
   return trx
     .selectFrom('folders')
     .select(['id', 'name', 'system'])
-    .where('id', '=', folderId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(folderId, accountId))
     .forUpdate()
     .executeTakeFirst();
 }
@@ -105,8 +104,7 @@ export async function requireFolder(db: Db, accountId: number, folderId: number)
   const folder = await db
     .selectFrom('folders')
     .select(['id', 'name', 'system'])
-    .where('id', '=', folderId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(folderId, accountId))
     .executeTakeFirst();
   if (!folder) throw new DomainError('entity_not_found');
   return folder;

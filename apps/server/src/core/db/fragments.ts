@@ -1,0 +1,10 @@
+import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+
+/**
+ * `id = … AND account_id = …`: one account's own row of a table that has both columns (one table, no join). Another
+ * account's id matches nothing, so it is never told apart from an id that does not exist.
+ */
+export function ownRow(id: number, accountId: number) {
+  return <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>): Expression<SqlBool> =>
+    eb.and([eb(sql.ref('id'), '=', id), eb(sql.ref('account_id'), '=', accountId)]);
+}
