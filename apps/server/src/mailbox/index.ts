@@ -23,7 +23,7 @@ export {
   type IngestTarget,
 } from './ingest.js';
 export { openAttachment } from './attachments.js';
-export { storeNotice } from './notice.js';
+export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
 export { findThread, threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
 export {

@@ -31,21 +31,31 @@ export async function invoiceOfRow(
   return (await invoicesForSubject(db, purpose, row.id)).at(-1);
 }
 
-/** Issues the invoice for what the member buys at the wallet (outside any transaction: the wallet may be slow). */
+/**
+ * Issues the invoice for what the member buys at the wallet (outside any transaction: the wallet may be slow). When
+ * the wallet cannot issue it, `release` lets the hold on what was bought go at once (no invoice, nothing to pay) and
+ * the error is told.
+ */
 export async function issueInvoice(
   deps: WalletDeps,
   input: { accountId: number; purpose: string; subjectId: number; price: number; description: string },
+  release: () => Promise<unknown>,
 ): Promise<InvoiceRow> {
-  const account = await requireAccount(deps.db, input.accountId);
-  return createInvoice(deps, {
-    accountId: input.accountId,
-    memberId: account.member_id,
-    purpose: input.purpose,
-    subjectId: input.subjectId,
-    amount: input.price.toFixed(2),
-    currency: WALLET_CURRENCY,
-    description: input.description,
-  });
+  try {
+    const account = await requireAccount(deps.db, input.accountId);
+    return await createInvoice(deps, {
+      accountId: input.accountId,
+      memberId: account.member_id,
+      purpose: input.purpose,
+      subjectId: input.subjectId,
+      amount: input.price.toFixed(2),
+      currency: WALLET_CURRENCY,
+      description: input.description,
+    });
+  } catch (err) {
+    await release();
+    throw err;
+  }
 }
 
 /**

@@ -208,17 +208,22 @@ export async function addDomainEmail(
   });
   if (created.paid) {
     const { row } = created;
-    try {
-      const invoice = await issueInvoice(deps, {
+    const release = () => transact(deps.db, (trx) => markAliasDeleted(trx, row.id));
+    const invoice = await issueInvoice(
+      deps,
+      {
         accountId,
         purpose: DOMAIN_EMAIL_INVOICE_PURPOSE,
         subjectId: row.id,
         price: deps.domainEmailPrice,
         description: `Mailroom address ${row.email}`,
-      });
+      },
+      release,
+    );
+    try {
       await transact(deps.db, (trx) => setAliasInvoice(trx, row.id, invoice.id));
     } catch (err) {
-      await transact(deps.db, (trx) => markAliasDeleted(trx, row.id));
+      await release();
       throw err;
     }
   }

@@ -120,19 +120,17 @@ export async function createDomain(
   let domain: Domain;
   if (!row.paid) domain = await toDomain(deps, row, 0);
   else {
-    let invoice: InvoiceRow;
-    try {
-      invoice = await issueInvoice(deps, {
+    const invoice = await issueInvoice(
+      deps,
+      {
         accountId,
         purpose: DOMAIN_INVOICE_PURPOSE,
         subjectId: row.id,
         price: deps.domains.price,
         description: `Mailroom domain ${row.display_name}`,
-      });
-    } catch (err) {
-      await updateDomain(deps.db, row.id, { deleted_at: new Date() });
-      throw err;
-    }
+      },
+      () => updateDomain(deps.db, row.id, { deleted_at: new Date() }),
+    );
     await updateDomain(deps.db, row.id, { invoice_id: invoice.id });
     domain = await toDomain(deps, { ...row, invoice_id: invoice.id }, 0);
   }

@@ -100,19 +100,17 @@ export async function buyAlias(deps: AliasDeps, accountId: number, name: string)
   const alias = await transact(deps.db, (trx) =>
     insertCheckedAlias(trx, deps.mailDomain, accountId, name, 'paid'),
   );
-  let invoice: InvoiceRow;
-  try {
-    invoice = await issueInvoice(deps, {
+  const invoice = await issueInvoice(
+    deps,
+    {
       accountId,
       purpose: ALIAS_INVOICE_PURPOSE,
       subjectId: alias.id,
       price: PAID_ALIAS_PRICE,
       description: `Mailroom alias ${alias.email}`,
-    });
-  } catch (err) {
-    await transact(deps.db, (trx) => markAliasDeleted(trx, alias.id));
-    throw err;
-  }
+    },
+    () => transact(deps.db, (trx) => markAliasDeleted(trx, alias.id)),
+  );
   await transact(deps.db, (trx) => setAliasInvoice(trx, alias.id, invoice.id));
   await aliasesChanged(deps, accountId);
   return { ...toAliasEntry({ ...alias, invoice_id: invoice.id }, false), invoice: invoiceView(invoice) };
