@@ -1,4 +1,4 @@
-import { type Db, ownRow, type Trx } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 export interface ProfileRow {
   id: number;
@@ -88,12 +88,7 @@ export function oldestProfile(trx: Trx, accountId: number): Promise<{ id: number
 }
 
 export async function countProfiles(trx: Trx, accountId: number): Promise<number> {
-  const row = await trx
-    .selectFrom('profiles')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(trx.selectFrom('profiles').where('account_id', '=', accountId));
 }
 
 /** Profiles still named as the account was (`from`) take its new display name (`to`); renamed ones keep theirs. */

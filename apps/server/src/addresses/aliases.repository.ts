@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { AliasKind, AliasStatus } from '@mailroom/protocol';
-import { type AddressKind, type AddressStatus, type Db, ownRow, type Trx } from '../core/db/index.js';
+import {
+  type AddressKind,
+  type AddressStatus,
+  countRows,
+  type Db,
+  ownRow,
+  type Trx,
+} from '../core/db/index.js';
 import { hasPasswordAccess } from './password-access.query.js';
 
 /**
@@ -209,12 +216,7 @@ export async function countAccessChanges(trx: Trx, aliasId: number, since: Date)
     .where('alias_id', '=', aliasId)
     .where('changed_at', '<', since)
     .execute();
-  const row = await trx
-    .selectFrom('alias_access_changes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('alias_id', '=', aliasId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(trx.selectFrom('alias_access_changes').where('alias_id', '=', aliasId));
 }
 
 export async function recordAccessChange(trx: Trx, aliasId: number, at: Date): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DkimAlgorithm, DkimKeyState } from '@mailroom/protocol';
-import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /**
  * SQL of `domains` and `domain_dkim_keys`, and what removing a domain does to its addresses (`aliases` kind 'domain',
@@ -135,15 +135,14 @@ export async function nameHolding(
 
 /** The account's domains that are not deleted and not paid for: the free ones it holds. */
 export async function countFreeDomains(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('domains')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('kind', '=', 'own')
-    .where('paid', '=', false)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    db
+      .selectFrom('domains')
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'own')
+      .where('paid', '=', false)
+      .where('deleted_at', 'is', null),
+  );
 }
 
 /** Whether the account has a domain waiting for its payment (unpaid or paying). */

@@ -1,4 +1,4 @@
-import type { Db } from '../core/db/index.js';
+import { countRows, type Db } from '../core/db/index.js';
 
 export interface AuthLogRow {
   at: Date;
@@ -20,7 +20,7 @@ export async function authLogPage(
   accountId: number,
   page: { offset: number; limit: number },
 ): Promise<{ rows: AuthLogRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .selectFrom('auth_log')
       .select(['at', 'ip', 'user_agent', 'method', 'success', 'address', 'member_id'])
@@ -30,13 +30,9 @@ export async function authLogPage(
       .offset(page.offset)
       .limit(page.limit)
       .execute(),
-    db
-      .selectFrom('auth_log')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow(),
+    countRows(db.selectFrom('auth_log').where('account_id', '=', accountId)),
   ]);
-  return { rows, total: Number(count.total) };
+  return { rows, total };
 }
 
 export async function deleteAuthLogBefore(db: Db, before: Date): Promise<number> {

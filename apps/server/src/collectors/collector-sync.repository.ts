@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { CollectorState } from '@mailroom/protocol';
-import { type Database, type Db, type Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, type Trx } from '../core/db/index.js';
 import type { CollectorRow } from './collectors.repository.js';
 
 /**
@@ -267,13 +267,12 @@ export async function advanceCollectorFolder(
 
 /** How many remote messages of this folder are recorded as copied under its current UIDVALIDITY. */
 export async function countCopied(db: Db, collectorFolderId: number, uidvalidity: number): Promise<number> {
-  const row = await db
-    .selectFrom('collector_messages')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('collector_folder_id', '=', collectorFolderId)
-    .where('uidvalidity', '=', uidvalidity)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    db
+      .selectFrom('collector_messages')
+      .where('collector_folder_id', '=', collectorFolderId)
+      .where('uidvalidity', '=', uidvalidity),
+  );
 }
 
 /** Whether anything of this folder was copied under another UIDVALIDITY (then fingerprints find it). */

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /** The collectors table (migration 029): the collectors area's alone. */
 export type CollectorRow = Selectable<Database['collectors']>;
@@ -21,12 +21,7 @@ export function lockCollectorRow(trx: Trx, accountId: number, id: number): Promi
 }
 
 export async function countCollectorRows(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('collectors')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('collectors').where('account_id', '=', accountId));
 }
 
 /** Whether the account already collects this address (compared without case). */

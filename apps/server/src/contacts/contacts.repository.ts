@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, ownRow, type Trx, type VcardProperty } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx, type VcardProperty } from '../core/db/index.js';
 
 /** A contact as stored, with its addresses (the primary first) and its groups. */
 export interface ContactRecord {
@@ -113,7 +113,7 @@ export async function listContacts(
       ),
     );
   }
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     query
       .select([
         'c.id',
@@ -130,9 +130,9 @@ export async function listContacts(
       .offset(opts.offset)
       .limit(opts.limit)
       .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    countRows(query),
   ]);
-  return { contacts: await withEmailsAndGroups(db, rows), total: Number(count.total) };
+  return { contacts: await withEmailsAndGroups(db, rows), total };
 }
 
 /** Writes a contact whole (a new one when `id` is null) with its addresses; returns its id. */
@@ -272,10 +272,5 @@ export async function contactKeys(
 
 /** How many contacts the account has. */
 export async function countContacts(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('contacts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('contacts').where('account_id', '=', accountId));
 }

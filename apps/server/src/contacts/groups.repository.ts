@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Db, ownRow, type Trx } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 export interface GroupRow {
   id: number;
@@ -113,10 +113,5 @@ export async function memberIds(db: Db, groupId: number): Promise<number[]> {
 
 /** How many groups the account has. */
 export async function countGroups(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('contact_groups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('contact_groups').where('account_id', '=', accountId));
 }

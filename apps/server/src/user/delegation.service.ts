@@ -20,7 +20,8 @@ import {
   signInClientOf,
   type SessionDeps,
 } from '../auth/index.js';
-import { domainEmailOf, tell, type DomainEmailDeps } from './domain-emails.service.js';
+import { domainEmailOf } from './domain-email-views.js';
+import { tell, type DomainEmailDeps } from './domain-emails.service.js';
 
 /**
  * Delegation of an address on a domain (SPEC §2 settings/d_emails): one other member reads and sends as the address

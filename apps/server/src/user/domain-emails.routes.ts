@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
 import { openDnsResolver } from '../core/net/index.js';
@@ -6,13 +7,12 @@ import {
   activateDomainEmail,
   addDomainEmail,
   checkPayment,
-  listAllDomainEmails,
-  listDomainEmails,
   removeDomainEmail,
   setCatchAll,
   setDomainEmailAccess,
   type DomainEmailDeps,
 } from './domain-emails.service.js';
+import { listAllDomainEmails, listDomainEmails } from './domain-email-views.js';
 import { delegateDomainEmail, delegatedEmails, openDelegated } from './delegation.service.js';
 
 /**
@@ -35,6 +35,9 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     freeDomainEmails: config.domains.freeEmails,
     domainEmailPrice: config.domains.emailPrice,
   });
+  /** The request's deps and the account it may change: the owner's own, in their own session. */
+  const owner = (request: FastifyRequest) =>
+    [deps(request.log), ownAccountOnly(request.requireAuth())] as const;
 
   app.route({
     ...apiRoute(app, 'allDomainEmails', {
@@ -42,7 +45,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Every address of the account on a domain, own or public, each with its domain_id',
     }),
     handler: async (request) => ({
-      emails: await listAllDomainEmails(deps(request.log), ownAccountOnly(request.requireAuth())),
+      emails: await listAllDomainEmails(...owner(request)),
     }),
   });
 
@@ -53,11 +56,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
         'The addresses on a domain (own or public) with status, catch-all, password access and delegate',
     }),
     handler: async (request) => ({
-      emails: await listDomainEmails(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-      ),
+      emails: await listDomainEmails(...owner(request), request.params.id),
     }),
   });
 
@@ -67,12 +66,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create an address on a verified own domain (prepared) or a public one (paid: unpaid)',
     }),
     handler: async (request) => ({
-      email: await addDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.body,
-      ),
+      email: await addDomainEmail(...owner(request), request.params.id, request.body),
     }),
   });
 
@@ -83,8 +77,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await setCatchAll(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body.catch_all,
@@ -99,8 +92,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await delegateDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body.member_id,
@@ -114,12 +106,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Remove the address: refused at RCPT from now on, its mail kept, its sessions ended',
     }),
     handler: async (request) => {
-      await removeDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.params.emailId,
-      );
+      await removeDomainEmail(...owner(request), request.params.id, request.params.emailId);
       return { ok: true as const };
     },
   });
@@ -130,11 +117,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Activate a prepared address once the domain's MX points at the service",
     }),
     handler: async (request) => ({
-      email: await activateDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.emailId,
-      ),
+      email: await activateDomainEmail(...owner(request), request.params.emailId),
     }),
   });
 
@@ -144,12 +127,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "'I have already paid' for a paid address: ask the wallet",
     }),
     handler: async (request) => ({
-      email: await checkPayment(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.params.emailId,
-      ),
+      email: await checkPayment(...owner(request), request.params.id, request.params.emailId),
     }),
   });
 
@@ -160,8 +138,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await setDomainEmailAccess(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body,

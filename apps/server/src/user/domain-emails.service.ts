@@ -11,8 +11,6 @@ import { DnsLookupError, type DnsResolver } from '../core/net/index.js';
 import { lockAccount } from '../mailbox/index.js';
 import {
   cancelInvoice,
-  invoicesForSubjects,
-  invoiceView,
   type InvoicePurposeHandler,
   type InvoiceRow,
   type WalletDeps,
@@ -27,7 +25,6 @@ import {
   findUsableDomain,
   insertDomainEmail,
   isAliasNameTaken,
-  listDomainEmails as domainEmailRowsOf,
   lockDomain,
   lockDomainEmail,
   lockDomainEmailById,
@@ -36,7 +33,6 @@ import {
   setCatchAll as setCatchAllRow,
   setDomainEmailStatus,
   type DomainEmailRow,
-  type DomainRef,
 } from '../addresses/index.js';
 import {
   deleteSessionsWhere,
@@ -45,6 +41,7 @@ import {
   type SessionDeps,
 } from '../auth/index.js';
 import { invoiceOfRow, issueInvoice, requirePaidInvoice } from './address-invoices.js';
+import { DOMAIN_EMAIL_INVOICE_PURPOSE, domainEmailOf, requireDomain } from './domain-email-views.js';
 
 /**
  * Addresses on domains (SPEC §1, §2 settings/domains/emails/{id}, access; the contract is packages/protocol
@@ -58,7 +55,7 @@ import { invoiceOfRow, issueInvoice, requirePaidInvoice } from './address-invoic
  * password ends the sessions held to it at once (auth owns sessions, which is why this sits above auth).
  */
 
-export const DOMAIN_EMAIL_INVOICE_PURPOSE = 'domain_email';
+export { DOMAIN_EMAIL_INVOICE_PURPOSE } from './domain-email-views.js';
 
 export interface DomainEmailDeps extends WalletDeps, SessionDeps {
   events: EventBus;
@@ -79,43 +76,7 @@ export async function tell(
   await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part }]);
 }
 
-type ListedRow = Awaited<ReturnType<typeof domainEmailRowsOf>>[number];
-
 const invoiceOf = (db: Db, row: DomainEmailRow) => invoiceOfRow(db, DOMAIN_EMAIL_INVOICE_PURPOSE, row);
-
-/** The rows as the screens show them, their invoices read in one query (the one set on the row, else the newest). */
-async function toDomainEmails(db: Db, rows: ListedRow[]): Promise<DomainEmail[]> {
-  const invoices = await invoicesForSubjects(
-    db,
-    DOMAIN_EMAIL_INVOICE_PURPOSE,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => {
-    const issued = invoices.filter((invoice) => invoice.subject_id === row.id);
-    const invoice = row.invoice_id !== null ? issued.find((i) => i.id === row.invoice_id) : issued.at(-1);
-    return {
-      id: row.id,
-      domain_id: row.domain_id,
-      email: row.email,
-      status: row.status,
-      catch_all: row.catch_all,
-      password_access: row.password_access,
-      delegate:
-        row.delegate_member_id !== null
-          ? { member_id: row.delegate_member_id, name: row.delegate_name ?? '' }
-          : null,
-      paid: invoice !== undefined || row.status === 'unpaid',
-      invoice: invoice ? invoiceView(invoice) : null,
-      created_at: row.created_at.toISOString(),
-    };
-  });
-}
-
-async function requireDomain(db: Db, accountId: number, domainId: number): Promise<DomainRef> {
-  const domain = await findUsableDomain(db, accountId, domainId);
-  if (!domain) throw new DomainError('entity_not_found');
-  return domain;
-}
 
 /** The address locked in `trx`, or entity_not_found when it is not the account's (or is deleted). */
 async function requireLocked(
@@ -127,38 +88,6 @@ async function requireLocked(
   const row = await lockDomainEmail(trx, accountId, domainId, emailId);
   if (!row) throw new DomainError('entity_not_found');
   return row;
-}
-
-/** GET user/domains/{id}/emails: the account's addresses on its domain (or on a public domain), oldest first. */
-export async function listDomainEmails(
-  deps: { db: Db },
-  accountId: number,
-  domainId: number,
-): Promise<DomainEmail[]> {
-  await requireDomain(deps.db, accountId, domainId);
-  return toDomainEmails(deps.db, await domainEmailRowsOf(deps.db, accountId, domainId));
-}
-
-/**
- * GET user/domains/emails: every address of the account on a domain, own or public, oldest first (settings/access
- * and the addresses on public domains read them all at once instead of domain by domain).
- */
-export async function listAllDomainEmails(deps: { db: Db }, accountId: number): Promise<DomainEmail[]> {
-  return toDomainEmails(deps.db, await domainEmailRowsOf(deps.db, accountId));
-}
-
-/** One address as the screen shows it; entity_not_found when it is not the account's (or is deleted). */
-export async function domainEmailOf(
-  db: Db,
-  accountId: number,
-  domainId: number,
-  emailId: number,
-): Promise<DomainEmail> {
-  await requireDomain(db, accountId, domainId);
-  const row = (await domainEmailRowsOf(db, accountId, domainId)).find((r) => r.id === emailId);
-  if (!row) throw new DomainError('entity_not_found');
-  const [email] = await toDomainEmails(db, [row]);
-  return email!;
 }
 
 /**

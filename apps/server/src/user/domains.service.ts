@@ -181,16 +181,17 @@ export async function checkPayment(
 }
 
 /**
- * Verification starts (waiting) and runs now by `method` (by default the last confirm's, dns before any); the answer
+ * POST user/domains/{id}/confirm {method}, and POST user/domains/{id}/check (no method: the last confirm's again, dns
+ * before any). Verification starts (waiting) and runs now; the answer
  * is the domain as it came out (succeed, or failed with the reason), and the owner's tabs are told whatever came out.
  * The first confirm starts the 7 days the domain has to be proven; a verified domain is proven again.
  */
-async function confirm(
+export async function confirmDomain(
   deps: DomainRouteDeps,
   accountId: number,
   domainId: number,
   wanted: VerificationMethod | undefined,
-  now: Date,
+  now = new Date(),
 ): Promise<DomainDetailResponse> {
   try {
     const row = await requireDomain(deps.db, accountId, domainId);
@@ -212,27 +213,6 @@ async function confirm(
   } finally {
     await changed(deps, accountId);
   }
-}
-
-/** POST user/domains/{id}/confirm {method}. */
-export function startDomainConfirm(
-  deps: DomainRouteDeps,
-  accountId: number,
-  domainId: number,
-  method: VerificationMethod,
-  now = new Date(),
-): Promise<DomainDetailResponse> {
-  return confirm(deps, accountId, domainId, method, now);
-}
-
-/** POST user/domains/{id}/check: the last confirm's method again (dns before any confirm). */
-export function recheckDomain(
-  deps: DomainRouteDeps,
-  accountId: number,
-  domainId: number,
-  now = new Date(),
-): Promise<DomainDetailResponse> {
-  return confirm(deps, accountId, domainId, undefined, now);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
 
 /**
  * `id = … AND account_id = …`: one account's own row of a table that has both columns (one table, no join). Another
@@ -7,4 +7,12 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 export function ownRow(id: number, accountId: number) {
   return <DB, TB extends keyof DB>(eb: ExpressionBuilder<DB, TB>): Expression<SqlBool> =>
     eb.and([eb(sql.ref('id'), '=', id), eb(sql.ref('account_id'), '=', accountId)]);
+}
+
+/** How many rows the query's FROM and WHERE find: count(*) as a number (Postgres answers a bigint as text). */
+export async function countRows<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+): Promise<number> {
+  const row = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
+  return Number((row as unknown as { n: string | number }).n);
 }
