@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DkimAlgorithm, DkimKeyState } from '@mailroom/protocol';
-import { countRows, type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, deleteRows, ownRow, type Trx } from '../core/db/index.js';
 
 /**
  * SQL of `domains` and `domain_dkim_keys`, and what removing a domain does to its addresses (`aliases` kind 'domain',
@@ -251,12 +251,9 @@ export async function promoteDomainKey(trx: Trx, key: DomainKeyRow, retireAt: Da
 
 /** Retiring keys whose grace has run out go (their records may be removed from DNS). */
 export async function deleteRetiredKeys(db: Db, now: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('domain_dkim_keys')
-    .where('state', '=', 'retiring')
-    .where('retire_at', '<=', now)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(
+    db.deleteFrom('domain_dkim_keys').where('state', '=', 'retiring').where('retire_at', '<=', now),
+  );
 }
 
 /** The keys mail From the domain is signed with: the active ones of a verified own domain. */

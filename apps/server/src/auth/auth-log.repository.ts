@@ -1,4 +1,4 @@
-import { countRows, type Db } from '../core/db/index.js';
+import { countRows, type Db, deleteRows } from '../core/db/index.js';
 
 export interface AuthLogRow {
   at: Date;
@@ -36,6 +36,5 @@ export async function authLogPage(
 }
 
 export async function deleteAuthLogBefore(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('auth_log').where('at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db.deleteFrom('auth_log').where('at', '<', before));
 }

@@ -51,15 +51,7 @@ export async function findContacts(db: Db, accountId: number, ids: number[]): Pr
 
 async function withEmailsAndGroups(
   db: Db,
-  rows: {
-    id: number;
-    name: string;
-    surname: string;
-    phone: string;
-    birthday: string | null;
-    notes: string;
-    vcard_properties: VcardProperty[];
-  }[],
+  rows: (Omit<ContactRecord, 'properties' | 'emails' | 'groups'> & { vcard_properties: VcardProperty[] })[],
 ): Promise<ContactRecord[]> {
   const ids = rows.map((r) => r.id);
   if (!ids.length) return [];

@@ -1,4 +1,12 @@
-import { sql, type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import {
+  sql,
+  type DeleteQueryBuilder,
+  type DeleteResult,
+  type Expression,
+  type ExpressionBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+} from 'kysely';
 
 /**
  * `id = … AND account_id = …`: one account's own row of a table that has both columns (one table, no join). Another
@@ -15,4 +23,11 @@ export async function countRows<DB, TB extends keyof DB, O>(
 ): Promise<number> {
   const row = await query.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow();
   return Number((row as unknown as { n: string | number }).n);
+}
+
+/** Runs a DELETE and answers how many rows it removed. */
+export async function deleteRows<DB, TB extends keyof DB>(
+  query: DeleteQueryBuilder<DB, TB, DeleteResult>,
+): Promise<number> {
+  return Number((await query.executeTakeFirst()).numDeletedRows);
 }

@@ -45,7 +45,7 @@ import * as m039 from './migrations/039-job-queue.js';
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
 export { poolStats, type PoolStats } from './pool-metrics.js';
-export { countRows, ownRow } from './fragments.js';
+export { countRows, deleteRows, ownRow } from './fragments.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;
