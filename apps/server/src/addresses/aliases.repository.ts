@@ -116,19 +116,21 @@ export function insertAlias(
     .executeTakeFirstOrThrow();
 }
 
+/** The account's alias (not deleted): never another account's id or a deleted one. */
+const accountAlias = (db: Db, accountId: number, aliasId: number) =>
+  db
+    .selectFrom('aliases')
+    .select(aliasColumns)
+    .where(ownRow(aliasId, accountId))
+    .where('deleted_at', 'is', null);
+
 /** The account's alias (not deleted), its row locked; undefined for another account's id or a deleted one. */
 export function lockAccountAlias(
   trx: Trx,
   accountId: number,
   aliasId: number,
 ): Promise<AliasRow | undefined> {
-  return trx
-    .selectFrom('aliases')
-    .select(aliasColumns)
-    .where(ownRow(aliasId, accountId))
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  return accountAlias(trx, accountId, aliasId).forUpdate().executeTakeFirst();
 }
 
 /** The account's active alias with this address, its row locked. */
@@ -160,12 +162,7 @@ export function lockPaidAlias(trx: Trx, aliasId: number): Promise<AliasRow | und
 }
 
 export function findAccountAlias(db: Db, accountId: number, aliasId: number): Promise<AliasRow | undefined> {
-  return db
-    .selectFrom('aliases')
-    .select(aliasColumns)
-    .where(ownRow(aliasId, accountId))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return accountAlias(db, accountId, aliasId).executeTakeFirst();
 }
 
 export async function setAliasInvoice(trx: Trx, aliasId: number, invoiceId: number): Promise<void> {

@@ -46,34 +46,31 @@ export function insertDomain(
     .executeTakeFirstOrThrow();
 }
 
+/** The account's own domain (not deleted): not another account's id, a deleted one, a public one. */
+const accountDomain = (db: Db, accountId: number, domainId: number) =>
+  db
+    .selectFrom('domains')
+    .selectAll()
+    .where(ownRow(domainId, accountId))
+    .where('kind', '=', 'own')
+    .where('deleted_at', 'is', null);
+
 /** The account's own domain (not deleted), or undefined: another account's id, a deleted one, a public one. */
 export function findAccountDomain(
   db: Db,
   accountId: number,
   domainId: number,
 ): Promise<DomainRow | undefined> {
-  return db
-    .selectFrom('domains')
-    .selectAll()
-    .where(ownRow(domainId, accountId))
-    .where('kind', '=', 'own')
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return accountDomain(db, accountId, domainId).executeTakeFirst();
 }
 
+/** The same, its row locked. */
 export function lockAccountDomain(
   trx: Trx,
   accountId: number,
   domainId: number,
 ): Promise<DomainRow | undefined> {
-  return trx
-    .selectFrom('domains')
-    .selectAll()
-    .where(ownRow(domainId, accountId))
-    .where('kind', '=', 'own')
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  return accountDomain(trx, accountId, domainId).forUpdate().executeTakeFirst();
 }
 
 /** An own domain by id (an invoice's subject), its row locked. */
