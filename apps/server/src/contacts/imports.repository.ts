@@ -28,10 +28,10 @@ const shown = [
 ] as const;
 export type ContactImportView = Pick<ContactImportRow, (typeof shown)[number]>;
 
-export function toContactImport(row: ContactImportView): ContactImportResponse {
+/** How far the stored import got: its state, counts, the entries it skipped (jsonb, or its text) and its error. */
+export function progressOf(row: ContactImportView): ImportProgress {
   const skipped = typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped;
   return {
-    id: Number(row.id),
     state: row.state,
     total: row.total,
     done: row.done,
@@ -39,11 +39,20 @@ export function toContactImport(row: ContactImportView): ContactImportResponse {
     updated: row.updated,
     unchanged: row.unchanged,
     groups_added: row.groups_added,
-    skipped: (skipped as ContactImportResponse['skipped']).slice(0, CONTACT_IMPORT_SKIPPED_LISTED),
+    skipped: skipped as ImportProgress['skipped'],
     skipped_count: row.skipped_count,
     over_limit: row.over_limit,
     groups_over_limit: row.groups_over_limit,
     error: row.error,
+  };
+}
+
+export function toContactImport(row: ContactImportView): ContactImportResponse {
+  const progress = progressOf(row);
+  return {
+    id: Number(row.id),
+    ...progress,
+    skipped: progress.skipped.slice(0, CONTACT_IMPORT_SKIPPED_LISTED),
   };
 }
 

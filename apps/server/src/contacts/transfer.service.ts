@@ -44,6 +44,7 @@ import {
   startImportRun,
   findImport,
   insertImport,
+  progressOf,
   saveProgress,
   toContactImport,
   type ContactImportView,
@@ -256,24 +257,7 @@ async function runImport(deps: ContactImportDeps, id: number): Promise<void> {
     lastPublished = Date.now();
     await emit(deps.db, deps, accountId, [{ event: 'contactImport', import: toContactImport(view) }]);
   };
-  const storedSkipped = (typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped) as {
-    entry: number;
-    reason: string;
-  }[];
-  const progress: ImportProgress = {
-    state: 'running',
-    total: row.total,
-    done: row.done,
-    added: row.added,
-    updated: row.updated,
-    unchanged: row.unchanged,
-    groups_added: row.groups_added,
-    skipped: storedSkipped,
-    skipped_count: row.skipped_count,
-    over_limit: row.over_limit,
-    groups_over_limit: row.groups_over_limit,
-    error: null,
-  };
+  const progress: ImportProgress = { ...progressOf(row), state: 'running', error: null };
   const fail = async (err: unknown) => {
     progress.state = 'failed';
     progress.error = (err as Error).message;

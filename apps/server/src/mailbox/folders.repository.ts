@@ -37,10 +37,19 @@ export function lockFolder(trx: Trx, accountId: number, folderId: number) {
     .executeTakeFirst();
 }
 
-/** Whether another folder of the account already has this name, compared without case. */
-export async function folderNameTaken(db: Db, accountId: number, name: string, exceptId?: number) {
+/**
+ * Whether another folder (or label) of the account already has this name, compared without case; `exceptId` is the
+ * one being renamed.
+ */
+export async function nameTaken(
+  db: Db,
+  table: 'folders' | 'labels',
+  accountId: number,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
   const row = await db
-    .selectFrom('folders')
+    .selectFrom(table)
     .select('id')
     .where('account_id', '=', accountId)
     // Both sides lowered by the database, so the check agrees with the unique index on lower(name).

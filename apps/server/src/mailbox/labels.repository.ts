@@ -27,23 +27,6 @@ export async function findLabel(db: Db, accountId: number, labelId: number): Pro
   return db.selectFrom('labels').select(labelColumns).where(ownRow(labelId, accountId)).executeTakeFirst();
 }
 
-/** Whether the account has a label of this name in any case (the unique index is on lower(name)), besides `exceptId`. */
-export async function labelNameTaken(
-  db: Db,
-  accountId: number,
-  name: string,
-  exceptId?: number,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('labels')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where(sql<boolean>`lower(name) = lower(${name})`)
-    .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
 export async function insertLabel(db: Db, accountId: number, values: LabelValues): Promise<Label> {
   return db
     .insertInto('labels')
