@@ -1,14 +1,8 @@
-import { countRows, type Db, deleteRows } from '../core/db/index.js';
+import type { Selectable } from 'kysely';
+import { countRows, type Database, type Db, deleteRows } from '../core/db/index.js';
 
-export interface AuthLogRow {
-  at: Date;
-  ip: string;
-  user_agent: string;
-  method: 'sso' | 'password' | 'impersonation';
-  success: boolean;
-  address: string | null;
-  member_id: string | null;
-}
+/** An entry of the log as an account reads it. */
+export type AuthLogRow = Omit<Selectable<Database['auth_log']>, 'id' | 'account_id'>;
 
 export async function insertAuthLog(db: Db, rows: (AuthLogRow & { account_id: number })[]): Promise<void> {
   if (rows.length) await db.insertInto('auth_log').values(rows).execute();

@@ -115,7 +115,8 @@ export async function updateUserInfo(
  * provider: a member may exist there before they ever open their mailbox). The security section lists it as the
  * owner typed it, so a mistyped ID is there to see and revoke. The lookup is made for both, so both do the same work.
  */
-async function grantee(db: Db, owner: AccountRow, memberId: string): Promise<AccountRow | undefined> {
+async function grantee(db: Db, accountId: number, memberId: string): Promise<AccountRow | undefined> {
+  const owner = await requireAccount(db, accountId);
   if (memberId === owner.member_id) throw new DomainError('invalid_member_id2');
   return findAccountByMemberId(db, memberId);
 }
@@ -136,8 +137,7 @@ export async function grantAccess(
   kind: GrantKind,
   memberId: string,
 ): Promise<SecurityResponse> {
-  const owner = await requireAccount(deps.db, accountId);
-  const other = await grantee(deps.db, owner, memberId);
+  const other = await grantee(deps.db, accountId, memberId);
   await transact(deps.db, async (trx) => {
     await insertGrant(trx, accountId, kind, memberId);
     await tellBoth(trx, deps, accountId, other);
@@ -157,8 +157,7 @@ export async function revokeAccess(
   kind: GrantKind,
   memberId: string,
 ): Promise<SecurityResponse> {
-  const owner = await requireAccount(deps.db, accountId);
-  const other = await grantee(deps.db, owner, memberId);
+  const other = await grantee(deps.db, accountId, memberId);
   const ended = await transact(deps.db, async (trx) => {
     await deleteGrant(trx, accountId, kind, memberId);
     await tellBoth(trx, deps, accountId, other);
