@@ -6,10 +6,9 @@ import { listAuthLog } from '../auth/index.js';
 import {
   endImpersonation,
   getSecurity,
-  grantAccess,
   impersonate,
   listBankAccounts,
-  revokeAccess,
+  setGrant,
   sharedMailboxes,
   updateUserInfo,
   type SecurityDeps,
@@ -90,7 +89,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     app.route({
       ...apiRoute(app, grant, { tags, summary: `Let a member ${what}` }),
       config: { rateLimit: grantRateLimit },
-      handler: async (request) => grantAccess(...owner(request), kind, request.query.member_id),
+      handler: async (request) => setGrant(...owner(request), kind, request.query.member_id, true),
     });
     app.route({
       ...apiRoute(app, revoke, {
@@ -98,7 +97,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: `No longer let a member ${what}${kind === 'mailbox' ? ' (their open sessions end)' : ''}`,
       }),
       config: { rateLimit: grantRateLimit },
-      handler: async (request) => revokeAccess(...owner(request), kind, request.query.member_id),
+      handler: async (request) => setGrant(...owner(request), kind, request.query.member_id, false),
     });
   }
 

@@ -16,14 +16,10 @@ import {
 
 /** settings/aliases (SPEC §2, §7): the mailbox owner's alone (an alias-only session gets forbidden). */
 export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes } = app.deps;
   const deps = (log: AliasDeps['log']): AliasDeps => ({
-    db,
-    events,
+    ...app.deps,
     log,
-    wallet,
-    invoicePurposes,
-    mailDomain: config.mailDomain,
+    mailDomain: app.deps.config.mailDomain,
   });
   /** The request's deps and the account it may change: the owner's own, in their own session. */
   const owner = (request: FastifyRequest) =>

@@ -21,15 +21,11 @@ import { delegateDomainEmail, delegatedEmails, openDelegated } from './delegatio
  * further); another account's ids are entity_not_found.
  */
 export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes } = app.deps;
+  const { config } = app.deps;
   const dns = openDnsResolver(config.dnsServers);
   const deps = (log: DomainEmailDeps['log']): DomainEmailDeps => ({
-    db,
-    events,
+    ...app.deps,
     log,
-    config,
-    wallet,
-    invoicePurposes,
     dns,
     mxHost: config.mxHost,
     freeDomainEmails: config.domains.freeEmails,

@@ -76,6 +76,18 @@ export async function tell(
   await emit(deps.db, deps, accountId, [{ event: 'updateAccount', part }]);
 }
 
+/** After a change of an address: the address as it is now, and the owner's tabs told. */
+async function changed(
+  deps: DomainEmailDeps,
+  accountId: number,
+  domainId: number,
+  emailId: number,
+): Promise<DomainEmail> {
+  const email = await domainEmailOf(deps.db, accountId, domainId, emailId);
+  await tell(deps, accountId, 'domains');
+  return email;
+}
+
 const invoiceOf = (db: Db, row: DomainEmailRow) => invoiceOfRow(db, DOMAIN_EMAIL_INVOICE_PURPOSE, row);
 
 /** The address locked in `trx`, or entity_not_found when it is not the account's (or is deleted). */
@@ -156,9 +168,7 @@ export async function addDomainEmail(
       throw err;
     }
   }
-  const email = await domainEmailOf(deps.db, accountId, domainId, created.row.id);
-  await tell(deps, accountId, 'domains');
-  return email;
+  return changed(deps, accountId, domainId, created.row.id);
 }
 
 /**
@@ -192,9 +202,7 @@ export async function activateDomainEmail(
       if (locked?.status === 'prepared') await setDomainEmailStatus(trx, emailId, 'succeed');
     });
   }
-  const email = await domainEmailOf(deps.db, accountId, row.domain_id, emailId);
-  await tell(deps, accountId, 'domains');
-  return email;
+  return changed(deps, accountId, row.domain_id, emailId);
 }
 
 /** PUT user/domains/{id}/emails/{email_id} {catch_all}: makes it (or stops it being) the domain's catch-all. */
@@ -212,9 +220,7 @@ export async function setCatchAll(
     if (catchAll) await setCatchAllRow(trx, domainId, emailId);
     else if (domain.catch_all_alias_id === emailId) await setCatchAllRow(trx, domainId, null);
   });
-  const email = await domainEmailOf(deps.db, accountId, domainId, emailId);
-  await tell(deps, accountId, 'domains');
-  return email;
+  return changed(deps, accountId, domainId, emailId);
 }
 
 /**

@@ -17,15 +17,12 @@ import {
 
 /** settings/domains (SPEC §2, §7): the mailbox owner's alone (an address-only or impersonating session: forbidden). */
 export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes, secrets } = app.deps;
+  const { config, secrets } = app.deps;
   const resolver = openDnsResolver(config.dnsServers);
   const outboundPolicy = new AddressPolicy(config.outboundAllowPrivate);
   const deps = (log: DomainRouteDeps['log']): DomainRouteDeps => ({
-    db,
-    events,
+    ...app.deps,
     log,
-    wallet,
-    invoicePurposes,
     mailDomain: config.mailDomain,
     mxHost: config.mxHost,
     domains: config.domains,
