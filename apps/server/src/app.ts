@@ -88,8 +88,9 @@ export interface AppDeps {
 }
 
 /**
- * The purposes invoices are issued for, each with what settling it does ('alias': addresses/ activates or fails the
- * paid alias; 'domain': lets a paid domain be verified, or fails it; each tells the owner's tabs through `events` once it has committed). Made once per process; the server,
+ * The purposes invoices are issued for, each with what settling it does (user/'s handlers — 'alias': activates or
+ * fails the paid alias; 'domain_email': prepares or fails the address; 'domain': lets a paid domain be verified, or
+ * fails it; each tells the owner's tabs through `events` once it has committed). Made once per process; the server,
  * its jobs and the CLI all settle invoices through it.
  */
 export function appInvoicePurposes(
