@@ -34,19 +34,21 @@ import {
   countCopied,
   ensureCollectorFolderRow,
   hasOtherUidvalidity,
-  markImporting,
   matchFingerprints,
   recordCopied,
+  setCopiedMessage,
+  updateCollectorFolder,
+  type CollectorFolderRow,
+  type CopiedMessage,
+} from './collector-records.repository.js';
+import {
+  markImporting,
   releaseCollector,
   releaseCollectorIn,
   renewLease,
   saveProgress,
-  setCopiedMessage,
-  updateCollectorFolder,
-  type CollectorFolderRow,
   type CollectorProgressColumns,
   type CollectorRow,
-  type CopiedMessage,
   type PassOutcome,
 } from './collector-sync.repository.js';
 import {
