@@ -32,7 +32,7 @@ export {
 export { SPAM_LEARN_JOB, type SpamLesson } from './spam-lessons.js';
 export { oldJunk } from './junk.repository.js';
 export { openAttachment } from './attachments.js';
-export { storeNotice } from './notice.js';
+export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
 export { findThread, threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
 export {

@@ -4,8 +4,7 @@ import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
 import { transact } from '../core/db/index.js';
-import { emit } from '../core/events/index.js';
-import { storeNotice } from '../mailbox/index.js';
+import { sendNotice } from '../mailbox/index.js';
 import {
   autoReplyRefusal,
   claimRedirect,
@@ -143,17 +142,11 @@ async function tellRedirectCap(
   const account = await requireAccount(deps.db, accountId);
   const language = (await getSettings(deps.db, accountId)).language === 'ru' ? 'ru' : 'en';
   const { subject, text } = capTexts[language](claim.limit, claim.period);
-  const raw = await new MailComposer({
-    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
+  await sendNotice(deps, deps.config.mailDomain, accountId, {
     to: account.email,
     subject,
     text: `${text}\n`,
-    date: new Date(),
-  })
-    .compile()
-    .build();
-  const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await emit(deps.db, deps, accountId, events);
+  });
 }
 
 async function reject(

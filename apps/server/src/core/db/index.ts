@@ -46,6 +46,7 @@ import * as m040 from './migrations/040-message-verdict.js';
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
 export { poolStats, type PoolStats } from './pool-metrics.js';
+export { countRows, deleteRows, ownRow } from './fragments.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;
