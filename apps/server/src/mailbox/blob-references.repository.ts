@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { ownRow, type Db } from '../core/db/index.js';
 
 /**
  * Which of `hashes` a stored message still needs, for the blob collector: its raw message (`messages.blob_hash`,
@@ -26,8 +26,7 @@ export async function messageBlobHash(db: Db, accountId: number, messageId: numb
   const row = await db
     .selectFrom('messages')
     .select('blob_hash')
-    .where('id', '=', messageId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(messageId, accountId))
     .executeTakeFirst();
   return row?.blob_hash ?? null;
 }

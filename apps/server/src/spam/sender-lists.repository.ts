@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { countRows, deleteRows, type Db } from '../core/db/index.js';
 
 export type SenderList = 'allow' | 'block';
 
@@ -20,13 +20,8 @@ export async function listSenderEntries(db: Db, accountId: number): Promise<Send
     .execute();
 }
 
-export async function countSenderEntries(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('sender_lists')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+export function countSenderEntries(db: Db, accountId: number): Promise<number> {
+  return countRows(db.selectFrom('sender_lists').where('account_id', '=', accountId));
 }
 
 /** Puts entries on a list (an entry on the other list moves): how many were new or moved. */
@@ -47,12 +42,11 @@ export async function putSenderEntries(
 }
 
 export async function deleteSenderEntry(db: Db, accountId: number, entry: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('sender_lists')
-    .where('account_id', '=', accountId)
-    .where('entry', '=', entry)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (
+    (await deleteRows(
+      db.deleteFrom('sender_lists').where('account_id', '=', accountId).where('entry', '=', entry),
+    )) > 0
+  );
 }
 
 /**
