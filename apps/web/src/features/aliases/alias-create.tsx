@@ -6,7 +6,7 @@ import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { aliasesPath } from './paths';
 import { useAliasRows, useCreateAlias } from './queries';
@@ -63,13 +63,7 @@ function AliasCreateForm({
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={aliasesPath}
-        backLabel={t('aliases.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: aliasesPath, label: t('aliases.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="alias" /> : null}
         <LocalPartField
@@ -122,6 +116,6 @@ function AliasCreateForm({
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

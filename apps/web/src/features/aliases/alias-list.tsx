@@ -1,11 +1,10 @@
 import { useId, useState } from 'react';
 import clsx from 'clsx';
-import { Lock, Mail, Plus, Trash2, X } from 'lucide-react';
+import { Lock, Mail, Trash2, X } from 'lucide-react';
 import type { AliasStatus } from '@mailroom/protocol';
 import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation, type TextKey } from '../../i18n';
-import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { InvoicePanel } from '../../ui/invoice-panel';
@@ -16,6 +15,7 @@ import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
   unpaid: 'aliases.unpaidHint',
@@ -33,24 +33,13 @@ const statusText: Record<AliasStatus, TextKey> = {
 /** settings/aliases: every alias of the account with its kind and status, and what can be done with each. */
 export function AliasListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const { rows, freeAvailable, isPending, isError, retry } = useAliasRows();
   const [removing, setRemoving] = useState<AliasRow | null>(null);
   const remove = useDeleteAlias();
   const givingUp = removing !== null && removing.status !== 'succeed';
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('aliases.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newAliasPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('aliases.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('aliases.title')} create={{ to: newAliasPath, label: t('aliases.create') }}>
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
       {isPending ? (
@@ -108,7 +97,7 @@ export function AliasListPage() {
         }}
         onError={() => {}}
       />
-    </section>
+    </SettingsPage>
   );
 }
 

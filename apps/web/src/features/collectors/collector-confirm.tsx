@@ -7,7 +7,7 @@ import { useTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { collectorsPath, newCollectorPath, type ManualServer } from './paths';
 import { ProviderNote } from './provider-note';
@@ -70,13 +70,10 @@ export function CollectorConfirmPage({ email }: { email: string }) {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={collectorsPath}
-        backLabel={t('collectors.backToList')}
-        titleId={`${id}-title`}
-        title={t('collectors.confirmTitle', { email })}
-      />
+    <SettingsPage
+      title={t('collectors.confirmTitle', { email })}
+      back={{ to: collectorsPath, label: t('collectors.backToList') }}
+    >
       <div className={styles.panel}>
         <p>
           {server
@@ -166,6 +163,6 @@ export function CollectorConfirmPage({ email }: { email: string }) {
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

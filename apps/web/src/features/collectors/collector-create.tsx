@@ -6,7 +6,7 @@ import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { collectorsPath, confirmCollectorPath } from './paths';
 import { ProviderNote } from './provider-note';
@@ -58,13 +58,10 @@ export function CollectorCreatePage() {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={collectorsPath}
-        backLabel={t('collectors.backToList')}
-        titleId={`${id}-title`}
-        title={t('collectors.createTitle')}
-      />
+    <SettingsPage
+      title={t('collectors.createTitle')}
+      back={{ to: collectorsPath, label: t('collectors.backToList') }}
+    >
       <form className={page.form} onSubmit={submit} noValidate aria-busy={find.isPending}>
         <Field label={t('collectors.email')} error={errorText} hint={t('collectors.emailHint')} announce>
           <input
@@ -118,7 +115,7 @@ export function CollectorCreatePage() {
         onToggle={setManualOpen}
         onInvalidEmail={() => setTypo(true)}
       />
-    </section>
+    </SettingsPage>
   );
 }
 

@@ -1,12 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
-import { FolderDown, KeyRound, Plus, Trash2 } from 'lucide-react';
+import { FolderDown, KeyRound, Trash2 } from 'lucide-react';
 import { formatFullDate, type Collector } from '@mailroom/protocol';
 import { raiseError } from '../../api/error-message';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
-import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -16,24 +15,17 @@ import { serverText, stateText } from './texts';
 import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const collectors = useCollectors();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('collectors.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newCollectorPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('collectors.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('collectors.title')}
+      create={{ to: newCollectorPath, label: t('collectors.create') }}
+    >
       <p className={page.hint}>{t('collectors.intro')}</p>
       {collectors.isPending ? (
         <SettingsSkeleton rows={2} aria-hidden />
@@ -55,7 +47,7 @@ export function CollectorListPage() {
           <p>{t('collectors.empty')}</p>
         </SettingsState>
       )}
-    </section>
+    </SettingsPage>
   );
 }
 

@@ -1,10 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
@@ -38,7 +38,6 @@ export function domainOfTyped(text: string): string {
 
 export function DomainCreatePage() {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateDomain();
   const [name, setName] = useState('');
@@ -63,13 +62,7 @@ export function DomainCreatePage() {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={domainsPath}
-        backLabel={t('domains.backToList')}
-        titleId={`${id}-title`}
-        title={t('domains.createTitle')}
-      />
+    <SettingsPage title={t('domains.createTitle')} back={{ to: domainsPath, label: t('domains.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="domain" /> : null}
         <Field label={t('domains.name')} error={errorText} hint={t('domains.nameHint')} announce>
@@ -102,6 +95,6 @@ export function DomainCreatePage() {
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import clsx from 'clsx';
-import { Globe, KeyRound, Mail, Plus, BadgeCheck, Trash2 } from 'lucide-react';
+import { Globe, KeyRound, Mail, BadgeCheck, Trash2 } from 'lucide-react';
 import type { Domain } from '@mailroom/protocol';
 import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation } from '../../i18n';
@@ -15,24 +15,14 @@ import { useCheckDomainPayment, useDomains } from './queries';
 import { PublicAddresses } from './public-addresses';
 import { domainStatusText, failureText, isSettled } from './texts';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** settings/domains/list: the account's domains with their status in words, and where to go for each. */
 export function DomainListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const domains = useDomains();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('domains.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newDomainPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('domains.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('domains.title')} create={{ to: newDomainPath, label: t('domains.create') }}>
       <p className={page.hint}>{t('domains.intro')}</p>
       {domains.isPending ? (
         <SettingsSkeleton rows={2} aria-hidden />
@@ -55,7 +45,7 @@ export function DomainListPage() {
         </SettingsState>
       )}
       <PublicAddresses />
-    </section>
+    </SettingsPage>
   );
 }
 

@@ -1,5 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Trash2 } from 'lucide-react';
 import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
@@ -10,7 +10,7 @@ import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { Field } from '../../ui/field';
 import { NativeSelect } from '../../ui/select';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
 import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
@@ -109,7 +109,6 @@ type Pending = { kind: 'delete' | 'empty' | 'subfolders'; folder: Folder; name: 
 
 function FolderList({ folders }: { folders: readonly Folder[] }) {
   const { t } = useTranslation();
-  const id = useId();
   const remove = useDeleteFolder();
   const empty = useEmptyFolder();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -118,17 +117,10 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
   const own = rows.filter((row) => row.folder.system === null).length;
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('folderSettings.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={`${foldersSettingsPath}/create`} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('folders.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('folderSettings.title')}
+      create={{ to: `${foldersSettingsPath}/create`, label: t('folders.create') }}
+    >
       <p className={page.hint}>{t('folderSettings.intro')}</p>
 
       <SettingsList aria-label={t('folderSettings.listLabel')}>
@@ -238,13 +230,12 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
           onError={() => setPending(null)}
         />
       )}
-    </section>
+    </SettingsPage>
   );
 }
 
 function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: Folder | null }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateFolder();
   const update = useUpdateFolder();
@@ -291,13 +282,7 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
     ? t('folderSettings.editTitle', { name: folderDisplayName(folder.name) })
     : t('folders.createTitle');
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={foldersSettingsPath}
-        backLabel={t('folderSettings.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: foldersSettingsPath, label: t('folderSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <Field label={t('folders.name')} error={error}>
           <input
@@ -331,7 +316,7 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }
 

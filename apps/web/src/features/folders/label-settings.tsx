@@ -1,5 +1,5 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Pencil, Tag, Tags, Trash2 } from 'lucide-react';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
@@ -17,7 +17,7 @@ import page from '../../ui/settings-page.module.css';
 import { Field } from '../../ui/field';
 import { NativeSelect } from '../../ui/select';
 import { folderOptions, LabelSwatches, labelSearchFieldOptions } from './label-fields';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { flattenFolders } from './folder-order';
 import { folderLabel } from './folder-label';
 import { LABEL_SWATCHES } from './label-colors';
@@ -76,7 +76,6 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
 
 function LabelList({ labels, folders }: { labels: readonly Label[]; folders: readonly Folder[] }) {
   const { t } = useTranslation();
-  const id = useId();
   const remove = useDeleteLabel();
   const [removing, setRemoving] = useState<Label | null>(null);
   const folderName = (folderId: number | null) => {
@@ -85,17 +84,10 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
   };
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('labelSettings.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={`${labelsSettingsPath}/create`} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('labels.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('labelSettings.title')}
+      create={{ to: `${labelsSettingsPath}/create`, label: t('labels.create') }}
+    >
       <p className={page.hint}>{t('labelSettings.intro')}</p>
 
       {labels.length === 0 ? (
@@ -156,7 +148,7 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
         }}
         onError={() => setRemoving(null)}
       />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -170,7 +162,6 @@ function LabelForm({
   folders: readonly Folder[];
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateLabel();
   const update = useUpdateLabel();
@@ -220,13 +211,7 @@ function LabelForm({
   const title = label ? t('labelSettings.editTitle', { name: label.name }) : t('labels.createTitle');
   const swatch = LABEL_SWATCHES.some(([, value]) => value === color.toLowerCase());
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={labelsSettingsPath}
-        backLabel={t('labelSettings.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: labelsSettingsPath, label: t('labelSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <Field label={t('labels.name')} error={errors.name}>
           <input
@@ -298,6 +283,6 @@ function LabelForm({
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

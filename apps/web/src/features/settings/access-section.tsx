@@ -29,6 +29,7 @@ import {
 } from './security-queries';
 import { summariseUserAgent } from './user-agent';
 import styles from './security.module.css';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -50,15 +51,9 @@ export default function AccessSection() {
 
 function Access() {
   const { t } = useTranslation();
-  const id = useId();
   const security = useSecurity();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('security.title')}
-        </h2>
-      </header>
+    <SettingsPage title={t('security.title')}>
       {security.data ? (
         <>
           <NamesForm security={security.data} />
@@ -77,7 +72,7 @@ function Access() {
       ) : (
         <SectionLoading failed={security.isError} onRetry={() => void security.refetch()} />
       )}
-    </section>
+    </SettingsPage>
   );
 }
 

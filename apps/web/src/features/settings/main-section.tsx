@@ -14,6 +14,7 @@ import page from '../../ui/settings-page.module.css';
 import { useAccount } from '../account';
 import { useChangeSettings } from './queries';
 import { NativeSelect } from '../../ui/select';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** Page sizes offered (the schema allows 5 to 200); a size saved elsewhere is offered too. */
 const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
@@ -26,7 +27,6 @@ const withCurrent = (choices: readonly number[], current: number) =>
 /** settings/main: every setting of SPEC §3, saved as it is changed and applied at once everywhere. */
 export function MainSection() {
   const { t } = useTranslation();
-  const id = useId();
   const account = useAccount();
   const change = useChangeSettings();
   if (!account) return <Preloader />;
@@ -41,17 +41,14 @@ export function MainSection() {
         : t('settingsMain.notifyMinutes', { count: value });
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('settingsMain.title')}
-        </h2>
-        <span className={page.grow} />
+    <SettingsPage
+      title={t('settingsMain.title')}
+      actions={
         <span className={page.hint} role="status" aria-live="polite">
           {change.isPending ? t('settingsMain.saving') : change.isSuccess ? t('settingsMain.saved') : ''}
         </span>
-      </header>
-
+      }
+    >
       <Group title={t('settingsMain.listGroup')}>
         <SelectSetting
           label={t('settingsMain.perPage')}
@@ -163,7 +160,7 @@ export function MainSection() {
           onChange={(value) => save({ notify_minutes: Number(value) })}
         />
       </Group>
-    </section>
+    </SettingsPage>
   );
 }
 

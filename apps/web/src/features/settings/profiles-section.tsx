@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { IdCard, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { IdCard, Pencil, Star, Trash2 } from 'lucide-react';
 import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
@@ -10,7 +10,7 @@ import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
 import page from '../../ui/settings-page.module.css';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { useAccount } from '../account';
 import { loadRichEditor } from '../compose';
 import { editProfilePath, newProfilePath, profilesPath } from './paths';
@@ -50,7 +50,6 @@ export function ProfilesSection({ action, id }: { action?: 'create' | 'edit'; id
 
 function ProfileList({ account }: { account: Account }) {
   const { t } = useTranslation();
-  const id = useId();
   const update = useUpdateProfile();
   const remove = useDeleteProfile();
   const [removing, setRemoving] = useState<Profile | null>(null);
@@ -58,17 +57,7 @@ function ProfileList({ account }: { account: Account }) {
   const last = profiles.length <= 1;
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('profiles.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newProfilePath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('profiles.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('profiles.title')} create={{ to: newProfilePath, label: t('profiles.create') }}>
       <p className={page.hint}>{t('profiles.intro')}</p>
 
       {profiles.length === 0 ? (
@@ -141,7 +130,7 @@ function ProfileList({ account }: { account: Account }) {
         }}
         onError={() => {}}
       />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -201,13 +190,7 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
     ? t('profiles.editTitle', { name: profile.name || profile.email })
     : t('profiles.createTitle');
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={profilesPath}
-        backLabel={t('profiles.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: profilesPath, label: t('profiles.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={styles.twoColumns}>
           <div className={page.field}>
@@ -266,7 +249,7 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }
 

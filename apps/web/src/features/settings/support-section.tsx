@@ -10,6 +10,7 @@ import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import { useCreateSupportRequest, useSupportDiagnostics, useSupportRequests } from './security-queries';
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
 const CLIENT_VALUE_MAX = 500;
@@ -34,19 +35,13 @@ const clientLabels: Record<keyof ReturnType<typeof clientDiagnostics>, TextKey> 
 /** settings/support (SPEC §2): write to support, with the diagnostics the user agrees to send; the requests sent. */
 export default function SupportSection() {
   const { t } = useTranslation();
-  const id = useId();
   return (
     <OwnerOnly>
-      <section className={page.page} aria-labelledby={`${id}-title`}>
-        <header className={page.header}>
-          <h2 id={`${id}-title`} className={page.title}>
-            {t('support.title')}
-          </h2>
-        </header>
+      <SettingsPage title={t('support.title')}>
         <p className={page.hint}>{t('support.intro')}</p>
         <SupportForm />
         <History />
-      </section>
+      </SettingsPage>
     </OwnerOnly>
   );
 }
