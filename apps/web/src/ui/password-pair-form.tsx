@@ -6,6 +6,7 @@ import { useCatalogueText } from './catalogue-text';
 import { ConfirmDialog } from './confirm-dialog';
 import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
+import { FormActions, FormError } from './form-parts';
 
 /** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
 export function passwordPairProblem(password: string, confirm: string): string | null {
@@ -108,23 +109,21 @@ export function PasswordPairForm({
         </div>
       </div>
       <span className={page.fieldHint}>{t('passwordAccess.passwordHint', { min: PASSWORD_MIN_LENGTH })}</span>
-      {errorText ? (
-        <p className={page.error} role="alert">
-          {errorText}
-        </p>
-      ) : null}
-      <div className={page.actions}>
-        {hasPassword ? (
-          <Button variant="ghost" onClick={() => setRemoving(true)} disabled={pending}>
-            {t('passwordAccess.remove')}
-          </Button>
-        ) : null}
-        <span className={page.grow} />
+      <FormError className={page.error}>{errorText}</FormError>
+      <FormActions
+        start={
+          hasPassword ? (
+            <Button variant="ghost" onClick={() => setRemoving(true)} disabled={pending}>
+              {t('passwordAccess.remove')}
+            </Button>
+          ) : null
+        }
+      >
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={pending}>
           {hasPassword ? t('passwordAccess.change') : t('passwordAccess.grant')}
         </Button>
-      </div>
+      </FormActions>
       <ConfirmDialog
         open={removing}
         onOpenChange={setRemoving}

@@ -12,6 +12,7 @@ import { aliasesPath } from './paths';
 import { useAliasRows, useCreateAlias } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
 import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
+import { FormActions } from '../../ui/form-parts';
 
 /**
  * settings/aliases/create: a name checked as it is typed (validateAliasName, the server's own rules), then the free
@@ -106,15 +107,14 @@ function AliasCreateForm({
           <span className={page.fieldHint}>{t('aliases.kindPaidHint', { price: PAID_ALIAS_PRICE })}</span>
         </fieldset>
 
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={aliasesPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={create.isPending || passportTooLow}>
             {paid ? t('aliases.buy') : t('aliases.createFree')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

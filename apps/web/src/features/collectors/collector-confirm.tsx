@@ -14,6 +14,7 @@ import { ProviderNote } from './provider-note';
 import { collectorQueries, useCreateCollector } from './queries';
 import { serverText } from './texts';
 import styles from './collectors.module.css';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 /** The server set by hand, from the page's query (?host=&port=&security=), or null when discovery is to find it. */
 function useManualServer(): ManualServer | null {
@@ -82,11 +83,7 @@ export function CollectorConfirmPage({ email }: { email: string }) {
               ? t('collectors.finding')
               : t('collectors.discovered')}
         </p>
-        {foundError ? (
-          <p className={page.error} role="alert">
-            {foundError}
-          </p>
-        ) : null}
+        <FormError>{foundError}</FormError>
         <ProviderNote provider={provider} />
         <Link to={changePath} className={styles.change}>
           {t('collectors.changeServer')}
@@ -148,20 +145,15 @@ export function CollectorConfirmPage({ email }: { email: string }) {
         <p id={`${id}-filters-hint`} className={page.fieldHint}>
           {t('collectors.applyFiltersHint')}
         </p>
-        {errorText && !besidePassword ? (
-          <p className={page.error} role="alert">
-            {errorText}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{errorText && !besidePassword ? errorText : null}</FormError>
+        <FormActions>
           <Link to={collectorsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={!password || create.isPending}>
             {create.isPending ? t('collectors.creating') : t('collectors.submit')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

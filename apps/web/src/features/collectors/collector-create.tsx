@@ -15,6 +15,7 @@ import { serverText } from './texts';
 import styles from './collectors.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
+import { FormActions } from '../../ui/form-parts';
 
 /** An address as mail programs take it: something@domain.tld (the server judges the rest: collector_invalid_email). */
 export const looksLikeAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
@@ -94,8 +95,7 @@ export function CollectorCreatePage() {
             <ProviderNote provider={found.provider} />
           </div>
         ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={collectorsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
@@ -107,7 +107,7 @@ export function CollectorCreatePage() {
                 ? t('collectors.continue')
                 : t('collectors.find')}
           </Button>
-        </div>
+        </FormActions>
       </form>
       <ManualServer
         email={address}
@@ -204,10 +204,9 @@ function ManualServer({
             />
           </Field>
         </div>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Button type="submit">{t('collectors.continueManual')}</Button>
-        </div>
+        </FormActions>
       </form>
     </details>
   );

@@ -16,6 +16,7 @@ import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
@@ -120,11 +121,7 @@ function CollectorItem({ collector }: { collector: Collector }) {
         <LastError code={collector.last_error} at={collector.last_error_at} date={date} />
       ) : null}
       {state === 'stopped' ? <p className={page.hint}>{t('collectors.stoppedHint')}</p> : null}
-      {toggleError ? (
-        <p className={page.error} role="alert">
-          {toggleError}
-        </p>
-      ) : null}
+      <FormError>{toggleError}</FormError>
       <div className={page.actions}>
         <Switch
           checked={collector.enabled}
@@ -214,13 +211,12 @@ function PasswordForm({ collector, onDone }: { collector: Collector; onDone(): v
           {errorText}
         </span>
       </div>
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormActions>
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={!password || update.isPending}>
           {t('collectors.savePassword')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

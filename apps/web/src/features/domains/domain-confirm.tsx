@@ -15,6 +15,7 @@ import { useDomainDetail, useVerifyDomain } from './queries';
 import { domainStatusText, failureText } from './texts';
 import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 /**
  * settings/domains/confirm/{id}: how to prove the domain is yours (a DNS TXT record or a meta tag on its site), exactly
@@ -125,13 +126,8 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
             {failure}
           </p>
         ) : null}
-        {errorText ? (
-          <p className={page.error} role="alert">
-            {errorText}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{errorText}</FormError>
+        <FormActions>
           {domain.status === 'succeed' ? (
             <Link to={domainEmailsPath(domain.id)} className={buttonClass()}>
               {t('domains.emails.title')}
@@ -141,7 +137,7 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
             {verifying ? <RotateCw aria-hidden /> : <BadgeCheck aria-hidden />}
             {verifying ? t('domains.confirm.checking') : t('domains.confirm.check')}
           </Button>
-        </div>
+        </FormActions>
       </section>
 
       <DnsHealth detail={detail} />
@@ -180,11 +176,9 @@ export function DnsHealth({ detail }: { detail: DomainDetailResponse }) {
           ))}
         </tbody>
       </table>
-      <div className={page.actions}>
-        <h4 className={page.groupTitle}>{t('domains.dns.zone')}</h4>
-        <span className={page.grow} />
+      <FormActions start={<h4 className={page.groupTitle}>{t('domains.dns.zone')}</h4>}>
         <CopyButton text={detail.zone} label={t('domains.dns.copyZone')} />
-      </div>
+      </FormActions>
       <pre className={styles.zone} aria-label={t('domains.dns.zone')}>
         {detail.zone}
       </pre>

@@ -10,6 +10,7 @@ import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
 import { Field } from '../../ui/field';
+import { FormActions } from '../../ui/form-parts';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
@@ -81,8 +82,7 @@ export function DomainCreatePage() {
           />
         </Field>
         <p className={page.hint}>{t('domains.paidHint')}</p>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={domainsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
@@ -93,7 +93,7 @@ export function DomainCreatePage() {
           >
             {t('domains.add')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

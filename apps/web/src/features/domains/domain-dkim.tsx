@@ -8,6 +8,7 @@ import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { FormActions } from '../../ui/form-parts';
 import { CopyButton, CopyValue } from './copy-button';
 import { DomainPage } from './domain-page';
 import { useDomainDetail, useRotateDkim } from './queries';
@@ -43,14 +44,12 @@ export function DomainDkimPage({ id }: { id: number }) {
               ))}
             </ul>
           )}
-          <div className={page.actions}>
-            <p className={page.hint}>{t('domains.dkim.rotateHint')}</p>
-            <span className={page.grow} />
+          <FormActions start={<p className={page.hint}>{t('domains.dkim.rotateHint')}</p>}>
             <Button onClick={() => setRotating(true)} disabled={rotate.isPending}>
               <RefreshCcw aria-hidden />
               {t('domains.dkim.rotate')}
             </Button>
-          </div>
+          </FormActions>
           <ConfirmDialog
             open={rotating}
             onOpenChange={setRotating}

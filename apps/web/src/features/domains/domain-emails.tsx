@@ -29,6 +29,7 @@ import {
 import { emailStatusText } from './texts';
 import styles from './domains.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 const MEMBER_ID = /^\d{12}$/;
 
@@ -155,13 +156,12 @@ function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: D
         {t('domains.emails.catchAll')}
       </label>
       <span className={page.fieldHint}>{t('domains.emails.catchAllHint', { name: domain.name })}</span>
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormActions>
         <Button type="submit" variant="primary" disabled={create.isPending}>
           <Plus aria-hidden />
           {t('domains.emails.create')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }
@@ -447,11 +447,7 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
           {t('domains.emails.delegate')}
         </Button>
       </div>
-      {errorText ? (
-        <p className={page.error} role="alert">
-          {errorText}
-        </p>
-      ) : null}
+      <FormError>{errorText}</FormError>
     </form>
   );
 }

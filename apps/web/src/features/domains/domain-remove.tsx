@@ -10,6 +10,7 @@ import page from '../../ui/settings-page.module.css';
 import { DomainPage, notFound } from './domain-page';
 import { domainsPath } from './paths';
 import { useDeleteDomain, useDomains } from './queries';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 /**
  * settings/domains/remove/{id} (SPEC §5): the word delete typed to remove the domain (the button is enabled only
@@ -70,13 +71,8 @@ export function DomainRemovePage({ id }: { id: number }) {
               }}
             />
           </div>
-          {errorText ? (
-            <p className={page.error} role="alert">
-              {errorText}
-            </p>
-          ) : null}
-          <div className={page.actions}>
-            <span className={page.grow} />
+          <FormError>{errorText}</FormError>
+          <FormActions>
             <Link to={domainsPath} className={buttonClass()}>
               {t('common.cancel')}
             </Link>
@@ -84,7 +80,7 @@ export function DomainRemovePage({ id }: { id: number }) {
               <Trash2 aria-hidden />
               {t('domains.remove.button')}
             </Button>
-          </div>
+          </FormActions>
         </form>
       ) : null}
     </DomainPage>

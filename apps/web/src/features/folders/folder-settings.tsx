@@ -17,6 +17,7 @@ import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } fro
 import { useFolders } from './queries';
 import styles from './settings-screens.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 export const foldersSettingsPath = '/settings/folders';
 const editFolderPath = (id: number) => `${foldersSettingsPath}/edit/${id}`;
@@ -306,15 +307,14 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
             onChange={setParent}
           />
         </Field>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={foldersSettingsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {folder ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

@@ -25,6 +25,7 @@ import { useCreateLabel, useDeleteLabel, useUpdateLabel } from './mutations';
 import { useFolders, useLabels } from './queries';
 import styles from './settings-screens.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 export const labelsSettingsPath = '/settings/labels';
 const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
@@ -273,15 +274,14 @@ function LabelForm({
           </div>
         </fieldset>
 
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={labelsSettingsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {label ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

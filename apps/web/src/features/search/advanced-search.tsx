@@ -3,6 +3,7 @@ import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { emptySearchForm, SEARCH_FIELDS, toggleField, type SearchForm } from './search-model';
 import styles from './search-line.module.css';
+import { FormError } from '../../ui/form-parts';
 
 export interface AdvancedSearchProps {
   id: string;
@@ -90,11 +91,7 @@ export default function AdvancedSearch({
             onChange={(event) => setForm({ ...form, to: event.target.value })}
           />
         </label>
-        {badFrom || badTo ? (
-          <p className={styles.error} role="alert">
-            {t('search.badDate')}
-          </p>
-        ) : null}
+        <FormError className={styles.error}>{badFrom || badTo ? t('search.badDate') : null}</FormError>
       </fieldset>
       <div className={styles.actions}>
         <Button variant="ghost" onClick={() => setForm({ ...emptySearchForm, allFolders: form.allFolders })}>

@@ -30,6 +30,7 @@ import {
 import { summariseUserAgent } from './user-agent';
 import styles from './security.module.css';
 import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -128,17 +129,12 @@ function NamesForm({ security }: { security: SecurityResponse }) {
         <p className={page.hint}>
           {t('security.names.passport', { level: t(`security.passportLevels.${security.passport_level}`) })}
         </p>
-        {error ? (
-          <p className={page.error} role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{error}</FormError>
+        <FormActions>
           <Button type="submit" variant="primary" disabled={!changed || update.isPending}>
             {t('common.save')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </Group>
   );
@@ -256,11 +252,7 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
           })}
         </p>
       ) : null}
-      {sendError ? (
-        <p className={page.error} role="alert">
-          {sendError}
-        </p>
-      ) : null}
+      <FormError>{sendError}</FormError>
       {sent ? (
         <form className={page.form} onSubmit={submit} noValidate aria-busy={set.isPending}>
           <div className={styles.threeColumns}>
@@ -301,18 +293,13 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
             </div>
           </div>
           <p className={page.fieldHint}>{t('security.password.rules', { min: PASSWORD_MIN_LENGTH })}</p>
-          {setError ? (
-            <p className={page.error} role="alert">
-              {setError}
-            </p>
-          ) : null}
-          <div className={page.actions}>
-            <span className={page.grow} />
+          <FormError>{setError}</FormError>
+          <FormActions>
             <Button type="submit" variant="primary" disabled={set.isPending}>
               <KeyRound aria-hidden />
               {change ? t('security.password.submitChange') : t('security.password.submitNew')}
             </Button>
-          </div>
+          </FormActions>
         </form>
       ) : null}
     </Group>

@@ -19,6 +19,7 @@ import styles from './settings-sections.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 const RichEditor = lazyChunk(loadRichEditor);
 
@@ -239,15 +240,14 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
           {t('profiles.useAsDefault')}
         </label>
         {profile?.default ? <p className={page.hint}>{t('profiles.defaultStays')}</p> : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={profilesPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {profile ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </SettingsPage>
   );

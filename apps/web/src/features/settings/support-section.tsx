@@ -11,6 +11,7 @@ import { useCreateSupportRequest, useSupportDiagnostics, useSupportRequests } fr
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
 
 /** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
 const CLIENT_VALUE_MAX = 500;
@@ -142,18 +143,13 @@ function SupportForm() {
           )}
         </div>
       ) : null}
-      {error ? (
-        <p className={page.error} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormError>{error}</FormError>
+      <FormActions>
         <Button type="submit" variant="primary" disabled={create.isPending || waiting}>
           <Send aria-hidden />
           {t('support.send')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }
