@@ -7,6 +7,7 @@ import { ConfirmDialog } from './confirm-dialog';
 import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
 import { FormActions, FormError } from './form-parts';
+import { Field } from './field';
 
 /** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
 export function passwordPairProblem(password: string, confirm: string): string | null {
@@ -77,8 +78,7 @@ export function PasswordPairForm({
         {hasPassword ? t('passwordAccess.onHint') : t('passwordAccess.hint', { email })}
       </p>
       <div className={rows.passwords}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-password`}>{t('passwordAccess.password')}</label>
+        <Field label={t('passwordAccess.password')}>
           <input
             id={`${id}-password`}
             type="password"
@@ -91,9 +91,8 @@ export function PasswordPairForm({
               edited();
             }}
           />
-        </div>
-        <div className={page.field}>
-          <label htmlFor={`${id}-confirm`}>{t('passwordAccess.passwordConfirm')}</label>
+        </Field>
+        <Field label={t('passwordAccess.passwordConfirm')}>
           <input
             id={`${id}-confirm`}
             type="password"
@@ -106,7 +105,7 @@ export function PasswordPairForm({
               edited();
             }}
           />
-        </div>
+        </Field>
       </div>
       <span className={page.fieldHint}>{t('passwordAccess.passwordHint', { min: PASSWORD_MIN_LENGTH })}</span>
       <FormError className={page.error}>{errorText}</FormError>

@@ -15,6 +15,7 @@ import { collectorQueries, useCreateCollector } from './queries';
 import { serverText } from './texts';
 import styles from './collectors.module.css';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /** The server set by hand, from the page's query (?host=&port=&security=), or null when discovery is to find it. */
 function useManualServer(): ManualServer | null {
@@ -90,8 +91,7 @@ export function CollectorConfirmPage({ email }: { email: string }) {
         </Link>
       </div>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-login`}>{t('collectors.login')}</label>
+        <Field label={t('collectors.login')} hint={t('collectors.loginHint')}>
           <input
             id={`${id}-login`}
             value={login}
@@ -99,16 +99,12 @@ export function CollectorConfirmPage({ email }: { email: string }) {
             autoComplete="off"
             autoCapitalize="none"
             spellCheck={false}
-            aria-describedby={`${id}-login-hint`}
             onChange={(event) => {
               setLogin(event.target.value);
               create.reset();
             }}
           />
-          <span id={`${id}-login-hint`} className={page.fieldHint}>
-            {t('collectors.loginHint')}
-          </span>
-        </div>
+        </Field>
         <div className={page.field}>
           <label htmlFor={`${id}-password`}>{t('collectors.password')}</label>
           <input

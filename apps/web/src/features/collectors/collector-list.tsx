@@ -17,6 +17,7 @@ import styles from './collectors.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
@@ -192,25 +193,19 @@ function PasswordForm({ collector, onDone }: { collector: Collector; onDone(): v
 
   return (
     <form className={styles.panel} onSubmit={submit} noValidate aria-busy={update.isPending}>
-      <div className={page.field}>
-        <label htmlFor={`${id}-password`}>{t('collectors.newPassword', { email: collector.email })}</label>
+      <Field label={t('collectors.newPassword', { email: collector.email })} error={errorText} announce>
         <input
           id={`${id}-password`}
           type="password"
           value={password}
           autoComplete="off"
           autoFocus
-          aria-invalid={errorText ? true : undefined}
-          aria-describedby={`${id}-error`}
           onChange={(event) => {
             setPassword(event.target.value);
             update.reset();
           }}
         />
-        <span id={`${id}-error`} className={page.error} role="alert">
-          {errorText}
-        </span>
-      </div>
+      </Field>
       <FormActions>
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={!password || update.isPending}>

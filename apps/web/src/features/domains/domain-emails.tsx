@@ -30,6 +30,7 @@ import { emailStatusText } from './texts';
 import styles from './domains.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 const MEMBER_ID = /^\d{12}$/;
 
@@ -426,8 +427,7 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
     >
       <p className={page.hint}>{t('domains.emails.delegateHint', { email: email.email })}</p>
       <div className={styles.inline}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-member`}>{t('domains.emails.memberId')}</label>
+        <Field label={t('domains.emails.memberId')}>
           <input
             id={`${id}-member`}
             value={memberId}
@@ -441,7 +441,7 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
               delegate.reset();
             }}
           />
-        </div>
+        </Field>
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={!MEMBER_ID.test(typed) || delegate.isPending}>
           {t('domains.emails.delegate')}

@@ -11,6 +11,7 @@ import { DomainPage, notFound } from './domain-page';
 import { domainsPath } from './paths';
 import { useDeleteDomain, useDomains } from './queries';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /**
  * settings/domains/remove/{id} (SPEC §5): the word delete typed to remove the domain (the button is enabled only
@@ -57,8 +58,7 @@ export function DomainRemovePage({ id }: { id: number }) {
           ) : domain.paid && domain.status !== 'paying' ? (
             <p className={page.hint}>{t('domains.remove.paidNotRefunded')}</p>
           ) : null}
-          <div className={page.field}>
-            <label htmlFor={`${formId}-word`}>{t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}</label>
+          <Field label={t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}>
             <input
               id={`${formId}-word`}
               value={word}
@@ -70,7 +70,7 @@ export function DomainRemovePage({ id }: { id: number }) {
                 remove.reset();
               }}
             />
-          </div>
+          </Field>
           <FormError>{errorText}</FormError>
           <FormActions>
             <Link to={domainsPath} className={buttonClass()}>

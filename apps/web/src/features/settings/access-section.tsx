@@ -31,6 +31,7 @@ import { summariseUserAgent } from './user-agent';
 import styles from './security.module.css';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -105,8 +106,7 @@ function NamesForm({ security }: { security: SecurityResponse }) {
     <Group title={t('security.names.title')}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={update.isPending}>
         <div className={styles.twoColumns}>
-          <div className={page.field}>
-            <label htmlFor={`${id}-first`}>{t('security.names.first')}</label>
+          <Field label={t('security.names.first')}>
             <input
               id={`${id}-first`}
               value={first}
@@ -114,9 +114,8 @@ function NamesForm({ security }: { security: SecurityResponse }) {
               autoComplete="given-name"
               onChange={(event) => setFirst(event.target.value)}
             />
-          </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-last`}>{t('security.names.last')}</label>
+          </Field>
+          <Field label={t('security.names.last')}>
             <input
               id={`${id}-last`}
               value={last}
@@ -124,7 +123,7 @@ function NamesForm({ security }: { security: SecurityResponse }) {
               autoComplete="family-name"
               onChange={(event) => setLast(event.target.value)}
             />
-          </div>
+          </Field>
         </div>
         <p className={page.hint}>
           {t('security.names.passport', { level: t(`security.passportLevels.${security.passport_level}`) })}
@@ -256,8 +255,7 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
       {sent ? (
         <form className={page.form} onSubmit={submit} noValidate aria-busy={set.isPending}>
           <div className={styles.threeColumns}>
-            <div className={page.field}>
-              <label htmlFor={`${id}-code`}>{t('security.password.code')}</label>
+            <Field label={t('security.password.code')}>
               <input
                 id={`${id}-code`}
                 value={code}
@@ -266,9 +264,8 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
                 maxLength={6}
                 onChange={(event) => setCode(event.target.value)}
               />
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-password`}>{t('security.password.password')}</label>
+            </Field>
+            <Field label={t('security.password.password')}>
               <input
                 id={`${id}-password`}
                 type="password"
@@ -278,9 +275,8 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
                 aria-invalid={checked === 'password_too_short' || undefined}
                 onChange={(event) => setPassword(event.target.value)}
               />
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-confirm`}>{t('security.password.confirm')}</label>
+            </Field>
+            <Field label={t('security.password.confirm')}>
               <input
                 id={`${id}-confirm`}
                 type="password"
@@ -290,7 +286,7 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
                 aria-invalid={checked === 'passwords_do_not_match' || undefined}
                 onChange={(event) => setConfirm(event.target.value)}
               />
-            </div>
+            </Field>
           </div>
           <p className={page.fieldHint}>{t('security.password.rules', { min: PASSWORD_MIN_LENGTH })}</p>
           <FormError>{setError}</FormError>

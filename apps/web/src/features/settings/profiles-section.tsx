@@ -194,20 +194,15 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
     <SettingsPage title={title} back={{ to: profilesPath, label: t('profiles.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={styles.twoColumns}>
-          <div className={page.field}>
-            <label htmlFor={`${id}-name`}>{t('profiles.name')}</label>
+          <Field label={t('profiles.name')} hint={t('profiles.nameHint')}>
             <input
               id={`${id}-name`}
               value={name}
               maxLength={200}
               autoComplete="name"
-              aria-describedby={`${id}-name-hint`}
               onChange={(event) => setName(event.target.value)}
             />
-            <span id={`${id}-name-hint`} className={page.fieldHint}>
-              {t('profiles.nameHint')}
-            </span>
-          </div>
+          </Field>
           <Field label={t('profiles.email')} hint={t('profiles.emailHint')}>
             <NativeSelect
               value={email}

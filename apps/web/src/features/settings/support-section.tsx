@@ -12,6 +12,7 @@ import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
 const CLIENT_VALUE_MAX = 500;
@@ -93,8 +94,7 @@ function SupportForm() {
           {t('support.keptNote')}
         </p>
       ) : null}
-      <div className={page.field}>
-        <label htmlFor={`${id}-subject`}>{t('support.subject')}</label>
+      <Field label={t('support.subject')}>
         <input
           id={`${id}-subject`}
           value={subject}
@@ -102,9 +102,8 @@ function SupportForm() {
           aria-invalid={(checked && !subject.trim()) || undefined}
           onChange={(event) => setSubject(event.target.value)}
         />
-      </div>
-      <div className={page.field}>
-        <label htmlFor={`${id}-text`}>{t('support.text')}</label>
+      </Field>
+      <Field label={t('support.text')}>
         <textarea
           id={`${id}-text`}
           className={styles.textarea}
@@ -114,7 +113,7 @@ function SupportForm() {
           aria-invalid={(checked && !text.trim()) || undefined}
           onChange={(event) => setText(event.target.value)}
         />
-      </div>
+      </Field>
       <label className={page.check}>
         <input type="checkbox" checked={include} onChange={(event) => setInclude(event.target.checked)} />
         {t('support.includeDiagnostics')}
