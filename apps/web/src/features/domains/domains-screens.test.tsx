@@ -702,6 +702,12 @@ describe('settings/domains/remove/{id}', () => {
 
 describe('settings/domains/emails/{id}', () => {
   const corp = domain(1, 'example-corp.test', { emails_count: 1 });
+  const sales5 = address(5, 'sales@example-corp.test');
+  /** The addresses of example-corp.test, drawn: the row of sales@ (served by the test). */
+  const openSales = async () => {
+    renderAt('/settings/domains/emails/1');
+    return screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
+  };
 
   it('creates an address and activates it; the MX pointing elsewhere is said clearly and it stays prepared', async () => {
     const server = serve(
@@ -775,13 +781,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('catch-all on, delegation to a member and back, and the delegate is shown', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('checkbox', { name: 'Catch-all: sales@example-corp.test' }));
     expect(await within(sales).findByText(/catch-all/)).toBeTruthy();
 
@@ -801,25 +802,17 @@ describe('settings/domains/emails/{id}', () => {
     const confirm = await screen.findByRole('alertdialog');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Remove delegation' }));
     await waitFor(() => expect(within(sales).queryByText(/delegated to/)).toBeNull());
-    const sales5 = { id: '1', emailId: '5' };
+    const salesParams = { id: '1', emailId: '5' };
     expect(writes.map((w) => [w.route, w.params, w.body])).toEqual([
-      ['updateDomainEmail', sales5, { catch_all: true }],
-      ['delegateDomainEmail', sales5, { member_id: '222233334444' }],
-      ['delegateDomainEmail', sales5, { member_id: null }],
+      ['updateDomainEmail', salesParams, { catch_all: true }],
+      ['delegateDomainEmail', salesParams, { member_id: '222233334444' }],
+      ['delegateDomainEmail', salesParams, { member_id: null }],
     ]);
   });
 
   it('delegating to oneself is refused with its text in the form', async () => {
-    serve(
-      { domains: [corp], emails: [address(5, 'sales@example-corp.test')] },
-      { refuse: () => apiError(400, 'delegate_self') },
-    );
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    serve({ domains: [corp], emails: [sales5] }, { refuse: () => apiError(400, 'delegate_self') });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('button', { name: 'Delegate sales@example-corp.test' }));
     const form = within(sales).getByRole('form');
     fireEvent.change(within(form).getByRole('textbox', { name: 'Member ID' }), {
@@ -833,13 +826,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('password access is typed twice and must match before it is sent', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(
       within(sales).getByRole('button', { name: 'Password access for sales@example-corp.test' }),
     );
@@ -868,13 +856,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('deleting says the mail is kept, then deletes it', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('button', { name: 'Delete sales@example-corp.test' }));
     const dialog = await screen.findByRole('alertdialog', {
       name: 'Delete the address sales@example-corp.test?',
