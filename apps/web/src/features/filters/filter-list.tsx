@@ -7,7 +7,7 @@ import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { Preloader } from '../../ui/preloader';
 import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
 import { SettingsPage } from '../../ui/settings-editor-header';
@@ -152,16 +152,15 @@ export function FilterListPage() {
         </ol>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('filters.removeTitle')}
         text={t('filters.removeText', { name: data.filters[removing ?? 0]?.name ?? '' })}
         confirmLabel={t('filters.removeConfirm')}
         danger
-        onConfirm={async () => {
-          await save.mutateAsync({ filters: withoutFilter(data.filters, removing!), version: data.version });
-          setRemoving(null);
+        onConfirm={async (index) => {
+          await save.mutateAsync({ filters: withoutFilter(data.filters, index), version: data.version });
         }}
         onError={() => {}}
       />

@@ -4,7 +4,7 @@ import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/pro
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
+import { IconButton, IconLink } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -162,14 +162,13 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                 </IconButton>
                 {system ? null : (
                   <>
-                    <Link
+                    <IconLink
                       to={editFolderPath(folder.id)}
-                      className={buttonClass('ghost')}
-                      aria-label={t('folderSettings.editFor', { name: displayName })}
-                      title={t('folderSettings.edit')}
+                      label={t('folderSettings.editFor', { name: displayName })}
+                      tooltip={t('folderSettings.edit')}
                     >
                       <Pencil aria-hidden />
-                    </Link>
+                    </IconLink>
                     <IconButton
                       label={t('folderSettings.deleteFor', { name: displayName })}
                       tooltip={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}

@@ -10,8 +10,8 @@ import {
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { IconButton, IconLink } from '../../ui/icon-button';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { Field } from '../../ui/field';
@@ -114,14 +114,13 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Link
+                <IconLink
                   to={editLabelPath(label.id)}
-                  className={buttonClass('ghost')}
-                  aria-label={t('labelSettings.editFor', { name: label.name })}
-                  title={t('labelSettings.edit')}
+                  label={t('labelSettings.editFor', { name: label.name })}
+                  tooltip={t('labelSettings.edit')}
                 >
                   <Pencil aria-hidden />
-                </Link>
+                </IconLink>
                 <IconButton
                   label={t('labelSettings.deleteFor', { name: label.name })}
                   tooltip={t('folders.delete')}
@@ -135,17 +134,16 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('labels.deleteTitle', { name: removing?.name ?? '' })}
         text={t('labels.deleteText')}
         confirmLabel={t('folders.delete')}
         danger
-        onConfirm={async () => {
-          await remove.mutateAsync(removing!.id);
+        onConfirm={async (label) => {
+          await remove.mutateAsync(label.id);
           raiseSuccess(t('labels.deleted'));
-          setRemoving(null);
         }}
         onError={() => setRemoving(null)}
       />

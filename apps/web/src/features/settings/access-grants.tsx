@@ -6,7 +6,7 @@ import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
@@ -117,17 +117,16 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
+      <ConfirmItem
+        item={revoking}
+        onClose={() => setRevoking(null)}
         title={t('security.revokeTitle', { memberId: revoking ?? '' })}
         text={t(`${texts}.revokeText`)}
         confirmLabel={t('security.revoke')}
         danger
-        onConfirm={async () => {
-          await revoke.mutateAsync(revoking!);
-          raiseSuccess(t('security.revoked', { memberId: revoking! }));
-          setRevoking(null);
+        onConfirm={async (memberId) => {
+          await revoke.mutateAsync(memberId);
+          raiseSuccess(t('security.revoked', { memberId }));
         }}
         onError={() => {}}
       />

@@ -4,8 +4,8 @@ import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { IconButton, IconLink } from '../../ui/icon-button';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
@@ -94,14 +94,13 @@ function ProfileList({ account }: { account: Account }) {
                       <Star aria-hidden />
                     </IconButton>
                   )}
-                  <Link
+                  <IconLink
                     to={editProfilePath(profile.id)}
-                    className={buttonClass('ghost')}
-                    aria-label={t('profiles.editFor', { name: title })}
-                    title={t('profiles.edit')}
+                    label={t('profiles.editFor', { name: title })}
+                    tooltip={t('profiles.edit')}
                   >
                     <Pencil aria-hidden />
-                  </Link>
+                  </IconLink>
                   <IconButton
                     label={t('profiles.removeFor', { name: title })}
                     tooltip={last ? t('profiles.lastOne') : t('profiles.remove')}
@@ -117,17 +116,16 @@ function ProfileList({ account }: { account: Account }) {
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('profiles.removeTitle', { name: removing ? removing.name || removing.email : '' })}
         text={removing?.default ? t('profiles.removeDefaultText') : t('profiles.removeText')}
         confirmLabel={t('profiles.remove')}
         danger
-        onConfirm={async () => {
-          await remove.mutateAsync(removing!.id);
+        onConfirm={async (profile) => {
+          await remove.mutateAsync(profile.id);
           raiseSuccess(t('profiles.removed'));
-          setRemoving(null);
         }}
         onError={() => {}}
       />
