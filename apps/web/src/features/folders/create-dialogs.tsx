@@ -8,10 +8,10 @@ import {
 } from '@mailroom/protocol';
 import { FormDialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
+import { FolderFields } from './folder-fields';
 import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateFolder, useCreateLabel } from './mutations';
-import { folderOptions, labelSearchFieldOptions } from './label-fields';
+import { folderOptions, LabelSearchFields } from './label-fields';
 import styles from './create-dialogs.module.css';
 
 export interface CreateDialogProps {
@@ -54,25 +54,17 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
       busy={create.isPending}
       onSubmit={submit}
     >
-      <Field label={t('folders.name')} error={error}>
-        <input
-          value={name}
-          maxLength={100}
-          autoFocus
-          onChange={(event) => {
-            setName(event.target.value);
-            setError(null);
-          }}
-        />
-      </Field>
-      <Field label={t('folders.parent')}>
-        <NativeSelect
-          value={parent}
-          empty={t('folders.noParent')}
-          options={folderOptions(parents, t)}
-          onChange={setParent}
-        />
-      </Field>
+      <FolderFields
+        name={name}
+        onName={(value) => {
+          setName(value);
+          setError(null);
+        }}
+        error={error}
+        parent={parent}
+        onParent={setParent}
+        parents={folderOptions(parents, t)}
+      />
     </FormDialog>
   );
 }
@@ -126,24 +118,16 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
         </Field>
         <ColorField label={t('labels.color')} value={color} onChange={setColor} />
       </div>
-      <Field label={t('labels.searchField')}>
-        <NativeSelect
-          value={field}
-          options={labelSearchFieldOptions(t)}
-          onChange={(value) => setField(value as LabelSearchField)}
-        />
-      </Field>
-      <Field label={t('labels.searchContent')} error={errors.content && required}>
-        <input value={content} maxLength={500} onChange={(event) => setContent(event.target.value)} />
-      </Field>
-      <Field label={t('labels.folder')}>
-        <NativeSelect
-          value={folder}
-          empty={t('labels.anyFolder')}
-          options={folderOptions(folders, t)}
-          onChange={setFolder}
-        />
-      </Field>
+      <LabelSearchFields
+        field={field}
+        onField={setField}
+        content={content}
+        onContent={setContent}
+        contentError={errors.content && required}
+        folder={folder}
+        onFolder={setFolder}
+        folders={folders}
+      />
     </FormDialog>
   );
 }

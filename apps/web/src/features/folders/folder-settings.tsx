@@ -8,8 +8,7 @@ import { IconButton, IconLink } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
-import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
+import { FolderFields } from './folder-fields';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
@@ -284,28 +283,20 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
   return (
     <SettingsPage title={title} back={{ to: foldersSettingsPath, label: t('folderSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
-        <Field label={t('folders.name')} error={error}>
-          <input
-            value={name}
-            maxLength={100}
-            autoFocus
-            onChange={(event) => {
-              setName(event.target.value);
-              setError(null);
-            }}
-          />
-        </Field>
-        <Field label={t('folders.parent')}>
-          <NativeSelect
-            value={parent}
-            empty={t('folders.noParent')}
-            options={parentChoices(folders, folder).map((candidate) => ({
-              value: candidate.id,
-              label: pathLabel(candidate, t),
-            }))}
-            onChange={setParent}
-          />
-        </Field>
+        <FolderFields
+          name={name}
+          onName={(value) => {
+            setName(value);
+            setError(null);
+          }}
+          error={error}
+          parent={parent}
+          onParent={setParent}
+          parents={parentChoices(folders, folder).map((candidate) => ({
+            value: candidate.id,
+            label: pathLabel(candidate, t),
+          }))}
+        />
         <FormActions>
           <Link to={foldersSettingsPath} className={buttonClass()}>
             {t('common.cancel')}

@@ -15,8 +15,7 @@ import { ConfirmItem } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
-import { folderOptions, LabelSwatches, labelSearchFieldOptions } from './label-fields';
+import { LabelSearchFields, LabelSwatches } from './label-fields';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { flattenFolders } from './folder-order';
 import { folderLabel } from './folder-label';
@@ -244,31 +243,19 @@ function LabelForm({
           <legend className={page.groupTitle}>{t('labelSettings.search')}</legend>
           <p className={page.hint}>{t('labelSettings.searchHint')}</p>
           <div className={styles.searchRow}>
-            <Field label={t('labels.searchField')}>
-              <NativeSelect
-                value={field}
-                options={labelSearchFieldOptions(t)}
-                onChange={(value) => setField(value as LabelSearchField)}
-              />
-            </Field>
-            <Field label={t('labels.searchContent')} error={errors.content}>
-              <input
-                value={content}
-                maxLength={500}
-                onChange={(event) => {
-                  setContent(event.target.value);
-                  setErrors({ ...errors, content: undefined });
-                }}
-              />
-            </Field>
-            <Field label={t('labels.folder')}>
-              <NativeSelect
-                value={folder}
-                empty={t('labels.anyFolder')}
-                options={folderOptions(folders, t)}
-                onChange={setFolder}
-              />
-            </Field>
+            <LabelSearchFields
+              field={field}
+              onField={setField}
+              content={content}
+              onContent={(value) => {
+                setContent(value);
+                setErrors({ ...errors, content: undefined });
+              }}
+              contentError={errors.content}
+              folder={folder}
+              onFolder={setFolder}
+              folders={folders}
+            />
           </div>
         </fieldset>
 
