@@ -30,7 +30,7 @@ import {
   lastPage,
   pageRange,
   writeToPath,
-  type ContactsQuery,
+  type ContactsTabProps,
 } from './contacts-model';
 import { useContactPage, useContactSearch, useDeleteContacts, useGroupMembers, useGroups } from './queries';
 import { NewGroupDialog } from './group-dialogs';
@@ -54,16 +54,7 @@ type Editing = { contact: Contact | null; key: number } | null;
  * The contacts tab: a page of contacts (SPEC §9: 100), or what a search as you type finds (up to 1000); a ticked
  * selection for writing to, adding to a group or deleting; a row opens the contact in the side panel.
  */
-export function ContactListTab({
-  query,
-  creating,
-  onCreatingChange,
-}: {
-  query: ContactsQuery;
-  /** The header's "New contact" was pressed. */
-  creating: boolean;
-  onCreatingChange(creating: boolean): void;
-}) {
+export function ContactListTab({ query, creating, onCreatingChange }: ContactsTabProps) {
   const { t } = useTranslation();
   const id = useId();
   const navigate = useNavigate();

@@ -11,21 +11,19 @@ import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
-import { contactsPath, fullName, writeToGroupPath, type ContactsQuery } from './contacts-model';
+import {
+  contactsPath,
+  fullName,
+  writeToGroupPath,
+  type ContactsQuery,
+  type ContactsTabProps,
+} from './contacts-model';
 import { exportUrl, useDeleteGroup, useGroup, useGroupMembers, useGroups } from './queries';
 import { NewGroupDialog, RenameGroupDialog } from './group-dialogs';
 import styles from './contacts.module.css';
 
 /** The groups tab: the list of groups with their sizes, or the group open (?group=) with its members. */
-export function GroupsTab({
-  query,
-  creating,
-  onCreatingChange,
-}: {
-  query: ContactsQuery;
-  creating: boolean;
-  onCreatingChange(creating: boolean): void;
-}) {
+export function GroupsTab({ query, creating, onCreatingChange }: ContactsTabProps) {
   return (
     <>
       {query.group !== null ? <GroupView id={query.group} query={query} /> : <GroupList query={query} />}

@@ -15,7 +15,9 @@ import { useDomainDetail, useVerifyDomain } from './queries';
 import { domainStatusText, failureText } from './texts';
 import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
+import { TxtRecord } from './txt-record';
 import { FormActions, FormError } from '../../ui/form-parts';
+import { TableHead } from '../../ui/table-head';
 
 /**
  * settings/domains/confirm/{id}: how to prove the domain is yours (a DNS TXT record or a meta tag on its site), exactly
@@ -100,20 +102,10 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
         {method === 'dns' ? (
           <>
             <p className={page.hint}>{t('domains.confirm.dnsHint')}</p>
-            <dl className={styles.publish}>
-              <dt>{t('domains.dns.type')}</dt>
-              <dd>
-                <code>TXT</code>
-              </dd>
-              <dt>{t('domains.dns.name')}</dt>
-              <dd>
-                <CopyValue value={v.txt_name} label={t('domains.confirm.copyName')} />
-              </dd>
-              <dt>{t('domains.confirm.value')}</dt>
-              <dd>
-                <CopyValue value={v.txt_value} label={t('domains.confirm.copyValue')} />
-              </dd>
-            </dl>
+            <TxtRecord
+              name={<CopyValue value={v.txt_name} label={t('domains.confirm.copyName')} />}
+              value={<CopyValue value={v.txt_value} label={t('domains.confirm.copyValue')} />}
+            />
           </>
         ) : (
           <>
@@ -161,15 +153,7 @@ export function DnsHealth({ detail }: { detail: DomainDetailResponse }) {
       <h3 className={page.groupTitle}>{t('domains.dns.title')}</h3>
       <p className={page.hint}>{t('domains.dns.intro')}</p>
       <table className={styles.health} aria-label={t('domains.dns.title')}>
-        <thead>
-          <tr>
-            {Object.values(columns).map((name) => (
-              <th key={name} scope="col">
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {detail.dns.map((record, index) => (
             <DnsRow key={`${record.kind}-${record.name}-${index}`} record={record} columns={columns} />

@@ -31,6 +31,7 @@ import styles from './domains.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
+import { MemberIdInput } from '../../ui/member-id-input';
 
 const MEMBER_ID = /^\d{12}$/;
 
@@ -428,16 +429,12 @@ function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainI
       <p className={page.hint}>{t('domains.emails.delegateHint', { email: email.email })}</p>
       <div className={styles.inline}>
         <Field label={t('domains.emails.memberId')}>
-          <input
+          <MemberIdInput
             id={`${id}-member`}
             value={memberId}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={20}
-            placeholder="000000000000"
             aria-invalid={errorText ? true : undefined}
-            onChange={(event) => {
-              setMemberId(event.target.value);
+            onChange={(value) => {
+              setMemberId(value);
               delegate.reset();
             }}
           />

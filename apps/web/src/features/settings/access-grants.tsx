@@ -12,6 +12,7 @@ import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { MemberIdInput } from '../../ui/member-id-input';
 
 const MEMBER_ID_LENGTH = 12;
 
@@ -58,17 +59,13 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
       <form className={styles.grantForm} onSubmit={submit} noValidate aria-busy={grant.isPending}>
         <div className={page.field}>
           <label htmlFor={`${id}-member`}>{t('security.memberId')}</label>
-          <input
+          <MemberIdInput
             id={`${id}-member`}
             value={memberId}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={20}
-            placeholder="000000000000"
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-member-hint`}
-            onChange={(event) => {
-              setMemberId(event.target.value);
+            onChange={(value) => {
+              setMemberId(value);
               grant.reset();
             }}
           />

@@ -32,6 +32,7 @@ import styles from './security.module.css';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
+import { TableHead } from '../../ui/table-head';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -355,15 +356,7 @@ function AuthLogTable({ entries }: { entries: readonly AuthLogEntry[] }) {
   };
   return (
     <table className={styles.log} aria-label={t('security.log.title')}>
-      <thead>
-        <tr>
-          {Object.values(columns).map((name) => (
-            <th key={name} scope="col">
-              {name}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={columns} />
       <tbody>
         {entries.map((entry, index) => (
           <tr key={`${entry.at}-${index}`}>
