@@ -1,4 +1,5 @@
-import type { HTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
+import { Button } from './button';
 import clsx from 'clsx';
 import styles from './settings-list.module.css';
 
@@ -27,5 +28,52 @@ export function SettingsSkeleton({
         <span key={index} />
       ))}
     </div>
+  );
+}
+
+/**
+ * A settings list read from the server, in whichever state it is: grey rows while it loads, its failure (role="alert")
+ * with a retry, its rows (each drawn by `children`, with its key), or its empty state.
+ */
+export function SettingsLoadedList<T>({
+  items,
+  pending,
+  failed,
+  onRetry,
+  icon,
+  label,
+  loadFailed,
+  retry,
+  empty,
+  children,
+}: {
+  items: readonly T[] | undefined;
+  pending: boolean;
+  failed: boolean;
+  onRetry(): void;
+  /** The icon of the failure and of the empty state (aria-hidden). */
+  icon: ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  loadFailed: ReactNode;
+  retry: ReactNode;
+  empty: ReactNode;
+  children(item: T): ReactNode;
+}) {
+  if (pending) return <SettingsSkeleton rows={2} aria-hidden />;
+  if (failed)
+    return (
+      <SettingsState role="alert">
+        {icon}
+        <p>{loadFailed}</p>
+        <Button onClick={onRetry}>{retry}</Button>
+      </SettingsState>
+    );
+  if (items && items.length > 0) return <SettingsList aria-label={label}>{items.map(children)}</SettingsList>;
+  return (
+    <SettingsState>
+      {icon}
+      <p>{empty}</p>
+    </SettingsState>
   );
 }

@@ -14,7 +14,7 @@ import { AliasAccessForm } from './alias-access';
 import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
 
 const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
@@ -42,26 +42,19 @@ export function AliasListPage() {
     <SettingsPage title={t('aliases.title')} create={{ to: newAliasPath, label: t('aliases.create') }}>
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
-      {isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : isError ? (
-        <SettingsState role="alert">
-          <Mail aria-hidden />
-          <p>{t('aliases.loadFailed')}</p>
-          <Button onClick={retry}>{t('aliases.retry')}</Button>
-        </SettingsState>
-      ) : rows && rows.length > 0 ? (
-        <SettingsList aria-label={t('aliases.listLabel')}>
-          {rows.map((row) => (
-            <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <Mail aria-hidden />
-          <p>{t('aliases.empty')}</p>
-        </SettingsState>
-      )}
+      <SettingsLoadedList
+        items={rows}
+        pending={isPending}
+        failed={isError}
+        onRetry={retry}
+        icon={<Mail aria-hidden />}
+        label={t('aliases.listLabel')}
+        loadFailed={t('aliases.loadFailed')}
+        retry={t('aliases.retry')}
+        empty={t('aliases.empty')}
+      >
+        {(row) => <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />}
+      </SettingsLoadedList>
 
       <ConfirmDialog
         open={removing !== null}

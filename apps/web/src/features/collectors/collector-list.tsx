@@ -14,7 +14,7 @@ import { useCollectors, useDeleteCollector, useUpdateCollector } from './queries
 import { serverText, stateText } from './texts';
 import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
@@ -29,26 +29,19 @@ export function CollectorListPage() {
       create={{ to: newCollectorPath, label: t('collectors.create') }}
     >
       <p className={page.hint}>{t('collectors.intro')}</p>
-      {collectors.isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : collectors.isError && !collectors.data ? (
-        <SettingsState role="alert">
-          <FolderDown aria-hidden />
-          <p>{t('collectors.loadFailed')}</p>
-          <Button onClick={() => void collectors.refetch()}>{t('collectors.retry')}</Button>
-        </SettingsState>
-      ) : collectors.data.length > 0 ? (
-        <SettingsList aria-label={t('collectors.listLabel')}>
-          {collectors.data.map((collector) => (
-            <CollectorItem key={collector.id} collector={collector} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <FolderDown aria-hidden />
-          <p>{t('collectors.empty')}</p>
-        </SettingsState>
-      )}
+      <SettingsLoadedList
+        items={collectors.data}
+        pending={collectors.isPending}
+        failed={collectors.isError && !collectors.data}
+        onRetry={() => void collectors.refetch()}
+        icon={<FolderDown aria-hidden />}
+        label={t('collectors.listLabel')}
+        loadFailed={t('collectors.loadFailed')}
+        retry={t('collectors.retry')}
+        empty={t('collectors.empty')}
+      >
+        {(collector) => <CollectorItem key={collector.id} collector={collector} />}
+      </SettingsLoadedList>
     </SettingsPage>
   );
 }

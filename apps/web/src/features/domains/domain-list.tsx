@@ -5,7 +5,7 @@ import type { Domain } from '@mailroom/protocol';
 import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { buttonClass } from '../../ui/button';
 import rowStyles from '../../ui/address-rows.module.css';
 import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -14,7 +14,7 @@ import { confirmDomainPath, dkimPath, domainEmailsPath, newDomainPath, removeDom
 import { useCheckDomainPayment, useDomains } from './queries';
 import { PublicAddresses } from './public-addresses';
 import { domainStatusText, failureText, isSettled } from './texts';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** settings/domains/list: the account's domains with their status in words, and where to go for each. */
@@ -24,26 +24,19 @@ export function DomainListPage() {
   return (
     <SettingsPage title={t('domains.title')} create={{ to: newDomainPath, label: t('domains.create') }}>
       <p className={page.hint}>{t('domains.intro')}</p>
-      {domains.isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : domains.isError && !domains.data ? (
-        <SettingsState role="alert">
-          <Globe aria-hidden />
-          <p>{t('domains.loadFailed')}</p>
-          <Button onClick={() => void domains.refetch()}>{t('domains.retry')}</Button>
-        </SettingsState>
-      ) : domains.data.length > 0 ? (
-        <SettingsList aria-label={t('domains.listLabel')}>
-          {domains.data.map((domain) => (
-            <DomainItem key={domain.id} domain={domain} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <Globe aria-hidden />
-          <p>{t('domains.empty')}</p>
-        </SettingsState>
-      )}
+      <SettingsLoadedList
+        items={domains.data}
+        pending={domains.isPending}
+        failed={domains.isError && !domains.data}
+        onRetry={() => void domains.refetch()}
+        icon={<Globe aria-hidden />}
+        label={t('domains.listLabel')}
+        loadFailed={t('domains.loadFailed')}
+        retry={t('domains.retry')}
+        empty={t('domains.empty')}
+      >
+        {(domain) => <DomainItem key={domain.id} domain={domain} />}
+      </SettingsLoadedList>
       <PublicAddresses />
     </SettingsPage>
   );

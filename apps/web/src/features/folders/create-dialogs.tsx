@@ -13,6 +13,7 @@ import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateFolder, useCreateLabel } from './mutations';
 import { folderOptions, LabelSearchFields } from './label-fields';
 import styles from './create-dialogs.module.css';
+import fields from './label-fields.module.css';
 
 export interface CreateDialogProps {
   open: boolean;
@@ -147,7 +148,12 @@ export function ColorField({
 }) {
   return (
     <Field label={label} className={styles.colorField}>
-      <input type="color" value={value} onChange={(event) => onChange(event.target.value)} />
+      <input
+        type="color"
+        className={fields.colorInput}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </Field>
   );
 }

@@ -25,6 +25,7 @@ import { useFolders, useLabels } from './queries';
 import styles from './settings-screens.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { FormActions } from '../../ui/form-parts';
+import fields from './label-fields.module.css';
 
 export const labelsSettingsPath = '/settings/labels';
 const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
@@ -230,6 +231,7 @@ function LabelForm({
             <label className={styles.custom}>
               <input
                 type="color"
+                className={fields.colorInput}
                 value={color}
                 aria-label={t('labels.otherColor')}
                 onChange={(event) => setColor(event.target.value)}
