@@ -1,4 +1,5 @@
 import type { HTMLAttributes, ReactNode } from 'react';
+import { useTranslation, type TextKey } from '../i18n';
 import { Button } from './button';
 import clsx from 'clsx';
 import styles from './settings-list.module.css';
@@ -31,49 +32,49 @@ export function SettingsSkeleton({
   );
 }
 
+/** A text namespace with the four texts of a loaded list: listLabel, loadFailed, retry and empty. */
+export type LoadedListTexts = {
+  [K in TextKey]: K extends `${infer N}.listLabel`
+    ? `${N}.loadFailed` | `${N}.retry` | `${N}.empty` extends TextKey
+      ? N
+      : never
+    : never;
+}[TextKey];
+
 /**
- * A settings list read from the server, in whichever state it is: grey rows while it loads, its failure (role="alert")
- * with a retry, its rows (each drawn by `children`, with its key), or its empty state.
+ * A settings list read from the server, in whichever state its query is: grey rows while it loads, its failure
+ * (role="alert") with a retry, its rows (each drawn by `children`, with its key), or its empty state. The texts are
+ * `texts`' listLabel (the list's name), loadFailed, retry and empty.
  */
 export function SettingsLoadedList<T>({
-  items,
-  pending,
-  failed,
-  onRetry,
+  query,
+  texts,
   icon,
-  label,
-  loadFailed,
-  retry,
-  empty,
   children,
 }: {
-  items: readonly T[] | undefined;
-  pending: boolean;
-  failed: boolean;
-  onRetry(): void;
+  query: { data: readonly T[] | undefined; isPending: boolean; isError: boolean; refetch(): unknown };
+  texts: LoadedListTexts;
   /** The icon of the failure and of the empty state (aria-hidden). */
   icon: ReactNode;
-  /** The list's accessible name. */
-  label: string;
-  loadFailed: ReactNode;
-  retry: ReactNode;
-  empty: ReactNode;
   children(item: T): ReactNode;
 }) {
-  if (pending) return <SettingsSkeleton rows={2} aria-hidden />;
-  if (failed)
+  const { t } = useTranslation();
+  const { data, isPending, isError } = query;
+  if (isPending) return <SettingsSkeleton rows={2} aria-hidden />;
+  if (isError && !data)
     return (
       <SettingsState role="alert">
         {icon}
-        <p>{loadFailed}</p>
-        <Button onClick={onRetry}>{retry}</Button>
+        <p>{t(`${texts}.loadFailed`)}</p>
+        <Button onClick={() => void query.refetch()}>{t(`${texts}.retry`)}</Button>
       </SettingsState>
     );
-  if (items && items.length > 0) return <SettingsList aria-label={label}>{items.map(children)}</SettingsList>;
+  if (data && data.length > 0)
+    return <SettingsList aria-label={t(`${texts}.listLabel`)}>{data.map(children)}</SettingsList>;
   return (
     <SettingsState>
       {icon}
-      <p>{empty}</p>
+      <p>{t(`${texts}.empty`)}</p>
     </SettingsState>
   );
 }

@@ -43,15 +43,9 @@ export function AliasListPage() {
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
       <SettingsLoadedList
-        items={rows}
-        pending={isPending}
-        failed={isError}
-        onRetry={retry}
+        query={{ data: rows, isPending, isError, refetch: retry }}
+        texts="aliases"
         icon={<Mail aria-hidden />}
-        label={t('aliases.listLabel')}
-        loadFailed={t('aliases.loadFailed')}
-        retry={t('aliases.retry')}
-        empty={t('aliases.empty')}
       >
         {(row) => <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />}
       </SettingsLoadedList>

@@ -29,17 +29,7 @@ export function CollectorListPage() {
       create={{ to: newCollectorPath, label: t('collectors.create') }}
     >
       <p className={page.hint}>{t('collectors.intro')}</p>
-      <SettingsLoadedList
-        items={collectors.data}
-        pending={collectors.isPending}
-        failed={collectors.isError && !collectors.data}
-        onRetry={() => void collectors.refetch()}
-        icon={<FolderDown aria-hidden />}
-        label={t('collectors.listLabel')}
-        loadFailed={t('collectors.loadFailed')}
-        retry={t('collectors.retry')}
-        empty={t('collectors.empty')}
-      >
+      <SettingsLoadedList query={collectors} texts="collectors" icon={<FolderDown aria-hidden />}>
         {(collector) => <CollectorItem key={collector.id} collector={collector} />}
       </SettingsLoadedList>
     </SettingsPage>

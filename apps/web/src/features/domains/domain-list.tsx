@@ -24,17 +24,7 @@ export function DomainListPage() {
   return (
     <SettingsPage title={t('domains.title')} create={{ to: newDomainPath, label: t('domains.create') }}>
       <p className={page.hint}>{t('domains.intro')}</p>
-      <SettingsLoadedList
-        items={domains.data}
-        pending={domains.isPending}
-        failed={domains.isError && !domains.data}
-        onRetry={() => void domains.refetch()}
-        icon={<Globe aria-hidden />}
-        label={t('domains.listLabel')}
-        loadFailed={t('domains.loadFailed')}
-        retry={t('domains.retry')}
-        empty={t('domains.empty')}
-      >
+      <SettingsLoadedList query={domains} texts="domains" icon={<Globe aria-hidden />}>
         {(domain) => <DomainItem key={domain.id} domain={domain} />}
       </SettingsLoadedList>
       <PublicAddresses />
