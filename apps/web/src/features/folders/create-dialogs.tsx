@@ -8,7 +8,7 @@ import {
 } from '@mailroom/protocol';
 import { FormDialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
-import { FolderFields } from './folder-fields';
+import { FolderFields, useFolderFields } from './folder-fields';
 import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateFolder, useCreateLabel } from './mutations';
 import { folderOptions, LabelSearchFields } from './label-fields';
@@ -25,9 +25,7 @@ export interface CreateDialogProps {
 export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialogProps) {
   const { t } = useTranslation();
   const create = useCreateFolder();
-  const [name, setName] = useState('');
-  const [parent, setParent] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { name, setName, parent, setError, fields } = useFolderFields('', '');
   const parents = folders.filter((folder) => folder.system === null || folder.system === 'inbox');
 
   function submit() {
@@ -55,17 +53,7 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
       busy={create.isPending}
       onSubmit={submit}
     >
-      <FolderFields
-        name={name}
-        onName={(value) => {
-          setName(value);
-          setError(null);
-        }}
-        error={error}
-        parent={parent}
-        onParent={setParent}
-        parents={folderOptions(parents, t)}
-      />
+      <FolderFields {...fields} parents={folderOptions(parents, t)} />
     </FormDialog>
   );
 }

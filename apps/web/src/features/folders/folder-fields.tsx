@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { Field } from '../../ui/field';
 import { NativeSelect, type NativeSelectOption } from '../../ui/select';
@@ -31,4 +31,19 @@ export function FolderFields({
       </Field>
     </>
   );
+}
+
+/**
+ * The state of FolderFields: the name (typing clears its refusal), the parent (an id, '' for the top) and the refusal;
+ * `fields` spreads into FolderFields.
+ */
+export function useFolderFields(initialName: string, initialParent: string) {
+  const [name, setName] = useState(initialName);
+  const [parent, setParent] = useState(initialParent);
+  const [error, setError] = useState<string | null>(null);
+  const onName = (value: string) => {
+    setName(value);
+    setError(null);
+  };
+  return { name, setName, parent, setError, fields: { name, onName, error, parent, onParent: setParent } };
 }

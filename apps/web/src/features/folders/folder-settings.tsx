@@ -8,7 +8,7 @@ import { IconButton, IconLink } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
-import { FolderFields } from './folder-fields';
+import { FolderFields, useFolderFields } from './folder-fields';
 import { SettingsPage } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
@@ -240,9 +240,10 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
   const update = useUpdateFolder();
   const parents = parentsOf(folders);
   const currentParent = folder ? (parents.get(folder.id) ?? null) : null;
-  const [name, setName] = useState(folder ? folderDisplayName(folder.name) : '');
-  const [parent, setParent] = useState(currentParent === null ? '' : String(currentParent));
-  const [error, setError] = useState<string | null>(null);
+  const { name, parent, setError, fields } = useFolderFields(
+    folder ? folderDisplayName(folder.name) : '',
+    currentParent === null ? '' : String(currentParent),
+  );
   const busy = create.isPending || update.isPending;
 
   function submit(event: FormEvent) {
@@ -284,14 +285,7 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
     <SettingsPage title={title} back={{ to: foldersSettingsPath, label: t('folderSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <FolderFields
-          name={name}
-          onName={(value) => {
-            setName(value);
-            setError(null);
-          }}
-          error={error}
-          parent={parent}
-          onParent={setParent}
+          {...fields}
           parents={parentChoices(folders, folder).map((candidate) => ({
             value: candidate.id,
             label: pathLabel(candidate, t),

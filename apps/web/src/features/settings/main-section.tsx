@@ -21,6 +21,17 @@ const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
 /** How often the wallet application may be told of new mail, in minutes (0: never). */
 const NOTIFY_CHOICES = [0, 5, 15, 30, 60, 180, 720, NOTIFY_MINUTES_MAX];
 
+/** The settings that are a switch, and the name of their texts. */
+type SwitchKey =
+  | 'message_thread'
+  | 'unread_first'
+  | 'message_preview'
+  | 'slim_template'
+  | 'slim_list_aliases'
+  | 'signature_reply';
+type SwitchName =
+  'messageThread' | 'unreadFirst' | 'messagePreview' | 'slimTemplate' | 'slimListAliases' | 'signatureReply';
+
 const withCurrent = (choices: readonly number[], current: number) =>
   choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
 
@@ -32,6 +43,16 @@ export function MainSection() {
   if (!account) return <Preloader />;
   const settings = account.settings;
   const { save } = change;
+
+  /** A yes/no setting, its label and hint settingsMain.<name> and <name>Hint, saved as it is switched. */
+  const toggle = (key: SwitchKey, name: SwitchName) => (
+    <SwitchSetting
+      label={t(`settingsMain.${name}`)}
+      hint={t(`settingsMain.${name}Hint`)}
+      checked={settings[key]}
+      onChange={(checked) => save({ [key]: checked })}
+    />
+  );
 
   const minutes = (value: number) =>
     value === 0
@@ -60,36 +81,11 @@ export function MainSection() {
           }))}
           onChange={(value) => save({ per_page: Number(value) })}
         />
-        <SwitchSetting
-          label={t('settingsMain.messageThread')}
-          hint={t('settingsMain.messageThreadHint')}
-          checked={settings.message_thread}
-          onChange={(message_thread) => save({ message_thread })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.unreadFirst')}
-          hint={t('settingsMain.unreadFirstHint')}
-          checked={settings.unread_first}
-          onChange={(unread_first) => save({ unread_first })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.messagePreview')}
-          hint={t('settingsMain.messagePreviewHint')}
-          checked={settings.message_preview}
-          onChange={(message_preview) => save({ message_preview })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.slimTemplate')}
-          hint={t('settingsMain.slimTemplateHint')}
-          checked={settings.slim_template}
-          onChange={(slim_template) => save({ slim_template })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.slimListAliases')}
-          hint={t('settingsMain.slimListAliasesHint')}
-          checked={settings.slim_list_aliases}
-          onChange={(slim_list_aliases) => save({ slim_list_aliases })}
-        />
+        {toggle('message_thread', 'messageThread')}
+        {toggle('unread_first', 'unreadFirst')}
+        {toggle('message_preview', 'messagePreview')}
+        {toggle('slim_template', 'slimTemplate')}
+        {toggle('slim_list_aliases', 'slimListAliases')}
       </Group>
 
       <Group title={t('settingsMain.readingGroup')}>
@@ -116,12 +112,7 @@ export function MainSection() {
           }))}
           onChange={(signature_add) => save({ signature_add })}
         />
-        <SwitchSetting
-          label={t('settingsMain.signatureReply')}
-          hint={t('settingsMain.signatureReplyHint')}
-          checked={settings.signature_reply}
-          onChange={(signature_reply) => save({ signature_reply })}
-        />
+        {toggle('signature_reply', 'signatureReply')}
       </Group>
 
       <Group title={t('settingsMain.interfaceGroup')}>
