@@ -8,6 +8,7 @@ import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
 import { FormActions, FormError } from './form-parts';
 import { Field } from './field';
+import { NewPasswordInput } from './new-password-input';
 
 /** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
 export function passwordPairProblem(password: string, confirm: string): string | null {
@@ -79,29 +80,23 @@ export function PasswordPairForm({
       </p>
       <div className={rows.passwords}>
         <Field label={t('passwordAccess.password')}>
-          <input
+          <NewPasswordInput
             id={`${id}-password`}
-            type="password"
-            autoComplete="new-password"
             value={password}
-            maxLength={PASSWORD_MAX_LENGTH}
             aria-invalid={problem === 'password_too_short' || problem === 'password_too_long' || undefined}
-            onChange={(event) => {
-              setPassword(event.target.value);
+            onChange={(value) => {
+              setPassword(value);
               edited();
             }}
           />
         </Field>
         <Field label={t('passwordAccess.passwordConfirm')}>
-          <input
+          <NewPasswordInput
             id={`${id}-confirm`}
-            type="password"
-            autoComplete="new-password"
             value={confirm}
-            maxLength={PASSWORD_MAX_LENGTH}
             aria-invalid={problem === 'passwords_do_not_match' || undefined}
-            onChange={(event) => {
-              setConfirm(event.target.value);
+            onChange={(value) => {
+              setConfirm(value);
               edited();
             }}
           />

@@ -71,30 +71,20 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
       </p>
       <fieldset className={page.group}>
         <legend className={page.groupTitle}>{t('domains.confirm.method')}</legend>
-        <label className={page.check}>
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'dns'}
-            onChange={() => {
-              setMethod('dns');
-              verify.reset();
-            }}
-          />
-          {t('domains.confirm.dns')}
-        </label>
-        <label className={page.check}>
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'meta'}
-            onChange={() => {
-              setMethod('meta');
-              verify.reset();
-            }}
-          />
-          {t('domains.confirm.meta')}
-        </label>
+        {(['dns', 'meta'] as const).map((choice) => (
+          <label key={choice} className={page.check}>
+            <input
+              type="radio"
+              name={`${id}-method`}
+              checked={method === choice}
+              onChange={() => {
+                setMethod(choice);
+                verify.reset();
+              }}
+            />
+            {t(`domains.confirm.${choice}`)}
+          </label>
+        ))}
       </fieldset>
 
       <section className={page.group} aria-label={t('domains.confirm.publish')}>

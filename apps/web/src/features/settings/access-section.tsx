@@ -33,6 +33,7 @@ import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
 import { TableHead } from '../../ui/table-head';
+import { NewPasswordInput } from '../../ui/new-password-input';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -267,25 +268,19 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
               />
             </Field>
             <Field label={t('security.password.password')}>
-              <input
+              <NewPasswordInput
                 id={`${id}-password`}
-                type="password"
                 value={password}
-                autoComplete="new-password"
-                maxLength={128}
                 aria-invalid={checked === 'password_too_short' || undefined}
-                onChange={(event) => setPassword(event.target.value)}
+                onChange={setPassword}
               />
             </Field>
             <Field label={t('security.password.confirm')}>
-              <input
+              <NewPasswordInput
                 id={`${id}-confirm`}
-                type="password"
                 value={confirm}
-                autoComplete="new-password"
-                maxLength={128}
                 aria-invalid={checked === 'passwords_do_not_match' || undefined}
-                onChange={(event) => setConfirm(event.target.value)}
+                onChange={setConfirm}
               />
             </Field>
           </div>
