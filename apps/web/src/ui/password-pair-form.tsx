@@ -8,7 +8,7 @@ import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
 import { FormActions, FormError } from './form-parts';
 import { Field } from './field';
-import { NewPasswordInput } from './new-password-input';
+import { NewPasswordInput } from './preset-input';
 
 /** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
 export function passwordPairProblem(password: string, confirm: string): string | null {

@@ -11,7 +11,7 @@ import { useDelegateDomainEmail, useDomainEmailAccess } from './queries';
 import styles from './domains.module.css';
 import { FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
-import { MemberIdInput } from '../../ui/member-id-input';
+import { MemberIdInput } from '../../ui/preset-input';
 
 const MEMBER_ID = /^\d{12}$/;
 

@@ -12,7 +12,7 @@ import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
-import { MemberIdInput } from '../../ui/member-id-input';
+import { MemberIdInput } from '../../ui/preset-input';
 
 const MEMBER_ID_LENGTH = 12;
 

@@ -33,7 +33,7 @@ import { SettingsPage } from '../../ui/settings-editor-header';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
 import { TableHead } from '../../ui/table-head';
-import { NewPasswordInput } from '../../ui/new-password-input';
+import { NewPasswordInput } from '../../ui/preset-input';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
