@@ -15,16 +15,15 @@ import { MemberIdInput } from '../../ui/preset-input';
 
 const MEMBER_ID = /^\d{12}$/;
 
-/** Delegation to another member by member ID: they read and send as this address, and nothing else of yours. */
-export function DelegateForm({
-  email,
-  domainId,
-  onDone,
-}: {
+/** A form opened under an address of a domain; `onDone` closes it. */
+interface EmailFormProps {
   email: DomainEmail;
   domainId: number;
   onDone(): void;
-}) {
+}
+
+/** Delegation to another member by member ID: they read and send as this address, and nothing else of yours. */
+export function DelegateForm({ email, domainId, onDone }: EmailFormProps) {
   const { t } = useTranslation();
   const id = useId();
   const delegate = useDelegateDomainEmail();
@@ -81,15 +80,7 @@ export function DelegateForm({
 }
 
 /** Password access for one address (PUT …/access); removing it ends the sessions signed in with it. */
-export function EmailAccessForm({
-  email,
-  domainId,
-  onDone,
-}: {
-  email: DomainEmail;
-  domainId: number;
-  onDone(): void;
-}) {
+export function EmailAccessForm({ email, domainId, onDone }: EmailFormProps) {
   const { t } = useTranslation();
   const update = useDomainEmailAccess();
   const ref = { domainId, emailId: email.id };
