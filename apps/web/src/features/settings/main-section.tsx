@@ -6,8 +6,9 @@ import {
   signatureAddValues,
   themeValues,
   type Language,
+  type Settings,
 } from '@mailroom/protocol';
-import { setLanguage, useTranslation } from '../../i18n';
+import { setLanguage, useTranslation, type TextKey } from '../../i18n';
 import { Preloader } from '../../ui/preloader';
 import { SwitchInput } from '../../ui/switch';
 import page from '../../ui/settings-page.module.css';
@@ -32,6 +33,10 @@ type SwitchKey =
 type SwitchName =
   'messageThread' | 'unreadFirst' | 'messagePreview' | 'slimTemplate' | 'slimListAliases' | 'signatureReply';
 
+/** The settings that are one of a few values, and the name of their texts. */
+const choiceNames = { image_display: 'imageDisplay', signature_add: 'signatureAdd', theme: 'theme' } as const;
+type ChoiceKey = keyof typeof choiceNames;
+
 const withCurrent = (choices: readonly number[], current: number) =>
   choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
 
@@ -51,6 +56,17 @@ export function MainSection() {
       hint={t(`settingsMain.${name}Hint`)}
       checked={settings[key]}
       onChange={(checked) => save({ [key]: checked })}
+    />
+  );
+
+  /** A setting of a few values, its texts settingsMain.<name>, <name>Hint and <name>Values.<value>. */
+  const choice = <K extends ChoiceKey>(key: K, values: readonly Settings[K][], name = choiceNames[key]) => (
+    <SelectSetting
+      label={t(`settingsMain.${name}`)}
+      hint={t(`settingsMain.${name}Hint`)}
+      value={settings[key]}
+      options={values.map((value) => ({ value, label: t(`settingsMain.${name}Values.${value}` as TextKey) }))}
+      onChange={(value) => save({ [key]: value })}
     />
   );
 
@@ -88,30 +104,10 @@ export function MainSection() {
         {toggle('slim_list_aliases', 'slimListAliases')}
       </Group>
 
-      <Group title={t('settingsMain.readingGroup')}>
-        <SelectSetting
-          label={t('settingsMain.imageDisplay')}
-          hint={t('settingsMain.imageDisplayHint')}
-          value={settings.image_display}
-          options={imageDisplayValues.map((value) => ({
-            value,
-            label: t(`settingsMain.imageDisplayValues.${value}`),
-          }))}
-          onChange={(image_display) => save({ image_display })}
-        />
-      </Group>
+      <Group title={t('settingsMain.readingGroup')}>{choice('image_display', imageDisplayValues)}</Group>
 
       <Group title={t('settingsMain.writingGroup')}>
-        <SelectSetting
-          label={t('settingsMain.signatureAdd')}
-          hint={t('settingsMain.signatureAddHint')}
-          value={settings.signature_add}
-          options={signatureAddValues.map((value) => ({
-            value,
-            label: t(`settingsMain.signatureAddValues.${value}`),
-          }))}
-          onChange={(signature_add) => save({ signature_add })}
-        />
+        {choice('signature_add', signatureAddValues)}
         {toggle('signature_reply', 'signatureReply')}
       </Group>
 
@@ -130,13 +126,7 @@ export function MainSection() {
             if (language) void setLanguage(language);
           }}
         />
-        <SelectSetting
-          label={t('settingsMain.theme')}
-          hint={t('settingsMain.themeHint')}
-          value={settings.theme}
-          options={themeValues.map((value) => ({ value, label: t(`settingsMain.themeValues.${value}`) }))}
-          onChange={(theme) => save({ theme })}
-        />
+        {choice('theme', themeValues)}
       </Group>
 
       <Group title={t('settingsMain.notifyGroup')}>
