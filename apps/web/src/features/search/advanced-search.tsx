@@ -67,30 +67,25 @@ export default function AdvancedSearch({
       </fieldset>
       <fieldset className={styles.fieldset} disabled={datesDisabled}>
         <legend>{t('search.dates')}</legend>
-        <label className={styles.date}>
-          {t('search.dateFrom')}
-          <input
-            type="text"
-            inputMode="numeric"
-            disabled={datesDisabled}
-            placeholder={t('search.dateFormat')}
-            value={datesDisabled ? '' : form.from}
-            aria-invalid={badFrom || undefined}
-            onChange={(event) => setForm({ ...form, from: event.target.value })}
-          />
-        </label>
-        <label className={styles.date}>
-          {t('search.dateTo')}
-          <input
-            type="text"
-            inputMode="numeric"
-            disabled={datesDisabled}
-            placeholder={t('search.dateFormat')}
-            value={datesDisabled ? '' : form.to}
-            aria-invalid={badTo || undefined}
-            onChange={(event) => setForm({ ...form, to: event.target.value })}
-          />
-        </label>
+        {(
+          [
+            ['from', t('search.dateFrom'), badFrom],
+            ['to', t('search.dateTo'), badTo],
+          ] as const
+        ).map(([end, label, bad]) => (
+          <label key={end} className={styles.date}>
+            {label}
+            <input
+              type="text"
+              inputMode="numeric"
+              disabled={datesDisabled}
+              placeholder={t('search.dateFormat')}
+              value={datesDisabled ? '' : form[end]}
+              aria-invalid={bad || undefined}
+              onChange={(event) => setForm({ ...form, [end]: event.target.value })}
+            />
+          </label>
+        ))}
         <FormError className={styles.error}>{badFrom || badTo ? t('search.badDate') : null}</FormError>
       </fieldset>
       <div className={styles.actions}>
