@@ -29,3 +29,6 @@ export const NewPasswordInput = presetInput({
   autoComplete: 'new-password',
   maxLength: PASSWORD_MAX_LENGTH,
 });
+
+/** A value typed as it is, a name or an address: no autofill, no capital first letter, no spelling check. */
+export const VerbatimInput = presetInput({ autoComplete: 'off', autoCapitalize: 'none', spellCheck: false });

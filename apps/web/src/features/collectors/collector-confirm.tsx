@@ -16,6 +16,7 @@ import { serverText } from './texts';
 import styles from './collectors.module.css';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /** The server set by hand, from the page's query (?host=&port=&security=), or null when discovery is to find it. */
 function useManualServer(): ManualServer | null {
@@ -92,15 +93,12 @@ export function CollectorConfirmPage({ email }: { email: string }) {
       </div>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         <Field label={t('collectors.login')} hint={t('collectors.loginHint')}>
-          <input
+          <VerbatimInput
             id={`${id}-login`}
             value={login}
             maxLength={254}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            onChange={(event) => {
-              setLogin(event.target.value);
+            onChange={(value) => {
+              setLogin(value);
               create.reset();
             }}
           />

@@ -16,6 +16,7 @@ import styles from './collectors.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
 import { FormActions } from '../../ui/form-parts';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /** An address as mail programs take it: something@domain.tld (the server judges the rest: collector_invalid_email). */
 export const looksLikeAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
@@ -65,16 +66,13 @@ export function CollectorCreatePage() {
     >
       <form className={page.form} onSubmit={submit} noValidate aria-busy={find.isPending}>
         <Field label={t('collectors.email')} error={errorText} hint={t('collectors.emailHint')} announce>
-          <input
+          <VerbatimInput
             type="email"
             value={email}
             maxLength={254}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             placeholder="ivan@mail.ru"
-            onChange={(event) => {
-              setEmail(event.target.value);
+            onChange={(value) => {
+              setEmail(value);
               setTypo(false);
               find.reset();
             }}
@@ -163,15 +161,12 @@ function ManualServer({
             error={problem === 'host' && t('collectors.hostRequired')}
             announce
           >
-            <input
+            <VerbatimInput
               value={host}
               maxLength={253}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
               placeholder="imap.example.com"
-              onChange={(event) => {
-                setHost(event.target.value);
+              onChange={(value) => {
+                setHost(value);
                 setProblem(null);
               }}
             />

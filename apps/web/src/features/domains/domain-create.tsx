@@ -11,6 +11,7 @@ import { useCreateDomain } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
 import { Field } from '../../ui/field';
 import { FormActions } from '../../ui/form-parts';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
@@ -67,16 +68,13 @@ export function DomainCreatePage() {
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="domain" /> : null}
         <Field label={t('domains.name')} error={errorText} hint={t('domains.nameHint')} announce>
-          <input
+          <VerbatimInput
             value={name}
             maxLength={253}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             inputMode="url"
             placeholder="example.com"
-            onChange={(event) => {
-              setName(event.target.value);
+            onChange={(value) => {
+              setName(value);
               create.reset();
             }}
           />

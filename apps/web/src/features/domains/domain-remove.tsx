@@ -12,6 +12,7 @@ import { domainsPath } from './paths';
 import { useDeleteDomain, useDomains } from './queries';
 import { FormActions, FormError } from '../../ui/form-parts';
 import { Field } from '../../ui/field';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /**
  * settings/domains/remove/{id} (SPEC §5): the word delete typed to remove the domain (the button is enabled only
@@ -59,14 +60,11 @@ export function DomainRemovePage({ id }: { id: number }) {
             <p className={page.hint}>{t('domains.remove.paidNotRefunded')}</p>
           ) : null}
           <Field label={t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}>
-            <input
+            <VerbatimInput
               id={`${formId}-word`}
               value={word}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              onChange={(event) => {
-                setWord(event.target.value);
+              onChange={(value) => {
+                setWord(value);
                 remove.reset();
               }}
             />
