@@ -108,24 +108,22 @@ function NamesForm({ security }: { security: SecurityResponse }) {
     <Group title={t('security.names.title')}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={update.isPending}>
         <div className={styles.twoColumns}>
-          <Field label={t('security.names.first')}>
-            <input
-              id={`${id}-first`}
-              value={first}
-              maxLength={100}
-              autoComplete="given-name"
-              onChange={(event) => setFirst(event.target.value)}
-            />
-          </Field>
-          <Field label={t('security.names.last')}>
-            <input
-              id={`${id}-last`}
-              value={last}
-              maxLength={100}
-              autoComplete="family-name"
-              onChange={(event) => setLast(event.target.value)}
-            />
-          </Field>
+          {(
+            [
+              ['first', first, setFirst, 'given-name'],
+              ['last', last, setLast, 'family-name'],
+            ] as const
+          ).map(([part, value, set, autoComplete]) => (
+            <Field key={part} label={t(`security.names.${part}`)}>
+              <input
+                id={`${id}-${part}`}
+                value={value}
+                maxLength={100}
+                autoComplete={autoComplete}
+                onChange={(event) => set(event.target.value)}
+              />
+            </Field>
+          ))}
         </div>
         <p className={page.hint}>
           {t('security.names.passport', { level: t(`security.passportLevels.${security.passport_level}`) })}
