@@ -131,30 +131,18 @@ function containsId(nodes: FolderNode[], id: number): boolean {
 }
 
 /** What every item of one tree is drawn with, handed down the tree as it is. */
-interface TreeShared {
-  aliasId: string;
-  activeFolderId: number | null;
-  tabStop: number | null;
-  collapsed: ReadonlySet<number>;
-  collector: boolean;
-  manage: boolean;
-  onToggle(id: number): void;
-  onFocusItem(id: number): void;
-  onDropMessages: FolderTreeProps['onDropMessages'];
-}
+type TreeShared = Required<Pick<FolderTreeProps, 'aliasId' | 'activeFolderId' | 'collector' | 'manage'>> &
+  Pick<FolderTreeProps, 'onDropMessages'> & {
+    /** The one item in the tab order. */
+    tabStop: number | null;
+    collapsed: ReadonlySet<number>;
+    onToggle(id: number): void;
+    onFocusItem(id: number): void;
+  };
 
 function TreeItem({ node, parentId, tree }: { node: FolderNode; parentId: number | null; tree: TreeShared }) {
-  const {
-    aliasId,
-    activeFolderId,
-    tabStop,
-    collapsed,
-    collector,
-    manage,
-    onToggle,
-    onFocusItem,
-    onDropMessages,
-  } = tree;
+  const { aliasId, activeFolderId, tabStop, collapsed, collector, manage } = tree;
+  const { onToggle, onFocusItem, onDropMessages } = tree;
   const { t } = useTranslation();
   const { folder, displayName, depth, children } = node;
   const hasChildren = children.length > 0;
