@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import clsx from 'clsx';
 import { Globe, KeyRound, Mail, BadgeCheck, Trash2 } from 'lucide-react';
 import type { Domain } from '@mailroom/protocol';
@@ -40,6 +40,7 @@ function DomainItem({ domain }: { domain: Domain }) {
   const check = useCheckDomainPayment();
   const answer = useErrorAnswer(check.error);
   const idn = domain.display_name !== domain.name;
+  const name = domain.display_name;
   return (
     <li className={rowStyles.row} aria-labelledby={`${id}-name`}>
       <div className={rowStyles.rowTop}>
@@ -58,47 +59,35 @@ function DomainItem({ domain }: { domain: Domain }) {
       </div>
       <div className={page.actions}>
         {payable ? null : (
-          <Link
+          <ActionLink
             to={confirmDomainPath(domain.id)}
-            className={buttonClass('ghost')}
-            aria-label={
-              domain.status === 'succeed'
-                ? t('domains.dnsFor', { name: domain.display_name })
-                : t('domains.verifyFor', { name: domain.display_name })
-            }
-          >
-            <BadgeCheck aria-hidden />
-            {domain.status === 'succeed' ? t('domains.dnsLink') : t('domains.verify')}
-          </Link>
+            label={t(domain.status === 'succeed' ? 'domains.dnsFor' : 'domains.verifyFor', { name })}
+            icon={<BadgeCheck aria-hidden />}
+            text={domain.status === 'succeed' ? t('domains.dnsLink') : t('domains.verify')}
+          />
         )}
         {domain.status === 'succeed' ? (
           <>
-            <Link
+            <ActionLink
               to={domainEmailsPath(domain.id)}
-              className={buttonClass('ghost')}
-              aria-label={t('domains.emailsFor', { name: domain.display_name })}
-            >
-              <Mail aria-hidden />
-              {t('domains.emails.title')}
-            </Link>
-            <Link
+              label={t('domains.emailsFor', { name })}
+              icon={<Mail aria-hidden />}
+              text={t('domains.emails.title')}
+            />
+            <ActionLink
               to={dkimPath(domain.id)}
-              className={buttonClass('ghost')}
-              aria-label={t('domains.dkimFor', { name: domain.display_name })}
-            >
-              <KeyRound aria-hidden />
-              {t('domains.dkim.title')}
-            </Link>
+              label={t('domains.dkimFor', { name })}
+              icon={<KeyRound aria-hidden />}
+              text={t('domains.dkim.title')}
+            />
           </>
         ) : null}
-        <Link
+        <ActionLink
           to={removeDomainPath(domain.id)}
-          className={buttonClass('ghost')}
-          aria-label={t('domains.removeFor', { name: domain.display_name })}
-        >
-          <Trash2 aria-hidden />
-          {t('domains.remove.button')}
-        </Link>
+          label={t('domains.removeFor', { name })}
+          icon={<Trash2 aria-hidden />}
+          text={t('domains.remove.button')}
+        />
       </div>
       {failure ? (
         <p className={page.error} role="note">
@@ -108,7 +97,7 @@ function DomainItem({ domain }: { domain: Domain }) {
       {domain.status === 'prepared' ? <p className={page.hint}>{t('domains.preparedHint')}</p> : null}
       {payable ? (
         <InvoicePanel
-          label={t('domains.invoiceFor', { name: domain.display_name })}
+          label={t('domains.invoiceFor', { name })}
           status={domain.status as 'unpaid' | 'paying'}
           invoice={domain.invoice}
           hint={domain.status === 'unpaid' ? t('domains.unpaidHint') : t('domains.payingHint')}
@@ -124,5 +113,15 @@ function DomainItem({ domain }: { domain: Domain }) {
         />
       ) : null}
     </li>
+  );
+}
+
+/** One of a domain's actions: a ghost link with its icon and short text, named in full for the domain. */
+function ActionLink({ to, label, icon, text }: { to: string; label: string; icon: ReactNode; text: string }) {
+  return (
+    <Link to={to} className={buttonClass('ghost')} aria-label={label}>
+      {icon}
+      {text}
+    </Link>
   );
 }
