@@ -35,6 +35,13 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
     (m) =>
       m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
   );
+  // What checking incoming mail (SPF, DKIM, DMARC, ARC) costs, with and without, in one run (issue 30).
+  await tryImport(
+    './inbound-checks.js',
+    (m) =>
+      m.runInboundChecksBench &&
+      ((o) => (m.runInboundChecksBench as ExportedBench)({ ...o, count: o.quick ? 300 : 1000 })),
+  );
   await tryImport('./memory.js', (m) => m.runMemoryBench && ((o) => (m.runMemoryBench as ExportedBench)(o)));
   // In process, on a mailbox written with SQL: the service alone, without HTTP (a second column, as such).
   // One corpus size per entry, so each runs on its own fresh database.

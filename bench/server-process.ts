@@ -32,6 +32,8 @@ export interface ServerProcess {
   /** The HTTP origin, also the server's PUBLIC_URL (so the embedded IdP's sign-in works against it). */
   http: string;
   smtpPort: number;
+  /** GET /metrics of the server (its metrics listener). */
+  metrics: string;
   /** Milliseconds from spawn until the SMTP port accepted connections (the last thing main.ts opens). */
   startMs: number;
   stop(): Promise<void>;

@@ -37,9 +37,26 @@ const areas = {
     paths: ['filters/'],
     may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts'],
   },
+  // Spam defence (issue 30): Rspamd's score and learning, the members' allow and block lists, where a checked message
+  // goes, Junk's retention.
+  spam: {
+    paths: ['spam/'],
+    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'auth', 'contacts'],
+  },
   delivery: {
     paths: ['delivery/'],
-    may: ['core', 'http', 'mailbox', 'accounts', 'wallet', 'addresses', 'contacts', 'encrypted', 'filters'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'wallet',
+      'addresses',
+      'contacts',
+      'encrypted',
+      'filters',
+      'spam',
+    ],
   },
   sending: {
     paths: ['sending/'],
@@ -55,6 +72,7 @@ const areas = {
       'mail',
       'encrypted',
       'filters',
+      'spam',
       'delivery',
     ],
   },
@@ -79,6 +97,7 @@ const areas = {
       'mail',
       'encrypted',
       'filters',
+      'spam',
       'delivery',
       'sending',
     ],
@@ -99,6 +118,7 @@ const areas = {
       'mail',
       'encrypted',
       'filters',
+      'spam',
       'delivery',
     ],
   },

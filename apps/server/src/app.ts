@@ -23,8 +23,14 @@ import { blobsOfEncrypted } from './encrypted/index.js';
 import type { EventBus, PublishLog } from './core/events/index.js';
 import { liveUpdates } from './live/index.js';
 import {
+  ALIAS_INVOICE_PURPOSE,
+  aliasInvoicePurpose,
   aliasRoutes,
   delegatedSessionRoutes,
+  DOMAIN_EMAIL_INVOICE_PURPOSE,
+  domainEmailInvoicePurpose,
+  DOMAIN_INVOICE_PURPOSE,
+  domainInvoicePurpose,
   domainEmailRoutes,
   domainRoutes,
   userRoutes,
@@ -49,18 +55,11 @@ import {
   walletRoutes,
   type WalletGateway,
 } from './wallet/index.js';
-import {
-  ALIAS_INVOICE_PURPOSE,
-  aliasInvoicePurpose,
-  DOMAIN_EMAIL_INVOICE_PURPOSE,
-  domainEmailInvoicePurpose,
-  DOMAIN_INVOICE_PURPOSE,
-  domainInvoicePurpose,
-  syncPublicDomainRows,
-} from './addresses/index.js';
+import { syncPublicDomainRows } from './addresses/index.js';
 import { impersonationRoutes, securityRoutes } from './security/index.js';
 import { supportRoutes } from './support/index.js';
 import { collectorRoutes } from './collectors/index.js';
+import { spamRoutes } from './spam/index.js';
 import {
   canonicalHostPlugin,
   checkRouteTable,
@@ -90,8 +89,9 @@ export interface AppDeps {
 }
 
 /**
- * The purposes invoices are issued for, each with what settling it does ('alias': addresses/ activates or fails the
- * paid alias; 'domain': lets a paid domain be verified, or fails it; each tells the owner's tabs through `events` once it has committed). Made once per process; the server,
+ * The purposes invoices are issued for, each with what settling it does (user/'s handlers — 'alias': activates or
+ * fails the paid alias; 'domain_email': prepares or fails the address; 'domain': lets a paid domain be verified, or
+ * fails it; each tells the owner's tabs through `events` once it has committed). Made once per process; the server,
  * its jobs and the CLI all settle invoices through it.
  */
 export function appInvoicePurposes(
@@ -259,6 +259,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(securityRoutes);
       await api.register(supportRoutes);
       await api.register(collectorRoutes);
+      await api.register(spamRoutes);
     },
     { prefix: '/api/v1' },
   );

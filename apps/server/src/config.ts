@@ -87,6 +87,23 @@ const schema = z.object({
     .string()
     .default('')
     .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+  INBOUND_AUTH: bool.default(true),
+  INBOUND_AUTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  DKIM_MAX_SIGNATURES: z.coerce.number().int().min(1).max(50).default(10),
+  DNS_CACHE_SECONDS: z.coerce.number().int().min(0).max(86_400).default(300),
+  ARC_TRUSTED_SEALERS: z
+    .string()
+    .default('')
+    .transform((v) => v.split(/[\s,]+/).filter(Boolean)),
+  PROTECTED_DOMAINS: z
+    .string()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v.split(/[\s,]+/).filter(Boolean))),
+  RSPAMD_URL: z.string().url().optional(),
+  RSPAMD_CONTROLLER_URL: z.string().url().optional(),
+  RSPAMD_PASSWORD: z.string().optional(),
+  RSPAMD_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  JUNK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   FREE_DOMAINS: z.coerce.number().int().min(0).max(1000).default(1),
   DOMAIN_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   PUBLIC_DOMAINS: z
@@ -213,6 +230,24 @@ export interface Config {
   dnsServers: string[];
   /** The host own domains' MX records must point at (MX_HOST, default mx.MAIL_DOMAIN). */
   mxHost: string;
+  /** What is checked of mail arriving over SMTP and LMTP (issue 30): its sender, its spamminess. */
+  inbound: {
+    /** SPF, DKIM, DMARC and ARC, with our Authentication-Results prepended (INBOUND_AUTH). */
+    auth: boolean;
+    authTimeoutMs: number;
+    /** DKIM signatures verified at most on one message, the topmost first. */
+    maxDkimSignatures: number;
+    /** How long DNS answers for these checks are kept. */
+    dnsCacheSeconds: number;
+    /** Domains whose passing ARC seal vouches for mail that failed DMARC on the way (mailing lists we trust). */
+    arcTrustedSealers: string[];
+    /** Domains an impostor would imitate: ours and the provider's (PROTECTED_DOMAINS, default the mail and public domains). */
+    protectedDomains: string[];
+    /** Rspamd: its normal worker (scans) and controller (learning); null without RSPAMD_URL. */
+    rspamd: { url: string; controllerUrl: string; password: string | undefined; timeoutMs: number } | null;
+    /** Messages in Junk older than this many days are removed. */
+    junkRetentionDays: number;
+  };
   /** Own domains (addresses/ domains): what is free, what is paid, how they are verified. */
   domains: {
     /** Domains an account adds free; each further one is paid (DOMAIN_PRICE through the wallet). */
@@ -376,6 +411,25 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     "The host name own domains' MX records must point at: this service's SMTP (default mx.MAIL_DOMAIN)",
   DNS_SERVERS:
     'Space- or comma-separated DNS servers ("host" or "host:port") for domain verification and MX checks (default the system\'s)',
+  INBOUND_AUTH:
+    'Check SPF, DKIM, DMARC and ARC on mail arriving over SMTP/LMTP, prepend Authentication-Results and enforce DMARC (default true)',
+  INBOUND_AUTH_TIMEOUT_MS:
+    "Time for one message's SPF/DKIM/DMARC/ARC checks; past it the results are temperror and the message is delivered (default 10000)",
+  DKIM_MAX_SIGNATURES:
+    'DKIM signatures verified at most on one incoming message, the topmost first (default 10)',
+  DNS_CACHE_SECONDS: 'How long DNS answers for checking incoming mail are kept (default 300; 0: none)',
+  ARC_TRUSTED_SEALERS:
+    'Space- or comma-separated domains whose passing ARC seal overrides a DMARC failure (mailing lists and forwarders you trust; default none)',
+  PROTECTED_DOMAINS:
+    'Space- or comma-separated domains impostors imitate, flagged in the reader when a sender looks like them (default MAIL_DOMAIN and PUBLIC_DOMAINS)',
+  RSPAMD_URL:
+    "Rspamd's normal worker (e.g. http://127.0.0.1:11333): every incoming message is scored; unset: no spam scoring (default)",
+  RSPAMD_CONTROLLER_URL:
+    "Rspamd's controller for learning from members' Junk moves (default RSPAMD_URL with port 11334)",
+  RSPAMD_PASSWORD: "Rspamd controller's password for learning (default none)",
+  RSPAMD_TIMEOUT_MS:
+    'Time Rspamd has to score a message; past it the message is delivered to the Inbox marked unchecked (default 5000)',
+  JUNK_RETENTION_DAYS: 'Messages in Junk older than this many days are removed (default 30)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
   FREE_DOMAINS: 'Own domains an account adds free; each further one is paid (default 1)',
   DOMAIN_PRICE: 'Price of a domain beyond FREE_DOMAINS, in wallet units, paid through the wallet (default 1)',
@@ -558,6 +612,25 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,
     mxHost: (e.MX_HOST ?? `mx.${e.MAIL_DOMAIN}`).toLowerCase(),
+    inbound: {
+      auth: e.INBOUND_AUTH,
+      authTimeoutMs: e.INBOUND_AUTH_TIMEOUT_MS,
+      maxDkimSignatures: e.DKIM_MAX_SIGNATURES,
+      dnsCacheSeconds: e.DNS_CACHE_SECONDS,
+      arcTrustedSealers: e.ARC_TRUSTED_SEALERS.map((d) => d.toLowerCase()),
+      protectedDomains: [
+        ...new Set((e.PROTECTED_DOMAINS ?? [e.MAIL_DOMAIN, ...e.PUBLIC_DOMAINS]).map((d) => d.toLowerCase())),
+      ],
+      rspamd: e.RSPAMD_URL
+        ? {
+            url: e.RSPAMD_URL.replace(/\/+$/, ''),
+            controllerUrl: (e.RSPAMD_CONTROLLER_URL ?? defaultController(e.RSPAMD_URL)).replace(/\/+$/, ''),
+            password: e.RSPAMD_PASSWORD,
+            timeoutMs: e.RSPAMD_TIMEOUT_MS,
+          }
+        : null,
+      junkRetentionDays: e.JUNK_RETENTION_DAYS,
+    },
     domains: {
       free: e.FREE_DOMAINS,
       price: e.DOMAIN_PRICE,
@@ -641,4 +714,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? path.resolve(env.INIT_CWD ?? process.cwd(), e.WEB_DIST_DIR)
       : new URL('../../web/dist', import.meta.url).pathname,
   };
+}
+
+/** Rspamd's controller beside its normal worker: the same host, port 11334. */
+function defaultController(url: string): string {
+  const u = new URL(url);
+  u.port = '11334';
+  return u.origin;
 }

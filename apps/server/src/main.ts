@@ -19,6 +19,7 @@ import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
 import { startContactImports } from './contacts/index.js';
+import { startSpamJobs } from './spam/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
 import { AddressPolicy, openDnsResolver } from './core/net/index.js';
@@ -64,6 +65,8 @@ async function main() {
   );
   const walletJobs = startWalletJobs({ db, wallet, invoicePurposes, log: app.log.child({ area: 'wallet' }) });
   const filterRuns = startFilterRuns({ db, blobs, events, log: app.log.child({ area: 'filters' }) });
+  // Rspamd taught from members' moves to and from Junk; Junk's retention.
+  const spamJobs = startSpamJobs({ config, db, blobs, events, log: app.log.child({ area: 'spam' }) });
   const contactImports = startContactImports({
     db,
     blobs,
@@ -226,6 +229,7 @@ async function main() {
       drain('smtp', () => ingest.close(timeoutMs)),
       drain('outbox', () => sending.stop()),
       drain('filter-runs', () => filterRuns.stop()),
+      drain('spam', () => spamJobs.stop()),
       drain('contact-imports', () => contactImports.stop()),
       drain('collectors', () => collectors.stop()),
       drain('recurring-jobs', () =>

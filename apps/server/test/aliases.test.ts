@@ -6,7 +6,7 @@ import { createAccount } from './_mail.js';
 import { rawSession, smtpTransport, startTestIngest } from './_smtp.js';
 import { LiveClient, listenWs } from './_ws.js';
 import { setPassportLevel } from '../src/accounts/index.js';
-import { changeAliasAccess } from '../src/addresses/index.js';
+import { changeAliasAccess } from '../src/user/aliases.service.js';
 import { api, apiRequest, apiPath, apiCall, type RouteCall } from './_client.js';
 
 const ctx = await createTestApp();

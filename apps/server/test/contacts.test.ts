@@ -694,6 +694,37 @@ describe('image_display', () => {
     expect(shown(await open(jo, stranger))).toBe(true);
   });
 
+  it('mail in Junk never shows remote images by itself, and a contact whose From did not prove itself shows none', async () => {
+    const ivy = await newUser('Ivy Junk');
+    await addContact(ivy, { name: 'Friend', emails: ['friend@example.org'] });
+    const junk = await ivy.deliver(
+      { from: 'friend@example.org', subject: 'J', html },
+      { folderId: ivy.folders.junk },
+    );
+    const forged = await ivy.deliver({ from: 'friend@example.org', subject: 'F', html });
+    const failed = {
+      auth: {
+        fromDomain: 'example.org',
+        spf: { result: 'fail', domain: 'example.org' },
+        dkim: [],
+        dmarc: { result: 'fail', policy: 'none', domain: 'example.org' },
+        arc: { result: 'none', sealer: '', trusted: false },
+      },
+    };
+    await db
+      .updateTable('message_contents')
+      .set({ verdict: JSON.stringify(failed) })
+      .where('message_id', '=', forged.id)
+      .execute();
+    expect((await open(ivy, junk)).images_blocked).toBe(true);
+    expect((await open(ivy, forged)).images_blocked).toBe(true);
+    await api(ivy.browser, 'changeSettings', { body: { image_display: 'always' } });
+    expect((await open(ivy, junk)).images_blocked).toBe(true);
+    expect(shown(await open(ivy, forged))).toBe(true);
+    // Asked for in so many words, Junk's images show too.
+    expect(shown(await open(ivy, junk, { show_images: 'true' }))).toBe(true);
+  });
+
   it("'correspondent' shows none to a session held to one address, which never sees the address book", async () => {
     const kim = await newUser('Kim Desk');
     await addContact(kim, { name: 'Friend', emails: ['friend@example.org'] });

@@ -30,6 +30,9 @@ const smtp = smtpTransport(ingest.port);
 const { dkimVerify } = createRequire(import.meta.url)('mailauth/lib/dkim/verify.js') as {
   dkimVerify: (raw: Buffer, opts: { resolver: DNSResolver }) => Promise<DKIMVerifyResult>;
 };
+const { arc } = createRequire(import.meta.url)('mailauth/lib/arc/index.js') as {
+  arc: (data: unknown, opts: { resolver: DNSResolver }) => Promise<{ status: { result: string } }>;
+};
 
 let ann: MailUser;
 let bob: MailUser;
@@ -109,6 +112,41 @@ describe('what filters send, through the outbox', () => {
     await smtp.sendMail({ from: 'origin@remote.example', to: ann.email, subject: 'Copy me', text: 'Body' });
     await until(async () => sinkFor('boss@remote.example').length > 1);
     expect(await storedWith(ann.accountId, 'Copy me')).toEqual([{ folder: 'INBOX' }]);
+  });
+
+  it("a redirected message leaves ARC-sealed with the operator's key, our Authentication-Results in its seal", async () => {
+    const domain = ann.email.slice(ann.email.indexOf('@') + 1);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await ctx.db
+      .insertInto('dkim_keys')
+      .values({
+        domain,
+        selector: 'arc2026',
+        private_key: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      })
+      .execute();
+    try {
+      await saveRules(ann, 'redirect "sealed-boss@remote.example";');
+      await smtp.sendMail({ from: 'origin@remote.example', to: ann.email, subject: 'Seal me', text: 'Body' });
+      const [sent] = await until(
+        async () => sinkFor('sealed-boss@remote.example').length > 0 && sinkFor('sealed-boss@remote.example'),
+      );
+      const raw = sent!.raw.toString();
+      expect(raw).toMatch(/^(DKIM-Signature: (.|\r\n[ \t])*\r\n)?ARC-Seal: i=1; /);
+      expect(raw).toMatch(
+        new RegExp(`ARC-Authentication-Results: i=1; ${ctx.config.mxHost.replace(/\./g, '\\.')};`),
+      );
+      const txt = `v=DKIM1; k=rsa; p=${publicKey.export({ type: 'spki', format: 'der' }).toString('base64')}`;
+      const resolver = async (name: string, type: string) => {
+        if (type === 'TXT' && name === `arc2026._domainkey.${domain}`) return [[txt]];
+        throw Object.assign(new Error(`no ${type} ${name}`), { code: 'ENOTFOUND' });
+      };
+      const verified = (await dkimVerify(sent!.raw, { resolver })) as DKIMVerifyResult & { arc: unknown };
+      const chain = await arc(verified.arc, { resolver });
+      expect(chain.status.result).toBe('pass');
+    } finally {
+      await ctx.db.deleteFrom('dkim_keys').where('domain', '=', domain).execute();
+    }
   });
 
   it("a sender's retry of a message a filter redirected without keeping it is not redirected again", async () => {

@@ -90,3 +90,6 @@ export type RecipientFieldName = (typeof recipientFieldNames)[number];
 export const LANG_COOKIE = 'lang';
 export const REDIRECT_COOKIE = 'redirect';
 export const IS_LOGGED_COOKIE = 'isLogged';
+
+/** Entries a member's allow and block lists of senders hold together (Settings → Spam). */
+export const SENDER_LISTS_MAX = 1000;

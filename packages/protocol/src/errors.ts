@@ -107,6 +107,8 @@ export const errorCatalogue = {
   contacts_limit_reached: [409, 'The address book is full: delete some contacts first'],
   contact_groups_limit_reached: [409, 'There are as many groups as an address book may have'],
   contact_import_active: [409, 'A contacts import is already running: wait for it to finish'],
+  sender_entry_invalid: [400, 'Enter an address (name@example.com) or a domain (example.com)'],
+  sender_lists_full: [409, 'Your allow and block lists are full: remove some entries first'],
   passport_level_required: [403, 'This needs a passport of at least formal level in your wallet'],
   passwords_do_not_match: [400, 'The passwords do not match'],
   password_too_short: [400, 'The password must be at least 8 characters long'],

@@ -4,6 +4,7 @@ export * from './schemas/auth.js';
 export * from './schemas/user.js';
 export * from './schemas/folders.js';
 export * from './schemas/messages.js';
+export * from './schemas/spam.js';
 export * from './constants.js';
 export * from './validation.js';
 export * from './alias-name.js';

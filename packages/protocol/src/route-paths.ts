@@ -128,6 +128,12 @@ export const routePaths = {
   supportRequests: route('GET', '/api/v1/user/support'),
   createSupportRequest: route('POST', '/api/v1/user/support'),
   supportDiagnostics: route('GET', '/api/v1/user/support/diagnostics'),
+  /** The member's allow and block lists of senders (Settings → Spam, issue 30). */
+  senders: route('GET', '/api/v1/user/spam/senders'),
+  addSenders: route('POST', '/api/v1/user/spam/senders'),
+  /** Every address of the address book onto the allow list. */
+  allowContacts: route('POST', '/api/v1/user/spam/senders/contacts'),
+  deleteSender: route('DELETE', '/api/v1/user/spam/senders'),
   /** Collectors (issue 18): discovery, create, list, change, delete. */
   findImap: route('POST', '/api/v1/user/collectors/find_imap'),
   collectors: route('GET', '/api/v1/user/collectors'),

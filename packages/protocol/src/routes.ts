@@ -23,6 +23,12 @@ import {
   findImapSchema,
 } from './schemas/collectors.js';
 import {
+  senderDeleteQuerySchema,
+  sendersAddResponseSchema,
+  sendersAddSchema,
+  sendersResponseSchema,
+} from './schemas/spam.js';
+import {
   decryptParamsSchema,
   decryptRequestSchema,
   encryptedIdSchema,
@@ -307,6 +313,10 @@ const schemas = {
   createSupportRequest: { body: supportCreateSchema, response: supportResponseSchema },
   supportDiagnostics: { response: supportDiagnosticsResponseSchema },
   findImap: { body: findImapSchema, response: findImapResponseSchema },
+  senders: { response: sendersResponseSchema },
+  addSenders: { body: sendersAddSchema, response: sendersAddResponseSchema },
+  allowContacts: { response: sendersAddResponseSchema },
+  deleteSender: { query: senderDeleteQuerySchema, response: okSchema },
   collectors: { response: collectorsResponseSchema },
   createCollector: { body: collectorCreateSchema, response: collectorResponseSchema },
   updateCollector: {

@@ -27,6 +27,8 @@ export const supportedExtensions = [
   'ereject',
   'vacation',
   'vacation-seconds',
+  'spamtest',
+  'spamtestplus',
 ] as const;
 export type Extension = (typeof supportedExtensions)[number];
 
@@ -86,6 +88,8 @@ export type Test =
       pos: Position;
     }
   | { type: 'currentdate'; zone: Str | null; datePart: Str; keys: Str[]; match: MatchSpec; pos: Position }
+  /** RFC 5235: the spam score, "0" untested, "1" (not spam) to "10" (spam); with :percent 0 to 100. */
+  | { type: 'spamtest'; percent: boolean; keys: Str[]; match: MatchSpec; pos: Position }
   | { type: 'string'; sources: Str[]; keys: Str[]; match: MatchSpec; pos: Position }
   | { type: 'mailboxexists'; mailboxes: Str[]; pos: Position };
 
@@ -680,6 +684,16 @@ class Compiler {
           match: this.matchSpec(r, keys),
           pos,
         };
+      }
+      case 'spamtest': {
+        this.need(['spamtest', 'spamtestplus'], 'the spamtest test', pos);
+        noTestsHere();
+        const r = this.read(node, { ...matchTags, percent: { value: 'none' } });
+        const percent = r.tags.has('percent');
+        if (percent) this.need('spamtestplus', 'spamtest :percent', pos);
+        this.positional(node, r, ['string']);
+        const keys = this.strList(r.positional[0]!);
+        return { type: 'spamtest', percent, keys, match: this.matchSpec(r, keys), pos };
       }
       case 'string': {
         this.need('variables', 'the string test', pos);

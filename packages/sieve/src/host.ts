@@ -34,4 +34,6 @@ export interface SieveHost {
   now(): Date;
   /** The zone (minutes east of UTC) dates are shown in when a test names none; 0 if absent. */
   zoneOffsetMinutes?(): number;
+  /** The spam scorer's score and its spam threshold (spamtest, RFC 5235); null or absent: not tested. */
+  spamScore?(): { score: number; required: number } | null;
 }

@@ -501,3 +501,36 @@ describe('sieve bounds', () => {
     ]);
   });
 });
+
+describe('spamtest (RFC 5235)', () => {
+  const scored = (score: number | null): SieveHost => ({
+    ...host(),
+    spamScore: () => (score === null ? null : { score, required: 15 }),
+  });
+  const run = (script: string, score: number | null) => formatResult(evaluate(script, scored(score)));
+  const junk = `require ["spamtest", "relational", "comparator-i;ascii-numeric", "fileinto"];
+    if spamtest :value "ge" :comparator "i;ascii-numeric" "6" { fileinto "Junk"; }`;
+
+  it('files mail scored at or past the threshold and keeps the rest', () => {
+    expect(run(junk, 15)).toEqual(['status=success', 'fileinto "Junk"']);
+    expect(run(junk, 9)).toEqual(['status=success', 'fileinto "Junk"']);
+    expect(run(junk, 2)).toEqual(['status=success', 'implicit-keep']);
+  });
+
+  it('an untested message is "0", never spam', () => {
+    const untested = `require ["spamtest", "fileinto"]; if spamtest "0" { fileinto "Unchecked"; }`;
+    expect(run(untested, null)).toEqual(['status=success', 'fileinto "Unchecked"']);
+    expect(run(untested, 0)).toEqual(['status=success', 'implicit-keep']);
+    expect(run(junk, null)).toEqual(['status=success', 'implicit-keep']);
+  });
+
+  it(':percent needs spamtestplus and gives the share of the threshold', () => {
+    const percent = `require ["spamtestplus", "relational", "comparator-i;ascii-numeric", "fileinto"];
+      if spamtest :percent :value "ge" :comparator "i;ascii-numeric" "50" { fileinto "Junk"; }`;
+    expect(run(percent, 9)).toEqual(['status=success', 'fileinto "Junk"']);
+    expect(run(percent, 6)).toEqual(['status=success', 'implicit-keep']);
+    expect(run('require "spamtest"; if spamtest :percent "1" { stop; }', 1)[0]).toMatch(
+      /^status=failed|error/,
+    );
+  });
+});

@@ -544,6 +544,8 @@ class Run implements StepCounter {
       }
       case 'mailboxexists':
         return t.mailboxes.every((m) => this.host.mailboxExists(this.expand(m)));
+      case 'spamtest':
+        return this.match(t.match, [spamtestValue(this.host.spamScore?.() ?? null, t.percent)], t.keys);
     }
   }
 
@@ -610,4 +612,16 @@ export function canonicalFlag(flag: string): string {
   const lower = flag.toLowerCase();
   if (systemFlags.includes(lower)) return `\\${lower.charAt(1).toUpperCase()}${lower.slice(2)}`;
   return flag;
+}
+
+/**
+ * RFC 5235 §3.2: the spam test's value from the scorer's score and its spam threshold — "0" when the message was not
+ * tested, else "1" (clearly not spam) to "10" (at or past the threshold, clearly spam); with :percent (RFC 5235 §3.3)
+ * 0 to 100, the score's share of the threshold.
+ */
+export function spamtestValue(spam: { score: number; required: number } | null, percent: boolean): string {
+  if (!spam || !Number.isFinite(spam.score)) return '0';
+  const share = spam.required > 0 ? Math.max(0, spam.score) / spam.required : spam.score > 0 ? 1 : 0;
+  if (percent) return String(Math.min(100, Math.round(share * 100)));
+  return String(Math.min(10, Math.max(1, 1 + Math.round(share * 9))));
 }

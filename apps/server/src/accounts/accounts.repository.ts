@@ -34,32 +34,27 @@ function withDefaults(row: AccountRow | undefined): AccountRow | undefined {
   return row && { ...row, settings: { ...defaultSettings, ...row.settings } };
 }
 
+/** One account found by the condition, its settings filled in (withDefaults). */
+function findAccount(
+  db: Db,
+  where: (q: ReturnType<typeof selectAccounts>) => ReturnType<typeof selectAccounts>,
+): Promise<AccountRow | undefined> {
+  return where(selectAccounts(db)).executeTakeFirst().then(withDefaults);
+}
+
+const selectAccounts = (db: Db) => db.selectFrom('accounts').select(accountColumns);
+
 export function findAccountById(db: Db, id: number): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom('accounts')
-    .select(accountColumns)
-    .where('id', '=', id)
-    .executeTakeFirst()
-    .then(withDefaults);
+  return findAccount(db, (q) => q.where('id', '=', id));
 }
 
 export function findAccountByMemberId(db: Db, memberId: string): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom('accounts')
-    .select(accountColumns)
-    .where('member_id', '=', memberId)
-    .executeTakeFirst()
-    .then(withDefaults);
+  return findAccount(db, (q) => q.where('member_id', '=', memberId));
 }
 
 /** The account whose primary address this is, case-insensitively. */
 export function findAccountByEmail(db: Db, email: string): Promise<AccountRow | undefined> {
-  return db
-    .selectFrom('accounts')
-    .select(accountColumns)
-    .where(sql`lower(email)`, '=', email.toLowerCase())
-    .executeTakeFirst()
-    .then(withDefaults);
+  return findAccount(db, (q) => q.where(sql`lower(email)`, '=', email.toLowerCase()));
 }
 
 /** Inserts the account unless one exists for the member ID; returns the new id or undefined. */

@@ -13,8 +13,17 @@ export {
   type Principal,
 } from './accounts.service.js';
 export { findAccountByEmail, findAccountById, findAccountByMemberId } from './accounts.repository.js';
-export { listProfiles, type ProfileRow } from './profiles.repository.js';
-export { addProfile, changeProfile, removeProfile, type ProfileValues } from './profiles.service.js';
+export {
+  clearDefaultProfile,
+  countProfiles,
+  deleteProfileRow,
+  insertProfile,
+  listProfiles,
+  lockProfile,
+  oldestProfile,
+  updateProfileRow,
+  type ProfileRow,
+} from './profiles.repository.js';
 export {
   parsePassportLevel,
   passportLevelAtLeast,

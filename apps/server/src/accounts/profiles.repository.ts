@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 export interface ProfileRow {
   id: number;
@@ -26,8 +26,7 @@ export function lockProfile(trx: Trx, accountId: number, id: number): Promise<Pr
   return trx
     .selectFrom('profiles')
     .select(profileColumns)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
+    .where(ownRow(id, accountId))
     .forUpdate()
     .executeTakeFirst();
 }
@@ -56,12 +55,7 @@ export async function updateProfileRow(
   id: number,
   values: Partial<Pick<ProfileRow, 'name' | 'email' | 'signature' | 'is_default'>>,
 ): Promise<void> {
-  await trx
-    .updateTable('profiles')
-    .set(values)
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .execute();
+  await trx.updateTable('profiles').set(values).where(ownRow(id, accountId)).execute();
 }
 
 /**
@@ -94,12 +88,7 @@ export function oldestProfile(trx: Trx, accountId: number): Promise<{ id: number
 }
 
 export async function countProfiles(trx: Trx, accountId: number): Promise<number> {
-  const row = await trx
-    .selectFrom('profiles')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(trx.selectFrom('profiles').where('account_id', '=', accountId));
 }
 
 /** Profiles still named as the account was (`from`) take its new display name (`to`); renamed ones keep theirs. */

@@ -1,4 +1,4 @@
-import type { Db } from '../core/db/index.js';
+import { type Db, deleteRows } from '../core/db/index.js';
 
 /**
  * SQL of `password_accesses` and `dkim_keys` (the aliases' is in aliases.repository.ts). Accounts and profiles
@@ -20,12 +20,14 @@ export async function upsertPasswordAccess(
 
 /** Removes password access to the address; whether there was one. */
 export async function deletePasswordAccess(db: Db, accountId: number, email: string): Promise<boolean> {
-  const result = await db
-    .deleteFrom('password_accesses')
-    .where('email', '=', email.toLowerCase())
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (
+    (await deleteRows(
+      db
+        .deleteFrom('password_accesses')
+        .where('email', '=', email.toLowerCase())
+        .where('account_id', '=', accountId),
+    )) > 0
+  );
 }
 
 export function findPasswordAccess(db: Db, email: string) {

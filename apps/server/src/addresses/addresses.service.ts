@@ -1,9 +1,10 @@
-import type { Db } from '../core/db/index.js';
+import type { DelegatedEmailsResponse } from '@mailroom/protocol';
+import type { Db, Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import type { Scope } from '../mailbox/index.js';
 import { findAccountById, listProfiles, type Principal } from '../accounts/index.js';
 import { aliasBelongsTo, listAliases } from './aliases.repository.js';
-import { findDelegatedAddress, listDelegatedTo } from './domain-emails.repository.js';
+import { findActiveAddressOwner, findDelegatedAddress, listDelegatedTo } from './domain-emails.repository.js';
 
 export { listAliases };
 
@@ -97,4 +98,33 @@ export async function narrowScope(
     throw new DomainError('entity_not_found');
   }
   return { kind: 'address', aliasId: aId };
+}
+
+/** GET user/delegated-emails (settings/d_emails): the active addresses other members delegated to this one. */
+export async function delegatedEmailsOf(db: Db, accountId: number): Promise<DelegatedEmailsResponse> {
+  const rows = await listDelegatedTo(db, accountId);
+  return {
+    emails: rows.map((r) => ({
+      email: r.email,
+      owner: { member_id: r.owner_member_id, name: r.owner_name },
+      since: new Date(r.created_at).toISOString(),
+    })),
+  };
+}
+
+/**
+ * The active address delegated to the member, locked in `trx` (a revocation waits for the session being opened under
+ * it, then ends that too); undefined when it is not delegated to them.
+ */
+export function lockDelegatedAddress(
+  trx: Trx,
+  delegateAccountId: number,
+  email: string,
+): Promise<{ id: number; account_id: number; email: string } | undefined> {
+  return findDelegatedAddress(trx, delegateAccountId, email, undefined, true);
+}
+
+/** The account holding the active address (for the auth log of a refused delegated opening). */
+export async function activeAddressOwner(db: Db, email: string): Promise<number | undefined> {
+  return (await findActiveAddressOwner(db, email))?.account_id;
 }

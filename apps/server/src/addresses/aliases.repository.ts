@@ -1,6 +1,13 @@
 import { sql } from 'kysely';
 import type { AliasKind, AliasStatus } from '@mailroom/protocol';
-import type { AddressKind, AddressStatus, Db, Trx } from '../core/db/index.js';
+import {
+  type AddressKind,
+  type AddressStatus,
+  countRows,
+  type Db,
+  ownRow,
+  type Trx,
+} from '../core/db/index.js';
 import { hasPasswordAccess } from './password-access.query.js';
 
 /**
@@ -66,8 +73,7 @@ export async function aliasBelongsTo(db: Db, accountId: number, aliasId: number)
   const row = await db
     .selectFrom('aliases')
     .select('id')
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(aliasId, accountId))
     .executeTakeFirst();
   return row !== undefined;
 }
@@ -110,20 +116,21 @@ export function insertAlias(
     .executeTakeFirstOrThrow();
 }
 
+/** The account's alias (not deleted): never another account's id or a deleted one. */
+const accountAlias = (db: Db, accountId: number, aliasId: number) =>
+  db
+    .selectFrom('aliases')
+    .select(aliasColumns)
+    .where(ownRow(aliasId, accountId))
+    .where('deleted_at', 'is', null);
+
 /** The account's alias (not deleted), its row locked; undefined for another account's id or a deleted one. */
 export function lockAccountAlias(
   trx: Trx,
   accountId: number,
   aliasId: number,
 ): Promise<AliasRow | undefined> {
-  return trx
-    .selectFrom('aliases')
-    .select(aliasColumns)
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  return accountAlias(trx, accountId, aliasId).forUpdate().executeTakeFirst();
 }
 
 /** The account's active alias with this address, its row locked. */
@@ -155,13 +162,7 @@ export function lockPaidAlias(trx: Trx, aliasId: number): Promise<AliasRow | und
 }
 
 export function findAccountAlias(db: Db, accountId: number, aliasId: number): Promise<AliasRow | undefined> {
-  return db
-    .selectFrom('aliases')
-    .select(aliasColumns)
-    .where('id', '=', aliasId)
-    .where('account_id', '=', accountId)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return accountAlias(db, accountId, aliasId).executeTakeFirst();
 }
 
 export async function setAliasInvoice(trx: Trx, aliasId: number, invoiceId: number): Promise<void> {
@@ -212,12 +213,7 @@ export async function countAccessChanges(trx: Trx, aliasId: number, since: Date)
     .where('alias_id', '=', aliasId)
     .where('changed_at', '<', since)
     .execute();
-  const row = await trx
-    .selectFrom('alias_access_changes')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('alias_id', '=', aliasId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(trx.selectFrom('alias_access_changes').where('alias_id', '=', aliasId));
 }
 
 export async function recordAccessChange(trx: Trx, aliasId: number, at: Date): Promise<void> {

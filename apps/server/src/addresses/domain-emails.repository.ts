@@ -1,5 +1,12 @@
 import { sql } from 'kysely';
-import type { AddressStatus, Db, DomainKind, Trx } from '../core/db/index.js';
+import {
+  type AddressStatus,
+  countRows,
+  type Db,
+  type DomainKind,
+  ownRow,
+  type Trx,
+} from '../core/db/index.js';
 import { hasPasswordAccess } from './password-access.query.js';
 
 /**
@@ -99,17 +106,16 @@ export function listDomainEmails(db: Db, accountId: number, domainId?: number) {
 
 /** How many addresses on own domains the account holds (not deleted, not failed): the free ones count against this. */
 export async function countOwnDomainEmails(trx: Trx, accountId: number): Promise<number> {
-  const row = await trx
-    .selectFrom('aliases')
-    .innerJoin('domains', 'domains.id', 'aliases.domain_id')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('aliases.account_id', '=', accountId)
-    .where('aliases.kind', '=', 'domain')
-    .where('domains.kind', '=', 'own')
-    .where('aliases.deleted_at', 'is', null)
-    .where('aliases.status', '<>', 'failed')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    trx
+      .selectFrom('aliases')
+      .innerJoin('domains', 'domains.id', 'aliases.domain_id')
+      .where('aliases.account_id', '=', accountId)
+      .where('aliases.kind', '=', 'domain')
+      .where('domains.kind', '=', 'own')
+      .where('aliases.deleted_at', 'is', null)
+      .where('aliases.status', '<>', 'failed'),
+  );
 }
 
 export function insertDomainEmail(
@@ -139,8 +145,7 @@ export function lockDomainEmail(
   let query = trx
     .selectFrom('aliases')
     .select(emailColumns)
-    .where('id', '=', emailId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(emailId, accountId))
     .where('kind', '=', 'domain')
     .where('deleted_at', 'is', null);
   if (domainId !== undefined) query = query.where('domain_id', '=', domainId);

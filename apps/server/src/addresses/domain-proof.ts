@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { Parser } from 'htmlparser2';
 import type { VerificationFailure, VerificationMethod } from '@mailroom/protocol';
 import {
@@ -25,6 +26,9 @@ export interface ProofDeps {
   /** The whole fetch of the site (default 5 s). */
   siteTimeoutMs?: number;
 }
+
+/** A new domain's proof token (the TXT value's and the meta tag's). */
+export const newDomainToken = () => randomBytes(16).toString('hex');
 
 export const SITE_USER_AGENT = 'Mailroom-Domain-Verification/1';
 const SITE_MAX_BYTES = 64 * 1024;

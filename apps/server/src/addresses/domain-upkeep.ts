@@ -1,19 +1,20 @@
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import type { Db } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
-import { storeNotice } from '../mailbox/index.js';
+import { sendNotice } from '../mailbox/index.js';
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { openDkimPrivateKey } from './domain-dkim.js';
 import {
   activeKeysOfDomainName,
   deleteRetiredKeys,
+  syncPublicDomains,
   unverifiedSince,
   updateDomain,
   verifiedDomains,
   type DomainRow,
 } from './domains.repository.js';
-import { DOMAIN_GRACE_MS, recheckVerified, type DomainDeps } from './domains.service.js';
+import { newDomainToken } from './domain-proof.js';
+import { DOMAIN_GRACE_MS, recheckVerified, type DomainDeps } from './domain-verification.js';
 
 /**
  * The daily work on own domains (one recurring job across processes): every verified domain proven again (a proof
@@ -62,17 +63,7 @@ async function tellOwner(deps: DomainUpkeepDeps, row: DomainRow, kind: keyof typ
   const account = await requireAccount(deps.db, accountId);
   const language = (await getSettings(deps.db, accountId)).language === 'ru' ? 'ru' : 'en';
   const { subject, text } = texts[kind][language](row.display_name);
-  const raw = await new MailComposer({
-    from: { name: 'Mailroom', address: `no-reply@${deps.mailDomain}` },
-    to: account.email,
-    subject,
-    text: `${text}\n`,
-    date: new Date(),
-  })
-    .compile()
-    .build();
-  const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await emit(deps.db, deps, accountId, events);
+  await sendNotice(deps, deps.mailDomain, accountId, { to: account.email, subject, text: `${text}\n` });
 }
 
 export async function runDomainUpkeep(deps: DomainUpkeepDeps, now = new Date()): Promise<DomainUpkeepResult> {
@@ -132,4 +123,9 @@ export async function domainSigningKeys(
     algorithm: row.algorithm,
     privateKey: openDkimPrivateKey(dkimKeySecret, row.private_key),
   }));
+}
+
+/** PUBLIC_DOMAINS kept as rows (at start-up). */
+export function syncPublicDomainRows(db: Db, names: readonly string[]): Promise<void> {
+  return transact(db, (trx) => syncPublicDomains(trx, names, newDomainToken));
 }

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DkimAlgorithm, DkimKeyState } from '@mailroom/protocol';
-import type { Database, Db, Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, deleteRows, ownRow, type Trx } from '../core/db/index.js';
 
 /**
  * SQL of `domains` and `domain_dkim_keys`, and what removing a domain does to its addresses (`aliases` kind 'domain',
@@ -46,36 +46,31 @@ export function insertDomain(
     .executeTakeFirstOrThrow();
 }
 
+/** The account's own domain (not deleted): not another account's id, a deleted one, a public one. */
+const accountDomain = (db: Db, accountId: number, domainId: number) =>
+  db
+    .selectFrom('domains')
+    .selectAll()
+    .where(ownRow(domainId, accountId))
+    .where('kind', '=', 'own')
+    .where('deleted_at', 'is', null);
+
 /** The account's own domain (not deleted), or undefined: another account's id, a deleted one, a public one. */
 export function findAccountDomain(
   db: Db,
   accountId: number,
   domainId: number,
 ): Promise<DomainRow | undefined> {
-  return db
-    .selectFrom('domains')
-    .selectAll()
-    .where('id', '=', domainId)
-    .where('account_id', '=', accountId)
-    .where('kind', '=', 'own')
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+  return accountDomain(db, accountId, domainId).executeTakeFirst();
 }
 
+/** The same, its row locked. */
 export function lockAccountDomain(
   trx: Trx,
   accountId: number,
   domainId: number,
 ): Promise<DomainRow | undefined> {
-  return trx
-    .selectFrom('domains')
-    .selectAll()
-    .where('id', '=', domainId)
-    .where('account_id', '=', accountId)
-    .where('kind', '=', 'own')
-    .where('deleted_at', 'is', null)
-    .forUpdate()
-    .executeTakeFirst();
+  return accountDomain(trx, accountId, domainId).forUpdate().executeTakeFirst();
 }
 
 /** An own domain by id (an invoice's subject), its row locked. */
@@ -137,15 +132,14 @@ export async function nameHolding(
 
 /** The account's domains that are not deleted and not paid for: the free ones it holds. */
 export async function countFreeDomains(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('domains')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('kind', '=', 'own')
-    .where('paid', '=', false)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    db
+      .selectFrom('domains')
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'own')
+      .where('paid', '=', false)
+      .where('deleted_at', 'is', null),
+  );
 }
 
 /** Whether the account has a domain waiting for its payment (unpaid or paying). */
@@ -254,12 +248,9 @@ export async function promoteDomainKey(trx: Trx, key: DomainKeyRow, retireAt: Da
 
 /** Retiring keys whose grace has run out go (their records may be removed from DNS). */
 export async function deleteRetiredKeys(db: Db, now: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('domain_dkim_keys')
-    .where('state', '=', 'retiring')
-    .where('retire_at', '<=', now)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(
+    db.deleteFrom('domain_dkim_keys').where('state', '=', 'retiring').where('retire_at', '<=', now),
+  );
 }
 
 /** The keys mail From the domain is signed with: the active ones of a verified own domain. */

@@ -1,14 +1,8 @@
-import type { Db } from '../core/db/index.js';
+import type { Selectable } from 'kysely';
+import { countRows, type Database, type Db, deleteRows } from '../core/db/index.js';
 
-export interface AuthLogRow {
-  at: Date;
-  ip: string;
-  user_agent: string;
-  method: 'sso' | 'password' | 'impersonation';
-  success: boolean;
-  address: string | null;
-  member_id: string | null;
-}
+/** An entry of the log as an account reads it. */
+export type AuthLogRow = Omit<Selectable<Database['auth_log']>, 'id' | 'account_id'>;
 
 export async function insertAuthLog(db: Db, rows: (AuthLogRow & { account_id: number })[]): Promise<void> {
   if (rows.length) await db.insertInto('auth_log').values(rows).execute();
@@ -20,7 +14,7 @@ export async function authLogPage(
   accountId: number,
   page: { offset: number; limit: number },
 ): Promise<{ rows: AuthLogRow[]; total: number }> {
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     db
       .selectFrom('auth_log')
       .select(['at', 'ip', 'user_agent', 'method', 'success', 'address', 'member_id'])
@@ -30,16 +24,11 @@ export async function authLogPage(
       .offset(page.offset)
       .limit(page.limit)
       .execute(),
-    db
-      .selectFrom('auth_log')
-      .select((eb) => eb.fn.countAll<number>().as('total'))
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow(),
+    countRows(db.selectFrom('auth_log').where('account_id', '=', accountId)),
   ]);
-  return { rows, total: Number(count.total) };
+  return { rows, total };
 }
 
 export async function deleteAuthLogBefore(db: Db, before: Date): Promise<number> {
-  const result = await db.deleteFrom('auth_log').where('at', '<', before).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db.deleteFrom('auth_log').where('at', '<', before));
 }

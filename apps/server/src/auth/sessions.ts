@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { type Db, deleteRows } from '../core/db/index.js';
 import type { EventBus } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
 
@@ -99,8 +99,7 @@ export async function revokeSession(
 }
 
 export async function deleteExpiredSessions(db: Db): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('expires_at', '<=', new Date()).executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db.deleteFrom('sessions').where('expires_at', '<=', new Date()));
 }
 
 /**

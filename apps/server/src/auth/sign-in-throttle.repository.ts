@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { type Db, deleteRows } from '../core/db/index.js';
 
 const msFromNow = (column: 'blocked_until') =>
   sql<number>`greatest(0, ceil(extract(epoch from (${sql.ref(column)} - now())) * 1000))::float8`;
@@ -80,10 +80,10 @@ export async function clearThrottle(db: Db, key: string): Promise<void> {
 
 /** Removes the counts of names nobody has got wrong for `quietMs`. */
 export async function deleteQuietThrottles(db: Db, quietMs: number): Promise<number> {
-  const result = await db
-    .deleteFrom('sign_in_throttles')
-    .where('last_failure_at', '<=', sql<Date>`now() - ${quietMs} * interval '1 millisecond'`)
-    .where('blocked_until', '<=', sql<Date>`now()`)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(
+    db
+      .deleteFrom('sign_in_throttles')
+      .where('last_failure_at', '<=', sql<Date>`now() - ${quietMs} * interval '1 millisecond'`)
+      .where('blocked_until', '<=', sql<Date>`now()`),
+  );
 }

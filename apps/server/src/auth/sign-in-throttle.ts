@@ -1,13 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import { z } from 'zod';
 import type { Config } from '../config.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
-import { emit, type EventBus } from '../core/events/index.js';
+import type { EventBus } from '../core/events/index.js';
 import { cookieOptions } from '../http/index.js';
-import { storeNotice } from '../mailbox/index.js';
+import { sendNotice } from '../mailbox/index.js';
 import { findAccountByMemberId } from '../accounts/index.js';
 import { passwordAccessAccount } from '../addresses/index.js';
 import {
@@ -166,17 +165,11 @@ async function tellOwner(
     `Браузер, из которого уже входили, не задерживается.`,
     `Если это были не вы, смените пароль.`,
   ];
-  const raw = await new MailComposer({
-    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
+  await sendNotice(deps, deps.config.mailDomain, accountId, {
     to: owner!.email,
     subject: 'Wrong passwords at sign-in / Неверные пароли при входе',
     text: `${en.join('\n')}\n\n---\n\n${ru.join('\n')}\n`,
-    date: new Date(),
-  })
-    .compile()
-    .build();
-  const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await emit(deps.db, deps, accountId, events);
+  });
 }
 
 /** The hourly sweep: counts of names nobody got wrong for a day. */

@@ -1,6 +1,5 @@
 import { pipeline } from 'node:stream/promises';
 import type { ImapFlow, FetchMessageObject, ListResponse } from 'imapflow';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import type { Logger } from 'pino';
 import type { Collector, ImapServer, MailEvent } from '@mailroom/protocol';
 import { collectorFolderName } from '@mailroom/protocol';
@@ -21,6 +20,7 @@ import {
   parseMessage,
   parseMessageFile,
   putMessageBlobs,
+  composeNotice,
   storeNotice,
   type MessageBlobs,
   type ParsedMessage,
@@ -34,19 +34,21 @@ import {
   countCopied,
   ensureCollectorFolderRow,
   hasOtherUidvalidity,
-  markImporting,
   matchFingerprints,
   recordCopied,
+  setCopiedMessage,
+  updateCollectorFolder,
+  type CollectorFolderRow,
+  type CopiedMessage,
+} from './collector-records.repository.js';
+import {
+  markImporting,
   releaseCollector,
   releaseCollectorIn,
   renewLease,
   saveProgress,
-  setCopiedMessage,
-  updateCollectorFolder,
-  type CollectorFolderRow,
   type CollectorProgressColumns,
   type CollectorRow,
-  type CopiedMessage,
   type PassOutcome,
 } from './collector-sync.repository.js';
 import {
@@ -306,15 +308,11 @@ class CollectorPass {
     const { deps, row } = this;
     const language = (await getSettings(deps.db, this.accountId)).language === 'ru' ? 'ru' : 'en';
     const { subject, text } = stopNotice[language](row.email);
-    const raw = await new MailComposer({
-      from: { name: 'Mailroom', address: `no-reply@${deps.mailDomain}` },
+    const raw = await composeNotice(deps.mailDomain, {
       to: this.accountEmail || row.email,
       subject,
       text: `${text}\n`,
-      date: new Date(),
-    })
-      .compile()
-      .build();
+    });
     let released: CollectorRow | undefined;
     const { events } = await storeNotice(deps.db, deps.blobs, this.accountId, raw, async (trx) => {
       released = await releaseCollectorIn(trx as Trx, row.id, deps.owner, {

@@ -1,6 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import { sql } from 'kysely';
-import type { Db, Database, Trx } from '../core/db/index.js';
+import { countRows, type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /** The collectors table (migration 029): the collectors area's alone. */
 export type CollectorRow = Selectable<Database['collectors']>;
@@ -12,32 +12,16 @@ export function listCollectorRows(db: Db, accountId: number): Promise<CollectorR
 
 /** The account's collector, or undefined (another account's id is no collector of this one). */
 export function findCollectorRow(db: Db, accountId: number, id: number): Promise<CollectorRow | undefined> {
-  return db
-    .selectFrom('collectors')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .executeTakeFirst();
+  return db.selectFrom('collectors').selectAll().where(ownRow(id, accountId)).executeTakeFirst();
 }
 
 /** The account's collector, row-locked for the rest of the transaction. */
 export function lockCollectorRow(trx: Trx, accountId: number, id: number): Promise<CollectorRow | undefined> {
-  return trx
-    .selectFrom('collectors')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
-    .forUpdate()
-    .executeTakeFirst();
+  return trx.selectFrom('collectors').selectAll().where(ownRow(id, accountId)).forUpdate().executeTakeFirst();
 }
 
 export async function countCollectorRows(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('collectors')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('collectors').where('account_id', '=', accountId));
 }
 
 /** Whether the account already collects this address (compared without case). */
@@ -80,8 +64,7 @@ export function updateCollectorRow(
   return trx
     .updateTable('collectors')
     .set({ ...patch, updated_at: sql<Date>`now()` })
-    .where('account_id', '=', accountId)
-    .where('id', '=', id)
+    .where(ownRow(id, accountId))
     .returningAll()
     .executeTakeFirstOrThrow();
 }

@@ -14,7 +14,7 @@ import { deleteJob, enqueueJob, wakeJobs } from '../core/jobs/index.js';
 import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
 import { deleteFolderTree, ensureCollectorFolderPath, lockAccount } from '../mailbox/index.js';
 import { sealCollectorPassword } from './collector-password.js';
-import { adoptKeptRecords, keepCollectorRecords } from './collector-sync.repository.js';
+import { adoptKeptRecords, keepCollectorRecords } from './collector-records.repository.js';
 import { COLLECTOR_JOB } from './collector-sync.js';
 import { collectorView } from './collector-view.js';
 import {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Trx, VcardProperty } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx, type VcardProperty } from '../core/db/index.js';
 
 /** A contact as stored, with its addresses (the primary first) and its groups. */
 export interface ContactRecord {
@@ -51,15 +51,7 @@ export async function findContacts(db: Db, accountId: number, ids: number[]): Pr
 
 async function withEmailsAndGroups(
   db: Db,
-  rows: {
-    id: number;
-    name: string;
-    surname: string;
-    phone: string;
-    birthday: string | null;
-    notes: string;
-    vcard_properties: VcardProperty[];
-  }[],
+  rows: (Omit<ContactRecord, 'properties' | 'emails' | 'groups'> & { vcard_properties: VcardProperty[] })[],
 ): Promise<ContactRecord[]> {
   const ids = rows.map((r) => r.id);
   if (!ids.length) return [];
@@ -113,7 +105,7 @@ export async function listContacts(
       ),
     );
   }
-  const [rows, count] = await Promise.all([
+  const [rows, total] = await Promise.all([
     query
       .select([
         'c.id',
@@ -130,9 +122,9 @@ export async function listContacts(
       .offset(opts.offset)
       .limit(opts.limit)
       .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    countRows(query),
   ]);
-  return { contacts: await withEmailsAndGroups(db, rows), total: Number(count.total) };
+  return { contacts: await withEmailsAndGroups(db, rows), total };
 }
 
 /** Writes a contact whole (a new one when `id` is null) with its addresses; returns its id. */
@@ -163,8 +155,7 @@ export async function saveContact(
     await trx
       .updateTable('contacts')
       .set({ ...columns, updated_at: new Date() })
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
+      .where(ownRow(id, accountId))
       .execute();
     await trx.deleteFrom('contact_emails').where('contact_id', '=', id).execute();
     contactId = id;
@@ -273,10 +264,19 @@ export async function contactKeys(
 
 /** How many contacts the account has. */
 export async function countContacts(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('contacts')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('contacts').where('account_id', '=', accountId));
+}
+
+/** Every address of the account's contacts, lowercased and distinct, at most `limit` (the spam allow list's import). */
+export async function contactAddresses(db: Db, accountId: number, limit: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('contact_emails as e')
+    .innerJoin('contacts as c', 'c.id', 'e.contact_id')
+    .select('e.email_lower')
+    .distinct()
+    .where('c.account_id', '=', accountId)
+    .orderBy('e.email_lower')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.email_lower);
 }

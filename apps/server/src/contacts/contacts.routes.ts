@@ -21,7 +21,9 @@ import {
 } from './groups.service.js';
 import type { ContactsDeps } from './changes.js';
 import { suggest } from './suggest.service.js';
-import { CONTACTS_FILE_MAX_BYTES, exportContacts, getImport, startImport } from './transfer.service.js';
+import { CONTACTS_FILE_MAX_BYTES } from './contacts-file.js';
+import { exportContacts } from './export.service.js';
+import { getImport, startImport } from './transfer.service.js';
 
 /** What an import's body may be sent as; anything else (or none: a file the browser has no type for) is read too. */
 const IMPORT_TYPES = [

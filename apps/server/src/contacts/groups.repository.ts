@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db, Trx } from '../core/db/index.js';
+import { countRows, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 export interface GroupRow {
   id: number;
@@ -25,8 +25,7 @@ export async function findGroup(db: Db, accountId: number, groupId: number): Pro
   return db
     .selectFrom('contact_groups')
     .select(['id', 'name'])
-    .where('account_id', '=', accountId)
-    .where('id', '=', groupId)
+    .where(ownRow(groupId, accountId))
     .executeTakeFirst();
 }
 
@@ -63,8 +62,7 @@ export async function renameGroup(
   const row = await trx
     .updateTable('contact_groups')
     .set({ name })
-    .where('account_id', '=', accountId)
-    .where('id', '=', groupId)
+    .where(ownRow(groupId, accountId))
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
@@ -73,8 +71,7 @@ export async function renameGroup(
 export async function deleteGroup(trx: Trx, accountId: number, groupId: number): Promise<boolean> {
   const row = await trx
     .deleteFrom('contact_groups')
-    .where('account_id', '=', accountId)
-    .where('id', '=', groupId)
+    .where(ownRow(groupId, accountId))
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
@@ -116,10 +113,5 @@ export async function memberIds(db: Db, groupId: number): Promise<number[]> {
 
 /** How many groups the account has. */
 export async function countGroups(db: Db, accountId: number): Promise<number> {
-  const row = await db
-    .selectFrom('contact_groups')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(db.selectFrom('contact_groups').where('account_id', '=', accountId));
 }

@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import { CONTACT_IMPORT_SKIPPED_LISTED, type ContactImportResponse } from '@mailroom/protocol';
-import type { Database, Db, Trx } from '../core/db/index.js';
+import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
 
 /** contact_imports (migration 033): a contacts file being imported, a job a batch at a time. */
 export type ContactImportRow = Selectable<Database['contact_imports']>;
@@ -28,10 +28,10 @@ const shown = [
 ] as const;
 export type ContactImportView = Pick<ContactImportRow, (typeof shown)[number]>;
 
-export function toContactImport(row: ContactImportView): ContactImportResponse {
+/** How far the stored import got: its state, counts, the entries it skipped (jsonb, or its text) and its error. */
+export function progressOf(row: ContactImportView): ImportProgress {
   const skipped = typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped;
   return {
-    id: Number(row.id),
     state: row.state,
     total: row.total,
     done: row.done,
@@ -39,11 +39,20 @@ export function toContactImport(row: ContactImportView): ContactImportResponse {
     updated: row.updated,
     unchanged: row.unchanged,
     groups_added: row.groups_added,
-    skipped: (skipped as ContactImportResponse['skipped']).slice(0, CONTACT_IMPORT_SKIPPED_LISTED),
+    skipped: skipped as ImportProgress['skipped'],
     skipped_count: row.skipped_count,
     over_limit: row.over_limit,
     groups_over_limit: row.groups_over_limit,
     error: row.error,
+  };
+}
+
+export function toContactImport(row: ContactImportView): ContactImportResponse {
+  const progress = progressOf(row);
+  return {
+    id: Number(row.id),
+    ...progress,
+    skipped: progress.skipped.slice(0, CONTACT_IMPORT_SKIPPED_LISTED),
   };
 }
 
@@ -60,12 +69,7 @@ export async function findImport(
   accountId: number,
   id: number,
 ): Promise<ContactImportView | undefined> {
-  return db
-    .selectFrom('contact_imports')
-    .select(shown)
-    .where('id', '=', id)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
+  return db.selectFrom('contact_imports').select(shown).where(ownRow(id, accountId)).executeTakeFirst();
 }
 
 /** Marks the import running (its job claimed it) and answers it; undefined once it has finished. */

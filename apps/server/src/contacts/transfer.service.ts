@@ -1,13 +1,10 @@
-import { isDeepStrictEqual } from 'node:util';
 import {
-  CONTACT_EMAILS_MAX,
   CONTACT_IMPORT_SKIPPED_LISTED,
-  isEmail,
   type ContactImportResponse,
   type contactImportQuerySchema,
 } from '@mailroom/protocol';
 import type { z } from 'zod';
-import { isUniqueViolation, transact, type Db, type Trx, type VcardProperty } from '../core/db/index.js';
+import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
 import { DomainError } from '../core/errors.js';
 import { emit, type EventBus, type PublishLog as BasePublishLog } from '../core/events/index.js';
@@ -19,144 +16,27 @@ import {
   wakeJobs,
   type JobHandler,
 } from '../core/jobs/index.js';
-import { decodeFile, decodeFileSliced } from './charset.js';
-import { looksLikeContactsCsv, parseContactsCsvSliced } from './contacts-csv.js';
 import type { ContactLimits } from './contacts.service.js';
-import {
-  allContacts,
-  contactKeys,
-  findContacts,
-  lockAddressBook,
-  saveContact,
-  type ContactValues,
-} from './contacts.repository.js';
-import {
-  addMembers,
-  countGroups,
-  findGroup,
-  findGroupByName,
-  insertGroup,
-  listGroups,
-} from './groups.repository.js';
+import { contactKeys, findContacts, lockAddressBook, saveContact } from './contacts.repository.js';
+import { addMembers, countGroups, findGroup, findGroupByName, insertGroup } from './groups.repository.js';
 import { requireGroup } from './groups.service.js';
 import type { ImportEntry, ParsedFile } from './import-entry.js';
 import {
   startImportRun,
   findImport,
   insertImport,
+  progressOf,
   saveProgress,
   toContactImport,
   type ContactImportView,
   type ImportProgress,
 } from './imports.repository.js';
-import { parseVcardsSliced, writeVcards } from './vcard.js';
-import { VCARD_PROPERTIES_MAX } from './vcard-prepass.js';
+import { clip, contactsFileFormat, merged, nameKey, parseContactsFile, valuesOf } from './contacts-file.js';
 
 type PublishLog = BasePublishLog & {
   warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 };
-
-/** The largest contacts file an import reads (the route refuses a larger body with request_entity_too_large). */
-export const CONTACTS_FILE_MAX_BYTES = 5 * 1024 * 1024;
-
-/** A file's kind, found cheaply (the request answers at once): vCard when told or when it holds a BEGIN:VCARD, CSV
- * when told or when its header is known; else contacts_file_unreadable. */
-export function contactsFileFormat(file: Buffer, format: 'auto' | 'vcard' | 'csv'): 'vcard' | 'csv' {
-  const head = file.subarray(0, 64 * 1024).toString('latin1');
-  if (format === 'vcard' || (format === 'auto' && /^\s*BEGIN:VCARD\s*$/im.test(head))) {
-    if (!/^\s*BEGIN:VCARD\s*$/im.test(file.toString('latin1')))
-      throw new DomainError('contacts_file_unreadable');
-    return 'vcard';
-  }
-  if (format === 'csv' || looksLikeContactsCsv(decodeFile(file.subarray(0, 64 * 1024)))) return 'csv';
-  throw new DomainError('contacts_file_unreadable');
-}
-
-/** A file's entries, read a slice at a time with `pause` between (see contactsFileFormat for the kind). */
-export async function parseContactsFile(
-  file: Buffer,
-  format: 'vcard' | 'csv',
-  pause: () => Promise<void>,
-): Promise<ParsedFile> {
-  if (format === 'vcard') {
-    const parsed = await parseVcardsSliced(file, pause);
-    if (!parsed.entries.length && !parsed.groupCards.length && !parsed.skipped.length)
-      throw new DomainError('contacts_file_unreadable');
-    return parsed;
-  }
-  // A NUL is no character a text column holds.
-  const text = (await decodeFileSliced(file, pause)).replaceAll('\u0000', '');
-  try {
-    return await parseContactsCsvSliced(text, pause);
-  } catch (err) {
-    throw new DomainError(
-      'contacts_file_unreadable',
-      `The CSV file cannot be read: ${(err as Error).message}`,
-    );
-  }
-}
-
-const clip = (text: string, max: number) => text.slice(0, max);
-const nameKey = (name: string, surname: string) =>
-  `${name.trim().toLowerCase()}\u0000${surname.trim().toLowerCase()}`;
-
-/** An entry's values as a contact would hold them: addresses checked (others kept as vCard properties), lengths cut. */
-function valuesOf(entry: ImportEntry): ContactValues {
-  const emails: string[] = [];
-  const properties: VcardProperty[] = [...entry.properties];
-  const seen = new Set<string>();
-  for (const raw of entry.emails.map((e) => e.trim())) {
-    if (seen.has(raw.toLowerCase())) continue;
-    seen.add(raw.toLowerCase());
-    if (isEmail(raw) && emails.length < CONTACT_EMAILS_MAX) emails.push(raw);
-    else properties.push(['email', {}, 'text', raw]);
-  }
-  return {
-    name: clip(entry.name.trim(), 200),
-    surname: clip(entry.surname.trim(), 200),
-    emails,
-    phone: clip(entry.phone.trim(), 100),
-    birthday: entry.birthday,
-    notes: clip(entry.notes, 10_000),
-    properties: properties.slice(0, VCARD_PROPERTIES_MAX),
-  };
-}
-
-/**
- * What an entry adds to a contact already there: addresses it lacks, a phone, date of birth or notes where it has
- * none (another phone kept as a vCard TEL), properties it does not have. Null when it adds nothing.
- */
-function merged(current: ContactValues, incoming: ContactValues): ContactValues | null {
-  const next: ContactValues = {
-    ...current,
-    emails: [...current.emails],
-    properties: [...current.properties],
-  };
-  const has = new Set(current.emails.map((e) => e.toLowerCase()));
-  for (const email of incoming.emails)
-    if (!has.has(email.toLowerCase()) && next.emails.length < CONTACT_EMAILS_MAX) {
-      next.emails.push(email);
-      has.add(email.toLowerCase());
-    }
-  const extraTel: VcardProperty = ['tel', {}, 'text', incoming.phone];
-  if (!next.phone) next.phone = incoming.phone;
-  else if (
-    incoming.phone &&
-    incoming.phone !== next.phone &&
-    !next.properties.some((p) => p[0] === 'tel' && p[3] === incoming.phone)
-  )
-    next.properties.push(extraTel);
-  next.birthday ??= incoming.birthday;
-  if (!next.notes) next.notes = incoming.notes;
-  for (const p of incoming.properties)
-    if (
-      next.properties.length < VCARD_PROPERTIES_MAX &&
-      !next.properties.some((q) => isDeepStrictEqual(q, p))
-    )
-      next.properties.push(p);
-  return isDeepStrictEqual(next, current) ? null : next;
-}
 
 /** The job queue's kind for an import (key: the import's id): the whole import is one run, under a renewed lease. */
 export const CONTACT_IMPORT_JOB = 'contact-import';
@@ -256,24 +136,7 @@ async function runImport(deps: ContactImportDeps, id: number): Promise<void> {
     lastPublished = Date.now();
     await emit(deps.db, deps, accountId, [{ event: 'contactImport', import: toContactImport(view) }]);
   };
-  const storedSkipped = (typeof row.skipped === 'string' ? JSON.parse(row.skipped) : row.skipped) as {
-    entry: number;
-    reason: string;
-  }[];
-  const progress: ImportProgress = {
-    state: 'running',
-    total: row.total,
-    done: row.done,
-    added: row.added,
-    updated: row.updated,
-    unchanged: row.unchanged,
-    groups_added: row.groups_added,
-    skipped: storedSkipped,
-    skipped_count: row.skipped_count,
-    over_limit: row.over_limit,
-    groups_over_limit: row.groups_over_limit,
-    error: null,
-  };
+  const progress: ImportProgress = { ...progressOf(row), state: 'running', error: null };
   const fail = async (err: unknown) => {
     progress.state = 'failed';
     progress.error = (err as Error).message;
@@ -489,36 +352,4 @@ export function startContactImports(deps: ContactImportDeps & { pollMs?: number 
     leaseMs: IMPORT_LEASE_MS,
     handlers: { [CONTACT_IMPORT_JOB]: contactImportHandler(deps) },
   });
-}
-
-/** A file name for Content-Disposition: the group's name (or "contacts"), ASCII-safe beside its UTF-8 form. */
-function fileNameFor(name: string): { ascii: string; utf8: string } {
-  // eslint-disable-next-line no-control-regex
-  const base = name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, ' ').trim() || 'contacts';
-  const ascii = base.replace(/[^\x20-\x7e]/g, '_');
-  return { ascii: `${ascii}.vcf`, utf8: `${base}.vcf` };
-}
-
-/** GET contacts/export: every contact, or one group's, as one vCard 4.0 file with its groups as CATEGORIES. */
-export async function exportContacts(
-  db: Db,
-  accountId: number,
-  groupId: number | undefined,
-): Promise<{ text: string; fileName: { ascii: string; utf8: string } }> {
-  const group = groupId !== undefined ? await requireGroup(db, accountId, groupId) : undefined;
-  const [contacts, groups] = await Promise.all([
-    allContacts(db, accountId, groupId),
-    listGroups(db, accountId),
-  ]);
-  const groupName = new Map(groups.map((g) => [g.id, g.name]));
-  const text = writeVcards(
-    contacts.map((c) => ({
-      ...c,
-      groups: c.groups
-        .map((id) => groupName.get(id))
-        .filter((n): n is string => n !== undefined)
-        .sort((x, y) => x.localeCompare(y, 'en')),
-    })),
-  );
-  return { text, fileName: fileNameFor(group?.name ?? 'contacts') };
 }

@@ -108,20 +108,7 @@ describe('writing vCards', () => {
 
   it('reads back what it wrote', () => {
     const { entries } = parseVcards(Buffer.from(writeVcards([contact])));
-    expect(entries).toEqual([
-      {
-        entry: 1,
-        name: 'A, B',
-        surname: 'C;D',
-        emails: ['p@example.com', 'q@example.com'],
-        phone: '+7 1',
-        birthday: '1990-01-02',
-        notes: 'line 1\nline 2, with a comma',
-        groups: ['Friends, old', 'Work'],
-        properties: [['x-custom', { type: 'a' }, 'unknown', 'kept']],
-        uid: null,
-      },
-    ]);
+    expect(entries).toEqual([{ entry: 1, ...contact, uid: null }]);
     expect(writeVcards([])).toBe('');
   });
 });

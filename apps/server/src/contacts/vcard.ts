@@ -207,17 +207,8 @@ function readCard(card: CardText, result: ParsedFile): void {
   }
 }
 
-/** A contact as export writes it. */
-export interface ExportContact {
-  name: string;
-  surname: string;
-  emails: string[];
-  phone: string;
-  birthday: string | null;
-  notes: string;
-  groups: string[];
-  properties: VcardProperty[];
-}
+/** A contact as export writes it: what an import reads, but its place in the file and its UID. */
+export type ExportContact = Omit<ImportEntry, 'entry' | 'uid'>;
 
 /** Contacts as one vCard 4.0 file (CRLF lines, folded at 75 octets by ical.js). */
 export function writeVcards(contacts: ExportContact[]): string {

@@ -15,6 +15,7 @@ import {
   type Ingested,
   type IngestSource,
   type MessageBlobs,
+  type MessageVerdict,
 } from '../mailbox/index.js';
 import { isEncryptedNotice } from '../encrypted/index.js';
 import type { LocalRecipient } from '../addresses/index.js';
@@ -26,9 +27,9 @@ import {
   type FilterMessage,
   recordFilterErrors,
   type DeliveryPlan,
-  type MessageVerdict,
   type OutgoingAction,
 } from '../filters/index.js';
+import { placeMessage, type Placement } from '../spam/index.js';
 import { ingestMetrics } from './ingest-metrics.js';
 
 export interface IngestDeps {
@@ -62,7 +63,9 @@ export interface FilterActionsRequest {
   raw: Buffer;
   actions: OutgoingAction[];
   /** What is known of the message's authenticity and spamminess: a redirect reads it (filters' redirectRefusal). */
-  verdict: MessageVerdict;
+  verdict: MessageVerdict | undefined;
+  /** The account's script judged the message spam (it filed it into Junk, or flagged it `$Junk`). */
+  junkByScript: boolean;
 }
 export type SendFilterActions = (request: FilterActionsRequest) => Promise<void>;
 
@@ -84,7 +87,7 @@ export interface Delivered {
 /** The envelope of a received message: MAIL FROM, "" for the null sender <>. */
 export interface ReceivedEnvelope {
   from: string;
-  /** The receiving path's verdict on the message (SPF/DKIM/DMARC, a spam score): none is checked yet (issue 30). */
+  /** What the receiving path found out (SPF, DKIM, DMARC, ARC, a spam score); none for mail that never crossed SMTP. */
   verdict?: MessageVerdict;
 }
 
@@ -162,15 +165,32 @@ export async function deliverMessage(
         })
       : Promise.resolve(raw as Buffer));
   const plans = new Map<number, DeliveryPlan>();
+  const scored = envelope.verdict?.spam?.status === 'scored' ? envelope.verdict.spam : undefined;
   for (const r of accounts.values()) {
     const plan = await planDelivery(deps.db, r.accountId, filterMessage ?? readRaw, {
       from: envelope.from,
       to: r.address,
+      ...(scored ? { spam: { score: scored.score, required: scored.required } } : {}),
     }).catch((err: unknown) => {
       deps.log.error({ err }, 'running a filter failed');
       return inboxOnly([{ filter: null, message: 'the filters could not run' }]);
     });
     if (plan) plans.set(r.accountId, plan);
+  }
+
+  // Where each account puts the message for what the checks found (its lists, DMARC quarantine, the spam score).
+  const placements = new Map<number, Placement>();
+  if (envelope.verdict) {
+    const fromAddress = parsed.addresses.from?.[0]?.email ?? '';
+    for (const r of accounts.values()) {
+      const placement = await placeMessage(deps.db, r.accountId, envelope.verdict, fromAddress).catch(
+        (err: unknown) => {
+          deps.log.error({ err }, 'placing a checked message failed');
+          return { verdict: envelope.verdict!, junk: false };
+        },
+      );
+      if (placement) placements.set(r.accountId, placement);
+    }
   }
 
   let encrypted: boolean;
@@ -201,7 +221,16 @@ export async function deliverMessage(
         deps.db,
         deps.blobs,
         source,
-        group.map((r) => ({ accountId: r.accountId, aliasId: r.aliasId, copies: copiesOf(r.accountId) })),
+        group.map((r) => {
+          const placement = placements.get(r.accountId);
+          return {
+            accountId: r.accountId,
+            aliasId: r.aliasId,
+            copies: copiesOf(r.accountId),
+            ...(placement ? { verdict: placement.verdict } : {}),
+            ...(placement?.junk ? { inbox: 'junk' as const } : {}),
+          };
+        }),
         { skipIfStoredSince: new Date(Date.now() - RETRY_WINDOW_MS) },
       );
       for (const r of group) outcomes.set(r.accountId, { ok: true });
@@ -230,7 +259,7 @@ export async function deliverMessage(
         ).catch((err: unknown) => (deps.log.error({ err }, 'claiming what a filter sends failed'), true));
         if (!claimed) continue;
       }
-      const mail = await afterStored(deps, r, plan, envelope, readRaw, source);
+      const mail = await afterStored(deps, r, plan, envelope, readRaw, source, placements.get(r.accountId));
       if (mail) outgoing.push(mail);
     }
   }
@@ -255,6 +284,7 @@ async function afterStored(
   envelope: ReceivedEnvelope,
   readRaw: () => Promise<Buffer>,
   source: IngestSource,
+  placement: Placement | undefined,
 ): Promise<OutgoingMail | undefined> {
   if (!plan) return undefined;
   const { accountId } = recipient;
@@ -275,7 +305,15 @@ async function afterStored(
         deps.db,
         deps.blobs,
         source,
-        [{ accountId, aliasId: recipient.aliasId, copies: [{ folder: 'inbox' }] }],
+        [
+          {
+            accountId,
+            aliasId: recipient.aliasId,
+            copies: [{ folder: 'inbox' }],
+            ...(placement ? { verdict: placement.verdict } : {}),
+            ...(placement?.junk ? { inbox: 'junk' as const } : {}),
+          },
+        ],
         { enforceQuota: false },
       ).then(
         (kept) => {
@@ -299,8 +337,8 @@ async function afterStored(
       envelopeFrom: envelope.from,
       raw,
       actions: plan.outgoing,
-      // One verdict: the receiving path's, and the script's own judgement (it filed the message as spam).
-      verdict: { ...envelope.verdict, spam: Boolean(envelope.verdict?.spam) || plan.junk },
+      verdict: placement?.verdict ?? envelope.verdict,
+      junkByScript: plan.junk,
     },
     sent: () => record(plan.errors),
     notSent,

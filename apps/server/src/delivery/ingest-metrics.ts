@@ -13,6 +13,9 @@ export type RefusalReason =
   | 'quota_permanent'
   | 'busy'
   | 'bare_line_ending'
+  | 'dmarc_reject'
+  | 'spam_reject'
+  | 'spam_defer'
   | 'temporary';
 
 type Protocol = 'smtp' | 'lmtp';
@@ -57,7 +60,29 @@ const recipients = new Counter({
   registers: [metricsRegistry],
 });
 
+const checks = new Histogram({
+  name: 'mailroom_ingest_check_duration_seconds',
+  help: "A message's checks before it is stored, by check (auth: SPF, DKIM, DMARC and ARC; spam: Rspamd)",
+  labelNames: ['check'] as const,
+  buckets: durationBuckets,
+  registers: [metricsRegistry],
+});
+const verdicts = new Counter({
+  name: 'mailroom_ingest_verdicts_total',
+  help:
+    'Results of the checks of incoming mail: check (dmarc, spam) and result (pass, fail, none, temperror, …; ' +
+    "spam: Rspamd's action, or unavailable when it was not reached in time)",
+  labelNames: ['check', 'result'] as const,
+  registers: [metricsRegistry],
+});
+
 export const ingestMetrics = {
+  checked(check: 'auth' | 'spam', ms: number) {
+    checks.observe({ check }, ms / 1000);
+  },
+  verdict(check: 'dmarc' | 'spam', result: string) {
+    verdicts.inc({ check, result });
+  },
   refused(protocol: Protocol, stage: 'mail' | 'rcpt' | 'data', reason: RefusalReason) {
     refused.inc({ protocol, stage, reason });
   },

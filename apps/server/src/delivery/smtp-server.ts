@@ -10,6 +10,7 @@ import {
 } from 'smtp-server';
 import { deliverMessage, sendOutgoing, type DeliveryOutcome, type IngestDeps } from './deliver.js';
 import { LineEndingCheck } from './line-endings.js';
+import { checkInbound, openInboundChecks } from './inbound-check.js';
 import { ingestMetrics, type RefusalReason } from './ingest-metrics.js';
 import {
   resolveRecipient,
@@ -106,6 +107,8 @@ export async function startIngestServer(
   // Recipients that are the SRS addresses of mail our filters forwarded (addresses/srs.ts): bounces, taken and dropped.
   const srsBounces = new WeakSet<SMTPServerAddress>();
   const srsKey = srsKeyOf(deps.secrets);
+  // SPF, DKIM, DMARC and ARC, and Rspamd: their DNS cache lives as long as the listener.
+  const checks = openInboundChecks(config);
   const tls =
     config.smtpTls && !lmtp
       ? { key: await fs.readFile(config.smtpTls.keyFile), cert: await fs.readFile(config.smtpTls.certFile) }
@@ -284,21 +287,41 @@ export async function startIngestServer(
           return callback(null, lmtp ? (rcptTo.map(() => ok) as unknown as string) : ok);
         }
         spool.end();
+        const envelopeFrom = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
         const store = finished(spool)
           .then(() =>
-            deliverMessage(deps, spool.file(), recipients as LocalRecipient[], lmtp ? 'each' : 'together', {
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            checkInbound(checks, deps.blobs, spool.file(), {
+              ip: session.remoteAddress,
+              helo: session.hostNameAppearsAs ?? '',
+              from: envelopeFrom,
+              rcpt: rcptTo.map((a) => a.address),
+              sessionId: session.id,
+              lmtp,
             }),
           )
-          // What the filters ask to send is queued before the reply, as the message is stored before it.
-          .then(async ({ outcomes, outgoing }) => {
+          .then(async (decision) => {
+            if (decision.kind === 'refuse') return decision;
+            const { outcomes, outgoing } = await deliverMessage(
+              deps,
+              decision.message,
+              recipients as LocalRecipient[],
+              lmtp ? 'each' : 'together',
+              { from: envelopeFrom, ...(decision.verdict ? { verdict: decision.verdict } : {}) },
+            );
+            // What the filters ask to send is queued before the reply, as the message is stored before it.
             await sendOutgoing(outgoing, deps.sendFilterActions);
             return outcomes;
           })
           .then(
             (delivered) => {
-              const outcomes = withBounces(delivered);
               release();
+              if (!Array.isArray(delivered)) {
+                // Refused by the checks (DMARC reject, Rspamd's reject or deferral): nothing was stored.
+                ingestMetrics.refused(protocol, 'data', delivered.reason);
+                const err = reply(delivered.code, delivered.message);
+                return lmtp ? callback(null, rcptTo.map(() => err) as unknown as string) : callback(err);
+              }
+              const outcomes = withBounces(delivered);
               if (lmtp) {
                 for (const outcome of outcomes)
                   if (!outcome.ok) ingestMetrics.refused(protocol, 'data', outcome.failure);

@@ -1,5 +1,4 @@
 import { createHash, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import MailComposer from 'nodemailer/lib/mail-composer/index.js';
 import {
   ENCRYPTED_PAYLOAD_LIMIT_BYTES,
   ENCRYPTION_KDF_ITERATIONS,
@@ -11,11 +10,11 @@ import {
 import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { BlobStore } from '../core/blobs/index.js';
-import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
+import type { EventBus, PublishLog } from '../core/events/index.js';
 import type { Principal } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { readMessage } from '../mail/index.js';
-import { storeNotice } from '../mailbox/index.js';
+import { sendNotice } from '../mailbox/index.js';
 import {
   blobInUse,
   findLiveEncrypted,
@@ -191,7 +190,7 @@ export async function openEncrypted(deps: EncryptedDeps, id: string, auth: strin
 
 /** The encrypted message behind a notice in the caller's mailbox (encrypted flag set by sending). */
 async function encryptedIdOf(db: Db, principal: Principal, folderId: number, uid: number): Promise<string> {
-  const mail = await readMessage(db, principal, folderId, uid, false);
+  const mail = await readMessage(db, principal, folderId, uid, false, []);
   const id = mail.encrypted ? encryptedIdInNotice(Buffer.from(mail.content, 'base64').toString()) : undefined;
   if (!id) throw new DomainError('message_not_found');
   return id;
@@ -209,16 +208,5 @@ export async function decryptForMessage(
 
 async function tellSenderLocked(deps: EncryptedDeps, row: EncryptedRow): Promise<void> {
   const notice = lockedNotice({ sentAt: row.created_at, attempts: deps.config.encrypted.maxAttempts });
-  const raw = await new MailComposer({
-    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
-    to: row.sender_email,
-    subject: notice.subject,
-    text: notice.text,
-    html: notice.html,
-    date: new Date(),
-  })
-    .compile()
-    .build();
-  const { events } = await storeNotice(deps.db, deps.blobs, row.account_id, raw);
-  await emit(deps.db, deps, row.account_id, events);
+  await sendNotice(deps, deps.config.mailDomain, row.account_id, { to: row.sender_email, ...notice });
 }

@@ -37,6 +37,8 @@ export interface DeliveryEnvelope {
   from: string;
   /** The RCPT TO of this account. */
   to: string;
+  /** The spam scorer's score and threshold, for spamtest (absent: not tested). */
+  spam?: { score: number; required: number };
 }
 
 const noFlags = { seen: false, flagged: false, answered: false, draft: false };
@@ -102,6 +104,7 @@ export async function planDelivery(
     const result = await runOnMessage({ source: stored.source }, await readRaw(), {
       envelopeFrom: envelope.from,
       envelopeTo: envelope.to,
+      ...(envelope.spam ? { spam: envelope.spam } : {}),
       mailboxes: async () => (await folders()).map((f) => f.name),
     });
     if (!result) return null;

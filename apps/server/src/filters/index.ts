@@ -22,7 +22,6 @@ export { runFilterBatch, startFilterRuns, type FilterRunDeps } from './filter-ru
 export {
   claimRedirect,
   redirectRefusal,
-  type MessageVerdict,
   type RedirectClaim,
   type RedirectLimits,
 } from './redirect-policy.js';

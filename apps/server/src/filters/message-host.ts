@@ -17,6 +17,8 @@ export interface FilterContext {
   /** Whether the account has a mailbox of this name; a context that cannot tell answers true. */
   mailboxExists?: (name: string) => boolean;
   now?: () => Date;
+  /** The spam scorer's score and threshold for spamtest (RFC 5235); absent: not tested. */
+  spam?: { score: number; required: number };
   /** Whether to decode the body's parts (body :content and :text need them); false answers none. Default true. */
   bodyParts?: boolean;
   /**
@@ -58,6 +60,7 @@ export async function sieveHostFor(
     envelope: () => ({ from: context.envelopeFrom, to: context.envelopeTo }),
     mailboxExists: context.mailboxExists ?? (() => true),
     now: context.now ?? (() => new Date()),
+    spamScore: () => context.spam ?? null,
   };
 }
 
@@ -112,6 +115,7 @@ export async function runOnMessage(
     envelopeTo: context.envelopeTo,
     mailboxes: null as string[] | null,
     ...(context.now ? { now: context.now.getTime() } : {}),
+    ...(context.spam ? { spam: context.spam } : {}),
   };
   for (;;) {
     const answer = await runInWorker(job);

@@ -1,23 +1,16 @@
 import { transact, type Db } from '../core/db/index.js';
+import type { MessageVerdict } from '../mailbox/index.js';
 import { claimRedirectCapNotice, countRedirect, type RedirectPeriod } from './filters.repository.js';
 
 /**
- * What is known of a received message's authenticity and spamminess, in one place: the redirect decision reads only
- * this. Today the only source is the filter itself (a message it files into Junk, or flags `$Junk`, was judged spam
- * by its owner's rules); the SMTP path passes `ReceivedEnvelope.verdict` when it checks SPF/DKIM/DMARC and scores
- * spam (issue 30), and those fields join here.
+ * Why a message may not be redirected at all, or null: mail that failed DMARC, went to Junk, was scored spam or was
+ * judged spam by its owner's own script (`junkByScript`: it filed the message into Junk or flagged it `$Junk`) is
+ * never forwarded — forwarding it would spend our reputation on it.
  */
-export interface MessageVerdict {
-  /** A spam scorer, or the account's own filter, judged the message spam. */
-  spam?: boolean;
-  /** DMARC evaluated to fail for the From domain. */
-  dmarc?: 'pass' | 'fail' | 'none';
-}
-
-/** Why a message may not be redirected at all (mail that failed DMARC or is spam is never forwarded), or null. */
-export function redirectRefusal(verdict: MessageVerdict | undefined): string | null {
-  if (verdict?.dmarc === 'fail') return 'the message failed DMARC, so it is not forwarded';
-  if (verdict?.spam) return 'the message is spam, so it is not forwarded';
+export function redirectRefusal(verdict: MessageVerdict | undefined, junkByScript = false): string | null {
+  if (verdict?.auth?.dmarc.result === 'fail' && !verdict.auth.arc.trusted)
+    return 'the message failed DMARC, so it is not forwarded';
+  if (junkByScript || verdict?.junk) return 'the message is spam, so it is not forwarded';
   return null;
 }
 

@@ -32,6 +32,8 @@ export interface SieveJob {
   bodyParts?: boolean;
   /** The clock for currentdate, in ms since the epoch (now when absent). */
   now?: number;
+  /** The spam score for spamtest (absent: not tested). */
+  spam?: { score: number; required: number };
   timeLimitMs: number;
 }
 

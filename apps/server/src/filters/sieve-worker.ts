@@ -50,6 +50,7 @@ serveJobs<SieveJob | SieveCompileJob, SieveJobResult>(async (job) => {
       envelopeTo: job.envelopeTo,
       ...(job.bodyParts === false ? { bodyParts: false } : {}),
       ...(job.now !== undefined ? { now: () => new Date(job.now!) } : {}),
+      ...(job.spam ? { spam: job.spam } : {}),
       ...(job.headOnly
         ? {
             headOnly: () => {

@@ -10,3 +10,4 @@ export { postgresRateLimitStore } from './rate-limit-store.js';
 export { apiRoute, checkRouteTable, type RouteDocs } from './api-route.js';
 export { noNulPlugin } from './no-nul.js';
 export { canonicalHostPlugin } from './canonical-host.js';
+export { sendHtml } from './html-page.js';

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { type Db, deleteRows } from '../core/db/index.js';
 
 export interface RateLimitState {
   count: number;
@@ -44,16 +44,16 @@ export async function readRateLimit(db: Db, key: string): Promise<RateLimitState
  * it deletes, so a key a concurrent hit just started over is kept.
  */
 export async function deleteExpiredRateLimits(db: Db, limit: number): Promise<number> {
-  const result = await db
-    .deleteFrom('rate_limits')
-    .where('key', 'in', (eb) =>
-      eb
-        .selectFrom('rate_limits')
-        .select('key')
-        .where('reset_at', '<=', sql<Date>`now()`)
-        .limit(limit),
-    )
-    .where('reset_at', '<=', sql<Date>`now()`)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(
+    db
+      .deleteFrom('rate_limits')
+      .where('key', 'in', (eb) =>
+        eb
+          .selectFrom('rate_limits')
+          .select('key')
+          .where('reset_at', '<=', sql<Date>`now()`)
+          .limit(limit),
+      )
+      .where('reset_at', '<=', sql<Date>`now()`),
+  );
 }

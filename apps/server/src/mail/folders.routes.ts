@@ -19,7 +19,9 @@ export const folderRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.route({
     ...apiRoute(app, 'folders', { tags: ['folders'], summary: 'The folder tree with unread counts' }),
-    handler: async (request) => ({ folders: await folderTreeFor(db, request.requireAuth()) }),
+    handler: async (request) => ({
+      folders: await folderTreeFor(db, request.requireAuth(), app.deps.config.inbound.junkRetentionDays),
+    }),
   });
 
   app.route({

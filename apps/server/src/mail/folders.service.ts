@@ -58,8 +58,16 @@ function withinScope(rows: FolderRow[]): FolderRow[] {
 }
 
 /** The tree a principal sees: a session held to one address gets the counts of its own mail only. */
-export async function folderTreeFor(db: Db, principal: Principal): Promise<Folder[]> {
-  return getFolderTree(db, principal.accountId, await scopeOf(db, principal));
+export async function folderTreeFor(
+  db: Db,
+  principal: Principal,
+  junkRetentionDays?: number,
+): Promise<Folder[]> {
+  const tree = await getFolderTree(db, principal.accountId, await scopeOf(db, principal));
+  // Junk says how long it keeps mail (its retention job removes what is older).
+  if (junkRetentionDays)
+    for (const folder of tree) if (folder.system === 'junk') folder.retention_days = junkRetentionDays;
+  return tree;
 }
 
 export function buildFolderTree(rows: FolderRow[]): Folder[] {

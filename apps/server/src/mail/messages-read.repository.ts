@@ -182,6 +182,7 @@ export interface MessageRow extends ListRow {
   attachments: StoredAttachment[];
   body_text: string;
   body_html: string | null;
+  verdict: Record<string, unknown> | null;
 }
 
 const messageColumns = [
@@ -190,6 +191,7 @@ const messageColumns = [
   'messages.attachments',
   'message_contents.body_text',
   'message_contents.body_html',
+  'message_contents.verdict',
 ] as const;
 
 /** One of the caller's messages by folder and UID. */

@@ -52,6 +52,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         request.params.folder_id,
         request.params.uid,
         images(request.query.show_images),
+        app.deps.config.inbound.protectedDomains,
       ),
     }),
   });
@@ -67,6 +68,7 @@ export const messagesReadRoutes: FastifyPluginAsyncZod<{ signer: ImageUrlSigner 
         request.requireAuth(),
         request.query.message_id,
         images(request.query.show_images),
+        app.deps.config.inbound.protectedDomains,
       ),
     }),
   });

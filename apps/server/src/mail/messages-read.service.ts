@@ -21,7 +21,14 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId, type Scope } from '../mailbox/index.js';
+import {
+  fromDomainProved,
+  normaliseMessageId,
+  systemFolder,
+  type MessageVerdict,
+  type Scope,
+} from '../mailbox/index.js';
+import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
 import { getSettings, type Principal } from '../accounts/index.js';
@@ -130,9 +137,15 @@ async function imagesFor(
   // Opening a message is a measured path: the setting and the sender's standing are read only when there is a remote
   // image to decide about (a plain-text message, or HTML with none, has nothing to show or hide).
   if (row.body_html === null || !mayLoadRemote(row.body_html)) return false;
+  // Mail in Junk never loads remote images by itself (issue 30): the member asks (show_images=true).
+  if ((await systemFolder(db, principal.accountId, 'junk').catch(() => null))?.id === row.folder_id)
+    return false;
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
+  // A correspondent's images, only when the message proved it comes from them (anyone can write a contact's From).
+  const verdict = row.verdict as MessageVerdict | null;
+  if (verdict && !fromDomainProved(verdict)) return false;
   return (await isKnownSender(db, principal.accountId, row.addresses.from?.[0]?.email ?? ''))
     ? choice.bySetting
     : false;
@@ -157,6 +170,7 @@ async function toMail(
   view: Scope,
   row: MessageRow,
   showImages: ShowImages,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const [item] = await attachThreads(
     db,
@@ -195,6 +209,12 @@ async function toMail(
       .map((a) => ({ id: a.id, name: attachmentDisplayName(a), size: a.size })),
     images_blocked: imagesBlocked,
     message_id: row.message_id,
+    trust: senderTrust(
+      row.verdict as MessageVerdict | null,
+      item!.fields.from[0],
+      row.addresses.reply_to?.[0],
+      protectedDomains,
+    ),
   };
 }
 
@@ -205,11 +225,19 @@ export async function readMessage(
   folderId: number,
   uid: number,
   images: ImageChoice,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const view = await scopeOf(db, principal);
   const row = await messageByUid(db, principal.accountId, view, folderId, uid);
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
+  return toMail(
+    db,
+    principal.accountId,
+    view,
+    row,
+    await imagesFor(db, principal, row, images),
+    protectedDomains,
+  );
 }
 
 /** GET messages?message_id=: the caller's newest copy (Inbox and Sent may both hold one). */
@@ -218,10 +246,18 @@ export async function readMessageById(
   principal: Principal,
   messageId: string,
   images: ImageChoice,
+  protectedDomains: readonly string[],
 ): Promise<Mail> {
   const id = normaliseMessageId(messageId);
   const view = await scopeOf(db, principal);
   const row = id ? await messageByMessageId(db, principal.accountId, view, id) : undefined;
   if (!row) throw new DomainError('message_not_found');
-  return toMail(db, principal.accountId, view, row, await imagesFor(db, principal, row, images));
+  return toMail(
+    db,
+    principal.accountId,
+    view,
+    row,
+    await imagesFor(db, principal, row, images),
+    protectedDomains,
+  );
 }

@@ -20,3 +20,14 @@ export async function blobsOfMessages(db: Db, hashes: string[]): Promise<string[
       and h.hash = any(${hashes}::text[])`.execute(db);
   return rows.map((r) => r.hash);
 }
+
+/** The stored bytes' hash of a message of the account, or null when it is gone. */
+export async function messageBlobHash(db: Db, accountId: number, messageId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('messages')
+    .select('blob_hash')
+    .where('id', '=', messageId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.blob_hash ?? null;
+}

@@ -1,4 +1,4 @@
-import type { Db } from '../core/db/index.js';
+import { type Db, ownRow } from '../core/db/index.js';
 import { scopeCondition, type Scope } from './scope.js';
 
 /** One of the account's messages by folder and UID within a scope: what compose needs of it. */
@@ -18,8 +18,7 @@ export function setAnswered(db: Db, accountId: number, messageId: number) {
   return db
     .updateTable('messages')
     .set({ answered: true })
-    .where('id', '=', messageId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(messageId, accountId))
     .where('answered', '=', false)
     .returning(['folder_id', 'uid'])
     .executeTakeFirst();

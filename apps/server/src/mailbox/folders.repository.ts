@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { FolderSystem } from '@mailroom/protocol';
-import type { Db, Trx } from '../core/db/index.js';
+import { type Db, ownRow, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { addressCount, aliasRowsCondition, scopeCondition, type Scope } from './scope.js';
 
@@ -32,16 +32,24 @@ export function lockFolder(trx: Trx, accountId: number, folderId: number) {
   return trx
     .selectFrom('folders')
     .select(['id', 'name', 'system'])
-    .where('id', '=', folderId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(folderId, accountId))
     .forUpdate()
     .executeTakeFirst();
 }
 
-/** Whether another folder of the account already has this name, compared without case. */
-export async function folderNameTaken(db: Db, accountId: number, name: string, exceptId?: number) {
+/**
+ * Whether another folder (or label) of the account already has this name, compared without case; `exceptId` is the
+ * one being renamed.
+ */
+export async function nameTaken(
+  db: Db,
+  table: 'folders' | 'labels',
+  accountId: number,
+  name: string,
+  exceptId?: number,
+): Promise<boolean> {
   const row = await db
-    .selectFrom('folders')
+    .selectFrom(table)
     .select('id')
     .where('account_id', '=', accountId)
     // Both sides lowered by the database, so the check agrees with the unique index on lower(name).
@@ -105,8 +113,7 @@ export async function requireFolder(db: Db, accountId: number, folderId: number)
   const folder = await db
     .selectFrom('folders')
     .select(['id', 'name', 'system'])
-    .where('id', '=', folderId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(folderId, accountId))
     .executeTakeFirst();
   if (!folder) throw new DomainError('entity_not_found');
   return folder;

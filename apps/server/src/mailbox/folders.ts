@@ -10,7 +10,7 @@ import { DomainError } from '../core/errors.js';
 import {
   deleteFolderRow,
   descendantNames,
-  folderNameTaken,
+  nameTaken,
   insertFolders,
   listFolders,
   lockFolder,
@@ -73,7 +73,7 @@ export async function createFolder(
       refuseCollectorNamespace(prefix, segment);
       const name = `${prefix}.${segment}`;
       if (depthOf(name) > FOLDER_DEPTH_MAX) throw new DomainError('folder_name_invalid');
-      if (await folderNameTaken(trx, accountId, name)) throw new DomainError('folder_already_exist');
+      if (await nameTaken(trx, 'folders', accountId, name)) throw new DomainError('folder_already_exist');
       const [id] = await insertFolders(trx, accountId, [{ name, system: null }]);
       return id!;
     });
@@ -112,7 +112,7 @@ export async function updateFolder(
       const deepest = Math.max(0, ...(await descendantNames(trx, accountId, folder.name)).map(depthOf));
       if (depthOf(name) + Math.max(0, deepest - depthOf(folder.name)) > FOLDER_DEPTH_MAX)
         throw new DomainError('folder_name_invalid');
-      if (await folderNameTaken(trx, accountId, name, folder.id))
+      if (await nameTaken(trx, 'folders', accountId, name, folder.id))
         throw new DomainError('folder_already_exist');
       await renameFolderTree(trx, accountId, folder.name, name);
       return true;

@@ -22,8 +22,17 @@ export {
   type IngestSource,
   type IngestTarget,
 } from './ingest.js';
+export {
+  fromDomainProved,
+  type AuthResult,
+  type AuthResults,
+  type MessageVerdict,
+  type SpamResult,
+} from './verdict.js';
+export { SPAM_LEARN_JOB, type SpamLesson } from './spam-lessons.js';
+export { oldJunk } from './junk.repository.js';
 export { openAttachment } from './attachments.js';
-export { storeNotice } from './notice.js';
+export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
 export { findThread, threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
 export {
@@ -72,4 +81,4 @@ export {
   type Scope,
 } from './scope.js';
 export { accountsWithNewInboxMail, newInboxMail } from './new-mail.repository.js';
-export { blobsOfMessages } from './blob-references.repository.js';
+export { blobsOfMessages, messageBlobHash } from './blob-references.repository.js';

@@ -3,6 +3,7 @@ import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { ParsedMessage } from './parse/index.js';
 import { storeMessage, type MessageBlobs, type StoredMessage } from './store-message.js';
+import type { MessageVerdict } from './verdict.js';
 
 /**
  * The one way a message from outside comes into mailboxes (issue 29): SMTP and LMTP, local delivery of sent mail,
@@ -34,8 +35,10 @@ export interface IngestTarget {
   /** The alias the message came to (null: the primary address); a session held to one address sees its mail. */
   aliasId?: number | null;
   copies: IngestCopy[];
-  /** The folder the plan's `inbox` means when not the Inbox (a collector's folder for its remote one). */
-  inbox?: number;
+  /** The folder the plan's `inbox` means when not the Inbox (a collector's folder for its remote one), or Junk. */
+  inbox?: number | 'junk';
+  /** What the receiving path found out about the message for this account (kept with every copy). */
+  verdict?: MessageVerdict;
 }
 
 export interface IngestOptions {
@@ -86,9 +89,12 @@ export async function ingest(
             accountId: target.accountId,
             ...(copy.folder !== 'inbox'
               ? { folderId: copy.folder }
-              : target.inbox !== undefined
-                ? { folderId: target.inbox }
-                : { systemFolder: 'inbox' as const }),
+              : target.inbox === 'junk'
+                ? { systemFolder: 'junk' as const }
+                : target.inbox !== undefined
+                  ? { folderId: target.inbox }
+                  : { systemFolder: 'inbox' as const }),
+            ...(target.verdict ? { verdict: target.verdict } : {}),
             parsed: source.parsed,
             blobs: source.blobs,
             ...(target.aliasId !== undefined ? { aliasId: target.aliasId } : {}),

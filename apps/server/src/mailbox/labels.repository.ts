@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Label, LabelSearchField } from '@mailroom/protocol';
-import type { Db } from '../core/db/index.js';
+import { type Db, ownRow } from '../core/db/index.js';
 
 const labelColumns = ['id', 'name', 'color', 'search_field', 'search_content', 'folder_id'] as const;
 
@@ -24,29 +24,7 @@ export async function listLabels(db: Db, accountId: number): Promise<Label[]> {
 
 /** The caller's label or undefined: the account is part of the query. */
 export async function findLabel(db: Db, accountId: number, labelId: number): Promise<Label | undefined> {
-  return db
-    .selectFrom('labels')
-    .select(labelColumns)
-    .where('id', '=', labelId)
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-}
-
-/** Whether the account has a label of this name in any case (the unique index is on lower(name)), besides `exceptId`. */
-export async function labelNameTaken(
-  db: Db,
-  accountId: number,
-  name: string,
-  exceptId?: number,
-): Promise<boolean> {
-  const row = await db
-    .selectFrom('labels')
-    .select('id')
-    .where('account_id', '=', accountId)
-    .where(sql<boolean>`lower(name) = lower(${name})`)
-    .$if(exceptId !== undefined, (q) => q.where('id', '<>', exceptId!))
-    .executeTakeFirst();
-  return row !== undefined;
+  return db.selectFrom('labels').select(labelColumns).where(ownRow(labelId, accountId)).executeTakeFirst();
 }
 
 export async function insertLabel(db: Db, accountId: number, values: LabelValues): Promise<Label> {
@@ -66,8 +44,7 @@ export async function updateLabel(
   return db
     .updateTable('labels')
     .set(values)
-    .where('id', '=', labelId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(labelId, accountId))
     .returning(labelColumns)
     .executeTakeFirst();
 }
@@ -80,8 +57,7 @@ export async function deleteLabel(
 ): Promise<{ deleted: boolean; untagged: { folder_id: number; uid: number }[] }> {
   const deleted = await db
     .deleteFrom('labels')
-    .where('id', '=', labelId)
-    .where('account_id', '=', accountId)
+    .where(ownRow(labelId, accountId))
     .returning('id')
     .executeTakeFirst();
   if (!deleted) return { deleted: false, untagged: [] };

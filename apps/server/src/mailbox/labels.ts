@@ -1,13 +1,12 @@
 import type { Label, MailEvent } from '@mailroom/protocol';
 import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { requireFolder } from './folders.repository.js';
+import { nameTaken, requireFolder } from './folders.repository.js';
 import { groupByFolder } from './purge.js';
 import {
   deleteLabel,
   findLabel,
   insertLabel,
-  labelNameTaken,
   listLabels,
   updateLabel,
   type LabelValues,
@@ -53,7 +52,7 @@ async function checkedValues(
   if (input.name !== undefined) {
     values.name = input.name.trim();
     if (!values.name) throw new DomainError('name_not_indicated');
-    if (await labelNameTaken(db, accountId, values.name, labelId))
+    if (await nameTaken(db, 'labels', accountId, values.name, labelId))
       throw new DomainError('label_already_exist');
   }
   if (input.search_content !== undefined) {

@@ -15,6 +15,7 @@ import {
   type LockedMessage,
 } from './mailbox.repository.js';
 import { counterEvent, mergeGroups, purgeLocked, unseenCount } from './purge.js';
+import { queueSpamLessons } from './spam-lessons.js';
 
 /**
  * The message operations of the store: mark (flags and labels), move, delete (to Trash, or for good from Trash and
@@ -87,6 +88,21 @@ async function moveLocked(trx: Trx, accountId: number, destinationId: number, gr
   }
   const all = sources.flatMap((s) => s.messages);
   if (!all.length) return { moved: [], events };
+  const systems = new Map(
+    (await folderSystems(trx, accountId, [destinationId, ...sources.map((s) => s.folderId)])).map((f) => [
+      f.id,
+      f.system,
+    ]),
+  );
+  await queueSpamLessons(
+    trx,
+    accountId,
+    systems.get(destinationId) ?? null,
+    sources.map((s) => ({
+      system: systems.get(s.folderId) ?? null,
+      messageIds: s.messages.map((m) => m.id),
+    })),
+  );
   const first = await allocateUids(trx, destinationId, all.length);
   const newUids = all.map((_, i) => first + i);
   await relocateMessages(

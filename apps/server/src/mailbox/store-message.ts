@@ -7,6 +7,7 @@ import { DomainError } from '../core/errors.js';
 import { previewOf, type ParsedMessage } from './parse/parse-message.js';
 import { findThread, threadSubject } from './threads.js';
 import { searchVectorSql } from './search-vector.js';
+import type { MessageVerdict } from './verdict.js';
 
 /** A stored blob: what `BlobStore.put` returns. */
 export interface BlobRef {
@@ -27,6 +28,8 @@ type StoreMessageFields = {
   aliasId?: number | null;
   receivedAt?: Date;
   encrypted?: boolean;
+  /** What the receiving path found out about the message (SPF, DKIM, DMARC, spam): the reader shows it. */
+  verdict?: MessageVerdict;
   /** False for copies that must not be refused for space (a bounce to the sender); default true. */
   enforceQuota?: boolean;
 } & (
@@ -170,13 +173,14 @@ export async function storeMessage(
       returning id, account_id, thread_id
     ),
     contents as (
-      insert into message_contents (message_id, account_id, body_text, body_html, search_vector)
-      select message.id, message.account_id, ${parsed.text}::text, ${parsed.html}::text, ${searchVectorSql({
-        subject: parsed.subject,
-        from: parsed.addresses.from ?? [],
-        to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
-        body: parsed.text,
-      })}
+      insert into message_contents (message_id, account_id, body_text, body_html, verdict, search_vector)
+      select message.id, message.account_id, ${parsed.text}::text, ${parsed.html}::text,
+        ${input.verdict ? JSON.stringify(input.verdict) : null}::jsonb, ${searchVectorSql({
+          subject: parsed.subject,
+          from: parsed.addresses.from ?? [],
+          to: [...(parsed.addresses.to ?? []), ...(parsed.addresses.cc ?? [])],
+          body: parsed.text,
+        })}
       from message
     )
     select

@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../core/db/index.js';
+import { type Db, deleteRows, type Trx } from '../core/db/index.js';
 
 export type GrantKind = 'mailbox' | 'ba';
 
@@ -39,13 +39,15 @@ export async function deleteGrant(
   kind: GrantKind,
   memberId: string,
 ): Promise<boolean> {
-  const result = await trx
-    .deleteFrom('access_grants')
-    .where('account_id', '=', accountId)
-    .where('kind', '=', kind)
-    .where('member_id', '=', memberId)
-    .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return (
+    (await deleteRows(
+      trx
+        .deleteFrom('access_grants')
+        .where('account_id', '=', accountId)
+        .where('kind', '=', kind)
+        .where('member_id', '=', memberId),
+    )) > 0
+  );
 }
 
 /**

@@ -6,10 +6,9 @@ import { listAuthLog } from '../auth/index.js';
 import {
   endImpersonation,
   getSecurity,
-  grantAccess,
   impersonate,
   listBankAccounts,
-  revokeAccess,
+  setGrant,
   sharedMailboxes,
   updateUserInfo,
   type SecurityDeps,
@@ -36,14 +35,16 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     ...apiRoute(app, 'security', { tags, summary: 'The security section: password, names, grants' }),
     handler: async (request) => getSecurity(db, ownAccountOnly(request.requireAuth())),
   });
+  /** The request's deps and the account it may change: the owner's own, in their own session. */
+  const owner = (request: FastifyRequest) =>
+    [deps(request.log), ownAccountOnly(request.requireAuth())] as const;
 
   app.route({
     ...apiRoute(app, 'sendPasswordCode', {
       tags,
       summary: "Send a 6-digit code for the mailbox password to the member's wallet application",
     }),
-    handler: async (request) =>
-      sendPasswordCode(deps(request.log), ownAccountOnly(request.requireAuth()), request.body.purpose),
+    handler: async (request) => sendPasswordCode(...owner(request), request.body.purpose),
   });
 
   for (const [name, purpose] of [
@@ -58,15 +59,13 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
             ? 'Set the mailbox password of the primary address (with a code)'
             : "Change the mailbox password (with a code); the address's password sessions end",
       }),
-      handler: async (request) =>
-        setMailboxPassword(deps(request.log), ownAccountOnly(request.requireAuth()), purpose, request.body),
+      handler: async (request) => setMailboxPassword(...owner(request), purpose, request.body),
     });
   }
 
   app.route({
     ...apiRoute(app, 'updateUserInfo', { tags, summary: 'First and last name (the display name)' }),
-    handler: async (request) =>
-      updateUserInfo(deps(request.log), ownAccountOnly(request.requireAuth()), request.body),
+    handler: async (request) => updateUserInfo(...owner(request), request.body),
   });
 
   app.route({
@@ -90,8 +89,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
     app.route({
       ...apiRoute(app, grant, { tags, summary: `Let a member ${what}` }),
       config: { rateLimit: grantRateLimit },
-      handler: async (request) =>
-        grantAccess(deps(request.log), ownAccountOnly(request.requireAuth()), kind, request.query.member_id),
+      handler: async (request) => setGrant(...owner(request), kind, request.query.member_id, true),
     });
     app.route({
       ...apiRoute(app, revoke, {
@@ -99,8 +97,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: `No longer let a member ${what}${kind === 'mailbox' ? ' (their open sessions end)' : ''}`,
       }),
       config: { rateLimit: grantRateLimit },
-      handler: async (request) =>
-        revokeAccess(deps(request.log), ownAccountOnly(request.requireAuth()), kind, request.query.member_id),
+      handler: async (request) => setGrant(...owner(request), kind, request.query.member_id, false),
     });
   }
 
@@ -109,7 +106,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: "The member's bank accounts and those of members who granted BA-impersonation",
     }),
-    handler: async (request) => listBankAccounts(deps(request.log), ownAccountOnly(request.requireAuth())),
+    handler: async (request) => listBankAccounts(...owner(request)),
   });
 
   app.route({

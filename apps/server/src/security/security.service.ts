@@ -115,7 +115,8 @@ export async function updateUserInfo(
  * provider: a member may exist there before they ever open their mailbox). The security section lists it as the
  * owner typed it, so a mistyped ID is there to see and revoke. The lookup is made for both, so both do the same work.
  */
-async function grantee(db: Db, owner: AccountRow, memberId: string): Promise<AccountRow | undefined> {
+async function grantee(db: Db, accountId: number, memberId: string): Promise<AccountRow | undefined> {
+  const owner = await requireAccount(db, accountId);
   if (memberId === owner.member_id) throw new DomainError('invalid_member_id2');
   return findAccountByMemberId(db, memberId);
 }
@@ -127,42 +128,25 @@ async function tellBoth(trx: Trx, deps: SecurityDeps, accountId: number, other: 
 }
 
 /**
- * POST …/impersonation and …/ba-impersonation: the member may open the mailbox, or act for the bank accounts. The
- * same answer for a member ID that has no account yet (see `grantee`).
+ * POST …/impersonation and …/ba-impersonation (`granted`): the member may open the mailbox, or act for the bank
+ * accounts; the same answer for a member ID that has no account yet (see `grantee`). DELETE of them: no longer.
+ * Revoking impersonation ends at once every session in which that member has this mailbox open: the grant and the
+ * sessions go in one transaction (an impersonation being opened holds the grant's row, so it either finishes first
+ * and is ended here, or finds no grant), then every process closes their websockets.
  */
-export async function grantAccess(
+export async function setGrant(
   deps: SecurityDeps,
   accountId: number,
   kind: GrantKind,
   memberId: string,
+  granted: boolean,
 ): Promise<SecurityResponse> {
-  const owner = await requireAccount(deps.db, accountId);
-  const other = await grantee(deps.db, owner, memberId);
-  await transact(deps.db, async (trx) => {
-    await insertGrant(trx, accountId, kind, memberId);
-    await tellBoth(trx, deps, accountId, other);
-  });
-  return getSecurity(deps.db, accountId);
-}
-
-/**
- * DELETE …/impersonation and …/ba-impersonation. Revoking impersonation ends at once every session in which that
- * member has this mailbox open: the grant and the sessions go in one transaction (an impersonation being opened holds
- * the grant's row, so it either finishes first and is ended here, or finds no grant), then every process closes their
- * websockets.
- */
-export async function revokeAccess(
-  deps: SecurityDeps,
-  accountId: number,
-  kind: GrantKind,
-  memberId: string,
-): Promise<SecurityResponse> {
-  const owner = await requireAccount(deps.db, accountId);
-  const other = await grantee(deps.db, owner, memberId);
+  const other = await grantee(deps.db, accountId, memberId);
   const ended = await transact(deps.db, async (trx) => {
-    await deleteGrant(trx, accountId, kind, memberId);
+    if (granted) await insertGrant(trx, accountId, kind, memberId);
+    else await deleteGrant(trx, accountId, kind, memberId);
     await tellBoth(trx, deps, accountId, other);
-    if (kind !== 'mailbox') return [];
+    if (granted || kind !== 'mailbox') return [];
     // A member ID with no account has no sessions: the same statement, matching none (account ids start at 1).
     return deleteSessionsWhere(trx, {
       kind: 'impersonation',

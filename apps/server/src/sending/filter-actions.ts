@@ -4,8 +4,7 @@ import type { FilterActionsRequest, SendFilterActions } from '../delivery/index.
 import { getSettings, requireAccount } from '../accounts/index.js';
 import { isHostedDomain, senderAddressesOf, srsForward, srsKeyOf, srsReverse } from '../addresses/index.js';
 import { transact } from '../core/db/index.js';
-import { emit } from '../core/events/index.js';
-import { storeNotice } from '../mailbox/index.js';
+import { sendNotice } from '../mailbox/index.js';
 import {
   autoReplyRefusal,
   claimRedirect,
@@ -17,6 +16,7 @@ import {
 } from '../filters/index.js';
 import { buildBounce, headerBlock } from './bounce.js';
 import { queueOutgoing, wakeOutbox, type SendingDeps } from './outbox.js';
+import { arcSealForward } from './arc-seal.js';
 
 /** The loop header a redirect adds: the address whose filter redirected the message. */
 export const redirectedFromHeader = 'X-Mailroom-Redirected-From';
@@ -99,14 +99,18 @@ async function redirect(
     return `redirect to ${address}: this message was redirected here by this mailbox already (a loop)`;
   if (marks.length >= maxRedirectHops)
     return `redirect to ${address}: the message was redirected too many times`;
-  const refused = redirectRefusal(request.verdict);
+  const refused = redirectRefusal(request.verdict, request.junkByScript);
   if (refused) return `redirect to ${address}: ${refused}`;
   const claim = await claimRedirect(deps.db, request.accountId, deps.config.redirectLimits);
   if (!claim.ok) {
     if (claim.tell) await tellRedirectCap(deps, request.accountId, claim);
     return `redirect to ${address}: over the limit of ${claim.limit} redirected messages a ${claim.period}, so the message was kept and not forwarded`;
   }
-  const raw = Buffer.concat([Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`), request.raw]);
+  const marked = Buffer.concat([
+    Buffer.from(`${redirectedFromHeader}: ${request.recipient}\r\n`),
+    request.raw,
+  ]);
+  const raw = await arcSealForward(deps, marked, request.verdict);
   const sender = srsForward(srsKeyOf(deps.secrets), request.envelopeFrom, deps.config.mailDomain);
   await queue(deps, request, raw, sender, address);
   return null;
@@ -138,17 +142,11 @@ async function tellRedirectCap(
   const account = await requireAccount(deps.db, accountId);
   const language = (await getSettings(deps.db, accountId)).language === 'ru' ? 'ru' : 'en';
   const { subject, text } = capTexts[language](claim.limit, claim.period);
-  const raw = await new MailComposer({
-    from: { name: 'Mailroom', address: `no-reply@${deps.config.mailDomain}` },
+  await sendNotice(deps, deps.config.mailDomain, accountId, {
     to: account.email,
     subject,
     text: `${text}\n`,
-    date: new Date(),
-  })
-    .compile()
-    .build();
-  const { events } = await storeNotice(deps.db, deps.blobs, accountId, raw);
-  await emit(deps.db, deps, accountId, events);
+  });
 }
 
 async function reject(

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { type Db, deleteRows } from '../core/db/index.js';
 import type { Principal } from '../accounts/index.js';
 
 // ---- compose uploads
@@ -102,11 +102,7 @@ export async function blobsOfSending(db: Db, hashes: string[]): Promise<string[]
 }
 
 export async function deleteStaleUploads(db: Db, olderThan: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('compose_uploads')
-    .where('touched_at', '<', olderThan)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db.deleteFrom('compose_uploads').where('touched_at', '<', olderThan));
 }
 
 // ---- outbox
@@ -139,15 +135,7 @@ const outboxColumns = [
 
 export async function enqueue(
   db: Db,
-  rows: {
-    account_id: number;
-    blob_hash: string;
-    size: number;
-    message_id: string | null;
-    envelope_from: string;
-    recipient: string;
-    local: boolean;
-  }[],
+  rows: Omit<OutboxRow, 'id' | 'attempts' | 'created_at'>[],
 ): Promise<OutboxRow[]> {
   if (!rows.length) return [];
   return db.insertInto('outbox').values(rows).returning(outboxColumns).execute();
@@ -226,10 +214,5 @@ export async function recordAttemptError(db: Db, id: number, error: string): Pro
 }
 
 export async function deleteFinishedOutbox(db: Db, olderThan: Date): Promise<number> {
-  const result = await db
-    .deleteFrom('outbox')
-    .where('status', '<>', 'queued')
-    .where('done_at', '<', olderThan)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+  return deleteRows(db.deleteFrom('outbox').where('status', '<>', 'queued').where('done_at', '<', olderThan));
 }

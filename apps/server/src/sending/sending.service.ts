@@ -6,7 +6,6 @@ import { emit } from '../core/events/index.js';
 import { isHostedDomain, scopeOf } from '../addresses/index.js';
 import {
   discardDraft,
-  findComposeSource,
   markAnswered,
   parseMessage,
   putMessageBlobs,
@@ -19,7 +18,7 @@ import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessag
 import { deliverNow, queueOutgoing, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
 import { deleteUploads, touchUploads } from './sending.repository.js';
-import { attachmentsForMessage } from './uploads.js';
+import { attachmentsForMessage, composeSourceFor } from './uploads.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 import { recordCorrespondents } from '../contacts/index.js';
 
@@ -57,13 +56,7 @@ export async function prepareMessage(
   const { ids, attachments } = await attachmentsForMessage(db, principal, request.attachments);
   let source: PreparedMessage['source'] = null;
   if (request.source) {
-    const found = await findComposeSource(
-      db,
-      principal.accountId,
-      await scopeOf(db, principal),
-      request.source.folder_id,
-      request.source.uid,
-    );
+    const found = await composeSourceFor(db, principal, request.source.folder_id, request.source.uid);
     if (!found) throw new DomainError('message_not_found');
     source = { ...found, mode: request.source.mode };
   }
@@ -97,13 +90,7 @@ async function savedDraftThread(
   const none = { inReplyTo: null, references: [] };
   if (request.source || !request.uid) return none;
   const drafts = await systemFolder(db, principal.accountId, 'draft');
-  const draft = await findComposeSource(
-    db,
-    principal.accountId,
-    await scopeOf(db, principal),
-    drafts.id,
-    request.uid,
-  );
+  const draft = await composeSourceFor(db, principal, drafts.id, request.uid);
   const references = draft?.references ?? [];
   return references.length ? { inReplyTo: references.at(-1)!, references } : none;
 }

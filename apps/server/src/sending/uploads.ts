@@ -96,6 +96,11 @@ export async function uploadAttachment(
   return toUploaded(row!);
 }
 
+/** A stored message as compose reads it, when the session may see it (its scope); undefined otherwise. */
+export async function composeSourceFor(db: Db, principal: Principal, folderId: number, uid: number) {
+  return findComposeSource(db, principal.accountId, await scopeOf(db, principal), folderId, uid);
+}
+
 /**
  * POST attachments/copy: attachments of a stored message (forward, reopened draft) become
  * compose uploads. Each is decoded from the stored message into a blob of its own (hashed, so
@@ -107,13 +112,7 @@ export async function copyAttachments(
   principal: Principal,
   request: CopyAttachmentsRequest,
 ): Promise<UploadedAttachment[]> {
-  const source = await findComposeSource(
-    db,
-    principal.accountId,
-    await scopeOf(db, principal),
-    request.folder_id,
-    request.uid,
-  );
+  const source = await composeSourceFor(db, principal, request.folder_id, request.uid);
   if (!source) throw new DomainError('message_not_found');
   const wanted = request.ids ? new Set(request.ids) : null;
   const picked = source.attachments.filter((a) => !wanted || wanted.has(a.id));

@@ -1,4 +1,4 @@
-import type { Db, Trx } from '../core/db/index.js';
+import { countRows, type Db, type Trx } from '../core/db/index.js';
 
 export interface SupportRequestRow {
   id: number;
@@ -36,13 +36,9 @@ export function latestSupportRequests(
 }
 
 export async function countSupportRequestsSince(trx: Trx, accountId: number, since: Date): Promise<number> {
-  const row = await trx
-    .selectFrom('support_requests')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('account_id', '=', accountId)
-    .where('created_at', '>', since)
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
+  return countRows(
+    trx.selectFrom('support_requests').where('account_id', '=', accountId).where('created_at', '>', since),
+  );
 }
 
 export function insertSupportRequest(

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
 import { apiRoute } from '../http/index.js';
@@ -15,22 +16,21 @@ import {
 
 /** settings/aliases (SPEC §2, §7): the mailbox owner's alone (an alias-only session gets forbidden). */
 export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes } = app.deps;
   const deps = (log: AliasDeps['log']): AliasDeps => ({
-    db,
-    events,
+    ...app.deps,
     log,
-    wallet,
-    invoicePurposes,
-    mailDomain: config.mailDomain,
+    mailDomain: app.deps.config.mailDomain,
   });
+  /** The request's deps and the account it may change: the owner's own, in their own session. */
+  const owner = (request: FastifyRequest) =>
+    [deps(request.log), ownAccountOnly(request.requireAuth())] as const;
 
   app.route({
     ...apiRoute(app, 'aliases', {
       tags: ['aliases'],
       summary: 'Every alias of the account with its status, and whether the free one is still to be taken',
     }),
-    handler: async (request) => listAccountAliases(deps(request.log), ownAccountOnly(request.requireAuth())),
+    handler: async (request) => listAccountAliases(...owner(request)),
   });
 
   app.route({
@@ -39,7 +39,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create the free alias (the local part only); active at once',
     }),
     handler: async (request) => ({
-      alias: await createAlias(deps(request.log), ownAccountOnly(request.requireAuth()), request.body.name),
+      alias: await createAlias(...owner(request), request.body.name),
     }),
   });
 
@@ -49,7 +49,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Delete an alias: it refuses mail from now on, its mail stays, its password sessions end',
     }),
     handler: async (request) => {
-      await deleteAlias(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id);
+      await deleteAlias(...owner(request), request.params.id);
       return { ok: true as const };
     },
   });
@@ -60,7 +60,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Set (twice, equal) or remove (password: null) password access to an alias',
     }),
     handler: async (request) => ({
-      alias: await updateAliasAccess(deps(request.log), ownAccountOnly(request.requireAuth()), request.body),
+      alias: await updateAliasAccess(...owner(request), request.body),
     }),
   });
 
@@ -69,7 +69,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       tags: ['aliases'],
       summary: 'The paid aliases with their status and invoice',
     }),
-    handler: async (request) => listPaidAliases(deps(request.log), ownAccountOnly(request.requireAuth())),
+    handler: async (request) => listPaidAliases(...owner(request)),
   });
 
   app.route({
@@ -78,7 +78,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Reserve a name as a paid alias and issue its invoice at the wallet (status unpaid)',
     }),
     handler: async (request) => ({
-      paid_alias: await buyAlias(deps(request.log), ownAccountOnly(request.requireAuth()), request.body.name),
+      paid_alias: await buyAlias(...owner(request), request.body.name),
     }),
   });
 
@@ -90,11 +90,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
         'Still unpaid: pay_invoice. Rejected, expired or cancelled: pay_invoice_cancel (the alias failed).',
     }),
     handler: async (request) => ({
-      paid_alias: await checkPayment(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-      ),
+      paid_alias: await checkPayment(...owner(request), request.params.id),
     }),
   });
 
@@ -104,7 +100,7 @@ export const aliasRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Give up an unpaid or failed paid alias (its invoice cancelled), or delete an active one',
     }),
     handler: async (request) => {
-      await giveUpPaidAlias(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id);
+      await giveUpPaidAlias(...owner(request), request.params.id);
       return { ok: true as const };
     },
   });

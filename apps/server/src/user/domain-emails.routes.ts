@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
 import { openDnsResolver } from '../core/net/index.js';
@@ -6,16 +7,13 @@ import {
   activateDomainEmail,
   addDomainEmail,
   checkPayment,
-  delegateDomainEmail,
-  delegatedEmails,
-  listAllDomainEmails,
-  listDomainEmails,
-  openDelegated,
   removeDomainEmail,
   setCatchAll,
   setDomainEmailAccess,
-  type DomainEmailRouteDeps,
+  type DomainEmailDeps,
 } from './domain-emails.service.js';
+import { listAllDomainEmails, listDomainEmails } from './domain-email-views.js';
+import { delegateDomainEmail, delegatedEmails, openDelegated } from './delegation.service.js';
 
 /**
  * settings/domains/emails/{id}, settings/access and settings/d_emails (SPEC §2, §7): the mailbox owner's alone — a
@@ -23,20 +21,19 @@ import {
  * further); another account's ids are entity_not_found.
  */
 export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes } = app.deps;
+  const { config } = app.deps;
   const dns = openDnsResolver(config.dnsServers);
-  const deps = (log: DomainEmailRouteDeps['log']): DomainEmailRouteDeps => ({
-    db,
-    events,
+  const deps = (log: DomainEmailDeps['log']): DomainEmailDeps => ({
+    ...app.deps,
     log,
-    config,
-    wallet,
-    invoicePurposes,
     dns,
     mxHost: config.mxHost,
     freeDomainEmails: config.domains.freeEmails,
     domainEmailPrice: config.domains.emailPrice,
   });
+  /** The request's deps and the account it may change: the owner's own, in their own session. */
+  const owner = (request: FastifyRequest) =>
+    [deps(request.log), ownAccountOnly(request.requireAuth())] as const;
 
   app.route({
     ...apiRoute(app, 'allDomainEmails', {
@@ -44,7 +41,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Every address of the account on a domain, own or public, each with its domain_id',
     }),
     handler: async (request) => ({
-      emails: await listAllDomainEmails(deps(request.log), ownAccountOnly(request.requireAuth())),
+      emails: await listAllDomainEmails(...owner(request)),
     }),
   });
 
@@ -55,11 +52,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
         'The addresses on a domain (own or public) with status, catch-all, password access and delegate',
     }),
     handler: async (request) => ({
-      emails: await listDomainEmails(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-      ),
+      emails: await listDomainEmails(...owner(request), request.params.id),
     }),
   });
 
@@ -69,12 +62,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Create an address on a verified own domain (prepared) or a public one (paid: unpaid)',
     }),
     handler: async (request) => ({
-      email: await addDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.body,
-      ),
+      email: await addDomainEmail(...owner(request), request.params.id, request.body),
     }),
   });
 
@@ -85,8 +73,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await setCatchAll(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body.catch_all,
@@ -101,8 +88,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await delegateDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body.member_id,
@@ -116,12 +102,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Remove the address: refused at RCPT from now on, its mail kept, its sessions ended',
     }),
     handler: async (request) => {
-      await removeDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.params.emailId,
-      );
+      await removeDomainEmail(...owner(request), request.params.id, request.params.emailId);
       return { ok: true as const };
     },
   });
@@ -132,11 +113,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Activate a prepared address once the domain's MX points at the service",
     }),
     handler: async (request) => ({
-      email: await activateDomainEmail(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.emailId,
-      ),
+      email: await activateDomainEmail(...owner(request), request.params.emailId),
     }),
   });
 
@@ -146,12 +123,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "'I have already paid' for a paid address: ask the wallet",
     }),
     handler: async (request) => ({
-      email: await checkPayment(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.params.emailId,
-      ),
+      email: await checkPayment(...owner(request), request.params.id, request.params.emailId),
     }),
   });
 
@@ -162,8 +134,7 @@ export const domainEmailRoutes: FastifyPluginAsyncZod = async (app) => {
     }),
     handler: async (request) => ({
       email: await setDomainEmailAccess(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
+        ...owner(request),
         request.params.id,
         request.params.emailId,
         request.body,

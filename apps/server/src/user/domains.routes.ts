@@ -1,31 +1,28 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ownAccountOnly } from '../accounts/index.js';
 import { AddressPolicy, openDnsResolver } from '../core/net/index.js';
 import { apiRoute } from '../http/index.js';
 import {
   checkPayment,
+  confirmDomain,
   createDomain,
   deleteDomain,
   listDomains,
   listPublicDomains,
-  recheckDomain,
   rotateDkim,
   showDomain,
-  startDomainConfirm,
   type DomainRouteDeps,
 } from './domains.service.js';
 
 /** settings/domains (SPEC §2, §7): the mailbox owner's alone (an address-only or impersonating session: forbidden). */
 export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db, events, config, wallet, invoicePurposes, secrets } = app.deps;
+  const { config, secrets } = app.deps;
   const resolver = openDnsResolver(config.dnsServers);
   const outboundPolicy = new AddressPolicy(config.outboundAllowPrivate);
   const deps = (log: DomainRouteDeps['log']): DomainRouteDeps => ({
-    db,
-    events,
+    ...app.deps,
     log,
-    wallet,
-    invoicePurposes,
     mailDomain: config.mailDomain,
     mxHost: config.mxHost,
     domains: config.domains,
@@ -33,11 +30,14 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
     outboundPolicy,
     dkimKeySecret: secrets.dkimKeySecret,
   });
+  /** The request's deps and the account it may change: the owner's own, in their own session. */
+  const owner = (request: FastifyRequest) =>
+    [deps(request.log), ownAccountOnly(request.requireAuth())] as const;
   const tags = ['domains'];
 
   app.route({
     ...apiRoute(app, 'domains', { tags, summary: "The account's own domains, oldest first" }),
-    handler: async (request) => listDomains(deps(request.log), ownAccountOnly(request.requireAuth())),
+    handler: async (request) => listDomains(...owner(request)),
   });
 
   app.route({
@@ -56,8 +56,7 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'A domain with its DNS health (found against expected), DKIM keys and a zone snippet',
     }),
-    handler: async (request) =>
-      showDomain(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id),
+    handler: async (request) => showDomain(...owner(request), request.params.id),
   });
 
   app.route({
@@ -66,7 +65,7 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Add a domain (prepared; beyond FREE_DOMAINS unpaid with an invoice)',
     }),
     handler: async (request) => ({
-      domain: await createDomain(deps(request.log), ownAccountOnly(request.requireAuth()), request.body.name),
+      domain: await createDomain(...owner(request), request.body.name),
     }),
   });
 
@@ -75,19 +74,12 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Verify the domain by its TXT record (dns) or the meta tag on its site (meta)',
     }),
-    handler: async (request) =>
-      startDomainConfirm(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.body.method,
-      ),
+    handler: async (request) => confirmDomain(...owner(request), request.params.id, request.body.method),
   });
 
   app.route({
     ...apiRoute(app, 'checkDomain', { tags, summary: 'Verify again by the method of the last confirm' }),
-    handler: async (request) =>
-      recheckDomain(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id),
+    handler: async (request) => confirmDomain(...owner(request), request.params.id, undefined),
   });
 
   app.route({
@@ -97,7 +89,7 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       description: 'Still unpaid: pay_invoice. Rejected, expired or cancelled: pay_invoice_cancel.',
     }),
     handler: async (request) => ({
-      domain: await checkPayment(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id),
+      domain: await checkPayment(...owner(request), request.params.id),
     }),
   });
 
@@ -106,8 +98,7 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       summary: 'Start a DKIM rotation: a new pair published first, signing once its records are seen',
     }),
-    handler: async (request) =>
-      rotateDkim(deps(request.log), ownAccountOnly(request.requireAuth()), request.params.id),
+    handler: async (request) => rotateDkim(...owner(request), request.params.id),
   });
 
   app.route({
@@ -116,12 +107,7 @@ export const domainRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: 'Remove a domain (?confirm=delete): its addresses stop receiving, their mail stays',
     }),
     handler: async (request) => {
-      await deleteDomain(
-        deps(request.log),
-        ownAccountOnly(request.requireAuth()),
-        request.params.id,
-        request.query.confirm,
-      );
+      await deleteDomain(...owner(request), request.params.id, request.query.confirm);
       return { ok: true as const };
     },
   });

@@ -48,13 +48,16 @@ const columns = [
   'settled_at',
 ] as const;
 
+/** The invoice by our id or the wallet's. */
+function invoiceBy(db: Db, ref: InvoiceRef) {
+  const query = db.selectFrom('invoices').select(columns);
+  return 'invoiceId' in ref
+    ? query.where('id', '=', ref.invoiceId)
+    : query.where('wallet_invoice_id', '=', ref.walletInvoiceId);
+}
+
 export async function findInvoice(db: Db, ref: InvoiceRef): Promise<InvoiceRow | undefined> {
-  let query = db.selectFrom('invoices').select(columns);
-  query =
-    'invoiceId' in ref
-      ? query.where('id', '=', ref.invoiceId)
-      : query.where('wallet_invoice_id', '=', ref.walletInvoiceId);
-  return query.executeTakeFirst();
+  return invoiceBy(db, ref).executeTakeFirst();
 }
 
 export async function findInvoiceByKey(db: Db, idempotencyKey: string): Promise<InvoiceRow | undefined> {
@@ -88,12 +91,7 @@ export async function invoicesForSubjects(
 
 /** The invoice, its row locked until the transaction ends (every change of its status takes this lock first). */
 export async function lockInvoice(trx: Trx, ref: InvoiceRef): Promise<InvoiceRow | undefined> {
-  let query = trx.selectFrom('invoices').select(columns);
-  query =
-    'invoiceId' in ref
-      ? query.where('id', '=', ref.invoiceId)
-      : query.where('wallet_invoice_id', '=', ref.walletInvoiceId);
-  return query.forUpdate().executeTakeFirst();
+  return invoiceBy(trx, ref).forUpdate().executeTakeFirst();
 }
 
 /** Stores the invoice unless one with its idempotency key exists; either way answers the stored one. */

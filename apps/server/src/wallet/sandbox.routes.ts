@@ -4,6 +4,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { languageValues, type Language } from '@mailroom/protocol';
 import { findAccountById } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
+import { sendHtml } from '../http/index.js';
 import { SANDBOX_WALLET_PATH } from './sandbox-gateway.js';
 import { sandboxMessagePage, sandboxWalletPage, type SandboxRefusal } from './sandbox-page.js';
 import { sandboxWalletOf, settleInSandbox } from './sandbox.service.js';
@@ -22,13 +23,6 @@ function languageOf(request: FastifyRequest): Language {
   }
   return 'en';
 }
-
-const html = (reply: FastifyReply, body: string, status = 200) =>
-  reply
-    .status(status)
-    .header('content-type', 'text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(body);
 
 /**
  * /sandbox/wallet, registered only while the sandbox is the wallet: the signed-in member's invoices (Pay, Reject) and
@@ -60,7 +54,7 @@ export const sandboxWalletRoutes: FastifyPluginAsync = async (app) => {
     return account ? { memberId: account.member_id } : { refused: 'signIn' };
   };
   const refusal = (reply: FastifyReply, lang: Language, refused: SandboxRefusal) =>
-    html(reply, sandboxMessagePage(lang, refused), refused === 'impersonating' ? 403 : 401);
+    sendHtml(reply, sandboxMessagePage(lang, refused), refused === 'impersonating' ? 403 : 401);
 
   await app.register(formbody);
 
@@ -71,7 +65,7 @@ export const sandboxWalletRoutes: FastifyPluginAsync = async (app) => {
     const query = request.query as { invoice?: unknown; done?: unknown };
     const done = query.done;
     const { invoices, notices } = await sandboxWalletOf(deps.db, member.memberId);
-    return html(
+    return sendHtml(
       reply,
       sandboxWalletPage({
         lang,

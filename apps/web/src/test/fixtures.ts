@@ -1,5 +1,6 @@
 import {
   defaultSettings,
+  uncheckedTrust,
   type AccessResponse,
   type Account,
   type Folder,
@@ -94,6 +95,7 @@ export function openedMail(row: MailListItem, body: string): Mail {
     attachments: [],
     images_blocked: false,
     message_id: null,
+    trust: uncheckedTrust,
   };
 }
 

@@ -15,6 +15,8 @@ export interface Folder {
   subfolders: Folder[];
   isCollector: boolean;
   isSubCollector: boolean;
+  /** Junk: messages that arrived longer ago than this many days are removed (JUNK_RETENTION_DAYS). */
+  retention_days?: number;
 }
 
 export const folderSchema: z.ZodType<Folder> = z.lazy(() =>
@@ -27,6 +29,7 @@ export const folderSchema: z.ZodType<Folder> = z.lazy(() =>
     subfolders: z.array(folderSchema),
     isCollector: z.boolean(),
     isSubCollector: z.boolean(),
+    retention_days: z.number().int().optional(),
   }),
 );
 

@@ -70,6 +70,59 @@ export const mailListResponseSchema = z.object({
 });
 export type MailListResponse = z.infer<typeof mailListResponseSchema>;
 
+const authResultValues = [
+  'pass',
+  'fail',
+  'softfail',
+  'neutral',
+  'none',
+  'temperror',
+  'permerror',
+  'policy',
+] as const;
+
+/** Who sent an opened message, as far as we know (issue 30): the reader's verified badge or warning. */
+export const senderTrustSchema = z.object({
+  /**
+   * verified: the From domain proved itself (DMARC, or a trusted ARC seal); unverified: it failed or had no
+   * authentication; unknown: never checked (collected, imported, older mail, mail from this service itself).
+   */
+  status: z.enum(['verified', 'unverified', 'unknown']),
+  /** The From domain the results speak of. */
+  domain: z.string(),
+  /** The sender imitates a protected domain (PROTECTED_DOMAINS): which, and how. */
+  impostor: z
+    .object({ imitates: z.string(), reason: z.enum(['own_domain', 'lookalike_domain', 'display_name']) })
+    .nullable(),
+  /** Where a reply really goes, when it is not the From address. */
+  reply_to: z.string().nullable(),
+  /** Rspamd's score (null: not scored). */
+  spam: z
+    .object({
+      score: z.number(),
+      required: z.number(),
+      action: z.string(),
+      symbols: z.array(z.object({ name: z.string(), score: z.number() })),
+    })
+    .nullable(),
+  /** The spam check was not available when the message arrived. */
+  spam_unchecked: z.boolean(),
+  /** Why the message was filed into Junk on arrival. */
+  junk_reason: z.enum(['dmarc', 'spam', 'block']).nullable(),
+  /** The member's list that decided (allow, block, or a trusted contact). */
+  list: z.enum(['allow', 'block', 'contact']).nullable(),
+  /** The checks' results in short (null: not checked). */
+  results: z
+    .object({
+      spf: z.enum(authResultValues),
+      dkim: z.enum(authResultValues),
+      dmarc: z.enum(authResultValues),
+      arc: z.enum(authResultValues),
+    })
+    .nullable(),
+});
+export type SenderTrust = z.infer<typeof senderTrustSchema>;
+
 /** An opened message (SPEC §3 Mail). */
 export const mailSchema = mailListItemSchema.extend({
   content: z.string().describe('base64 of the body in content_type'),
@@ -78,6 +131,8 @@ export const mailSchema = mailListItemSchema.extend({
   /** True when remote images or styles were blocked (show_images=true shows them). */
   images_blocked: z.boolean(),
   message_id: z.string().nullable(),
+  /** Who sent it, as far as the checks on arrival say. */
+  trust: senderTrustSchema,
 });
 export type Mail = z.infer<typeof mailSchema>;
 
@@ -143,3 +198,16 @@ export const folderMessagesSchema = z.object({
   message_uids: z.array(uidSchema).min(1).max(10_000),
 });
 export type FolderMessages = z.infer<typeof folderMessagesSchema>;
+
+/** The trust of a message that was never checked (collected, imported, older mail). */
+export const uncheckedTrust: SenderTrust = {
+  status: 'unknown',
+  domain: '',
+  impostor: null,
+  reply_to: null,
+  spam: null,
+  spam_unchecked: false,
+  junk_reason: null,
+  list: null,
+  results: null,
+};

@@ -25,6 +25,8 @@ export const settingsSchema = z.object({
   notify_minutes: z.number().int().min(0).max(NOTIFY_MINUTES_MAX),
   /** Light, dark, or as the system says. */
   theme: z.enum(themeValues),
+  /** Mail from a contact (or an address written to) whose domain proved itself stays out of Junk. */
+  trust_contacts: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -41,6 +43,7 @@ export const defaultSettings: Settings = {
   language: null,
   notify_minutes: 15,
   theme: 'system',
+  trust_contacts: true,
 };
 
 /** POST user/settings takes any subset of the settings. */

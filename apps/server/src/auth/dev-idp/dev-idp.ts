@@ -4,6 +4,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import { passportLevelValues, type PassportLevel } from '@mailroom/protocol';
 import type { Db } from '../../core/db/index.js';
 import { DomainError } from '../../core/errors.js';
+import { sendHtml } from '../../http/index.js';
 import { createIdpUser, findIdpUser, verifyIdpUser } from './idp-users.js';
 import { idpStore } from './idp-store.js';
 import {
@@ -198,12 +199,6 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
   await app.register(async (scope) => {
     await scope.register(formbody);
     const rateLimit = { max: opts.rateLimit, timeWindow: '1 minute' };
-    const html = (reply: FastifyReply, body: string, status = 200) =>
-      reply
-        .status(status)
-        .header('content-type', 'text/html; charset=utf-8')
-        .header('cache-control', 'no-store')
-        .send(body);
 
     /** The page's language: its `lang` (query or form), the app's cookie, the sign-in's ui_locales, the browser. */
     const languageOf = (request: FastifyRequest, uiLocales?: unknown) =>
@@ -221,7 +216,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         return { interaction, lang: languageOf(request, interaction.params.ui_locales) };
       } catch {
         const lang = languageOf(request);
-        html(reply, errorPage(idpTexts[lang].linkExpired, { lang }), 400);
+        sendHtml(reply, errorPage(idpTexts[lang].linkExpired, { lang }), 400);
         return undefined;
       }
     };
@@ -250,7 +245,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       async (request, reply) => {
         const found = await details(request, reply);
         if (!found) return reply;
-        return html(reply, signInPage(found.interaction.uid, { lang: found.lang }));
+        return sendHtml(reply, signInPage(found.interaction.uid, { lang: found.lang }));
       },
     );
 
@@ -272,10 +267,10 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
           const wait = waitText(attempt.waitMs);
           reply.header('retry-after', String(wait.seconds));
           const error = idpTexts[lang].tooManyWrong.replace('{minutes}', String(wait.minutes));
-          return html(reply, signInPage(interaction.uid, { lang, error, memberId }), 429);
+          return sendHtml(reply, signInPage(interaction.uid, { lang, error, memberId }), 429);
         }
         if ('wrong' in attempt)
-          return html(
+          return sendHtml(
             reply,
             signInPage(interaction.uid, { lang, error: idpTexts[lang].wrongCredentials, memberId }),
             401,
@@ -290,7 +285,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
       async (request, reply) => {
         const found = await details(request, reply);
         if (!found) return reply;
-        return html(reply, signUpPage(found.interaction.uid, { lang: found.lang }));
+        return sendHtml(reply, signUpPage(found.interaction.uid, { lang: found.lang }));
       },
     );
 
@@ -315,23 +310,23 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
           ? (level as PassportLevel)
           : undefined;
         const again = { lang, name, passportLevel: passportLevel ?? SIGN_UP_PASSPORT_LEVEL };
-        if (!name) return html(reply, signUpPage(interaction.uid, { ...again, error: t.enterName }), 400);
+        if (!name) return sendHtml(reply, signUpPage(interaction.uid, { ...again, error: t.enterName }), 400);
         if (password.length < 6) {
-          return html(reply, signUpPage(interaction.uid, { ...again, error: t.passwordTooShort }), 400);
+          return sendHtml(reply, signUpPage(interaction.uid, { ...again, error: t.passwordTooShort }), 400);
         }
         if (!passportLevel) {
-          return html(reply, signUpPage(interaction.uid, { ...again, error: t.pickPassportLevel }), 400);
+          return sendHtml(reply, signUpPage(interaction.uid, { ...again, error: t.pickPassportLevel }), 400);
         }
         try {
           const user = await createIdpUser(db, { name, password, passportLevel });
           // The browser that made the member ID is its owner's: guessing elsewhere never holds it back.
           rememberBrowser(app.deps.config, { request, reply }, { kind: 'member', memberId: user.memberId });
           const continueUrl = await finishLogin(request, reply, user.memberId);
-          return html(reply, signedUpPage(user.memberId, continueUrl, { lang }));
+          return sendHtml(reply, signedUpPage(user.memberId, continueUrl, { lang }));
         } catch (err) {
           if (err instanceof DomainError) {
             const error = err.code === 'name_not_indicated' ? t.enterName : t.signUpFailed;
-            return html(reply, signUpPage(interaction.uid, { ...again, error }), 400);
+            return sendHtml(reply, signUpPage(interaction.uid, { ...again, error }), 400);
           }
           throw err;
         }

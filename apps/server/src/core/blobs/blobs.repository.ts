@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/index.js';
+import { type Db, deleteRows } from '../db/index.js';
 
 /** The SQL of the `blobs` table (small blobs kept in the database). */
 
@@ -41,12 +41,9 @@ export async function listBlobRows(
  * comes first (the row is then too new) or after (and inserts it again).
  */
 export async function deleteBlobRowWrittenBefore(db: Db, hash: string, since: Date): Promise<boolean> {
-  const result = await db
-    .deleteFrom('blobs')
-    .where('hash', '=', hash)
-    .where('written_at', '<', since)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+  return (
+    (await deleteRows(db.deleteFrom('blobs').where('hash', '=', hash).where('written_at', '<', since))) > 0
+  );
 }
 
 export async function findBlob(db: Db, hash: string): Promise<BlobRow | undefined> {

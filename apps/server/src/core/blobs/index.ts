@@ -17,11 +17,4 @@ export {
 } from './collector.js';
 export { S3BlobStore, S3_PART_BYTES, openS3Client, type S3Settings } from './s3-blob-store.js';
 export { DatabaseBlobStore, SMALL_BLOB_MAX_BYTES, openBlobStore } from './database-blob-store.js';
-export {
-  SpoolTooLargeError,
-  SpoolWriter,
-  spoolPath,
-  writeSpool,
-  type SpooledFile,
-  type SpoolOptions,
-} from './spool.js';
+export * from './spool.js';

@@ -41,10 +41,12 @@ import * as m035 from './migrations/035-code-cap-late-payments.js';
 import * as m037 from './migrations/037-kept-collector-records.js';
 import * as m038 from './migrations/038-thread-latest.js';
 import * as m039 from './migrations/039-job-queue.js';
+import * as m040 from './migrations/040-message-verdict.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
 export { poolStats, type PoolStats } from './pool-metrics.js';
+export { countRows, deleteRows, ownRow } from './fragments.js';
 export type Db = Kysely<Database>;
 
 declare const inTransaction: unique symbol;
@@ -124,6 +126,7 @@ const migrations: Record<string, Migration> = {
   '037-kept-collector-records': m037,
   '038-thread-latest': m038,
   '039-job-queue': m039,
+  '040-message-verdict': m040,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

@@ -259,6 +259,15 @@ export interface Database {
     body_text: ColumnType<string, string | undefined, string>;
     body_html: string | null;
     search_vector: ColumnType<string, unknown, unknown>;
+    /** What the receiving path found out (mailbox/verdict.ts, 040); null: never checked. */
+    verdict: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
+  };
+  /** A member's allow and block lists of sender addresses and domains (040). */
+  sender_lists: {
+    account_id: number;
+    entry: string;
+    list: 'allow' | 'block';
+    created_at: CreatedAt;
   };
   sessions: {
     id: string;

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db, Trx } from '../db/index.js';
 
 /**
@@ -130,6 +130,12 @@ type Claim = Pick<Job, 'id' | 'lease_owner' | 'attempts'>;
 const held = (claim: Claim) =>
   sql`id = ${claim.id} and lease_owner = ${claim.lease_owner} and attempts = ${claim.attempts}`;
 
+/** Changes the job only while `claim` still holds it (lease owner and attempt); false when the claim had lost it. */
+async function updateHeld(db: Db | Trx, claim: Claim, set: RawBuilder<unknown>): Promise<boolean> {
+  const { rows } = await sql`update jobs set ${set} where ${held(claim)} returning id`.execute(db);
+  return rows.length > 0;
+}
+
 /** The job is done: its row goes. False when the claim had lost its lease. */
 export async function completeJob(db: Db | Trx, claim: Claim): Promise<boolean> {
   const { rows } = await sql`delete from jobs where ${held(claim)} returning id`.execute(db);
@@ -146,11 +152,12 @@ export async function repeatJob(
   intervalMs: number,
   error: string | null = null,
 ): Promise<boolean> {
-  const { rows } = await sql`
-    update jobs set run_at = now() + ${interval(intervalMs)}, lease_owner = null, lease_until = null,
-      attempts = 0, last_error = ${error}
-    where ${held(claim)} returning id`.execute(db);
-  return rows.length > 0;
+  return updateHeld(
+    db,
+    claim,
+    sql`run_at = now() + ${interval(intervalMs)}, lease_owner = null, lease_until = null,
+      attempts = 0, last_error = ${error}`,
+  );
 }
 
 /**
@@ -163,12 +170,13 @@ export async function rescheduleJob(
   delayMs: number,
   payload?: unknown,
 ): Promise<boolean> {
-  const { rows } = await sql`
-    update jobs set run_at = now() + ${interval(delayMs)}, lease_owner = null, lease_until = null,
+  return updateHeld(
+    db,
+    claim,
+    sql`run_at = now() + ${interval(delayMs)}, lease_owner = null, lease_until = null,
       attempts = 0, last_error = null,
-      payload = coalesce(${payload === undefined ? null : JSON.stringify(payload)}::jsonb, payload)
-    where ${held(claim)} returning id`.execute(db);
-  return rows.length > 0;
+      payload = coalesce(${payload === undefined ? null : JSON.stringify(payload)}::jsonb, payload)`,
+  );
 }
 
 /** The attempt failed: due again after the back-off for its attempts (or `delayMs`), the error kept. */
@@ -178,27 +186,30 @@ export async function retryJob(
   error: string,
   delayMs?: number,
 ): Promise<boolean> {
-  const { rows } = await sql`
-    update jobs set run_at = now() + ${interval(delayMs ?? jobBackoffMs(claim.attempts))},
-      lease_owner = null, lease_until = null, last_error = ${error.slice(0, 1000)}
-    where ${held(claim)} returning id`.execute(db);
-  return rows.length > 0;
+  return updateHeld(
+    db,
+    claim,
+    sql`run_at = now() + ${interval(delayMs ?? jobBackoffMs(claim.attempts))},
+      lease_owner = null, lease_until = null, last_error = ${error.slice(0, 1000)}`,
+  );
 }
 
 /** Gives a claimed job back untried (the process is stopping): due at once, the claim not counted. */
 export async function releaseJob(db: Db | Trx, claim: Claim): Promise<boolean> {
-  const { rows } = await sql`
-    update jobs set run_at = now(), lease_owner = null, lease_until = null, attempts = greatest(attempts - 1, 0)
-    where ${held(claim)} returning id`.execute(db);
-  return rows.length > 0;
+  return updateHeld(
+    db,
+    claim,
+    sql`run_at = now(), lease_owner = null, lease_until = null, attempts = greatest(attempts - 1, 0)`,
+  );
 }
 
 /** Renews the lease while a long handler runs; false when the job is no longer this claim's (the handler should end). */
 export async function renewJobLease(db: Db, claim: Claim, leaseMs: number): Promise<boolean> {
-  const { rows } = await sql`
-    update jobs set lease_until = now() + ${interval(leaseMs)}, run_at = now() + ${interval(leaseMs)}
-    where ${held(claim)} returning id`.execute(db);
-  return rows.length > 0;
+  return updateHeld(
+    db,
+    claim,
+    sql`lease_until = now() + ${interval(leaseMs)}, run_at = now() + ${interval(leaseMs)}`,
+  );
 }
 
 /** Who holds a live lease on a job of `kinds` (a handful of rows: the jobs running now). */

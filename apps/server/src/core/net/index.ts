@@ -2,3 +2,4 @@
 export { DnsLookupError, openDnsResolver, type DnsResolver, type SrvRecord } from './dns.js';
 export { AddressPolicy, isPublicAddress } from './address-policy.js';
 export { fetchPublicPage, PageFetchError, type FetchedPage, type PageFetchOptions } from './guarded-fetch.js';
+export { openDnsLookup, type DnsLookup, type DnsLookupOptions } from './dns-lookup.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMPOSE_MODE, type Mail } from '@mailroom/protocol';
+import { COMPOSE_MODE, type Mail, uncheckedTrust } from '@mailroom/protocol';
 import { testAccount } from '../../test/fixtures';
 import { ownAddresses } from '../account';
 import { fromOptions, mergeTags, replyFrom, replyRecipients, splitRecipients } from './addresses';
@@ -33,6 +33,7 @@ function mail(fields: Partial<Mail['fields']>): Mail {
     attachments: [],
     images_blocked: false,
     message_id: null,
+    trust: uncheckedTrust,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   type Account,
   type Mail,
   type RouteName,
+  uncheckedTrust,
 } from '@mailroom/protocol';
 import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
@@ -53,6 +54,7 @@ const original: Mail = {
   attachments: [{ id: 0, name: 'report.pdf', size: 2048 }],
   images_blocked: false,
   message_id: '<m3@example.org>',
+  trust: uncheckedTrust,
 };
 
 interface Server {

@@ -1,3 +1,4 @@
+import { uncheckedTrust } from '@mailroom/protocol';
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import type { AccessResponse, Account, ContactInput, KnownResponse, Mail } from '@mailroom/protocol';
@@ -27,6 +28,7 @@ function serve(known: KnownResponse, options: { user?: AccessResponse; account?:
           attachments: [],
           images_blocked: query.show_images !== 'true',
           message_id: null,
+          trust: uncheckedTrust,
         };
         return { message };
       },

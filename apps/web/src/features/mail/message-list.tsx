@@ -156,8 +156,10 @@ export function MessageList() {
       )),
     ];
   }
+  const retention = screen.folder?.system === 'junk' ? screen.folder.retention_days : undefined;
   return (
     <div ref={scrollRef} className={styles.scroller} data-testid="message-list-scroller">
+      {retention ? <p className={styles.retention}>{t('mail.junkRetention', { count: retention })}</p> : null}
       <div
         role="grid"
         aria-label={t('mail.list')}

@@ -44,6 +44,8 @@ import { loadReaderDecrypt } from '../decrypt';
 import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
 import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
+import { SenderTrustBar, VerifiedMark } from './sender-trust';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 import styles from './reader.module.css';
 
 // The password prompt and WebCrypto code load only when an encrypted message is opened.
@@ -85,8 +87,10 @@ function MessageReader() {
   // image_display (SPEC §4): 'always' asks for images at once; without show_images the server applies the
   // setting itself, 'correspondent' included (it knows the contacts and whom the user has written to); when it
   // left them out, the bar offers them.
-  const [showImages, setShowImages] = useState(() =>
-    shouldShowImages(account?.settings.image_display, false),
+  // Mail in Junk never loads remote images by itself, and its links ask before they open (issue 30).
+  const inJunk = screen.folders.find((f) => f.id === folderId)?.system === 'junk';
+  const [showImages, setShowImages] = useState(
+    () => !inJunk && shouldShowImages(account?.settings.image_display, false),
   );
   const mail = useMail(ref, showImages);
   const mark = useMarkMessages();
@@ -160,6 +164,8 @@ function MessageView({
     .map((id) => labels.data?.find((label) => label.id === id))
     .filter((label) => label !== undefined);
   const flagged = message.flags.flagged;
+  const inJunk = screen.folders.find((f) => f.id === message.folder_id)?.system === 'junk';
+  const [junkLink, setJunkLink] = useState<string | null>(null);
 
   return (
     <article className={styles.reader} aria-label={t('mail.message')} data-message-key={messageKey(message)}>
@@ -248,6 +254,7 @@ function MessageView({
           <div className={styles.who}>
             <div className={styles.fromLine}>
               <span className={styles.fromName}>{from?.name || from?.email || t('mail.noSender')}</span>
+              <VerifiedMark trust={message.trust} />
               {from?.name ? (
                 <span className={styles.fromEmail}>
                   <BreakableAddress address={from.email} />
@@ -273,6 +280,8 @@ function MessageView({
           </time>
         </div>
       </header>
+
+      <SenderTrustBar trust={message.trust} />
 
       {message.images_blocked && !showImages ? (
         <div className={styles.imagesBar} role="status">
@@ -305,11 +314,28 @@ function MessageView({
             <ReaderDecrypt key={messageKey(message)} folderId={message.folder_id} uid={message.uid} />
           </LazyPart>
         ) : message.content_type === 'text/html' ? (
-          <HtmlBody html={decodeContent(message.content)} title={subject} />
+          <HtmlBody
+            html={decodeContent(message.content)}
+            title={subject}
+            onLink={inJunk ? setJunkLink : undefined}
+          />
         ) : (
           <PlainBody className={styles.plain} text={decodeContent(message.content)} />
         )}
       </div>
+      <ConfirmDialog
+        open={junkLink !== null}
+        onOpenChange={(open) => !open && setJunkLink(null)}
+        title={t('mail.junkLinkTitle')}
+        text={t('mail.junkLinkText', { url: junkLink ?? '' })}
+        confirmLabel={t('mail.junkLinkOpen')}
+        danger
+        onConfirm={() => {
+          if (junkLink) window.open(junkLink, '_blank', 'noopener,noreferrer');
+          setJunkLink(null);
+        }}
+        onError={() => setJunkLink(null)}
+      />
     </article>
   );
 }

@@ -23,8 +23,19 @@ function fitToWidth(frame: HTMLIFrameElement, root: HTMLElement): number {
  * allow-same-origin only so this page can measure the content and size the frame to it; popups so links open in
  * a new tab, escaping the sandbox so the linked site works normally.
  */
-export function HtmlBody({ html, title }: { html: string; title: string }) {
+export function HtmlBody({
+  html,
+  title,
+  onLink,
+}: {
+  html: string;
+  title: string;
+  /** When given, a click on a link is not followed: it is handed here (mail in Junk asks first). */
+  onLink?: (href: string) => void;
+}) {
   const frame = useRef<HTMLIFrameElement>(null);
+  const linkHandler = useRef(onLink);
+  linkHandler.current = onLink;
   const [height, setHeight] = useState(120);
   const srcDoc = useMemo(() => messageDocument(html, { origin: window.location.origin }), [html]);
 
@@ -37,8 +48,16 @@ export function HtmlBody({ html, title }: { html: string; title: string }) {
       if (!doc?.documentElement) return;
       setHeight(Math.max(60, fitToWidth(element, doc.documentElement)));
     };
+    const onClick = (event: MouseEvent) => {
+      const handle = linkHandler.current;
+      const link = (event.target as Element | null)?.closest?.('a[href]');
+      if (!handle || !link) return;
+      event.preventDefault();
+      handle((link as HTMLAnchorElement).href);
+    };
     const onLoad = () => {
       measure();
+      element.contentDocument?.addEventListener('click', onClick);
       observer?.disconnect();
       const body = element.contentDocument?.body;
       // Images arriving late and wrapping text on resize change the height after load.
@@ -53,6 +72,7 @@ export function HtmlBody({ html, title }: { html: string; title: string }) {
       onLoad();
     return () => {
       element.removeEventListener('load', onLoad);
+      element.contentDocument?.removeEventListener('click', onClick);
       observer?.disconnect();
     };
   }, [srcDoc]);

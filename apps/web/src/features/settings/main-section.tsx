@@ -154,7 +154,7 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-function SwitchSetting({
+export function SwitchSetting({
   label,
   hint,
   checked,

@@ -10,6 +10,7 @@ export const settingsSections = [
   'folders',
   'labels',
   'filters',
+  'spam',
   'aliases',
   'support',
 ] as const;

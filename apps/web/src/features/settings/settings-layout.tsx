@@ -36,6 +36,7 @@ const ownerOnlySections: ReadonlySet<SettingsSectionId> = new Set(['access', 'ba
 const AccessSection = lazyChunk(() => import('./access-section'));
 const BaSection = lazyChunk(() => import('./ba-section'));
 const SupportSection = lazyChunk(() => import('./support-section'));
+const SpamSection = lazyChunk(() => import('./spam-section'));
 
 /** The sections with create and edit/{id} children. */
 const editable = (action: SettingsAction | undefined): action is 'create' | 'edit' | undefined =>
@@ -100,6 +101,7 @@ export function SettingsSection({
     if (section === 'access') return <AccessSection />;
     if (section === 'ba') return <BaSection />;
     if (section === 'support') return <SupportSection />;
+    if (section === 'spam') return <SpamSection />;
     if (section === 'd_emails') return <DelegatedSection />;
   }
   if (section === 'collectors' && (action === undefined || action === 'create' || action === 'confirm'))
