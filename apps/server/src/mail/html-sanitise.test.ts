@@ -1,11 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { apiRoutes, routeUrl } from '@mailroom/protocol';
 import { htmlTooComplex, sanitiseMessageHtml } from './html-sanitise.js';
 
-const inlineUrl = (cid: string) =>
-  cid === 'logo@x' ? '/api/v1/attachments/2?message_uid=7&folder_id=3' : undefined;
+const logoUrl = routeUrl(apiRoutes.attachment, {
+  params: { id: 2 },
+  query: { message_uid: 7, folder_id: 3 },
+});
+const inlineUrl = (cid: string) => (cid === 'logo@x' ? logoUrl : undefined);
 // Stands in for the signed proxy URL (image-proxy.test.ts checks the real one end to end).
-const proxyUrl = (url: string) => `/api/v1/image-proxy?url=${encodeURIComponent(url)}&sig=s`;
-const proxied = (url: string) => `/api/v1/image-proxy?url=${encodeURIComponent(url)}&amp;sig=s`;
+const proxyUrl = (url: string) => `${apiRoutes.imageProxy.path}?url=${encodeURIComponent(url)}&sig=s`;
+const proxied = (url: string) => `${apiRoutes.imageProxy.path}?url=${encodeURIComponent(url)}&amp;sig=s`;
 const clean = (html: string, showImages = false) =>
   sanitiseMessageHtml(html, { showImages, proxyUrl, inlineUrl });
 
@@ -98,8 +102,9 @@ describe('sanitising message HTML', () => {
     const { html, imagesBlocked } = clean(
       '<img src="cid:logo@x"><img src="cid:missing@x" alt="m"><div style="background:url(cid:logo@x)">z</div>',
     );
-    expect(html).toContain('src="/api/v1/attachments/2?message_uid=7&amp;folder_id=3"');
-    expect(html).toContain('url(&quot;/api/v1/attachments/2?message_uid=7&amp;folder_id=3&quot;)');
+    const escaped = logoUrl.replaceAll('&', '&amp;');
+    expect(html).toContain(`src="${escaped}"`);
+    expect(html).toContain(`url(&quot;${escaped}&quot;)`);
     expect(html).toContain('<img alt="m" />');
     expect(imagesBlocked).toBe(false);
   });

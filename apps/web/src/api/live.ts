@@ -157,6 +157,20 @@ export interface LiveHandler {
   refreshAfterGap: readonly QueryKey[];
 }
 
+/** What an updateAccount event says changed (settings, aliases, domains…). */
+export type AccountPart = Extract<MailEvent, { event: 'updateAccount' }>['part'];
+
+/** A feature whose queries, all under `key`, one part of the account names: an updateAccount of it reads them again. */
+export function accountPartHandler(part: AccountPart, key: QueryKey): LiveHandler {
+  return {
+    onEvent(event, client) {
+      if (event.event === 'updateAccount' && event.part === part)
+        void client.invalidateQueries({ queryKey: key });
+    },
+    refreshAfterGap: [key],
+  };
+}
+
 export function dispatchLiveEvent(
   handlers: readonly LiveHandler[],
   client: QueryClient,

@@ -1,8 +1,7 @@
-import { uncheckedTrust } from '@mailroom/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { Label, Mail } from '@mailroom/protocol';
-import { folder, listItem } from '../test/fixtures';
+import type { Label } from '@mailroom/protocol';
+import { folder, listItem, openedMail } from '../test/fixtures';
 import { answerEach, fakeApi, mailActionRoutes } from '../test/fake-api';
 import { matchRoute } from '../test/route-match';
 import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
@@ -31,16 +30,7 @@ function mockServer() {
       labelMessages: list,
       message: ({ params }) => {
         if (params.folder_id !== '11') return { ok: true };
-        const message: Mail = {
-          ...listItem(Number(params.uid)),
-          content: btoa(`Body of ${params.uid}`),
-          content_type: 'text/plain',
-          attachments: [],
-          images_blocked: false,
-          message_id: null,
-          trust: uncheckedTrust,
-        };
-        return { message };
+        return { message: openedMail(listItem(Number(params.uid)), `Body of ${params.uid}`) };
       },
     },
     { shell: { folders, labels } },

@@ -7,6 +7,9 @@ import { currentPath, renderAt, setUpScreenTests } from '../test/render-app';
 import { readCookie } from '../lib/cookies';
 import { startupStatus } from './startup';
 
+/** Where Sign in leads (in English), coming back to `redirect`. */
+const signInHref = (redirect: string) => routeUrl(routes.signIn, { query: { redirect, lang: 'en' } });
+
 const folders = [
   folder(11, 'INBOX', 'inbox', { total: 40, unread: 2 }),
   folder(12, 'INBOX.Sent', 'sent', { total: 3 }),
@@ -82,9 +85,7 @@ describe('start-up in the browser', () => {
     expect(readCookie('redirect')).toBe('/mail/folder/all/11/2');
     // Its Sign in comes back to the deep link (SPEC §2), not to the Inbox.
     const signIn = (await screen.findAllByRole('link', { name: 'Sign in' }))[0]!;
-    expect(signIn.getAttribute('href')).toBe(
-      routeUrl(routes.signIn, { query: { redirect: '/mail/folder/all/11/2', lang: 'en' } }),
-    );
+    expect(signIn.getAttribute('href')).toBe(signInHref('/mail/folder/all/11/2'));
   });
 
   it('on a 401 sends a browser that was signed in (isLogged cookie) to /login', async () => {
@@ -102,9 +103,7 @@ describe('start-up in the browser', () => {
     expect(await screen.findByRole('link', { name: 'Sign in' })).toBeTruthy();
     expect(path()).toBe('/login?noredirect=true');
     expect(readCookie('redirect')).toBe('/contacts');
-    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(
-      routeUrl(routes.signIn, { query: { redirect: '/contacts', lang: 'en' } }),
-    );
+    expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe(signInHref('/contacts'));
   });
 
   it('after sign-in, / goes to the safe path saved in the redirect cookie and clears it', async () => {

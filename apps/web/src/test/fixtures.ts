@@ -1,9 +1,11 @@
 import {
   defaultSettings,
+  uncheckedTrust,
   type AccessResponse,
   type Account,
   type Folder,
   type Label,
+  type Mail,
   type MailListItem,
   type Settings,
 } from '@mailroom/protocol';
@@ -82,6 +84,25 @@ export function listItem(uid: number, fields: Partial<MailListItem> = {}): MailL
     thread_id: uid,
     ...fields,
   };
+}
+
+/** A listed message as the reader opens it: `body` as plain text, no attachments, its images not blocked. */
+export function openedMail(row: MailListItem, body: string): Mail {
+  return {
+    ...row,
+    content: btoa(body),
+    content_type: 'text/plain',
+    attachments: [],
+    images_blocked: false,
+    message_id: null,
+    trust: uncheckedTrust,
+  };
+}
+
+/** A server error (500) that comes after 100 ms, for a change the screen has already shown and must take back. */
+export async function failSlowly(): Promise<Response> {
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return apiError(500, 'internal_error', 'boom');
 }
 
 /** What the shell asks for before any mail: the session (user, account, rid), the folders and the labels. */

@@ -27,3 +27,30 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     </LazyPart>
   );
 }
+
+/**
+ * A ConfirmDialog about one item (a label to delete, an access to revoke): open while `item` is not null. `onClose`
+ * clears it, when the dialog is dismissed or once `onConfirm` has done its work.
+ */
+export function ConfirmItem<T>({
+  item,
+  onClose,
+  onConfirm,
+  ...rest
+}: Omit<ConfirmDialogProps, 'open' | 'onOpenChange' | 'onConfirm'> & {
+  item: T | null;
+  onClose(): void;
+  onConfirm(item: T): void | Promise<void>;
+}) {
+  return (
+    <ConfirmDialog
+      {...rest}
+      open={item !== null}
+      onOpenChange={(open) => !open && onClose()}
+      onConfirm={async () => {
+        await onConfirm(item!);
+        onClose();
+      }}
+    />
+  );
+}

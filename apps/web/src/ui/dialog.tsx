@@ -6,6 +6,7 @@ import { Button, type ButtonProps } from './button';
 import { IconButton } from './icon-button';
 import { dialogKeepsNotices } from './notices-store';
 import styles from './dialog.module.css';
+import { FormError } from './form-parts';
 
 export interface DialogProps {
   /** Open unless told; a dialog mounted only while open leaves it out. */
@@ -156,11 +157,7 @@ export function FormDialog({
       }
     >
       <div className={styles.fields}>{children}</div>
-      {error ? (
-        <p className={styles.error} role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError className={styles.error}>{error}</FormError>
     </Dialog>
   );
 }

@@ -1,5 +1,6 @@
 import { forwardRef, type ReactNode } from 'react';
-import { Button, type ButtonProps } from './button';
+import { Button, buttonClass, type ButtonProps } from './button';
+import { Link } from '../lib/router';
 
 export interface IconButtonProps extends Omit<ButtonProps, 'iconOnly' | 'aria-label' | 'title' | 'children'> {
   /** What the button does: its accessible name and its tooltip. */
@@ -21,3 +22,23 @@ export const IconButton = forwardRef<HTMLButtonElement, IconButtonProps>(functio
     </Button>
   );
 });
+
+/** A link that shows only an icon, named as IconButton is: by its label, which is its tooltip unless one is given. */
+export function IconLink({
+  to,
+  label,
+  tooltip,
+  children,
+}: {
+  to: string;
+  label: string;
+  tooltip?: string;
+  /** The icon (aria-hidden). */
+  children: ReactNode;
+}) {
+  return (
+    <Link to={to} className={buttonClass('ghost')} aria-label={label} title={tooltip ?? label}>
+      {children}
+    </Link>
+  );
+}

@@ -2,6 +2,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { useCatalogueText } from './catalogue-text';
 import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
+import { VerbatimInput } from './preset-input';
 
 /**
  * The name of a new address (an alias, an address on a domain): the local part typed, then its domain on the same
@@ -30,16 +31,13 @@ export function LocalPartField({
     <div className={page.field}>
       <label htmlFor={`${id}-name`}>{label}</label>
       <span className={rows.nameRow}>
-        <input
+        <VerbatimInput
           id={`${id}-name`}
           value={value}
           maxLength={64}
-          autoComplete="off"
-          autoCapitalize="none"
-          spellCheck={false}
           aria-invalid={errorText ? true : undefined}
           aria-describedby={hint ? `${id}-hint ${id}-error` : `${id}-error`}
-          onChange={(event) => onChange(event.target.value)}
+          onChange={onChange}
         />
         {domain !== undefined ? <span className={rows.domain}>@{domain}</span> : null}
         {children}

@@ -6,6 +6,9 @@ import { useCatalogueText } from './catalogue-text';
 import { ConfirmDialog } from './confirm-dialog';
 import page from './settings-page.module.css';
 import rows from './address-rows.module.css';
+import { FormActions, FormError } from './form-parts';
+import { Field } from './field';
+import { NewPasswordInput } from './preset-input';
 
 /** The first rule a pair of passwords breaks before anything is sent (SPEC §5: passwords must match), or null. */
 export function passwordPairProblem(password: string, confirm: string): string | null {
@@ -76,55 +79,45 @@ export function PasswordPairForm({
         {hasPassword ? t('passwordAccess.onHint') : t('passwordAccess.hint', { email })}
       </p>
       <div className={rows.passwords}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-password`}>{t('passwordAccess.password')}</label>
-          <input
+        <Field label={t('passwordAccess.password')}>
+          <NewPasswordInput
             id={`${id}-password`}
-            type="password"
-            autoComplete="new-password"
             value={password}
-            maxLength={PASSWORD_MAX_LENGTH}
             aria-invalid={problem === 'password_too_short' || problem === 'password_too_long' || undefined}
-            onChange={(event) => {
-              setPassword(event.target.value);
+            onChange={(value) => {
+              setPassword(value);
               edited();
             }}
           />
-        </div>
-        <div className={page.field}>
-          <label htmlFor={`${id}-confirm`}>{t('passwordAccess.passwordConfirm')}</label>
-          <input
+        </Field>
+        <Field label={t('passwordAccess.passwordConfirm')}>
+          <NewPasswordInput
             id={`${id}-confirm`}
-            type="password"
-            autoComplete="new-password"
             value={confirm}
-            maxLength={PASSWORD_MAX_LENGTH}
             aria-invalid={problem === 'passwords_do_not_match' || undefined}
-            onChange={(event) => {
-              setConfirm(event.target.value);
+            onChange={(value) => {
+              setConfirm(value);
               edited();
             }}
           />
-        </div>
+        </Field>
       </div>
       <span className={page.fieldHint}>{t('passwordAccess.passwordHint', { min: PASSWORD_MIN_LENGTH })}</span>
-      {errorText ? (
-        <p className={page.error} role="alert">
-          {errorText}
-        </p>
-      ) : null}
-      <div className={page.actions}>
-        {hasPassword ? (
-          <Button variant="ghost" onClick={() => setRemoving(true)} disabled={pending}>
-            {t('passwordAccess.remove')}
-          </Button>
-        ) : null}
-        <span className={page.grow} />
+      <FormError className={page.error}>{errorText}</FormError>
+      <FormActions
+        start={
+          hasPassword ? (
+            <Button variant="ghost" onClick={() => setRemoving(true)} disabled={pending}>
+              {t('passwordAccess.remove')}
+            </Button>
+          ) : null
+        }
+      >
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={pending}>
           {hasPassword ? t('passwordAccess.change') : t('passwordAccess.grant')}
         </Button>
-      </div>
+      </FormActions>
       <ConfirmDialog
         open={removing}
         onOpenChange={setRemoving}

@@ -1,4 +1,5 @@
-import { ArrowLeft } from 'lucide-react';
+import { useId, type ReactNode } from 'react';
+import { ArrowLeft, Plus } from 'lucide-react';
 import { Link } from '../lib/router';
 import { buttonClass } from './button';
 import page from './settings-page.module.css';
@@ -25,5 +26,57 @@ export function SettingsEditorHeader({
         {title}
       </h2>
     </header>
+  );
+}
+
+/**
+ * A settings page: a section labelled by its title, under a header that has either a way back to its list (an
+ * editor: `back`) or, at its end, a link that creates a new item (`create`) or other `actions`.
+ */
+export function SettingsPage({
+  title,
+  back,
+  create,
+  actions,
+  className = page.page,
+  children,
+}: {
+  title: string;
+  back?: { to: string; label: string };
+  create?: { to: string; label: string };
+  /** What stands at the header's end, after the space (a saving status, say). */
+  actions?: ReactNode;
+  className?: string;
+  children: ReactNode;
+}) {
+  const titleId = `${useId()}-title`;
+  const end =
+    create !== undefined ? (
+      <Link to={create.to} className={buttonClass('primary')}>
+        <Plus aria-hidden />
+        {create.label}
+      </Link>
+    ) : (
+      actions
+    );
+  return (
+    <section className={className} aria-labelledby={titleId}>
+      {back !== undefined ? (
+        <SettingsEditorHeader backTo={back.to} backLabel={back.label} titleId={titleId} title={title} />
+      ) : (
+        <header className={page.header}>
+          <h2 id={titleId} className={page.title}>
+            {title}
+          </h2>
+          {end !== undefined ? (
+            <>
+              <span className={page.grow} />
+              {end}
+            </>
+          ) : null}
+        </header>
+      )}
+      {children}
+    </section>
   );
 }

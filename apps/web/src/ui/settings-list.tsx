@@ -1,4 +1,6 @@
-import type { HTMLAttributes } from 'react';
+import type { HTMLAttributes, ReactNode } from 'react';
+import { useTranslation, type TextKey } from '../i18n';
+import { Button } from './button';
 import clsx from 'clsx';
 import styles from './settings-list.module.css';
 
@@ -27,5 +29,52 @@ export function SettingsSkeleton({
         <span key={index} />
       ))}
     </div>
+  );
+}
+
+/** A text namespace with the four texts of a loaded list: listLabel, loadFailed, retry and empty. */
+export type LoadedListTexts = {
+  [K in TextKey]: K extends `${infer N}.listLabel`
+    ? `${N}.loadFailed` | `${N}.retry` | `${N}.empty` extends TextKey
+      ? N
+      : never
+    : never;
+}[TextKey];
+
+/**
+ * A settings list read from the server, in whichever state its query is: grey rows while it loads, its failure
+ * (role="alert") with a retry, its rows (each drawn by `children`, with its key), or its empty state. The texts are
+ * `texts`' listLabel (the list's name), loadFailed, retry and empty.
+ */
+export function SettingsLoadedList<T>({
+  query,
+  texts,
+  icon,
+  children,
+}: {
+  query: { data: readonly T[] | undefined; isPending: boolean; isError: boolean; refetch(): unknown };
+  texts: LoadedListTexts;
+  /** The icon of the failure and of the empty state (aria-hidden). */
+  icon: ReactNode;
+  children(item: T): ReactNode;
+}) {
+  const { t } = useTranslation();
+  const { data, isPending, isError } = query;
+  if (isPending) return <SettingsSkeleton rows={2} aria-hidden />;
+  if (isError && !data)
+    return (
+      <SettingsState role="alert">
+        {icon}
+        <p>{t(`${texts}.loadFailed`)}</p>
+        <Button onClick={() => void query.refetch()}>{t(`${texts}.retry`)}</Button>
+      </SettingsState>
+    );
+  if (data && data.length > 0)
+    return <SettingsList aria-label={t(`${texts}.listLabel`)}>{data.map(children)}</SettingsList>;
+  return (
+    <SettingsState>
+      {icon}
+      <p>{t(`${texts}.empty`)}</p>
+    </SettingsState>
   );
 }

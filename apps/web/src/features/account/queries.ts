@@ -1,4 +1,11 @@
-import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+  type QueryKey,
+} from '@tanstack/react-query';
 import type { AccessResponse, Account } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 
@@ -34,4 +41,28 @@ export function useRid(): string | null | undefined {
  */
 export function writeAccount(client: QueryClient, change: (account: Account) => Account): void {
   client.setQueryData<Account>(accountKeys.account, (account) => (account ? change(account) : account));
+}
+
+/**
+ * After a change of something the account lists (an alias, an address on a domain): the queries under `key`, and the
+ * account (the sidebar's addresses and compose's From read it), are read again.
+ */
+export function refreshWithAccount(client: QueryClient, key: QueryKey): Promise<unknown> {
+  return Promise.all([
+    client.invalidateQueries({ queryKey: key }),
+    client.invalidateQueries({ queryKey: accountKeys.account }),
+  ]);
+}
+
+/**
+ * A write after which the queries under `key` and the account are read again. Not awaited: the caller's own onSuccess
+ * (a notice, back to the list) comes first. `silent`: its errors are the screen's to show.
+ */
+export function useAccountWrite<V, R>(key: QueryKey, send: (variables: V) => Promise<R>, silent: boolean) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    meta: { silent },
+    onSettled: () => void refreshWithAccount(client, key),
+  });
 }

@@ -6,12 +6,13 @@ import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { aliasesPath } from './paths';
 import { useAliasRows, useCreateAlias } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
 import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
+import { FormActions } from '../../ui/form-parts';
 
 /**
  * settings/aliases/create: a name checked as it is typed (validateAliasName, the server's own rules), then the free
@@ -63,13 +64,7 @@ function AliasCreateForm({
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={aliasesPath}
-        backLabel={t('aliases.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: aliasesPath, label: t('aliases.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="alias" /> : null}
         <LocalPartField
@@ -112,16 +107,15 @@ function AliasCreateForm({
           <span className={page.fieldHint}>{t('aliases.kindPaidHint', { price: PAID_ALIAS_PRICE })}</span>
         </fieldset>
 
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={aliasesPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={create.isPending || passportTooLow}>
             {paid ? t('aliases.buy') : t('aliases.createFree')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

@@ -1,11 +1,10 @@
 import { useId, useState } from 'react';
 import clsx from 'clsx';
-import { Lock, Mail, Plus, Trash2, X } from 'lucide-react';
+import { Lock, Mail, Trash2, X } from 'lucide-react';
 import type { AliasStatus } from '@mailroom/protocol';
 import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation, type TextKey } from '../../i18n';
-import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { InvoicePanel } from '../../ui/invoice-panel';
@@ -15,7 +14,8 @@ import { AliasAccessForm } from './alias-access';
 import { newAliasPath } from './paths';
 import { useAliasRows, useCheckPayment, useDeleteAlias, type AliasRow } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 const hintText: Record<Exclude<AliasStatus, 'succeed'>, TextKey> = {
   unpaid: 'aliases.unpaidHint',
@@ -33,46 +33,22 @@ const statusText: Record<AliasStatus, TextKey> = {
 /** settings/aliases: every alias of the account with its kind and status, and what can be done with each. */
 export function AliasListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const { rows, freeAvailable, isPending, isError, retry } = useAliasRows();
   const [removing, setRemoving] = useState<AliasRow | null>(null);
   const remove = useDeleteAlias();
   const givingUp = removing !== null && removing.status !== 'succeed';
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('aliases.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newAliasPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('aliases.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('aliases.title')} create={{ to: newAliasPath, label: t('aliases.create') }}>
       <p className={page.hint}>{freeAvailable ? t('aliases.introFree') : t('aliases.intro')}</p>
 
-      {isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : isError ? (
-        <SettingsState role="alert">
-          <Mail aria-hidden />
-          <p>{t('aliases.loadFailed')}</p>
-          <Button onClick={retry}>{t('aliases.retry')}</Button>
-        </SettingsState>
-      ) : rows && rows.length > 0 ? (
-        <SettingsList aria-label={t('aliases.listLabel')}>
-          {rows.map((row) => (
-            <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <Mail aria-hidden />
-          <p>{t('aliases.empty')}</p>
-        </SettingsState>
-      )}
+      <SettingsLoadedList
+        query={{ data: rows, isPending, isError, refetch: retry }}
+        texts="aliases"
+        icon={<Mail aria-hidden />}
+      >
+        {(row) => <AliasItem key={row.id} row={row} onRemove={() => setRemoving(row)} />}
+      </SettingsLoadedList>
 
       <ConfirmDialog
         open={removing !== null}
@@ -108,7 +84,7 @@ export function AliasListPage() {
         }}
         onError={() => {}}
       />
-    </section>
+    </SettingsPage>
   );
 }
 

@@ -142,6 +142,12 @@ async function openList() {
   return screen.findByRole('heading', { name: 'Aliases', level: 2 }, { timeout: 5_000 });
 }
 
+/** The list drawn, and the row of `email` in it. */
+async function openRow(email: string) {
+  await openList();
+  return screen.findByRole('listitem', { name: email });
+}
+
 function aliasRow(email: string) {
   return screen.getByRole('listitem', { name: email });
 }
@@ -320,8 +326,7 @@ describe("settings/aliases: 'I have already paid'", () => {
 
   it('not paid yet: the wallet says so beside the alias, not as a failure of the page', async () => {
     const { writes } = serve(unpaid, { wallet: () => 'unpaid' });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.shop@${DOMAIN}` });
+    const row = await openRow(`ann.shop@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: 'I have already paid' }));
     const answer = await within(row).findByRole('status');
     expect(answer.textContent).toBe("Pay the invoice in the provider's wallet application!");
@@ -332,8 +337,7 @@ describe("settings/aliases: 'I have already paid'", () => {
 
   it('rejected: says the invoice is rejected, and the alias shows failed', async () => {
     serve(unpaid, { wallet: () => 'rejected' });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.shop@${DOMAIN}` });
+    const row = await openRow(`ann.shop@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: 'I have already paid' }));
     expect((await within(row).findByRole('status')).textContent).toBe('Invoice is rejected');
     expect(await within(row).findByText('Payment failed')).toBeTruthy();
@@ -342,8 +346,7 @@ describe("settings/aliases: 'I have already paid'", () => {
 
   it('paid: the alias becomes active and the account (sidebar, compose) is read again', async () => {
     const server = serve(unpaid, { wallet: () => 'paid' });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.shop@${DOMAIN}` });
+    const row = await openRow(`ann.shop@${DOMAIN}`);
     const readsBefore = server.accountReads();
     fireEvent.click(within(row).getByRole('button', { name: 'I have already paid' }));
     expect(await within(row).findByText('Active')).toBeTruthy();
@@ -354,8 +357,7 @@ describe("settings/aliases: 'I have already paid'", () => {
 
   it('giving up an unpaid alias cancels it through the paid route after a confirmation', async () => {
     const { writes } = serve(unpaid);
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.shop@${DOMAIN}` });
+    const row = await openRow(`ann.shop@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: 'Give up' }));
     const dialog = await screen.findByRole('alertdialog', { name: `Give up ann.shop@${DOMAIN}?` });
     expect(
@@ -372,8 +374,7 @@ describe("settings/aliases: 'I have already paid'", () => {
 describe('settings/aliases: delete and password access', () => {
   it('deleting says the mail stays and the address stops receiving, then deletes it', async () => {
     const { writes } = serve({ aliases: [entry(1, 'ann.free', { kind: 'free', password_access: true })] });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.free@${DOMAIN}` });
+    const row = await openRow(`ann.free@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Delete ann.free@${DOMAIN}` }));
     const dialog = await screen.findByRole('alertdialog', { name: `Delete the alias ann.free@${DOMAIN}?` });
     const text = dialog.textContent!;
@@ -391,8 +392,7 @@ describe('settings/aliases: delete and password access', () => {
 
   it('deleting a paid alias says its payment is not refunded', async () => {
     serve({ aliases: [entry(1, 'ann.paid', { kind: 'paid' })] });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.paid@${DOMAIN}` });
+    const row = await openRow(`ann.paid@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Delete ann.paid@${DOMAIN}` }));
     const dialog = await screen.findByRole('alertdialog', { name: `Delete the alias ann.paid@${DOMAIN}?` });
     expect(dialog.textContent).toContain('You paid for it: the payment is not refunded.');
@@ -403,8 +403,7 @@ describe('settings/aliases: delete and password access', () => {
       { aliases: [entry(1, 'ann.free', { kind: 'free' })] },
       { refuse: () => apiError(400, 'alias_cant_delete') },
     );
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.free@${DOMAIN}` });
+    const row = await openRow(`ann.free@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Delete ann.free@${DOMAIN}` }));
     const dialog = await screen.findByRole('alertdialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
@@ -414,8 +413,7 @@ describe('settings/aliases: delete and password access', () => {
 
   it('the password is typed twice; a mismatch or a short one is refused before anything is sent', async () => {
     const { writes } = serve({ aliases: [entry(1, 'ann.free', { kind: 'free' })] });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.free@${DOMAIN}` });
+    const row = await openRow(`ann.free@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Password access for ann.free@${DOMAIN}` }));
     const form = await within(row).findByRole('form', { name: `Password access for ann.free@${DOMAIN}` });
     const password = within(form).getByLabelText('New password');
@@ -452,8 +450,7 @@ describe('settings/aliases: delete and password access', () => {
       { aliases: [entry(1, 'ann.free', { kind: 'free' })] },
       { refuse: () => apiError(429, 'alias_access_limit') },
     );
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.free@${DOMAIN}` });
+    const row = await openRow(`ann.free@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Password access for ann.free@${DOMAIN}` }));
     const form = await within(row).findByRole('form');
     fireEvent.change(within(form).getByLabelText('New password'), { target: { value: 'long enough' } });
@@ -466,8 +463,7 @@ describe('settings/aliases: delete and password access', () => {
 
   it('removing password access sends a null password after a confirmation', async () => {
     const { writes } = serve({ aliases: [entry(1, 'ann.free', { kind: 'free', password_access: true })] });
-    await openList();
-    const row = await screen.findByRole('listitem', { name: `ann.free@${DOMAIN}` });
+    const row = await openRow(`ann.free@${DOMAIN}`);
     fireEvent.click(within(row).getByRole('button', { name: `Password access for ann.free@${DOMAIN}` }));
     const form = await within(row).findByRole('form');
     fireEvent.click(within(form).getByRole('button', { name: 'Remove password access' }));

@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { aliasesLiveHandler } from './live';
 import { aliasKeys } from './queries';
-
-const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
+import { stale } from '../../test/query-cache';
 
 describe('aliases on the websocket', () => {
   it("updateAccount 'aliases' reads the list and the paid aliases again", () => {

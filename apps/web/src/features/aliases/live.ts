@@ -1,4 +1,4 @@
-import type { LiveHandler } from '../../api/live';
+import { accountPartHandler } from '../../api/live';
 
 /**
  * `aliasKeys.all` of queries.ts, spelled here again on purpose (as contacts/live.ts does): importing queries.ts would
@@ -8,10 +8,4 @@ import type { LiveHandler } from '../../api/live';
 const aliasesKey = ['aliases'] as const;
 
 /** An alias created, paid, given up or deleted (here, in another tab, or by the wallet's answer): read them again. */
-export const aliasesLiveHandler: LiveHandler = {
-  onEvent(event, client) {
-    if (event.event === 'updateAccount' && event.part === 'aliases')
-      void client.invalidateQueries({ queryKey: aliasesKey });
-  },
-  refreshAfterGap: [aliasesKey],
-};
+export const aliasesLiveHandler = accountPartHandler('aliases', aliasesKey);

@@ -1,7 +1,7 @@
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import type { AliasAccessUpdate, AliasEntry, Invoice } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
-import { accountKeys } from '../account';
+import { refreshWithAccount, useAccountWrite } from '../account';
 
 /** The aliases screen's queries: every alias of the account, and the paid ones with their invoices. */
 export const aliasKeys = {
@@ -56,22 +56,10 @@ export function useAliasRows() {
  * After any change of an alias: the screen's lists, and the account (the sidebar's alias list and compose's From
  * read its aliases), are read again.
  */
-export function refreshAliases(client: QueryClient): Promise<unknown> {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: aliasKeys.all }),
-    client.invalidateQueries({ queryKey: accountKeys.account }),
-  ]);
-}
+export const refreshAliases = (client: QueryClient) => refreshWithAccount(client, aliasKeys.all);
 
-function useAliasMutation<V, R>(send: (variables: V) => Promise<R>, silent = false) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: send,
-    meta: { silent },
-    // Not awaited: the caller's own onSuccess (a notice, back to the list) comes first, before the lists are read.
-    onSettled: () => void refreshAliases(client),
-  });
-}
+const useAliasMutation = <V, R>(send: (variables: V) => Promise<R>, silent = false) =>
+  useAccountWrite(aliasKeys.all, send, silent);
 
 /** POST user/aliases (the free alias) or POST user/aliases/paid (an invoice issued); errors shown by the form. */
 export function useCreateAlias() {

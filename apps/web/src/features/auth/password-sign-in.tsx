@@ -5,6 +5,7 @@ import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import styles from './login-page.module.css';
+import { FormError } from '../../ui/form-parts';
 
 /**
  * Sign-in to one address with the password its owner set (POST /auth/pw/login): the alias-only user of SPEC §6, who
@@ -56,11 +57,7 @@ export function PasswordSignIn({ target }: { target: string }) {
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
-        {errorText ? (
-          <p className={styles.error} role="alert">
-            {errorText}
-          </p>
-        ) : null}
+        <FormError className={styles.error}>{errorText}</FormError>
         <Button type="submit" disabled={busy}>
           {t('login.passwordButton')}
         </Button>

@@ -7,13 +7,16 @@ import { useTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { collectorsPath, newCollectorPath, type ManualServer } from './paths';
 import { ProviderNote } from './provider-note';
 import { collectorQueries, useCreateCollector } from './queries';
 import { serverText } from './texts';
 import styles from './collectors.module.css';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /** The server set by hand, from the page's query (?host=&port=&security=), or null when discovery is to find it. */
 function useManualServer(): ManualServer | null {
@@ -70,13 +73,10 @@ export function CollectorConfirmPage({ email }: { email: string }) {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={collectorsPath}
-        backLabel={t('collectors.backToList')}
-        titleId={`${id}-title`}
-        title={t('collectors.confirmTitle', { email })}
-      />
+    <SettingsPage
+      title={t('collectors.confirmTitle', { email })}
+      back={{ to: collectorsPath, label: t('collectors.backToList') }}
+    >
       <div className={styles.panel}>
         <p>
           {server
@@ -85,36 +85,24 @@ export function CollectorConfirmPage({ email }: { email: string }) {
               ? t('collectors.finding')
               : t('collectors.discovered')}
         </p>
-        {foundError ? (
-          <p className={page.error} role="alert">
-            {foundError}
-          </p>
-        ) : null}
+        <FormError>{foundError}</FormError>
         <ProviderNote provider={provider} />
         <Link to={changePath} className={styles.change}>
           {t('collectors.changeServer')}
         </Link>
       </div>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-login`}>{t('collectors.login')}</label>
-          <input
+        <Field label={t('collectors.login')} hint={t('collectors.loginHint')}>
+          <VerbatimInput
             id={`${id}-login`}
             value={login}
             maxLength={254}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
-            aria-describedby={`${id}-login-hint`}
-            onChange={(event) => {
-              setLogin(event.target.value);
+            onChange={(value) => {
+              setLogin(value);
               create.reset();
             }}
           />
-          <span id={`${id}-login-hint`} className={page.fieldHint}>
-            {t('collectors.loginHint')}
-          </span>
-        </div>
+        </Field>
         <div className={page.field}>
           <label htmlFor={`${id}-password`}>{t('collectors.password')}</label>
           <input
@@ -151,21 +139,16 @@ export function CollectorConfirmPage({ email }: { email: string }) {
         <p id={`${id}-filters-hint`} className={page.fieldHint}>
           {t('collectors.applyFiltersHint')}
         </p>
-        {errorText && !besidePassword ? (
-          <p className={page.error} role="alert">
-            {errorText}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{errorText && !besidePassword ? errorText : null}</FormError>
+        <FormActions>
           <Link to={collectorsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={!password || create.isPending}>
             {create.isPending ? t('collectors.creating') : t('collectors.submit')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

@@ -6,7 +6,7 @@ import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate, useSearchParams } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { collectorsPath, confirmCollectorPath } from './paths';
 import { ProviderNote } from './provider-note';
@@ -15,6 +15,8 @@ import { serverText } from './texts';
 import styles from './collectors.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
+import { FormActions } from '../../ui/form-parts';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /** An address as mail programs take it: something@domain.tld (the server judges the rest: collector_invalid_email). */
 export const looksLikeAddress = (email: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
@@ -58,25 +60,19 @@ export function CollectorCreatePage() {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={collectorsPath}
-        backLabel={t('collectors.backToList')}
-        titleId={`${id}-title`}
-        title={t('collectors.createTitle')}
-      />
+    <SettingsPage
+      title={t('collectors.createTitle')}
+      back={{ to: collectorsPath, label: t('collectors.backToList') }}
+    >
       <form className={page.form} onSubmit={submit} noValidate aria-busy={find.isPending}>
         <Field label={t('collectors.email')} error={errorText} hint={t('collectors.emailHint')} announce>
-          <input
+          <VerbatimInput
             type="email"
             value={email}
             maxLength={254}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             placeholder="ivan@mail.ru"
-            onChange={(event) => {
-              setEmail(event.target.value);
+            onChange={(value) => {
+              setEmail(value);
               setTypo(false);
               find.reset();
             }}
@@ -97,8 +93,7 @@ export function CollectorCreatePage() {
             <ProviderNote provider={found.provider} />
           </div>
         ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={collectorsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
@@ -110,7 +105,7 @@ export function CollectorCreatePage() {
                 ? t('collectors.continue')
                 : t('collectors.find')}
           </Button>
-        </div>
+        </FormActions>
       </form>
       <ManualServer
         email={address}
@@ -118,7 +113,7 @@ export function CollectorCreatePage() {
         onToggle={setManualOpen}
         onInvalidEmail={() => setTypo(true)}
       />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -166,15 +161,12 @@ function ManualServer({
             error={problem === 'host' && t('collectors.hostRequired')}
             announce
           >
-            <input
+            <VerbatimInput
               value={host}
               maxLength={253}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
               placeholder="imap.example.com"
-              onChange={(event) => {
-                setHost(event.target.value);
+              onChange={(value) => {
+                setHost(value);
                 setProblem(null);
               }}
             />
@@ -207,10 +199,9 @@ function ManualServer({
             />
           </Field>
         </div>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Button type="submit">{t('collectors.continueManual')}</Button>
-        </div>
+        </FormActions>
       </form>
     </details>
   );

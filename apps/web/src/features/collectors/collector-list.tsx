@@ -1,12 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import clsx from 'clsx';
-import { FolderDown, KeyRound, Plus, Trash2 } from 'lucide-react';
+import { FolderDown, KeyRound, Trash2 } from 'lucide-react';
 import { formatFullDate, type Collector } from '@mailroom/protocol';
 import { raiseError } from '../../api/error-message';
 import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
-import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
@@ -15,47 +14,25 @@ import { useCollectors, useDeleteCollector, useUpdateCollector } from './queries
 import { serverText, stateText } from './texts';
 import { Switch } from '../../ui/switch';
 import styles from './collectors.module.css';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /** settings/collectors: each collector with its state in words, live progress, last check and error, and its actions. */
 export function CollectorListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const collectors = useCollectors();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('collectors.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newCollectorPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('collectors.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('collectors.title')}
+      create={{ to: newCollectorPath, label: t('collectors.create') }}
+    >
       <p className={page.hint}>{t('collectors.intro')}</p>
-      {collectors.isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : collectors.isError && !collectors.data ? (
-        <SettingsState role="alert">
-          <FolderDown aria-hidden />
-          <p>{t('collectors.loadFailed')}</p>
-          <Button onClick={() => void collectors.refetch()}>{t('collectors.retry')}</Button>
-        </SettingsState>
-      ) : collectors.data.length > 0 ? (
-        <SettingsList aria-label={t('collectors.listLabel')}>
-          {collectors.data.map((collector) => (
-            <CollectorItem key={collector.id} collector={collector} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <FolderDown aria-hidden />
-          <p>{t('collectors.empty')}</p>
-        </SettingsState>
-      )}
-    </section>
+      <SettingsLoadedList query={collectors} texts="collectors" icon={<FolderDown aria-hidden />}>
+        {(collector) => <CollectorItem key={collector.id} collector={collector} />}
+      </SettingsLoadedList>
+    </SettingsPage>
   );
 }
 
@@ -128,11 +105,7 @@ function CollectorItem({ collector }: { collector: Collector }) {
         <LastError code={collector.last_error} at={collector.last_error_at} date={date} />
       ) : null}
       {state === 'stopped' ? <p className={page.hint}>{t('collectors.stoppedHint')}</p> : null}
-      {toggleError ? (
-        <p className={page.error} role="alert">
-          {toggleError}
-        </p>
-      ) : null}
+      <FormError>{toggleError}</FormError>
       <div className={page.actions}>
         <Switch
           checked={collector.enabled}
@@ -203,32 +176,25 @@ function PasswordForm({ collector, onDone }: { collector: Collector; onDone(): v
 
   return (
     <form className={styles.panel} onSubmit={submit} noValidate aria-busy={update.isPending}>
-      <div className={page.field}>
-        <label htmlFor={`${id}-password`}>{t('collectors.newPassword', { email: collector.email })}</label>
+      <Field label={t('collectors.newPassword', { email: collector.email })} error={errorText} announce>
         <input
           id={`${id}-password`}
           type="password"
           value={password}
           autoComplete="off"
           autoFocus
-          aria-invalid={errorText ? true : undefined}
-          aria-describedby={`${id}-error`}
           onChange={(event) => {
             setPassword(event.target.value);
             update.reset();
           }}
         />
-        <span id={`${id}-error`} className={page.error} role="alert">
-          {errorText}
-        </span>
-      </div>
-      <div className={page.actions}>
-        <span className={page.grow} />
+      </Field>
+      <FormActions>
         <Button onClick={onDone}>{t('common.cancel')}</Button>
         <Button type="submit" variant="primary" disabled={!password || update.isPending}>
           {t('collectors.savePassword')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -3,8 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import type { Collector } from '@mailroom/protocol';
 import { collectorsLiveHandler } from './live';
 import { collectorKeys } from './queries';
-
-const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
+import { stale } from '../../test/query-cache';
 
 const base: Collector = {
   id: 1,

@@ -292,12 +292,20 @@ describe('the compose window', () => {
     expect(screen.queryByText('huge.bin')).toBeNull();
   });
 
-  it('autosaves every 30 s while open: later saves replace the draft by its uid, nothing unchanged is sent', async () => {
+  /** A new message open with the autosave interval on a fake clock (the tests move it); real timers again after. */
+  async function onAutosaveClock(run: (server: Server, window: HTMLElement) => Promise<void>) {
     vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     try {
       const server: Server = { calls: [] };
       renderCompose({ mode: COMPOSE_MODE.NEW }, server);
-      const window = await screen.findByRole('dialog', { name: 'New message' });
+      await run(server, await screen.findByRole('dialog', { name: 'New message' }));
+    } finally {
+      vi.useRealTimers();
+    }
+  }
+
+  it('autosaves every 30 s while open: later saves replace the draft by its uid, nothing unchanged is sent', async () => {
+    await onAutosaveClock(async (server, window) => {
       const subject = within(window).getByLabelText('Subject');
       fireEvent.change(subject, { target: { value: 'Plan' } });
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
@@ -312,17 +320,11 @@ describe('the compose window', () => {
         { subject: 'Plan', uid: null },
         { subject: 'Plan B', uid: 41 },
       ]);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('keeps the 30-s autosave rhythm while the user goes on typing', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
-      const server: Server = { calls: [] };
-      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
-      const window = await screen.findByRole('dialog', { name: 'New message' });
+    await onAutosaveClock(async (server, window) => {
       const subject = within(window).getByLabelText('Subject');
       fireEvent.change(subject, { target: { value: 'Typing' } });
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS - 5_000));
@@ -330,17 +332,11 @@ describe('the compose window', () => {
       act(() => vi.advanceTimersByTime(5_000));
       await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(1));
       expect(sent(server, 'saveDraft')[0]!.body).toMatchObject({ subject: 'Typing on' });
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('does not autosave while collapsed', async () => {
-    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
-    try {
-      const server: Server = { calls: [] };
-      renderCompose({ mode: COMPOSE_MODE.NEW }, server);
-      const window = await screen.findByRole('dialog', { name: 'New message' });
+    await onAutosaveClock(async (server, window) => {
       fireEvent.change(within(window).getByLabelText('Subject'), { target: { value: 'Folded' } });
       fireEvent.click(within(window).getByRole('button', { name: 'Collapse' }));
       act(() => vi.advanceTimersByTime(3 * AUTOSAVE_MS));
@@ -349,9 +345,7 @@ describe('the compose window', () => {
       fireEvent.click(within(window).getByRole('button', { name: 'Expand' }));
       act(() => vi.advanceTimersByTime(AUTOSAVE_MS));
       await waitFor(() => expect(sent(server, 'saveDraft')).toHaveLength(1));
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it('changing From to another profile swaps the signature under ---', async () => {

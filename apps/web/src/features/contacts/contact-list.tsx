@@ -1,28 +1,15 @@
 import { useEffect, useId, useState } from 'react';
 import clsx from 'clsx';
-import {
-  ChevronLeft,
-  ChevronRight,
-  FolderPlus,
-  Mail,
-  Search,
-  SearchX,
-  Trash2,
-  UserRoundX,
-  Users,
-  X,
-} from 'lucide-react';
-import type { Contact, GroupSummary } from '@mailroom/protocol';
+import { ChevronLeft, ChevronRight, Mail, Search, SearchX, Trash2, UserRoundX, Users, X } from 'lucide-react';
+import type { Contact } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Avatar } from '../../ui/avatar';
 import { Button } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
-import { Dropdown } from '../../ui/dropdown';
 import { raiseError } from '../../api/error-message';
 import { raiseSuccess } from '../../ui/notices-store';
-import menu from '../../ui/menu.module.css';
 import { ContactEditor } from './contact-editor';
 import {
   contactsPath,
@@ -30,10 +17,11 @@ import {
   lastPage,
   pageRange,
   writeToPath,
-  type ContactsQuery,
+  type ContactsTabProps,
 } from './contacts-model';
-import { useContactPage, useContactSearch, useDeleteContacts, useGroupMembers, useGroups } from './queries';
+import { useContactPage, useContactSearch, useDeleteContacts } from './queries';
 import { NewGroupDialog } from './group-dialogs';
+import { AddToGroupMenu } from './add-to-group-menu';
 import styles from './contacts.module.css';
 
 /** How long typing pauses before the search is asked (a request per pause, not per key). */
@@ -54,16 +42,7 @@ type Editing = { contact: Contact | null; key: number } | null;
  * The contacts tab: a page of contacts (SPEC §9: 100), or what a search as you type finds (up to 1000); a ticked
  * selection for writing to, adding to a group or deleting; a row opens the contact in the side panel.
  */
-export function ContactListTab({
-  query,
-  creating,
-  onCreatingChange,
-}: {
-  query: ContactsQuery;
-  /** The header's "New contact" was pressed. */
-  creating: boolean;
-  onCreatingChange(creating: boolean): void;
-}) {
+export function ContactListTab({ query, creating, onCreatingChange }: ContactsTabProps) {
   const { t } = useTranslation();
   const id = useId();
   const navigate = useNavigate();
@@ -374,48 +353,5 @@ function SkeletonRows() {
         </li>
       ))}
     </ul>
-  );
-}
-
-/** "Add to group": the groups, each adding the ticked contacts, and a new group made of them. */
-function AddToGroupMenu({ contactIds, onNewGroup }: { contactIds: readonly number[]; onNewGroup(): void }) {
-  const { t } = useTranslation();
-  const groups = useGroups();
-  const members = useGroupMembers();
-  const add = (group: GroupSummary) =>
-    members.mutate(
-      { id: group.id, add: [...contactIds] },
-      { onSuccess: () => raiseSuccess(t('contacts.addedToGroup', { group: group.name })) },
-    );
-  return (
-    <Dropdown
-      trigger={
-        <Button variant="ghost">
-          <FolderPlus aria-hidden />
-          <span className={styles.label}>{t('contacts.addToGroup')}</span>
-        </Button>
-      }
-      content={(Menu) => (
-        <>
-          <Menu.Label className={menu.label}>{t('contacts.addToGroup')}</Menu.Label>
-          {(groups.data ?? []).map((group) => (
-            <Menu.Item key={group.id} className={menu.item} onSelect={() => add(group)}>
-              <Users aria-hidden />
-              {group.name}
-            </Menu.Item>
-          ))}
-          {groups.isPending ? (
-            <Menu.Item className={menu.item} disabled>
-              {t('contacts.groupsLoading')}
-            </Menu.Item>
-          ) : null}
-          <Menu.Separator className={menu.separator} />
-          <Menu.Item className={menu.item} onSelect={onNewGroup}>
-            <FolderPlus aria-hidden />
-            {t('contacts.newGroupWith')}
-          </Menu.Item>
-        </>
-      )}
-    />
   );
 }

@@ -12,6 +12,14 @@ export interface ContactsQuery {
   group: number | null;
 }
 
+/** What each tab of /contacts is drawn with: the address's query and the header's "New" button, pressed or not. */
+export interface ContactsTabProps {
+  query: ContactsQuery;
+  /** The header's "New contact" (or "New group") was pressed. */
+  creating: boolean;
+  onCreatingChange(creating: boolean): void;
+}
+
 function wholeNumber(value: string | null, min: number, max: number): number | null {
   if (value === null || !/^\d{1,7}$/.test(value)) return null;
   const number = Number(value);

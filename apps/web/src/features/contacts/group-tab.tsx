@@ -11,21 +11,19 @@ import { IconButton } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
-import { contactsPath, fullName, writeToGroupPath, type ContactsQuery } from './contacts-model';
+import {
+  contactsPath,
+  fullName,
+  writeToGroupPath,
+  type ContactsQuery,
+  type ContactsTabProps,
+} from './contacts-model';
 import { exportUrl, useDeleteGroup, useGroup, useGroupMembers, useGroups } from './queries';
 import { NewGroupDialog, RenameGroupDialog } from './group-dialogs';
 import styles from './contacts.module.css';
 
 /** The groups tab: the list of groups with their sizes, or the group open (?group=) with its members. */
-export function GroupsTab({
-  query,
-  creating,
-  onCreatingChange,
-}: {
-  query: ContactsQuery;
-  creating: boolean;
-  onCreatingChange(creating: boolean): void;
-}) {
+export function GroupsTab({ query, creating, onCreatingChange }: ContactsTabProps) {
   return (
     <>
       {query.group !== null ? <GroupView id={query.group} query={query} /> : <GroupList query={query} />}
@@ -84,29 +82,11 @@ function GroupList({ query }: { query: ContactsQuery }) {
                   >
                     <Mail aria-hidden />
                   </IconButton>
-                  <a
-                    href={exportUrl(group.id)}
-                    download
-                    className={buttonClass('ghost')}
-                    aria-label={t('contacts.exportGroupName', { group: group.name })}
-                    title={t('contacts.exportGroup')}
-                  >
-                    <Download aria-hidden />
-                  </a>
-                  <IconButton
-                    label={t('contacts.renameGroupName', { group: group.name })}
-                    tooltip={t('contacts.renameGroup')}
-                    onClick={() => setRenaming(group)}
-                  >
-                    <Pencil aria-hidden />
-                  </IconButton>
-                  <IconButton
-                    label={t('contacts.deleteGroupName', { group: group.name })}
-                    tooltip={t('contacts.deleteGroup')}
-                    onClick={() => setDeleting(group)}
-                  >
-                    <Trash2 aria-hidden />
-                  </IconButton>
+                  <GroupActions
+                    group={group}
+                    onRename={() => setRenaming(group)}
+                    onDelete={() => setDeleting(group)}
+                  />
                 </span>
               </li>
             ))}
@@ -119,6 +99,46 @@ function GroupList({ query }: { query: ContactsQuery }) {
       <NewGroupDialog open={creating} onOpenChange={setCreating} />
       <DeleteGroupDialog group={deleting} onDone={() => setDeleting(null)} />
     </div>
+  );
+}
+
+/** A group's export (a vCard download), rename and delete, in its row and atop the group open. */
+function GroupActions({
+  group,
+  onRename,
+  onDelete,
+}: {
+  group: { id: number; name: string };
+  onRename(): void;
+  onDelete(): void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <a
+        href={exportUrl(group.id)}
+        download
+        className={buttonClass('ghost')}
+        aria-label={t('contacts.exportGroupName', { group: group.name })}
+        title={t('contacts.exportGroup')}
+      >
+        <Download aria-hidden />
+      </a>
+      <IconButton
+        label={t('contacts.renameGroupName', { group: group.name })}
+        tooltip={t('contacts.renameGroup')}
+        onClick={onRename}
+      >
+        <Pencil aria-hidden />
+      </IconButton>
+      <IconButton
+        label={t('contacts.deleteGroupName', { group: group.name })}
+        tooltip={t('contacts.deleteGroup')}
+        onClick={onDelete}
+      >
+        <Trash2 aria-hidden />
+      </IconButton>
+    </>
   );
 }
 
@@ -202,29 +222,7 @@ function GroupView({ id, query }: { id: number; query: ContactsQuery }) {
           <Mail aria-hidden />
           <span className={styles.label}>{t('contacts.writeToGroup')}</span>
         </Button>
-        <a
-          href={exportUrl(data.id)}
-          download
-          className={buttonClass('ghost')}
-          aria-label={t('contacts.exportGroupName', { group: data.name })}
-          title={t('contacts.exportGroup')}
-        >
-          <Download aria-hidden />
-        </a>
-        <IconButton
-          label={t('contacts.renameGroupName', { group: data.name })}
-          tooltip={t('contacts.renameGroup')}
-          onClick={() => setRenaming(true)}
-        >
-          <Pencil aria-hidden />
-        </IconButton>
-        <IconButton
-          label={t('contacts.deleteGroupName', { group: data.name })}
-          tooltip={t('contacts.deleteGroup')}
-          onClick={() => setDeleting(true)}
-        >
-          <Trash2 aria-hidden />
-        </IconButton>
+        <GroupActions group={data} onRename={() => setRenaming(true)} onDelete={() => setDeleting(true)} />
       </div>
       <div className={styles.scroll} aria-busy={group.isFetching || members.isPending}>
         {data.contacts.length === 0 ? (

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
 import { contactsLiveHandler } from './live';
 import { contactKeys } from './queries';
-
-function clientWith(keys: readonly (readonly unknown[])[]): QueryClient {
-  const client = new QueryClient();
-  for (const key of keys) client.setQueryData([...key], { loaded: true });
-  return client;
-}
-
-const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
+import { clientWith, stale } from '../../test/query-cache';
 
 describe('contacts on the websocket', () => {
   it('a change of contacts or of groups in another tab reads the lists, the groups and known senders again', () => {

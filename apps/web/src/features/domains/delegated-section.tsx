@@ -1,5 +1,5 @@
 import { formatFullDate } from '@mailroom/protocol';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Inbox, UserRoundCheck } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
@@ -7,6 +7,7 @@ import page from '../../ui/settings-page.module.css';
 import { openDelegatedAddress } from '../shell';
 import { useDelegatedEmails } from './queries';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /**
  * settings/d_emails: the addresses other members delegated to this one — whose they are and since when — each opened
@@ -14,16 +15,10 @@ import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings
  */
 export default function DelegatedSection() {
   const { t, i18n } = useTranslation();
-  const id = useId();
   const delegated = useDelegatedEmails();
   const [opening, setOpening] = useState<string | null>(null);
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('delegated.title')}
-        </h2>
-      </header>
+    <SettingsPage title={t('delegated.title')}>
       <p className={page.hint}>{t('delegated.intro')}</p>
       {delegated.data ? (
         delegated.data.length > 0 ? (
@@ -69,6 +64,6 @@ export default function DelegatedSection() {
       ) : (
         <SettingsSkeleton rows={2} aria-hidden />
       )}
-    </section>
+    </SettingsPage>
   );
 }

@@ -15,6 +15,9 @@ import { useDomainDetail, useVerifyDomain } from './queries';
 import { domainStatusText, failureText } from './texts';
 import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
+import { TxtRecord } from './txt-record';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { TableHead } from '../../ui/table-head';
 
 /**
  * settings/domains/confirm/{id}: how to prove the domain is yours (a DNS TXT record or a meta tag on its site), exactly
@@ -68,30 +71,20 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
       </p>
       <fieldset className={page.group}>
         <legend className={page.groupTitle}>{t('domains.confirm.method')}</legend>
-        <label className={page.check}>
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'dns'}
-            onChange={() => {
-              setMethod('dns');
-              verify.reset();
-            }}
-          />
-          {t('domains.confirm.dns')}
-        </label>
-        <label className={page.check}>
-          <input
-            type="radio"
-            name={`${id}-method`}
-            checked={method === 'meta'}
-            onChange={() => {
-              setMethod('meta');
-              verify.reset();
-            }}
-          />
-          {t('domains.confirm.meta')}
-        </label>
+        {(['dns', 'meta'] as const).map((choice) => (
+          <label key={choice} className={page.check}>
+            <input
+              type="radio"
+              name={`${id}-method`}
+              checked={method === choice}
+              onChange={() => {
+                setMethod(choice);
+                verify.reset();
+              }}
+            />
+            {t(`domains.confirm.${choice}`)}
+          </label>
+        ))}
       </fieldset>
 
       <section className={page.group} aria-label={t('domains.confirm.publish')}>
@@ -99,20 +92,10 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
         {method === 'dns' ? (
           <>
             <p className={page.hint}>{t('domains.confirm.dnsHint')}</p>
-            <dl className={styles.publish}>
-              <dt>{t('domains.dns.type')}</dt>
-              <dd>
-                <code>TXT</code>
-              </dd>
-              <dt>{t('domains.dns.name')}</dt>
-              <dd>
-                <CopyValue value={v.txt_name} label={t('domains.confirm.copyName')} />
-              </dd>
-              <dt>{t('domains.confirm.value')}</dt>
-              <dd>
-                <CopyValue value={v.txt_value} label={t('domains.confirm.copyValue')} />
-              </dd>
-            </dl>
+            <TxtRecord
+              name={<CopyValue value={v.txt_name} label={t('domains.confirm.copyName')} />}
+              value={<CopyValue value={v.txt_value} label={t('domains.confirm.copyValue')} />}
+            />
           </>
         ) : (
           <>
@@ -125,13 +108,8 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
             {failure}
           </p>
         ) : null}
-        {errorText ? (
-          <p className={page.error} role="alert">
-            {errorText}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{errorText}</FormError>
+        <FormActions>
           {domain.status === 'succeed' ? (
             <Link to={domainEmailsPath(domain.id)} className={buttonClass()}>
               {t('domains.emails.title')}
@@ -141,7 +119,7 @@ function Confirm({ detail }: { detail: DomainDetailResponse }) {
             {verifying ? <RotateCw aria-hidden /> : <BadgeCheck aria-hidden />}
             {verifying ? t('domains.confirm.checking') : t('domains.confirm.check')}
           </Button>
-        </div>
+        </FormActions>
       </section>
 
       <DnsHealth detail={detail} />
@@ -165,26 +143,16 @@ export function DnsHealth({ detail }: { detail: DomainDetailResponse }) {
       <h3 className={page.groupTitle}>{t('domains.dns.title')}</h3>
       <p className={page.hint}>{t('domains.dns.intro')}</p>
       <table className={styles.health} aria-label={t('domains.dns.title')}>
-        <thead>
-          <tr>
-            {Object.values(columns).map((name) => (
-              <th key={name} scope="col">
-                {name}
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <TableHead columns={columns} />
         <tbody>
           {detail.dns.map((record, index) => (
             <DnsRow key={`${record.kind}-${record.name}-${index}`} record={record} columns={columns} />
           ))}
         </tbody>
       </table>
-      <div className={page.actions}>
-        <h4 className={page.groupTitle}>{t('domains.dns.zone')}</h4>
-        <span className={page.grow} />
+      <FormActions start={<h4 className={page.groupTitle}>{t('domains.dns.zone')}</h4>}>
         <CopyButton text={detail.zone} label={t('domains.dns.copyZone')} />
-      </div>
+      </FormActions>
       <pre className={styles.zone} aria-label={t('domains.dns.zone')}>
         {detail.zone}
       </pre>

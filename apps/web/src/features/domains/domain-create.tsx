@@ -1,15 +1,17 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { raiseSuccess } from '../../ui/notices-store';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import page from '../../ui/settings-page.module.css';
 import { confirmDomainPath, domainsPath } from './paths';
 import { useCreateDomain } from './queries';
 import { PassportNeeded, usePassportTooLow } from '../account';
 import { Field } from '../../ui/field';
+import { FormActions } from '../../ui/form-parts';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /**
  * settings/domains/list/create: a domain name (an IDN typed in Unicode is fine). The server's refusal (invalid_domain,
@@ -38,7 +40,6 @@ export function domainOfTyped(text: string): string {
 
 export function DomainCreatePage() {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateDomain();
   const [name, setName] = useState('');
@@ -63,33 +64,23 @@ export function DomainCreatePage() {
   }
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={domainsPath}
-        backLabel={t('domains.backToList')}
-        titleId={`${id}-title`}
-        title={t('domains.createTitle')}
-      />
+    <SettingsPage title={t('domains.createTitle')} back={{ to: domainsPath, label: t('domains.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={create.isPending}>
         {passportTooLow ? <PassportNeeded what="domain" /> : null}
         <Field label={t('domains.name')} error={errorText} hint={t('domains.nameHint')} announce>
-          <input
+          <VerbatimInput
             value={name}
             maxLength={253}
-            autoComplete="off"
-            autoCapitalize="none"
-            spellCheck={false}
             inputMode="url"
             placeholder="example.com"
-            onChange={(event) => {
-              setName(event.target.value);
+            onChange={(value) => {
+              setName(value);
               create.reset();
             }}
           />
         </Field>
         <p className={page.hint}>{t('domains.paidHint')}</p>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={domainsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
@@ -100,8 +91,8 @@ export function DomainCreatePage() {
           >
             {t('domains.add')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

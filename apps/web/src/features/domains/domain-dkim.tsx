@@ -8,11 +8,13 @@ import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
+import { FormActions } from '../../ui/form-parts';
 import { CopyButton, CopyValue } from './copy-button';
 import { DomainPage } from './domain-page';
 import { useDomainDetail, useRotateDkim } from './queries';
 import rowStyles from '../../ui/address-rows.module.css';
 import styles from './domains.module.css';
+import { TxtRecord } from './txt-record';
 
 /** A TXT value as a zone file writes it: each string of at most 255 characters quoted, side by side. */
 export const zoneStrings = (strings: readonly string[]) => strings.map((part) => `"${part}"`).join(' ');
@@ -43,14 +45,12 @@ export function DomainDkimPage({ id }: { id: number }) {
               ))}
             </ul>
           )}
-          <div className={page.actions}>
-            <p className={page.hint}>{t('domains.dkim.rotateHint')}</p>
-            <span className={page.grow} />
+          <FormActions start={<p className={page.hint}>{t('domains.dkim.rotateHint')}</p>}>
             <Button onClick={() => setRotating(true)} disabled={rotate.isPending}>
               <RefreshCcw aria-hidden />
               {t('domains.dkim.rotate')}
             </Button>
-          </div>
+          </FormActions>
           <ConfirmDialog
             open={rotating}
             onOpenChange={setRotating}
@@ -97,39 +97,35 @@ function DkimKey({ dkimKey, date }: { dkimKey: DomainDkimKey; date(iso: string):
         </span>
       </div>
       <p className={page.hint}>{t(`domains.dkim.stateHints.${dkimKey.state}`)}</p>
-      <dl className={styles.publish}>
-        <dt>{t('domains.dns.type')}</dt>
-        <dd>
-          <code>TXT</code>
-        </dd>
-        <dt>{t('domains.dns.name')}</dt>
-        <dd>
+      <TxtRecord
+        name={
           <CopyValue
             value={dkimKey.dns_name}
             label={t('domains.dkim.copyName', { selector: dkimKey.selector })}
           />
-        </dd>
-        <dt>{t('domains.confirm.value')}</dt>
-        <dd>
-          <ol className={styles.strings} aria-label={t('domains.dkim.strings')}>
-            {dkimKey.dns_value.map((part, index) => (
-              <li key={index}>
-                <CopyValue
-                  value={part}
-                  label={t('domains.dkim.copyString', { n: index + 1, count: dkimKey.dns_value.length })}
-                />
-              </li>
-            ))}
-          </ol>
-          {dkimKey.dns_value.length > 1 ? (
-            <CopyButton
-              text={zoneStrings(dkimKey.dns_value)}
-              label={t('domains.dkim.copyValue', { selector: dkimKey.selector })}
-              visible={t('domains.dkim.copyAll')}
-            />
-          ) : null}
-        </dd>
-      </dl>
+        }
+        value={
+          <>
+            <ol className={styles.strings} aria-label={t('domains.dkim.strings')}>
+              {dkimKey.dns_value.map((part, index) => (
+                <li key={index}>
+                  <CopyValue
+                    value={part}
+                    label={t('domains.dkim.copyString', { n: index + 1, count: dkimKey.dns_value.length })}
+                  />
+                </li>
+              ))}
+            </ol>
+            {dkimKey.dns_value.length > 1 ? (
+              <CopyButton
+                text={zoneStrings(dkimKey.dns_value)}
+                label={t('domains.dkim.copyValue', { selector: dkimKey.selector })}
+                visible={t('domains.dkim.copyAll')}
+              />
+            ) : null}
+          </>
+        }
+      />
     </li>
   );
 }

@@ -3,7 +3,7 @@ import clsx from 'clsx';
 import { CheckCircle2, Lock, Plus, Trash2, UserX, UserPlus, X } from 'lucide-react';
 import { validateAliasName, type Domain, type DomainEmail, formatFullDate } from '@mailroom/protocol';
 import { ApiError } from '../../api/client';
-import { refusal, useErrorText } from '../../api/use-error-text';
+import { useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import { Button } from '../../ui/button';
@@ -11,7 +11,6 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import rowStyles from '../../ui/address-rows.module.css';
 import { raiseSuccess } from '../../ui/notices-store';
 import { LocalPartField, useLocalPart } from '../../ui/local-part-field';
-import { PasswordPairForm } from '../../ui/password-pair-form';
 import page from '../../ui/settings-page.module.css';
 import { DomainPage, notFound } from './domain-page';
 import { EmailInvoice } from './email-invoice';
@@ -21,16 +20,14 @@ import {
   useCreateDomainEmail,
   useDelegateDomainEmail,
   useDeleteDomainEmail,
-  useDomainEmailAccess,
   useDomainEmails,
   useDomains,
   useSetCatchAll,
 } from './queries';
 import { emailStatusText } from './texts';
-import styles from './domains.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
-
-const MEMBER_ID = /^\d{12}$/;
+import { FormActions } from '../../ui/form-parts';
+import { DelegateForm, EmailAccessForm } from './email-forms';
 
 /**
  * settings/domains/emails/{id}: the addresses on one domain. Create one (local part, catch-all or not; the address is
@@ -155,13 +152,12 @@ function CreateEmail({ domain, onCreated }: { domain: Domain; onCreated(email: D
         {t('domains.emails.catchAll')}
       </label>
       <span className={page.fieldHint}>{t('domains.emails.catchAllHint', { name: domain.name })}</span>
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormActions>
         <Button type="submit" variant="primary" disabled={create.isPending}>
           <Plus aria-hidden />
           {t('domains.emails.create')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }
@@ -387,112 +383,5 @@ export function EmailItem({
         onError={() => {}}
       />
     </li>
-  );
-}
-
-/** Delegation to another member by member ID: they read and send as this address, and nothing else of yours. */
-function DelegateForm({ email, domainId, onDone }: { email: DomainEmail; domainId: number; onDone(): void }) {
-  const { t } = useTranslation();
-  const id = useId();
-  const delegate = useDelegateDomainEmail();
-  const [memberId, setMemberId] = useState('');
-  const typed = memberId.trim();
-  const invalid = typed !== '' && !/^\d{0,12}$/.test(typed);
-  const errorText = useErrorText(delegate.error ?? (invalid ? refusal('invalid_member_id') : null));
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!MEMBER_ID.test(typed)) return;
-    delegate.mutate(
-      { domainId, emailId: email.id, memberId: typed },
-      {
-        onSuccess: (changed) => {
-          raiseSuccess(
-            t('domains.emails.delegated', { email: changed.email, name: changed.delegate?.name || typed }),
-          );
-          onDone();
-        },
-      },
-    );
-  }
-
-  return (
-    <form
-      className={rowStyles.panel}
-      onSubmit={submit}
-      noValidate
-      aria-busy={delegate.isPending}
-      aria-label={t('domains.emails.delegateFor', { email: email.email })}
-    >
-      <p className={page.hint}>{t('domains.emails.delegateHint', { email: email.email })}</p>
-      <div className={styles.inline}>
-        <div className={page.field}>
-          <label htmlFor={`${id}-member`}>{t('domains.emails.memberId')}</label>
-          <input
-            id={`${id}-member`}
-            value={memberId}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={20}
-            placeholder="000000000000"
-            aria-invalid={errorText ? true : undefined}
-            onChange={(event) => {
-              setMemberId(event.target.value);
-              delegate.reset();
-            }}
-          />
-        </div>
-        <Button onClick={onDone}>{t('common.cancel')}</Button>
-        <Button type="submit" variant="primary" disabled={!MEMBER_ID.test(typed) || delegate.isPending}>
-          {t('domains.emails.delegate')}
-        </Button>
-      </div>
-      {errorText ? (
-        <p className={page.error} role="alert">
-          {errorText}
-        </p>
-      ) : null}
-    </form>
-  );
-}
-
-/** Password access for one address (PUT …/access); removing it ends the sessions signed in with it. */
-function EmailAccessForm({
-  email,
-  domainId,
-  onDone,
-}: {
-  email: DomainEmail;
-  domainId: number;
-  onDone(): void;
-}) {
-  const { t } = useTranslation();
-  const update = useDomainEmailAccess();
-  const ref = { domainId, emailId: email.id };
-  return (
-    <PasswordPairForm
-      email={email.email}
-      hasPassword={email.password_access}
-      pending={update.isPending}
-      serverError={useErrorText(update.error)}
-      onEdit={update.reset}
-      onSave={(password, confirm) =>
-        update.mutate(
-          { ...ref, access: { password, password_confirm: confirm } },
-          {
-            onSuccess: () => {
-              raiseSuccess(t('domains.emails.accessSet', { email: email.email }));
-              onDone();
-            },
-          },
-        )
-      }
-      onRemove={async () => {
-        await update.mutateAsync({ ...ref, access: { password: null } });
-        raiseSuccess(t('domains.emails.accessRemoved', { email: email.email }));
-        onDone();
-      }}
-      onDone={onDone}
-    />
   );
 }

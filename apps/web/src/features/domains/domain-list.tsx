@@ -1,11 +1,11 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import clsx from 'clsx';
-import { Globe, KeyRound, Mail, Plus, BadgeCheck, Trash2 } from 'lucide-react';
+import { Globe, KeyRound, Mail, BadgeCheck, Trash2 } from 'lucide-react';
 import type { Domain } from '@mailroom/protocol';
 import { useErrorAnswer } from '../../api/error-answer';
 import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
-import { Button, buttonClass } from '../../ui/button';
+import { buttonClass } from '../../ui/button';
 import rowStyles from '../../ui/address-rows.module.css';
 import { InvoicePanel } from '../../ui/invoice-panel';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -14,48 +14,21 @@ import { confirmDomainPath, dkimPath, domainEmailsPath, newDomainPath, removeDom
 import { useCheckDomainPayment, useDomains } from './queries';
 import { PublicAddresses } from './public-addresses';
 import { domainStatusText, failureText, isSettled } from './texts';
-import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { SettingsLoadedList } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** settings/domains/list: the account's domains with their status in words, and where to go for each. */
 export function DomainListPage() {
   const { t } = useTranslation();
-  const id = useId();
   const domains = useDomains();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('domains.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newDomainPath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('domains.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('domains.title')} create={{ to: newDomainPath, label: t('domains.create') }}>
       <p className={page.hint}>{t('domains.intro')}</p>
-      {domains.isPending ? (
-        <SettingsSkeleton rows={2} aria-hidden />
-      ) : domains.isError && !domains.data ? (
-        <SettingsState role="alert">
-          <Globe aria-hidden />
-          <p>{t('domains.loadFailed')}</p>
-          <Button onClick={() => void domains.refetch()}>{t('domains.retry')}</Button>
-        </SettingsState>
-      ) : domains.data.length > 0 ? (
-        <SettingsList aria-label={t('domains.listLabel')}>
-          {domains.data.map((domain) => (
-            <DomainItem key={domain.id} domain={domain} />
-          ))}
-        </SettingsList>
-      ) : (
-        <SettingsState>
-          <Globe aria-hidden />
-          <p>{t('domains.empty')}</p>
-        </SettingsState>
-      )}
+      <SettingsLoadedList query={domains} texts="domains" icon={<Globe aria-hidden />}>
+        {(domain) => <DomainItem key={domain.id} domain={domain} />}
+      </SettingsLoadedList>
       <PublicAddresses />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -67,6 +40,7 @@ function DomainItem({ domain }: { domain: Domain }) {
   const check = useCheckDomainPayment();
   const answer = useErrorAnswer(check.error);
   const idn = domain.display_name !== domain.name;
+  const name = domain.display_name;
   return (
     <li className={rowStyles.row} aria-labelledby={`${id}-name`}>
       <div className={rowStyles.rowTop}>
@@ -85,47 +59,35 @@ function DomainItem({ domain }: { domain: Domain }) {
       </div>
       <div className={page.actions}>
         {payable ? null : (
-          <Link
+          <ActionLink
             to={confirmDomainPath(domain.id)}
-            className={buttonClass('ghost')}
-            aria-label={
-              domain.status === 'succeed'
-                ? t('domains.dnsFor', { name: domain.display_name })
-                : t('domains.verifyFor', { name: domain.display_name })
-            }
-          >
-            <BadgeCheck aria-hidden />
-            {domain.status === 'succeed' ? t('domains.dnsLink') : t('domains.verify')}
-          </Link>
+            label={t(domain.status === 'succeed' ? 'domains.dnsFor' : 'domains.verifyFor', { name })}
+            icon={<BadgeCheck aria-hidden />}
+            text={domain.status === 'succeed' ? t('domains.dnsLink') : t('domains.verify')}
+          />
         )}
         {domain.status === 'succeed' ? (
           <>
-            <Link
+            <ActionLink
               to={domainEmailsPath(domain.id)}
-              className={buttonClass('ghost')}
-              aria-label={t('domains.emailsFor', { name: domain.display_name })}
-            >
-              <Mail aria-hidden />
-              {t('domains.emails.title')}
-            </Link>
-            <Link
+              label={t('domains.emailsFor', { name })}
+              icon={<Mail aria-hidden />}
+              text={t('domains.emails.title')}
+            />
+            <ActionLink
               to={dkimPath(domain.id)}
-              className={buttonClass('ghost')}
-              aria-label={t('domains.dkimFor', { name: domain.display_name })}
-            >
-              <KeyRound aria-hidden />
-              {t('domains.dkim.title')}
-            </Link>
+              label={t('domains.dkimFor', { name })}
+              icon={<KeyRound aria-hidden />}
+              text={t('domains.dkim.title')}
+            />
           </>
         ) : null}
-        <Link
+        <ActionLink
           to={removeDomainPath(domain.id)}
-          className={buttonClass('ghost')}
-          aria-label={t('domains.removeFor', { name: domain.display_name })}
-        >
-          <Trash2 aria-hidden />
-          {t('domains.remove.button')}
-        </Link>
+          label={t('domains.removeFor', { name })}
+          icon={<Trash2 aria-hidden />}
+          text={t('domains.remove.button')}
+        />
       </div>
       {failure ? (
         <p className={page.error} role="note">
@@ -135,7 +97,7 @@ function DomainItem({ domain }: { domain: Domain }) {
       {domain.status === 'prepared' ? <p className={page.hint}>{t('domains.preparedHint')}</p> : null}
       {payable ? (
         <InvoicePanel
-          label={t('domains.invoiceFor', { name: domain.display_name })}
+          label={t('domains.invoiceFor', { name })}
           status={domain.status as 'unpaid' | 'paying'}
           invoice={domain.invoice}
           hint={domain.status === 'unpaid' ? t('domains.unpaidHint') : t('domains.payingHint')}
@@ -151,5 +113,15 @@ function DomainItem({ domain }: { domain: Domain }) {
         />
       ) : null}
     </li>
+  );
+}
+
+/** One of a domain's actions: a ghost link with its icon and short text, named in full for the domain. */
+function ActionLink({ to, label, icon, text }: { to: string; label: string; icon: ReactNode; text: string }) {
+  return (
+    <Link to={to} className={buttonClass('ghost')} aria-label={label}>
+      {icon}
+      {text}
+    </Link>
   );
 }

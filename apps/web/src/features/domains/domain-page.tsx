@@ -1,10 +1,9 @@
-import { useId, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
 import { CloudOff } from 'lucide-react';
 import { ApiError } from '../../api/client';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
-import page from '../../ui/settings-page.module.css';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { domainsPath } from './paths';
 import { SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 
@@ -19,16 +18,9 @@ export function DomainPage({
   children?: ReactNode;
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const missing = query.error instanceof ApiError && query.error.code === 'entity_not_found';
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={domainsPath}
-        backLabel={t('domains.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: domainsPath, label: t('domains.backToList') }}>
       {query.data !== undefined ? (
         children
       ) : query.isPending ? (
@@ -40,7 +32,7 @@ export function DomainPage({
           {missing ? null : <Button onClick={() => void query.refetch()}>{t('domains.retry')}</Button>}
         </SettingsState>
       )}
-    </section>
+    </SettingsPage>
   );
 }
 

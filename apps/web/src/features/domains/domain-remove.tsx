@@ -10,6 +10,9 @@ import page from '../../ui/settings-page.module.css';
 import { DomainPage, notFound } from './domain-page';
 import { domainsPath } from './paths';
 import { useDeleteDomain, useDomains } from './queries';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
+import { VerbatimInput } from '../../ui/preset-input';
 
 /**
  * settings/domains/remove/{id} (SPEC §5): the word delete typed to remove the domain (the button is enabled only
@@ -56,27 +59,18 @@ export function DomainRemovePage({ id }: { id: number }) {
           ) : domain.paid && domain.status !== 'paying' ? (
             <p className={page.hint}>{t('domains.remove.paidNotRefunded')}</p>
           ) : null}
-          <div className={page.field}>
-            <label htmlFor={`${formId}-word`}>{t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}</label>
-            <input
+          <Field label={t('domains.remove.type', { word: DOMAIN_DELETE_WORD })}>
+            <VerbatimInput
               id={`${formId}-word`}
               value={word}
-              autoComplete="off"
-              autoCapitalize="none"
-              spellCheck={false}
-              onChange={(event) => {
-                setWord(event.target.value);
+              onChange={(value) => {
+                setWord(value);
                 remove.reset();
               }}
             />
-          </div>
-          {errorText ? (
-            <p className={page.error} role="alert">
-              {errorText}
-            </p>
-          ) : null}
-          <div className={page.actions}>
-            <span className={page.grow} />
+          </Field>
+          <FormError>{errorText}</FormError>
+          <FormActions>
             <Link to={domainsPath} className={buttonClass()}>
               {t('common.cancel')}
             </Link>
@@ -84,7 +78,7 @@ export function DomainRemovePage({ id }: { id: number }) {
               <Trash2 aria-hidden />
               {t('domains.remove.button')}
             </Button>
-          </div>
+          </FormActions>
         </form>
       ) : null}
     </DomainPage>

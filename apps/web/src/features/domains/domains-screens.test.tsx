@@ -11,7 +11,8 @@ import type {
   DomainEmail,
   Invoice,
 } from '@mailroom/protocol';
-import { answerShell, apiError, folder, json, notFound, testAccount, testUser } from '../../test/fixtures';
+import { apiError, folder, testAccount, testUser } from '../../test/fixtures';
+import { fakeApi, sent, type FakeRequest, type Sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { loadErrorTexts, loadFeatureTexts, setLanguage } from '../../i18n';
 import { useNotices } from '../../ui/notices-store';
@@ -19,12 +20,6 @@ import { useUi } from '../shell';
 import { mailboxNavigation } from '../shell/impersonation';
 
 setUpScreenTests();
-
-interface Call {
-  method: string;
-  url: string;
-  body: unknown;
-}
 
 const TOKEN = 'tok3n';
 
@@ -145,12 +140,12 @@ function serve(
   } = {},
   options: {
     verify?: (method: string) => Pick<Domain, 'status' | 'failure'>;
-    refuse?: (call: Call) => Response | undefined;
+    refuse?: (call: Sent) => Response | undefined;
   } = {},
 ) {
   const domains = (initial.domains ?? []).map((d) => ({ ...d }));
   const emails = (initial.emails ?? []).map((e) => ({ ...e }));
-  const writes: Call[] = [];
+  const writes: Sent[] = [];
   let nextId = 100;
   const detail = (d: Domain): DomainDetailResponse => ({
     domain: d,
@@ -160,78 +155,75 @@ function serve(
     dkim: dkimKeys(d.name),
     zone: `${d.name}. 3600 IN MX 10 mx.mailroom.test.\n${d.name}. 3600 IN TXT "v=spf1 include:mailroom.test ~all"`,
   });
-  const find = (id: string) => domains.find((d) => d.id === Number(id));
+  const find = (id: string | undefined) => domains.find((d) => d.id === Number(id));
+  const emailOf = (request: FakeRequest) => emails.find((x) => x.id === Number(request.params.emailId))!;
+  const bodyOf = (request: FakeRequest) => (request.body ?? {}) as Record<string, unknown>;
   const publicDomains = initial.publicDomains ?? [];
   /** The invoices the wallet has been paid for ('I have already paid' then settles them). */
   const paidInvoices = new Set<string>();
+  const security = {
+    has_password: false,
+    password_email: 'ann@mailroom.test',
+    first_name: 'Ann',
+    last_name: 'Lee',
+    passport_level: initial.passport ?? 'formal',
+    impersonation: [],
+    ba_impersonation: [],
+  };
+  const noMessages = { messages: [], total: 0, all: 0 };
+  const verifyDomain = (request: FakeRequest) => {
+    const d = find(request.params.id)!;
+    if (request.route === 'confirmDomain') d.method = bodyOf(request).method as Domain['method'];
+    Object.assign(d, options.verify?.(d.method!) ?? { status: 'succeed', failure: null });
+    return detail(d);
+  };
+  const changeEmail = (request: FakeRequest) => {
+    const e = emailOf(request);
+    const body = bodyOf(request);
+    if (request.route === 'domainEmailAccess') e.password_access = body.password !== null;
+    else if (request.route === 'updateDomainEmail') e.catch_all = body.catch_all === true;
+    else e.delegate = body.member_id ? { member_id: String(body.member_id), name: 'Bob Stone' } : null;
+    return { email: e };
+  };
 
-  vi.stubGlobal(
-    'fetch',
-    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-      const url = String(input);
-      const method = init?.method ?? 'GET';
-      if (method === 'GET') {
-        if (url === '/api/v1/user/domains') return json({ domains });
-        if (url === '/api/v1/user/domains/public') return json({ domains: publicDomains });
-        if (url === '/api/v1/user/domains/emails') return json({ emails });
-        if (url === '/api/v1/user/delegated-emails') return json({ emails: initial.delegated ?? [] });
-        if (url === '/api/v1/user/aliases')
-          return json({ aliases: initial.aliases ?? [], free_available: false, domain: 'mailroom.test' });
-        const one = /^\/api\/v1\/user\/domains\/(\d+)$/.exec(url);
-        if (one) return find(one[1]!) ? json(detail(find(one[1]!)!)) : apiError(404, 'entity_not_found');
-        const list = /^\/api\/v1\/user\/domains\/(\d+)\/emails$/.exec(url);
-        if (list) return json({ emails: emails.filter((e) => e.domain_id === Number(list[1])) });
-        if (url.startsWith('/api/v1/user/settings/security/auth-log')) return json({ entries: [], total: 0 });
-        if (url.startsWith('/api/v1/user/settings/security'))
-          return json({
-            has_password: false,
-            password_email: 'ann@mailroom.test',
-            first_name: 'Ann',
-            last_name: 'Lee',
-            passport_level: initial.passport ?? 'formal',
-            impersonation: [],
-            ba_impersonation: [],
-          });
-        const shell = answerShell(url, {
-          folders: [folder(11, 'INBOX', 'inbox')],
-          user: initial.user,
-          account: testAccount(),
-        });
-        if (shell) return shell;
-        if (url.startsWith('/api/v1/messages/')) return json({ messages: [], total: 0, all: 0 });
-        return notFound();
-      }
-      const call = { method, url, body: init?.body ? JSON.parse(String(init.body)) : undefined };
-      writes.push(call);
-      const refused = options.refuse?.(call);
-      if (refused) return refused;
-      const body = (call.body ?? {}) as Record<string, unknown>;
-      if (method === 'POST' && url === '/api/v1/user/domains') {
-        const made = domain(nextId++, String(body.name), { status: 'prepared', method: null });
+  const api = fakeApi(
+    {
+      domains: () => ({ domains }),
+      publicDomains: () => ({ domains: publicDomains }),
+      allDomainEmails: () => ({ emails }),
+      delegatedEmails: { emails: initial.delegated ?? [] },
+      aliases: { aliases: initial.aliases ?? [], free_available: false, domain: 'mailroom.test' },
+      domain: ({ params }) =>
+        find(params.id) ? detail(find(params.id)!) : apiError(404, 'entity_not_found'),
+      domainEmails: ({ params }) => ({ emails: emails.filter((e) => e.domain_id === Number(params.id)) }),
+      authLog: { entries: [], total: 0 },
+      security,
+      baList: security,
+      folderMessages: noMessages,
+      labelMessages: noMessages,
+      message: noMessages,
+      createDomain: (request) => {
+        const made = domain(nextId++, String(bodyOf(request).name), { status: 'prepared', method: null });
         domains.push(made);
-        return json({ domain: made });
-      }
-      const confirm = /^\/api\/v1\/user\/domains\/(\d+)\/(confirm|check)$/.exec(url);
-      if (confirm) {
-        const d = find(confirm[1]!)!;
-        if (confirm[2] === 'confirm') d.method = body.method as Domain['method'];
-        Object.assign(d, options.verify?.(d.method!) ?? { status: 'succeed', failure: null });
-        return json(detail(d));
-      }
-      const rotate = /^\/api\/v1\/user\/domains\/(\d+)\/dkim\/rotate$/.exec(url);
-      if (rotate) return json(detail(find(rotate[1]!)!));
-      const paid = /^\/api\/v1\/user\/domains\/(\d+)\/paid$/.exec(url);
-      if (paid) return apiError(400, 'pay_invoice', "Pay the invoice in the provider's wallet application!");
-      const removeDomain = /^\/api\/v1\/user\/domains\/(\d+)\?confirm=(.*)$/.exec(url);
-      if (method === 'DELETE' && removeDomain) {
-        if (removeDomain[2] !== 'delete') return apiError(400, 'delete_word_required');
-        domains.splice(domains.indexOf(find(removeDomain[1]!)!), 1);
-        return json({ ok: true });
-      }
-      const create = /^\/api\/v1\/user\/domains\/(\d+)\/emails$/.exec(url);
-      if (create) {
-        const onPublic = publicDomains.find((p) => p.id === Number(create[1]));
-        const d = find(create[1]!) ?? onPublic!;
+        return { domain: made };
+      },
+      confirmDomain: verifyDomain,
+      checkDomain: verifyDomain,
+      rotateDomainDkim: ({ params }) => detail(find(params.id)!),
+      checkDomainPayment: apiError(
+        400,
+        'pay_invoice',
+        "Pay the invoice in the provider's wallet application!",
+      ),
+      deleteDomain: ({ params, query }) => {
+        if (query.confirm !== 'delete') return apiError(400, 'delete_word_required');
+        domains.splice(domains.indexOf(find(params.id)!), 1);
+        return { ok: true };
+      },
+      createDomainEmail: (request) => {
+        const body = bodyOf(request);
+        const onPublic = publicDomains.find((p) => p.id === Number(request.params.id));
+        const d = find(request.params.id) ?? onPublic!;
         const id = nextId++;
         const made = address(id, `${String(body.name)}@${d.name}`, {
           domain_id: d.id,
@@ -240,40 +232,40 @@ function serve(
           ...(onPublic ? { paid: true, invoice: invoice(`inv-${id}`) } : {}),
         });
         emails.push(made);
-        return json({ email: made });
-      }
-      const activate = /^\/api\/v1\/user\/domains\/emails\/(\d+)\/confirm$/.exec(url);
-      if (activate) {
-        const e = emails.find((x) => x.id === Number(activate[1]))!;
+        return { email: made };
+      },
+      confirmDomainEmail: (request) => {
+        const e = emailOf(request);
         e.status = 'succeed';
-        return json({ email: e });
-      }
-      const emailPaid = /^\/api\/v1\/user\/domains\/(\d+)\/emails\/(\d+)\/paid$/.exec(url);
-      if (emailPaid) {
-        const e = emails.find((x) => x.id === Number(emailPaid[2]))!;
+        return { email: e };
+      },
+      checkDomainEmailPayment: (request) => {
+        const e = emailOf(request);
         if (!paidInvoices.has(e.invoice!.id))
           return apiError(400, 'pay_invoice', "Pay the invoice in the provider's wallet application!");
         Object.assign(e, { status: 'succeed', invoice: { ...e.invoice!, status: 'paid', pay_url: null } });
-        return json({ email: e });
-      }
-      const one = /^\/api\/v1\/user\/domains\/(\d+)\/emails\/(\d+)(\/access)?$/.exec(url);
-      if (one) {
-        const e = emails.find((x) => x.id === Number(one[2]))!;
-        if (method === 'DELETE') {
-          emails.splice(emails.indexOf(e), 1);
-          return json({ ok: true });
-        }
-        if (one[3]) e.password_access = body.password !== null;
-        else if (method === 'PUT') e.catch_all = body.catch_all === true;
-        else if (method === 'PATCH')
-          e.delegate = body.member_id ? { member_id: String(body.member_id), name: 'Bob Stone' } : null;
-        return json({ email: e });
-      }
-      if (url === '/auth/delegated') return json(testUser);
-      return notFound();
-    }),
+        return { email: e };
+      },
+      deleteDomainEmail: (request) => {
+        emails.splice(emails.indexOf(emailOf(request)), 1);
+        return { ok: true };
+      },
+      updateDomainEmail: changeEmail,
+      delegateDomainEmail: changeEmail,
+      domainEmailAccess: changeEmail,
+      openDelegated: testUser,
+    },
+    {
+      shell: { folders: [folder(11, 'INBOX', 'inbox')], user: initial.user, account: testAccount() },
+      onRequest: (request) => {
+        if (request.method === 'GET') return undefined;
+        const write = sent(request);
+        writes.push(write);
+        return options.refuse?.(write);
+      },
+    },
   );
-  return { writes, domains, emails, paidInvoices };
+  return { writes, domains, emails, paidInvoices, calls: api.calls };
 }
 
 const errorNotices = () =>
@@ -348,7 +340,7 @@ describe('settings/domains: the list', () => {
     expect((await within(bill).findByRole('status')).textContent).toBe(
       "Pay the invoice in the provider's wallet application!",
     );
-    expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/domains/7/paid', body: undefined }]);
+    expect(writes).toEqual([{ route: 'checkDomainPayment', params: { id: '7' }, body: undefined }]);
     expect(errorNotices()).toEqual([]);
   });
 });
@@ -374,8 +366,8 @@ describe('settings/domains/list: addresses on our domains', () => {
       { timeout: 5_000 },
     );
     expect(writes[0]).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/domains/9/emails',
+      route: 'createDomainEmail',
+      params: { id: '9' },
       body: { name: 'Ann.Lee', catch_all: false },
     });
     expect(within(item).getByText('Awaiting payment')).toBeTruthy();
@@ -414,8 +406,8 @@ describe('settings/domains/list: addresses on our domains', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(within(section).queryByRole('listitem')).toBeNull(), { timeout: 5_000 });
     expect(writes.at(-1)).toEqual({
-      method: 'DELETE',
-      url: '/api/v1/user/domains/9/emails/100',
+      route: 'deleteDomainEmail',
+      params: { id: '9', emailId: '100' },
       body: undefined,
     });
     expect(errorNotices()).toEqual([]);
@@ -456,20 +448,18 @@ describe('settings/domains/list: addresses on our domains', () => {
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Give up' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/domains/9/emails/4', body: undefined }]),
+      expect(writes).toEqual([
+        { route: 'deleteDomainEmail', params: { id: '9', emailId: '4' }, body: undefined },
+      ]),
     );
     await waitFor(() => expect(within(section).queryByRole('listitem')).toBeNull(), { timeout: 5_000 });
   });
 
   it('is not shown when the service has no public domains and nothing was taken on one', async () => {
-    serve({ domains: [domain(1, 'example-corp.test')] });
+    const { calls } = serve({ domains: [domain(1, 'example-corp.test')] });
     renderAt('/settings/domains/list');
     await screen.findByRole('listitem', { name: 'example-corp.test' }, { timeout: 5_000 });
-    await waitFor(() =>
-      expect(
-        vi.mocked(fetch).mock.calls.some(([input]) => String(input) === '/api/v1/user/domains/public'),
-      ).toBe(true),
-    );
+    await waitFor(() => expect(calls.some((call) => call.route === 'publicDomains')).toBe(true));
     expect(screen.queryByRole('region', { name: 'Addresses on our domains' })).toBeNull();
   });
 });
@@ -483,7 +473,7 @@ describe('settings/domains/list/create', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toBe('This domain already exists'));
     expect(name.getAttribute('aria-invalid')).toBe('true');
-    expect(writes).toEqual([{ method: 'POST', url: '/api/v1/user/domains', body: { name: 'taken.test' } }]);
+    expect(writes).toEqual([{ route: 'createDomain', body: { name: 'taken.test' } }]);
     expect(errorNotices()).toEqual([]);
     expect(currentPath()).toBe('/settings/domains/list/create');
   });
@@ -507,11 +497,7 @@ describe('settings/domains/list/create', () => {
     fireEvent.change(name, { target: { value: 'http://AnnLee.example/' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
     await waitFor(() => expect(currentPath()).toBe('/settings/domains/confirm/100'));
-    expect(writes[0]).toEqual({
-      method: 'POST',
-      url: '/api/v1/user/domains',
-      body: { name: 'annlee.example' },
-    });
+    expect(writes[0]).toEqual({ route: 'createDomain', body: { name: 'annlee.example' } });
   });
 
   it('a new domain goes on to its verification', async () => {
@@ -550,13 +536,11 @@ describe('settings/domains/confirm/{id}', () => {
     expect(within(publish).getByText(/https:\/\/example-corp\.test\//)).toBeTruthy();
     fireEvent.click(within(publish).getByRole('button', { name: 'Check' }));
     expect(await screen.findByText('example-corp.test is verified')).toBeTruthy();
-    expect(writes).toEqual([
-      { method: 'POST', url: '/api/v1/user/domains/1/confirm', body: { method: 'meta' } },
-    ]);
+    expect(writes).toEqual([{ route: 'confirmDomain', params: { id: '1' }, body: { method: 'meta' } }]);
     // Checked again with the same method: check, not a new confirm.
     fireEvent.click(within(publish).getByRole('button', { name: 'Check' }));
     await waitFor(() =>
-      expect(writes[1]).toEqual({ method: 'POST', url: '/api/v1/user/domains/1/check', body: undefined }),
+      expect(writes[1]).toEqual({ route: 'checkDomain', params: { id: '1' }, body: undefined }),
     );
   });
 
@@ -667,9 +651,7 @@ describe('settings/domains/dkim/{id}', () => {
     });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Rotate keys' }));
     await waitFor(() =>
-      expect(writes).toEqual([
-        { method: 'POST', url: '/api/v1/user/domains/1/dkim/rotate', body: undefined },
-      ]),
+      expect(writes).toEqual([{ route: 'rotateDomainDkim', params: { id: '1' }, body: undefined }]),
     );
   });
 });
@@ -691,7 +673,7 @@ describe('settings/domains/remove/{id}', () => {
     fireEvent.click(button);
     await waitFor(() => expect(currentPath()).toBe('/settings/domains/list'));
     expect(writes).toEqual([
-      { method: 'DELETE', url: '/api/v1/user/domains/1?confirm=delete', body: undefined },
+      { route: 'deleteDomain', params: { id: '1' }, query: { confirm: 'delete' }, body: undefined },
     ]);
     expect(await screen.findByText('No domains yet.')).toBeTruthy();
   });
@@ -720,13 +702,19 @@ describe('settings/domains/remove/{id}', () => {
 
 describe('settings/domains/emails/{id}', () => {
   const corp = domain(1, 'example-corp.test', { emails_count: 1 });
+  const sales5 = address(5, 'sales@example-corp.test');
+  /** The addresses of example-corp.test, drawn: the row of sales@ (served by the test). */
+  const openSales = async () => {
+    renderAt('/settings/domains/emails/1');
+    return screen.findByRole('listitem', { name: 'sales@example-corp.test' }, { timeout: 5_000 });
+  };
 
   it('creates an address and activates it; the MX pointing elsewhere is said clearly and it stays prepared', async () => {
     const server = serve(
       { domains: [corp] },
       {
         refuse: (call) =>
-          call.url.endsWith('/confirm') ? apiError(400, 'invalid_domain_for_mail_server') : undefined,
+          call.route === 'confirmDomainEmail' ? apiError(400, 'invalid_domain_for_mail_server') : undefined,
       },
     );
     renderAt('/settings/domains/emails/1');
@@ -743,9 +731,9 @@ describe('settings/domains/emails/{id}', () => {
     expect(within(sales).getByRole('link', { name: 'See the DNS table' }).getAttribute('href')).toBe(
       '/settings/domains/confirm/1',
     );
-    expect(server.writes.map((w) => `${w.method} ${w.url}`)).toEqual([
-      'POST /api/v1/user/domains/1/emails',
-      'POST /api/v1/user/domains/emails/100/confirm',
+    expect(server.writes.map((w) => [w.route, w.params])).toEqual([
+      ['createDomainEmail', { id: '1' }],
+      ['confirmDomainEmail', { emailId: '100' }],
     ]);
     expect(server.writes[0]!.body).toEqual({ name: 'sales', catch_all: true });
     expect(errorNotices()).toEqual([]);
@@ -784,8 +772,8 @@ describe('settings/domains/emails/{id}', () => {
     );
     expect(writes).toEqual([
       {
-        method: 'POST',
-        url: '/api/v1/user/domains/1/emails',
+        route: 'createDomainEmail',
+        params: { id: '1' },
         body: { name: 'postmaster', catch_all: false },
       },
     ]);
@@ -793,13 +781,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('catch-all on, delegation to a member and back, and the delegate is shown', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('checkbox', { name: 'Catch-all: sales@example-corp.test' }));
     expect(await within(sales).findByText(/catch-all/)).toBeTruthy();
 
@@ -819,24 +802,17 @@ describe('settings/domains/emails/{id}', () => {
     const confirm = await screen.findByRole('alertdialog');
     fireEvent.click(within(confirm).getByRole('button', { name: 'Remove delegation' }));
     await waitFor(() => expect(within(sales).queryByText(/delegated to/)).toBeNull());
-    expect(writes.map((w) => [w.method, w.url, w.body])).toEqual([
-      ['PUT', '/api/v1/user/domains/1/emails/5', { catch_all: true }],
-      ['PATCH', '/api/v1/user/domains/1/emails/5', { member_id: '222233334444' }],
-      ['PATCH', '/api/v1/user/domains/1/emails/5', { member_id: null }],
+    const salesParams = { id: '1', emailId: '5' };
+    expect(writes.map((w) => [w.route, w.params, w.body])).toEqual([
+      ['updateDomainEmail', salesParams, { catch_all: true }],
+      ['delegateDomainEmail', salesParams, { member_id: '222233334444' }],
+      ['delegateDomainEmail', salesParams, { member_id: null }],
     ]);
   });
 
   it('delegating to oneself is refused with its text in the form', async () => {
-    serve(
-      { domains: [corp], emails: [address(5, 'sales@example-corp.test')] },
-      { refuse: () => apiError(400, 'delegate_self') },
-    );
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    serve({ domains: [corp], emails: [sales5] }, { refuse: () => apiError(400, 'delegate_self') });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('button', { name: 'Delegate sales@example-corp.test' }));
     const form = within(sales).getByRole('form');
     fireEvent.change(within(form).getByRole('textbox', { name: 'Member ID' }), {
@@ -850,13 +826,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('password access is typed twice and must match before it is sent', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(
       within(sales).getByRole('button', { name: 'Password access for sales@example-corp.test' }),
     );
@@ -875,8 +846,8 @@ describe('settings/domains/emails/{id}', () => {
     await waitFor(() =>
       expect(writes).toEqual([
         {
-          method: 'PUT',
-          url: '/api/v1/user/domains/1/emails/5/access',
+          route: 'domainEmailAccess',
+          params: { id: '1', emailId: '5' },
           body: { password: 'long enough 1', password_confirm: 'long enough 1' },
         },
       ]),
@@ -885,13 +856,8 @@ describe('settings/domains/emails/{id}', () => {
   });
 
   it('deleting says the mail is kept, then deletes it', async () => {
-    const { writes } = serve({ domains: [corp], emails: [address(5, 'sales@example-corp.test')] });
-    renderAt('/settings/domains/emails/1');
-    const sales = await screen.findByRole(
-      'listitem',
-      { name: 'sales@example-corp.test' },
-      { timeout: 5_000 },
-    );
+    const { writes } = serve({ domains: [corp], emails: [sales5] });
+    const sales = await openSales();
     fireEvent.click(within(sales).getByRole('button', { name: 'Delete sales@example-corp.test' }));
     const dialog = await screen.findByRole('alertdialog', {
       name: 'Delete the address sales@example-corp.test?',
@@ -901,7 +867,9 @@ describe('settings/domains/emails/{id}', () => {
     );
     fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() =>
-      expect(writes).toEqual([{ method: 'DELETE', url: '/api/v1/user/domains/1/emails/5', body: undefined }]),
+      expect(writes).toEqual([
+        { route: 'deleteDomainEmail', params: { id: '1', emailId: '5' }, body: undefined },
+      ]),
     );
     expect(await screen.findByText('No addresses on this domain yet.')).toBeTruthy();
   });
@@ -925,9 +893,7 @@ describe('settings/d_emails and the delegated view', () => {
     expect(within(item).getByText(/From Ann Lee \(111122223333\), since/)).toBeTruthy();
     fireEvent.click(within(item).getByRole('button', { name: 'Open sales@example-corp.test' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/mail'));
-    expect(writes).toEqual([
-      { method: 'POST', url: '/auth/delegated', body: { email: 'sales@example-corp.test' } },
-    ]);
+    expect(writes).toEqual([{ route: 'openDelegated', body: { email: 'sales@example-corp.test' } }]);
   });
 
   it('the sidebar lists them once the first screen is drawn, and opens one on a click', async () => {
@@ -937,7 +903,7 @@ describe('settings/d_emails and the delegated view', () => {
     const list = await screen.findByRole('list', { name: 'Delegated to me' }, { timeout: 5_000 });
     fireEvent.click(within(list).getByRole('button', { name: 'sales@example-corp.test' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/mail'));
-    expect(writes.map((w) => w.url)).toEqual(['/auth/delegated']);
+    expect(writes.map((w) => w.route)).toEqual(['openDelegated']);
   });
 
   it('in a delegated session the bar names the address and leads back to my mailbox', async () => {
@@ -961,13 +927,13 @@ describe('settings/d_emails and the delegated view', () => {
     expect(screen.queryByRole('list', { name: 'Delegated to me' })).toBeNull();
     fireEvent.click(within(bar).getByRole('button', { name: 'Back to my mailbox' }));
     await waitFor(() => expect(assign).toHaveBeenCalledWith('/mail'));
-    expect(writes.map((w) => w.url)).toEqual(['/auth/impersonate/end']);
+    expect(writes.map((w) => w.route)).toEqual(['endImpersonation']);
   });
 });
 
 describe('settings/access: password access to addresses', () => {
   it('lists the aliases and domain addresses with password access, each linked to where it is set', async () => {
-    serve({
+    const { calls } = serve({
       domains: [domain(1, 'example-corp.test', { emails_count: 2 }), domain(2, 'second.test')],
       publicDomains: [{ id: 9, name: 'mailroom.club' }],
       emails: [
@@ -1005,11 +971,8 @@ describe('settings/access: password access to addresses', () => {
       ]),
     );
     // One read of every domain address, not one per domain.
-    const reads = vi
-      .mocked(fetch)
-      .mock.calls.map(([input]) => String(input))
-      .filter((url) => url.startsWith('/api/v1/user/domains'));
-    expect(reads.filter((url) => /emails/.test(url))).toEqual(['/api/v1/user/domains/emails']);
+    const reads = calls.filter((call) => call.method === 'GET' && /domainEmails/i.test(call.route));
+    expect(reads.map((call) => call.route)).toEqual(['allDomainEmails']);
   });
 });
 

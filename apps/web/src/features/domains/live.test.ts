@@ -9,8 +9,7 @@ import { domainsLiveHandler } from './live';
 import { domainKeys } from './queries';
 import { aliasListKey } from './access-addresses';
 import { aliasKeys } from '../aliases/queries';
-
-const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
+import { stale } from '../../test/query-cache';
 
 describe('domains on the websocket', () => {
   it("updateAccount 'domains' reads the list, a domain's detail and its addresses again, and the account", () => {

@@ -1,4 +1,4 @@
-import type { LiveHandler } from '../../api/live';
+import { accountPartHandler } from '../../api/live';
 
 /**
  * `domainKeys.all` of queries.ts, spelled here again on purpose (as aliases/live.ts does): importing queries.ts would
@@ -8,10 +8,4 @@ import type { LiveHandler } from '../../api/live';
 const domainsKey = ['domains'] as const;
 
 /** A domain verified, re-checked, paid or removed, an address added, delegated or removed (here, in another tab, by the daily job): read them again. */
-export const domainsLiveHandler: LiveHandler = {
-  onEvent(event, client) {
-    if (event.event === 'updateAccount' && event.part === 'domains')
-      void client.invalidateQueries({ queryKey: domainsKey });
-  },
-  refreshAfterGap: [domainsKey],
-};
+export const domainsLiveHandler = accountPartHandler('domains', domainsKey);

@@ -11,6 +11,7 @@ import page from '../../ui/settings-page.module.css';
 import { EmailItem } from './domain-emails';
 import { useAllDomainEmails, useCreateDomainEmail, usePublicDomains } from './queries';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 /**
  * "Addresses on our domains", under the list of own domains: an address taken on one of the service's public domains
@@ -102,13 +103,12 @@ function TakeAddress({ domains }: { domains: { id: number; name: string }[] }) {
         ) : null}
       </LocalPartField>
       <span className={page.fieldHint}>{t('domains.public.paidHint')}</span>
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormActions>
         <Button type="submit" variant="primary" disabled={create.isPending}>
           <Plus aria-hidden />
           {t('domains.public.take')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { DomainDetailResponse, DomainEmailAccess, VerificationMethod } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
-import { accountKeys } from '../account';
+import { accountKeys, refreshWithAccount, useAccountWrite } from '../account';
 import { delegatedEmailsKey } from '../shell';
 
 /** The domain screens' queries (live.ts spells `all` again). */
@@ -65,22 +65,11 @@ export const useDelegatedEmails = () => useQuery(domainQueries.delegated());
  * After any change of a domain or an address on it: the screens' queries, and the account (its addresses are the
  * sidebar's address list and compose's From), are read again.
  */
-export function refreshDomains(client: QueryClient): Promise<unknown> {
-  return Promise.all([
-    client.invalidateQueries({ queryKey: domainKeys.all }),
-    client.invalidateQueries({ queryKey: accountKeys.account }),
-  ]);
-}
+export const refreshDomains = (client: QueryClient) => refreshWithAccount(client, domainKeys.all);
 
 /** A write whose errors the screen shows beside what was done (silent), after which everything is read again. */
-function useDomainMutation<V, R>(send: (variables: V) => Promise<R>, silent = true) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: send,
-    meta: { silent },
-    onSettled: () => void refreshDomains(client),
-  });
-}
+const useDomainMutation = <V, R>(send: (variables: V) => Promise<R>, silent = true) =>
+  useAccountWrite(domainKeys.all, send, silent);
 
 /** A write that answers the domain's detail (confirm, check, rotate): the answer is the detail query's new data. */
 function useDetailMutation<V>(send: (variables: V) => Promise<DomainDetailResponse>, silent = true) {

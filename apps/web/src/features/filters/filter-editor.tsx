@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Code2, ListChecks } from 'lucide-react';
 import {
   builderFromSieve,
@@ -15,7 +15,7 @@ import { Preloader } from '../../ui/preloader';
 import { raiseSuccess } from '../../ui/notices-store';
 import { filtersPath } from './paths';
 import { prefilledFilter, withFilter } from './filter-list-model';
-import { FilterPageHeader } from './page-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { useFilters, useSaveFilters } from './queries';
 import { ForwardingOwnerNote } from './owner-note';
 import { RuleBuilder } from './rule-builder';
@@ -83,7 +83,6 @@ function FilterEditor({
   version: number;
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const search = useSearchParams();
   const save = useSaveFilters();
@@ -143,8 +142,7 @@ function FilterEditor({
 
   const title = filter ? t('filters.editTitle', { name: filter.name }) : t('filters.createTitle');
   return (
-    <section className={styles.page} aria-labelledby={`${id}-title`}>
-      <FilterPageHeader titleId={`${id}-title`} title={title} />
+    <SettingsPage title={title} back={{ to: filtersPath, label: t('filters.backToList') }}>
       <ForwardingOwnerNote />
       <form className={styles.form} onSubmit={submit} noValidate aria-busy={save.isPending}>
         <Field label={t('filters.name')} error={nameError}>
@@ -214,6 +212,6 @@ function FilterEditor({
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

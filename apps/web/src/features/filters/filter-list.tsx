@@ -1,5 +1,5 @@
 import { formatFullDate } from '@mailroom/protocol';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { AlertTriangle, ArrowDown, ArrowUp, Code2, GripVertical, Play, Plus, Trash2 } from 'lucide-react';
 import clsx from 'clsx';
 import type { Filter } from '@mailroom/protocol';
@@ -7,9 +7,10 @@ import { useTranslation } from '../../i18n';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { Preloader } from '../../ui/preloader';
 import { editFilterPath, filtersScriptPath, newFilterPath } from './paths';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { filterInputs, moveFilter, placeFilter, withoutFilter } from './filter-list-model';
 import { useFilters, useSaveFilters, type FiltersData } from './queries';
 import { ApplyDialog } from './apply-dialog';
@@ -21,7 +22,6 @@ import styles from './filters.module.css';
 /** settings/filters: the filters in the order they run, each with its switch, and the latest delivery errors. */
 export function FilterListPage() {
   const { t, i18n } = useTranslation();
-  const id = useId();
   const filters = useFilters();
   const save = useSaveFilters();
   const [removing, setRemoving] = useState<number | null>(null);
@@ -33,21 +33,21 @@ export function FilterListPage() {
     save.mutate({ filters: list, version: data.version });
 
   return (
-    <section className={styles.page} aria-labelledby={`${id}-title`}>
-      <header className={styles.pageHeader}>
-        <h2 id={`${id}-title`} className={styles.title}>
-          {t('filters.title')}
-        </h2>
-        <span className={styles.grow} />
-        <Link to={filtersScriptPath} className={buttonClass()}>
-          <Code2 aria-hidden />
-          {t('filters.editScript')}
-        </Link>
-        <Link to={newFilterPath()} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('filters.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('filters.title')}
+      actions={
+        <>
+          <Link to={filtersScriptPath} className={buttonClass()}>
+            <Code2 aria-hidden />
+            {t('filters.editScript')}
+          </Link>
+          <Link to={newFilterPath()} className={buttonClass('primary')}>
+            <Plus aria-hidden />
+            {t('filters.create')}
+          </Link>
+        </>
+      }
+    >
       <p className={styles.hint}>{t('filters.intro')}</p>
       <ForwardingOwnerNote />
 
@@ -152,20 +152,19 @@ export function FilterListPage() {
         </ol>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('filters.removeTitle')}
         text={t('filters.removeText', { name: data.filters[removing ?? 0]?.name ?? '' })}
         confirmLabel={t('filters.removeConfirm')}
         danger
-        onConfirm={async () => {
-          await save.mutateAsync({ filters: withoutFilter(data.filters, removing!), version: data.version });
-          setRemoving(null);
+        onConfirm={async (index) => {
+          await save.mutateAsync({ filters: withoutFilter(data.filters, index), version: data.version });
         }}
         onError={() => {}}
       />
       {applying ? <ApplyDialog filter={applying} onClose={() => setApplying(null)} /> : null}
-    </section>
+    </SettingsPage>
   );
 }

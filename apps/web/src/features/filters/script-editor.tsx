@@ -1,11 +1,11 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
 import { Preloader } from '../../ui/preloader';
 import { raiseSuccess } from '../../ui/notices-store';
 import { filtersPath } from './paths';
-import { FilterPageHeader } from './page-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { useFilters, useSaveFilters } from './queries';
 import { ForwardingOwnerNote } from './owner-note';
 import { SieveEditor } from './sieve-editor';
@@ -23,15 +23,16 @@ export function ScriptEditorPage() {
 
 function ScriptEditor({ script, version }: { script: string; version: number }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const save = useSaveFilters();
   const [text, setText] = useState(script);
   const problems = useSieveProblems(text);
 
   return (
-    <section className={styles.page} aria-labelledby={`${id}-title`}>
-      <FilterPageHeader titleId={`${id}-title`} title={t('filters.script.title')} />
+    <SettingsPage
+      title={t('filters.script.title')}
+      back={{ to: filtersPath, label: t('filters.backToList') }}
+    >
       <p className={styles.hint}>{t('filters.script.intro')}</p>
       <ForwardingOwnerNote />
       <form
@@ -69,6 +70,6 @@ function ScriptEditor({ script, version }: { script: string; version: number }) 
           </Button>
         </div>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

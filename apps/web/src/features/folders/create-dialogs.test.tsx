@@ -5,30 +5,9 @@ import { Providers } from '../../app/providers';
 import { createQueryClient } from '../../app/query-client';
 import { CreateFolderDialog, CreateLabelDialog } from './create-dialogs';
 import { fakeApi, routeAndBody } from '../../test/fake-api';
-import { json } from '../../test/fixtures';
+import { folder, json } from '../../test/fixtures';
 
-const folders: Folder[] = [
-  {
-    id: 1,
-    name: 'INBOX',
-    system: 'inbox',
-    unread: 0,
-    total: 0,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-  },
-  {
-    id: 7,
-    name: 'INBOX.Work',
-    system: null,
-    unread: 0,
-    total: 0,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-  },
-];
+const folders: Folder[] = [folder(1, 'INBOX', 'inbox'), folder(7, 'INBOX.Work', null)];
 
 /** Every write answered ok, recorded by route. */
 function mockPost() {

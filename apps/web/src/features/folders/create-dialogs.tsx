@@ -8,11 +8,12 @@ import {
 } from '@mailroom/protocol';
 import { FormDialog } from '../../ui/dialog';
 import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
+import { FolderFields, useFolderFields } from './folder-fields';
 import { raiseSuccess } from '../../ui/notices-store';
 import { useCreateFolder, useCreateLabel } from './mutations';
-import { folderOptions, labelSearchFieldOptions } from './label-fields';
+import { folderOptions, LabelSearchFields } from './label-fields';
 import styles from './create-dialogs.module.css';
+import fields from './label-fields.module.css';
 
 export interface CreateDialogProps {
   open: boolean;
@@ -24,9 +25,7 @@ export interface CreateDialogProps {
 export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialogProps) {
   const { t } = useTranslation();
   const create = useCreateFolder();
-  const [name, setName] = useState('');
-  const [parent, setParent] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const { name, setName, parent, setError, fields } = useFolderFields('', '');
   const parents = folders.filter((folder) => folder.system === null || folder.system === 'inbox');
 
   function submit() {
@@ -54,25 +53,7 @@ export function CreateFolderDialog({ open, onOpenChange, folders }: CreateDialog
       busy={create.isPending}
       onSubmit={submit}
     >
-      <Field label={t('folders.name')} error={error}>
-        <input
-          value={name}
-          maxLength={100}
-          autoFocus
-          onChange={(event) => {
-            setName(event.target.value);
-            setError(null);
-          }}
-        />
-      </Field>
-      <Field label={t('folders.parent')}>
-        <NativeSelect
-          value={parent}
-          empty={t('folders.noParent')}
-          options={folderOptions(parents, t)}
-          onChange={setParent}
-        />
-      </Field>
+      <FolderFields {...fields} parents={folderOptions(parents, t)} />
     </FormDialog>
   );
 }
@@ -126,24 +107,16 @@ export function CreateLabelDialog({ open, onOpenChange, folders }: CreateDialogP
         </Field>
         <ColorField label={t('labels.color')} value={color} onChange={setColor} />
       </div>
-      <Field label={t('labels.searchField')}>
-        <NativeSelect
-          value={field}
-          options={labelSearchFieldOptions(t)}
-          onChange={(value) => setField(value as LabelSearchField)}
-        />
-      </Field>
-      <Field label={t('labels.searchContent')} error={errors.content && required}>
-        <input value={content} maxLength={500} onChange={(event) => setContent(event.target.value)} />
-      </Field>
-      <Field label={t('labels.folder')}>
-        <NativeSelect
-          value={folder}
-          empty={t('labels.anyFolder')}
-          options={folderOptions(folders, t)}
-          onChange={setFolder}
-        />
-      </Field>
+      <LabelSearchFields
+        field={field}
+        onField={setField}
+        content={content}
+        onContent={setContent}
+        contentError={errors.content && required}
+        folder={folder}
+        onFolder={setFolder}
+        folders={folders}
+      />
     </FormDialog>
   );
 }
@@ -163,7 +136,12 @@ export function ColorField({
 }) {
   return (
     <Field label={label} className={styles.colorField}>
-      <input type="color" value={value} onChange={(event) => onChange(event.target.value)} />
+      <input
+        type="color"
+        className={fields.colorInput}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+      />
     </Field>
   );
 }

@@ -1,21 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Folder } from '@mailroom/protocol';
 import { buildFolderSections, findInbox } from './folder-order';
+import { folder as topFolder } from '../../test/fixtures';
 
 const names = { inbox: 'Inbox', sent: 'Sent', draft: 'Drafts', trash: 'Trash', junk: 'Junk' };
 
 function folder(id: number, name: string, extra: Partial<Folder> = {}): Folder {
-  return {
-    id,
-    name,
-    system: null,
-    unread: 0,
-    total: 0,
-    subfolders: [],
-    isCollector: false,
-    isSubCollector: false,
-    ...extra,
-  };
+  return { ...topFolder(id, name, null), ...extra };
 }
 
 const tree: Folder[] = [

@@ -1,22 +1,22 @@
-import { useId, useState, type FormEvent } from 'react';
-import { Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Plus, Trash2 } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Eraser, Folder as FolderIcon, FolderX, Lock, Pencil, Trash2 } from 'lucide-react';
 import { folderDisplayName, folderNameProblem, type Folder } from '@mailroom/protocol';
 import { loadErrorTexts, translateErrorCode, useTranslation, type Translate } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
+import { IconButton, IconLink } from '../../ui/icon-button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
-import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { FolderFields, useFolderFields } from './folder-fields';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { buildFolderSections, flattenFolders, type FolderNode, type SystemFolderNames } from './folder-order';
 import { folderLabel } from './folder-label';
 import { useCreateFolder, useDeleteFolder, useEmptyFolder, useUpdateFolder } from './mutations';
 import { useFolders } from './queries';
 import styles from './settings-screens.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 export const foldersSettingsPath = '/settings/folders';
 const editFolderPath = (id: number) => `${foldersSettingsPath}/edit/${id}`;
@@ -109,7 +109,6 @@ type Pending = { kind: 'delete' | 'empty' | 'subfolders'; folder: Folder; name: 
 
 function FolderList({ folders }: { folders: readonly Folder[] }) {
   const { t } = useTranslation();
-  const id = useId();
   const remove = useDeleteFolder();
   const empty = useEmptyFolder();
   const [pending, setPending] = useState<Pending | null>(null);
@@ -118,17 +117,10 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
   const own = rows.filter((row) => row.folder.system === null).length;
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('folderSettings.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={`${foldersSettingsPath}/create`} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('folders.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('folderSettings.title')}
+      create={{ to: `${foldersSettingsPath}/create`, label: t('folders.create') }}
+    >
       <p className={page.hint}>{t('folderSettings.intro')}</p>
 
       <SettingsList aria-label={t('folderSettings.listLabel')}>
@@ -169,14 +161,13 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
                 </IconButton>
                 {system ? null : (
                   <>
-                    <Link
+                    <IconLink
                       to={editFolderPath(folder.id)}
-                      className={buttonClass('ghost')}
-                      aria-label={t('folderSettings.editFor', { name: displayName })}
-                      title={t('folderSettings.edit')}
+                      label={t('folderSettings.editFor', { name: displayName })}
+                      tooltip={t('folderSettings.edit')}
                     >
                       <Pencil aria-hidden />
-                    </Link>
+                    </IconLink>
                     <IconButton
                       label={t('folderSettings.deleteFor', { name: displayName })}
                       tooltip={children.length > 0 ? t('folderSettings.hasChildren') : t('folders.delete')}
@@ -238,21 +229,21 @@ function FolderList({ folders }: { folders: readonly Folder[] }) {
           onError={() => setPending(null)}
         />
       )}
-    </section>
+    </SettingsPage>
   );
 }
 
 function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: Folder | null }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateFolder();
   const update = useUpdateFolder();
   const parents = parentsOf(folders);
   const currentParent = folder ? (parents.get(folder.id) ?? null) : null;
-  const [name, setName] = useState(folder ? folderDisplayName(folder.name) : '');
-  const [parent, setParent] = useState(currentParent === null ? '' : String(currentParent));
-  const [error, setError] = useState<string | null>(null);
+  const { name, parent, setError, fields } = useFolderFields(
+    folder ? folderDisplayName(folder.name) : '',
+    currentParent === null ? '' : String(currentParent),
+  );
   const busy = create.isPending || update.isPending;
 
   function submit(event: FormEvent) {
@@ -291,47 +282,25 @@ function FolderForm({ folders, folder }: { folders: readonly Folder[]; folder: F
     ? t('folderSettings.editTitle', { name: folderDisplayName(folder.name) })
     : t('folders.createTitle');
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={foldersSettingsPath}
-        backLabel={t('folderSettings.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: foldersSettingsPath, label: t('folderSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
-        <Field label={t('folders.name')} error={error}>
-          <input
-            value={name}
-            maxLength={100}
-            autoFocus
-            onChange={(event) => {
-              setName(event.target.value);
-              setError(null);
-            }}
-          />
-        </Field>
-        <Field label={t('folders.parent')}>
-          <NativeSelect
-            value={parent}
-            empty={t('folders.noParent')}
-            options={parentChoices(folders, folder).map((candidate) => ({
-              value: candidate.id,
-              label: pathLabel(candidate, t),
-            }))}
-            onChange={setParent}
-          />
-        </Field>
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FolderFields
+          {...fields}
+          parents={parentChoices(folders, folder).map((candidate) => ({
+            value: candidate.id,
+            label: pathLabel(candidate, t),
+          }))}
+        />
+        <FormActions>
           <Link to={foldersSettingsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {folder ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }
 

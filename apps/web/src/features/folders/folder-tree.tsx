@@ -63,6 +63,18 @@ export function FolderTree({
     });
   }
 
+  const tree: TreeShared = {
+    aliasId,
+    activeFolderId,
+    tabStop,
+    collapsed,
+    collector,
+    manage,
+    onToggle: toggle,
+    onFocusItem: setFocusedId,
+    onDropMessages,
+  };
+
   function onKeyDown(event: KeyboardEvent<HTMLUListElement>) {
     const items = Array.from(event.currentTarget.querySelectorAll<HTMLElement>('[role="treeitem"]'));
     const index = items.indexOf(event.target as HTMLElement);
@@ -108,20 +120,7 @@ export function FolderTree({
   return (
     <ul role="tree" aria-label={label} className={styles.tree} onKeyDown={onKeyDown}>
       {nodes.map((node) => (
-        <TreeItem
-          key={node.folder.id}
-          node={node}
-          parentId={null}
-          aliasId={aliasId}
-          activeFolderId={activeFolderId}
-          tabStop={tabStop}
-          collapsed={collapsed}
-          collector={collector}
-          manage={manage}
-          onToggle={toggle}
-          onFocusItem={setFocusedId}
-          onDropMessages={onDropMessages}
-        />
+        <TreeItem key={node.folder.id} node={node} parentId={null} tree={tree} />
       ))}
     </ul>
   );
@@ -131,33 +130,19 @@ function containsId(nodes: FolderNode[], id: number): boolean {
   return nodes.some((node) => node.folder.id === id || containsId(node.children, id));
 }
 
-interface TreeItemProps {
-  node: FolderNode;
-  parentId: number | null;
-  aliasId: string;
-  activeFolderId: number | null;
-  tabStop: number | null;
-  collapsed: ReadonlySet<number>;
-  collector: boolean;
-  manage: boolean;
-  onToggle(id: number): void;
-  onFocusItem(id: number): void;
-  onDropMessages: FolderTreeProps['onDropMessages'];
-}
+/** What every item of one tree is drawn with, handed down the tree as it is. */
+type TreeShared = Required<Pick<FolderTreeProps, 'aliasId' | 'activeFolderId' | 'collector' | 'manage'>> &
+  Pick<FolderTreeProps, 'onDropMessages'> & {
+    /** The one item in the tab order. */
+    tabStop: number | null;
+    collapsed: ReadonlySet<number>;
+    onToggle(id: number): void;
+    onFocusItem(id: number): void;
+  };
 
-function TreeItem({
-  node,
-  parentId,
-  aliasId,
-  activeFolderId,
-  tabStop,
-  collapsed,
-  collector,
-  manage,
-  onToggle,
-  onFocusItem,
-  onDropMessages,
-}: TreeItemProps) {
+function TreeItem({ node, parentId, tree }: { node: FolderNode; parentId: number | null; tree: TreeShared }) {
+  const { aliasId, activeFolderId, tabStop, collapsed, collector, manage } = tree;
+  const { onToggle, onFocusItem, onDropMessages } = tree;
   const { t } = useTranslation();
   const { folder, displayName, depth, children } = node;
   const hasChildren = children.length > 0;
@@ -249,20 +234,7 @@ function TreeItem({
       {isExpanded ? (
         <ul role="group" id={groupId} className={styles.group}>
           {children.map((child) => (
-            <TreeItem
-              key={child.folder.id}
-              node={child}
-              parentId={folder.id}
-              aliasId={aliasId}
-              activeFolderId={activeFolderId}
-              tabStop={tabStop}
-              collapsed={collapsed}
-              collector={collector}
-              manage={manage}
-              onToggle={onToggle}
-              onFocusItem={onFocusItem}
-              onDropMessages={onDropMessages}
-            />
+            <TreeItem key={child.folder.id} node={child} parentId={folder.id} tree={tree} />
           ))}
         </ul>
       ) : null}

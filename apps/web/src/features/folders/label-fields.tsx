@@ -1,7 +1,8 @@
-import { useId } from 'react';
-import { LABEL_SEARCH_FIELDS, type Folder } from '@mailroom/protocol';
+import { useId, type ReactNode } from 'react';
+import { LABEL_SEARCH_FIELDS, type Folder, type LabelSearchField } from '@mailroom/protocol';
 import { useTranslation, type Translate } from '../../i18n';
-import type { NativeSelectOption } from '../../ui/select';
+import { Field } from '../../ui/field';
+import { NativeSelect, type NativeSelectOption } from '../../ui/select';
 import { LABEL_SWATCHES } from './label-colors';
 import { folderLabel } from './folder-label';
 import styles from './label-fields.module.css';
@@ -54,4 +55,52 @@ export function labelSearchFieldOptions(t: Translate): NativeSelectOption[] {
 /** Folders as select options, by their shown names. */
 export function folderOptions(folders: readonly Folder[], t: Translate): NativeSelectOption[] {
   return folders.map((folder) => ({ value: folder.id, label: folderLabel(folder, t) }));
+}
+
+/**
+ * What a label searches for (SPEC §5): the field, the words (required: `contentError` refuses them) and the folder
+ * it looks in; the create dialog's and the settings page's.
+ */
+export function LabelSearchFields({
+  field,
+  onField,
+  content,
+  onContent,
+  contentError,
+  folder,
+  onFolder,
+  folders,
+}: {
+  field: LabelSearchField;
+  onField(field: LabelSearchField): void;
+  content: string;
+  onContent(content: string): void;
+  contentError: ReactNode;
+  folder: string;
+  onFolder(folder: string): void;
+  folders: readonly Folder[];
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field label={t('labels.searchField')}>
+        <NativeSelect
+          value={field}
+          options={labelSearchFieldOptions(t)}
+          onChange={(value) => onField(value as LabelSearchField)}
+        />
+      </Field>
+      <Field label={t('labels.searchContent')} error={contentError}>
+        <input value={content} maxLength={500} onChange={(event) => onContent(event.target.value)} />
+      </Field>
+      <Field label={t('labels.folder')}>
+        <NativeSelect
+          value={folder}
+          empty={t('labels.anyFolder')}
+          options={folderOptions(folders, t)}
+          onChange={onFolder}
+        />
+      </Field>
+    </>
+  );
 }

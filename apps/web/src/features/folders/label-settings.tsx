@@ -1,5 +1,5 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
-import { Pencil, Plus, Tag, Tags, Trash2 } from 'lucide-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Pencil, Tag, Tags, Trash2 } from 'lucide-react';
 import {
   DEFAULT_LABEL_COLOR,
   DEFAULT_LABEL_SEARCH_FIELD,
@@ -10,14 +10,13 @@ import {
 import { loadErrorTexts, translateErrorCode, useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { IconButton, IconLink } from '../../ui/icon-button';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { Field } from '../../ui/field';
-import { NativeSelect } from '../../ui/select';
-import { folderOptions, LabelSwatches, labelSearchFieldOptions } from './label-fields';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { LabelSearchFields, LabelSwatches } from './label-fields';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { flattenFolders } from './folder-order';
 import { folderLabel } from './folder-label';
 import { LABEL_SWATCHES } from './label-colors';
@@ -25,6 +24,8 @@ import { useCreateLabel, useDeleteLabel, useUpdateLabel } from './mutations';
 import { useFolders, useLabels } from './queries';
 import styles from './settings-screens.module.css';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
+import fields from './label-fields.module.css';
 
 export const labelsSettingsPath = '/settings/labels';
 const editLabelPath = (id: number) => `${labelsSettingsPath}/edit/${id}`;
@@ -76,7 +77,6 @@ export default function LabelSettings({ action, id }: { action?: 'create' | 'edi
 
 function LabelList({ labels, folders }: { labels: readonly Label[]; folders: readonly Folder[] }) {
   const { t } = useTranslation();
-  const id = useId();
   const remove = useDeleteLabel();
   const [removing, setRemoving] = useState<Label | null>(null);
   const folderName = (folderId: number | null) => {
@@ -85,17 +85,10 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
   };
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('labelSettings.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={`${labelsSettingsPath}/create`} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('labels.create')}
-        </Link>
-      </header>
+    <SettingsPage
+      title={t('labelSettings.title')}
+      create={{ to: `${labelsSettingsPath}/create`, label: t('labels.create') }}
+    >
       <p className={page.hint}>{t('labelSettings.intro')}</p>
 
       {labels.length === 0 ? (
@@ -121,14 +114,13 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
                 </span>
               </span>
               <span className={page.itemActions}>
-                <Link
+                <IconLink
                   to={editLabelPath(label.id)}
-                  className={buttonClass('ghost')}
-                  aria-label={t('labelSettings.editFor', { name: label.name })}
-                  title={t('labelSettings.edit')}
+                  label={t('labelSettings.editFor', { name: label.name })}
+                  tooltip={t('labelSettings.edit')}
                 >
                   <Pencil aria-hidden />
-                </Link>
+                </IconLink>
                 <IconButton
                   label={t('labelSettings.deleteFor', { name: label.name })}
                   tooltip={t('folders.delete')}
@@ -142,21 +134,20 @@ function LabelList({ labels, folders }: { labels: readonly Label[]; folders: rea
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('labels.deleteTitle', { name: removing?.name ?? '' })}
         text={t('labels.deleteText')}
         confirmLabel={t('folders.delete')}
         danger
-        onConfirm={async () => {
-          await remove.mutateAsync(removing!.id);
+        onConfirm={async (label) => {
+          await remove.mutateAsync(label.id);
           raiseSuccess(t('labels.deleted'));
-          setRemoving(null);
         }}
         onError={() => setRemoving(null)}
       />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -170,7 +161,6 @@ function LabelForm({
   folders: readonly Folder[];
 }) {
   const { t } = useTranslation();
-  const id = useId();
   const navigate = useNavigate();
   const create = useCreateLabel();
   const update = useUpdateLabel();
@@ -220,13 +210,7 @@ function LabelForm({
   const title = label ? t('labelSettings.editTitle', { name: label.name }) : t('labels.createTitle');
   const swatch = LABEL_SWATCHES.some(([, value]) => value === color.toLowerCase());
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={labelsSettingsPath}
-        backLabel={t('labelSettings.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: labelsSettingsPath, label: t('labelSettings.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <Field label={t('labels.name')} error={errors.name}>
           <input
@@ -247,6 +231,7 @@ function LabelForm({
             <label className={styles.custom}>
               <input
                 type="color"
+                className={fields.colorInput}
                 value={color}
                 aria-label={t('labels.otherColor')}
                 onChange={(event) => setColor(event.target.value)}
@@ -260,44 +245,31 @@ function LabelForm({
           <legend className={page.groupTitle}>{t('labelSettings.search')}</legend>
           <p className={page.hint}>{t('labelSettings.searchHint')}</p>
           <div className={styles.searchRow}>
-            <Field label={t('labels.searchField')}>
-              <NativeSelect
-                value={field}
-                options={labelSearchFieldOptions(t)}
-                onChange={(value) => setField(value as LabelSearchField)}
-              />
-            </Field>
-            <Field label={t('labels.searchContent')} error={errors.content}>
-              <input
-                value={content}
-                maxLength={500}
-                onChange={(event) => {
-                  setContent(event.target.value);
-                  setErrors({ ...errors, content: undefined });
-                }}
-              />
-            </Field>
-            <Field label={t('labels.folder')}>
-              <NativeSelect
-                value={folder}
-                empty={t('labels.anyFolder')}
-                options={folderOptions(folders, t)}
-                onChange={setFolder}
-              />
-            </Field>
+            <LabelSearchFields
+              field={field}
+              onField={setField}
+              content={content}
+              onContent={(value) => {
+                setContent(value);
+                setErrors({ ...errors, content: undefined });
+              }}
+              contentError={errors.content}
+              folder={folder}
+              onFolder={setFolder}
+              folders={folders}
+            />
           </div>
         </fieldset>
 
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={labelsSettingsPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {label ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }

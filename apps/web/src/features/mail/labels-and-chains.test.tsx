@@ -1,8 +1,8 @@
-import { formatListDate, uncheckedTrust } from '@mailroom/protocol';
+import { formatListDate } from '@mailroom/protocol';
 import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { type Label, type Mail, type MailListItem } from '@mailroom/protocol';
-import { apiError, folder, listItem, testAccount } from '../../test/fixtures';
+import { type Label, type MailListItem } from '@mailroom/protocol';
+import { failSlowly, folder, listItem, openedMail, testAccount } from '../../test/fixtures';
 import { fakeApi, routeAndBody, answerEach, mailActionRoutes } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { useNotices } from '../../ui/notices-store';
@@ -55,22 +55,14 @@ function mockServer({ markFails = false, list: listed = rows } = {}) {
       },
       message: ({ params }) => {
         if (params.folder_id !== '11') return { ok: true };
-        const message: Mail = {
-          ...listed.find((row) => row.uid === Number(params.uid))!,
-          content: btoa('Body'),
-          content_type: 'text/plain',
-          attachments: [],
-          images_blocked: false,
-          message_id: null,
-          trust: uncheckedTrust,
+        return {
+          message: openedMail(
+            listed.find((row) => row.uid === Number(params.uid))!,
+            'Body',
+          ),
         };
-        return { message };
       },
-      markMessages: async () => {
-        if (!markFails) return { ok: true };
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return apiError(500, 'internal_error', 'boom');
-      },
+      markMessages: () => (markFails ? failSlowly() : { ok: true }),
     },
     { shell: { account, folders, labels } },
   );

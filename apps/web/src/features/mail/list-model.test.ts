@@ -13,28 +13,22 @@ import {
   toFolderMessages,
 } from './list-model';
 import { withFlag, withoutMessages } from './mutations';
+import { listItem } from '../../test/fixtures';
 
+/** Message `uid` of folder 1, from Ann Lee to bob@example.test. */
 function item(uid: number, extra: Partial<MailListItem> = {}): MailListItem {
+  const base = listItem(uid);
   return {
-    id: uid,
-    uid,
+    ...base,
     folder_id: 1,
-    subject: `Subject ${uid}`,
-    flags: { seen: true, flagged: false, draft: false },
-    labels: [],
     fields: {
+      ...base.fields,
       from: [{ name: 'Ann Lee', email: 'ann@example.test' }],
       to: [{ name: '', email: 'bob@example.test' }],
-      cc: [],
-      bcc: [],
-      'reply-to': [],
     },
     preview: '',
-    has_attachments: false,
-    encrypted: false,
     size: 100,
     created_at: '2026-11-21T10:00:00Z',
-    thread_id: uid,
     ...extra,
   };
 }

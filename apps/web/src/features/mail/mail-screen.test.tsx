@@ -1,13 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { formatFullDate, type Account, type AccessResponse } from '@mailroom/protocol';
 import {
-  formatFullDate,
-  type Account,
-  type AccessResponse,
-  type Mail,
-  uncheckedTrust,
-} from '@mailroom/protocol';
-import { apiError, folder, listItem, testAccount, testUser } from '../../test/fixtures';
+  apiError,
+  failSlowly,
+  folder,
+  listItem,
+  openedMail,
+  testAccount,
+  testUser,
+} from '../../test/fixtures';
 import { answerEach, fakeApi, mailActionRoutes, routeAndBody, sent } from '../../test/fake-api';
 import { currentPath, renderAt, setUpScreenTests } from '../../test/render-app';
 import { createQueryClient } from '../../app/query-client';
@@ -68,22 +70,9 @@ function mockServer({
         if (params.folder_id !== '11') return { ok: true };
         const uid = Number(params.uid);
         if (uid === missing || movedAway.has(uid)) return apiError(404, 'message_not_found', 'Not found');
-        const message: Mail = {
-          ...item(uid, uid !== 5),
-          content: btoa(`Body of ${uid}`),
-          content_type: 'text/plain',
-          attachments: [],
-          images_blocked: false,
-          message_id: null,
-          trust: uncheckedTrust,
-        };
-        return { message };
+        return { message: openedMail(item(uid, uid !== 5), `Body of ${uid}`) };
       },
-      markMessages: async () => {
-        if (!markFails) return { ok: true };
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return apiError(500, 'internal_error', 'boom');
-      },
+      markMessages: () => (markFails ? failSlowly() : { ok: true }),
       moveMessages: ({ body }) => {
         const { folder_messages } = body as { folder_messages: { message_uids: number[] }[] };
         for (const group of folder_messages) for (const uid of group.message_uids) movedAway.add(uid);

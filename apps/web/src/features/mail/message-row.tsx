@@ -185,15 +185,7 @@ export const MessageRow = memo(function MessageRow({
         </div>
         <div className={styles.line}>
           <span className={styles.subject}>{subject}</span>
-          {rowLabels.map((label) => (
-            <span
-              key={label.id}
-              className={styles.label}
-              style={{ background: label.color }}
-              title={label.name}
-              aria-label={label.name}
-            />
-          ))}
+          <LabelDots labels={rowLabels} />
           {item.encrypted ? <Lock className={styles.icon} aria-label={t('mail.encrypted')} /> : null}
           {item.has_attachments ? (
             <Paperclip className={styles.icon} aria-label={t('mail.hasAttachments')} />
@@ -296,19 +288,24 @@ export function ChainMember({
         >
           {date}
         </time>
-        {memberLabels.map((label) => (
-          <span
-            key={label.id}
-            className={styles.label}
-            style={{ background: label.color }}
-            title={label.name}
-            aria-label={label.name}
-          />
-        ))}
+        <LabelDots labels={memberLabels} />
         {member.flags.flagged ? (
           <Star className={clsx(styles.icon, styles.memberFlag)} aria-label={t('mail.flagged')} />
         ) : null}
       </div>
     </div>
   );
+}
+
+/** A message's labels as dots of their colours, each named by its label. */
+function LabelDots({ labels }: { labels: readonly { id: number; name: string; color: string }[] }) {
+  return labels.map((label) => (
+    <span
+      key={label.id}
+      className={styles.label}
+      style={{ background: label.color }}
+      title={label.name}
+      aria-label={label.name}
+    />
+  ));
 }

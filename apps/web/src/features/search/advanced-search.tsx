@@ -3,6 +3,7 @@ import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { emptySearchForm, SEARCH_FIELDS, toggleField, type SearchForm } from './search-model';
 import styles from './search-line.module.css';
+import { FormError } from '../../ui/form-parts';
 
 export interface AdvancedSearchProps {
   id: string;
@@ -66,35 +67,26 @@ export default function AdvancedSearch({
       </fieldset>
       <fieldset className={styles.fieldset} disabled={datesDisabled}>
         <legend>{t('search.dates')}</legend>
-        <label className={styles.date}>
-          {t('search.dateFrom')}
-          <input
-            type="text"
-            inputMode="numeric"
-            disabled={datesDisabled}
-            placeholder={t('search.dateFormat')}
-            value={datesDisabled ? '' : form.from}
-            aria-invalid={badFrom || undefined}
-            onChange={(event) => setForm({ ...form, from: event.target.value })}
-          />
-        </label>
-        <label className={styles.date}>
-          {t('search.dateTo')}
-          <input
-            type="text"
-            inputMode="numeric"
-            disabled={datesDisabled}
-            placeholder={t('search.dateFormat')}
-            value={datesDisabled ? '' : form.to}
-            aria-invalid={badTo || undefined}
-            onChange={(event) => setForm({ ...form, to: event.target.value })}
-          />
-        </label>
-        {badFrom || badTo ? (
-          <p className={styles.error} role="alert">
-            {t('search.badDate')}
-          </p>
-        ) : null}
+        {(
+          [
+            ['from', t('search.dateFrom'), badFrom],
+            ['to', t('search.dateTo'), badTo],
+          ] as const
+        ).map(([end, label, bad]) => (
+          <label key={end} className={styles.date}>
+            {label}
+            <input
+              type="text"
+              inputMode="numeric"
+              disabled={datesDisabled}
+              placeholder={t('search.dateFormat')}
+              value={datesDisabled ? '' : form[end]}
+              aria-invalid={bad || undefined}
+              onChange={(event) => setForm({ ...form, [end]: event.target.value })}
+            />
+          </label>
+        ))}
+        <FormError className={styles.error}>{badFrom || badTo ? t('search.badDate') : null}</FormError>
       </fieldset>
       <div className={styles.actions}>
         <Button variant="ghost" onClick={() => setForm({ ...emptySearchForm, allFolders: form.allFolders })}>

@@ -6,12 +6,13 @@ import { refusal, useErrorText } from '../../api/use-error-text';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { raiseSuccess } from '../../ui/notices-store';
 import page from '../../ui/settings-page.module.css';
 import { useGrant, useRevoke, type GrantKind } from './security-queries';
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { MemberIdInput } from '../../ui/preset-input';
 
 const MEMBER_ID_LENGTH = 12;
 
@@ -58,17 +59,13 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
       <form className={styles.grantForm} onSubmit={submit} noValidate aria-busy={grant.isPending}>
         <div className={page.field}>
           <label htmlFor={`${id}-member`}>{t('security.memberId')}</label>
-          <input
+          <MemberIdInput
             id={`${id}-member`}
             value={memberId}
-            inputMode="numeric"
-            autoComplete="off"
-            maxLength={20}
-            placeholder="000000000000"
             aria-invalid={error ? true : undefined}
             aria-describedby={`${id}-member-hint`}
-            onChange={(event) => {
-              setMemberId(event.target.value);
+            onChange={(value) => {
+              setMemberId(value);
               grant.reset();
             }}
           />
@@ -117,17 +114,16 @@ export function AccessGrants({ kind, grants }: { kind: GrantKind; grants: readon
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
+      <ConfirmItem
+        item={revoking}
+        onClose={() => setRevoking(null)}
         title={t('security.revokeTitle', { memberId: revoking ?? '' })}
         text={t(`${texts}.revokeText`)}
         confirmLabel={t('security.revoke')}
         danger
-        onConfirm={async () => {
-          await revoke.mutateAsync(revoking!);
-          raiseSuccess(t('security.revoked', { memberId: revoking! }));
-          setRevoking(null);
+        onConfirm={async (memberId) => {
+          await revoke.mutateAsync(memberId);
+          raiseSuccess(t('security.revoked', { memberId }));
         }}
         onError={() => {}}
       />

@@ -29,6 +29,11 @@ import {
 } from './security-queries';
 import { summariseUserAgent } from './user-agent';
 import styles from './security.module.css';
+import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
+import { TableHead } from '../../ui/table-head';
+import { NewPasswordInput } from '../../ui/preset-input';
 
 // The addresses with password access (aliases and addresses on own domains), with links to where each is set.
 const AccessAddresses = lazyChunk(loadAccessAddresses);
@@ -50,15 +55,9 @@ export default function AccessSection() {
 
 function Access() {
   const { t } = useTranslation();
-  const id = useId();
   const security = useSecurity();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('security.title')}
-        </h2>
-      </header>
+    <SettingsPage title={t('security.title')}>
       {security.data ? (
         <>
           <NamesForm security={security.data} />
@@ -77,7 +76,7 @@ function Access() {
       ) : (
         <SectionLoading failed={security.isError} onRetry={() => void security.refetch()} />
       )}
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -109,41 +108,32 @@ function NamesForm({ security }: { security: SecurityResponse }) {
     <Group title={t('security.names.title')}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={update.isPending}>
         <div className={styles.twoColumns}>
-          <div className={page.field}>
-            <label htmlFor={`${id}-first`}>{t('security.names.first')}</label>
-            <input
-              id={`${id}-first`}
-              value={first}
-              maxLength={100}
-              autoComplete="given-name"
-              onChange={(event) => setFirst(event.target.value)}
-            />
-          </div>
-          <div className={page.field}>
-            <label htmlFor={`${id}-last`}>{t('security.names.last')}</label>
-            <input
-              id={`${id}-last`}
-              value={last}
-              maxLength={100}
-              autoComplete="family-name"
-              onChange={(event) => setLast(event.target.value)}
-            />
-          </div>
+          {(
+            [
+              ['first', first, setFirst, 'given-name'],
+              ['last', last, setLast, 'family-name'],
+            ] as const
+          ).map(([part, value, set, autoComplete]) => (
+            <Field key={part} label={t(`security.names.${part}`)}>
+              <input
+                id={`${id}-${part}`}
+                value={value}
+                maxLength={100}
+                autoComplete={autoComplete}
+                onChange={(event) => set(event.target.value)}
+              />
+            </Field>
+          ))}
         </div>
         <p className={page.hint}>
           {t('security.names.passport', { level: t(`security.passportLevels.${security.passport_level}`) })}
         </p>
-        {error ? (
-          <p className={page.error} role="alert">
-            {error}
-          </p>
-        ) : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormError>{error}</FormError>
+        <FormActions>
           <Button type="submit" variant="primary" disabled={!changed || update.isPending}>
             {t('common.save')}
           </Button>
-        </div>
+        </FormActions>
       </form>
     </Group>
   );
@@ -261,16 +251,11 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
           })}
         </p>
       ) : null}
-      {sendError ? (
-        <p className={page.error} role="alert">
-          {sendError}
-        </p>
-      ) : null}
+      <FormError>{sendError}</FormError>
       {sent ? (
         <form className={page.form} onSubmit={submit} noValidate aria-busy={set.isPending}>
           <div className={styles.threeColumns}>
-            <div className={page.field}>
-              <label htmlFor={`${id}-code`}>{t('security.password.code')}</label>
+            <Field label={t('security.password.code')}>
               <input
                 id={`${id}-code`}
                 value={code}
@@ -279,45 +264,32 @@ function PasswordForm({ security }: { security: SecurityResponse }) {
                 maxLength={6}
                 onChange={(event) => setCode(event.target.value)}
               />
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-password`}>{t('security.password.password')}</label>
-              <input
+            </Field>
+            <Field label={t('security.password.password')}>
+              <NewPasswordInput
                 id={`${id}-password`}
-                type="password"
                 value={password}
-                autoComplete="new-password"
-                maxLength={128}
                 aria-invalid={checked === 'password_too_short' || undefined}
-                onChange={(event) => setPassword(event.target.value)}
+                onChange={setPassword}
               />
-            </div>
-            <div className={page.field}>
-              <label htmlFor={`${id}-confirm`}>{t('security.password.confirm')}</label>
-              <input
+            </Field>
+            <Field label={t('security.password.confirm')}>
+              <NewPasswordInput
                 id={`${id}-confirm`}
-                type="password"
                 value={confirm}
-                autoComplete="new-password"
-                maxLength={128}
                 aria-invalid={checked === 'passwords_do_not_match' || undefined}
-                onChange={(event) => setConfirm(event.target.value)}
+                onChange={setConfirm}
               />
-            </div>
+            </Field>
           </div>
           <p className={page.fieldHint}>{t('security.password.rules', { min: PASSWORD_MIN_LENGTH })}</p>
-          {setError ? (
-            <p className={page.error} role="alert">
-              {setError}
-            </p>
-          ) : null}
-          <div className={page.actions}>
-            <span className={page.grow} />
+          <FormError>{setError}</FormError>
+          <FormActions>
             <Button type="submit" variant="primary" disabled={set.isPending}>
               <KeyRound aria-hidden />
               {change ? t('security.password.submitChange') : t('security.password.submitNew')}
             </Button>
-          </div>
+          </FormActions>
         </form>
       ) : null}
     </Group>
@@ -377,15 +349,7 @@ function AuthLogTable({ entries }: { entries: readonly AuthLogEntry[] }) {
   };
   return (
     <table className={styles.log} aria-label={t('security.log.title')}>
-      <thead>
-        <tr>
-          {Object.values(columns).map((name) => (
-            <th key={name} scope="col">
-              {name}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={columns} />
       <tbody>
         {entries.map((entry, index) => (
           <tr key={`${entry.at}-${index}`}>

@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { Landmark } from 'lucide-react';
 import type { BankAccount } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
@@ -7,6 +6,7 @@ import { AccessGrants } from './access-grants';
 import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import { useBaList, useSecurity } from './security-queries';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /**
  * settings/ba (SPEC §2): the member's bank accounts as the wallet reports them (numbers masked by the server), who
@@ -22,16 +22,10 @@ export default function BaSection() {
 
 function BankAccountsPage() {
   const { t } = useTranslation();
-  const id = useId();
   const list = useBaList();
   const security = useSecurity();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('ba.title')}
-        </h2>
-      </header>
+    <SettingsPage title={t('ba.title')}>
       <Group title={t('ba.own')}>
         {list.data ? (
           <BankAccounts accounts={list.data.bank_accounts} label={t('ba.own')} />
@@ -68,7 +62,7 @@ function BankAccountsPage() {
           )
         ) : null}
       </Group>
-    </section>
+    </SettingsPage>
   );
 }
 

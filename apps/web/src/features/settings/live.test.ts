@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { QueryClient } from '@tanstack/react-query';
 import { settingsLiveHandler } from './live';
 import { securityKeys } from './security-queries';
-
-function clientWith(keys: readonly (readonly unknown[])[]): QueryClient {
-  const client = new QueryClient();
-  for (const key of keys) client.setQueryData([...key], { loaded: true });
-  return client;
-}
-
-const stale = (client: QueryClient, key: readonly unknown[]) => client.getQueryState([...key])?.isInvalidated;
+import { clientWith, stale } from '../../test/query-cache';
 
 describe('the security screens on the websocket', () => {
   const security = [securityKeys.settings, securityKeys.authLog(2, 20), securityKeys.baList];

@@ -6,19 +6,36 @@ import {
   signatureAddValues,
   themeValues,
   type Language,
+  type Settings,
 } from '@mailroom/protocol';
-import { setLanguage, useTranslation } from '../../i18n';
+import { setLanguage, useTranslation, type TextKey } from '../../i18n';
 import { Preloader } from '../../ui/preloader';
 import { SwitchInput } from '../../ui/switch';
 import page from '../../ui/settings-page.module.css';
 import { useAccount } from '../account';
 import { useChangeSettings } from './queries';
 import { NativeSelect } from '../../ui/select';
+import { SettingsPage } from '../../ui/settings-editor-header';
 
 /** Page sizes offered (the schema allows 5 to 200); a size saved elsewhere is offered too. */
 const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
 /** How often the wallet application may be told of new mail, in minutes (0: never). */
 const NOTIFY_CHOICES = [0, 5, 15, 30, 60, 180, 720, NOTIFY_MINUTES_MAX];
+
+/** The settings that are a switch, and the name of their texts. */
+type SwitchKey =
+  | 'message_thread'
+  | 'unread_first'
+  | 'message_preview'
+  | 'slim_template'
+  | 'slim_list_aliases'
+  | 'signature_reply';
+type SwitchName =
+  'messageThread' | 'unreadFirst' | 'messagePreview' | 'slimTemplate' | 'slimListAliases' | 'signatureReply';
+
+/** The settings that are one of a few values, and the name of their texts. */
+const choiceNames = { image_display: 'imageDisplay', signature_add: 'signatureAdd', theme: 'theme' } as const;
+type ChoiceKey = keyof typeof choiceNames;
 
 const withCurrent = (choices: readonly number[], current: number) =>
   choices.includes(current) ? choices : [...choices, current].sort((a, b) => a - b);
@@ -26,12 +43,32 @@ const withCurrent = (choices: readonly number[], current: number) =>
 /** settings/main: every setting of SPEC §3, saved as it is changed and applied at once everywhere. */
 export function MainSection() {
   const { t } = useTranslation();
-  const id = useId();
   const account = useAccount();
   const change = useChangeSettings();
   if (!account) return <Preloader />;
   const settings = account.settings;
   const { save } = change;
+
+  /** A yes/no setting, its label and hint settingsMain.<name> and <name>Hint, saved as it is switched. */
+  const toggle = (key: SwitchKey, name: SwitchName) => (
+    <SwitchSetting
+      label={t(`settingsMain.${name}`)}
+      hint={t(`settingsMain.${name}Hint`)}
+      checked={settings[key]}
+      onChange={(checked) => save({ [key]: checked })}
+    />
+  );
+
+  /** A setting of a few values, its texts settingsMain.<name>, <name>Hint and <name>Values.<value>. */
+  const choice = <K extends ChoiceKey>(key: K, values: readonly Settings[K][], name = choiceNames[key]) => (
+    <SelectSetting
+      label={t(`settingsMain.${name}`)}
+      hint={t(`settingsMain.${name}Hint`)}
+      value={settings[key]}
+      options={values.map((value) => ({ value, label: t(`settingsMain.${name}Values.${value}` as TextKey) }))}
+      onChange={(value) => save({ [key]: value })}
+    />
+  );
 
   const minutes = (value: number) =>
     value === 0
@@ -41,17 +78,14 @@ export function MainSection() {
         : t('settingsMain.notifyMinutes', { count: value });
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('settingsMain.title')}
-        </h2>
-        <span className={page.grow} />
+    <SettingsPage
+      title={t('settingsMain.title')}
+      actions={
         <span className={page.hint} role="status" aria-live="polite">
           {change.isPending ? t('settingsMain.saving') : change.isSuccess ? t('settingsMain.saved') : ''}
         </span>
-      </header>
-
+      }
+    >
       <Group title={t('settingsMain.listGroup')}>
         <SelectSetting
           label={t('settingsMain.perPage')}
@@ -63,68 +97,18 @@ export function MainSection() {
           }))}
           onChange={(value) => save({ per_page: Number(value) })}
         />
-        <SwitchSetting
-          label={t('settingsMain.messageThread')}
-          hint={t('settingsMain.messageThreadHint')}
-          checked={settings.message_thread}
-          onChange={(message_thread) => save({ message_thread })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.unreadFirst')}
-          hint={t('settingsMain.unreadFirstHint')}
-          checked={settings.unread_first}
-          onChange={(unread_first) => save({ unread_first })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.messagePreview')}
-          hint={t('settingsMain.messagePreviewHint')}
-          checked={settings.message_preview}
-          onChange={(message_preview) => save({ message_preview })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.slimTemplate')}
-          hint={t('settingsMain.slimTemplateHint')}
-          checked={settings.slim_template}
-          onChange={(slim_template) => save({ slim_template })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.slimListAliases')}
-          hint={t('settingsMain.slimListAliasesHint')}
-          checked={settings.slim_list_aliases}
-          onChange={(slim_list_aliases) => save({ slim_list_aliases })}
-        />
+        {toggle('message_thread', 'messageThread')}
+        {toggle('unread_first', 'unreadFirst')}
+        {toggle('message_preview', 'messagePreview')}
+        {toggle('slim_template', 'slimTemplate')}
+        {toggle('slim_list_aliases', 'slimListAliases')}
       </Group>
 
-      <Group title={t('settingsMain.readingGroup')}>
-        <SelectSetting
-          label={t('settingsMain.imageDisplay')}
-          hint={t('settingsMain.imageDisplayHint')}
-          value={settings.image_display}
-          options={imageDisplayValues.map((value) => ({
-            value,
-            label: t(`settingsMain.imageDisplayValues.${value}`),
-          }))}
-          onChange={(image_display) => save({ image_display })}
-        />
-      </Group>
+      <Group title={t('settingsMain.readingGroup')}>{choice('image_display', imageDisplayValues)}</Group>
 
       <Group title={t('settingsMain.writingGroup')}>
-        <SelectSetting
-          label={t('settingsMain.signatureAdd')}
-          hint={t('settingsMain.signatureAddHint')}
-          value={settings.signature_add}
-          options={signatureAddValues.map((value) => ({
-            value,
-            label: t(`settingsMain.signatureAddValues.${value}`),
-          }))}
-          onChange={(signature_add) => save({ signature_add })}
-        />
-        <SwitchSetting
-          label={t('settingsMain.signatureReply')}
-          hint={t('settingsMain.signatureReplyHint')}
-          checked={settings.signature_reply}
-          onChange={(signature_reply) => save({ signature_reply })}
-        />
+        {choice('signature_add', signatureAddValues)}
+        {toggle('signature_reply', 'signatureReply')}
       </Group>
 
       <Group title={t('settingsMain.interfaceGroup')}>
@@ -142,13 +126,7 @@ export function MainSection() {
             if (language) void setLanguage(language);
           }}
         />
-        <SelectSetting
-          label={t('settingsMain.theme')}
-          hint={t('settingsMain.themeHint')}
-          value={settings.theme}
-          options={themeValues.map((value) => ({ value, label: t(`settingsMain.themeValues.${value}`) }))}
-          onChange={(theme) => save({ theme })}
-        />
+        {choice('theme', themeValues)}
       </Group>
 
       <Group title={t('settingsMain.notifyGroup')}>
@@ -163,7 +141,7 @@ export function MainSection() {
           onChange={(value) => save({ notify_minutes: Number(value) })}
         />
       </Group>
-    </section>
+    </SettingsPage>
   );
 }
 

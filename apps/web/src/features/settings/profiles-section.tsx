@@ -1,16 +1,16 @@
 import { useId, useState, type FormEvent } from 'react';
-import { IdCard, Pencil, Plus, Star, Trash2 } from 'lucide-react';
+import { IdCard, Pencil, Star, Trash2 } from 'lucide-react';
 import type { Account, Profile } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
 import { Link, useNavigate } from '../../lib/router';
 import { Button, buttonClass } from '../../ui/button';
-import { IconButton } from '../../ui/icon-button';
-import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { IconButton, IconLink } from '../../ui/icon-button';
+import { ConfirmItem } from '../../ui/confirm-dialog';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { raiseSuccess } from '../../ui/notices-store';
 import { Preloader } from '../../ui/preloader';
 import page from '../../ui/settings-page.module.css';
-import { SettingsEditorHeader } from '../../ui/settings-editor-header';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { useAccount } from '../account';
 import { loadRichEditor } from '../compose';
 import { editProfilePath, newProfilePath, profilesPath } from './paths';
@@ -19,6 +19,7 @@ import styles from './settings-sections.module.css';
 import { NativeSelect } from '../../ui/select';
 import { Field } from '../../ui/field';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { FormActions } from '../../ui/form-parts';
 
 const RichEditor = lazyChunk(loadRichEditor);
 
@@ -50,7 +51,6 @@ export function ProfilesSection({ action, id }: { action?: 'create' | 'edit'; id
 
 function ProfileList({ account }: { account: Account }) {
   const { t } = useTranslation();
-  const id = useId();
   const update = useUpdateProfile();
   const remove = useDeleteProfile();
   const [removing, setRemoving] = useState<Profile | null>(null);
@@ -58,17 +58,7 @@ function ProfileList({ account }: { account: Account }) {
   const last = profiles.length <= 1;
 
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('profiles.title')}
-        </h2>
-        <span className={page.grow} />
-        <Link to={newProfilePath} className={buttonClass('primary')}>
-          <Plus aria-hidden />
-          {t('profiles.create')}
-        </Link>
-      </header>
+    <SettingsPage title={t('profiles.title')} create={{ to: newProfilePath, label: t('profiles.create') }}>
       <p className={page.hint}>{t('profiles.intro')}</p>
 
       {profiles.length === 0 ? (
@@ -104,14 +94,13 @@ function ProfileList({ account }: { account: Account }) {
                       <Star aria-hidden />
                     </IconButton>
                   )}
-                  <Link
+                  <IconLink
                     to={editProfilePath(profile.id)}
-                    className={buttonClass('ghost')}
-                    aria-label={t('profiles.editFor', { name: title })}
-                    title={t('profiles.edit')}
+                    label={t('profiles.editFor', { name: title })}
+                    tooltip={t('profiles.edit')}
                   >
                     <Pencil aria-hidden />
-                  </Link>
+                  </IconLink>
                   <IconButton
                     label={t('profiles.removeFor', { name: title })}
                     tooltip={last ? t('profiles.lastOne') : t('profiles.remove')}
@@ -127,21 +116,20 @@ function ProfileList({ account }: { account: Account }) {
         </SettingsList>
       )}
 
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
+      <ConfirmItem
+        item={removing}
+        onClose={() => setRemoving(null)}
         title={t('profiles.removeTitle', { name: removing ? removing.name || removing.email : '' })}
         text={removing?.default ? t('profiles.removeDefaultText') : t('profiles.removeText')}
         confirmLabel={t('profiles.remove')}
         danger
-        onConfirm={async () => {
-          await remove.mutateAsync(removing!.id);
+        onConfirm={async (profile) => {
+          await remove.mutateAsync(profile.id);
           raiseSuccess(t('profiles.removed'));
-          setRemoving(null);
         }}
         onError={() => {}}
       />
-    </section>
+    </SettingsPage>
   );
 }
 
@@ -201,29 +189,18 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
     ? t('profiles.editTitle', { name: profile.name || profile.email })
     : t('profiles.createTitle');
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <SettingsEditorHeader
-        backTo={profilesPath}
-        backLabel={t('profiles.backToList')}
-        titleId={`${id}-title`}
-        title={title}
-      />
+    <SettingsPage title={title} back={{ to: profilesPath, label: t('profiles.backToList') }}>
       <form className={page.form} onSubmit={submit} noValidate aria-busy={busy}>
         <div className={styles.twoColumns}>
-          <div className={page.field}>
-            <label htmlFor={`${id}-name`}>{t('profiles.name')}</label>
+          <Field label={t('profiles.name')} hint={t('profiles.nameHint')}>
             <input
               id={`${id}-name`}
               value={name}
               maxLength={200}
               autoComplete="name"
-              aria-describedby={`${id}-name-hint`}
               onChange={(event) => setName(event.target.value)}
             />
-            <span id={`${id}-name-hint`} className={page.fieldHint}>
-              {t('profiles.nameHint')}
-            </span>
-          </div>
+          </Field>
           <Field label={t('profiles.email')} hint={t('profiles.emailHint')}>
             <NativeSelect
               value={email}
@@ -256,17 +233,16 @@ function ProfileEditor({ account, profile }: { account: Account; profile: Profil
           {t('profiles.useAsDefault')}
         </label>
         {profile?.default ? <p className={page.hint}>{t('profiles.defaultStays')}</p> : null}
-        <div className={page.actions}>
-          <span className={page.grow} />
+        <FormActions>
           <Link to={profilesPath} className={buttonClass()}>
             {t('common.cancel')}
           </Link>
           <Button type="submit" variant="primary" disabled={busy}>
             {profile ? t('common.save') : t('common.create')}
           </Button>
-        </div>
+        </FormActions>
       </form>
-    </section>
+    </SettingsPage>
   );
 }
 

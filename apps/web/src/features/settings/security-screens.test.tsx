@@ -77,6 +77,16 @@ const securityRoutes: RouteName[] = [
 const field = (name: string | RegExp) => screen.getByLabelText(name) as HTMLInputElement;
 const type = (name: string | RegExp, value: string) => fireEvent.change(field(name), { target: { value } });
 
+/** settings/access drawn, a code asked for, and the code and both passwords typed (not yet sent). */
+async function fillPasswordForm(code: string, password: string, again: string) {
+  renderAt('/settings/access');
+  fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
+  await screen.findByLabelText('Code');
+  type('Code', code);
+  type('New password', password);
+  type('New password again', again);
+}
+
 describe('settings/access: name', () => {
   it('saving the first and last name sends them trimmed and says so', async () => {
     const calls = serve({});
@@ -170,12 +180,7 @@ describe('settings/access: mailbox password', () => {
     const calls = serve({ security: security({ has_password: true }) }, ({ route }) =>
       route === 'sendPasswordCode' ? json({ expires_in: 600 }) : undefined,
     );
-    renderAt('/settings/access');
-    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
-    await screen.findByLabelText('Code');
-    type('Code', '654321');
-    type('New password', 'another password');
-    type('New password again', 'another password');
+    await fillPasswordForm('654321', 'another password', 'another password');
     fireEvent.click(screen.getByRole('button', { name: 'Change password' }));
     await waitFor(() => expect(writes(calls)).toHaveLength(2));
     expect(writes(calls).map((call) => [call.route, call.body])).toEqual([
@@ -193,12 +198,7 @@ describe('settings/access: mailbox password', () => {
         ? json({ expires_in: 600 })
         : apiError(400, 'request_code_not_found', 'Invalid verification code entered.'),
     );
-    renderAt('/settings/access');
-    fireEvent.click(await screen.findByRole('button', { name: 'Send code' }, { timeout: 5_000 }));
-    await screen.findByLabelText('Code');
-    type('Code', '000000');
-    type('New password', 'correct horse battery');
-    type('New password again', 'correct horse battery');
+    await fillPasswordForm('000000', 'correct horse battery', 'correct horse battery');
     fireEvent.click(screen.getByRole('button', { name: 'Set password' }));
     expect(await screen.findByText('Invalid verification code entered.')).toBeTruthy();
   });

@@ -10,6 +10,9 @@ import { Group, OwnerOnly, SectionLoading } from './security-parts';
 import { useCreateSupportRequest, useSupportDiagnostics, useSupportRequests } from './security-queries';
 import styles from './security.module.css';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
+import { SettingsPage } from '../../ui/settings-editor-header';
+import { FormActions, FormError } from '../../ui/form-parts';
+import { Field } from '../../ui/field';
 
 /** What the server accepts of each value of `client` (security.ts supportCreateSchema). */
 const CLIENT_VALUE_MAX = 500;
@@ -34,19 +37,13 @@ const clientLabels: Record<keyof ReturnType<typeof clientDiagnostics>, TextKey> 
 /** settings/support (SPEC §2): write to support, with the diagnostics the user agrees to send; the requests sent. */
 export default function SupportSection() {
   const { t } = useTranslation();
-  const id = useId();
   return (
     <OwnerOnly>
-      <section className={page.page} aria-labelledby={`${id}-title`}>
-        <header className={page.header}>
-          <h2 id={`${id}-title`} className={page.title}>
-            {t('support.title')}
-          </h2>
-        </header>
+      <SettingsPage title={t('support.title')}>
         <p className={page.hint}>{t('support.intro')}</p>
         <SupportForm />
         <History />
-      </section>
+      </SettingsPage>
     </OwnerOnly>
   );
 }
@@ -97,8 +94,7 @@ function SupportForm() {
           {t('support.keptNote')}
         </p>
       ) : null}
-      <div className={page.field}>
-        <label htmlFor={`${id}-subject`}>{t('support.subject')}</label>
+      <Field label={t('support.subject')}>
         <input
           id={`${id}-subject`}
           value={subject}
@@ -106,9 +102,8 @@ function SupportForm() {
           aria-invalid={(checked && !subject.trim()) || undefined}
           onChange={(event) => setSubject(event.target.value)}
         />
-      </div>
-      <div className={page.field}>
-        <label htmlFor={`${id}-text`}>{t('support.text')}</label>
+      </Field>
+      <Field label={t('support.text')}>
         <textarea
           id={`${id}-text`}
           className={styles.textarea}
@@ -118,7 +113,7 @@ function SupportForm() {
           aria-invalid={(checked && !text.trim()) || undefined}
           onChange={(event) => setText(event.target.value)}
         />
-      </div>
+      </Field>
       <label className={page.check}>
         <input type="checkbox" checked={include} onChange={(event) => setInclude(event.target.checked)} />
         {t('support.includeDiagnostics')}
@@ -147,18 +142,13 @@ function SupportForm() {
           )}
         </div>
       ) : null}
-      {error ? (
-        <p className={page.error} role="alert">
-          {error}
-        </p>
-      ) : null}
-      <div className={page.actions}>
-        <span className={page.grow} />
+      <FormError>{error}</FormError>
+      <FormActions>
         <Button type="submit" variant="primary" disabled={create.isPending || waiting}>
           <Send aria-hidden />
           {t('support.send')}
         </Button>
-      </div>
+      </FormActions>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { Mail } from 'lucide-react';
 import { LanguageSwitcher } from './language-switcher';
 import { Link } from '../../lib/router';
 import styles from './public-layout.module.css';
+import { FooterLinks } from './shell-footer';
 
 /** The frame of the pages that work without a session: about, login, decrypt. */
 export function PublicLayout({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
@@ -25,15 +26,7 @@ export function PublicLayout({ children, actions }: { children: ReactNode; actio
         {children}
       </main>
       <footer className={styles.footer}>
-        <nav aria-label={t('footer.label')} className={styles.links}>
-          <a href={t('footer.termsUrl')} target="_blank" rel="noreferrer">
-            {t('footer.terms')}
-          </a>
-          <a href={t('footer.privacyUrl')} target="_blank" rel="noreferrer">
-            {t('footer.privacy')}
-          </a>
-          <a href={`mailto:${t('footer.supportEmail')}`}>{t('footer.support')}</a>
-        </nav>
+        <FooterLinks className={styles.links} />
         <p>{t('footer.copyright', { year })}</p>
       </footer>
     </div>
