@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, ShieldCheck, Trash2, UserCheck } from 'lucide-react';
 import { normaliseSenderEntry, type SenderListName } from '@mailroom/protocol';
@@ -11,6 +11,7 @@ import { NativeSelect } from '../../ui/select';
 import { raiseSuccess } from '../../ui/notices-store';
 import { SettingsList, SettingsState } from '../../ui/settings-list';
 import page from '../../ui/settings-page.module.css';
+import { SettingsPage } from '../../ui/settings-editor-header';
 import { useAccount } from '../account';
 import { SwitchSetting } from './main-section';
 import { useChangeSettings } from './queries';
@@ -23,16 +24,10 @@ import { spamQueries, useAddSenders, useAllowContacts, useDeleteSender } from '.
  */
 export default function SpamSection() {
   const { t } = useTranslation();
-  const id = useId();
   const account = useAccount();
   const change = useChangeSettings();
   return (
-    <section className={page.page} aria-labelledby={`${id}-title`}>
-      <header className={page.header}>
-        <h2 id={`${id}-title`} className={page.title}>
-          {t('spam.title')}
-        </h2>
-      </header>
+    <SettingsPage title={t('spam.title')}>
       <p className={page.hint}>{t('spam.intro')}</p>
       {account ? (
         <Group title={t('spam.contactsGroup')}>
@@ -46,7 +41,7 @@ export default function SpamSection() {
       ) : null}
       <AddSender />
       <SenderLists />
-    </section>
+    </SettingsPage>
   );
 }
 
