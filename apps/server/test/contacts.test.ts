@@ -694,7 +694,7 @@ describe('image_display', () => {
     expect(shown(await open(jo, stranger))).toBe(true);
   });
 
-  it('mail in Junk never shows remote images by itself, and a contact whose From did not prove itself shows none', async () => {
+  it('mail in Junk never shows remote images by itself, and a contact whose From failed DMARC shows none', async () => {
     const ivy = await newUser('Ivy Junk');
     await addContact(ivy, { name: 'Friend', emails: ['friend@example.org'] });
     const junk = await ivy.deliver(

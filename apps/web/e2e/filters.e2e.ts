@@ -188,7 +188,10 @@ describe('filters in the browser', () => {
       .getByRole('link', { name: 'Spam' })
       .waitFor();
     // A rule the builder did not write opens as Sieve.
-    await page.getByRole('link', { name: 'Spam' }).click();
+    await page
+      .getByRole('list', { name: 'Filters, in the order they run' })
+      .getByRole('link', { name: 'Spam' })
+      .click();
     await page.getByText('This rule was written by hand, so it opens as Sieve').waitFor();
     await context.close();
   });

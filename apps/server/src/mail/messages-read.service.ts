@@ -21,13 +21,7 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import {
-  fromDomainProved,
-  normaliseMessageId,
-  systemFolder,
-  type MessageVerdict,
-  type Scope,
-} from '../mailbox/index.js';
+import { normaliseMessageId, systemFolder, type MessageVerdict, type Scope } from '../mailbox/index.js';
 import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
@@ -143,9 +137,9 @@ async function imagesFor(
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
-  // A correspondent's images, only when the message proved it comes from them (anyone can write a contact's From).
+  // Not a correspondent's images when the message's From failed DMARC: anyone can write a contact's address.
   const verdict = row.verdict as MessageVerdict | null;
-  if (verdict && !fromDomainProved(verdict)) return false;
+  if (verdict?.auth?.dmarc.result === 'fail' && !verdict.auth.arc.trusted) return false;
   return (await isKnownSender(db, principal.accountId, row.addresses.from?.[0]?.email ?? ''))
     ? choice.bySetting
     : false;
