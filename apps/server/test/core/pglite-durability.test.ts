@@ -1,0 +1,158 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import nodemailer from 'nodemailer';
+import { migrate, openDatabase } from '../../src/core/db/index.js';
+import { createAccount } from '../_mail.js';
+import { exited, startServer } from '../_server.js';
+import { freePort, waitForPort } from '../../../../test-support/ports.js';
+import { cleanup } from '../_util.js';
+
+const run = promisify(execFile);
+const root = new URL('../../../../', import.meta.url).pathname;
+const child = path.join(root, 'apps/server/test/_pglite-sync-child.ts');
+
+async function needStrace(): Promise<void> {
+  const strace = await run('strace', ['-V']).catch(() => null);
+  if (!strace) throw new Error('this test needs strace (Debian: apt-get install -y strace)');
+}
+
+/** One fsync or fdatasync from strace -y: which call, on which file. */
+interface Sync {
+  call: 'fsync' | 'fdatasync';
+  file: string;
+}
+
+/**
+ * Runs the child under `strace -f -y -e trace=fsync,fdatasync` (the real system calls, whatever the code
+ * claims) and splits its syncs at the marker file's: [while opening, commit 1, commit 2, commit 3, checkpoint].
+ */
+async function tracedSteps(mode: 'on' | 'off'): Promise<{ steps: Sync[][]; table: string; dataDir: string }> {
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-')));
+  cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+  const dataDir = path.join(dir, 'pglite');
+  // The cluster is made first, so the traced run shows a server's start on an existing database.
+  await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+  const marker = path.join(dir, 'marker');
+  const log = path.join(dir, 'strace.log');
+  await needStrace();
+  const { stdout } = await run(
+    'strace',
+    ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', log, process.execPath].concat([
+      '--conditions=@mailroom/source',
+      '--import',
+      'tsx',
+      child,
+      dataDir,
+      marker,
+      mode,
+    ]),
+    { cwd: root, timeout: 120_000 },
+  );
+  const syncs: Sync[] = [];
+  for (const line of (await fs.readFile(log, 'utf8')).split('\n')) {
+    const m = /^\d+\s+(fsync|fdatasync)\(\d+<([^>]*)>/.exec(line);
+    if (m) syncs.push({ call: m[1] as Sync['call'], file: m[2]! });
+  }
+  const steps: Sync[][] = [[]];
+  for (const s of syncs) {
+    if (s.file === marker) steps.push([]);
+    else steps.at(-1)!.push(s);
+  }
+  return { steps: steps.slice(0, 5), table: (JSON.parse(stdout) as { table: string }).table, dataDir };
+}
+
+// PGlite only: on PostgreSQL durability is the server's own (its fsync settings); the PGlite pass runs these.
+describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability', () => {
+  it(
+    'a commit returns only after its write-ahead log is fdatasynced, and a checkpoint fsyncs the table file it wrote',
+    { timeout: 180_000 },
+    async () => {
+      const { steps, table, dataDir } = await tracedSteps('on');
+      expect(steps).toHaveLength(5);
+      const [, ...commitsAndCheckpoint] = steps;
+      const commits = commitsAndCheckpoint.slice(0, 3);
+      const checkpoint = commitsAndCheckpoint[3]!;
+      for (const commit of commits)
+        expect(commit).toContainEqual({
+          call: 'fdatasync',
+          file: expect.stringMatching(new RegExp(`^${dataDir}/pg_wal/[0-9A-F]{24}$`)) as string,
+        });
+      // The checkpoint's own WAL record, and the table's data before the checkpoint may end (and recycle WAL).
+      expect(checkpoint).toContainEqual({ call: 'fsync', file: path.join(dataDir, table) });
+      expect(checkpoint.some((s) => s.file.startsWith(`${dataDir}/pg_wal/`))).toBe(true);
+    },
+  );
+
+  it(
+    'with PGLITE_FSYNC=false (PGlite as it ships) nothing of the database is synced',
+    { timeout: 180_000 },
+    async () => {
+      const { steps, dataDir } = await tracedSteps('off');
+      expect(steps).toHaveLength(5);
+      expect(steps.flat().filter((s) => s.file.startsWith(dataDir))).toEqual([]);
+    },
+  );
+
+  it(
+    'the server answers 250 to a message only after the write-ahead log holding its rows is fdatasynced',
+    { timeout: 240_000 },
+    async () => {
+      await needStrace();
+      const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-smtp-')));
+      cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+      const db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
+      await migrate(db);
+      const account = await createAccount(db, 'Durable');
+      await db.destroy();
+
+      const smtpPort = await freePort();
+      const log = path.join(dir, 'strace.log');
+      // Socket writes (-yy names the TCP connection, -s shows the reply's start) and syncs, in the order they
+      // happened; the main thread, which runs PGlite and answers SMTP, does them one after another.
+      const server = startServer(
+        { DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()), SMTP_PORT: String(smtpPort) },
+        ['strace', '-f', '-qq', '-yy', '-s', '24', '-e', 'trace=fsync,fdatasync,write,writev', '-o', log],
+      );
+      await waitForPort(smtpPort, server, 180_000);
+      for (let i = 0; i < 3; i++) {
+        // A connection per message, so each message's DATA is answered 354 and then 250 on its own socket.
+        const transport = nodemailer.createTransport({ host: '127.0.0.1', port: smtpPort, ignoreTLS: true });
+        const info = await transport.sendMail({
+          from: 'sender@example.org',
+          to: account.email,
+          subject: `durable ${i}`,
+          text: 'kept',
+        });
+        transport.close();
+        expect(info.response).toMatch(/^250 /);
+      }
+      // strace's child is the server; stopping the server ends strace.
+      const [pid] = (await fs.readFile(`/proc/${server.pid}/task/${server.pid}/children`, 'utf8')).split(' ');
+      process.kill(Number(pid), 'SIGTERM');
+      await exited(server);
+
+      const walSyncs: number[] = [];
+      const stored: { after354: boolean }[] = [];
+      let dataAnswered = false;
+      for (const line of (await fs.readFile(log, 'utf8')).split('\n')) {
+        if (/^\d+\s+writev?\(\d+<TCP:\[127\.0\.0\.1:\d+->/.test(line) && line.includes('"354 ')) {
+          dataAnswered = true;
+          walSyncs.push(0);
+        } else if (/^\d+\s+fdatasync\(\d+<[^>]*\/pglite\/pg_wal\/[0-9A-F]{24}>/.test(line) && dataAnswered) {
+          walSyncs[walSyncs.length - 1]!++;
+        } else if (/^\d+\s+writev?\(\d+<TCP:/.test(line) && line.includes('"250 2.0.0 OK: message st')) {
+          stored.push({ after354: dataAnswered });
+          dataAnswered = false;
+        }
+      }
+      expect(stored).toEqual([{ after354: true }, { after354: true }, { after354: true }]);
+      // Between the 354 that invites the message and the 250 that acknowledges it: at least one log sync.
+      expect(walSyncs).toHaveLength(3);
+      for (const n of walSyncs) expect(n).toBeGreaterThan(0);
+    },
+  );
+});
