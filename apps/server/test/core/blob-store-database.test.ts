@@ -6,7 +6,12 @@ import { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { DatabaseBlobStore, FsBlobStore, SMALL_BLOB_MAX_BYTES, blobHash } from '../../src/core/blobs/index.js';
+import {
+  DatabaseBlobStore,
+  FsBlobStore,
+  SMALL_BLOB_MAX_BYTES,
+  blobHash,
+} from '../../src/core/blobs/index.js';
 import { cleanup, createTestDb } from '../_util.js';
 
 const db = await createTestDb();

@@ -5,7 +5,12 @@ import { createTestDb, testConfig } from '../_util.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { verifyIdpUser } from '../../src/auth/dev-idp/idp-users.js';
 import { ensureAccount } from '../../src/accounts/index.js';
-import { createInvoice, invoiceLedger, InvoicePurposes, SandboxWalletGateway } from '../../src/wallet/index.js';
+import {
+  createInvoice,
+  invoiceLedger,
+  InvoicePurposes,
+  SandboxWalletGateway,
+} from '../../src/wallet/index.js';
 
 const run = promisify(execFile);
 const cli = new URL('../../src/cli.ts', import.meta.url).pathname;

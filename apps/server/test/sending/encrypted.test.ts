@@ -7,7 +7,12 @@ import { systemFolder } from '../../src/mailbox/index.js';
 import { deliverMessage } from '../../src/delivery/index.js';
 import { resolveRecipient } from '../../src/addresses/index.js';
 import MailComposer from 'nodemailer/lib/mail-composer/index.js';
-import { decryptEnvelope, deriveSecrets, encryptMessage, fromBase64Url } from '../../../web/src/lib/crypto.js';
+import {
+  decryptEnvelope,
+  deriveSecrets,
+  encryptMessage,
+  fromBase64Url,
+} from '../../../web/src/lib/crypto.js';
 import { Browser, createTestApp, signUpAndSignIn, storedBlobs } from '../_util.js';
 import { apiRequest } from '../_client.js';
 
