@@ -288,8 +288,22 @@ describe('signing out, switching accounts, deep links and another address', () =
       await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
       const memberId = (await page.getByTestId('new-member-id').textContent())!.trim();
       await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
-      await page.getByRole('button', { name: 'Скопировать ID участника' }).click();
-      await page.getByRole('button', { name: 'Скопировано' }).waitFor();
+      // The button says "Скопировано" for a moment after the copy: every label it shows is recorded, so a busy
+      // machine that looks later than that moment still sees it.
+      const copy = page.getByRole('button', { name: 'Скопировать ID участника' });
+      await copy.evaluate((button) => {
+        const shown: string[] = [];
+        (window as unknown as { shownLabels: string[] }).shownLabels = shown;
+        new MutationObserver(() => shown.push(button.textContent ?? '')).observe(button, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+      });
+      await copy.click();
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { shownLabels: string[] }).shownLabels))
+        .toContain('Скопировано');
       await expect(page.evaluate(() => navigator.clipboard.readText())).resolves.toBe(memberId);
       await screenshot(page, `idp-signed-up-${name}-ru`);
       await page.getByRole('link', { name: 'Продолжить' }).click();
