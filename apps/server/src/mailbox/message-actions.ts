@@ -1,4 +1,4 @@
-import type { ActionResult, FolderMessages, MailEvent, MarkFlag } from '@mailroom/protocol';
+import type { ActionResult, FolderMessages, FolderSystem, MailEvent, MarkFlag } from '@mailroom/protocol';
 import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { requireFolder, systemFolder } from './folders.repository.js';
@@ -78,7 +78,14 @@ export async function markMessages(
  * Moves messages whose folders (and the destination) this transaction has locked: one block of
  * new UIDs from the destination's UIDNEXT, as IMAP MOVE does; flags, labels and thread stay.
  */
-async function moveLocked(trx: Trx, accountId: number, destinationId: number, groups: FolderMessages[]) {
+async function moveLocked(
+  trx: Trx,
+  accountId: number,
+  destinationId: number,
+  groups: FolderMessages[],
+  /** The folders this transaction locked (lockOwnFolders), with their system roles. */
+  locked: Map<number, { system: FolderSystem | null }>,
+) {
   const events: MailEvent[] = [];
   const sources: { folderId: number; messages: LockedMessage[] }[] = [];
   for (const group of groups) {
@@ -88,18 +95,12 @@ async function moveLocked(trx: Trx, accountId: number, destinationId: number, gr
   }
   const all = sources.flatMap((s) => s.messages);
   if (!all.length) return { moved: [], events };
-  const systems = new Map(
-    (await folderSystems(trx, accountId, [destinationId, ...sources.map((s) => s.folderId)])).map((f) => [
-      f.id,
-      f.system,
-    ]),
-  );
   await queueSpamLessons(
     trx,
     accountId,
-    systems.get(destinationId) ?? null,
+    locked.get(destinationId)?.system ?? null,
     sources.map((s) => ({
-      system: systems.get(s.folderId) ?? null,
+      system: locked.get(s.folderId)?.system ?? null,
       messageIds: s.messages.map((m) => m.id),
     })),
   );
@@ -144,8 +145,11 @@ export async function moveMessages(
   return transact(db, async (trx) => {
     const groups = mergeGroups(request.folder_messages);
     await lockAccount(trx, accountId);
-    await lockOwnFolders(trx, accountId, [request.destination_id, ...groups.map((g) => g.folder_id)]);
-    const { moved, events } = await moveLocked(trx, accountId, request.destination_id, groups);
+    const locked = await lockOwnFolders(trx, accountId, [
+      request.destination_id,
+      ...groups.map((g) => g.folder_id),
+    ]);
+    const { moved, events } = await moveLocked(trx, accountId, request.destination_id, groups, locked);
     return { result: { ok: true, moved }, events };
   });
 }
@@ -174,10 +178,15 @@ export async function deleteMessages(
     const toTrash = groups.filter((g) => !isDisposal(systems.get(g.folder_id) ?? null));
     await lockAccount(trx, accountId);
     const trash = toTrash.length ? await systemFolder(trx, accountId, 'trash') : null;
-    await lockOwnFolders(trx, accountId, [...groups.map((g) => g.folder_id), ...(trash ? [trash.id] : [])]);
+    const locked = await lockOwnFolders(trx, accountId, [
+      ...groups.map((g) => g.folder_id),
+      ...(trash ? [trash.id] : []),
+    ]);
 
     const { deleted, events } = await purgeGroups(trx, accountId, purge);
-    const moved = trash ? await moveLocked(trx, accountId, trash.id, toTrash) : { moved: [], events: [] };
+    const moved = trash
+      ? await moveLocked(trx, accountId, trash.id, toTrash, locked)
+      : { moved: [], events: [] };
     events.push(...moved.events);
     return { result: { ok: true, deleted, moved: moved.moved }, events };
   });
