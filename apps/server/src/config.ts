@@ -104,6 +104,12 @@ const schema = z.object({
   RSPAMD_PASSWORD: z.string().optional(),
   RSPAMD_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   JUNK_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  SCHEDULED_MAX: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+  UNDO_SEND_DEFAULT_SECONDS: z.coerce
+    .number()
+    .pipe(z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(20), z.literal(30)]))
+    .default(10),
+  DUE_POLL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   FREE_DOMAINS: z.coerce.number().int().min(0).max(1000).default(1),
   DOMAIN_PRICE: z.coerce.number().positive().max(1_000_000).default(1),
   PUBLIC_DOMAINS: z
@@ -303,6 +309,15 @@ export interface Config {
   smtpRelayUrl: string | undefined;
   /** Caps on what one account's filters redirect (REDIRECT_LIMIT_HOUR, REDIRECT_LIMIT_DAY): past one, mail is kept. */
   redirectLimits: { hour: number; day: number };
+  /** Undo send, send later, snooze and follow-ups (issue 31). */
+  timeControls: {
+    /** Messages one account may have waiting in Scheduled. */
+    scheduledMax: number;
+    /** How often a process looks for due items (one claim statement each time). */
+    pollMs: number;
+    /** A new account's undo_send_seconds. */
+    undoSendDefault: 0 | 5 | 10 | 20 | 30;
+  };
   outbox: {
     /** How often the outbox job looks for mail that is due. */
     pollMs: number;
@@ -430,6 +445,11 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   RSPAMD_TIMEOUT_MS:
     'Time Rspamd has to score a message; past it the message is delivered to the Inbox marked unchecked (default 5000)',
   JUNK_RETENTION_DAYS: 'Messages in Junk older than this many days are removed (default 30)',
+  SCHEDULED_MAX: 'Messages one account may have waiting to be sent later (default 1000)',
+  UNDO_SEND_DEFAULT_SECONDS:
+    "A new account's undo-send hold: 0, 5, 10, 20 or 30 seconds (default 10); each member changes it in Settings",
+  DUE_POLL_MS:
+    'How often each process looks for due scheduled sends, snoozes and follow-ups, in milliseconds (default 1000)',
   PUBLIC_URL: 'Public origin of the service (default http://localhost:PORT)',
   FREE_DOMAINS: 'Own domains an account adds free; each further one is paid (default 1)',
   DOMAIN_PRICE: 'Price of a domain beyond FREE_DOMAINS, in wallet units, paid through the wallet (default 1)',
@@ -660,6 +680,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     smtpRelayUrl: e.SMTP_RELAY_URL,
     redirectLimits: { hour: e.REDIRECT_LIMIT_HOUR, day: e.REDIRECT_LIMIT_DAY },
+    timeControls: {
+      scheduledMax: e.SCHEDULED_MAX,
+      pollMs: e.DUE_POLL_MS,
+      undoSendDefault: e.UNDO_SEND_DEFAULT_SECONDS,
+    },
     outbox: {
       pollMs: e.OUTBOX_POLL_MS,
       retryBaseMs: e.OUTBOX_RETRY_BASE_MS,

@@ -80,6 +80,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<Conf
     DATA_DIR: dataDir,
     PUBLIC_URL: 'http://mailroom.localhost',
     LOG_LEVEL: 'silent',
+    // A test sends at once unless it is about the undo hold (it sets undo_send_seconds itself).
+    UNDO_SEND_DEFAULT_SECONDS: '0',
     ...env,
   });
 }

@@ -93,3 +93,9 @@ export const IS_LOGGED_COOKIE = 'isLogged';
 
 /** Entries a member's allow and block lists of senders hold together (Settings → Spam). */
 export const SENDER_LISTS_MAX = 1000;
+
+/** Longest a send can be scheduled ahead, or a message snoozed (issue 31): beyond it, time_out_of_range. */
+export const TIME_AHEAD_MAX_DAYS = 366;
+
+/** Days a follow-up reminder may wait for a reply (compose's "Remind me if no reply in N days"). */
+export const REMIND_AFTER_DAYS_MAX = 60;

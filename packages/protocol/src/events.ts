@@ -23,6 +23,8 @@ export type MailEvent =
   | { event: 'contactImport'; import: ContactImportResponse }
   /** A collector's import progressed, finished, failed or changed state (at most a few times a second). */
   | { event: 'collector'; collector: Collector }
+  /** A message waiting in Scheduled was scheduled, sent or cancelled (an Undo in one tab closes the box in another). */
+  | { event: 'scheduledSend'; id: number; state: 'waiting' | 'sent' | 'cancelled' }
   /**
    * Something of the account other than mail changed (in another tab, or by the server): the client reads that part
    * again. Sent to full sessions only.

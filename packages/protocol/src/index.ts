@@ -22,5 +22,6 @@ export * from './schemas/aliases.js';
 export * from './schemas/security.js';
 export * from './schemas/domains.js';
 export * from './schemas/collectors.js';
+export * from './schemas/time-controls.js';
 export * from './encryption.js';
 export * from './routes.js';

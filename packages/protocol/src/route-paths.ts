@@ -51,6 +51,13 @@ export const routePaths = {
   sendMessage: route('POST', '/api/v1/messages/send'),
   saveDraft: route('POST', '/api/v1/messages/draft'),
   discardDraft: route('DELETE', '/api/v1/messages/draft/:uid'),
+  /** What waits in Scheduled to be sent (held for undo, or sent later), soonest first. */
+  scheduledSends: route('GET', '/api/v1/scheduled-sends'),
+  /** Undo, Cancel or Edit: not sent; the copy goes back to Drafts. send_already_sent when it has gone. */
+  cancelScheduledSend: route('POST', '/api/v1/scheduled-sends/:id/cancel'),
+  sendScheduledNow: route('POST', '/api/v1/scheduled-sends/:id/send'),
+  snoozeMessages: route('POST', '/api/v1/messages/snooze'),
+  unsnoozeMessages: route('POST', '/api/v1/messages/unsnooze'),
   /** multipart/form-data with one file part (sent with XMLHttpRequest for its upload progress). */
   uploadAttachment: route('POST', '/api/v1/attachments'),
   copyAttachments: route('POST', '/api/v1/attachments/copy'),

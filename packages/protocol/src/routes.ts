@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  cancelScheduledResponseSchema,
+  scheduledIdParamsSchema,
+  scheduledSendsResponseSchema,
+  snoozeRequestSchema,
+  unsnoozeRequestSchema,
+} from './schemas/time-controls.js';
+import {
   accessResponseSchema,
   loginQuerySchema,
   passwordLoginRequestSchema,
@@ -227,6 +234,11 @@ const schemas = {
   sendMessage: { body: composeRequestSchema, response: sendResponseSchema },
   saveDraft: { body: composeRequestSchema, response: draftResponseSchema },
   discardDraft: { params: z.object({ uid: uidPathSchema }), response: okSchema },
+  scheduledSends: { response: scheduledSendsResponseSchema },
+  cancelScheduledSend: { params: scheduledIdParamsSchema, response: cancelScheduledResponseSchema },
+  sendScheduledNow: { params: scheduledIdParamsSchema, response: okSchema },
+  snoozeMessages: { body: snoozeRequestSchema, response: actionResultSchema },
+  unsnoozeMessages: { body: unsnoozeRequestSchema, response: actionResultSchema },
   uploadAttachment: { response: uploadResponseSchema },
   copyAttachments: { body: copyAttachmentsRequestSchema, response: copyAttachmentsResponseSchema },
   attachment: {

@@ -64,7 +64,12 @@ export function primaryAddress(memberId: string, mailDomain: string): string {
  */
 export async function ensureAccount(
   db: Db,
-  input: { memberId: string; name: string; mailDomain: string },
+  input: {
+    memberId: string;
+    name: string;
+    mailDomain: string;
+    undoSendSeconds?: Settings['undo_send_seconds'];
+  },
 ): Promise<{ account: AccountRow; created: boolean }> {
   const existing = await findAccountByMemberId(db, input.memberId);
   if (existing) return { account: existing, created: false };
@@ -74,7 +79,10 @@ export async function ensureAccount(
       memberId: input.memberId,
       name: input.name,
       email,
-      settings: defaultSettings,
+      settings: {
+        ...defaultSettings,
+        undo_send_seconds: input.undoSendSeconds ?? defaultSettings.undo_send_seconds,
+      },
       quotaLimitBytes: MAIL_QUOTA_BYTES,
     });
     if (id === undefined) return false;

@@ -74,6 +74,7 @@ export async function runAdminCommand(
         memberId: user.memberId,
         name: user.name,
         mailDomain: config.mailDomain,
+        undoSendSeconds: config.timeControls.undoSendDefault,
       });
       return { memberId: user.memberId, email: account.email };
     }

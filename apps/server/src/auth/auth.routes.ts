@@ -94,7 +94,11 @@ export const authRoutes: FastifyPluginAsyncZod<{
         if (!flow?.success) throw new DomainError('auth_error', 'Sign-in expired, please try again');
         const callbackUrl = new URL(request.url, config.publicUrl);
         const member = await oidc.finishLogin(callbackUrl, flow.data);
-        const { account } = await ensureAccount(db, { ...member, mailDomain: config.mailDomain });
+        const { account } = await ensureAccount(db, {
+          ...member,
+          mailDomain: config.mailDomain,
+          undoSendSeconds: config.timeControls.undoSendDefault,
+        });
         await setPassportLevel(db, account.id, member.passportLevel);
         await signIn(request, reply, { accountId: account.id, aliasEmail: null }, member.idToken);
         await recordSignIns(db, signInClientOf(request), [

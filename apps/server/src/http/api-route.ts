@@ -28,7 +28,10 @@ export function apiRoute<K extends ApiRouteName>(
   name: K,
   docs: RouteDocs = {},
 ): { method: Entry<K>['method']; url: string; schema: TableSchema<K> & RouteDocs } {
-  const entry = apiRoutes[name] as Entry<K> & {
+  // Read through a plain shape: TypeScript cannot spread the whole table's union here (TS2590).
+  const entry = apiRoutes[name] as unknown as {
+    method: Entry<K>['method'];
+    path: string;
     params?: unknown;
     query?: unknown;
     body?: unknown;
@@ -44,7 +47,7 @@ export function apiRoute<K extends ApiRouteName>(
   return {
     method: entry.method,
     url: entry.path.slice(app.prefix.length),
-    schema: schema as TableSchema<K> & RouteDocs,
+    schema: schema as unknown as TableSchema<K> & RouteDocs,
   };
 }
 

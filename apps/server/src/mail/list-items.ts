@@ -20,6 +20,8 @@ export const listColumns = [
   'messages.received_at',
   'messages.sent_at',
   'messages.thread_id',
+  'messages.returned_at',
+  'messages.returned_for',
 ] as const;
 
 export interface ListRow {
@@ -39,6 +41,8 @@ export interface ListRow {
   received_at: Date;
   sent_at: Date | null;
   thread_id: number;
+  returned_at: Date | null;
+  returned_for: 'snooze' | 'follow_up' | null;
 }
 
 export function toMailFields(a: MessageAddresses): MailFields {
@@ -66,5 +70,8 @@ export function toListItem(row: ListRow): MailListItem {
     size: row.size,
     created_at: messageDate(row.sent_at, row.received_at).toISOString(),
     thread_id: row.thread_id,
+    ...(row.returned_for && row.returned_at
+      ? { returned: { for: row.returned_for, at: new Date(row.returned_at).toISOString() } }
+      : {}),
   };
 }

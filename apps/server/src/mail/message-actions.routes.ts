@@ -45,6 +45,31 @@ export const messageActionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.route({
+    ...apiRoute(app, 'snoozeMessages', {
+      tags,
+      summary: 'Put messages away in Snoozed until a time, with the rest of their conversations',
+      description:
+        'At `until` they come back to the folder they were in, at the top and unread, with a note; new mail in ' +
+        'the conversation brings them back at once. `until` ahead of now and at most a year: time_out_of_range.',
+    }),
+    handler: async (request) => {
+      const principal = request.requireAuth();
+      return actOnMessages(deps(request), principal, 'snooze', request.body);
+    },
+  });
+
+  app.route({
+    ...apiRoute(app, 'unsnoozeMessages', {
+      tags,
+      summary: 'Bring snoozed messages back now, as they were',
+    }),
+    handler: async (request) => {
+      const principal = request.requireAuth();
+      return actOnMessages(deps(request), principal, 'unsnooze', request.body);
+    },
+  });
+
+  app.route({
     ...apiRoute(app, 'emptyFolder', { tags, summary: 'Delete every message of Trash or Junk for good' }),
     handler: async (request) => {
       const { accountId } = requireFullSession(request.requireAuth());

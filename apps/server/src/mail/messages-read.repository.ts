@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Settings } from '@mailroom/protocol';
+import type { FolderSystem, Settings } from '@mailroom/protocol';
 import type { Database, Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { listColumns, type ListRow } from './list-items.js';
@@ -46,11 +46,12 @@ export function folderAndSettings(db: Db, accountId: number, folderId: number) {
   return db
     .selectFrom('folders')
     .innerJoin('accounts', 'accounts.id', 'folders.account_id')
-    .select(['folders.id', 'folders.uidnext', 'folders.total_count', 'accounts.settings'])
+    .select(['folders.id', 'folders.uidnext', 'folders.total_count', 'folders.system', 'accounts.settings'])
     .where('folders.id', '=', folderId)
     .where('folders.account_id', '=', accountId)
     .executeTakeFirst() as Promise<
-    { id: number; uidnext: number; total_count: number; settings: Settings } | undefined
+    | { id: number; uidnext: number; total_count: number; system: FolderSystem | null; settings: Settings }
+    | undefined
   >;
 }
 

@@ -21,7 +21,13 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import { normaliseMessageId, systemFolder, type MessageVerdict, type Scope } from '../mailbox/index.js';
+import {
+  normaliseMessageId,
+  snoozedUntil,
+  systemFolder,
+  type MessageVerdict,
+  type Scope,
+} from '../mailbox/index.js';
 import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
@@ -96,7 +102,8 @@ export async function listFolderMessages(
     countMessages(db, page, folder.total_count),
     page.threaded ? threadCount(db, folder, scope, () => countThreads(db, page)) : undefined,
   ]);
-  const items = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
+  const labelled = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
+  const items = folder.system === 'snoozed' ? await withSnoozedUntil(db, labelled) : labelled;
   return {
     messages: page.threaded ? await attachThreads(db, accountId, view, items) : items,
     total: threads ?? all,
@@ -158,6 +165,18 @@ export function attachmentDisplayName(a: StoredAttachment): string {
   return a.name.trim() || `attachment-${a.id}`;
 }
 
+/** Messages in Snoozed say when they come back. */
+async function withSnoozedUntil<T extends MailListItem>(db: Db, items: T[]): Promise<T[]> {
+  const until = await snoozedUntil(
+    db,
+    items.map((i) => i.id),
+  );
+  return items.map((i) => {
+    const at = until.get(i.id);
+    return at ? { ...i, snoozed_until: new Date(at).toISOString() } : i;
+  });
+}
+
 async function toMail(
   db: Db,
   accountId: number,
@@ -170,7 +189,7 @@ async function toMail(
     db,
     accountId,
     view,
-    await withSavedSearchLabels(db, accountId, [toListItem(row)]),
+    await withSnoozedUntil(db, await withSavedSearchLabels(db, accountId, [toListItem(row)])),
   );
   const attachments = row.attachments;
   let content: string;

@@ -163,6 +163,8 @@ export const systemFolders: { name: string; system: FolderSystem }[] = [
   { name: 'INBOX.Drafts', system: 'draft' },
   { name: 'INBOX.Trash', system: 'trash' },
   { name: 'INBOX.Junk', system: 'junk' },
+  { name: 'INBOX.Scheduled', system: 'scheduled' },
+  { name: 'INBOX.Snoozed', system: 'snoozed' },
 ];
 
 export async function createSystemFolders(db: Db, accountId: number): Promise<void> {

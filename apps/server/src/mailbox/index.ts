@@ -31,6 +31,18 @@ export {
 } from './verdict.js';
 export { SPAM_LEARN_JOB, type SpamLesson } from './spam-lessons.js';
 export { oldJunk } from './junk.repository.js';
+export {
+  checkAhead,
+  releaseScheduledCopy,
+  requeueOverdueReturns,
+  returnDue,
+  RETURNS_JOB,
+  snoozeMessages,
+  startFollowUp,
+  unsnoozeMessages,
+  withdrawScheduledCopy,
+} from './returns.js';
+export { snoozedUntil } from './returns.repository.js';
 export { openAttachment } from './attachments.js';
 export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
 export { findThread, threadSubject } from './threads.js';

@@ -4,6 +4,7 @@ import { transact, type Db } from '../core/db/index.js';
 import type { ParsedMessage } from './parse/index.js';
 import { storeMessage, type MessageBlobs, type StoredMessage } from './store-message.js';
 import type { MessageVerdict } from './verdict.js';
+import { afterArrival } from './returns.js';
 
 /**
  * The one way a message from outside comes into mailboxes (issue 29): SMTP and LMTP, local delivery of sent mail,
@@ -123,7 +124,17 @@ export async function ingest(
     return result;
   };
   const single = targets.length === 1 && targets[0]!.copies.length <= 1;
-  return db.isTransaction || single ? run(db) : transact(db, run);
+  const result = await (db.isTransaction || single ? run(db) : transact(db, run));
+  // New mail wakes a snoozed conversation it joins and ends the follow-ups it answers (issue 31).
+  const { parsed } = source;
+  const answers = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
+  for (const done of result.accounts) {
+    if (!done.stored.length) continue;
+    const threadIds = [...new Set(done.stored.map((s) => s.threadId))];
+    const events = await afterArrival(db, done.accountId, { threadIds, answers });
+    if (events.length) result.events.push([done.accountId, events]);
+  }
+  return result;
 }
 
 function mergedFlags(remote: IngestSource['flags'], copy: IngestCopy['flags']): IngestCopy['flags'] {

@@ -30,7 +30,7 @@ export interface ActionOutcome {
 }
 
 /** Locks the folders in id order; any id that is not the caller's folder refuses the whole action. */
-async function lockOwnFolders(trx: Trx, accountId: number, folderIds: number[]) {
+export async function lockOwnFolders(trx: Trx, accountId: number, folderIds: number[]) {
   const wanted = new Set(folderIds);
   const locked = await lockFolders(trx, accountId, [...wanted]);
   if (locked.length !== wanted.size) throw new DomainError('entity_not_found');
@@ -78,7 +78,7 @@ export async function markMessages(
  * Moves messages whose folders (and the destination) this transaction has locked: one block of
  * new UIDs from the destination's UIDNEXT, as IMAP MOVE does; flags, labels and thread stay.
  */
-async function moveLocked(
+export async function moveLocked(
   trx: Trx,
   accountId: number,
   destinationId: number,
@@ -149,6 +149,9 @@ export async function moveMessages(
       request.destination_id,
       ...groups.map((g) => g.folder_id),
     ]);
+    // Scheduled and Snoozed hold what waits for a time: mail enters them only by being scheduled or snoozed.
+    const into = locked.get(request.destination_id)?.system;
+    if (into === 'scheduled' || into === 'snoozed') throw new DomainError('forbidden');
     const { moved, events } = await moveLocked(trx, accountId, request.destination_id, groups, locked);
     return { result: { ok: true, moved }, events };
   });

@@ -10,3 +10,4 @@ export {
 export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';
 export { filterActionSender, redirectedFromHeader, withFilterActions } from './filter-actions.js';
 export { blobsOfSending } from './sending.repository.js';
+export { releaseScheduledSend, SCHEDULED_SEND } from './scheduled.js';

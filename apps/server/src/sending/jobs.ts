@@ -1,4 +1,8 @@
 import { startQueueWorker, startRecurringJob } from '../core/jobs/index.js';
+import { emit } from '../core/events/index.js';
+import { requeueOverdueReturns, returnDue, RETURNS_JOB } from '../mailbox/index.js';
+import { releaseScheduledSend, SCHEDULED_LEASE_MS, SCHEDULED_SEND } from './scheduled.js';
+import { deleteFinishedScheduled } from './scheduled.repository.js';
 import { createRelay, OUTBOX_LOCAL, OUTBOX_REMOTE, outboxBatch } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
 import type { SendingDeps } from './outbox.js';
@@ -38,10 +42,40 @@ export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
     },
     log: deps.log,
   });
+  // Due items (issue 31): scheduled sends (undo holds included) and each account's returns (snoozes, follow-ups),
+  // claimed once across processes; one claim statement per DUE_POLL_MS when idle.
+  const due = startQueueWorker({
+    db: deps.db,
+    name: 'due',
+    log: deps.log,
+    pollMs: deps.config.timeControls.pollMs,
+    leaseMs: SCHEDULED_LEASE_MS,
+    concurrency: 2,
+    handlers: {
+      [SCHEDULED_SEND]: (job) => releaseScheduledSend(deps, Number(job.key)),
+      [RETURNS_JOB]: async (job) => {
+        const accountId = Number(job.key);
+        const { events, next } = await returnDue(deps.db, accountId);
+        await emit(deps.db, deps, accountId, events);
+        if (next) return { again: Math.max(0, next.getTime() - Date.now()) };
+      },
+    },
+  });
+  // Once a minute: a returns job a race left behind is queued again; sent rows older than a day go.
+  const dueSweep = startRecurringJob({
+    db: deps.db,
+    name: 'due-sweep',
+    intervalMs: 60_000,
+    run: async () => {
+      await requeueOverdueReturns(deps.db);
+      await deleteFinishedScheduled(deps.db, new Date(Date.now() - 86_400_000));
+    },
+    log: deps.log,
+  });
   return {
     /** Attempts under way end; claimed rows not yet attempted are given back (outboxBatch). */
     async stop() {
-      await Promise.all([outbox.stop(), sweep.stop()]);
+      await Promise.all([outbox.stop(), sweep.stop(), due.stop(), dueSweep.stop()]);
       relay?.close();
     },
   };

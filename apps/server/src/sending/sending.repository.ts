@@ -97,7 +97,11 @@ export async function blobsOfSending(db: Db, hashes: string[]): Promise<string[]
   const { rows } = await sql<{ hash: string }>`
     select blob_hash as hash from compose_uploads where blob_hash = any(${hashes}::text[])
     union
-    select blob_hash from outbox where blob_hash = any(${hashes}::text[])`.execute(db);
+    select blob_hash from outbox where blob_hash = any(${hashes}::text[])
+    union
+    select blob_hash from scheduled_sends where state = 'waiting' and blob_hash = any(${hashes}::text[])`.execute(
+    db,
+  );
   return rows.map((r) => r.hash);
 }
 

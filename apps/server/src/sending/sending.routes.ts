@@ -11,6 +11,7 @@ import {
 } from './sending.service.js';
 import { copyAttachments, tooLarge, uploadAttachment } from './uploads.js';
 import { withFilterActions } from './filter-actions.js';
+import { cancelScheduledSend, listScheduledSends, sendScheduledNow } from './scheduled.js';
 
 /**
  * Content may be up to the 50 MB of the contract, and JSON escaping (or two-byte UTF-8) can
@@ -67,6 +68,36 @@ export const sendingRoutes: FastifyPluginAsyncZod = async (app) => {
         'draft it autosaved. A uid that is no draft of the caller removes nothing.',
     }),
     handler: async (request) => discardComposedDraft(deps, request.requireAuth(), request.params.uid),
+  });
+
+  app.route({
+    ...apiRoute(app, 'scheduledSends', {
+      tags: ['sending'],
+      summary: 'Messages waiting to be sent',
+      description:
+        'What waits in Scheduled, soonest first: held for the undo window (purpose undo) or sent later (later).',
+    }),
+    handler: async (request) => listScheduledSends(deps, request.requireAuth()),
+  });
+
+  app.route({
+    ...apiRoute(app, 'cancelScheduledSend', {
+      tags: ['sending'],
+      summary: 'Take back a message waiting to be sent (Undo, Cancel, Edit)',
+      description:
+        'It is not sent: its copy goes back to Drafts (`draft`; null for a password-encrypted message, whose copy is ' +
+        'removed). Once it has gone: 409 send_already_sent.',
+    }),
+    handler: async (request) => cancelScheduledSend(deps, request.requireAuth(), request.params.id),
+  });
+
+  app.route({
+    ...apiRoute(app, 'sendScheduledNow', {
+      tags: ['sending'],
+      summary: 'Send a waiting message now',
+      description: 'Once it has gone: 409 send_already_sent.',
+    }),
+    handler: async (request) => sendScheduledNow(deps, request.requireAuth(), request.params.id),
   });
 
   app.route({

@@ -1,14 +1,16 @@
 import type { ComposeRequestParsed, DraftResponse, MailEvent, Ok, SendResponse } from '@mailroom/protocol';
-import { COMPOSE_MODE } from '@mailroom/protocol';
-import type { Principal } from '../accounts/index.js';
-import { transact, type Db } from '../core/db/index.js';
+import { COMPOSE_MODE, defaultSettings } from '@mailroom/protocol';
+import { getSettings, type Principal } from '../accounts/index.js';
+import { transact, type Db, type Trx } from '../core/db/index.js';
 import { emit } from '../core/events/index.js';
 import { isHostedDomain, scopeOf } from '../addresses/index.js';
 import {
   discardDraft,
   markAnswered,
   parseMessage,
+  checkAhead,
   putMessageBlobs,
+  startFollowUp,
   storeMessage,
   systemFolder,
   type ComposeSourceMessage,
@@ -21,6 +23,8 @@ import { deleteUploads, touchUploads } from './sending.repository.js';
 import { attachmentsForMessage, composeSourceFor } from './uploads.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 import { recordCorrespondents } from '../contacts/index.js';
+import { checkScheduledRoom, scheduleSend, wakeScheduled } from './scheduled.js';
+import { deliverQueued, finishSend, type SendHold, type SendParts } from './send-finish.js';
 
 import type { SendingDeps } from './outbox.js';
 
@@ -100,19 +104,22 @@ function publish(deps: SendingDeps, accountId: number, events: MailEvent[]) {
 }
 
 /**
- * Sends: one transaction stores the copy in Sent (with Bcc), removes the draft it came from,
- * marks the answered message, queues one outbox row per recipient and counts each recipient as a
- * correspondent (contacts' `correspondents`); after the commit local
- * recipients get it at once through the inbound delivery path, remote ones from the outbox job.
+ * Sends: builds the message (dated when it goes), then one transaction removes the draft it came from, counts each
+ * recipient as a correspondent (contacts' `correspondents`) and either stores the copy in Sent and finishes the send
+ * (finishSend: outbox rows, \Answered, uploads, follow-up) — or, with a `hold`, stores the copy in Scheduled and
+ * queues its scheduled send, which finishes it when its time comes (scheduled.ts). Local recipients see nothing of a
+ * held message before then.
  */
 export async function sendMessage(
   deps: SendingDeps,
   principal: Principal,
   prepared: PreparedMessage,
+  options: { hold?: SendHold; remindAfterDays?: number | null } = {},
 ): Promise<SendResponse> {
   const { db, blobs, config } = deps;
   const { message } = prepared;
-  const ids = { messageId: newMessageId(message.from.email), date: new Date() };
+  const { hold } = options;
+  const ids = { messageId: newMessageId(message.from.email), date: hold?.sendAt ?? new Date() };
   // One after the other: with 50 MB of attachments each copy is ~70 MB in memory.
   const sentRaw = await buildMime(blobs, message, ids, { keepBcc: true });
   const outboundRaw = Buffer.concat([
@@ -132,63 +139,66 @@ export async function sendMessage(
     })),
   );
   const accountId = principal.accountId;
+  const parts: SendParts = {
+    accountId,
+    messageId: ids.messageId,
+    outbound: outboundBlob,
+    envelopeFrom: message.from.email,
+    recipients,
+    sourceRowId: prepared.source && prepared.source.mode !== COMPOSE_MODE.FORWARD ? prepared.source.id : null,
+    uploadIds: prepared.uploadIds,
+    remindAfterDays: options.remindAfterDays ?? null,
+  };
 
-  const { stored, events, queued } = await transact(db, async (trx) => {
+  const { stored, queued, scheduled } = await transact(db, async (trx) => {
     const events: MailEvent[] = [];
     if (prepared.draftUid !== null)
       events.push(
         ...(await discardDraft(trx, principal.accountId, await scopeOf(trx, principal), prepared.draftUid)),
       );
-    const sent = await systemFolder(trx, accountId, 'sent');
+    if (hold) await checkScheduledRoom(trx, config, accountId);
     const result = await storeMessage(trx, blobs, {
       accountId,
-      folderId: sent.id,
+      systemFolder: hold ? 'scheduled' : 'sent',
       blobs: sentBlobs,
       parsed,
       flags: { seen: true },
       aliasId: message.fromAliasId,
       encrypted: prepared.encrypted ?? false,
+      ...(hold ? { receivedAt: hold.sendAt } : {}),
     });
     events.push(...result.events);
-    // $Forwarded has no column in the store (flags are columns, not keywords): only replies mark.
-    if (prepared.source && prepared.source.mode !== COMPOSE_MODE.FORWARD) {
-      events.push(...(await markAnswered(trx, accountId, prepared.source.id)));
-    }
-    const queued = await queueOutgoing(
-      trx,
-      recipients.map((r) => ({
-        account_id: accountId,
-        blob_hash: outboundBlob.hash,
-        size: outboundBlob.size,
-        message_id: ids.messageId,
-        envelope_from: message.from.email,
-        recipient: r.address,
-        local: r.local,
-      })),
-    );
-    await deleteUploads(trx, accountId, prepared.uploadIds);
     // Who the account writes to, and how often: compose's suggestions and image_display 'correspondent'.
     await recordCorrespondents(trx, accountId, [...message.to, ...message.cc, ...message.bcc], ids.date);
-    return { stored: result.message, events, queued };
+    if (hold) {
+      const id = await scheduleSend(trx, parts, hold, result.message.id, prepared.encrypted ?? false);
+      events.push({ event: 'scheduledSend', id, state: 'waiting' });
+      void publish(deps, accountId, events);
+      return {
+        stored: result.message,
+        queued: [],
+        scheduled: { id, purpose: hold.purpose, send_at: hold.sendAt },
+      };
+    }
+    const finished = await finishSend(trx, parts, result.message.id);
+    events.push(...finished.events);
+    void publish(deps, accountId, events);
+    return { stored: result.message, queued: finished.queued, scheduled: null };
   });
-  void publish(deps, accountId, events);
 
-  // Local recipients now, so the sender learns how many got it; a crash here leaves the rows
-  // queued and the outbox job delivers them (the inbound path does not store a retry twice).
-  const localIds = queued.filter((r) => r.local).map((r) => r.id);
-  const outcomes = await deliverNow(deps, localIds).catch((err: unknown) => {
-    // The message is sent (Sent copy and outbox rows are committed): the job does the rest.
-    deps.log.error({ err }, 'immediate local delivery failed; left to the outbox job');
-    return [];
-  });
-  const remote = queued.length - localIds.length;
-  if (remote && config.smtpRelayUrl) wakeOutbox();
-  return {
-    message: { uid: stored.uid, folder_id: stored.folderId },
-    delivered: outcomes.filter((o) => o === 'sent').length,
-    queued: remote,
-    relay_configured: Boolean(config.smtpRelayUrl),
-  };
+  const copy = { uid: stored.uid, folder_id: stored.folderId };
+  if (scheduled) {
+    wakeScheduled(hold!.sendAt);
+    return {
+      message: copy,
+      delivered: 0,
+      queued: 0,
+      relay_configured: Boolean(config.smtpRelayUrl),
+      scheduled: { ...scheduled, send_at: scheduled.send_at.toISOString() },
+    };
+  }
+  const outcome = await deliverQueued(deps, queued);
+  return { message: copy, ...outcome, relay_configured: Boolean(config.smtpRelayUrl), scheduled: null };
 }
 
 /** Saves a draft in Drafts (\Draft, seen), replacing the draft it was saved as before. */
@@ -235,6 +245,7 @@ export async function sendComposed(
   principal: Principal,
   request: ComposeRequestParsed,
 ): Promise<SendResponse> {
+  const hold = await sendHold(deps.db, principal, request);
   if (request.encrypt) checkEncryptedSend(request);
   const prepared = await prepareMessage(deps.db, principal, request, 'send');
   if (request.encrypt) {
@@ -247,7 +258,30 @@ export async function sendComposed(
     };
     prepared.encrypted = true;
   }
-  return sendMessage(deps, principal, prepared);
+  return sendMessage(deps, principal, prepared, {
+    ...(hold ? { hold } : {}),
+    remindAfterDays: request.remind_after_days ?? null,
+  });
+}
+
+/**
+ * When a composed message goes: at `send_at` (Send later: ahead of now, at most a year; not for an encrypted
+ * message, whose copy is only its notice), else after the member's undo_send_seconds (none: at once).
+ */
+async function sendHold(
+  db: Db,
+  principal: Principal,
+  request: ComposeRequestParsed,
+): Promise<SendHold | undefined> {
+  if (request.send_at) {
+    if (request.encrypt) throw new DomainError('scheduled_encrypted');
+    const sendAt = new Date(request.send_at);
+    checkAhead(sendAt);
+    return { sendAt, purpose: 'later' };
+  }
+  const seconds =
+    (await getSettings(db, principal.accountId)).undo_send_seconds ?? defaultSettings.undo_send_seconds;
+  return seconds > 0 ? { sendAt: new Date(Date.now() + seconds * 1000), purpose: 'undo' } : undefined;
 }
 
 /** POST messages/draft: checks and loads the request, then saves it in Drafts. */

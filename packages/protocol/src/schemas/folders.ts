@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { rowIdSchema } from './common.js';
 
 /** System roles of folders (SPEC §3); INBOX carries 'inbox'. */
-export const folderSystemValues = ['inbox', 'sent', 'draft', 'trash', 'junk'] as const;
+export const folderSystemValues = [
+  'inbox',
+  'sent',
+  'draft',
+  'trash',
+  'junk',
+  'scheduled',
+  'snoozed',
+] as const;
 export type FolderSystem = (typeof folderSystemValues)[number];
 
 export interface Folder {

@@ -49,6 +49,13 @@ export const mailListItemSchema = z.object({
   size: z.number().int(),
   created_at: z.string(),
   thread_id: z.number().int(),
+  /** The message came back to this folder: its snooze ended, or no reply came to it in time (issue 31). */
+  returned: z
+    .object({ for: z.enum(['snooze', 'follow_up']), at: z.string() })
+    .nullable()
+    .optional(),
+  /** In Snoozed: when it comes back. */
+  snoozed_until: z.string().optional(),
   /** Other messages of the chain, newest first; present when the message_thread setting is on. */
   threads: z.array(threadMemberSchema).optional(),
 });

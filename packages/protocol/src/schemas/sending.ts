@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { int4Schema, rowIdSchema, uidSchema } from './common.js';
 import { ATTACHMENTS_TOTAL_LIMIT_BYTES, COMPOSE_MODE } from '../constants.js';
 import { encryptionSchema } from './encrypted.js';
+import { instantSchema } from './time-controls.js';
+import { REMIND_AFTER_DAYS_MAX } from '../constants.js';
 
 /** A recipient as the compose window sends it; the name is optional. */
 export const outgoingAddressSchema = z.object({
@@ -51,6 +53,10 @@ export const composeRequestSchema = z.object({
   isDraft: z.boolean().default(false),
   encrypt: z.boolean().default(false),
   encryption: encryptionSchema.optional(),
+  /** Send only: send at this moment (Send later) rather than after the undo_send_seconds hold. */
+  send_at: instantSchema.nullable().optional(),
+  /** Send only: bring the sent message back to the Inbox when no reply has come in this many days. */
+  remind_after_days: z.number().int().min(1).max(REMIND_AFTER_DAYS_MAX).nullable().optional(),
 });
 export type ComposeRequest = z.input<typeof composeRequestSchema>;
 export type ComposeRequestParsed = z.output<typeof composeRequestSchema>;
@@ -69,6 +75,13 @@ export const sendResponseSchema = z.object({
   queued: z.number().int(),
   /** False when no SMTP relay is configured: queued mail waits until one is. */
   relay_configured: z.boolean(),
+  /**
+   * The message waits in Scheduled (message names that copy) until `send_at`: held for the undo window, or sent
+   * later; delivered and queued are 0 until it goes. Null: it went at once.
+   */
+  scheduled: z
+    .object({ id: z.number().int(), purpose: z.enum(['undo', 'later']), send_at: z.string() })
+    .nullable(),
 });
 export type SendResponse = z.infer<typeof sendResponseSchema>;
 

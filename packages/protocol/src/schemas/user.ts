@@ -5,6 +5,8 @@ export const imageDisplayValues = ['always', 'never', 'correspondent'] as const;
 export const signatureAddValues = ['always', 'response', 'new_message'] as const;
 export const themeValues = ['system', 'light', 'dark'] as const;
 export const languageValues = ['en', 'ru'] as const;
+/** How long a sent message is held on the server so that it can be taken back (Settings › General, issue 31). */
+export const undoSendSecondsValues = [0, 5, 10, 20, 30] as const;
 /** How often (minutes) the wallet application may be told of new mail: 0 never, at most once a day (SPEC §9). */
 export const NOTIFY_MINUTES_MAX = 1440;
 
@@ -27,6 +29,8 @@ export const settingsSchema = z.object({
   theme: z.enum(themeValues),
   /** Mail from a contact (or an address written to) whose domain proved itself stays out of Junk. */
   trust_contacts: z.boolean(),
+  /** Seconds every sent message waits in Scheduled, with an Undo offered; 0 sends at once. */
+  undo_send_seconds: z.union([z.literal(0), z.literal(5), z.literal(10), z.literal(20), z.literal(30)]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -44,6 +48,7 @@ export const defaultSettings: Settings = {
   notify_minutes: 15,
   theme: 'system',
   trust_contacts: true,
+  undo_send_seconds: 10,
 };
 
 /** POST user/settings takes any subset of the settings. */

@@ -251,6 +251,55 @@ export interface Database {
     received_at: ColumnType<Date, Date | undefined, Date>;
     /** When the thread's latest message (not a draft) arrived, in any folder; kept by triggers (038). */
     thread_at: ColumnType<Date, Date | undefined, Date>;
+    /** When the message came back (a snooze ended, a follow-up found no reply) and why (041); null otherwise. */
+    returned_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    returned_for: ColumnType<
+      'snooze' | 'follow_up' | null,
+      'snooze' | 'follow_up' | null | undefined,
+      'snooze' | 'follow_up' | null
+    >;
+  };
+  /** A message waiting in Scheduled to be sent: held for the undo window or scheduled for later (sending/, 041). */
+  scheduled_sends: {
+    id: Generated<number>;
+    account_id: number;
+    /** Its copy in Scheduled (null once that copy is deleted: then nothing is sent). */
+    message_row_id: number | null;
+    purpose: 'undo' | 'later';
+    state: ColumnType<'waiting' | 'sent', 'waiting' | 'sent' | undefined, 'waiting' | 'sent'>;
+    send_at: Date;
+    /** The outbound bytes (without Bcc, with our Received field), as the outbox sends them. */
+    blob_hash: string;
+    size: number;
+    message_id: string;
+    envelope_from: string;
+    recipients: ColumnType<{ address: string; local: boolean }[], string, string>;
+    /** The message it answers (marked \Answered when it goes). */
+    source_row_id: number | null;
+    upload_ids: ColumnType<number[], number[] | undefined, number[]>;
+    encrypted: ColumnType<boolean, boolean | undefined, boolean>;
+    /** A follow-up reminder to start when it goes: back to the Inbox after this many days without a reply. */
+    remind_after_days: number | null;
+    created_at: CreatedAt;
+    finished_at: Date | null;
+  };
+  /** A message put away in Snoozed until a time, and the folder it returns to (mailbox/, 041). */
+  snoozes: {
+    message_row_id: number;
+    account_id: number;
+    thread_id: number;
+    return_folder_id: number | null;
+    until: Date;
+    created_at: CreatedAt;
+  };
+  /** A sent message that comes back to the Inbox when no reply has come by `due_at` (sending/, 041). */
+  follow_ups: {
+    id: Generated<number>;
+    account_id: number;
+    message_row_id: number;
+    message_id: string;
+    due_at: Date;
+    created_at: CreatedAt;
   };
   message_contents: {
     message_id: number;

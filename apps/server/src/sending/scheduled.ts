@@ -1,0 +1,173 @@
+import type { CancelScheduledResponse, MailEvent, Ok, ScheduledSendsResponse } from '@mailroom/protocol';
+import type { Principal } from '../accounts/index.js';
+import type { Config } from '../config.js';
+import { transact, type Trx } from '../core/db/index.js';
+import { DomainError } from '../core/errors.js';
+import { emit } from '../core/events/index.js';
+import { enqueueJob, wakeJobs, type JobOutcome } from '../core/jobs/index.js';
+import { releaseScheduledCopy, withdrawScheduledCopy } from '../mailbox/index.js';
+import type { SendingDeps } from './outbox.js';
+import {
+  countWaiting,
+  deleteScheduled,
+  insertScheduled,
+  lockScheduled,
+  markScheduledSent,
+  setSendAt,
+  waitingSends,
+} from './scheduled.repository.js';
+import { deliverQueued, finishSend, type SendHold, type SendParts } from './send-finish.js';
+
+/**
+ * Scheduled sends (issue 31): undo send is a send scheduled a few seconds ahead, held on the server, so closing the
+ * tab neither loses nor blocks it. The message's copy waits in Scheduled and its row in `scheduled_sends`, with a
+ * job of the queue (kind SCHEDULED_SEND, key the row's id) due at its time. Release, cancel and "send now" each lock
+ * the row first: the release finishes the send and marks the row sent, a cancel deletes it — whichever locks first
+ * decides, and the other finds what it decided (a cancel after the release is refused with send_already_sent).
+ */
+export const SCHEDULED_SEND = 'scheduled-send';
+
+/** A process killed while releasing leaves the job to another once this lease runs out. */
+export const SCHEDULED_LEASE_MS = 30_000;
+
+/** Refuses a new scheduled send when the account has SCHEDULED_MAX waiting. */
+export async function checkScheduledRoom(trx: Trx, config: Config, accountId: number): Promise<void> {
+  if ((await countWaiting(trx, accountId)) >= config.timeControls.scheduledMax)
+    throw new DomainError('scheduled_limit_reached');
+}
+
+/** Keeps what the send needs to finish later and queues its job, in the send's transaction. */
+export async function scheduleSend(
+  trx: Trx,
+  parts: SendParts,
+  hold: SendHold,
+  copyRowId: number,
+  encrypted: boolean,
+): Promise<number> {
+  const id = await insertScheduled(trx, {
+    account_id: parts.accountId,
+    message_row_id: copyRowId,
+    purpose: hold.purpose,
+    send_at: hold.sendAt,
+    blob_hash: parts.outbound.hash,
+    size: parts.outbound.size,
+    message_id: parts.messageId,
+    envelope_from: parts.envelopeFrom,
+    recipients: JSON.stringify(parts.recipients),
+    source_row_id: parts.sourceRowId,
+    upload_ids: parts.uploadIds,
+    encrypted,
+    remind_after_days: parts.remindAfterDays,
+  });
+  await enqueueJob(trx, {
+    kind: SCHEDULED_SEND,
+    key: String(id),
+    delayMs: hold.sendAt.getTime() - Date.now(),
+  });
+  return id;
+}
+
+/**
+ * This process looks for due sends at `at` as well as at its polls: a held message then goes within milliseconds of
+ * its time when the process that held it is still up (another process's poll catches it otherwise).
+ */
+export function wakeScheduled(at: Date): void {
+  const ms = at.getTime() - Date.now();
+  if (ms > 3600_000) return;
+  setTimeout(() => wakeJobs(SCHEDULED_SEND), Math.max(0, ms) + 5).unref();
+}
+
+const publish = (deps: SendingDeps, accountId: number, events: MailEvent[]) =>
+  emit(deps.db, deps, accountId, events);
+
+/**
+ * The job: the send goes. One transaction moves the copy from Scheduled to Sent, finishes the send (outbox rows,
+ * \\Answered, uploads, follow-up) and marks the row sent; then local recipients get it. A copy no longer in
+ * Scheduled (deleted or moved away by hand) means the member took it back: nothing is sent.
+ */
+export async function releaseScheduledSend(deps: SendingDeps, id: number): Promise<JobOutcome> {
+  const done = await transact(deps.db, async (trx) => {
+    const row = await lockScheduled(trx, id);
+    if (!row || row.state !== 'waiting') return null;
+    // Sent early by "send now" only through send_at; a job due early (an enqueue's earlier time) waits for it.
+    const early = row.send_at.getTime() - Date.now();
+    if (early > 500) return { again: early, queued: [] };
+    const copy = await releaseScheduledCopy(trx, row.account_id, row.message_row_id);
+    if (!copy) {
+      await deleteScheduled(trx, id);
+      void publish(deps, row.account_id, [{ event: 'scheduledSend', id, state: 'cancelled' }]);
+      return null;
+    }
+    const parts: SendParts = {
+      accountId: row.account_id,
+      messageId: row.message_id,
+      outbound: { hash: row.blob_hash, size: row.size },
+      envelopeFrom: row.envelope_from,
+      recipients: row.recipients,
+      sourceRowId: row.source_row_id,
+      uploadIds: row.upload_ids,
+      remindAfterDays: row.remind_after_days,
+    };
+    const finished = await finishSend(trx, parts, row.message_row_id!);
+    await markScheduledSent(trx, id);
+    void publish(deps, row.account_id, [
+      ...copy.events,
+      ...finished.events,
+      { event: 'scheduledSend', id, state: 'sent' },
+    ]);
+    return { again: 0, queued: finished.queued };
+  });
+  if (done?.again) return { again: done.again };
+  if (done) await deliverQueued(deps, done.queued);
+}
+
+/**
+ * POST scheduled-sends/{id}/cancel: Undo, Cancel or Edit. The copy goes back to Drafts (to open in compose), or is
+ * removed when it is an encrypted message's notice. Refused with send_already_sent once the send has gone.
+ */
+export async function cancelScheduledSend(
+  deps: SendingDeps,
+  principal: Principal,
+  id: number,
+): Promise<CancelScheduledResponse> {
+  const accountId = principal.accountId;
+  return transact(deps.db, async (trx) => {
+    const row = await lockScheduled(trx, id, accountId);
+    if (!row) throw new DomainError('entity_not_found');
+    if (row.state === 'sent') throw new DomainError('send_already_sent');
+    const { draft, events } = await withdrawScheduledCopy(trx, accountId, row.message_row_id, !row.encrypted);
+    await deleteScheduled(trx, id);
+    void publish(deps, accountId, [...events, { event: 'scheduledSend', id, state: 'cancelled' }]);
+    return { draft };
+  });
+}
+
+/** POST scheduled-sends/{id}/send: it goes now (its job is due at once). */
+export async function sendScheduledNow(deps: SendingDeps, principal: Principal, id: number): Promise<Ok> {
+  await transact(deps.db, async (trx) => {
+    const row = await lockScheduled(trx, id, principal.accountId);
+    if (!row) throw new DomainError('entity_not_found');
+    if (row.state === 'sent') throw new DomainError('send_already_sent');
+    await setSendAt(trx, id, new Date());
+    await enqueueJob(trx, { kind: SCHEDULED_SEND, key: String(id) });
+  });
+  wakeJobs(SCHEDULED_SEND);
+  return { ok: true };
+}
+
+/** GET scheduled-sends. */
+export async function listScheduledSends(
+  deps: SendingDeps,
+  principal: Principal,
+): Promise<ScheduledSendsResponse> {
+  const rows = await waitingSends(deps.db, principal.accountId);
+  return {
+    scheduled: rows.map((r) => ({
+      id: Number(r.id),
+      folder_id: Number(r.folder_id),
+      uid: r.uid,
+      purpose: r.purpose,
+      send_at: new Date(r.send_at).toISOString(),
+    })),
+  };
+}
