@@ -71,4 +71,3 @@ export async function deliverQueued(deps: SendingDeps, queued: { id: number; loc
   if (remote && deps.config.smtpRelayUrl) wakeOutbox();
   return { delivered: outcomes.filter((o) => o === 'sent').length, queued: remote };
 }
-

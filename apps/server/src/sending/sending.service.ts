@@ -1,25 +1,22 @@
 import type { ComposeRequestParsed, DraftResponse, MailEvent, Ok, SendResponse } from '@mailroom/protocol';
 import { COMPOSE_MODE, defaultSettings } from '@mailroom/protocol';
 import { getSettings, type Principal } from '../accounts/index.js';
-import { transact, type Db, type Trx } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { emit } from '../core/events/index.js';
 import { isHostedDomain, scopeOf } from '../addresses/index.js';
 import {
-  discardDraft,
-  markAnswered,
-  parseMessage,
   checkAhead,
+  discardDraft,
+  parseMessage,
   putMessageBlobs,
-  startFollowUp,
   storeMessage,
   systemFolder,
   type ComposeSourceMessage,
 } from '../mailbox/index.js';
 import { DomainError } from '../core/errors.js';
 import { bodyParts, buildMime, newMessageId, receivedHeader, type OutgoingMessage } from './compose-mime.js';
-import { deliverNow, queueOutgoing, wakeOutbox } from './outbox.js';
 import { checkOutgoing, envelopeRecipients } from './outgoing.js';
-import { deleteUploads, touchUploads } from './sending.repository.js';
+import { touchUploads } from './sending.repository.js';
 import { attachmentsForMessage, composeSourceFor } from './uploads.js';
 import { checkEncryptedSend, encryptedSendNotice } from '../encrypted/index.js';
 import { recordCorrespondents } from '../contacts/index.js';
