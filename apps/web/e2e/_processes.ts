@@ -65,6 +65,8 @@ async function spawnServerOnce(
       DATA_DIR: dataDir,
       PUBLIC_URL: url,
       LOG_LEVEL: 'warn',
+      // Mail goes at once unless a test is about the undo hold (it sets undo_send_seconds in Settings).
+      UNDO_SEND_DEFAULT_SECONDS: '0',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'pipe'],
