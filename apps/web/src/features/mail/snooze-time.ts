@@ -48,18 +48,19 @@ export function localInputValue(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** A datetime-local input's value read in the browser's zone; null when empty or not a date. */
+/** A datetime-local input's value (seconds optional) read in the browser's zone; null when empty or not a date. */
 export function fromLocalInput(value: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/.exec(value);
   if (!match) return null;
-  const [year, month, day, hour, minute] = match.slice(1).map(Number) as [
+  const [year, month, day, hour, minute, second] = match.slice(1).map((part) => Number(part ?? 0)) as [
+    number,
     number,
     number,
     number,
     number,
     number,
   ];
-  const date = new Date(year, month - 1, day, hour, minute);
+  const date = new Date(year, month - 1, day, hour, minute, second);
   return Number.isNaN(date.getTime()) ? null : date;
 }
 

@@ -5,7 +5,7 @@ import { folder, listItem, openedMail, testAccount, testUser } from '../../test/
 import { fakeApi, routeAndBody } from '../../test/fake-api';
 import { renderAt, setUpScreenTests } from '../../test/render-app';
 import { useNotices } from '../../ui/notices-store';
-import { isoWithOffset, snoozePresets } from './snooze-time';
+import { fromLocalInput, isoWithOffset, snoozePresets } from './snooze-time';
 
 const folders = [
   folder(11, 'INBOX', 'inbox', { total: 3 }),
@@ -165,5 +165,13 @@ describe('snooze on the mail screen', () => {
     expect(within(rows[2]!).queryByText(/Back from snooze|No reply yet/)).toBeNull();
     const reader = await screen.findByRole('article', { name: 'Message' });
     expect(await within(reader).findByText('No reply yet — you asked to be reminded')).toBeTruthy();
+  });
+});
+
+describe('the picked time', () => {
+  it('reads a datetime-local value, seconds optional, in the browser zone', () => {
+    expect(fromLocalInput('2026-12-01T09:30')).toEqual(new Date(2026, 11, 1, 9, 30));
+    expect(fromLocalInput('2026-12-01T09:30:15')).toEqual(new Date(2026, 11, 1, 9, 30, 15));
+    expect(fromLocalInput('')).toBeNull();
   });
 });
