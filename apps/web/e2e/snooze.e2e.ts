@@ -55,6 +55,7 @@ describe('snooze (issue 31)', () => {
     // Snooze › Pick a time…: 45 seconds ahead.
     const reader = page.getByRole('region', { name: 'Message' });
     await reader.getByRole('button', { name: 'Snooze' }).click();
+    await page.getByRole('menuitem', { name: /^Tomorrow/ }).waitFor();
     await screenshot(page, 'snooze-menu-desktop-en');
     await page.getByRole('menuitem', { name: 'Pick a time…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Snooze until' });
@@ -103,7 +104,10 @@ describe('snooze (issue 31)', () => {
     // Unsnooze by hand: Lunch snoozed until tomorrow from the list, then brought back from Snoozed.
     const lunch = rowsOf(page).filter({ hasText: 'Lunch on Friday?' });
     await lunch.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Snooze' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Message actions' })
+      .getByRole('button', { name: 'Snooze' })
+      .click();
     await page.getByRole('menuitem', { name: /^Tomorrow/ }).click();
     await page.getByText(/^Snoozed until /).waitFor();
     await expect.poll(() => lunch.count(), { timeout: 10_000 }).toBe(0);
@@ -111,7 +115,10 @@ describe('snooze (issue 31)', () => {
     const lunchSnoozed = rowsOf(page).filter({ hasText: 'Lunch on Friday?' });
     await lunchSnoozed.waitFor({ timeout: 10_000 });
     await lunchSnoozed.getByRole('checkbox').check();
-    await page.getByRole('button', { name: 'Unsnooze' }).click();
+    await page
+      .getByRole('toolbar', { name: 'Message actions' })
+      .getByRole('button', { name: 'Unsnooze' })
+      .click();
     await expect.poll(() => lunchSnoozed.count(), { timeout: 10_000 }).toBe(0);
     await inbox.click();
     await rowsOf(page).filter({ hasText: 'Lunch on Friday?' }).waitFor({ timeout: 10_000 });
@@ -129,7 +136,10 @@ describe('snooze (issue 31)', () => {
     const invoice = rowsOf(phonePage).filter({ hasText: 'Invoice 17' });
     await invoice.waitFor({ timeout: 15_000 });
     await invoice.getByRole('checkbox').check();
-    await phonePage.getByRole('button', { name: 'Отложить' }).click();
+    await phonePage
+      .getByRole('toolbar', { name: 'Действия с письмами' })
+      .getByRole('button', { name: 'Отложить' })
+      .click();
     await phonePage.getByRole('menuitem', { name: /^Завтра/ }).waitFor();
     await screenshot(phonePage, 'snooze-menu-mobile-ru');
     await phonePage.getByRole('menuitem', { name: /^На следующей неделе/ }).click();
