@@ -56,11 +56,13 @@ describe('snooze (issue 31)', () => {
     const reader = page.getByRole('region', { name: 'Message' });
     await reader.getByRole('button', { name: 'Snooze' }).click();
     await page.getByRole('menuitem', { name: /^Tomorrow/ }).waitFor();
+    await page.waitForTimeout(300); // the menu's fade-in
     await screenshot(page, 'snooze-menu-desktop-en');
     await page.getByRole('menuitem', { name: 'Pick a time…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Snooze until' });
     const pickedAt = Date.now();
     await dialog.getByLabel('Date and time').fill(await localInputIn(page, 45));
+    await page.waitForTimeout(300); // the dialog's fade-in
     await screenshot(page, 'snooze-pick-desktop-en');
     await dialog.getByRole('button', { name: 'Snooze' }).click();
     await page.getByText(/^Snoozed until /).waitFor();
@@ -141,6 +143,7 @@ describe('snooze (issue 31)', () => {
       .getByRole('button', { name: 'Отложить' })
       .click();
     await phonePage.getByRole('menuitem', { name: /^Завтра/ }).waitFor();
+    await phonePage.waitForTimeout(300);
     await screenshot(phonePage, 'snooze-menu-mobile-ru');
     await phonePage.getByRole('menuitem', { name: /^На следующей неделе/ }).click();
     await phonePage.getByText(/^Отложено до /).waitFor();

@@ -2,7 +2,8 @@
  * The snooze menu's times (issue 31), worked out in the browser's time zone and sent with its offset:
  * - Later today: three hours from now, rounded up to the next full hour; offered only while that is still today.
  * - Tomorrow: tomorrow at 08:00.
- * - Next week: the coming Monday at 08:00 (on a Monday, the Monday a week later).
+ * - Next week: the coming Monday at 08:00; on a Monday the Monday a week later, and on a Sunday too (the coming
+ *   Monday is Tomorrow's day already).
  * - Pick a time…: any moment ahead (the server takes up to 366 days).
  */
 export const MORNING_HOUR = 8;
@@ -23,8 +24,8 @@ export function snoozePresets(now: Date): SnoozePresets {
     later.getMonth() === now.getMonth() &&
     later.getDate() === now.getDate();
   const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1, MORNING_HOUR);
-  // getDay: Sunday 0 … Saturday 6; days to the next Monday, 1 to 7.
-  const toMonday = (8 - now.getDay()) % 7 || 7;
+  // getDay: Sunday 0 … Saturday 6; days to the next Monday, 2 to 8 (never tomorrow's, which Tomorrow is).
+  const toMonday = now.getDay() === 0 ? 8 : (8 - now.getDay()) % 7 || 7;
   const nextWeek = new Date(now.getFullYear(), now.getMonth(), now.getDate() + toMonday, MORNING_HOUR);
   return { later: sameDay ? later : null, tomorrow, nextWeek };
 }

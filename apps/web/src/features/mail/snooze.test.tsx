@@ -81,8 +81,10 @@ describe('snooze times', () => {
     const afternoon = snoozePresets(new Date(2026, 10, 29, 14, 5));
     expect(afternoon.later).toEqual(new Date(2026, 10, 29, 18, 0));
     expect(afternoon.tomorrow).toEqual(new Date(2026, 10, 30, 8, 0));
-    // The coming Monday is tomorrow.
-    expect(afternoon.nextWeek).toEqual(new Date(2026, 10, 30, 8, 0));
+    // On a Sunday the coming Monday is Tomorrow already: Next week is the Monday after.
+    expect(afternoon.nextWeek).toEqual(new Date(2026, 11, 7, 8, 0));
+    // On a Wednesday, the coming Monday.
+    expect(snoozePresets(new Date(2026, 11, 2, 9, 0)).nextWeek).toEqual(new Date(2026, 11, 7, 8, 0));
     expect(snoozePresets(new Date(2026, 10, 29, 22, 0)).later).toBeNull();
     // On a Monday, Next week is the Monday after.
     expect(snoozePresets(new Date(2026, 10, 30, 9, 0)).nextWeek).toEqual(new Date(2026, 11, 7, 8, 0));
