@@ -115,15 +115,16 @@ export async function markReturned(
   reason: 'snooze' | 'follow_up' | null,
 ): Promise<void> {
   if (!ids.length) return;
+  const named = sql`m.id = any(${ids}::bigint[])`;
   await sql`
-    update messages set received_at = now(),
-      returned_at = ${reason ? sql`now()` : sql`null`}, returned_for = ${reason}
-    where id = any(${ids}::bigint[])`.execute(trx);
-  await sql`
-    update messages set thread_at = now()
-    where account_id = ${accountId}
-      and thread_id = any(select thread_id from messages where id = any(${ids}::bigint[]))
-      and thread_at < now()`.execute(trx);
+    update messages m set
+      received_at = case when ${named} then now() else m.received_at end,
+      returned_at = case when ${named} then ${reason ? sql`now()` : sql`null`} else m.returned_at end,
+      returned_for = case when ${named} then ${reason}::text else m.returned_for end,
+      thread_at = greatest(m.thread_at, now())
+    where m.account_id = ${accountId}
+      and m.thread_id in (select thread_id from messages where id = any(${ids}::bigint[]))
+      and (${named} or m.thread_at < now())`.execute(trx);
 }
 
 /** A follow-up: the sent message (its row and Message-ID) comes back at `dueAt` unless a reply comes first. */

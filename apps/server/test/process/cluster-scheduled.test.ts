@@ -129,16 +129,16 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
               row_number() over (order by s.account_id) - 1 as a
             from scheduled_sends s join messages m on m.id = s.message_row_id
           ),
-          n as (select generate_series(0, ${N - 1}) as i),
+          n as (select generate_series(0, ${N - 1}::int) as i),
           plan as (
-            select f.*, n.i, (n.i % ${ACCOUNTS}) = f.a as mine from first f join n on n.i % ${ACCOUNTS} = f.a
+            select f.*, n.i from first f join n on n.i % ${ACCOUNTS}::int = f.a
           ),
           copies as (
             insert into messages (account_id, folder_id, uid, thread_id, blob_hash, size, message_id, subject,
               thread_subject, from_email, from_name, addresses, preview, seen, received_at)
             select m.account_id, m.folder_id, m.uid + 1 + p.i, m.thread_id, m.blob_hash, m.size, m.message_id,
               m.subject, m.thread_subject, m.from_email, m.from_name, m.addresses, m.preview, true,
-              to_timestamp(${start / 1000} + p.i * ${SPREAD_MS / N / 1000})
+              to_timestamp(${start / 1000}::float8 + p.i * ${SPREAD_MS / N / 1000}::float8)
             from plan p join messages m on m.id = p.mid
             returning id, account_id, uid
           ),
@@ -148,7 +148,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
           rows as (
             insert into scheduled_sends (account_id, message_row_id, purpose, send_at, blob_hash, size, message_id,
               envelope_from, recipients)
-            select f.account_id, x.id, 'later', to_timestamp(${start / 1000} + x.i * ${SPREAD_MS / N / 1000}),
+            select f.account_id, x.id, 'later', to_timestamp(${start / 1000}::float8 + x.i * ${SPREAD_MS / N / 1000}::float8),
               f.blob_hash, f.size, f.message_id, f.envelope_from,
               jsonb_build_array(jsonb_build_object('address', 'r' || x.i || '@far.example', 'local', false))
             from numbered x join first f on f.account_id = x.account_id
