@@ -39,7 +39,7 @@ import { mailKeys, mailQueries } from './queries';
 import { markedSeenByOpening } from './live';
 import { useLabelMessages, useMarkMessages } from './mutations';
 import { useSelection } from './selection-store';
-import { loadComposeWindow, useCompose } from '../compose';
+import { loadComposeWindow, loadScheduledBanner, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
 import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
@@ -56,6 +56,9 @@ const ReaderDecrypt = lazyChunk(() =>
 // "Create a filter from this message" and the like load with the reader's menu.
 const loadReaderMenuItems = withFeatureTexts(() => import('./reader-menu-items'));
 const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
+
+// A message waiting in Scheduled shows when it goes, with Edit, Send now and Cancel (issue 31).
+const ScheduledBanner = lazyChunk(withFeatureTexts(loadScheduledBanner));
 
 // "Add sender to contacts" asks the server about the sender once a message is open.
 const SenderContact = lazyChunk(loadSenderContact);
@@ -165,6 +168,7 @@ function MessageView({
     .filter((label) => label !== undefined);
   const flagged = message.flags.flagged;
   const inJunk = screen.folders.find((f) => f.id === message.folder_id)?.system === 'junk';
+  const inScheduled = screen.folders.find((f) => f.id === message.folder_id)?.system === 'scheduled';
   const [junkLink, setJunkLink] = useState<string | null>(null);
 
   return (
@@ -282,6 +286,11 @@ function MessageView({
       </header>
 
       <SenderTrustBar trust={message.trust} />
+      {inScheduled ? (
+        <LazyPart>
+          <ScheduledBanner message={message} onDone={screen.closeMessage} />
+        </LazyPart>
+      ) : null}
 
       {message.images_blocked && !showImages ? (
         <div className={styles.imagesBar} role="status">
