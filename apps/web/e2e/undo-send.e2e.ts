@@ -58,7 +58,12 @@ async function notice(page: Page, text: RegExp) {
 
 async function setUndoSend(page: Page, label: string, seconds: number) {
   await page.goto(`${url}/settings/main`);
-  const select = page.getByLabel(label, { exact: true });
+  // The label is the setting's name followed by its hint.
+  const select = page.getByLabel(new RegExp(`^${label}`));
+  await select.waitFor({ timeout: 10_000 }).catch(async (error: unknown) => {
+    await screenshot(page, 'debug-undo-settings');
+    throw error;
+  });
   await select.selectOption(String(seconds));
   await page.waitForResponse((response) => response.url().endsWith('/api/v1/user/settings'));
 }
@@ -188,7 +193,7 @@ describe('undo send and send later (issue 31)', () => {
     await screenshot(p, 'undo-send-settings-mobile-ru');
 
     await p.goto(`${url}/mail`);
-    let compose = await writeTo(p, 'Новое письмо', own, 'Себе — отмена', 'Проверка отмены.');
+    let compose = await writeTo(p, 'Написать', own, 'Себе — отмена', 'Проверка отмены.');
     await compose.getByRole('button', { name: 'Отправить', exact: true }).click();
     const box = await notice(p, /Отправка… \d+ с/);
     await screenshot(p, 'undo-send-countdown-mobile-ru');

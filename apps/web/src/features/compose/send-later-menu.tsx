@@ -96,14 +96,16 @@ export function SendLaterMenu({ disabled, onSend }: { disabled: boolean; onSend(
 export function RemindSelect({ value, onChange }: { value: number; onChange(days: number): void }) {
   const { t } = useTranslation();
   return (
-    <Select
-      label={t('compose.remind')}
-      value={String(value)}
-      options={REMIND_CHOICES.map((days) => ({
-        value: String(days),
-        label: days === 0 ? t('compose.remindOff') : t('compose.remindDays', { count: days }),
-      }))}
-      onChange={(next) => onChange(Number(next))}
-    />
+    <span className={styles.remind} title={t('compose.remind')}>
+      <Select
+        label={t('compose.remind')}
+        value={String(value)}
+        options={REMIND_CHOICES.map((days) => ({
+          value: String(days),
+          label: days === 0 ? t('compose.remindOff') : t('compose.remindDays', { count: days }),
+        }))}
+        onChange={(next) => onChange(Number(next))}
+      />
+    </span>
   );
 }
