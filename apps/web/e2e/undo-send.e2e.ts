@@ -64,6 +64,7 @@ async function setUndoSend(page: Page, label: string, seconds: number) {
     await screenshot(page, 'debug-undo-settings');
     throw error;
   });
+  await select.scrollIntoViewIfNeeded();
   await select.selectOption(String(seconds));
   await page.waitForResponse((response) => response.url().endsWith('/api/v1/user/settings'));
 }
