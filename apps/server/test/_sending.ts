@@ -13,6 +13,8 @@ export interface SinkMessage {
   from: string;
   to: string[];
   raw: Buffer;
+  /** When its data had all arrived (Date.now()). */
+  at: number;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function startSink(
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
           raw: Buffer.concat(chunks),
+          at: Date.now(),
         });
         const accept = () => {
           for (const w of waiters.splice(0)) w();

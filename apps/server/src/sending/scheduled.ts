@@ -27,8 +27,12 @@ import { deliverQueued, finishSend, type SendHold, type SendParts } from './send
  */
 export const SCHEDULED_SEND = 'scheduled-send';
 
-/** A process killed while releasing leaves the job to another once this lease runs out. */
-export const SCHEDULED_LEASE_MS = 30_000;
+/**
+ * A process killed while releasing leaves its claimed items to another once this lease runs out (renewed every
+ * second while it works). Short, so a dead node delays a due send by seconds; safe, since a release decides under the
+ * row's lock and a second claim of a released item finds it sent and does nothing.
+ */
+export const SCHEDULED_LEASE_MS = 3_000;
 
 /** Refuses a new scheduled send when the account has SCHEDULED_MAX waiting. */
 export async function checkScheduledRoom(trx: Trx, config: Config, accountId: number): Promise<void> {

@@ -5,7 +5,8 @@ import { startMetricsListener } from '../../src/http/index.js';
 import { grantPasswordAccess } from '../../src/addresses/password-access.js';
 import { apiRequest, apiPath, OPENAPI_PATH } from '../_client.js';
 
-const { app, db } = await createTestApp();
+// New accounts here get the product's default hold (the other test files send at once).
+const { app, db } = await createTestApp({ env: { UNDO_SEND_DEFAULT_SECONDS: '10' } });
 
 describe('settings', () => {
   it('a new account starts with the default settings', async () => {

@@ -6,7 +6,8 @@ import { mailUser, type MailUser } from '../_actions.js';
 import { LiveClient, listenWs } from '../_ws.js';
 import { api, apiRequest } from '../_client.js';
 
-const ctx = await createTestApp();
+// New accounts here get the product's default hold (the other test files send at once).
+const ctx = await createTestApp({ env: { UNDO_SEND_DEFAULT_SECONDS: '10' } });
 const wsUrl = await listenWs(ctx.app);
 let ann: MailUser;
 

@@ -28,6 +28,8 @@ describe('single sign-on through the embedded identity provider', () => {
       ['INBOX.Drafts', 'draft'],
       ['INBOX.Trash', 'trash'],
       ['INBOX.Junk', 'junk'],
+      ['INBOX.Scheduled', 'scheduled'],
+      ['INBOX.Snoozed', 'snoozed'],
     ]);
 
     const account = (await apiRequest(browser, 'account')).json();

@@ -79,7 +79,7 @@ describe('support requests', () => {
       account_id: String(ann.accountId),
       member_id: await memberIdOf(ann),
       messages: '1',
-      folders: '5',
+      folders: '7',
       quota_limit_bytes: String(1024 ** 3),
       server_version: expect.stringMatching(/^\d+\.\d+\.\d+/),
     });

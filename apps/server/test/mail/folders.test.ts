@@ -231,7 +231,7 @@ describe('renaming and moving folders', () => {
       const del = await apiRequest(ann.browser, 'deleteFolder', { params: { id: f.id } });
       expect(code(del), f.name).toBe('forbidden');
     }
-    expect((await tree(ann.browser)).filter((x) => x.system)).toHaveLength(5);
+    expect((await tree(ann.browser)).filter((x) => x.system)).toHaveLength(7);
   });
 
   it("another account's folder is not found, and stays as it was", async () => {

@@ -51,7 +51,7 @@ describe('the mailroom command', { timeout: 120_000 }, () => {
         .select('folders.name')
         .where('accounts.member_id', '=', '123456789012')
         .execute();
-      expect(folders).toHaveLength(5);
+      expect(folders).toHaveLength(7);
 
       const taken = await mailroom(
         ['user', 'add', '--name', 'Bo', '--password', 'x', '--member-id', '123456789012'],

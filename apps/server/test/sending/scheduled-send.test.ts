@@ -47,7 +47,7 @@ describe('undo send: every sent message waits on the server for the member’s h
     expect(status, JSON.stringify(body)).toBe(200);
     expect(body.scheduled).toMatchObject({ purpose: 'undo' });
     const left = new Date(body.scheduled.send_at).getTime() - Date.now();
-    expect(left).toBeGreaterThan(25_000);
+    expect(left).toBeGreaterThan(15_000);
     expect(left).toBeLessThanOrEqual(30_000);
     expect(body).toMatchObject({ delivered: 0, queued: 0, message: { folder_id: ann.folders.scheduled } });
     expect(await inFolder(ann.folders.scheduled, subject)).toHaveLength(1);
@@ -133,7 +133,7 @@ describe('undo send: every sent message waits on the server for the member’s h
     }
     console.log(`undo won ${undone}, the release won ${sent}`);
     expect(undone + sent).toBe(200);
-  });
+  }, 180_000);
 });
 
 describe('send later', () => {

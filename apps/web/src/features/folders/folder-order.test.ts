@@ -3,7 +3,15 @@ import type { Folder } from '@mailroom/protocol';
 import { buildFolderSections, findInbox } from './folder-order';
 import { folder as topFolder } from '../../test/fixtures';
 
-const names = { inbox: 'Inbox', sent: 'Sent', draft: 'Drafts', trash: 'Trash', junk: 'Junk' };
+const names = {
+  inbox: 'Inbox',
+  sent: 'Sent',
+  draft: 'Drafts',
+  scheduled: 'Scheduled',
+  snoozed: 'Snoozed',
+  trash: 'Trash',
+  junk: 'Junk',
+};
 
 function folder(id: number, name: string, extra: Partial<Folder> = {}): Folder {
   return { ...topFolder(id, name, null), ...extra };
@@ -19,6 +27,8 @@ const tree: Folder[] = [
       folder(4, 'INBOX.Trash', { system: 'trash' }),
       folder(3, 'INBOX.Drafts', { system: 'draft' }),
       folder(2, 'INBOX.Sent', { system: 'sent' }),
+      folder(11, 'INBOX.Snoozed', { system: 'snoozed' }),
+      folder(10, 'INBOX.Scheduled', { system: 'scheduled' }),
       folder(8, 'INBOX.import.gmail', {
         isCollector: true,
         subfolders: [folder(9, 'INBOX.import.gmail.Later', { isSubCollector: true })],
@@ -28,12 +38,14 @@ const tree: Folder[] = [
 ];
 
 describe('buildFolderSections', () => {
-  it('puts system folders first in the order Inbox, Sent, Drafts, Trash, Junk, then the user folders', () => {
+  it('puts system folders first in the order Inbox, Sent, Drafts, Scheduled, Snoozed, Trash, Junk, then the user folders', () => {
     const { main } = buildFolderSections(tree, names);
     expect(main.map((node) => node.displayName)).toEqual([
       'Inbox',
       'Sent',
       'Drafts',
+      'Scheduled',
+      'Snoozed',
       'Trash',
       'Junk',
       'Work',
@@ -50,14 +62,16 @@ describe('buildFolderSections', () => {
       inbox: 'Входящие',
       sent: 'Отправленные',
       draft: 'Черновики',
+      scheduled: 'Запланированные',
+      snoozed: 'Отложенные',
       trash: 'Корзина',
       junk: 'Спам',
     };
     expect(
       buildFolderSections(tree, russian)
-        .main.slice(0, 5)
+        .main.slice(0, 7)
         .map((node) => node.displayName),
-    ).toEqual(['Входящие', 'Отправленные', 'Черновики', 'Корзина', 'Спам']);
+    ).toEqual(['Входящие', 'Отправленные', 'Черновики', 'Запланированные', 'Отложенные', 'Корзина', 'Спам']);
   });
 
   it('keeps collector folders apart from the main tree', () => {

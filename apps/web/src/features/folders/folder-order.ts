@@ -1,7 +1,26 @@
 import { folderDisplayName, isCollectorFolderName, type Folder, type FolderSystem } from '@mailroom/protocol';
 
 /** SPEC §2: system folders first, in this order. */
-export const systemFolderOrder: readonly FolderSystem[] = ['inbox', 'sent', 'draft', 'trash', 'junk'];
+export const systemFolderOrder: readonly FolderSystem[] = [
+  'inbox',
+  'sent',
+  'draft',
+  'scheduled',
+  'snoozed',
+  'trash',
+  'junk',
+];
+
+/**
+ * Folders the server fills itself (issue 31): Scheduled holds what waits to be sent and Snoozed what waits to come
+ * back. Nothing is moved into them by hand (the server answers 403), and Drafts takes only what compose saves.
+ */
+const notMoveTargets: readonly FolderSystem[] = ['draft', 'scheduled', 'snoozed'];
+
+/** Whether messages may be moved (menu, drag, a filter's fileinto) into the folder. */
+export function isMoveTarget(folder: Pick<Folder, 'system'>): boolean {
+  return !folder.system || !notMoveTargets.includes(folder.system);
+}
 
 export interface FolderNode {
   folder: Folder;

@@ -26,6 +26,8 @@ function systemNames(t: Translate): SystemFolderNames {
     inbox: t('folders.system.inbox'),
     sent: t('folders.system.sent'),
     draft: t('folders.system.draft'),
+    scheduled: t('folders.system.scheduled'),
+    snoozed: t('folders.system.snoozed'),
     trash: t('folders.system.trash'),
     junk: t('folders.system.junk'),
   };

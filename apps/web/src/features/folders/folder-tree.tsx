@@ -1,11 +1,22 @@
 import { useState, type DragEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
-import { ChevronRight, File, Folder, FolderDown, Inbox, Send, ShieldAlert, Trash2 } from 'lucide-react';
+import {
+  AlarmClock,
+  CalendarClock,
+  ChevronRight,
+  File,
+  Folder,
+  FolderDown,
+  Inbox,
+  Send,
+  ShieldAlert,
+  Trash2,
+} from 'lucide-react';
 import type { FolderSystem } from '@mailroom/protocol';
 import { folderPath } from './paths';
 import { Link } from '../../lib/router';
-import type { FolderNode } from './folder-order';
+import { isMoveTarget, type FolderNode } from './folder-order';
 import { isMessageDrag, readDraggedMessages, type DraggedMessages } from './drag';
 import { ItemMenu, itemMenuHost } from './item-menu';
 import styles from './folder-tree.module.css';
@@ -14,6 +25,8 @@ const systemIcons: Record<FolderSystem, typeof Inbox> = {
   inbox: Inbox,
   sent: Send,
   draft: File,
+  scheduled: CalendarClock,
+  snoozed: AlarmClock,
   trash: Trash2,
   junk: ShieldAlert,
 };
@@ -142,7 +155,7 @@ type TreeShared = Required<Pick<FolderTreeProps, 'aliasId' | 'activeFolderId' | 
 
 function TreeItem({ node, parentId, tree }: { node: FolderNode; parentId: number | null; tree: TreeShared }) {
   const { aliasId, activeFolderId, tabStop, collapsed, collector, manage } = tree;
-  const { onToggle, onFocusItem, onDropMessages } = tree;
+  const { onToggle, onFocusItem } = tree;
   const { t } = useTranslation();
   const { folder, displayName, depth, children } = node;
   const hasChildren = children.length > 0;
@@ -153,6 +166,8 @@ function TreeItem({ node, parentId, tree }: { node: FolderNode; parentId: number
   const name =
     folder.unread > 0 ? `${displayName}, ${t('folders.unread', { count: folder.unread })}` : displayName;
   const [dropping, setDropping] = useState(false);
+  // Scheduled, Snoozed and Drafts take no dropped messages (the server refuses a move into them).
+  const onDropMessages = isMoveTarget(folder) ? tree.onDropMessages : undefined;
 
   // Selected messages dragged from the list move here on drop (SPEC §2 drag-and-drop onto the folder tree).
   function onDragOver(event: DragEvent) {

@@ -6,6 +6,7 @@ export {
   buildFolderSections,
   findInbox,
   flattenFolders,
+  isMoveTarget,
   systemFolderOrder,
   type FolderNode,
   type FolderSections,

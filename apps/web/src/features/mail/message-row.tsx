@@ -2,7 +2,7 @@ import { memo, useRef, type DragEvent, type KeyboardEvent, type MouseEvent } fro
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
-import { Layers, Lock, Paperclip, Star } from 'lucide-react';
+import { AlarmClock, CornerDownLeft, Layers, Lock, Paperclip, Star } from 'lucide-react';
 import {
   DOUBLE_CLICK_MS,
   formatFullDate,
@@ -71,13 +71,23 @@ export const MessageRow = memo(function MessageRow({
     item.created_at,
   );
   const date = formatListDate(latestAt, now, locale);
+  // In Snoozed the row tells when the message comes back rather than when it came (issue 31).
+  const until = item.snoozed_until
+    ? t('mail.snoozedUntilShort', { time: formatListDate(item.snoozed_until, now, locale) })
+    : null;
+  const returned = item.returned
+    ? item.returned.for === 'snooze'
+      ? t('mail.backFromSnooze')
+      : t('mail.noReplyYet')
+    : null;
   const unread = !item.flags.seen || members.some((member) => !member.flags.seen);
   const chain = item.threads?.length ? item.threads.length + 1 : 0;
   const rowLabels = item.labels.map((id) => labelsById.get(id)).filter((label) => label !== undefined);
   const name = [
     who,
     subject,
-    date,
+    until ?? date,
+    returned,
     unread ? t('mail.unread') : null,
     item.flags.flagged ? t('mail.flagged') : null,
     item.has_attachments ? t('mail.hasAttachments') : null,
@@ -179,9 +189,34 @@ export const MessageRow = memo(function MessageRow({
               {chain}
             </button>
           ) : null}
-          <time className={styles.date} dateTime={latestAt} title={formatFullDate(latestAt, now, locale)}>
-            {date}
-          </time>
+          {returned ? (
+            <span
+              className={styles.returned}
+              data-returned={item.returned?.for}
+              title={
+                item.returned?.for === 'snooze'
+                  ? t('mail.snoozedUntilShort', { time: formatFullDate(item.returned.at, now, locale) })
+                  : undefined
+              }
+            >
+              {item.returned?.for === 'snooze' ? <AlarmClock aria-hidden /> : <CornerDownLeft aria-hidden />}
+              {returned}
+            </span>
+          ) : null}
+          {until && item.snoozed_until ? (
+            <time
+              className={clsx(styles.date, styles.until)}
+              dateTime={item.snoozed_until}
+              title={formatFullDate(item.snoozed_until, now, locale)}
+            >
+              <AlarmClock aria-hidden />
+              {until}
+            </time>
+          ) : (
+            <time className={styles.date} dateTime={latestAt} title={formatFullDate(latestAt, now, locale)}>
+              {date}
+            </time>
+          )}
         </div>
         <div className={styles.line}>
           <span className={styles.subject}>{subject}</span>

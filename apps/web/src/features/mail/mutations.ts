@@ -163,6 +163,39 @@ export function useMoveBack(): (moved: readonly MovedMessage[]) => Promise<void>
   return (moved) => moveBack(client, moved);
 }
 
+/**
+ * Snooze (issue 31): the messages, with the rest of their conversations in the same folder, go to Snoozed until
+ * `until` (ISO with offset). They leave the list at once; the refetch takes their conversations too.
+ */
+export function useSnoozeMessages() {
+  return useMutation(
+    removing(useQueryClient(), ({ messages, until }: { messages: readonly MessageRef[]; until: string }) =>
+      call(routes.snoozeMessages, { body: { folder_messages: toFolderMessages(messages), until } }),
+    ),
+  );
+}
+
+/** Unsnooze: snoozed messages go back now to where they were snoozed from. */
+export function unsnoozeOptions(client: QueryClient) {
+  return removing(client, ({ messages }: { messages: readonly MessageRef[] }) =>
+    call(routes.unsnoozeMessages, { body: { folder_messages: toFolderMessages(messages) } }),
+  );
+}
+
+export function useUnsnoozeMessages() {
+  return useMutation(unsnoozeOptions(useQueryClient()));
+}
+
+/** Undo of a snooze: the messages it moved to Snoozed go back at once. */
+export async function undoSnooze(client: QueryClient, moved: readonly MovedMessage[]): Promise<void> {
+  const messages = moved.map((m) => ({ folder_id: m.destination_id, uid: m.destination_uid }));
+  for (let i = 0; i < messages.length; i += 100)
+    await new MutationObserver(client, unsnoozeOptions(client)).mutate({
+      messages: messages.slice(i, i + 100),
+    });
+  void client.invalidateQueries({ queryKey: mailKeys.mails });
+}
+
 export interface LabelVariables extends LabelChange {
   messages: readonly MessageRef[];
 }

@@ -5,7 +5,9 @@ import { BreakableAddress } from '../../ui/breakable-address';
 import { loadFeatureTexts, useTranslation, withFeatureTexts } from '../../i18n';
 import clsx from 'clsx';
 import {
+  AlarmClock,
   ArrowLeft,
+  CornerDownLeft,
   Forward,
   ImageOff,
   Maximize2,
@@ -43,6 +45,7 @@ import { loadComposeWindow, loadScheduledBanner, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
 import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
+import { SnoozeMenu } from './snooze-menu';
 import { AttachmentList, decodeContent, HtmlBody, PlainBody } from '../message-view';
 import { SenderTrustBar, VerifiedMark } from './sender-trust';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
@@ -167,8 +170,11 @@ function MessageView({
     .map((id) => labels.data?.find((label) => label.id === id))
     .filter((label) => label !== undefined);
   const flagged = message.flags.flagged;
-  const inJunk = screen.folders.find((f) => f.id === message.folder_id)?.system === 'junk';
-  const inScheduled = screen.folders.find((f) => f.id === message.folder_id)?.system === 'scheduled';
+  const system = screen.folders.find((f) => f.id === message.folder_id)?.system;
+  const inJunk = system === 'junk';
+  const inScheduled = system === 'scheduled';
+  // Snooze is offered for mail that is not waiting to be sent, a draft, or already snoozed (issue 31).
+  const canSnooze = system !== 'scheduled' && system !== 'snoozed' && system !== 'draft';
   const [junkLink, setJunkLink] = useState<string | null>(null);
 
   return (
@@ -207,6 +213,7 @@ function MessageView({
         >
           <Star aria-hidden />
         </IconButton>
+        {canSnooze ? <SnoozeMenu onSnooze={actions.snooze} align="end" /> : null}
         <IconButton label={t('mail.delete')} onClick={() => void actions.remove().catch(() => {})}>
           <Trash2 aria-hidden />
         </IconButton>
@@ -290,6 +297,32 @@ function MessageView({
         <LazyPart>
           <ScheduledBanner message={message} onDone={screen.closeMessage} />
         </LazyPart>
+      ) : null}
+
+      {system === 'snoozed' && message.snoozed_until ? (
+        <div className={styles.imagesBar} role="status" data-snoozed>
+          <AlarmClock aria-hidden />
+          <span>
+            {t('mail.snoozedUntil', {
+              time: formatFullDate(message.snoozed_until, new Date(), i18n.language),
+            })}
+          </span>
+          <Button variant="secondary" onClick={() => void actions.unsnooze().catch(() => {})}>
+            {t('mail.unsnooze')}
+          </Button>
+        </div>
+      ) : null}
+      {message.returned ? (
+        <div className={styles.imagesBar} role="note" data-returned={message.returned.for}>
+          {message.returned.for === 'snooze' ? <AlarmClock aria-hidden /> : <CornerDownLeft aria-hidden />}
+          <span>
+            {message.returned.for === 'snooze'
+              ? t('mail.returnedSnooze', {
+                  time: formatFullDate(message.returned.at, new Date(), i18n.language),
+                })
+              : t('mail.returnedFollowUp')}
+          </span>
+        </div>
       ) : null}
 
       {message.images_blocked && !showImages ? (

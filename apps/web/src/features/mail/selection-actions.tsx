@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../i18n';
 import clsx from 'clsx';
 import {
+  AlarmClockOff,
   Check,
   FolderInput,
   Mail,
@@ -23,9 +24,10 @@ import menu from '../../ui/menu.module.css';
 import { useUser } from '../account';
 import { useMailScreen } from './mail-context';
 import { messageKey } from './list-model';
-import { folderLabel, useLabels } from '../folders';
+import { folderLabel, isMoveTarget, useLabels } from '../folders';
 import { useSelection } from './selection-store';
 import { useMailActions } from './use-mail-actions';
+import { SnoozeMenu } from './snooze-menu';
 import { ownedByControl } from './use-mail-keyboard';
 import styles from './mail-toolbar.module.css';
 
@@ -62,8 +64,11 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
   }
   useDeleteKey(actions.canAct ? remove : null);
 
+  // Snooze takes the listed messages (not a select-all), and not what waits to be sent or drafts.
+  const canSnooze = !actions.bulk && system !== 'scheduled' && system !== 'draft';
+
   const destinations = screen.folders.filter(
-    (folder) => folder.id !== screen.folder?.id && folder.system !== 'draft',
+    (folder) => folder.id !== screen.folder?.id && isMoveTarget(folder),
   );
 
   return (
@@ -79,6 +84,15 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
             <IconButton label={t('mail.delete')} onClick={remove}>
               <Trash2 aria-hidden />
             </IconButton>
+            {system === 'snoozed' ? (
+              actions.bulk ? null : (
+                <IconButton label={t('mail.unsnooze')} onClick={() => void actions.unsnooze().catch(ignore)}>
+                  <AlarmClockOff aria-hidden />
+                </IconButton>
+              )
+            ) : canSnooze ? (
+              <SnoozeMenu onSnooze={actions.snooze} />
+            ) : null}
             {isAliasUser ? null : (
               <Dropdown
                 trigger={

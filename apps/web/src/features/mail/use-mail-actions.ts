@@ -1,4 +1,5 @@
-import type { Folder, MailListItem, MovedMessage } from '@mailroom/protocol';
+import { formatFullDate, type Folder, type MailListItem, type MovedMessage } from '@mailroom/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { folderLabel } from '../folders';
 import { useTranslation } from '../../i18n';
 import { raiseSuccess } from '../../ui/notices-store';
@@ -14,7 +15,11 @@ import {
   useMarkMessages,
   useMoveBack,
   useMoveTo,
+  useSnoozeMessages,
+  useUnsnoozeMessages,
+  undoSnooze,
 } from './mutations';
+import { isoWithOffset } from './snooze-time';
 import { useSelection } from './selection-store';
 
 type MessageRef = Pick<MailListItem, 'folder_id' | 'uid'>;
@@ -38,6 +43,10 @@ export interface MailActions {
   /** To Junk, or from Junk back to the Inbox. */
   spam(): Promise<void>;
   empty(): Promise<void>;
+  /** To Snoozed until the moment (not in bulk mode), with Undo in the success box (issue 31). */
+  snooze(until: Date): Promise<void>;
+  /** From Snoozed back to where the messages were snoozed from. */
+  unsnooze(): Promise<void>;
 }
 
 export function useMailActions(): MailActions {
@@ -52,7 +61,10 @@ export function useMailActions(): MailActions {
   const bulker = useBulkAction();
   const emptier = useEmptyFolder();
   const moveBack = useMoveBack();
-  const { t } = useTranslation();
+  const snoozer = useSnoozeMessages();
+  const unsnoozer = useUnsnoozeMessages();
+  const client = useQueryClient();
+  const { t, i18n } = useTranslation();
 
   const rows = screen.list?.messages ?? [];
   let targets: MessageRef[] = rows.filter((item) => keys.has(messageKey(item)));
@@ -154,6 +166,22 @@ export function useMailActions(): MailActions {
       const destination = inJunk ? systemFolder('inbox') : systemFolder('junk');
       if (!destination) return;
       offerUndo(inJunk ? t('mail.movedNotSpam') : t('mail.markedSpam'), await moveOut(destination.id));
+    },
+    async snooze(until) {
+      if (targets.length === 0) return;
+      const result = await snoozer.mutateAsync({ messages: targets, until: isoWithOffset(until) });
+      done(true);
+      const moved = result.moved ?? [];
+      if (moved.length === 0) return;
+      raiseSuccess(t('mail.snoozedUntil', { time: formatFullDate(until, new Date(), i18n.language) }), () =>
+        undoSnooze(client, moved),
+      );
+    },
+    async unsnooze() {
+      if (targets.length === 0) return;
+      await unsnoozer.mutateAsync({ messages: targets });
+      done(true);
+      raiseSuccess(t('mail.unsnoozed'));
     },
     async empty() {
       if (screen.folder) await emptier.mutateAsync(screen.folder.id);

@@ -81,6 +81,8 @@ export function Sidebar({ newMessage, onDropMessages }: SidebarProps) {
     inbox: t('folders.system.inbox'),
     sent: t('folders.system.sent'),
     draft: t('folders.system.draft'),
+    scheduled: t('folders.system.scheduled'),
+    snoozed: t('folders.system.snoozed'),
     trash: t('folders.system.trash'),
     junk: t('folders.system.junk'),
   };
