@@ -65,8 +65,11 @@ async function setUndoSend(page: Page, label: string, seconds: number) {
     throw error;
   });
   await select.scrollIntoViewIfNeeded();
-  await select.selectOption(String(seconds));
-  await page.waitForResponse((response) => response.url().endsWith('/api/v1/user/settings'));
+  // Saved as it is changed: wait for that answer (listening from before the change, which may answer at once).
+  await Promise.all([
+    page.waitForResponse((response) => response.url().endsWith('/api/v1/user/settings')),
+    select.selectOption(String(seconds)),
+  ]);
 }
 
 async function writeTo(page: Page, newMessage: string, to: string, subject: string, body: string) {
