@@ -4,6 +4,7 @@ import { dispatchLiveEvent, refreshMissedEvents, startLiveUpdates, type LiveHand
 import { accountLiveHandler } from '../features/account/live';
 import { aliasesLiveHandler } from '../features/aliases/live';
 import { collectorsLiveHandler } from '../features/collectors/live';
+import { composeLiveHandler } from '../features/compose/live';
 import { contactsLiveHandler } from '../features/contacts/live';
 import { domainsLiveHandler } from '../features/domains/live';
 import { filtersLiveHandler } from '../features/filters/live';
@@ -26,6 +27,7 @@ export const liveHandlers: readonly LiveHandler[] = [
   collectorsLiveHandler,
   settingsLiveHandler,
   shellLiveHandler,
+  composeLiveHandler,
 ];
 
 /** One event to every feature's queries. */

@@ -18,7 +18,11 @@ export function NoticeBox() {
   if (!notice) return null;
   // A fresh box (and bar) for every notice; at the end of <body>, above and apart from a modal dialog, which
   // hides and disables the rest of the page while it is open.
-  return createPortal(<NoticeCard key={notice.id} notice={notice} />, document.body);
+  // A countdown finished early (elsewhere) starts its box's closing afresh.
+  return createPortal(
+    <NoticeCard key={`${notice.id}:${notice.countdown?.until ?? ''}`} notice={notice} />,
+    document.body,
+  );
 }
 
 function NoticeCard({ notice }: { notice: Notice }) {
@@ -29,7 +33,16 @@ function NoticeCard({ notice }: { notice: Notice }) {
   const Icon = isError ? CircleAlert : CircleCheck;
   const titleId = `notice-${notice.id}-title`;
   const close = () => dismiss(notice.id);
-  const paused = usePausedTimer(BANNER_MS, close);
+  const secondsLeft = useSecondsLeft(notice.countdown?.until);
+  // A countdown's box stays until it has ended and then shows its done text for the usual time.
+  const [shownMs] = useState(() => BANNER_MS + Math.max(0, (notice.countdown?.until ?? 0) - Date.now()));
+  const paused = usePausedTimer(shownMs, close);
+  const counting = notice.countdown !== undefined && secondsLeft > 0;
+  const text = notice.countdown
+    ? counting
+      ? notice.countdown.label(secondsLeft)
+      : notice.countdown.doneText
+    : notice.text;
 
   async function undo() {
     setUndoing(true);
@@ -59,9 +72,9 @@ function NoticeCard({ notice }: { notice: Notice }) {
         <p id={titleId} className={styles.title}>
           {isError ? t('notice.errorTitle') : t('notice.successTitle')}
         </p>
-        <p className={styles.text}>{notice.text}</p>
+        <p className={styles.text}>{text}</p>
       </div>
-      {notice.undo && (
+      {notice.undo && (!notice.countdown || counting) && (
         <button type="button" className={styles.undo} onClick={undo} disabled={undoing}>
           {t('notice.undo')}
         </button>
@@ -72,11 +85,28 @@ function NoticeCard({ notice }: { notice: Notice }) {
       <div className={styles.progress} role="presentation" title={t('notice.autoClose')}>
         <div
           className={clsx(styles.bar, isError ? styles.errorBar : styles.successBar)}
-          style={{ animationDuration: `${BANNER_MS}ms` }}
+          style={{ animationDuration: `${shownMs}ms` }}
         />
       </div>
     </div>
   );
+}
+
+/** Whole seconds until `until` (rounded up), ticking; 0 without one. */
+function useSecondsLeft(until: number | undefined): number {
+  const left = () => (until === undefined ? 0 : Math.max(0, Math.ceil((until - Date.now()) / 1000)));
+  const [seconds, setSeconds] = useState(left);
+  useEffect(() => {
+    if (until === undefined) return;
+    const timer = window.setInterval(() => {
+      const next = left();
+      setSeconds(next);
+      if (next === 0) window.clearInterval(timer);
+    }, 250);
+    return () => window.clearInterval(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- left reads until only
+  }, [until]);
+  return seconds;
 }
 
 /**

@@ -6,13 +6,26 @@ export interface Notice {
   text: string;
   /** Reverses what the success reports (a delete, a move): offered while the notice shows. */
   undo?: () => Promise<unknown>;
+  /**
+   * A success that is still under way until `until` (a send held for Undo): the box shows `label` with the seconds
+   * left, offers its Undo only meanwhile, then shows `doneText` and closes as usual.
+   */
+  countdown?: { until: number; label(seconds: number): string; doneText: string };
+  /** Names what the notice reports (a scheduled send), so news from another tab can finish or close it. */
+  tag?: string;
 }
+
+type NoticeExtras = Pick<Notice, 'undo' | 'countdown' | 'tag'>;
 
 interface NoticesState {
   queue: Notice[];
   refreshToast: boolean;
-  push(kind: Notice['kind'], text: string, undo?: Notice['undo']): void;
+  push(kind: Notice['kind'], text: string, undo?: Notice['undo'] | NoticeExtras): void;
   dismiss(id: number): void;
+  /** The notice of `tag` closes (cancelled elsewhere). */
+  dismissTag(tag: string): void;
+  /** The countdown of `tag`'s notice ends now (done elsewhere): it shows its done text. */
+  finishTag(tag: string): void;
   setRefreshToast(visible: boolean): void;
 }
 
@@ -31,11 +44,20 @@ export const useNotices = create<NoticesState>((set) => ({
         // while errors wait their turn so that none goes unread.
         queue: [
           ...(kind === 'success' ? state.queue.filter((notice) => notice.kind === 'error') : state.queue),
-          { id: nextId++, kind, text, ...(undo ? { undo } : {}) },
+          { id: nextId++, kind, text, ...(typeof undo === 'function' ? { undo } : (undo ?? {})) },
         ],
       };
     }),
   dismiss: (id) => set((state) => ({ queue: state.queue.filter((notice) => notice.id !== id) })),
+  dismissTag: (tag) => set((state) => ({ queue: state.queue.filter((notice) => notice.tag !== tag) })),
+  finishTag: (tag) =>
+    set((state) => ({
+      queue: state.queue.map((notice) =>
+        notice.tag === tag && notice.countdown && notice.countdown.until > Date.now()
+          ? { ...notice, countdown: { ...notice.countdown, until: Date.now() } }
+          : notice,
+      ),
+    })),
   setRefreshToast: (visible) => set({ refreshToast: visible }),
 }));
 

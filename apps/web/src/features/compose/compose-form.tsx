@@ -10,6 +10,7 @@ import type { ComposeInitial } from './compose-init';
 import { ComposeHeader, RecipientInputs } from './compose-parts';
 import { RichEditor } from './rich-editor';
 import { EncryptSwitch } from './encrypt-switch';
+import { RemindSelect, SendLaterMenu } from './send-later-menu';
 import { raiseError } from '../../api/error-message';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { useComposeForm, type ComposeFormState } from './use-compose-form';
@@ -153,6 +154,10 @@ function ComposeFooter({ compose }: { compose: ComposeFormState }) {
         <Send aria-hidden />
         {compose.sending ? t('compose.sending') : t('compose.send')}
       </Button>
+      {/* An encrypted message goes now only: the server keeps no text it could send later. */}
+      {compose.encryption.on ? null : (
+        <SendLaterMenu disabled={compose.sending} onSend={(sendAt) => void compose.send(sendAt)} />
+      )}
       <IconButton label={t('compose.attach')} onClick={() => fileInput.current?.click()}>
         <Paperclip aria-hidden />
       </IconButton>
@@ -174,6 +179,7 @@ function ComposeFooter({ compose }: { compose: ComposeFormState }) {
       >
         <Type aria-hidden />
       </IconButton>
+      <RemindSelect value={compose.remindDays} onChange={compose.setRemindDays} />
       <span className={styles.status} role="status">
         {compose.draftState === 'saved' ? t('compose.draftSaved') : null}
         {compose.draftState === 'failed' ? t('compose.draftFailed') : null}

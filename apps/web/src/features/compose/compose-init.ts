@@ -5,6 +5,7 @@ import { fromOptions, replyFrom, replyRecipients, toTag, type FromOption } from 
 import { initialBody, wantsSignature, type BodyFormat, type QuotedOriginal } from './compose-body';
 import { emptyRecipients, type RecipientFields } from './compose-request';
 import type { ComposeRequestOpen } from './compose-store';
+import type { EncryptionChoice } from './encrypt-switch';
 import { prefixedSubject } from './subject';
 
 /** The interface texts the quote header needs, from i18n. */
@@ -31,6 +32,28 @@ export interface ComposeInitial {
   source: { folder_id: number; uid: number; mode: 1 | 2 | 3 } | null;
   /** A stored message whose attachments come along (forward, reopened draft), with their ids in its order. */
   copyFrom: { folder_id: number; uid: number; ids: number[] } | null;
+  /** A window brought back by Undo send: its encryption and the files it kept in the browser. */
+  restored?: { encryption: EncryptionChoice; files: File[] };
+}
+
+/**
+ * A compose window as it was sent, kept in memory while the send is held for Undo: Undo opens it again exactly
+ * so, on the draft the cancelled send became (which brings the uploaded attachments back).
+ */
+export type ComposeSnapshot = Omit<ComposeInitial, 'draftUid' | 'copyFrom'> & {
+  restored: NonNullable<ComposeInitial['restored']>;
+};
+
+/** The window an Undo brings back: the snapshot, on the draft the cancel returned (none for an encrypted one). */
+export function restoredCompose(snapshot: ComposeSnapshot, draft: Mail | undefined): ComposeInitial {
+  return {
+    ...snapshot,
+    draftUid: draft?.uid ?? null,
+    copyFrom:
+      draft && draft.attachments.length > 0
+        ? { folder_id: draft.folder_id, uid: draft.uid, ids: draft.attachments.map((a) => a.id) }
+        : null,
+  };
 }
 
 function person(address: { name: string; email: string } | undefined): string {

@@ -1,6 +1,7 @@
 import { loadFeatureTexts } from '../../i18n';
 import { create } from 'zustand';
 import type { ComposeMode, Mail, MailAddress } from '@mailroom/protocol';
+import type { ComposeSnapshot } from './compose-init';
 
 /** What the compose window was opened for (SPEC §4 modes 0–3, or a stored draft). */
 export interface ComposeRequestOpen {
@@ -11,6 +12,8 @@ export interface ComposeRequestOpen {
   draft?: { folder_id: number; uid: number };
   /** Who a new message starts with in To (a /mail?recipient= or ?group= link). */
   to?: readonly MailAddress[];
+  /** Undo send: the window as it was sent, opened again (on `draft`, the copy the cancel put back in Drafts). */
+  restore?: ComposeSnapshot;
 }
 
 interface ComposeState {

@@ -6,7 +6,7 @@ import { Preloader } from '../../ui/preloader';
 import { raiseError } from '../../api/error-message';
 import { useAccount, useUser } from '../account';
 import { ComposeForm } from './compose-form';
-import { initialCompose, type QuoteTexts } from './compose-init';
+import { initialCompose, restoredCompose, type QuoteTexts } from './compose-init';
 import { useCompose, type ComposeRequestOpen } from './compose-store';
 import { useDraftMessage } from './queries';
 import styles from './compose.module.css';
@@ -48,9 +48,11 @@ function ComposeSession({ request }: { request: ComposeRequestOpen }) {
   const ready = account !== undefined && (request.draft === undefined || draft.data !== undefined);
   const initial = useMemo(
     () =>
-      ready
-        ? initialCompose(request, draft.data, account, user?.info.alias ?? null, texts, i18n.language)
-        : null,
+      !ready
+        ? null
+        : request.restore
+          ? restoredCompose(request.restore, draft.data)
+          : initialCompose(request, draft.data, account, user?.info.alias ?? null, texts, i18n.language),
     // The window starts from what was there when it opened; later account or language changes do not reset it.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [ready],

@@ -5,3 +5,5 @@ export { NewMessageButton } from './new-message-button';
 /** The compose window's rich text editor (TipTap), on its own: a profile's signature is written with it. */
 export const loadRichEditor = () =>
   import('./rich-editor').then((module) => ({ default: module.RichEditor }));
+/** The reader's bar on a message waiting in Scheduled (Edit, Send now, Cancel), loaded with the feature texts. */
+export const loadScheduledBanner = () => import('./scheduled-banner');

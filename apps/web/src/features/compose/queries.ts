@@ -12,6 +12,28 @@ export function sendMessage(body: ComposeRequest): Promise<SendResponse> {
   return call(routes.sendMessage, { body });
 }
 
+/** What waits in Scheduled (compose/live.ts spells this key again). */
+export const scheduledSendsKey = ['scheduled-sends'] as const;
+
+export function useScheduledSends(enabled = true) {
+  return useQuery({
+    queryKey: scheduledSendsKey,
+    queryFn: ({ signal }) => call(routes.scheduledSends, { signal }),
+    select: (response) => response.scheduled,
+    enabled,
+  });
+}
+
+/** Send now a message waiting in Scheduled. */
+export async function sendScheduledNow(id: number): Promise<void> {
+  await call(routes.sendScheduledNow, { params: { id } });
+}
+
+/** Undo, Edit or Cancel of a send waiting in Scheduled: its copy goes back to Drafts (none for an encrypted one). */
+export function cancelScheduledSend(id: number) {
+  return call(routes.cancelScheduledSend, { params: { id } });
+}
+
 export function saveDraft(body: ComposeRequest): Promise<DraftResponse> {
   return call(routes.saveDraft, { body });
 }

@@ -18,11 +18,20 @@ export function useComposeAttachments(initial: ComposeInitial, t: Translate) {
   attachmentsRef.current = attachments.items;
   // What the window opened with: a forward's or a reopened draft's attachments arrive a moment later.
   const openingAttachments = useRef(new Set<number>());
-  const [encryption, setEncryption] = useState<EncryptionChoice>(encryptionOff);
+  const [encryption, setEncryption] = useState<EncryptionChoice>(
+    initial.restored?.encryption ?? encryptionOff,
+  );
   const encryptionRef = useRef(encryption);
   encryptionRef.current = encryption;
   const [dragging, setDragging] = useState(false);
   const uploading = attachments.items.some((item) => item.status === 'uploading');
+
+  // A window brought back by Undo send: the files an encrypted message kept in the browser come back as they were.
+  useEffect(() => {
+    const files = initial.restored?.files ?? [];
+    if (files.length > 0) attachments.addFiles(files, { local: true });
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per window
+  }, []);
 
   // Forwarded and reopened drafts bring their attachments along without uploading them again.
   useEffect(() => {

@@ -2,7 +2,8 @@ import { useContext, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from '../../i18n';
 import { useNotices } from '../../ui/notices-store';
-import type { ComposeInitial } from './compose-init';
+import { useAccount } from '../account';
+import type { ComposeInitial, ComposeSnapshot } from './compose-init';
 import type { ComposeForm as FormValues } from './compose-request';
 import { useCompose } from './compose-store';
 import { ComposeSavedContext } from './saved-context';
@@ -26,6 +27,8 @@ export function useComposeForm(initial: ComposeInitial) {
   const [collapsed, setCollapsed] = useState(false);
   const [fullscreen, setFullscreen] = useState(false);
   const [confirmDiscard, setConfirmDiscard] = useState(false);
+  const [remindDays, setRemindDays] = useState(0);
+  const undoSeconds = useAccount()?.settings.undo_send_seconds ?? 0;
   const finished = useRef(false);
   const sendingRef = useRef(false);
   const fields = useComposeFields(initial);
@@ -62,11 +65,33 @@ export function useComposeForm(initial: ComposeInitial) {
     closeCompose();
   }
 
+  /** The window as it is now (what Undo send brings back). */
+  const snapshot = (): ComposeSnapshot => ({
+    mode: initial.mode,
+    fromChoices: initial.fromChoices,
+    fromId: fields.fromId,
+    recipients: fields.recipients,
+    subject: fields.subject,
+    body: fields.body,
+    format: fields.format,
+    withSignature: initial.withSignature,
+    source: initial.source,
+    restored: {
+      encryption: files.encryptionRef.current,
+      files: files.encryptionRef.current.on
+        ? files.attachments.items.flatMap((item) => (item.file ? [item.file] : []))
+        : [],
+    },
+  });
+
   const { sending, send } = useComposeSend({
     formRef,
     files,
     drafts: draft.drafts,
     sendingRef,
+    remindDays,
+    undoSeconds,
+    snapshot,
     onSent: () => {
       finish();
       refreshMail(client);
@@ -114,6 +139,8 @@ export function useComposeForm(initial: ComposeInitial) {
     dragging: files.dragging,
     encryption: files.encryption,
     confirmDiscard,
+    remindDays,
+    setRemindDays,
     attachments: files.attachments,
     title: fields.subject.trim() || t(`compose.title${initial.mode}`),
     setCollapsed,

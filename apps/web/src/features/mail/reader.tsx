@@ -41,7 +41,7 @@ import { mailKeys, mailQueries } from './queries';
 import { markedSeenByOpening } from './live';
 import { useLabelMessages, useMarkMessages } from './mutations';
 import { useSelection } from './selection-store';
-import { loadComposeWindow, useCompose } from '../compose';
+import { loadComposeWindow, loadScheduledBanner, useCompose } from '../compose';
 import { loadReaderDecrypt } from '../decrypt';
 import { loadSenderContact } from '../contacts';
 import { useMailActions } from './use-mail-actions';
@@ -59,6 +59,9 @@ const ReaderDecrypt = lazyChunk(() =>
 // "Create a filter from this message" and the like load with the reader's menu.
 const loadReaderMenuItems = withFeatureTexts(() => import('./reader-menu-items'));
 const ReaderMenuItems = lazyChunk(loadReaderMenuItems);
+
+// A message waiting in Scheduled shows when it goes, with Edit, Send now and Cancel (issue 31).
+const ScheduledBanner = lazyChunk(withFeatureTexts(loadScheduledBanner));
 
 // "Add sender to contacts" asks the server about the sender once a message is open.
 const SenderContact = lazyChunk(loadSenderContact);
@@ -169,6 +172,7 @@ function MessageView({
   const flagged = message.flags.flagged;
   const system = screen.folders.find((f) => f.id === message.folder_id)?.system;
   const inJunk = system === 'junk';
+  const inScheduled = system === 'scheduled';
   // Snooze is offered for mail that is not waiting to be sent, a draft, or already snoozed (issue 31).
   const canSnooze = system !== 'scheduled' && system !== 'snoozed' && system !== 'draft';
   const [junkLink, setJunkLink] = useState<string | null>(null);
@@ -289,6 +293,11 @@ function MessageView({
       </header>
 
       <SenderTrustBar trust={message.trust} />
+      {inScheduled ? (
+        <LazyPart>
+          <ScheduledBanner message={message} onDone={screen.closeMessage} />
+        </LazyPart>
+      ) : null}
 
       {system === 'snoozed' && message.snoozed_until ? (
         <div className={styles.imagesBar} role="status" data-snoozed>

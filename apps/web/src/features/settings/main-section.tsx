@@ -21,6 +21,8 @@ import { SettingsPage } from '../../ui/settings-editor-header';
 const PAGE_SIZES = [10, 20, 30, 50, 100, 200];
 /** How often the wallet application may be told of new mail, in minutes (0: never). */
 const NOTIFY_CHOICES = [0, 5, 15, 30, 60, 180, 720, NOTIFY_MINUTES_MAX];
+/** How long a sent message is held on the server with an Undo offered, in seconds (0: sent at once). */
+const UNDO_SEND_CHOICES = [0, 5, 10, 20, 30] as const;
 
 /** The settings that are a switch, and the name of their texts. */
 type SwitchKey =
@@ -109,6 +111,21 @@ export function MainSection() {
       <Group title={t('settingsMain.writingGroup')}>
         {choice('signature_add', signatureAddValues)}
         {toggle('signature_reply', 'signatureReply')}
+        <SelectSetting
+          label={t('settingsMain.undoSend')}
+          hint={t('settingsMain.undoSendHint')}
+          value={String(settings.undo_send_seconds)}
+          options={UNDO_SEND_CHOICES.map((value) => ({
+            value: String(value),
+            label:
+              value === 0
+                ? t('settingsMain.undoSendOff')
+                : t('settingsMain.undoSendSeconds', { count: value }),
+          }))}
+          onChange={(value) =>
+            save({ undo_send_seconds: Number(value) as (typeof UNDO_SEND_CHOICES)[number] })
+          }
+        />
       </Group>
 
       <Group title={t('settingsMain.interfaceGroup')}>
