@@ -15,7 +15,12 @@ let memberSeq = 100_000_000_000;
 export async function createAccount(db: Db, name = 'Test User') {
   const memberId = String(memberSeq++ + Math.floor(Math.random() * 1000) * 1_000_000);
   // Sends go at once, as in the other tests (testConfig's UNDO_SEND_DEFAULT_SECONDS).
-  const { account } = await ensureAccount(db, { memberId, name, mailDomain: 'mailroom.test', undoSendSeconds: 0 });
+  const { account } = await ensureAccount(db, {
+    memberId,
+    name,
+    mailDomain: 'mailroom.test',
+    undoSendSeconds: 0,
+  });
   return account;
 }
 

@@ -1,9 +1,4 @@
-import {
-  startQueueWorker,
-  startRecurringJob,
-  type Job,
-  type JobOutcome,
-} from '../core/jobs/index.js';
+import { startQueueWorker, startRecurringJob, type Job, type JobOutcome } from '../core/jobs/index.js';
 import { emit } from '../core/events/index.js';
 import { requeueOverdueReturns, returnDue, RETURNS_JOB } from '../mailbox/index.js';
 import { releaseScheduledSend, SCHEDULED_LEASE_MS, SCHEDULED_SEND } from './scheduled.js';
