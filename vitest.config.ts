@@ -17,6 +17,7 @@ const slowServerTests = [
   'apps/server/test/filters/sieve-cli.test.ts', // 18 s: `mailroom sieve test` as child processes
   'apps/server/test/core/blobs-s3.test.ts', // 16 s: a server process on S3
   'apps/server/test/process/cluster-kill.test.ts', // PostgreSQL only: kills one of two server processes
+  'apps/server/test/process/cluster-scheduled.test.ts', // PostgreSQL only: 10,000 scheduled sends, a node killed
 ];
 
 const server: TestProjectInlineConfiguration['test'] = {

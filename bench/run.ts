@@ -43,6 +43,13 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
       ((o) => (m.runInboundChecksBench as ExportedBench)({ ...o, count: o.quick ? 300 : 1000 })),
   );
   await tryImport('./memory.js', (m) => m.runMemoryBench && ((o) => (m.runMemoryBench as ExportedBench)(o)));
+  // An idle server's polls (issue 31 added the due-item worker): CPU, and on PostgreSQL the transactions.
+  await tryImport(
+    './idle-polls.js',
+    (m) =>
+      m.runIdlePollsBench &&
+      ((o) => (m.runIdlePollsBench as ExportedBench)({ ...o, seconds: o.quick ? 10 : 30 })),
+  );
   // In process, on a mailbox written with SQL: the service alone, without HTTP (a second column, as such).
   // One corpus size per entry, so each runs on its own fresh database.
   for (const messages of quick ? [10_000] : [10_000, 100_000]) {

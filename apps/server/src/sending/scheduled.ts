@@ -29,10 +29,10 @@ export const SCHEDULED_SEND = 'scheduled-send';
 
 /**
  * A process killed while releasing leaves its claimed items to another once this lease runs out (renewed every
- * second while it works). Short, so a dead node delays a due send by seconds; safe, since a release decides under the
+ * third of it while it works). Short, so a dead node delays a due send by seconds; safe, since a release decides under the
  * row's lock and a second claim of a released item finds it sent and does nothing.
  */
-export const SCHEDULED_LEASE_MS = 3_000;
+export const SCHEDULED_LEASE_MS = 2_000;
 
 /** Refuses a new scheduled send when the account has SCHEDULED_MAX waiting. */
 export async function checkScheduledRoom(trx: Trx, config: Config, accountId: number): Promise<void> {
