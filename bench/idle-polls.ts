@@ -2,7 +2,7 @@
  * What an idle server costs its database and its CPU (issue 31: the due-item poll for scheduled sends, snoozes and
  * follow-ups joined the job workers): one server with the default settings and an empty mailbox store, left alone
  * for `seconds`. On PostgreSQL the transactions its database commits (pg_stat_database.xact_commit: each poll of a
- * job worker is one); on both, the server's CPU time. `DUE_POLL_MS=off`-like comparisons run with the env given.
+ * job worker is one); on both, the server's CPU time. `env` compares settings (DUE_POLL_MS=60000: the due poll's share).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
