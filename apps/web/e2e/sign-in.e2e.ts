@@ -9,8 +9,8 @@ const { url, dataDir, adminDataDir, smtpPort } = sharedServer();
 const browser = await launchBrowser();
 
 const systemFolders = {
-  en: ['Inbox', 'Sent', 'Drafts', 'Trash', 'Junk'],
-  ru: ['Входящие', 'Отправленные', 'Черновики', 'Корзина', 'Спам'],
+  en: ['Inbox', 'Sent', 'Drafts', 'Scheduled', 'Snoozed', 'Trash', 'Junk'],
+  ru: ['Входящие', 'Отправленные', 'Черновики', 'Запланированные', 'Отложенные', 'Корзина', 'Спам'],
 };
 
 async function folderNames(page: Page): Promise<string[]> {

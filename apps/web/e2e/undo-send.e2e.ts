@@ -136,7 +136,7 @@ describe('undo send and send later (issue 31)', () => {
     await a.goto(`${url}/mail`);
     const later = 'Later — через минуту';
     compose = await writeTo(a, 'New message', borisAddress, later, 'Scheduled text.');
-    await compose.getByRole('button', { name: 'Send later: choose when' }).click();
+    await compose.getByRole('button', { name: 'Later: pick when it goes' }).click();
     await a.getByRole('menuitem', { name: 'Pick a time…' }).click();
     const picker = compose.getByLabel('Send at');
     const picked = await a.evaluate(() => {
@@ -157,7 +157,7 @@ describe('undo send and send later (issue 31)', () => {
     // Another, for tomorrow morning, sent now from the Scheduled banner.
     const tomorrow = 'Tomorrow — sent now';
     compose = await writeTo(a, 'New message', borisAddress, tomorrow, 'Banner text.');
-    await compose.getByRole('button', { name: 'Send later: choose when' }).click();
+    await compose.getByRole('button', { name: 'Later: pick when it goes' }).click();
     await a.getByRole('menuitem', { name: 'Tomorrow morning' }).click();
     await notice(a, /Scheduled for .*08:00/);
 
@@ -204,7 +204,7 @@ describe('undo send and send later (issue 31)', () => {
     await box.getByRole('button', { name: 'Отменить' }).click();
     compose = p.getByTestId('compose-window');
     await compose.waitFor();
-    await compose.getByRole('button', { name: 'Отправить позже: выбрать время' }).click();
+    await compose.getByRole('button', { name: 'Позже: выбрать время' }).click();
     await p.getByRole('menuitem', { name: 'Завтра утром' }).waitFor();
     await screenshot(p, 'send-later-menu-mobile-ru');
     await p.getByRole('menuitem', { name: 'Завтра утром' }).click();

@@ -121,7 +121,7 @@ describe('send later and undo send', () => {
     renderCompose({ mode: COMPOSE_MODE.NEW }, server);
     await writeMessage();
     server.scheduled = { id: 3, purpose: 'later', send_at: isoWithOffset(tomorrowMorning(new Date())) };
-    const menu = await openMenu('Send later: choose when');
+    const menu = await openMenu('Later: pick when it goes');
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Tomorrow morning' }));
     await waitFor(() => expect(sent(server, 'sendMessage')).toHaveLength(1));
     const body = sent(server, 'sendMessage')[0]!.body as { send_at: string };
@@ -139,7 +139,7 @@ describe('send later and undo send', () => {
     const remind = await openMenu('Remind me if no reply');
     fireEvent.click(within(remind).getByRole('menuitemradio', { name: 'Remind in 3 d.' }));
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
-    const menu = await openMenu('Send later: choose when');
+    const menu = await openMenu('Later: pick when it goes');
     fireEvent.click(within(menu).getByRole('menuitem', { name: 'Pick a time…' }));
     const picker = await screen.findByLabelText('Send at');
     fireEvent.change(picker, { target: { value: '2027-01-15T14:30' } });
