@@ -18,6 +18,7 @@ const slowServerTests = [
   'apps/server/test/core/blobs-s3.test.ts', // 16 s: a server process on S3
   'apps/server/test/process/cluster-kill.test.ts', // PostgreSQL only: kills one of two server processes
   'apps/server/test/process/cluster-scheduled.test.ts', // PostgreSQL only: 10,000 scheduled sends, a node killed
+  'apps/server/test/process/idle-memory.test.ts', // ~20 s: builds the server and measures an idle one
 ];
 
 const server: TestProjectInlineConfiguration['test'] = {

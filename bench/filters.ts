@@ -205,7 +205,7 @@ export async function runFiltersBench(opts: {
     const deps = {
       db,
       // As the server keeps them: small blobs in the database, larger ones in the folder.
-      blobs: openBlobStore(db, path.join(dataDir, 'blobs')),
+      blobs: await openBlobStore(db, path.join(dataDir, 'blobs')),
       events: new InProcessEventBus(),
       log: pino({ level: 'silent' }),
     };

@@ -39,7 +39,7 @@ async function initdbPeak(): Promise<number> {
   try {
     const child = spawn(
       process.execPath,
-      ['apps/server/dist/db/pglite-initdb.js', path.join(dataDir, 'pglite')],
+      ['apps/server/dist/core/db/pglite-initdb.js', path.join(dataDir, 'pglite')],
       {
         cwd: new URL('../', import.meta.url).pathname,
         stdio: 'inherit',

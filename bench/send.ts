@@ -85,7 +85,7 @@ export async function runSendBench(opts: { databaseUrl?: string; quick: boolean 
       config,
       db,
       secrets: generateSecrets(),
-      blobs: openBlobStore(db, path.join(dataDir, 'blobs'), config.blobs.s3),
+      blobs: await openBlobStore(db, path.join(dataDir, 'blobs'), config.blobs.s3),
       events,
       wallet: openWalletGateway(config, db),
       invoicePurposes: appInvoicePurposes(events),

@@ -40,7 +40,7 @@ async function main() {
 
   const db = await openConfiguredDatabase(config);
   const secrets = await loadSecrets(config, db);
-  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
+  const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
   const events = await createEventBus(config);
   const wallet = openWalletGateway(config, db);
   const invoicePurposes = appInvoicePurposes(events);

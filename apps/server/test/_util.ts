@@ -14,7 +14,8 @@ import { appInvoicePurposes, buildApp } from '../src/app.js';
 import { openWalletGateway, type InvoicePurposes, type WalletGateway } from '../src/wallet/index.js';
 import { generateSecrets } from '../src/core/secrets.js';
 import { CSRF_HEADER } from '../src/http/csrf.js';
-import { DatabaseBlobStore, S3BlobStore, openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
+import { DatabaseBlobStore, openBlobStore, type BlobStore } from '../src/core/blobs/index.js';
+import { S3BlobStore } from '../src/core/blobs/s3-blob-store.js';
 import { InProcessEventBus } from '../src/core/events/index.js';
 import { startS3, type S3Server } from '../../../test-support/s3.js';
 import { apiPath } from './_client.js';
@@ -105,8 +106,8 @@ export function testS3(): Promise<S3Server> {
  */
 export async function testBlobStore(db: Db, config: Pick<Config, 'dataDir' | 'blobs'>): Promise<BlobStore> {
   const root = path.join(config.dataDir, 'blobs');
-  if (process.env.MAILROOM_TEST_BLOB_STORE !== 's3') return openBlobStore(db, root, config.blobs.s3);
-  if (config.blobs.s3) return openBlobStore(db, root, config.blobs.s3);
+  if (process.env.MAILROOM_TEST_BLOB_STORE !== 's3') return await openBlobStore(db, root, config.blobs.s3);
+  if (config.blobs.s3) return await openBlobStore(db, root, config.blobs.s3);
   const s3 = new S3BlobStore((await testS3()).settings, root);
   cleanup(() => s3.close());
   return new DatabaseBlobStore(db, s3, 0);

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import type { ErrorCode, ImapSecurity } from '@mailroom/protocol';
-import { ImapFlow } from 'imapflow';
+import type { ImapFlow } from 'imapflow';
 import { DomainError } from '../core/errors.js';
 import { DnsLookupError, type AddressPolicy, type DnsResolver } from '../core/net/index.js';
 
@@ -72,6 +72,8 @@ export async function connectImap(
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const address = await resolvePermittedAddress(endpoint.host, deps);
   const host = endpoint.host.replace(/^\[|\]$/g, '');
+  // The IMAP client is loaded by the first collector that runs (~4 MB of heap a server without collectors never needs).
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: address,
     port: endpoint.port,

@@ -276,7 +276,7 @@ describe('the blob collector', () => {
       const refs = appBlobReferences(processDb);
       return startBlobCollector({
         db: processDb,
-        store: openBlobStore(processDb, blobRoot),
+        store: await openBlobStore(processDb, blobRoot),
         referenced: async (batch) => {
           asked.push(batch);
           return refs(batch);

@@ -89,7 +89,7 @@ async function startProcess(url: string, env: Record<string, string>) {
   const db = await openDatabase({ kind: 'postgres', url });
   cleanup(() => db.destroy());
   const secrets = await loadSecrets(config, db);
-  const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
+  const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
   const events = new InProcessEventBus();
   const app = await buildApp(
     {

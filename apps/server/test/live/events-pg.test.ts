@@ -169,7 +169,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     const start = async () => {
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
-      const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
+      const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
       const app = await buildApp(
         {
           config,
@@ -224,7 +224,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     const start = async () => {
       const config = await testConfig({ DATABASE_URL: url });
       const events = await bus(url);
-      const blobs = openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
+      const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
       const app = await buildApp(
         {
           config,

@@ -150,7 +150,7 @@ describe('crash safety of SMTP ingest', () => {
           .executeTakeFirstOrThrow();
         expect(folder).toEqual({ total_count: rows.length, unread_count: rows.length });
         // Read as the server reads them: small messages from the database, large ones from their files.
-        const blobs = openBlobStore(db, path.join(dataDir, 'blobs'));
+        const blobs = await openBlobStore(db, path.join(dataDir, 'blobs'));
         for (const row of rows) {
           expect(row.content_id, row.subject).not.toBeNull();
           const bytes = await blobs.get(row.blob_hash);

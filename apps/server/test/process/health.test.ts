@@ -19,7 +19,7 @@ describe('readiness', () => {
     await fs.writeFile(path.join(dir, 'not-a-folder'), 'x');
     const { app } = await createTestApp({
       db,
-      blobs: openBlobStore(db, path.join(dir, 'not-a-folder', 'blobs')),
+      blobs: await openBlobStore(db, path.join(dir, 'not-a-folder', 'blobs')),
     });
     const ready = await new Browser(app).get('/healthz/ready');
     expect(ready.statusCode).toBe(503);

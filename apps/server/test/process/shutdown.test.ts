@@ -62,7 +62,7 @@ async function setUp(extraEnv: Record<string, string> = {}, outgoing = 0) {
 
 /** Outgoing mail waiting in the outbox, as a send leaves it: a stored blob and one queued remote row each. */
 async function queueOutgoing(db: Db, dataDir: string, accountId: number, count: number) {
-  const blobs = openBlobStore(db, path.join(dataDir, 'blobs'));
+  const blobs = await openBlobStore(db, path.join(dataDir, 'blobs'));
   for (let i = 0; i < count; i++) {
     const raw = Buffer.from(
       `From: shutdown@mailroom.test\r\nTo: out${i}@example.org\r\nSubject: outgoing ${i}\r\n` +

@@ -15,7 +15,7 @@ import {
 } from '../../src/wallet/index.js';
 
 const db = await createTestDb();
-const blobs = openBlobStore(db, path.join((await testConfig()).dataDir, 'blobs'));
+const blobs = await openBlobStore(db, path.join((await testConfig()).dataDir, 'blobs'));
 const failed: string[] = [];
 const purposes = new InvoicePurposes().register('thing', {
   async onPaid() {},

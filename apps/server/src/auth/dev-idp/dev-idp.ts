@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { passportLevelValues, type PassportLevel } from '@mailroom/protocol';
 import type { Db } from '../../core/db/index.js';
 import { DomainError } from '../../core/errors.js';
@@ -53,7 +54,7 @@ const SIGN_UP_PASSPORT_LEVEL: PassportLevel = 'formal';
  * It issues the member ID both as `sub` and as the `member_id` claim, and the passport level picked at sign-up as
  * the claim OIDC_PASSPORT_LEVEL_CLAIM names.
  */
-export function createDevIdp(opts: DevIdpOptions): Provider {
+export async function createDevIdp(opts: DevIdpOptions): Promise<Provider> {
   // The cookies of the sign-in flow: in a cross-site frame only SameSite=None; Secure; Partitioned ones are kept.
   const cookieAttributes = opts.embedded
     ? ({ httpOnly: true, sameSite: 'none', secure: true, partitioned: true } as const)
@@ -143,7 +144,10 @@ export function createDevIdp(opts: DevIdpOptions): Provider {
       ctx.body = errorPage(String(out.error_description ?? out.error ?? 'error'), { lang: languageOf(ctx) });
     },
   };
-  const provider = new Provider(opts.issuer, configuration);
+  // oidc-provider (~4 MB of heap with its Koa) is loaded when the provider is first asked for something: never by a
+  // server signing in through an external provider, and by the embedded default at its first sign-in.
+  const { default: OidcProvider } = await import('oidc-provider');
+  const provider = new OidcProvider(opts.issuer, configuration);
   provider.proxy = opts.trustProxy;
   if (opts.embedded) {
     // The cookie library refuses Secure cookies unless the request counts as secure (TLS, or a trusted proxy's
@@ -173,11 +177,13 @@ export type EndProviderSession = (request: FastifyRequest, reply: FastifyReply) 
 
 /** Mounts the provider under /oidc and its interaction pages under /idp; answers how to end a browser's session. */
 export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): Promise<EndProviderSession> {
-  const provider = createDevIdp(opts);
-  const handler = provider.callback();
+  let created: Promise<Provider> | undefined;
+  const devIdp = () => (created ??= createDevIdp(opts));
+  let handler: ReturnType<Provider['callback']> | undefined;
   const { db } = opts;
   const endProviderSession: EndProviderSession = async (request, reply) => {
     // The provider's own reading of its cookie (signed with its keys): a forged one names no session.
+    const provider = await devIdp();
     const session = await provider.Session.get(provider.createContext(request.raw, reply.raw));
     if (session.accountId) await session.destroy();
   };
@@ -186,7 +192,8 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
     // oidc-provider reads request bodies itself: leave the stream unread.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_req, _payload, done) => done(null));
-    const forward = (request: FastifyRequest, reply: FastifyReply) => {
+    const forward = async (request: FastifyRequest, reply: FastifyReply) => {
+      handler ??= (await devIdp()).callback();
       reply.hijack();
       const raw = request.raw as typeof request.raw & { originalUrl?: string };
       raw.originalUrl = raw.url;
@@ -212,7 +219,7 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
     // Each handler loads the interaction first: an unknown or expired uid gets an error page.
     const details = async (request: FastifyRequest, reply: FastifyReply) => {
       try {
-        const interaction = await provider.interactionDetails(request.raw, reply.raw);
+        const interaction = await (await devIdp()).interactionDetails(request.raw, reply.raw);
         return { interaction, lang: languageOf(request, interaction.params.ui_locales) };
       } catch {
         const lang = languageOf(request);
@@ -228,7 +235,9 @@ export async function devIdpRoutes(app: FastifyInstance, opts: DevIdpOptions): P
         .send(idpScript),
     );
     const finishLogin = async (request: FastifyRequest, reply: FastifyReply, memberId: string) => {
-      const url = await provider.interactionResult(
+      const url = await (
+        await devIdp()
+      ).interactionResult(
         request.raw,
         reply.raw,
         { login: { accountId: memberId } },

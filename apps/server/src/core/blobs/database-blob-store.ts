@@ -12,7 +12,7 @@ import {
   type ListedBlob,
   type PutStreamOptions,
 } from './blob-store.js';
-import { S3BlobStore, type S3Settings } from './s3-blob-store.js';
+import type { S3Settings } from './s3-blob-store.js';
 import {
   blobRowExists,
   deleteBlobRow,
@@ -166,6 +166,12 @@ const LIST_PAGE = 1000;
  * The store main.ts opens (config.blobs): small blobs in the database, the rest as files under `root` (BLOB_STORE=fs)
  * or in an S3 bucket (BLOB_STORE=s3, `s3` its settings), `root` then only the local spool's place.
  */
-export function openBlobStore(db: Db, root: string, s3: S3Settings | null = null): DatabaseBlobStore {
-  return new DatabaseBlobStore(db, s3 ? new S3BlobStore(s3, root) : new FsBlobStore(root));
+export async function openBlobStore(
+  db: Db,
+  root: string,
+  s3: S3Settings | null = null,
+): Promise<DatabaseBlobStore> {
+  // The S3 client (AWS's SDK: ~5 MB of heap) is loaded only by a deployment that stores blobs in S3.
+  const files = s3 ? new (await import('./s3-blob-store.js')).S3BlobStore(s3, root) : new FsBlobStore(root);
+  return new DatabaseBlobStore(db, files);
 }

@@ -15,6 +15,7 @@ export {
   type BlobCollection,
   type BlobReferences,
 } from './collector.js';
-export { S3BlobStore, S3_PART_BYTES, openS3Client, type S3Settings } from './s3-blob-store.js';
+// The S3 store itself is imported from './s3-blob-store.js' where it is wanted (openBlobStore loads it on demand).
+export type { S3Settings } from './s3-blob-store.js';
 export { DatabaseBlobStore, SMALL_BLOB_MAX_BYTES, openBlobStore } from './database-blob-store.js';
 export * from './spool.js';

@@ -4,13 +4,14 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrate, openDatabase } from './index.js';
+import { sharedBuffersFor } from './pglite-open.js';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-pglite-open-'));
 afterAll(() => fs.rm(root, { recursive: true, force: true }));
 
 describe('embedded database in a data folder', () => {
   it(
-    'is created on first open, runs with its memory settings, and keeps its data when reopened',
+    'is created on first open, runs with memory sized to it, and keeps its data when reopened',
     { timeout: 120_000 },
     async () => {
       const dataDir = path.join(root, 'data', 'pglite');
@@ -19,12 +20,26 @@ describe('embedded database in a data folder', () => {
       await sql`create table kept (v text)`.execute(db);
       await sql`insert into kept values ('still here')`.execute(db);
       const { rows } = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db);
-      expect(rows[0]!.shared_buffers).toBe('96MB');
+      // A new, nearly empty database gets the least; an embedder's fixed size is taken as given.
+      expect(rows[0]!.shared_buffers).toBe('16MB');
+      const memory = await sql<{ name: string; setting: string; unit: string }>`
+        select name, setting, unit from pg_settings
+        where name in ('work_mem', 'temp_buffers', 'maintenance_work_mem', 'wal_buffers') order by name`.execute(
+        db,
+      );
+      expect(memory.rows.map((r) => `${r.name}=${r.setting} × ${r.unit}`)).toEqual([
+        'maintenance_work_mem=16384 × kB',
+        'temp_buffers=512 × 8kB',
+        'wal_buffers=64 × 8kB',
+        'work_mem=4096 × kB',
+      ]);
       const wal = await sql<{ max_wal_size: string }>`show max_wal_size`.execute(db);
       expect(wal.rows[0]!.max_wal_size).toBe('96MB');
       await db.destroy();
 
-      db = await openDatabase({ kind: 'pglite', dataDir });
+      db = await openDatabase({ kind: 'pglite', dataDir, sharedBuffersMb: 32 });
+      const reopened = await sql<{ shared_buffers: string }>`show shared_buffers`.execute(db);
+      expect(reopened.rows[0]!.shared_buffers).toBe('32MB');
       const kept = await sql<{ v: string }>`select v from kept`.execute(db);
       expect(kept.rows).toEqual([{ v: 'still here' }]);
       await db.destroy();
@@ -78,6 +93,17 @@ describe('embedded database in a data folder', () => {
       await expect(fs.access(`${dataDir}.creating`)).rejects.toThrow(/ENOENT/);
     },
   );
+
+  it('sizes shared buffers to a quarter of the database, between 16 and 96 MB', () => {
+    const MB = 1024 * 1024;
+    expect(sharedBuffersFor(0)).toBe(16);
+    expect(sharedBuffersFor(64 * MB)).toBe(16);
+    expect(sharedBuffersFor(65 * MB)).toBe(32);
+    expect(sharedBuffersFor(130 * MB)).toBe(64);
+    expect(sharedBuffersFor(256 * MB)).toBe(64);
+    expect(sharedBuffersFor(630 * MB)).toBe(96);
+    expect(sharedBuffersFor(50_000 * MB)).toBe(96);
+  });
 
   it('reports why when the cluster cannot be created', async () => {
     const blocked = path.join(root, 'a-file');
