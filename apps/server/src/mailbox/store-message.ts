@@ -4,7 +4,7 @@ import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
-import { previewOf, type ParsedMessage } from './parse/parse-message.js';
+import { previewOf, type ParsedMessage } from './parse/message-text.js';
 import { findThread, threadSubject } from './threads.js';
 import { searchVectorSql } from './search-vector.js';
 import type { MessageVerdict } from './verdict.js';

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../core/db/index.js';
-import type { ParsedMessage } from './parse/parse-message.js';
+import type { ParsedMessage } from './parse/message-text.js';
 
 const replyPrefix = /^\s*((re|fwd?|aw|wg|sv|vs|ответ|отв|пересл|tr)(\[\d+\]|\(\d+\))?\s*:\s*)+/i;
 

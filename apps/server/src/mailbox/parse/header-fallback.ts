@@ -1,8 +1,6 @@
 import { simpleParser } from 'mailparser';
-import { cleanBody, fromParsedMail, type ParsedMessage } from './parse-message.js';
-
-/** Header bytes read when the full parse failed: enough for any sane header, bounded for a hostile one. */
-export const HEADER_LIMIT = 64 * 1024;
+import { cleanBody, HEADER_LIMIT, type ParsedMessage } from './message-text.js';
+import { fromParsedMail } from './parse-message.js';
 /** Body bytes shown as plain text when the message could not be parsed. */
 const BODY_LIMIT = 64 * 1024;
 

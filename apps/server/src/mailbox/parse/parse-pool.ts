@@ -1,6 +1,6 @@
 import os from 'node:os';
 import { WorkerPool, workerModule, type WorkerPoolOptions } from '../../core/workers/index.js';
-import type { ParsedMessage } from './parse-message.js';
+import type { ParsedMessage } from './message-text.js';
 
 /**
  * A small pool of worker threads running mailparser (core's `WorkerPool`). Hostile mail can make a parser spin or

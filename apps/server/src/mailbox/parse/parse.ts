@@ -1,12 +1,12 @@
 import fs from 'node:fs/promises';
-import type { ParsedMessage } from './parse-message.js';
+import { HEADER_LIMIT, type ParsedMessage } from './message-text.js';
 import { parseInWorker } from './parse-pool.js';
-import { HEADER_LIMIT, parseHeadersOnly } from './header-fallback.js';
 
 /**
  * Parses raw RFC 5322 bytes. mailparser runs in a worker thread with memory and time limits so
  * hostile mail (deep nesting, millions of parts, huge headers) cannot stall or crash the server;
- * when the worker fails, the message is described from a bounded parse of its header alone.
+ * when the worker fails, the message is described from a bounded parse of its header alone (header-fallback.ts,
+ * loaded then: the main thread otherwise never loads mailparser).
  * Never throws for any input.
  */
 export async function parseMessage(raw: Buffer, onFallback?: (err: unknown) => void): Promise<ParsedMessage> {
@@ -14,7 +14,7 @@ export async function parseMessage(raw: Buffer, onFallback?: (err: unknown) => v
     return await parseInWorker({ raw });
   } catch (err) {
     onFallback?.(err);
-    return parseHeadersOnly(raw);
+    return (await import('./header-fallback.js')).parseHeadersOnly(raw);
   }
 }
 
@@ -32,7 +32,9 @@ export async function parseMessageFile(
     return await parseInWorker({ file: file.path, size: file.size });
   } catch (err) {
     onFallback?.(err);
-    return parseHeadersOnly(await readHead(file.path, 2 * HEADER_LIMIT));
+    return (await import('./header-fallback.js')).parseHeadersOnly(
+      await readHead(file.path, 2 * HEADER_LIMIT),
+    );
   }
 }
 
