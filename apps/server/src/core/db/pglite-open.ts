@@ -10,6 +10,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { pglitePool } from './pglite-pool.js';
+import { Gauge } from 'prom-client';
+import { metricsRegistry } from '../metrics.js';
 import { registerPoolStats } from './pool-metrics.js';
 import { createPgliteClusterIfMissing } from './pglite-initdb.js';
 import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
@@ -73,6 +75,12 @@ export function sharedBuffersFor(databaseBytes: number): number {
   return Math.min(mb, SHARED_BUFFERS_MAX_MB);
 }
 
+const sharedBuffersGauge = new Gauge({
+  name: 'mailroom_pglite_shared_buffers_bytes',
+  help: "Embedded PGlite's shared_buffers, chosen at start (PGLITE_SHARED_BUFFERS, or sized to the database)",
+  registers: [metricsRegistry],
+});
+
 /** Bytes under a folder (the cluster's files), 0 when it does not exist yet. */
 async function folderBytes(dir: string): Promise<number> {
   const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
@@ -104,6 +112,7 @@ export async function openPglite(source: PgliteSource): Promise<Kysely<Database>
     await createPgliteClusterIfMissing(source.dataDir, fsync);
     const sharedBuffersMb =
       source.sharedBuffersMb ?? sharedBuffersFor(await folderBytes(path.join(source.dataDir, 'base')));
+    sharedBuffersGauge.set(sharedBuffersMb * 1024 * 1024);
     const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
     pglite = await PGlite.create({
       ...(fs ? { fs } : { dataDir: source.dataDir }),
