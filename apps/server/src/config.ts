@@ -65,6 +65,7 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PGLITE_FSYNC: bool.default(true),
+  PGLITE_GROUP_COMMIT: bool.default(true),
   // Checked in loadConfig, whose messages never repeat the value.
   SECRET_KEY: z.string().optional(),
   SECRET_KEY_FILE: z.string().min(1).optional(),
@@ -226,6 +227,8 @@ export interface Config {
   databaseUrl: string | undefined;
   /** Embedded PGlite fsyncs its commits and checkpoints; false only for data that may be lost (README). */
   pgliteFsync: boolean;
+  /** Embedded PGlite syncs its WAL off the event loop, concurrent commits sharing a sync (pglite-durable.ts). */
+  pgliteGroupCommit: boolean;
   /**
    * The deployment's secret, from SECRET_KEY or SECRET_KEY_FILE: every key the service uses is derived
    * from it (core/secrets.ts), so processes sharing it agree. Undefined: keys generated under DATA_DIR.
@@ -418,6 +421,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
   DATABASE_URL: 'PostgreSQL connection URL; unset means embedded PGlite under DATA_DIR',
   PGLITE_FSYNC:
     'false runs embedded PGlite without fsync: faster on slow disks, but a power cut or OS crash can lose acknowledged mail or corrupt the database (default true)',
+  PGLITE_GROUP_COMMIT:
+    'false syncs each embedded PGlite commit on the event loop, one at a time, instead of off it with concurrent commits sharing a sync; as durable either way (default true)',
   SECRET_KEY:
     'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
   SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
@@ -628,6 +633,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir,
     databaseUrl: e.DATABASE_URL,
     pgliteFsync: e.PGLITE_FSYNC,
+    pgliteGroupCommit: e.PGLITE_GROUP_COMMIT,
     secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,

@@ -209,7 +209,12 @@ export async function openConfiguredDatabase(config: Config): Promise<Db> {
   const db = await openDatabase(
     config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), fsync: config.pgliteFsync },
+      : {
+          kind: 'pglite',
+          dataDir: path.join(config.dataDir, 'pglite'),
+          fsync: config.pgliteFsync,
+          groupCommit: config.pgliteGroupCommit,
+        },
   );
   await migrate(db);
   measurePool(db);

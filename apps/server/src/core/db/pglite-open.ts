@@ -46,14 +46,22 @@ export const pgliteStartParams = [
 /** The embedded database in a data folder, or a PGlite instance already open (tests). */
 export type PgliteSource =
   /** fsync: false starts PGlite as it comes (fsync off): a power cut may then lose committed rows. */
-  { kind: 'pglite'; dataDir: string; fsync?: boolean } | { kind: 'pglite-instance'; pglite: PGlite };
+  | {
+      kind: 'pglite';
+      dataDir: string;
+      fsync?: boolean;
+      /** false: each commit's WAL fdatasync runs on the event loop, one at a time (pglite-durable.ts). */
+      groupCommit?: boolean;
+    }
+  | { kind: 'pglite-instance'; pglite: PGlite };
 
 export async function openPglite(source: PgliteSource): Promise<Kysely<Database>> {
   let pglite: PGlite;
+  let fs: DurableNodeFS | undefined;
   if (source.kind === 'pglite') {
     const fsync = source.fsync ?? true;
     await createPgliteClusterIfMissing(source.dataDir, fsync);
-    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
+    fs = fsync ? new DurableNodeFS(source.dataDir, { groupCommit: source.groupCommit ?? true }) : undefined;
     pglite = await PGlite.create({
       ...(fs ? { fs } : { dataDir: source.dataDir }),
       extensions: pgliteExtensions,
@@ -68,7 +76,8 @@ export async function openPglite(source: PgliteSource): Promise<Kysely<Database>
   } else {
     pglite = source.pglite;
   }
-  const pool = pglitePool(pglite);
+  const durableFs = fs?.groupCommit ? fs : undefined;
+  const pool = pglitePool(pglite, durableFs ? { durable: () => durableFs.durable() } : {});
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPoolStats(db, pool.stats);
   return db;
