@@ -77,7 +77,10 @@ export async function openPglite(source: PgliteSource): Promise<Kysely<Database>
     pglite = source.pglite;
   }
   const durableFs = fs?.groupCommit ? fs : undefined;
-  const pool = pglitePool(pglite, durableFs ? { durable: () => durableFs.durable() } : {});
+  const pool = pglitePool(
+    pglite,
+    durableFs ? { durable: () => durableFs.durable(), walStats: () => ({ ...durableFs.groupStats }) } : {},
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPoolStats(db, pool.stats);
   return db;

@@ -101,7 +101,12 @@ function namedStatements(pglite: PGlite, maxNamed: number) {
  */
 export function pglitePool(
   pglite: PGlite,
-  options: { maxNamed?: number; durable?: () => Promise<void> } = {},
+  options: {
+    maxNamed?: number;
+    durable?: () => Promise<void>;
+    /** The durable file layer's counts, reported with the pool's (pool-metrics.ts). */
+    walStats?: () => NonNullable<PoolStats['wal']>;
+  } = {},
 ): PostgresPool & { stats(): PoolStats } {
   let tail: Promise<void> = Promise.resolve();
   // Callers that asked for the connection and have not released it: the one holding it and those queued behind.
@@ -160,7 +165,13 @@ export function pglitePool(
 
   return {
     connect,
-    stats: () => ({ total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1), max: 1 }),
+    stats: () => ({
+      total: 1,
+      idle: asked === 0 ? 1 : 0,
+      waiting: Math.max(0, asked - 1),
+      max: 1,
+      ...(options.walStats ? { wal: options.walStats() } : {}),
+    }),
     async end() {
       await tail;
       await pglite.close();
