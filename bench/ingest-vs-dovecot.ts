@@ -74,6 +74,19 @@ interface Measured {
   rate: number;
   cpuMsPerMessage: number;
   load: [number, number];
+  /** Mailroom on PGlite: the WAL syncs of the whole run and the commits they carried (its /metrics). */
+  wal?: { group: number; commits: number; ordered: number };
+}
+
+/** mailroom_pglite_wal_syncs_total by kind, from the server's /metrics; undefined on PostgreSQL. */
+async function walSyncs(metricsUrl: string): Promise<Measured['wal']> {
+  const text = await (await fetch(metricsUrl)).text();
+  const kind = (k: string) =>
+    Number(
+      new RegExp(`^mailroom_pglite_wal_syncs_total\\{kind="${k}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? NaN,
+    );
+  const wal = { group: kind('group'), commits: kind('commits'), ordered: kind('ordered') };
+  return Number.isNaN(wal.group) ? undefined : wal;
 }
 
 /** User + system CPU of a process, with its reaped children's (Dovecot's master waits for its services). */
@@ -251,10 +264,12 @@ async function mailroomRun(
     const inbox = folders.find((f) => f.system === 'inbox')!;
     if (inbox.total !== warm.length + timed.length)
       throw new Error(`the Inbox holds ${inbox.total} of ${warm.length + timed.length}`);
+    const wal = await walSyncs(server.metrics);
     return {
       rate: timed.length / seconds,
       cpuMsPerMessage: (cpu * 1000) / timed.length,
       load: [loadBefore, loadAfter],
+      ...(wal ? { wal } : {}),
     };
   } finally {
     await server.stop();
@@ -286,6 +301,10 @@ export async function runIngestVsDovecotBench(opts: {
   const always = await dovecotRun('always', warm, timed, bytes);
   const load = (m: Measured) => `load ${m.load[0].toFixed(1)}→${m.load[1].toFixed(1)}`;
   const what = `${timed.length} corpus messages (${kb.toFixed(1)} KB mean) to one mailbox, ${CONNECTIONS} connections`;
+  const syncs = ({ wal }: Measured) =>
+    wal
+      ? `; ${wal.commits} commits in ${wal.group} WAL syncs off the event loop (${(wal.commits / wal.group).toFixed(1)} each), ${wal.ordered} on it before a data write`
+      : '';
   const ratios = (m: Measured) =>
     `${(m.rate / always.rate).toFixed(2)}× Dovecot (mail_fsync=always), ${(m.rate / optimized.rate).toFixed(2)}× (optimized)`;
   return [
@@ -296,7 +315,7 @@ export async function runIngestVsDovecotBench(opts: {
       target: '≥ 2× Dovecot LMTP in the same run',
       // The issue's 81 messages/s for Dovecot "with Sieve and fsync" is what mail_fsync=always gives here.
       ok: mailroom.rate >= 2 * always.rate,
-      note: `${ratios(mailroom)}; server CPU ${mailroom.cpuMsPerMessage.toFixed(1)} ms/message; ${what}; ${load(mailroom)}`,
+      note: `${ratios(mailroom)}; server CPU ${mailroom.cpuMsPerMessage.toFixed(1)} ms/message; ${what}; ${load(mailroom)}${syncs(mailroom)}`,
     },
     ...(syncEach
       ? [
