@@ -6,7 +6,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 // `npm run test:all` (a bare `vitest run`) runs both; CI runs the two tiers side by side (.ci/run).
 // Workspace sources are used directly through the "@mailroom/source" export condition.
 const slowServerTests = [
-  'apps/server/test/core/pglite-durability.test.ts', // 73 s: the server under strace, three times
+  'apps/server/test/core/pglite-durability.test.ts', // 100 s: PGlite and the server under strace, four times
   'apps/server/test/collectors/collectors-kill.test.ts', // 51 s: kills the server mid-import
   'apps/server/test/delivery/smtp-memory.test.ts', // 49 s: a server process's memory under load
   'apps/server/test/process/cli.test.ts', // 47 s: the CLI as child processes

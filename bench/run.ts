@@ -35,6 +35,13 @@ async function databaseBenches(): Promise<[string, DbBench][]> {
     (m) =>
       m.runIngestBench && ((o) => (m.runIngestBench as ExportedBench)({ ...o, count: o.quick ? 300 : 2000 })),
   );
+  // SMTP ingest of the shared corpus beside Dovecot LMTP (Sieve, fsync) in the same run (issue 32).
+  await tryImport(
+    './ingest-vs-dovecot.js',
+    (m) =>
+      m.runIngestVsDovecotBench &&
+      ((o) => (m.runIngestVsDovecotBench as ExportedBench)({ ...o, messages: o.quick ? 500 : 2000 })),
+  );
   // What checking incoming mail (SPF, DKIM, DMARC, ARC) costs, with and without, in one run (issue 30).
   await tryImport(
     './inbound-checks.js',

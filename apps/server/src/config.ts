@@ -68,6 +68,7 @@ const schema = z.object({
   PGLITE_SHARED_BUFFERS: z
     .union([z.literal('auto'), z.coerce.number().int().min(16).max(1024)])
     .default('auto'),
+  PGLITE_GROUP_COMMIT: bool.default(true),
   // Checked in loadConfig, whose messages never repeat the value.
   SECRET_KEY: z.string().optional(),
   SECRET_KEY_FILE: z.string().min(1).optional(),
@@ -231,6 +232,8 @@ export interface Config {
   pgliteFsync: boolean;
   /** Embedded PGlite's shared_buffers in MB; undefined: sized to the database at each start. */
   pgliteSharedBuffersMb: number | undefined;
+  /** Embedded PGlite syncs its WAL off the event loop, concurrent commits sharing a sync (pglite-durable.ts). */
+  pgliteGroupCommit: boolean;
   /**
    * The deployment's secret, from SECRET_KEY or SECRET_KEY_FILE: every key the service uses is derived
    * from it (core/secrets.ts), so processes sharing it agree. Undefined: keys generated under DATA_DIR.
@@ -425,6 +428,8 @@ export const settingDocs: Record<keyof z.infer<typeof schema>, string> = {
     'false runs embedded PGlite without fsync: faster on slow disks, but a power cut or OS crash can lose acknowledged mail or corrupt the database (default true)',
   PGLITE_SHARED_BUFFERS:
     "Embedded PGlite's shared_buffers in MB (16–1024); auto sizes them to the database at each start, 16 MB for an empty one up to 96 MB (default auto)",
+  PGLITE_GROUP_COMMIT:
+    'false syncs each embedded PGlite commit on the event loop, one at a time, instead of off it with concurrent commits sharing a sync; as durable either way (default true)',
   SECRET_KEY:
     'Secret of the deployment, at least 32 characters, every key is derived from; processes sharing a database must share it (default none: keys generated under DATA_DIR)',
   SECRET_KEY_FILE: 'File holding SECRET_KEY (trailing whitespace ignored), instead of SECRET_KEY itself',
@@ -636,6 +641,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     pgliteFsync: e.PGLITE_FSYNC,
     pgliteSharedBuffersMb: e.PGLITE_SHARED_BUFFERS === 'auto' ? undefined : e.PGLITE_SHARED_BUFFERS,
+    pgliteGroupCommit: e.PGLITE_GROUP_COMMIT,
     secretKey,
     mailDomain: e.MAIL_DOMAIN.toLowerCase(),
     dnsServers: e.DNS_SERVERS,

@@ -14,6 +14,7 @@ import { cleanup } from '../_util.js';
 const run = promisify(execFile);
 const root = new URL('../../../../', import.meta.url).pathname;
 const child = path.join(root, 'apps/server/test/_pglite-sync-child.ts');
+const orderChild = path.join(root, 'apps/server/test/_pglite-group-order-child.ts');
 
 async function needStrace(): Promise<void> {
   const strace = await run('strace', ['-V']).catch(() => null);
@@ -84,6 +85,87 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       // The checkpoint's own WAL record, and the table's data before the checkpoint may end (and recycle WAL).
       expect(checkpoint).toContainEqual({ call: 'fsync', file: path.join(dataDir, table) });
       expect(checkpoint.some((s) => s.file.startsWith(`${dataDir}/pg_wal/`))).toBe(true);
+    },
+  );
+
+  it(
+    'with the group commit, no data page reaches its file before all the log written before it is fdatasynced',
+    { timeout: 180_000 },
+    async () => {
+      await needStrace();
+      const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-order-')));
+      cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+      const dataDir = path.join(dir, 'pglite');
+      await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+      const log = path.join(dir, 'strace.log');
+      await run(
+        'strace',
+        [
+          ...['-f', '-qq', '-y', '-s', '8', '-e', 'trace=pwrite64,fdatasync,fsync', '-o', log],
+          ...[process.execPath, '--conditions=@mailroom/source', '--import', 'tsx', orderChild, dataDir],
+        ],
+        { cwd: root, timeout: 150_000 },
+      );
+      // In the order they happened: a log write counts once it has returned, a sync of it once it has returned, and
+      // only if it began after that write; a data page (not zeroes: a relation grows by zeroed pages, as PostgreSQL
+      // writes them without flushing the log) is checked as its write begins.
+      const written = new Map<string, number>();
+      const synced = new Map<string, number>();
+      const syncing = new Map<string, { file: string; seq: number }>();
+      let seq = 0;
+      let pages = 0;
+      const early: string[] = [];
+      const mainThreads = new Set<string>();
+      const syncThreads = new Set<string>();
+      const isWal = (file: string) => new RegExp(`^${dataDir}/pg_wal/[0-9A-F]{24}$`).test(file);
+      for (const line of (await fs.readFile(log, 'utf8')).split('\n')) {
+        const call = /^(\d+)\s+(pwrite64|fdatasync|fsync)\(\d+<([^>]*)>(, "([^"]*)")?/.exec(line);
+        const resumed = /^(\d+)\s+<\.\.\. (pwrite64|fdatasync|fsync) resumed>/.exec(line);
+        const done = !line.includes('<unfinished ...>');
+        if (call) {
+          const [, pid, name, file, , bytes] = call as unknown as [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string?,
+          ];
+          if (name === 'pwrite64' && isWal(file)) {
+            if (done) written.set(file, ++seq);
+            else syncing.set(pid, { file, seq: -1 });
+          } else if (name === 'fdatasync' && isWal(file)) {
+            if (pid) syncThreads.add(pid);
+            const began = written.get(file) ?? 0;
+            if (done) synced.set(file, Math.max(synced.get(file) ?? 0, began));
+            else syncing.set(pid, { file, seq: began });
+          } else if (
+            name === 'pwrite64' &&
+            file.startsWith(`${dataDir}/`) &&
+            !file.startsWith(`${dataDir}/pg_wal/`)
+          ) {
+            mainThreads.add(pid);
+            if (bytes !== undefined && bytes.replaceAll('\\0', '') !== '') {
+              pages++;
+              for (const [wal, at] of written)
+                if ((synced.get(wal) ?? 0) < at) early.push(`${file} written before ${wal} was synced`);
+            }
+          }
+        } else if (resumed) {
+          const [, pid, name] = resumed as unknown as [string, string, string];
+          const pending = syncing.get(pid);
+          syncing.delete(pid);
+          if (!pending) continue;
+          if (name === 'pwrite64') written.set(pending.file, ++seq);
+          else if (name === 'fdatasync')
+            synced.set(pending.file, Math.max(synced.get(pending.file) ?? 0, pending.seq));
+        }
+      }
+      // The case arose: pages with data were written while commits were being made, and the log's syncs ran on
+      // threads other than the one writing them (libuv's pool, off the event loop).
+      expect(pages).toBeGreaterThan(0);
+      expect([...syncThreads].some((t) => !mainThreads.has(t))).toBe(true);
+      expect(early).toEqual([]);
     },
   );
 

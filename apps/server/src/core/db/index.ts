@@ -214,6 +214,7 @@ export async function openConfiguredDatabase(config: Config): Promise<Db> {
           dataDir: path.join(config.dataDir, 'pglite'),
           fsync: config.pgliteFsync,
           ...(config.pgliteSharedBuffersMb ? { sharedBuffersMb: config.pgliteSharedBuffersMb } : {}),
+          groupCommit: config.pgliteGroupCommit,
         },
   );
   await migrate(db);

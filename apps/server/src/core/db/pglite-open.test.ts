@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { migrate, openDatabase } from './index.js';
 import { sharedBuffersFor } from './pglite-open.js';
+import { poolStats } from './pool-metrics.js';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-pglite-open-'));
 afterAll(() => fs.rm(root, { recursive: true, force: true }));
@@ -71,6 +72,73 @@ describe('embedded database in a data folder', () => {
           .map(async (name) => (await fs.stat(path.join(dataDir, 'pg_wal', name))).size),
       );
       expect(bytes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(12 * 2 ** 20);
+      await db.destroy();
+    },
+  );
+
+  it(
+    'commits made at once share the log syncs, which run off the event loop; each is answered after its sync',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = path.join(root, 'group', 'pglite');
+      let db = await openDatabase({ kind: 'pglite', dataDir });
+      await sql`create table kept (v int)`.execute(db);
+      const wal = () => poolStats(db)!.wal!;
+      const before = wal();
+      // Fifty deliveries at once, each a statement on its own (a commit each), as SMTP sessions store their messages.
+      const answered: { v: number; syncs: number; commits: number; ordered: number }[] = [];
+      await Promise.all(
+        Array.from({ length: 50 }, (_, v) =>
+          sql`insert into kept values (${v})`.execute(db).then(() => answered.push({ v, ...wal() })),
+        ),
+      );
+      const after = wal();
+      expect(after.commits - before.commits).toBeGreaterThanOrEqual(50);
+      // Shared: far fewer syncs than commits.
+      expect(after.syncs - before.syncs).toBeLessThan(25);
+      // The inserts commit in the order they were asked for (the one connection is a queue): the v-th is answered only
+      // once finished syncs have covered at least v + 1 commits (or a sync on the event loop covered them all).
+      for (const a of answered)
+        if (a.ordered === before.ordered) expect(a.commits - before.commits).toBeGreaterThanOrEqual(a.v + 1);
+
+      // Transactions among statements on their own: the connection is handed on at a COMMIT, never inside one, and
+      // a rolled-back transaction keeps nothing of its own while the others' rows stay.
+      await Promise.all(
+        Array.from({ length: 10 }, (_, i) =>
+          i % 2
+            ? db
+                .transaction()
+                .execute(async (trx) => {
+                  await sql`insert into kept values (${1000 + i})`.execute(trx);
+                  await sql`insert into kept values (${2000 + i})`.execute(trx);
+                  if (i % 4 === 1) throw new Error('rolled back');
+                })
+                .catch((err: Error) => expect(err.message).toBe('rolled back'))
+            : sql`insert into kept values (${3000 + i})`.execute(db),
+        ),
+      );
+      await db.destroy();
+
+      db = await openDatabase({ kind: 'pglite', dataDir });
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from kept`.execute(db);
+      // 50, then 5 on their own and 2 transactions of 2 rows kept (i = 3, 7), 3 rolled back (i = 1, 5, 9).
+      expect(rows).toEqual([{ n: 59 }]);
+      await db.destroy();
+    },
+  );
+
+  it(
+    'with PGLITE_GROUP_COMMIT=false each commit syncs on the event loop: nothing is deferred',
+    { timeout: 120_000 },
+    async () => {
+      const dataDir = path.join(root, 'group', 'pglite');
+      const db = await openDatabase({ kind: 'pglite', dataDir, groupCommit: false });
+      await Promise.all(
+        Array.from({ length: 10 }, (_, v) => sql`insert into kept values (${v})`.execute(db)),
+      );
+      expect(poolStats(db)!.wal).toBeUndefined();
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from kept`.execute(db);
+      expect(rows).toEqual([{ n: 69 }]);
       await db.destroy();
     },
   );

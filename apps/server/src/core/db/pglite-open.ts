@@ -3,7 +3,7 @@
  * Loaded by `openDatabase` (index.ts) with `import()` only when the database is PGlite, so a server on PostgreSQL
  * never loads PGlite's JavaScript or WebAssembly.
  */
-import fs from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
@@ -83,12 +83,12 @@ const sharedBuffersGauge = new Gauge({
 
 /** Bytes under a folder (the cluster's files), 0 when it does not exist yet. */
 async function folderBytes(dir: string): Promise<number> {
-  const entries = await fs.readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
   let total = 0;
   for (const entry of entries) {
     if (!entry.isFile()) continue;
-    const stat = await fs.stat(path.join(entry.parentPath, entry.name)).catch(() => undefined);
-    total += stat?.size ?? 0;
+    const info = await stat(path.join(entry.parentPath, entry.name)).catch(() => undefined);
+    total += info?.size ?? 0;
   }
   return total;
 }
@@ -102,18 +102,21 @@ export type PgliteSource =
       fsync?: boolean;
       /** shared_buffers in MB; undefined: sized to the database (`sharedBuffersFor`). */
       sharedBuffersMb?: number;
+      /** false: each commit's WAL fdatasync runs on the event loop, one at a time (pglite-durable.ts). */
+      groupCommit?: boolean;
     }
   | { kind: 'pglite-instance'; pglite: PGlite };
 
 export async function openPglite(source: PgliteSource): Promise<Kysely<Database>> {
   let pglite: PGlite;
+  let fs: DurableNodeFS | undefined;
   if (source.kind === 'pglite') {
     const fsync = source.fsync ?? true;
     await createPgliteClusterIfMissing(source.dataDir, fsync);
     const sharedBuffersMb =
       source.sharedBuffersMb ?? sharedBuffersFor(await folderBytes(path.join(source.dataDir, 'base')));
     sharedBuffersGauge.set(sharedBuffersMb * 1024 * 1024);
-    const fs = fsync ? new DurableNodeFS(source.dataDir) : undefined;
+    fs = fsync ? new DurableNodeFS(source.dataDir, { groupCommit: source.groupCommit ?? true }) : undefined;
     pglite = await PGlite.create({
       ...(fs ? { fs } : { dataDir: source.dataDir }),
       extensions: pgliteExtensions,
@@ -128,7 +131,11 @@ export async function openPglite(source: PgliteSource): Promise<Kysely<Database>
   } else {
     pglite = source.pglite;
   }
-  const pool = pglitePool(pglite);
+  const durableFs = fs?.groupCommit ? fs : undefined;
+  const pool = pglitePool(
+    pglite,
+    durableFs ? { durable: () => durableFs.durable(), walStats: () => ({ ...durableFs.groupStats }) } : {},
+  );
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   registerPoolStats(db, pool.stats);
   return db;

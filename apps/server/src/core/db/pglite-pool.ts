@@ -92,31 +92,62 @@ function namedStatements(pglite: PGlite, maxNamed: number) {
  * PGlite has one connection, so a connection is a lock: a transaction holds it from BEGIN to
  * COMMIT and every other query waits its turn instead of landing inside someone else's transaction.
  * (kysely-pglite-dialect does this too but its peer range refuses PGlite 0.5.)
+ *
+ * With `durable` (the durable file layer's, pglite-durable.ts: its WAL syncs run off the event loop), a statement
+ * that ends outside a transaction (a COMMIT, or a statement on its own) hands the connection on first and then
+ * waits for `durable()` before its caller hears of it: the next transaction runs while this one's WAL is synced,
+ * and the commits made meanwhile share the next sync (a group commit). A client that ran such a statement and runs
+ * another takes the connection again, in turn.
  */
 export function pglitePool(
   pglite: PGlite,
-  options: { maxNamed?: number } = {},
+  options: {
+    maxNamed?: number;
+    durable?: () => Promise<void>;
+    /** The durable file layer's counts, reported with the pool's (pool-metrics.ts). */
+    walStats?: () => NonNullable<PoolStats['wal']>;
+  } = {},
 ): PostgresPool & { stats(): PoolStats } {
   let tail: Promise<void> = Promise.resolve();
   // Callers that asked for the connection and have not released it: the one holding it and those queued behind.
   let asked = 0;
   const runNamed = namedStatements(pglite, options.maxNamed ?? MAX_NAMED);
+  const durable = options.durable;
 
-  async function connect(): Promise<PostgresPoolClient> {
+  /** Waits for the connection; the function returned hands it on (once). */
+  async function take(): Promise<() => void> {
     let release!: () => void;
     const previous = tail;
     tail = new Promise<void>((resolve) => (release = resolve));
     asked++;
     await previous;
     let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      asked--;
+      release();
+    };
+  }
+
+  async function connect(): Promise<PostgresPoolClient> {
+    let handOn: (() => void) | undefined = await take();
+    let ended = false;
     return {
       async query<R>(sqlText: unknown, parameters?: readonly unknown[]): Promise<PostgresQueryResult<R>> {
         if (typeof sqlText !== 'string') throw new Error('PGlite pool: cursors are not supported');
+        if (ended) throw new Error('PGlite pool: the client was released');
+        handOn ??= await take();
         // Without parameters use the simple protocol, which (like pg) accepts several statements: migrations.
         const result = parameters?.length
           ? ((await runNamed<R>(sqlText, parameters as unknown[])) ??
             (await pglite.query<R>(sqlText, parameters as unknown[])))
           : (((await pglite.exec(sqlText)).at(-1) as Results<R> | undefined) ?? { rows: [], fields: [] });
+        if (durable && !pglite.isInTransaction()) {
+          handOn();
+          handOn = undefined;
+          await durable();
+        }
         const verb = /^\s*(insert|update|delete|merge)\b/i.exec(sqlText)?.[1]?.toUpperCase();
         return {
           command: (verb ?? 'SELECT') as PostgresQueryResult<R>['command'],
@@ -125,18 +156,22 @@ export function pglitePool(
         };
       },
       release() {
-        if (!released) {
-          released = true;
-          asked--;
-          release();
-        }
+        ended = true;
+        handOn?.();
+        handOn = undefined;
       },
     } as PostgresPoolClient;
   }
 
   return {
     connect,
-    stats: () => ({ total: 1, idle: asked === 0 ? 1 : 0, waiting: Math.max(0, asked - 1), max: 1 }),
+    stats: () => ({
+      total: 1,
+      idle: asked === 0 ? 1 : 0,
+      waiting: Math.max(0, asked - 1),
+      max: 1,
+      ...(options.walStats ? { wal: options.walStats() } : {}),
+    }),
     async end() {
       await tail;
       await pglite.close();

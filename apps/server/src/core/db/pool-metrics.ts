@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from '../metrics.js';
 
 /** A pool's connections now: open ones, idle ones among them, and callers waiting for one. */
@@ -8,6 +8,11 @@ export interface PoolStats {
   idle: number;
   waiting: number;
   max: number;
+  /**
+   * Embedded PGlite with the group commit (pglite-durable.ts): the WAL syncs run off the event loop, the commits
+   * they covered, and the syncs made on it before a data page, a truncation, a rename or an unlink.
+   */
+  wal?: { syncs: number; commits: number; ordered: number };
 }
 
 const statsOf = new WeakMap<object, () => PoolStats>();
@@ -39,5 +44,23 @@ new Gauge({
     const stats = measured && poolStats(measured);
     if (!stats) return;
     for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+  },
+});
+
+new Counter({
+  name: 'mailroom_pglite_wal_syncs_total',
+  help:
+    'Embedded PGlite: WAL fdatasyncs run off the event loop (kind="group"), the commits they covered ' +
+    '(kind="commits"; commits / group = commits per sync), and syncs made on the event loop before a data page, ' +
+    'a truncation, a rename or an unlink reached the files (kind="ordered")',
+  labelNames: ['kind'] as const,
+  registers: [metricsRegistry],
+  collect() {
+    const wal = measured && poolStats(measured)?.wal;
+    if (!wal) return;
+    this.reset();
+    this.inc({ kind: 'group' }, wal.syncs);
+    this.inc({ kind: 'commits' }, wal.commits);
+    this.inc({ kind: 'ordered' }, wal.ordered);
   },
 });
