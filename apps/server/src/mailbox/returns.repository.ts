@@ -127,6 +127,24 @@ export async function markReturned(
       and (${named} or m.thread_at < now())`.execute(trx);
 }
 
+/**
+ * markReturned(…, null) for messages of several accounts at once: scheduled copies that went now, placed at this
+ * moment, their conversations brought up to it.
+ */
+export async function markReleased(trx: Trx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  const named = sql`m.id = any(${ids}::bigint[])`;
+  await sql`
+    update messages m set
+      received_at = case when ${named} then now() else m.received_at end,
+      returned_at = case when ${named} then null else m.returned_at end,
+      returned_for = case when ${named} then null else m.returned_for end,
+      thread_at = greatest(m.thread_at, now())
+    where (m.account_id, m.thread_id) in (
+        select distinct account_id, thread_id from messages where id = any(${ids}::bigint[]))
+      and (${named} or m.thread_at < now())`.execute(trx);
+}
+
 /** A follow-up: the sent message (its row and Message-ID) comes back at `dueAt` unless a reply comes first. */
 export async function insertFollowUp(
   trx: Db | Trx,
@@ -220,6 +238,31 @@ export async function nextReturnAt(db: Db, accountId: number): Promise<Date | nu
 }
 
 /** Where a message row is now (its folder and uid), if it still exists in the account. */
+/**
+ * The rows among `ids` that are in one of `folderIds` (the accounts' Scheduled folders, locked), locked in id order,
+ * with their account and place.
+ */
+export async function lockMessagesIn(trx: Trx, ids: number[], folderIds: number[]) {
+  if (!ids.length || !folderIds.length) return [];
+  const { rows } = await sql<{
+    id: string | number;
+    account_id: string | number;
+    folder_id: string | number;
+    uid: number;
+    seen: boolean;
+  }>`
+    select id, account_id, folder_id, uid, seen from messages
+    where id = any(${ids}::bigint[]) and folder_id = any(${folderIds}::bigint[])
+    order by id for update`.execute(trx);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    account_id: Number(r.account_id),
+    folder_id: Number(r.folder_id),
+    uid: r.uid,
+    seen: r.seen,
+  }));
+}
+
 export async function messagePlace(db: Db | Trx, accountId: number, id: number) {
   return db
     .selectFrom('messages')

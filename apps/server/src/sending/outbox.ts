@@ -126,14 +126,43 @@ export async function signWithDomainKeys(raw: Buffer, keys: DomainSigningKey[]):
   return Buffer.concat([Buffer.from(result.signatures), raw]);
 }
 
+/** How a domain's mail is signed: a verified own domain with its own keys, the main domain by `dkim set`'s key. */
+type Signing = { ownKeys: DomainSigningKey[]; key: Awaited<ReturnType<typeof dkimKeyFor>> };
+
+/**
+ * The signing of each domain, looked up once for a batch of attempts (most of a batch comes from a few domains):
+ * two queries a domain rather than two a message.
+ */
+function signingLookup(deps: SendingDeps): (domain: string) => Promise<Signing> {
+  const known = new Map<string, Promise<Signing>>();
+  return (domain) => {
+    let found = known.get(domain);
+    if (!found) {
+      found = (async () => {
+        const ownKeys = deps.secrets
+          ? await domainSigningKeys(deps.db, deps.secrets.dkimKeySecret, domain)
+          : [];
+        return { ownKeys, key: ownKeys.length > 0 ? undefined : await dkimKeyFor(deps.db, domain) };
+      })();
+      // A failed look-up is not kept: the next row asks again.
+      found.catch(() => known.delete(domain));
+      known.set(domain, found);
+    }
+    return found;
+  };
+}
+
 /** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
-async function relayOne(deps: SendingDeps, relay: Transporter, row: OutboxRow): Promise<Attempt> {
+async function relayOne(
+  deps: SendingDeps,
+  relay: Transporter,
+  row: OutboxRow,
+  signingOf: (domain: string) => Promise<Signing>,
+): Promise<Attempt> {
   let raw = await deps.blobs.get(row.blob_hash);
   const domain = domainOf(signingAddress(row.envelope_from, raw));
-  // A verified own domain signs with its own keys; the operator's `dkim set` key signs the main domain.
-  const ownKeys = deps.secrets ? await domainSigningKeys(deps.db, deps.secrets.dkimKeySecret, domain) : [];
+  const { ownKeys, key } = await signingOf(domain);
   if (ownKeys.length > 0) raw = await signWithDomainKeys(raw, ownKeys);
-  const key = ownKeys.length > 0 ? undefined : await dkimKeyFor(deps.db, domain);
   try {
     await relay.sendMail({
       envelope: { from: row.envelope_from, to: [row.recipient] },
@@ -306,10 +335,13 @@ async function deliverClaimed(
   if (relay) {
     // As many at once as the relay pool has connections.
     const queue = [...remote];
+    const signingOf = signingLookup(deps);
     const worker = async () => {
       for (let row = queue.shift(); row && !signal?.aborted; row = queue.shift()) {
         const done = outboxMetrics.attempt('relay');
-        const attempt = await relayOne(deps, relay, row).catch((err: unknown) => failedAttempt(deps, err));
+        const attempt = await relayOne(deps, relay, row, signingOf).catch((err: unknown) =>
+          failedAttempt(deps, err),
+        );
         done();
         await settled('relay', row, attempt);
       }

@@ -98,7 +98,9 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         const idlePerNode = ((await idleTransactions(db)) - before - 1) / 5 / NODES;
 
         // Each member schedules one message through the API (far ahead); the database then holds N of them like it,
-        // each to its own recipient, all due within SPREAD_MS from `start`.
+        // each to its own recipient and a conversation of its own (as separate scheduled messages are: clones in
+        // the member's one thread made every release bring up a 200-message conversation), all due within SPREAD_MS
+        // from `start`.
         await Promise.all(
           senders.map(async ({ account, token }, i) => {
             const node = nodes[i % NODES]!;
@@ -136,9 +138,9 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
             select f.*, n.i from first f join n on n.i % ${ACCOUNTS}::int = f.a
           ),
           copies as (
-            insert into messages (account_id, folder_id, uid, thread_id, blob_hash, size, message_id, subject,
+            insert into messages (account_id, folder_id, uid, blob_hash, size, message_id, subject,
               thread_subject, from_email, from_name, addresses, preview, seen, received_at)
-            select m.account_id, m.folder_id, m.uid + 1 + p.i, m.thread_id, m.blob_hash, m.size, m.message_id,
+            select m.account_id, m.folder_id, m.uid + 1 + p.i, m.blob_hash, m.size, m.message_id,
               m.subject, m.thread_subject, m.from_email, m.from_name, m.addresses, m.preview, true,
               to_timestamp(${start / 1000}::float8 + p.i * ${SPREAD_MS / N / 1000}::float8)
             from plan p join messages m on m.id = p.mid
@@ -196,8 +198,10 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         await new Promise((r) => setTimeout(r, 500));
 
         // Released once: one outbox row per recipient.
-        const outbox = await sql<{ recipient: string; n: number }>`
-          select recipient, count(*)::int as n from outbox group by recipient`.execute(db);
+        const outbox = await sql<{ recipient: string; n: number; queued_at: Date }>`
+          select recipient, count(*)::int as n, min(created_at) as queued_at from outbox group by recipient`.execute(
+          db,
+        );
         expect(outbox.rows.length).toBe(N);
         expect(outbox.rows.filter((r) => r.n !== 1)).toEqual([]);
 
@@ -224,6 +228,24 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         }
         deviations.sort((a, b) => a - b);
         const pct = (p: number) => Math.round(deviations[Math.floor((deviations.length - 1) * p)]!);
+        // Where the time went: released (its outbox row written) after its time, and relayed after the release;
+        // and the latest by tenth of the minute (the kill falls in the fourth).
+        const queuedAt = new Map(outbox.rows.map((r) => [r.recipient, new Date(r.queued_at).getTime()]));
+        const released = [...planned].map(([to, at]) => queuedAt.get(to)! - at).sort((a, b) => a - b);
+        const relayed = [...copies]
+          .map(([to, c]) => sink.messages[c[0]!]!.at - queuedAt.get(to)!)
+          .sort((a, b) => a - b);
+        const p95 = (list: number[]) => Math.round(list[Math.floor((list.length - 1) * 0.95)]!);
+        const tenths = Array.from({ length: 10 }, () => 0);
+        for (const [to, c] of copies) {
+          const tenth = Math.min(9, Math.max(0, Math.floor(((planned.get(to)! - start) / SPREAD_MS) * 10)));
+          tenths[tenth] = Math.max(tenths[tenth]!, sink.messages[c[0]!]!.at - planned.get(to)!);
+        }
+        console.info(
+          `scheduled cluster: released after its time p95 ${p95(released)} ms, max ${Math.round(released.at(-1)!)}; ` +
+            `relayed after its release p95 ${p95(relayed)} ms, max ${Math.round(relayed.at(-1)!)}; ` +
+            `the latest by tenth of the minute: ${tenths.map((t) => Math.round(t)).join(', ')} ms`,
+        );
         console.info(
           `scheduled cluster: ${N} sends of ${ACCOUNTS} accounts due within ${SPREAD_MS / 1000} s on ${NODES} nodes, ` +
             `node 2 killed after ${sinkAtKill} relayed; ${twice.length} relayed twice; the latest ${Math.round(maxLate)} ms ` +
