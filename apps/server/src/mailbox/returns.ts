@@ -18,8 +18,8 @@ import { lockOwnFolders, moveLocked, purgeMessages, type ActionOutcome } from '.
 import { counterEvent, groupByFolder, mergeGroups } from './purge.js';
 import {
   accountsWithReturnsDue,
+  arrivalReturns,
   copyMessageRow,
-  dropAnsweredFollowUps,
   insertFollowUp,
   lockMessagesIn,
   markDraft,
@@ -29,7 +29,6 @@ import {
   messageRows,
   nextReturnAt,
   putSnoozes,
-  snoozedThreads,
   takeFollowUps,
   takeSnoozes,
   threadMates,
@@ -71,16 +70,16 @@ export async function snoozeMessages(
     const locked = await lockOwnFolders(trx, accountId, [snoozed.id, ...named.map((g) => g.folder_id)]);
     const bad = [...locked.values()].some((f) => f.system === 'scheduled');
     if (bad) throw new DomainError('forbidden');
-    const ids: number[] = [];
-    for (const group of named)
-      ids.push(...(await messageRows(trx, accountId, group.folder_id, group.message_uids)).map((m) => m.id));
-    if (!ids.length) return { result: { ok: true, moved: [] }, events: [] };
-    const folderIds = named.map((g) => g.folder_id);
-    const groups = groupByFolder(await threadMates(trx, accountId, folderIds, ids));
-    // The rows before the move: their thread, and where they return (a re-snooze keeps its first place).
+    const rows = await threadMates(trx, accountId, named);
+    if (!rows.length) return { result: { ok: true, moved: [] }, events: [] };
+    const groups = groupByFolder(rows);
+    // Where each returns (a re-snooze keeps its first place), from the rows before the move.
     const before = new Map<number, { id: number; thread_id: number }[]>();
-    for (const group of groups)
-      before.set(group.folder_id, await messageRows(trx, accountId, group.folder_id, group.message_uids));
+    for (const r of rows) {
+      const list = before.get(r.folder_id);
+      if (list) list.push(r);
+      else before.set(r.folder_id, [r]);
+    }
     const { moved, events } = await moveLocked(
       trx,
       accountId,
@@ -219,22 +218,29 @@ export async function returnDue(
 }
 
 /**
- * After new mail is stored for an account: a snoozed conversation it joins comes back at once, and a follow-up it
- * answers is done. One indexed look-up each; nothing when there is nothing to do.
+ * After new mail is stored: a snoozed conversation it joins comes back at once, and a follow-up it answers is done.
+ * One indexed statement for all the accounts of an ingest; a transaction only for an account with a conversation to
+ * wake. Answers each such account's events.
  */
 export async function afterArrival(
   db: Db,
-  accountId: number,
-  arrived: { threadIds: number[]; answers: string[] },
-): Promise<MailEvent[]> {
-  await dropAnsweredFollowUps(db, accountId, arrived.answers);
-  const threads = await snoozedThreads(db, accountId, arrived.threadIds);
-  if (!threads.length) return [];
-  return transact(db, async (trx) => {
-    await lockAccount(trx, accountId);
-    const taken = await takeSnoozes(trx, accountId, { threadIds: threads });
-    return (await returnSnoozes(trx, accountId, taken, 'snooze')).events;
-  });
+  arrived: { accountId: number; threadIds: number[] }[],
+  answers: string[],
+): Promise<[number, MailEvent[]][]> {
+  if (!arrived.length) return [];
+  const woken = new Map<number, number[]>();
+  for (const { accountId, threadId } of await arrivalReturns(db, arrived, answers))
+    woken.set(accountId, [...(woken.get(accountId) ?? []), threadId]);
+  const result: [number, MailEvent[]][] = [];
+  for (const [accountId, threads] of woken) {
+    const events = await transact(db, async (trx) => {
+      await lockAccount(trx, accountId);
+      const taken = await takeSnoozes(trx, accountId, { threadIds: threads });
+      return (await returnSnoozes(trx, accountId, taken, 'snooze')).events;
+    });
+    if (events.length) result.push([accountId, events]);
+  }
+  return result;
 }
 
 /** A sent message to come back at `dueAt` unless a reply names it first (in the caller's transaction). */

@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { freePort, waitForPort } from '../../../../test-support/ports.js';
 import { startS3 } from '../../../../test-support/s3.js';
 import { migrate, type Db } from '../../src/core/db/index.js';
 import { createSession } from '../../src/auth/index.js';
 import { createAccount } from '../_mail.js';
 import { cleanup } from '../_util.js';
-import { exited, prepareDatabase, startServer } from '../_server.js';
+import { exited, prepareDatabase, startCluster, stopCluster } from '../_server.js';
 import { startSink } from '../_sending.js';
 import { apiPath } from '../_client.js';
 
@@ -62,32 +59,14 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
       );
       await db.destroy();
 
-      const secret = randomBytes(32).toString('base64');
-      const nodes = await Promise.all(
-        Array.from({ length: NODES }, async (_, i) => {
-          const httpPort = await freePort();
-          const smtpPort = await freePort();
-          const dataDir = path.join(root, `node-${i + 1}`);
-          await fs.mkdir(dataDir);
-          const child: ChildProcess = startServer({
-            ...s3.env,
-            DATABASE_URL: database.url!,
-            SECRET_KEY: secret,
-            DATA_DIR: dataDir,
-            HOST: '127.0.0.1',
-            PORT: String(httpPort),
-            PUBLIC_URL: `http://127.0.0.1:${httpPort}`,
-            SMTP_PORT: String(smtpPort),
-            LOG_LEVEL: 'error',
-            SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-            OUTBOX_POLL_MS: '200',
-            OUTBOX_LEASE_MS: '2000',
-            SCHEDULED_MAX: String(N),
-          });
-          await waitForPort(httpPort, child);
-          return { child, http: `http://127.0.0.1:${httpPort}`, dead: false };
-        }),
-      );
+      const nodes = await startCluster({
+        count: NODES,
+        root,
+        databaseUrl: database.url!,
+        s3Env: s3.env,
+        relayPort: sink.port,
+        env: { OUTBOX_POLL_MS: '200', OUTBOX_LEASE_MS: '2000', SCHEDULED_MAX: String(N) },
+      });
 
       db = await database.open();
       try {
@@ -258,10 +237,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
       } finally {
         await db.destroy();
       }
-      for (const node of nodes.filter((n) => !n.dead)) {
-        node.child.kill('SIGTERM');
-        await exited(node.child);
-      }
+      await stopCluster(nodes);
     },
   );
 });
