@@ -108,7 +108,7 @@ describe('undo send and send later (issue 31)', () => {
     await compose.getByRole('button', { name: 'Send', exact: true }).click();
     const sentAt = Date.now();
     const box = a.getByTestId('success-dialog');
-    await notice(a, /Sending… (10|9|8) s/);
+    await notice(a, /Sending…\s*Goes in (10|9|8) s/);
     await a.waitForTimeout(2_000);
     await screenshot(a, 'undo-send-countdown-desktop-en');
     await a.waitForTimeout(Math.max(0, sentAt + 5_000 - Date.now()));
@@ -199,7 +199,7 @@ describe('undo send and send later (issue 31)', () => {
     await p.goto(`${url}/mail`);
     let compose = await writeTo(p, 'Написать', own, 'Себе — отмена', 'Проверка отмены.');
     await compose.getByRole('button', { name: 'Отправить', exact: true }).click();
-    const box = await notice(p, /Отправка… \d+ с/);
+    const box = await notice(p, /Отправка…\s*Уйдёт через \d+ с/);
     await screenshot(p, 'undo-send-countdown-mobile-ru');
     await box.getByRole('button', { name: 'Отменить' }).click();
     compose = p.getByTestId('compose-window');
