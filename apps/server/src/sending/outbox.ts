@@ -152,17 +152,22 @@ function signingLookup(deps: SendingDeps): (domain: string) => Promise<Signing> 
   };
 }
 
-/** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
-async function relayOne(
+/** A row made ready for the relay: its bytes (signed with its domain's own keys) and the `dkim set` key to sign with. */
+type Ready = { raw: Buffer; key: Signing['key'] };
+
+async function prepareRelay(
   deps: SendingDeps,
-  relay: Transporter,
   row: OutboxRow,
   signingOf: (domain: string) => Promise<Signing>,
-): Promise<Attempt> {
-  let raw = await deps.blobs.get(row.blob_hash);
+): Promise<Ready> {
+  const raw = await deps.blobs.get(row.blob_hash);
   const domain = domainOf(signingAddress(row.envelope_from, raw));
   const { ownKeys, key } = await signingOf(domain);
-  if (ownKeys.length > 0) raw = await signWithDomainKeys(raw, ownKeys);
+  return { raw: ownKeys.length > 0 ? await signWithDomainKeys(raw, ownKeys) : raw, key };
+}
+
+/** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
+async function relayOne(relay: Transporter, row: OutboxRow, { raw, key }: Ready): Promise<Attempt> {
   try {
     await relay.sendMail({
       envelope: { from: row.envelope_from, to: [row.recipient] },
@@ -336,14 +341,29 @@ async function deliverClaimed(
     // As many at once as the relay pool has connections.
     const queue = [...remote];
     const signingOf = signingLookup(deps);
+    const prepare = (row: OutboxRow) =>
+      prepareRelay(deps, row, signingOf).then(
+        (ready) => ({ ready }),
+        (err: unknown) => ({ err }),
+      );
+    // Each lane fetches its next row's bytes while the relay takes the current one (the blob store is a round trip
+    // of its own); a row is still marked before the lane's next attempt, so a killed process relays again at most
+    // the row each lane had under way.
     const worker = async () => {
-      for (let row = queue.shift(); row && !signal?.aborted; row = queue.shift()) {
+      let row = queue.shift();
+      let next = row ? prepare(row) : undefined;
+      while (row && next && !signal?.aborted) {
         const done = outboxMetrics.attempt('relay');
-        const attempt = await relayOne(deps, relay, row, signingOf).catch((err: unknown) =>
-          failedAttempt(deps, err),
-        );
+        const prepared = await next;
+        const following = queue.shift();
+        next = following ? prepare(following) : undefined;
+        const attempt =
+          'err' in prepared
+            ? failedAttempt(deps, prepared.err)
+            : await relayOne(relay, row, prepared.ready).catch((err: unknown) => failedAttempt(deps, err));
         done();
         await settled('relay', row, attempt);
+        row = following;
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
