@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
 import { openDatabase, type Db } from '../src/core/db/index.js';
-import { hasExited } from '../../../test-support/ports.js';
+import { freePort, hasExited, waitForPort } from '../../../test-support/ports.js';
 import { serveCommand } from '../../../test-support/serve-command.js';
 import { cleanup } from './_util.js';
 
@@ -71,4 +72,61 @@ export async function prepareDatabase(
   const url = new URL(base);
   url.pathname = `/${name}`;
   return { url: url.href, open: () => openDatabase({ kind: 'postgres', url: url.href }) };
+}
+
+/** A real server process of a cluster test: its HTTP base URL and SMTP port; `dead` once the test killed it. */
+export interface ClusterNode {
+  child: ChildProcess;
+  http: string;
+  smtpPort: number;
+  dead: boolean;
+}
+
+/**
+ * `count` real servers over one database and one S3 bucket (the cluster tests): each with its own ports and data
+ * folder under `root`, one shared SECRET_KEY, relaying to `relayPort`, logging errors only; `env` adds to each
+ * node's environment. Answers once each takes SMTP and HTTP connections.
+ */
+export async function startCluster(opts: {
+  count: number;
+  root: string;
+  databaseUrl: string;
+  s3Env: Record<string, string>;
+  relayPort: number;
+  env?: Record<string, string>;
+}): Promise<ClusterNode[]> {
+  const secret = randomBytes(32).toString('base64');
+  return Promise.all(
+    Array.from({ length: opts.count }, async (_, i) => {
+      const httpPort = await freePort();
+      const smtpPort = await freePort();
+      const http = `http://127.0.0.1:${httpPort}`;
+      const dataDir = path.join(opts.root, `node-${i + 1}`);
+      await fs.mkdir(dataDir);
+      const child = startServer({
+        ...opts.s3Env,
+        DATABASE_URL: opts.databaseUrl,
+        SECRET_KEY: secret,
+        DATA_DIR: dataDir,
+        HOST: '127.0.0.1',
+        PORT: String(httpPort),
+        PUBLIC_URL: http,
+        SMTP_PORT: String(smtpPort),
+        LOG_LEVEL: 'error',
+        SMTP_RELAY_URL: `smtp://127.0.0.1:${opts.relayPort}`,
+        ...opts.env,
+      });
+      await waitForPort(smtpPort, child);
+      await waitForPort(httpPort, child);
+      return { child, http, smtpPort, dead: false };
+    }),
+  );
+}
+
+/** Stops the cluster's nodes still alive (SIGTERM) and waits until they have exited. */
+export async function stopCluster(nodes: ClusterNode[]): Promise<void> {
+  for (const node of nodes.filter((n) => !n.dead)) {
+    node.child.kill('SIGTERM');
+    await exited(node.child);
+  }
 }

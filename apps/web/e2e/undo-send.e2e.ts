@@ -108,7 +108,7 @@ describe('undo send and send later (issue 31)', () => {
     await compose.getByRole('button', { name: 'Send', exact: true }).click();
     const sentAt = Date.now();
     const box = a.getByTestId('success-dialog');
-    await notice(a, /Sending… (10|9|8) s/);
+    await notice(a, /Sending…\s*Goes in (10|9|8) s/);
     await a.waitForTimeout(2_000);
     await screenshot(a, 'undo-send-countdown-desktop-en');
     await a.waitForTimeout(Math.max(0, sentAt + 5_000 - Date.now()));
@@ -188,6 +188,58 @@ describe('undo send and send later (issue 31)', () => {
     await boris.context.close();
   }, 240_000);
 
+  it('two tabs of one member: the Sending… box of tab A closes when tab B cancels the send, and finishes when B sends it now', async () => {
+    // One browser context: the tabs share the member's session, as two tabs of one browser do.
+    const { context, page: a } = await newPage(browser, desktop);
+    await signUp(a, url, 'Tara Tabs');
+    const own = (await api<{ email: string }>(a, 'GET', 'user/account')).email;
+    const inbox = await systemFolder(a, 'inbox');
+    const scheduledFolder = await systemFolder(a, 'scheduled');
+    await setUndoSend(a, 'Undo send', 30);
+    const b = await context.newPage();
+    await b.setViewportSize(desktop);
+
+    /** Tab B opens the held message in Scheduled and presses `button` on its banner. */
+    async function fromTabB(subject: string, button: string, shot?: string) {
+      await b.goto(`${url}/mail/folder/all/${scheduledFolder}/1`);
+      await b.getByRole('grid', { name: 'Messages' }).getByText(subject).click();
+      const banner = b.getByTestId('scheduled-banner');
+      await banner.waitFor();
+      if (shot) await screenshot(b, shot);
+      await banner.getByRole('button', { name: button }).click();
+    }
+
+    // Sent in tab A, held 30 s: A shows Sending…; tab B cancels it from Scheduled, and A's box goes at once.
+    await a.goto(`${url}/mail`);
+    const first = 'Two tabs — cancelled in B';
+    let compose = await writeTo(a, 'New message', own, first, 'Cancelled from the other tab.');
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await notice(a, /Sending…\s*Goes in \d+ s/);
+    await screenshot(a, 'undo-send-two-tabs-a-sending-desktop-en');
+    await fromTabB(first, 'Cancel sending', 'undo-send-two-tabs-b-banner-desktop-en');
+    const closedAt = Date.now();
+    // No box left at all (a finished one would say Message sent.).
+    await a.getByTestId('success-dialog').waitFor({ state: 'detached', timeout: 5_000 });
+    console.log(`tab A's Sending… box closed ${Date.now() - closedAt} ms after tab B cancelled`);
+    await screenshot(a, 'undo-send-two-tabs-a-closed-desktop-en');
+    expect(await subjectsIn(a, inbox)).not.toContain(first);
+    await expect(
+      api<{ scheduled: unknown[] }>(a, 'GET', 'scheduled-sends').then((r) => r.scheduled),
+    ).resolves.toEqual([]);
+
+    // Again, and B sends it now: A's countdown ends with "Message sent." and no Undo.
+    const second = 'Two tabs — sent now from B';
+    compose = await writeTo(a, 'New message', own, second, 'Sent now from the other tab.');
+    await compose.getByRole('button', { name: 'Send', exact: true }).click();
+    await notice(a, /Sending…/);
+    await fromTabB(second, 'Send now');
+    const sent = await notice(a, /Message sent\./);
+    expect(await sent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
+    await screenshot(a, 'undo-send-two-tabs-a-sent-desktop-en');
+    await arrival(a, inbox, second, 15_000);
+    await context.close();
+  }, 120_000);
+
   it('in Russian on a phone: the setting, the countdown, the Send later menu and the Scheduled banner', async () => {
     const lena = await newPage(browser, phone, 'ru-RU');
     const p = lena.page;
@@ -199,7 +251,7 @@ describe('undo send and send later (issue 31)', () => {
     await p.goto(`${url}/mail`);
     let compose = await writeTo(p, 'Написать', own, 'Себе — отмена', 'Проверка отмены.');
     await compose.getByRole('button', { name: 'Отправить', exact: true }).click();
-    const box = await notice(p, /Отправка… \d+ с/);
+    const box = await notice(p, /Отправка…\s*Уйдёт через \d+ с/);
     await screenshot(p, 'undo-send-countdown-mobile-ru');
     await box.getByRole('button', { name: 'Отменить' }).click();
     compose = p.getByTestId('compose-window');

@@ -184,6 +184,8 @@ export interface MessageRow extends ListRow {
   body_text: string;
   body_html: string | null;
   verdict: Record<string, unknown> | null;
+  /** The system role of the folder it is in (the reader shows Snoozed's time, Junk's images held back). */
+  folder_system: FolderSystem | null;
 }
 
 const messageColumns = [
@@ -201,6 +203,13 @@ export function messageByUid(db: Db, accountId: number, scope: Scope, folderId: 
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
     .select(messageColumns)
+    .select((eb) =>
+      eb
+        .selectFrom('folders')
+        .select('folders.system')
+        .whereRef('folders.id', '=', 'messages.folder_id')
+        .as('folder_system'),
+    )
     .where('messages.account_id', '=', accountId)
     .where('messages.folder_id', '=', folderId)
     .where('messages.uid', '=', uid)
@@ -214,6 +223,13 @@ export function messageByMessageId(db: Db, accountId: number, scope: Scope, mess
     .selectFrom('messages')
     .innerJoin('message_contents', 'message_contents.message_id', 'messages.id')
     .select(messageColumns)
+    .select((eb) =>
+      eb
+        .selectFrom('folders')
+        .select('folders.system')
+        .whereRef('folders.id', '=', 'messages.folder_id')
+        .as('folder_system'),
+    )
     .where('messages.account_id', '=', accountId)
     .where('messages.message_id', '=', messageId)
     .$call(inView(scope))

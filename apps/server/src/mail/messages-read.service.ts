@@ -1,4 +1,11 @@
-import type { ListQuery, Mail, MailListItem, MailListResponse, ThreadMember } from '@mailroom/protocol';
+import type {
+  FolderSystem,
+  ListQuery,
+  Mail,
+  MailListItem,
+  MailListResponse,
+  ThreadMember,
+} from '@mailroom/protocol';
 import { defaultSettings, routePaths, routeUrl } from '@mailroom/protocol';
 import type { Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
@@ -21,13 +28,7 @@ import {
   type MessageRow,
   type ThreadMemberRow,
 } from './messages-read.repository.js';
-import {
-  normaliseMessageId,
-  snoozedUntil,
-  systemFolder,
-  type MessageVerdict,
-  type Scope,
-} from '../mailbox/index.js';
+import { normaliseMessageId, snoozedUntil, type MessageVerdict, type Scope } from '../mailbox/index.js';
 import { senderTrust } from './sender-trust.js';
 import { threadCount } from './thread-counts.js';
 import { narrowScope, scopeOf } from '../addresses/index.js';
@@ -103,7 +104,7 @@ export async function listFolderMessages(
     page.threaded ? threadCount(db, folder, scope, () => countThreads(db, page)) : undefined,
   ]);
   const labelled = await withSavedSearchLabels(db, accountId, rows.map(toListItem));
-  const items = folder.system === 'snoozed' ? await withSnoozedUntil(db, labelled) : labelled;
+  const items = await withSnoozedUntilIn(folder.system, db, labelled);
   return {
     messages: page.threaded ? await attachThreads(db, accountId, view, items) : items,
     total: threads ?? all,
@@ -139,8 +140,7 @@ async function imagesFor(
   // image to decide about (a plain-text message, or HTML with none, has nothing to show or hide).
   if (row.body_html === null || !mayLoadRemote(row.body_html)) return false;
   // Mail in Junk never loads remote images by itself (issue 30): the member asks (show_images=true).
-  if ((await systemFolder(db, principal.accountId, 'junk').catch(() => null))?.id === row.folder_id)
-    return false;
+  if (row.folder_system === 'junk') return false;
   const setting = (await getSettings(db, principal.accountId)).image_display ?? defaultSettings.image_display;
   if (setting === 'always') return choice.bySetting;
   if (setting !== 'correspondent' || principal.aliasEmail) return false;
@@ -165,8 +165,13 @@ export function attachmentDisplayName(a: StoredAttachment): string {
   return a.name.trim() || `attachment-${a.id}`;
 }
 
-/** Messages in Snoozed say when they come back. */
-async function withSnoozedUntil<T extends MailListItem>(db: Db, items: T[]): Promise<T[]> {
+/** Messages in Snoozed say when they come back (a look-up only there: no other folder holds a snoozed message). */
+async function withSnoozedUntilIn<T extends MailListItem>(
+  system: FolderSystem | null,
+  db: Db,
+  items: T[],
+): Promise<T[]> {
+  if (system !== 'snoozed' || !items.length) return items;
   const until = await snoozedUntil(
     db,
     items.map((i) => i.id),
@@ -189,7 +194,11 @@ async function toMail(
     db,
     accountId,
     view,
-    await withSnoozedUntil(db, await withSavedSearchLabels(db, accountId, [toListItem(row)])),
+    await withSnoozedUntilIn(
+      row.folder_system,
+      db,
+      await withSavedSearchLabels(db, accountId, [toListItem(row)]),
+    ),
   );
   const attachments = row.attachments;
   let content: string;

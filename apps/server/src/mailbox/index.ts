@@ -33,7 +33,7 @@ export { SPAM_LEARN_JOB, type SpamLesson } from './spam-lessons.js';
 export { oldJunk } from './junk.repository.js';
 export {
   checkAhead,
-  releaseScheduledCopy,
+  releaseScheduledCopies,
   requeueOverdueReturns,
   returnDue,
   RETURNS_JOB,

@@ -128,12 +128,13 @@ export async function ingest(
   // New mail wakes a snoozed conversation it joins and ends the follow-ups it answers (issue 31).
   const { parsed } = source;
   const answers = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
-  for (const done of result.accounts) {
-    if (!done.stored.length) continue;
-    const threadIds = [...new Set(done.stored.map((s) => s.threadId))];
-    const events = await afterArrival(db, done.accountId, { threadIds, answers });
-    if (events.length) result.events.push([done.accountId, events]);
-  }
+  const arrived = result.accounts
+    .filter((done) => done.stored.length)
+    .map((done) => ({
+      accountId: done.accountId,
+      threadIds: [...new Set(done.stored.map((s) => s.threadId))],
+    }));
+  result.events.push(...(await afterArrival(db, arrived, answers)));
   return result;
 }
 

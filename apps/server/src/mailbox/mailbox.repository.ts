@@ -32,6 +32,28 @@ export async function lockAccount(trx: Trx, accountId: number): Promise<void> {
   await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forNoKeyUpdate().execute();
 }
 
+/** Locks several accounts' rows, in id order (a due claim's batch working for many accounts at once). */
+export async function lockAccounts(trx: Trx, accountIds: number[]): Promise<void> {
+  if (!accountIds.length) return;
+  await sql`
+    select id from accounts where id = any(${[...new Set(accountIds)]}::bigint[])
+    order by id for no key update`.execute(trx);
+}
+
+/** Locks the system folders `systems` of several accounts (their rows locked first), in id order. */
+export async function lockSystemFolders(
+  trx: Trx,
+  accountIds: number[],
+  systems: FolderSystem[],
+): Promise<{ id: number; account_id: number; system: FolderSystem }[]> {
+  if (!accountIds.length) return [];
+  const { rows } = await sql<{ id: string | number; account_id: string | number; system: FolderSystem }>`
+    select id, account_id, system from folders
+    where account_id = any(${[...new Set(accountIds)]}::bigint[]) and system = any(${systems}::text[])
+    order by id for update`.execute(trx);
+  return rows.map((r) => ({ id: Number(r.id), account_id: Number(r.account_id), system: r.system }));
+}
+
 export async function folderSystems(db: Db, accountId: number, folderIds: number[]) {
   return db
     .selectFrom('folders')
@@ -125,6 +147,30 @@ export async function relocateMessages(trx: Trx, folderId: number, ids: number[]
     where m.id = v.id`.execute(trx);
 }
 
+/** Takes UIDs from several folders at once (their rows locked): the first of each folder's `count`, by folder id. */
+export async function allocateUidsEach(
+  trx: Trx,
+  wanted: { folderId: number; count: number }[],
+): Promise<Map<number, number>> {
+  if (!wanted.length) return new Map();
+  const { rows } = await sql<{ id: string | number; first: number }>`
+    update folders f set uidnext = f.uidnext + v.n
+    from unnest(${wanted.map((w) => w.folderId)}::bigint[], ${wanted.map((w) => w.count)}::int[]) as v(id, n)
+    where f.id = v.id
+    returning f.id, f.uidnext - v.n as first`.execute(trx);
+  return new Map(rows.map((r) => [Number(r.id), Number(r.first)]));
+}
+
+/** Puts each message in its own folder under its new UID (flags and labels stay): relocateMessages across folders. */
+export async function relocateEach(trx: Trx, moves: { id: number; folderId: number; uid: number }[]) {
+  if (!moves.length) return;
+  await sql`
+    update messages m set folder_id = v.folder_id, uid = v.uid
+    from unnest(${moves.map((x) => x.id)}::bigint[], ${moves.map((x) => x.folderId)}::bigint[],
+      ${moves.map((x) => x.uid)}::int[]) as v(id, folder_id, uid)
+    where m.id = v.id`.execute(trx);
+}
+
 export async function deleteMessageRows(trx: Trx, ids: number[]): Promise<void> {
   await trx
     .deleteFrom('messages')
@@ -143,6 +189,26 @@ export async function adjustCounters(trx: Trx, folderId: number, total: number, 
     .where('id', '=', folderId)
     .returning(['unread_count', 'total_count'])
     .executeTakeFirstOrThrow();
+}
+
+/** adjustCounters for several folders in one statement; answers each folder's new values. */
+export async function adjustCountersEach(
+  trx: Trx,
+  changes: { folderId: number; total: number; unread: number }[],
+): Promise<Map<number, { unread_count: number; total_count: number }>> {
+  if (!changes.length) return new Map();
+  const { rows } = await sql<{ id: string | number; unread_count: number; total_count: number }>`
+    update folders f set total_count = f.total_count + v.total, unread_count = f.unread_count + v.unread
+    from unnest(${changes.map((c) => c.folderId)}::bigint[], ${changes.map((c) => c.total)}::int[],
+      ${changes.map((c) => c.unread)}::int[]) as v(id, total, unread)
+    where f.id = v.id
+    returning f.id, f.unread_count, f.total_count`.execute(trx);
+  return new Map(
+    rows.map((r) => [
+      Number(r.id),
+      { unread_count: Number(r.unread_count), total_count: Number(r.total_count) },
+    ]),
+  );
 }
 
 export async function releaseQuota(trx: Trx, accountId: number, bytes: number): Promise<void> {

@@ -7,19 +7,36 @@ import type { Db, Trx } from '../core/db/index.js';
  * that came back carries.
  */
 
-/** The messages of the conversations of `ids` that are in `folderIds` (a conversation snoozes whole). */
-export async function threadMates(trx: Trx, accountId: number, folderIds: number[], ids: number[]) {
-  return trx
-    .selectFrom('messages')
-    .select(['folder_id', 'uid'])
-    .where('account_id', '=', accountId)
-    .where('folder_id', '=', sql<number>`any(${folderIds}::bigint[])`)
-    .where(
-      'thread_id',
-      '=',
-      sql<number>`any(select thread_id from messages where id = any(${ids}::bigint[]))`,
-    )
-    .execute();
+/**
+ * The messages named (folder and uids) and the rest of their conversations in the same folders (a conversation
+ * snoozes whole): each row's id, place and thread, in one read.
+ */
+export async function threadMates(
+  trx: Trx,
+  accountId: number,
+  groups: { folder_id: number; message_uids: number[] }[],
+) {
+  const folders = groups.flatMap((g) => g.message_uids.map(() => g.folder_id));
+  const uids = groups.flatMap((g) => g.message_uids);
+  const { rows } = await sql<{
+    id: string | number;
+    folder_id: string | number;
+    uid: number;
+    thread_id: string | number;
+  }>`
+    select id, folder_id, uid, thread_id from messages
+    where account_id = ${accountId} and folder_id = any(${groups.map((g) => g.folder_id)}::bigint[])
+      and thread_id in (
+        select distinct m.thread_id from messages m
+        join unnest(${folders}::bigint[], ${uids}::int[]) as n(folder_id, uid)
+          on m.folder_id = n.folder_id and m.uid = n.uid
+        where m.account_id = ${accountId})`.execute(trx);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    folder_id: Number(r.folder_id),
+    uid: r.uid,
+    thread_id: Number(r.thread_id),
+  }));
 }
 
 /** The rows of locked messages by uid (their row id and thread). */
@@ -127,21 +144,30 @@ export async function markReturned(
       and (${named} or m.thread_at < now())`.execute(trx);
 }
 
+/**
+ * markReturned(…, null) for messages of several accounts at once: scheduled copies that went now, placed at this
+ * moment, their conversations brought up to it.
+ */
+export async function markReleased(trx: Trx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  const named = sql`m.id = any(${ids}::bigint[])`;
+  await sql`
+    update messages m set
+      received_at = case when ${named} then now() else m.received_at end,
+      returned_at = case when ${named} then null else m.returned_at end,
+      returned_for = case when ${named} then null else m.returned_for end,
+      thread_at = greatest(m.thread_at, now())
+    where (m.account_id, m.thread_id) in (
+        select distinct account_id, thread_id from messages where id = any(${ids}::bigint[]))
+      and (${named} or m.thread_at < now())`.execute(trx);
+}
+
 /** A follow-up: the sent message (its row and Message-ID) comes back at `dueAt` unless a reply comes first. */
 export async function insertFollowUp(
   trx: Db | Trx,
   row: { account_id: number; message_row_id: number; message_id: string; due_at: Date },
 ): Promise<void> {
   await trx.insertInto('follow_ups').values(row).execute();
-}
-
-/** A reply came (it names one of `messageIds` in In-Reply-To or References): those follow-ups are done. */
-export async function dropAnsweredFollowUps(db: Db, accountId: number, messageIds: string[]): Promise<void> {
-  if (!messageIds.length) return;
-  await sql`
-    delete from follow_ups where account_id = ${accountId} and message_id = any(${messageIds}::text[])`.execute(
-    db,
-  );
 }
 
 /** Takes the account's follow-ups due by `at` whose sent message still exists. */
@@ -152,13 +178,26 @@ export async function takeFollowUps(trx: Trx, accountId: number, at: Date) {
   return rows.map((r) => Number(r.message_row_id));
 }
 
-/** Whether any message of the account's conversations `threadIds` is snoozed (new mail there wakes it). */
-export async function snoozedThreads(db: Db, accountId: number, threadIds: number[]): Promise<number[]> {
-  if (!threadIds.length) return [];
-  const { rows } = await sql<{ thread_id: number }>`
-    select distinct thread_id from snoozes
-    where account_id = ${accountId} and thread_id = any(${threadIds}::bigint[])`.execute(db);
-  return rows.map((r) => Number(r.thread_id));
+/**
+ * After new mail is stored (ingest, for all its accounts at once, one statement): the follow-ups it answers
+ * (`answers`, Message-IDs) end, and the conversations among `arrived` that hold a snoozed message are answered.
+ */
+export async function arrivalReturns(
+  db: Db,
+  arrived: { accountId: number; threadIds: number[] }[],
+  answers: string[],
+): Promise<{ accountId: number; threadId: number }[]> {
+  const accounts = arrived.flatMap((a) => a.threadIds.map(() => a.accountId));
+  const threads = arrived.flatMap((a) => a.threadIds);
+  const { rows } = await sql<{ account_id: string | number; thread_id: string | number }>`
+    with answered as (
+      delete from follow_ups
+      where ${answers.length ? sql`account_id = any(${arrived.map((a) => a.accountId)}::bigint[]) and message_id = any(${answers}::text[])` : sql`false`}
+    )
+    select distinct s.account_id, s.thread_id
+    from unnest(${accounts}::bigint[], ${threads}::bigint[]) as a(account_id, thread_id)
+    join snoozes s on s.account_id = a.account_id and s.thread_id = a.thread_id`.execute(db);
+  return rows.map((r) => ({ accountId: Number(r.account_id), threadId: Number(r.thread_id) }));
 }
 
 /**
@@ -220,6 +259,31 @@ export async function nextReturnAt(db: Db, accountId: number): Promise<Date | nu
 }
 
 /** Where a message row is now (its folder and uid), if it still exists in the account. */
+/**
+ * The rows among `ids` that are in one of `folderIds` (the accounts' Scheduled folders, locked), locked in id order,
+ * with their account and place.
+ */
+export async function lockMessagesIn(trx: Trx, ids: number[], folderIds: number[]) {
+  if (!ids.length || !folderIds.length) return [];
+  const { rows } = await sql<{
+    id: string | number;
+    account_id: string | number;
+    folder_id: string | number;
+    uid: number;
+    seen: boolean;
+  }>`
+    select id, account_id, folder_id, uid, seen from messages
+    where id = any(${ids}::bigint[]) and folder_id = any(${folderIds}::bigint[])
+    order by id for update`.execute(trx);
+  return rows.map((r) => ({
+    id: Number(r.id),
+    account_id: Number(r.account_id),
+    folder_id: Number(r.folder_id),
+    uid: r.uid,
+    seen: r.seen,
+  }));
+}
+
 export async function messagePlace(db: Db | Trx, accountId: number, id: number) {
   return db
     .selectFrom('messages')

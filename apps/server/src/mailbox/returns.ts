@@ -4,21 +4,31 @@ import { transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { enqueueJob } from '../core/jobs/index.js';
 import { systemFolder } from './folders.repository.js';
-import { lockAccount, lockMessages, setFlag } from './mailbox.repository.js';
+import {
+  adjustCountersEach,
+  allocateUidsEach,
+  lockAccount,
+  lockAccounts,
+  lockMessages,
+  lockSystemFolders,
+  relocateEach,
+  setFlag,
+} from './mailbox.repository.js';
 import { lockOwnFolders, moveLocked, purgeMessages, type ActionOutcome } from './message-actions.js';
 import { counterEvent, groupByFolder, mergeGroups } from './purge.js';
 import {
   accountsWithReturnsDue,
+  arrivalReturns,
   copyMessageRow,
-  dropAnsweredFollowUps,
   insertFollowUp,
+  lockMessagesIn,
   markDraft,
+  markReleased,
   markReturned,
   messagePlace,
   messageRows,
   nextReturnAt,
   putSnoozes,
-  snoozedThreads,
   takeFollowUps,
   takeSnoozes,
   threadMates,
@@ -60,16 +70,16 @@ export async function snoozeMessages(
     const locked = await lockOwnFolders(trx, accountId, [snoozed.id, ...named.map((g) => g.folder_id)]);
     const bad = [...locked.values()].some((f) => f.system === 'scheduled');
     if (bad) throw new DomainError('forbidden');
-    const ids: number[] = [];
-    for (const group of named)
-      ids.push(...(await messageRows(trx, accountId, group.folder_id, group.message_uids)).map((m) => m.id));
-    if (!ids.length) return { result: { ok: true, moved: [] }, events: [] };
-    const folderIds = named.map((g) => g.folder_id);
-    const groups = groupByFolder(await threadMates(trx, accountId, folderIds, ids));
-    // The rows before the move: their thread, and where they return (a re-snooze keeps its first place).
+    const rows = await threadMates(trx, accountId, named);
+    if (!rows.length) return { result: { ok: true, moved: [] }, events: [] };
+    const groups = groupByFolder(rows);
+    // Where each returns (a re-snooze keeps its first place), from the rows before the move.
     const before = new Map<number, { id: number; thread_id: number }[]>();
-    for (const group of groups)
-      before.set(group.folder_id, await messageRows(trx, accountId, group.folder_id, group.message_uids));
+    for (const r of rows) {
+      const list = before.get(r.folder_id);
+      if (list) list.push(r);
+      else before.set(r.folder_id, [r]);
+    }
     const { moved, events } = await moveLocked(
       trx,
       accountId,
@@ -208,22 +218,29 @@ export async function returnDue(
 }
 
 /**
- * After new mail is stored for an account: a snoozed conversation it joins comes back at once, and a follow-up it
- * answers is done. One indexed look-up each; nothing when there is nothing to do.
+ * After new mail is stored: a snoozed conversation it joins comes back at once, and a follow-up it answers is done.
+ * One indexed statement for all the accounts of an ingest; a transaction only for an account with a conversation to
+ * wake. Answers each such account's events.
  */
 export async function afterArrival(
   db: Db,
-  accountId: number,
-  arrived: { threadIds: number[]; answers: string[] },
-): Promise<MailEvent[]> {
-  await dropAnsweredFollowUps(db, accountId, arrived.answers);
-  const threads = await snoozedThreads(db, accountId, arrived.threadIds);
-  if (!threads.length) return [];
-  return transact(db, async (trx) => {
-    await lockAccount(trx, accountId);
-    const taken = await takeSnoozes(trx, accountId, { threadIds: threads });
-    return (await returnSnoozes(trx, accountId, taken, 'snooze')).events;
-  });
+  arrived: { accountId: number; threadIds: number[] }[],
+  answers: string[],
+): Promise<[number, MailEvent[]][]> {
+  if (!arrived.length) return [];
+  const woken = new Map<number, number[]>();
+  for (const { accountId, threadId } of await arrivalReturns(db, arrived, answers))
+    woken.set(accountId, [...(woken.get(accountId) ?? []), threadId]);
+  const result: [number, MailEvent[]][] = [];
+  for (const [accountId, threads] of woken) {
+    const events = await transact(db, async (trx) => {
+      await lockAccount(trx, accountId);
+      const taken = await takeSnoozes(trx, accountId, { threadIds: threads });
+      return (await returnSnoozes(trx, accountId, taken, 'snooze')).events;
+    });
+    if (events.length) result.push([accountId, events]);
+  }
+  return result;
 }
 
 /** A sent message to come back at `dueAt` unless a reply names it first (in the caller's transaction). */
@@ -248,30 +265,80 @@ export async function requeueOverdueReturns(db: Db): Promise<number> {
 }
 
 /**
- * A scheduled send goes: its copy leaves Scheduled for Sent, placed at the moment it went. Null when the copy is
- * no longer in Scheduled (deleted or moved away by hand: then nothing is sent). In the caller's transaction.
+ * Scheduled sends go, several at once and of several accounts (a due claim's batch): each copy leaves Scheduled for
+ * Sent, placed at the moment it went. A copy no longer in Scheduled (deleted or moved away by hand: then nothing is
+ * sent) is absent from `released`. In the caller's transaction, a few statements whatever the count: the accounts,
+ * then their Scheduled and Sent folders, then the copies are locked, each in id order (the store's lock order).
  */
-export async function releaseScheduledCopy(
+export async function releaseScheduledCopies(
   trx: Trx,
-  accountId: number,
-  messageRowId: number | null,
-): Promise<{ uid: number; folderId: number; events: MailEvent[] } | null> {
-  if (messageRowId === null) return null;
-  await lockAccount(trx, accountId);
-  const place = await messagePlace(trx, accountId, messageRowId);
-  if (!place || place.system !== 'scheduled') return null;
-  const sent = await systemFolder(trx, accountId, 'sent');
-  const locked = await lockOwnFolders(trx, accountId, [place.folder_id, sent.id]);
-  const { moved, events } = await moveLocked(
+  copies: { accountId: number; messageRowId: number }[],
+): Promise<{ released: Map<number, { folderId: number; uid: number }>; events: Map<number, MailEvent[]> }> {
+  const released = new Map<number, { folderId: number; uid: number }>();
+  const events = new Map<number, MailEvent[]>();
+  if (!copies.length) return { released, events };
+  const accountIds = [...new Set(copies.map((c) => c.accountId))].sort((a, b) => a - b);
+  await lockAccounts(trx, accountIds);
+  const folders = await lockSystemFolders(trx, accountIds, ['scheduled', 'sent']);
+  const scheduledOf = new Map<number, number>();
+  const sentOf = new Map<number, number>();
+  for (const f of folders) (f.system === 'scheduled' ? scheduledOf : sentOf).set(f.account_id, f.id);
+  const owner = new Map(copies.map((c) => [c.messageRowId, c.accountId]));
+  const rows = (
+    await lockMessagesIn(
+      trx,
+      copies.map((c) => c.messageRowId),
+      [...scheduledOf.values()],
+    )
+  ).filter((m) => owner.get(m.id) === m.account_id && sentOf.has(m.account_id));
+  if (!rows.length) return { released, events };
+  const byAccount = new Map<number, typeof rows>();
+  for (const m of rows) {
+    const list = byAccount.get(m.account_id);
+    if (list) list.push(m);
+    else byAccount.set(m.account_id, [m]);
+  }
+  const firsts = await allocateUidsEach(
     trx,
-    accountId,
-    sent.id,
-    [{ folder_id: place.folder_id, message_uids: [place.uid] }],
-    locked,
+    [...byAccount].map(([accountId, ms]) => ({ folderId: sentOf.get(accountId)!, count: ms.length })),
   );
-  if (!moved.length) return null;
-  await markReturned(trx, accountId, [messageRowId], null);
-  return { uid: moved[0]!.destination_uid, folderId: sent.id, events };
+  const moves: { id: number; folderId: number; uid: number }[] = [];
+  const changes: { folderId: number; total: number; unread: number }[] = [];
+  for (const [accountId, ms] of byAccount) {
+    const sent = sentOf.get(accountId)!;
+    const first = firsts.get(sent)!;
+    ms.forEach((m, i) => moves.push({ id: m.id, folderId: sent, uid: first + i }));
+    const unread = ms.filter((m) => !m.seen).length;
+    changes.push({ folderId: scheduledOf.get(accountId)!, total: -ms.length, unread: -unread });
+    changes.push({ folderId: sent, total: ms.length, unread });
+  }
+  // Scheduled to Sent teaches the spam filter nothing (queueSpamLessons: only Junk moves do).
+  await relocateEach(trx, moves);
+  const counts = await adjustCountersEach(trx, changes);
+  await markReleased(
+    trx,
+    rows.map((m) => m.id),
+  );
+  const counter = (folderId: number): MailEvent => ({
+    event: 'updateMailbox',
+    folder_id: folderId,
+    unseen: counts.get(folderId)!.unread_count,
+    total: counts.get(folderId)!.total_count,
+  });
+  const movesById = new Map(moves.map((x) => [x.id, x]));
+  for (const [accountId, ms] of byAccount) {
+    const scheduled = scheduledOf.get(accountId)!;
+    const sent = sentOf.get(accountId)!;
+    const uids = ms.map((m) => movesById.get(m.id)!.uid);
+    for (const m of ms) released.set(m.id, { folderId: sent, uid: movesById.get(m.id)!.uid });
+    events.set(accountId, [
+      { event: 'move', folder_id: scheduled, to_folder_id: sent, uids: ms.map((m) => m.uid) },
+      counter(scheduled),
+      { event: 'new', folder_id: sent, uids },
+      counter(sent),
+    ]);
+  }
+  return { released, events };
 }
 
 /**

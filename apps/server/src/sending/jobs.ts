@@ -1,7 +1,7 @@
 import { startQueueWorker, startRecurringJob, type Job, type JobOutcome } from '../core/jobs/index.js';
 import { emit } from '../core/events/index.js';
 import { requeueOverdueReturns, returnDue, RETURNS_JOB } from '../mailbox/index.js';
-import { releaseScheduledSend, SCHEDULED_LEASE_MS, SCHEDULED_SEND } from './scheduled.js';
+import { releaseScheduledSends, SCHEDULED_LEASE_MS, SCHEDULED_SEND } from './scheduled.js';
 import { deleteFinishedScheduled } from './scheduled.repository.js';
 import { createRelay, OUTBOX_LOCAL, OUTBOX_REMOTE, outboxBatch } from './outbox.js';
 import { deleteFinishedOutbox, deleteStaleUploads } from './sending.repository.js';
@@ -60,14 +60,11 @@ export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
   });
   // Due items (issue 31): scheduled sends (undo holds included) and each account's returns (snoozes, follow-ups),
   // claimed once across processes; one claim statement per DUE_POLL_MS when idle.
-  const handlers: Record<string, (job: Job) => Promise<JobOutcome>> = {
-    [SCHEDULED_SEND]: (job) => releaseScheduledSend(deps, Number(job.key)),
-    [RETURNS_JOB]: async (job) => {
-      const accountId = Number(job.key);
-      const { events, next } = await returnDue(deps.db, accountId);
-      await emit(deps.db, deps, accountId, events);
-      if (next) return { again: Math.max(0, next.getTime() - Date.now()) };
-    },
+  const returns = async (job: Job): Promise<JobOutcome> => {
+    const accountId = Number(job.key);
+    const { events, next } = await returnDue(deps.db, accountId);
+    await emit(deps.db, deps, accountId, events);
+    if (next) return { again: Math.max(0, next.getTime() - Date.now()) };
   };
   const due = startQueueWorker({
     db: deps.db,
@@ -75,17 +72,31 @@ export function startSendingJobs(deps: SendingDeps): { stop(): Promise<void> } {
     log: deps.log,
     pollMs: deps.config.timeControls.pollMs,
     leaseMs: SCHEDULED_LEASE_MS,
-    // Up to 50 due items a claim, each in its own transaction, DUE_CONCURRENCY at a time: a minute in which thousands
-    // fall due is worked through by every process at once, a claim statement per 50 rather than per item.
+    // Up to 50 due items a claim: its scheduled sends released together (one transaction of a few statements), its
+    // accounts' returns each in its own transaction, DUE_CONCURRENCY at a time. A minute in which thousands fall due
+    // is worked through by every process at once, a claim statement per 50 rather than per item.
     batch: {
       kinds: [SCHEDULED_SEND, RETURNS_JOB],
-      run: (jobs) =>
-        mapLimited(jobs, DUE_CONCURRENCY, (job) =>
-          handlers[job.kind]!(job).catch((err: unknown): JobOutcome => {
-            deps.log.warn({ err, job: job.kind, key: job.key }, 'a due item failed; retried');
-            return { retry: err instanceof Error ? err.message : String(err) };
-          }),
-        ),
+      run: async (jobs) => {
+        const sends = jobs.filter((j) => j.kind === SCHEDULED_SEND);
+        const others = jobs.filter((j) => j.kind !== SCHEDULED_SEND);
+        const [sent, returned] = await Promise.all([
+          releaseScheduledSends(
+            deps,
+            sends.map((j) => Number(j.key)),
+          ),
+          mapLimited(others, DUE_CONCURRENCY, (job) =>
+            returns(job).catch((err: unknown): JobOutcome => {
+              deps.log.warn({ err, job: job.kind, key: job.key }, 'a due item failed; retried');
+              return { retry: err instanceof Error ? err.message : String(err) };
+            }),
+          ),
+        ]);
+        const outcomes = new Map<Job, JobOutcome>();
+        sends.forEach((job, i) => outcomes.set(job, sent[i]));
+        others.forEach((job, i) => outcomes.set(job, returned[i]));
+        return jobs.map((job) => outcomes.get(job));
+      },
     },
   });
   // Once a minute: a returns job a race left behind is queued again; sent rows older than a day go.

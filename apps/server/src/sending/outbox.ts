@@ -126,14 +126,48 @@ export async function signWithDomainKeys(raw: Buffer, keys: DomainSigningKey[]):
   return Buffer.concat([Buffer.from(result.signatures), raw]);
 }
 
-/** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
-async function relayOne(deps: SendingDeps, relay: Transporter, row: OutboxRow): Promise<Attempt> {
-  let raw = await deps.blobs.get(row.blob_hash);
+/** How a domain's mail is signed: a verified own domain with its own keys, the main domain by `dkim set`'s key. */
+type Signing = { ownKeys: DomainSigningKey[]; key: Awaited<ReturnType<typeof dkimKeyFor>> };
+
+/**
+ * The signing of each domain, looked up once for a batch of attempts (most of a batch comes from a few domains):
+ * two queries a domain rather than two a message.
+ */
+function signingLookup(deps: SendingDeps): (domain: string) => Promise<Signing> {
+  const known = new Map<string, Promise<Signing>>();
+  return (domain) => {
+    let found = known.get(domain);
+    if (!found) {
+      found = (async () => {
+        const ownKeys = deps.secrets
+          ? await domainSigningKeys(deps.db, deps.secrets.dkimKeySecret, domain)
+          : [];
+        return { ownKeys, key: ownKeys.length > 0 ? undefined : await dkimKeyFor(deps.db, domain) };
+      })();
+      // A failed look-up is not kept: the next row asks again.
+      found.catch(() => known.delete(domain));
+      known.set(domain, found);
+    }
+    return found;
+  };
+}
+
+/** A row made ready for the relay: its bytes (signed with its domain's own keys) and the `dkim set` key to sign with. */
+type Ready = { raw: Buffer; key: Signing['key'] };
+
+async function prepareRelay(
+  deps: SendingDeps,
+  row: OutboxRow,
+  signingOf: (domain: string) => Promise<Signing>,
+): Promise<Ready> {
+  const raw = await deps.blobs.get(row.blob_hash);
   const domain = domainOf(signingAddress(row.envelope_from, raw));
-  // A verified own domain signs with its own keys; the operator's `dkim set` key signs the main domain.
-  const ownKeys = deps.secrets ? await domainSigningKeys(deps.db, deps.secrets.dkimKeySecret, domain) : [];
-  if (ownKeys.length > 0) raw = await signWithDomainKeys(raw, ownKeys);
-  const key = ownKeys.length > 0 ? undefined : await dkimKeyFor(deps.db, domain);
+  const { ownKeys, key } = await signingOf(domain);
+  return { raw: ownKeys.length > 0 ? await signWithDomainKeys(raw, ownKeys) : raw, key };
+}
+
+/** One relay attempt; a 5xx reply is permanent, anything else (4xx, no connection) is retried. */
+async function relayOne(relay: Transporter, row: OutboxRow, { raw, key }: Ready): Promise<Attempt> {
   try {
     await relay.sendMail({
       envelope: { from: row.envelope_from, to: [row.recipient] },
@@ -306,12 +340,30 @@ async function deliverClaimed(
   if (relay) {
     // As many at once as the relay pool has connections.
     const queue = [...remote];
+    const signingOf = signingLookup(deps);
+    const prepare = (row: OutboxRow) =>
+      prepareRelay(deps, row, signingOf).then(
+        (ready) => ({ ready }),
+        (err: unknown) => ({ err }),
+      );
+    // Each lane fetches its next row's bytes while the relay takes the current one (the blob store is a round trip
+    // of its own); a row is still marked before the lane's next attempt, so a killed process relays again at most
+    // the row each lane had under way.
     const worker = async () => {
-      for (let row = queue.shift(); row && !signal?.aborted; row = queue.shift()) {
+      let row = queue.shift();
+      let next = row ? prepare(row) : undefined;
+      while (row && next && !signal?.aborted) {
         const done = outboxMetrics.attempt('relay');
-        const attempt = await relayOne(deps, relay, row).catch((err: unknown) => failedAttempt(deps, err));
+        const prepared = await next;
+        const following = queue.shift();
+        next = following ? prepare(following) : undefined;
+        const attempt =
+          'err' in prepared
+            ? failedAttempt(deps, prepared.err)
+            : await relayOne(relay, row, prepared.ready).catch((err: unknown) => failedAttempt(deps, err));
         done();
         await settled('relay', row, attempt);
+        row = following;
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));

@@ -44,6 +44,20 @@ export async function countWaiting(trx: Db | Trx, accountId: number): Promise<nu
   return Number(row.n);
 }
 
+const scheduledRow = (row: {
+  id: number | string;
+  account_id: number | string;
+  message_row_id: number | string | null;
+  source_row_id: number | string | null;
+  upload_ids: (number | string)[];
+}) => ({
+  id: Number(row.id),
+  account_id: Number(row.account_id),
+  message_row_id: row.message_row_id === null ? null : Number(row.message_row_id),
+  source_row_id: row.source_row_id === null ? null : Number(row.source_row_id),
+  upload_ids: row.upload_ids.map(Number),
+});
+
 /**
  * The row of a scheduled send, locked: its release, a cancel and a "send now" each take this lock first, so one of
  * them decides and the other sees what it decided.
@@ -60,28 +74,37 @@ export async function lockScheduled(
     .$if(accountId !== undefined, (q) => q.where('account_id', '=', accountId!))
     .forUpdate()
     .executeTakeFirst();
-  return row
-    ? {
-        ...row,
-        id: Number(row.id),
-        account_id: Number(row.account_id),
-        message_row_id: row.message_row_id === null ? null : Number(row.message_row_id),
-        source_row_id: row.source_row_id === null ? null : Number(row.source_row_id),
-        upload_ids: row.upload_ids.map(Number),
-      }
-    : undefined;
+  return row ? { ...row, ...scheduledRow(row) } : undefined;
 }
 
-export async function markScheduledSent(trx: Trx, id: number): Promise<void> {
+/** The rows of several scheduled sends (a due claim's batch), locked in id order; the ones gone are absent. */
+export async function lockScheduledEach(trx: Trx, ids: number[]): Promise<ScheduledRow[]> {
+  if (!ids.length) return [];
+  const rows = await trx
+    .selectFrom('scheduled_sends')
+    .selectAll()
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+  return rows.map((row) => ({ ...row, ...scheduledRow(row) }));
+}
+
+export async function markScheduledSent(trx: Trx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
   await trx
     .updateTable('scheduled_sends')
     .set({ state: 'sent', finished_at: sql<Date>`now()`, message_row_id: null })
-    .where('id', '=', id)
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
     .execute();
 }
 
-export async function deleteScheduled(trx: Trx, id: number): Promise<void> {
-  await trx.deleteFrom('scheduled_sends').where('id', '=', id).execute();
+export async function deleteScheduled(trx: Trx, ids: number[]): Promise<void> {
+  if (!ids.length) return;
+  await trx
+    .deleteFrom('scheduled_sends')
+    .where('id', '=', sql<number>`any(${ids}::bigint[])`)
+    .execute();
 }
 
 export async function setSendAt(trx: Trx, id: number, at: Date): Promise<void> {

@@ -5,18 +5,20 @@ import { transact, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { emit } from '../core/events/index.js';
 import { enqueueJob, wakeJobs, type JobOutcome } from '../core/jobs/index.js';
-import { releaseScheduledCopy, withdrawScheduledCopy } from '../mailbox/index.js';
+import { releaseScheduledCopies, withdrawScheduledCopy } from '../mailbox/index.js';
 import type { SendingDeps } from './outbox.js';
 import {
   countWaiting,
   deleteScheduled,
   insertScheduled,
   lockScheduled,
+  lockScheduledEach,
   markScheduledSent,
   setSendAt,
   waitingSends,
+  type ScheduledRow,
 } from './scheduled.repository.js';
-import { deliverQueued, finishSend, type SendHold, type SendParts } from './send-finish.js';
+import { deliverQueued, finishSends, type SendHold, type SendParts } from './send-finish.js';
 
 /**
  * Scheduled sends (issue 31): undo send is a send scheduled a few seconds ahead, held on the server, so closing the
@@ -81,48 +83,104 @@ export function wakeScheduled(at: Date): void {
   setTimeout(() => wakeJobs(SCHEDULED_SEND), Math.max(0, ms) + 5).unref();
 }
 
-const publish = (deps: SendingDeps, accountId: number, events: MailEvent[]) =>
-  emit(deps.db, deps, accountId, events);
-
 /**
- * The job: the send goes. One transaction moves the copy from Scheduled to Sent, finishes the send (outbox rows,
- * \\Answered, uploads, follow-up) and marks the row sent; then local recipients get it. A copy no longer in
- * Scheduled (deleted or moved away by hand) means the member took it back: nothing is sent.
+ * The jobs: the sends of a due claim go, together. One transaction locks their rows (in id order), moves the copies
+ * from Scheduled to Sent, finishes the sends (outbox rows, \\Answered, uploads, follow-ups) and marks the rows sent —
+ * a few statements for the whole claim rather than a transaction of ~16 for each; then local recipients get theirs.
+ * A copy no longer in Scheduled (deleted or moved away by hand) means the member took it back: nothing is sent. A
+ * row already sent or gone (a cancel won, or another claim released it) is done. Should the batch fail (a deadlock
+ * with a member's action, a bad row), each send is tried alone, so one cannot hold the others back. Answers an
+ * outcome for each id, in order.
  */
-export async function releaseScheduledSend(deps: SendingDeps, id: number): Promise<JobOutcome> {
-  const done = await transact(deps.db, async (trx) => {
-    const row = await lockScheduled(trx, id);
-    if (!row || row.state !== 'waiting') return null;
-    // Sent early by "send now" only through send_at; a job due early (an enqueue's earlier time) waits for it.
-    const early = row.send_at.getTime() - Date.now();
-    if (early > 500) return { again: early, queued: [] };
-    const copy = await releaseScheduledCopy(trx, row.account_id, row.message_row_id);
-    if (!copy) {
-      await deleteScheduled(trx, id);
-      void publish(deps, row.account_id, [{ event: 'scheduledSend', id, state: 'cancelled' }]);
-      return null;
+export async function releaseScheduledSends(deps: SendingDeps, ids: number[]): Promise<JobOutcome[]> {
+  if (ids.length > 1) {
+    try {
+      return await releaseTogether(deps, ids);
+    } catch (err) {
+      deps.log.warn({ err, count: ids.length }, 'releasing scheduled sends together failed; one by one');
     }
-    const parts: SendParts = {
-      accountId: row.account_id,
-      messageId: row.message_id,
-      outbound: { hash: row.blob_hash, size: row.size },
-      envelopeFrom: row.envelope_from,
-      recipients: row.recipients,
-      sourceRowId: row.source_row_id,
-      uploadIds: row.upload_ids,
-      remindAfterDays: row.remind_after_days,
-    };
-    const finished = await finishSend(trx, parts, row.message_row_id!);
-    await markScheduledSent(trx, id);
-    void publish(deps, row.account_id, [
-      ...copy.events,
-      ...finished.events,
-      { event: 'scheduledSend', id, state: 'sent' },
-    ]);
-    return { again: 0, queued: finished.queued };
+  }
+  const outcomes: JobOutcome[] = [];
+  for (const id of ids) {
+    outcomes.push(
+      await releaseTogether(deps, [id]).then(
+        ([outcome]) => outcome,
+        (err: unknown): JobOutcome => {
+          deps.log.warn({ err, id }, 'a scheduled send failed; retried');
+          return { retry: err instanceof Error ? err.message : String(err) };
+        },
+      ),
+    );
+  }
+  return outcomes;
+}
+
+/** One scheduled send's job (releaseScheduledSends of one; a failure throws). */
+export async function releaseScheduledSend(deps: SendingDeps, id: number): Promise<JobOutcome> {
+  const [outcome] = await releaseTogether(deps, [id]);
+  return outcome;
+}
+
+async function releaseTogether(deps: SendingDeps, ids: number[]): Promise<JobOutcome[]> {
+  const outcomes = new Map<number, JobOutcome>();
+  const queued = await transact(deps.db, async (trx) => {
+    const now = Date.now();
+    const due: ScheduledRow[] = [];
+    for (const row of await lockScheduledEach(trx, ids)) {
+      if (row.state !== 'waiting') continue;
+      // Sent early by "send now" only through send_at; a job due early (an enqueue's earlier time) waits for it.
+      const early = row.send_at.getTime() - now;
+      if (early > 500) outcomes.set(row.id, { again: early });
+      else due.push(row);
+    }
+    if (!due.length) return [];
+    const { released, events } = await releaseScheduledCopies(
+      trx,
+      due
+        .filter((r) => r.message_row_id !== null)
+        .map((r) => ({ accountId: r.account_id, messageRowId: r.message_row_id! })),
+    );
+    const going = due.filter((r) => r.message_row_id !== null && released.has(r.message_row_id));
+    const withdrawn = due.filter((r) => !going.includes(r));
+    await deleteScheduled(
+      trx,
+      withdrawn.map((r) => r.id),
+    );
+    const finished = await finishSends(
+      trx,
+      going.map((row) => ({
+        parts: {
+          accountId: row.account_id,
+          messageId: row.message_id,
+          outbound: { hash: row.blob_hash, size: row.size },
+          envelopeFrom: row.envelope_from,
+          recipients: row.recipients,
+          sourceRowId: row.source_row_id,
+          uploadIds: row.upload_ids,
+          remindAfterDays: row.remind_after_days,
+        },
+        sentRowId: row.message_row_id!,
+      })),
+    );
+    await markScheduledSent(
+      trx,
+      going.map((r) => r.id),
+    );
+    // Each account's events ride the transaction: published once it commits.
+    const byAccount = new Map<number, MailEvent[]>();
+    const add = (accountId: number, list: MailEvent[]) =>
+      byAccount.set(accountId, [...(byAccount.get(accountId) ?? []), ...list]);
+    for (const row of withdrawn)
+      add(row.account_id, [{ event: 'scheduledSend', id: row.id, state: 'cancelled' }]);
+    for (const [accountId, list] of events) add(accountId, list);
+    going.forEach((row, i) =>
+      add(row.account_id, [...finished[i]!.events, { event: 'scheduledSend', id: row.id, state: 'sent' }]),
+    );
+    for (const [accountId, list] of byAccount) await emit(trx, deps, accountId, list);
+    return finished.flatMap((f) => f.queued);
   });
-  if (done?.again) return { again: done.again };
-  if (done) await deliverQueued(deps, done.queued);
+  if (queued.length) await deliverQueued(deps, queued);
+  return ids.map((id) => outcomes.get(id));
 }
 
 /**
@@ -140,8 +198,8 @@ export async function cancelScheduledSend(
     if (!row) throw new DomainError('entity_not_found');
     if (row.state === 'sent') throw new DomainError('send_already_sent');
     const { draft, events } = await withdrawScheduledCopy(trx, accountId, row.message_row_id, !row.encrypted);
-    await deleteScheduled(trx, id);
-    void publish(deps, accountId, [...events, { event: 'scheduledSend', id, state: 'cancelled' }]);
+    await deleteScheduled(trx, [id]);
+    await emit(trx, deps, accountId, [...events, { event: 'scheduledSend', id, state: 'cancelled' }]);
     return { draft };
   });
 }

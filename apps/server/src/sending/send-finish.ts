@@ -29,31 +29,65 @@ export interface SendParts {
  * for. Answers the outbox rows and the events.
  */
 export async function finishSend(trx: Trx, parts: SendParts, sentRowId: number) {
-  const events: MailEvent[] = [];
-  // $Forwarded has no column in the store (flags are columns, not keywords): only replies mark.
-  if (parts.sourceRowId !== null)
-    events.push(...(await markAnswered(trx, parts.accountId, parts.sourceRowId)));
+  const [done] = await finishSends(trx, [{ parts, sentRowId }]);
+  return { queued: done!.queued, events: done!.events };
+}
+
+/**
+ * finishSend for several sends at once (a due claim's batch, of many accounts): the outbox rows of all in one
+ * statement (and their jobs in another), each account's uploads in one; \Answered and follow-ups, which few sends
+ * have, one by one. Answers each send's outbox rows and events, in order.
+ */
+export async function finishSends(trx: Trx, sends: { parts: SendParts; sentRowId: number }[]) {
+  const done = sends.map(() => ({
+    queued: [] as Awaited<ReturnType<typeof queueOutgoing>>,
+    events: [] as MailEvent[],
+  }));
+  for (const [i, { parts }] of sends.entries())
+    // $Forwarded has no column in the store (flags are columns, not keywords): only replies mark.
+    if (parts.sourceRowId !== null)
+      done[i]!.events.push(...(await markAnswered(trx, parts.accountId, parts.sourceRowId)));
   const queued = await queueOutgoing(
     trx,
-    parts.recipients.map((r) => ({
-      account_id: parts.accountId,
-      blob_hash: parts.outbound.hash,
-      size: parts.outbound.size,
-      message_id: parts.messageId,
-      envelope_from: parts.envelopeFrom,
-      recipient: r.address,
-      local: r.local,
-    })),
+    sends.flatMap(({ parts }) =>
+      parts.recipients.map((r) => ({
+        account_id: parts.accountId,
+        blob_hash: parts.outbound.hash,
+        size: parts.outbound.size,
+        message_id: parts.messageId,
+        envelope_from: parts.envelopeFrom,
+        recipient: r.address,
+        local: r.local,
+      })),
+    ),
   );
-  await deleteUploads(trx, parts.accountId, parts.uploadIds);
-  if (parts.remindAfterDays)
-    await startFollowUp(trx, {
-      accountId: parts.accountId,
-      messageRowId: sentRowId,
-      messageId: parts.messageId,
-      dueAt: new Date(Date.now() + parts.remindAfterDays * 86_400_000),
-    });
-  return { queued, events };
+  // Each row back to its send (by account, Message-ID and recipient; RETURNING promises no order).
+  const key = (accountId: number, messageId: string, recipient: string) =>
+    `${accountId}\n${messageId}\n${recipient}`;
+  const rows = new Map<string, typeof queued>();
+  for (const row of queued) {
+    const k = key(Number(row.account_id), row.message_id ?? '', row.recipient);
+    rows.set(k, [...(rows.get(k) ?? []), row]);
+  }
+  for (const [i, { parts }] of sends.entries())
+    for (const r of parts.recipients) {
+      const row = rows.get(key(parts.accountId, parts.messageId, r.address))?.shift();
+      if (row) done[i]!.queued.push(row);
+    }
+  const uploads = new Map<number, number[]>();
+  for (const { parts } of sends)
+    if (parts.uploadIds.length)
+      uploads.set(parts.accountId, [...(uploads.get(parts.accountId) ?? []), ...parts.uploadIds]);
+  for (const [accountId, ids] of uploads) await deleteUploads(trx, accountId, ids);
+  for (const { parts, sentRowId } of sends)
+    if (parts.remindAfterDays)
+      await startFollowUp(trx, {
+        accountId: parts.accountId,
+        messageRowId: sentRowId,
+        messageId: parts.messageId,
+        dueAt: new Date(Date.now() + parts.remindAfterDays * 86_400_000),
+      });
+  return done;
 }
 
 /**

@@ -2,16 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
-import { freePort, waitForPort } from '../../../../test-support/ports.js';
 import { startS3 } from '../../../../test-support/s3.js';
 import { migrate } from '../../src/core/db/index.js';
 import { createSession } from '../../src/auth/index.js';
 import { createAccount } from '../_mail.js';
 import { cleanup } from '../_util.js';
-import { exited, prepareDatabase, startServer } from '../_server.js';
+import { exited, prepareDatabase, startCluster, stopCluster } from '../_server.js';
 import { startSink } from '../_sending.js';
 import { apiPath } from '../_client.js';
 
@@ -70,35 +68,14 @@ describe.skipIf(!process.env.DATABASE_URL)(
         );
         await db.destroy();
 
-        const secret = randomBytes(32).toString('base64');
-        const nodes = await Promise.all(
-          Array.from({ length: NODES }, async (_, i) => {
-            const httpPort = await freePort();
-            const smtpPort = await freePort();
-            const http = `http://127.0.0.1:${httpPort}`;
-            const dataDir = path.join(root, `node-${i + 1}`);
-            await fs.mkdir(dataDir);
-            const env: Record<string, string> = {
-              ...s3.env,
-              DATABASE_URL: database.url!,
-              SECRET_KEY: secret,
-              DATA_DIR: dataDir,
-              HOST: '127.0.0.1',
-              PORT: String(httpPort),
-              PUBLIC_URL: http,
-              SMTP_PORT: String(smtpPort),
-              LOG_LEVEL: 'error',
-              SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-              OUTBOX_POLL_MS: '200',
-              OUTBOX_RETRY_BASE_MS: '500',
-              OUTBOX_LEASE_MS: String(LEASE_MS),
-            };
-            const child: ChildProcess = startServer(env);
-            await waitForPort(smtpPort, child);
-            await waitForPort(httpPort, child);
-            return { child, http, smtpPort, dead: false };
-          }),
-        );
+        const nodes = await startCluster({
+          count: NODES,
+          root,
+          databaseUrl: database.url!,
+          s3Env: s3.env,
+          relayPort: sink.port,
+          env: { OUTBOX_POLL_MS: '200', OUTBOX_RETRY_BASE_MS: '500', OUTBOX_LEASE_MS: String(LEASE_MS) },
+        });
         phase('nodes started');
 
         const timeouts = { connectionTimeout: 5000, greetingTimeout: 5000, socketTimeout: 15_000 };
@@ -266,10 +243,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
         } finally {
           await db.destroy();
         }
-        for (const node of nodes.filter((n) => !n.dead)) {
-          node.child.kill('SIGTERM');
-          await exited(node.child);
-        }
+        await stopCluster(nodes);
       },
     );
   },

@@ -1,17 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { ChildProcess } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { freePort, waitForPort } from '../../../../test-support/ports.js';
 import { startS3 } from '../../../../test-support/s3.js';
 import { migrate, type Db } from '../../src/core/db/index.js';
 import { createSession } from '../../src/auth/index.js';
 import { createAccount } from '../_mail.js';
 import { cleanup } from '../_util.js';
-import { exited, prepareDatabase, startServer } from '../_server.js';
+import { exited, prepareDatabase, startCluster, stopCluster } from '../_server.js';
 import { startSink } from '../_sending.js';
 import { apiPath } from '../_client.js';
 
@@ -23,8 +20,8 @@ import { apiPath } from '../_client.js';
  * deviation, and the idle cost of the due-item poll (transactions a second per node, from pg_stat_database).
  */
 const NODES = 3;
-// CI runs 3,000 (50 a second); the issue's 10,000 in a minute is `SCHEDULED_N=10000` (bench/RESULTS.md has both:
-// on this 2-core machine, three nodes, PostgreSQL and the sink share the cores and 167 a second is past them).
+// CI runs 3,000 (50 a second); the issue's 10,000 in a minute is `SCHEDULED_N=10000` (bench/RESULTS.md has both: on
+// this 2-core machine within 5 s when it is otherwise quiet, not when other work takes the cores).
 const N = Number(process.env.SCHEDULED_N ?? 3_000);
 const ACCOUNTS = 50;
 const SPREAD_MS = 60_000;
@@ -62,32 +59,14 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
       );
       await db.destroy();
 
-      const secret = randomBytes(32).toString('base64');
-      const nodes = await Promise.all(
-        Array.from({ length: NODES }, async (_, i) => {
-          const httpPort = await freePort();
-          const smtpPort = await freePort();
-          const dataDir = path.join(root, `node-${i + 1}`);
-          await fs.mkdir(dataDir);
-          const child: ChildProcess = startServer({
-            ...s3.env,
-            DATABASE_URL: database.url!,
-            SECRET_KEY: secret,
-            DATA_DIR: dataDir,
-            HOST: '127.0.0.1',
-            PORT: String(httpPort),
-            PUBLIC_URL: `http://127.0.0.1:${httpPort}`,
-            SMTP_PORT: String(smtpPort),
-            LOG_LEVEL: 'error',
-            SMTP_RELAY_URL: `smtp://127.0.0.1:${sink.port}`,
-            OUTBOX_POLL_MS: '200',
-            OUTBOX_LEASE_MS: '2000',
-            SCHEDULED_MAX: String(N),
-          });
-          await waitForPort(httpPort, child);
-          return { child, http: `http://127.0.0.1:${httpPort}`, dead: false };
-        }),
-      );
+      const nodes = await startCluster({
+        count: NODES,
+        root,
+        databaseUrl: database.url!,
+        s3Env: s3.env,
+        relayPort: sink.port,
+        env: { OUTBOX_POLL_MS: '200', OUTBOX_LEASE_MS: '2000', SCHEDULED_MAX: String(N) },
+      });
 
       db = await database.open();
       try {
@@ -98,7 +77,9 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         const idlePerNode = ((await idleTransactions(db)) - before - 1) / 5 / NODES;
 
         // Each member schedules one message through the API (far ahead); the database then holds N of them like it,
-        // each to its own recipient, all due within SPREAD_MS from `start`.
+        // each to its own recipient and a conversation of its own (as separate scheduled messages are: clones in
+        // the member's one thread made every release bring up a 200-message conversation), all due within SPREAD_MS
+        // from `start`.
         await Promise.all(
           senders.map(async ({ account, token }, i) => {
             const node = nodes[i % NODES]!;
@@ -136,9 +117,9 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
             select f.*, n.i from first f join n on n.i % ${ACCOUNTS}::int = f.a
           ),
           copies as (
-            insert into messages (account_id, folder_id, uid, thread_id, blob_hash, size, message_id, subject,
+            insert into messages (account_id, folder_id, uid, blob_hash, size, message_id, subject,
               thread_subject, from_email, from_name, addresses, preview, seen, received_at)
-            select m.account_id, m.folder_id, m.uid + 1 + p.i, m.thread_id, m.blob_hash, m.size, m.message_id,
+            select m.account_id, m.folder_id, m.uid + 1 + p.i, m.blob_hash, m.size, m.message_id,
               m.subject, m.thread_subject, m.from_email, m.from_name, m.addresses, m.preview, true,
               to_timestamp(${start / 1000}::float8 + p.i * ${SPREAD_MS / N / 1000}::float8)
             from plan p join messages m on m.id = p.mid
@@ -196,8 +177,10 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         await new Promise((r) => setTimeout(r, 500));
 
         // Released once: one outbox row per recipient.
-        const outbox = await sql<{ recipient: string; n: number }>`
-          select recipient, count(*)::int as n from outbox group by recipient`.execute(db);
+        const outbox = await sql<{ recipient: string; n: number; queued_at: Date }>`
+          select recipient, count(*)::int as n, min(created_at) as queued_at from outbox group by recipient`.execute(
+          db,
+        );
         expect(outbox.rows.length).toBe(N);
         expect(outbox.rows.filter((r) => r.n !== 1)).toEqual([]);
 
@@ -224,6 +207,24 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
         }
         deviations.sort((a, b) => a - b);
         const pct = (p: number) => Math.round(deviations[Math.floor((deviations.length - 1) * p)]!);
+        // Where the time went: released (its outbox row written) after its time, and relayed after the release;
+        // and the latest by tenth of the minute (the kill falls in the fourth).
+        const queuedAt = new Map(outbox.rows.map((r) => [r.recipient, new Date(r.queued_at).getTime()]));
+        const released = [...planned].map(([to, at]) => queuedAt.get(to)! - at).sort((a, b) => a - b);
+        const relayed = [...copies]
+          .map(([to, c]) => sink.messages[c[0]!]!.at - queuedAt.get(to)!)
+          .sort((a, b) => a - b);
+        const p95 = (list: number[]) => Math.round(list[Math.floor((list.length - 1) * 0.95)]!);
+        const tenths = Array.from({ length: 10 }, () => 0);
+        for (const [to, c] of copies) {
+          const tenth = Math.min(9, Math.max(0, Math.floor(((planned.get(to)! - start) / SPREAD_MS) * 10)));
+          tenths[tenth] = Math.max(tenths[tenth]!, sink.messages[c[0]!]!.at - planned.get(to)!);
+        }
+        console.info(
+          `scheduled cluster: released after its time p95 ${p95(released)} ms, max ${Math.round(released.at(-1)!)}; ` +
+            `relayed after its release p95 ${p95(relayed)} ms, max ${Math.round(relayed.at(-1)!)}; ` +
+            `the latest by tenth of the minute: ${tenths.map((t) => Math.round(t)).join(', ')} ms`,
+        );
         console.info(
           `scheduled cluster: ${N} sends of ${ACCOUNTS} accounts due within ${SPREAD_MS / 1000} s on ${NODES} nodes, ` +
             `node 2 killed after ${sinkAtKill} relayed; ${twice.length} relayed twice; the latest ${Math.round(maxLate)} ms ` +
@@ -236,10 +237,7 @@ describe.skipIf(!process.env.DATABASE_URL)('scheduled sends on three processes o
       } finally {
         await db.destroy();
       }
-      for (const node of nodes.filter((n) => !n.dead)) {
-        node.child.kill('SIGTERM');
-        await exited(node.child);
-      }
+      await stopCluster(nodes);
     },
   );
 });

@@ -19,6 +19,9 @@ export interface DropdownProps {
    * menu's, and the menu opens once both are in (the lazy part suspends up to the boundary around the whole menu).
    */
   prefetch?(): Promise<unknown>;
+  /** Opened from elsewhere too (a keyboard shortcut): the menu is open while this is true. */
+  open?: boolean;
+  onOpenChange?(open: boolean): void;
 }
 
 /**
@@ -37,12 +40,15 @@ export function Dropdown(props: DropdownProps) {
     'aria-expanded': false,
     onPointerEnter: prefetch,
     onFocus: prefetch,
-    onClick: () => setUsed(true),
+    onClick: () => {
+      setUsed(true);
+      props.onOpenChange?.(true);
+    },
     onKeyDown: (event: KeyboardEvent) => {
       if (event.key === 'ArrowDown') setUsed(true);
     },
   });
-  if (!used) return idle;
+  if (!used && !props.open) return idle;
   return (
     <LazyPart fallback={idle} variant="notice" onFailed={() => setUsed(false)}>
       <DropdownImpl {...props} />

@@ -43,6 +43,14 @@ function NoticeCard({ notice }: { notice: Notice }) {
       ? notice.countdown.label(secondsLeft)
       : notice.countdown.doneText
     : notice.text;
+  // A held send is not a success yet: its own title while it counts, then its done text alone.
+  const title = isError
+    ? t('notice.errorTitle')
+    : notice.countdown
+      ? counting
+        ? notice.countdown.title
+        : null
+      : t('notice.successTitle');
 
   async function undo() {
     setUndoing(true);
@@ -69,10 +77,14 @@ function NoticeCard({ notice }: { notice: Notice }) {
     >
       <Icon className={clsx(styles.icon, isError ? styles.errorIcon : styles.successIcon)} aria-hidden />
       <div className={styles.body}>
-        <p id={titleId} className={styles.title}>
-          {isError ? t('notice.errorTitle') : t('notice.successTitle')}
+        {title ? (
+          <p id={titleId} className={styles.title}>
+            {title}
+          </p>
+        ) : null}
+        <p id={title ? undefined : titleId} className={styles.text}>
+          {text}
         </p>
-        <p className={styles.text}>{text}</p>
       </div>
       {notice.undo && (!notice.countdown || counting) && (
         <button type="button" className={styles.undo} onClick={undo} disabled={undoing}>

@@ -7,10 +7,11 @@ export interface Notice {
   /** Reverses what the success reports (a delete, a move): offered while the notice shows. */
   undo?: () => Promise<unknown>;
   /**
-   * A success that is still under way until `until` (a send held for Undo): the box shows `label` with the seconds
-   * left, offers its Undo only meanwhile, then shows `doneText` and closes as usual.
+   * A success that is still under way until `until` (a send held for Undo): the box is titled `title` (not the
+   * usual "Success!": nothing has happened yet) and shows `label` with the seconds left, offers its Undo only
+   * meanwhile, then shows `doneText` alone and closes as usual.
    */
-  countdown?: { until: number; label(seconds: number): string; doneText: string };
+  countdown?: { until: number; title: string; label(seconds: number): string; doneText: string };
   /** Names what the notice reports (a scheduled send), so news from another tab can finish or close it. */
   tag?: string;
 }

@@ -142,6 +142,17 @@ export async function completeJob(db: Db | Trx, claim: Claim): Promise<boolean> 
   return rows.length > 0;
 }
 
+/** completeJob for several claims in one statement (a batch's jobs that are done); answers how many still held. */
+export async function completeJobs(db: Db | Trx, claims: Claim[]): Promise<number> {
+  if (!claims.length) return 0;
+  const { rows } = await sql`
+    delete from jobs using unnest(${claims.map((c) => c.id)}::bigint[], ${claims.map((c) => c.lease_owner)}::text[],
+      ${claims.map((c) => c.attempts)}::int[]) as c(id, owner, attempts)
+    where jobs.id = c.id and jobs.lease_owner = c.owner and jobs.attempts = c.attempts
+    returning jobs.id`.execute(db);
+  return rows.length;
+}
+
 /**
  * A recurring job's run ended: next due `intervalMs` after now (counted from the end of the run), attempts back to
  * none; `error` is what went wrong in this run (kept), null after a good one.
@@ -210,6 +221,21 @@ export async function renewJobLease(db: Db, claim: Claim, leaseMs: number): Prom
     claim,
     sql`lease_until = now() + ${interval(leaseMs)}, run_at = now() + ${interval(leaseMs)}`,
   );
+}
+
+/**
+ * renewJobLease for several claims in one statement (a batch's); answers the ids of those no longer this claim's.
+ */
+export async function renewJobLeases(db: Db, claims: Claim[], leaseMs: number): Promise<number[]> {
+  if (!claims.length) return [];
+  const { rows } = await sql<{ id: string | number }>`
+    update jobs set lease_until = now() + ${interval(leaseMs)}, run_at = now() + ${interval(leaseMs)}
+    from unnest(${claims.map((c) => c.id)}::bigint[], ${claims.map((c) => c.lease_owner)}::text[],
+      ${claims.map((c) => c.attempts)}::int[]) as c(id, owner, attempts)
+    where jobs.id = c.id and jobs.lease_owner = c.owner and jobs.attempts = c.attempts
+    returning jobs.id`.execute(db);
+  const renewed = new Set(rows.map((r) => Number(r.id)));
+  return claims.filter((c) => !renewed.has(Number(c.id))).map((c) => Number(c.id));
 }
 
 /** Who holds a live lease on a job of `kinds` (a handful of rows: the jobs running now). */

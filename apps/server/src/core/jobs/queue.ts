@@ -5,9 +5,10 @@ import type { Db } from '../db/index.js';
 import {
   claimJobs,
   completeJob,
+  completeJobs,
   ensureJob,
   releaseJob,
-  renewJobLease,
+  renewJobLeases,
   repeatJob,
   rescheduleJob,
   retryJob,
@@ -74,17 +75,17 @@ async function leased<T>(parts: RunParts, claims: Job[], work: (ctx: JobContext)
   if (stopping.aborted) ended.abort();
   stopping.addEventListener('abort', onStop);
   let lost = false;
+  // All the claims' leases in one statement (a batch of 50 renewed every third of a 2-s lease was 75 a second).
   const renewal = setInterval(() => {
-    for (const claim of claims)
-      renewJobLease(db, claim, leaseMs).then(
-        (ok) => {
-          if (!ok && !lost) {
-            lost = true;
-            ended.abort();
-          }
-        },
-        (err: unknown) => log.warn({ err, job: claim.kind, key: claim.key }, 'renewing a job lease failed'),
-      );
+    renewJobLeases(db, claims, leaseMs).then(
+      (gone) => {
+        if (gone.length && !lost) {
+          lost = true;
+          ended.abort();
+        }
+      },
+      (err: unknown) => log.warn({ err, jobs: claims.length }, 'renewing job leases failed'),
+    );
   }, leaseMs / 3);
   renewal.unref();
   try {
@@ -183,7 +184,10 @@ async function runBatch(
     parts.log.warn({ err }, 'background job failed');
     return jobs.map(() => ({ failed: err }));
   });
-  for (const [i, job] of jobs.entries()) await settle(parts, job, outcomes[i]);
+  // The jobs done (most of a batch) go in one statement; the others are settled one by one.
+  const done = jobs.filter((_, i) => outcomes[i] === undefined);
+  if (done.length) await completeJobs(parts.db, done);
+  for (const [i, job] of jobs.entries()) if (outcomes[i] !== undefined) await settle(parts, job, outcomes[i]);
 }
 
 /**

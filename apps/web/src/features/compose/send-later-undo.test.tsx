@@ -158,7 +158,9 @@ describe('send later and undo send', () => {
     server.scheduled = { id: 12, purpose: 'undo', send_at: new Date(Date.now() + 10_000).toISOString() };
     fireEvent.click(within(window).getByRole('button', { name: 'Send' }));
     const box = await screen.findByTestId('success-dialog');
-    expect(box.textContent).toMatch(/Sending… (10|9) s/);
+    // Titled for what is under way, not "Success!": nothing has gone yet.
+    expect(box.textContent).toMatch(/^Sending…Goes in (10|9) s/);
+    expect(box.textContent).not.toContain('Success!');
     expect(screen.queryByRole('dialog', { name: 'Plans' })).toBeNull();
 
     fireEvent.click(within(box).getByRole('button', { name: 'Undo' }));
@@ -207,6 +209,7 @@ describe('send later and undo send', () => {
     await screen.findByTestId('success-dialog');
     act(() => composeLiveHandler.onEvent({ event: 'scheduledSend', id: 14, state: 'sent' }, client));
     await waitFor(() => expect(screen.getByTestId('success-dialog').textContent).toContain('Message sent.'));
+    expect(screen.getByTestId('success-dialog').textContent).not.toContain('Sending…');
     expect(within(screen.getByTestId('success-dialog')).queryByRole('button', { name: 'Undo' })).toBeNull();
     act(() => composeLiveHandler.onEvent({ event: 'scheduledSend', id: 14, state: 'cancelled' }, client));
     expect(screen.queryByTestId('success-dialog')).toBeNull();

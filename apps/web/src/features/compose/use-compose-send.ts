@@ -147,6 +147,7 @@ export function reportSent(
     tag: scheduledNoticeTag(scheduled.id),
     countdown: {
       until,
+      title: t('compose.sendingTitle'),
       label: (seconds) => t('compose.sendingCountdown', { count: seconds }),
       doneText: t('compose.msg_sent'),
     },

@@ -91,9 +91,10 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
                 </IconButton>
               )
             ) : canSnooze ? (
-              <SnoozeMenu onSnooze={actions.snooze} />
+              <SnoozeMenu onSnooze={actions.snooze} shortcut />
             ) : null}
-            {isAliasUser ? null : (
+            {/* Out of Snoozed a message goes by Unsnooze (or Delete), not by a move: its snooze would hang on. */}
+            {isAliasUser || system === 'snoozed' ? null : (
               <Dropdown
                 trigger={
                   <IconButton label={t('mail.moveTo')}>
@@ -183,7 +184,7 @@ export default function SelectionActions({ title, canEmpty }: { title: string; c
                 </>
               )}
             />
-            {system === 'junk' ? (
+            {system === 'snoozed' ? null : system === 'junk' ? (
               <IconButton label={t('mail.notSpam')} onClick={() => void actions.spam().catch(ignore)}>
                 <ShieldCheck aria-hidden />
               </IconButton>

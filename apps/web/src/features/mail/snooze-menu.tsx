@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { AlarmClock, CalendarClock, CalendarDays, Clock, Sunrise } from 'lucide-react';
 import { formatFullDate } from '@mailroom/protocol';
 import { useTranslation } from '../../i18n';
@@ -8,8 +8,31 @@ import { Field } from '../../ui/field';
 import { IconButton } from '../../ui/icon-button';
 import menu from '../../ui/menu.module.css';
 import { fromLocalInput, localInputValue, snoozePresets, SNOOZE_MAX_DAYS } from './snooze-time';
+import { ownedByControl } from './use-mail-keyboard';
 
 const ignore = () => {};
+
+/** The keyboard shortcut of Snooze (Gmail's): opens the menu for the selected or open messages. */
+export const SNOOZE_KEY = 'b';
+
+/** SNOOZE_KEY calls `onKey` (null: not now) unless a field, menu or dialog has the keys, or a modifier is held. */
+function useSnoozeKey(onKey: (() => void) | null): void {
+  const latest = useRef(onKey);
+  latest.current = onKey;
+  useEffect(() => {
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.repeat) return;
+      // The key where B is on a Latin layout, also under another alphabet's layout (Russian: И).
+      const latin = /^[a-z]$/i.test(event.key);
+      const pressed = latin ? event.key.toLowerCase() === SNOOZE_KEY : event.code === 'KeyB';
+      if (!pressed || ownedByControl(event.target) || !latest.current) return;
+      event.preventDefault();
+      latest.current();
+    }
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+}
 
 /**
  * The Snooze menu of the selection toolbar and the reader (issue 31): Later today, Tomorrow, Next week, or a picked
@@ -18,12 +41,17 @@ const ignore = () => {};
 export function SnoozeMenu({
   onSnooze,
   align = 'start',
+  shortcut = false,
 }: {
   onSnooze(until: Date): Promise<void>;
   align?: 'start' | 'end';
+  /** The menu opens on SNOOZE_KEY too (the selection toolbar's: one menu answers the key). */
+  shortcut?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const [picking, setPicking] = useState(false);
+  const [open, setOpen] = useState(false);
+  useSnoozeKey(shortcut ? () => setOpen(true) : null);
   // The times are worked out when the menu opens (the content renders then), so they are not hours old.
   const now = new Date();
   const presets = snoozePresets(now);
@@ -37,8 +65,18 @@ export function SnoozeMenu({
     <>
       <Dropdown
         align={align}
+        open={open}
+        onOpenChange={setOpen}
         trigger={
-          <IconButton label={t('mail.snooze')}>
+          <IconButton
+            label={t('mail.snooze')}
+            {...(shortcut
+              ? {
+                  tooltip: t('mail.snoozeWithKey', { key: SNOOZE_KEY.toUpperCase() }),
+                  'aria-keyshortcuts': SNOOZE_KEY,
+                }
+              : {})}
+          >
             <AlarmClock aria-hidden />
           </IconButton>
         }

@@ -151,6 +151,48 @@ describe('snooze on the mail screen', () => {
     expect(within(reader).queryByRole('button', { name: 'Snooze' })).toBeNull();
   });
 
+  it('in Snoozed the selection offers Unsnooze and Delete, not Move or Spam (its way out is Unsnooze)', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/16/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 9”' }));
+    const unsnooze = await screen.findByRole('button', { name: 'Unsnooze' });
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Move to folder' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Move to Junk' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Snooze' })).toBeNull();
+    fireEvent.click(unsnooze);
+    await waitFor(() =>
+      expect(calls.map(routeAndBody)).toContainEqual({
+        route: 'unsnoozeMessages',
+        body: { folder_messages: [{ folder_id: 16, message_uids: [9] }] },
+      }),
+    );
+  });
+
+  it('B opens the Snooze menu for the selection (И on a Russian layout); not while typing', async () => {
+    const calls = mockServer();
+    renderAt('/mail/folder/all/11/1');
+    await screen.findByRole('grid', { name: 'Messages' });
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Select “Subject 2”' }));
+    const trigger = await screen.findByRole('button', { name: 'Snooze' });
+    expect(trigger.getAttribute('aria-keyshortcuts')).toBe('b');
+    expect(trigger.getAttribute('title')).toBe('Snooze (B)');
+    // Typed into a field, the key is the field's.
+    const search = screen.getByRole('searchbox', { name: 'Search mail' });
+    fireEvent.keyDown(search, { key: 'b', code: 'KeyB' });
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('menu')).toBeNull();
+    fireEvent.keyDown(window, { key: 'и', code: 'KeyB' });
+    const menu = await screen.findByRole('menu');
+    fireEvent.click(within(menu).getByRole('menuitem', { name: /Tomorrow/ }));
+    await waitFor(() => expect(calls.some((call) => call.route === 'snoozeMessages')).toBe(true));
+    expect(
+      (calls.find((call) => call.route === 'snoozeMessages')!.body as { folder_messages: unknown })
+        .folder_messages,
+    ).toEqual([{ folder_id: 11, message_uids: [2] }]);
+  });
+
   it('marks a message back from a snooze or a follow-up reminder, in the row and the reader', async () => {
     mockServer({
       inbox: [
