@@ -89,8 +89,30 @@ export const shellTerser: Plugin = {
   },
 };
 
+/**
+ * The interface text of each language as plain JSON beside the build (dist/texts/<language>.json): the server writes
+ * the page's language into the index.html it serves a signed-in browser (issue 32, cold first screen), so the first
+ * paint waits for no language chunk. The chunks stay, for every other page and for a change of language.
+ */
+export const textsForServer: Plugin = {
+  name: 'mailroom-texts-for-server',
+  apply: 'build',
+  generateBundle() {
+    const locales = new URL('./src/i18n/locales/', import.meta.url);
+    // en.json, ru.json: the shell's text (features.*.json and errors.*.json load with their screens).
+    for (const name of fs.readdirSync(locales).filter((file) => /^[a-z]{2}\.json$/.test(file))) {
+      const file = new URL(name, locales);
+      this.emitFile({
+        type: 'asset',
+        fileName: `texts/${name}`,
+        source: JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))),
+      });
+    }
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), leanIcons, shellTerser],
+  plugins: [react(), leanIcons, shellTerser, textsForServer],
   define: appVersion,
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
