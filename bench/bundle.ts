@@ -34,7 +34,7 @@ const RUNS = Number(process.env.BENCH_BUNDLE_RUNS) || 3;
 const NAME = 'mail shell initial JS (gzip)';
 
 const kb = (bytes: number) => bytes / 1024;
-const chunkName = (file: string) => path.basename(file).replace(/-[\w-]{8}\.js$/, '');
+const chunkName = (file: string) => path.basename(file).replace(/-[\w-]{7,8}\.js$/, '');
 
 async function gzipped(file: string): Promise<number> {
   return gzipSync(await fs.readFile(path.join(dist, file)), { level: 9 }).length;

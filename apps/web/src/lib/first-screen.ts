@@ -10,7 +10,7 @@ let data: FirstScreenData | null | undefined;
 
 function read(): FirstScreenData | null {
   if (data === undefined) {
-    const element = typeof document === 'undefined' ? null : document.getElementById(FIRST_SCREEN_ELEMENT_ID);
+    const element = document.getElementById(FIRST_SCREEN_ELEMENT_ID);
     try {
       data = element?.textContent ? (JSON.parse(element.textContent) as FirstScreenData) : null;
     } catch {

@@ -1,8 +1,5 @@
-import type { QueryClient } from '@tanstack/react-query';
-import type { AccessResponse } from '@mailroom/protocol';
 import { call, routes } from '../../api/client';
 import { raiseError } from '../../api/error-message';
-import { accountKeys } from '../account';
 
 /** The full-page load into the other mailbox (an object, so tests can watch it: jsdom does not navigate). */
 export const mailboxNavigation = { assign: (path: string) => window.location.assign(path) };
@@ -40,37 +37,7 @@ export const sharedMailboxesKey = ['user', 'shared-mailboxes'] as const;
 export const delegatedEmailsKey = ['user', 'delegated-emails'] as const;
 
 /** Where the page that follows keeps the address this tab was moved out of (sessionStorage: this tab only). */
-const LEFT_ADDRESS_KEY = 'mailroom.leftDelegatedAddress';
-
-/**
- * The live socket of a session in another member's mailbox closed as its session ended or changed: a delegation
- * taken back moves the session to the delegate's own mailbox (issue 28 item 23). When the session is no longer
- * where this page is, the app starts again on /mail, in the mailbox the session is in now; the page after it says
- * why (leftAddressNotice). A session that really ended is left to the next request's 401, as before.
- */
-export async function followSessionChange(client: QueryClient): Promise<void> {
-  const before = client.getQueryData<AccessResponse>(accountKeys.access);
-  if (!before?.info.impersonator) return;
-  let now: AccessResponse;
-  try {
-    now = await call(routes.access);
-  } catch {
-    return;
-  }
-  const same =
-    now.email === before.email &&
-    (now.info.alias ?? null) === (before.info.alias ?? null) &&
-    now.info.impersonator?.member_id === before.info.impersonator.member_id;
-  if (same) return;
-  if (before.info.alias) {
-    try {
-      sessionStorage.setItem(LEFT_ADDRESS_KEY, before.info.alias);
-    } catch {
-      // No storage: the move happens without its notice.
-    }
-  }
-  mailboxNavigation.assign('/mail');
-}
+export const LEFT_ADDRESS_KEY = 'mailroom.leftDelegatedAddress';
 
 /**
  * After such a move: the address this tab was moved out of, if it is no longer delegated to this member (it was taken

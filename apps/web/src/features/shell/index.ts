@@ -8,5 +8,3 @@ export { PublicLayout } from './public-layout';
 export { useUi } from './ui-store';
 // Switching into an address delegated to this member, and the query key of that list (settings/d_emails uses both).
 export { delegatedEmailsKey, openDelegatedAddress } from './impersonation';
-// A session moved out of the mailbox this page shows (a delegation taken back): the live socket's close starts it.
-export { followSessionChange } from './impersonation';
