@@ -23,42 +23,27 @@ export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathna
   // A failure here is the start-up machine's to show: it reads the same queries.
   const access = client.fetchQuery(sessionQueries.access());
   const account = client.fetchQuery(sessionQueries.account());
-  access.catch(ignore);
-  account.catch(ignore);
   client.prefetchQuery(sessionQueries.rids()).catch(ignore);
+  const folders = client.fetchQuery(folderQueries.folders());
 
-  if (route.kind === 'folder') {
-    client.prefetchQuery(folderQueries.folders()).catch(ignore);
-    account
-      .then((settings) => {
-        const source: ListSource = {
-          kind: 'folder',
-          id: route.folderId,
-          aliasId: route.aliasId,
-          page: route.page,
-          limit: listPageSize(search, settings),
-          order: listOrder(settings.settings),
-        };
-        return client.prefetchQuery(mailQueries.list(source));
-      })
-      .catch(ignore);
-    return;
-  }
-
-  // /mail opens the Inbox (MailIndex): its id comes with the folders, the alias view with the user and account.
-  Promise.all([access, account, client.fetchQuery(folderQueries.folders())])
-    .then(([user, settings, { folders }]) => {
-      const inbox = findInbox(folders) ?? folders[0];
-      if (!inbox) return;
+  // A folder's page needs the account (its size and order); /mail opens the Inbox (MailIndex), whose id comes with
+  // the folders and whose alias view with the user and account.
+  Promise.all([access, account, route.kind === 'folder' ? null : folders])
+    .then(([user, settings, tree]) => {
+      const inbox = tree && (findInbox(tree.folders) ?? tree.folders[0]);
+      const page =
+        route.kind === 'folder'
+          ? { id: route.folderId, aliasId: route.aliasId, page: route.page }
+          : inbox && { id: inbox.id, aliasId: lockedAliasId(user, settings) ?? 'all', page: 1 };
+      if (!page) return;
       const source: ListSource = {
         kind: 'folder',
-        id: inbox.id,
-        aliasId: lockedAliasId(user, settings) ?? 'all',
-        page: 1,
+        ...page,
         limit: listPageSize(search, settings),
         order: listOrder(settings.settings),
       };
       return client.prefetchQuery(mailQueries.list(source));
     })
     .catch(ignore);
+  folders.catch(ignore);
 }

@@ -4,19 +4,20 @@ import { FIRST_SCREEN_ELEMENT_ID, type FirstScreenAnswer, type FirstScreenData }
  * What the server wrote into index.html for a signed-in browser (issue 32, cold first screen): the answers the first
  * mail screen asks for (the user, the account, the rid, the folders, the first page of the list) and the interface
  * text, so the first paint waits for no request after the script. A data block, never run (the CSP allows no
- * inline script). Each answer is taken once: a later read of the same address asks the server.
+ * inline script), read when first asked and then removed. Each part is taken once: a later read of the same address
+ * asks the server.
  */
-let data: FirstScreenData | null | undefined;
+let data: FirstScreenData | undefined;
 
-function read(): FirstScreenData | null {
-  if (data === undefined) {
-    const element = document.getElementById(FIRST_SCREEN_ELEMENT_ID);
+function read(): FirstScreenData | undefined {
+  const element = document.getElementById(FIRST_SCREEN_ELEMENT_ID);
+  if (element) {
     try {
-      data = element?.textContent ? (JSON.parse(element.textContent) as FirstScreenData) : null;
+      data = JSON.parse(element.textContent!) as FirstScreenData;
     } catch {
-      data = null;
+      // Not a block the app can read: every request asks the server.
     }
-    element?.remove();
+    element.remove();
   }
   return data;
 }
@@ -29,8 +30,11 @@ export function takeFirstScreenAnswer(url: string): FirstScreenAnswer | undefine
   return answer;
 }
 
-/** The interface text of `language` written into the page, if the server expected that language. */
+/** The interface text of `language` written into the page, once, if the server expected that language. */
 export function firstScreenTexts(language: string): unknown {
   const page = read();
-  return page?.language === language ? page.texts : undefined;
+  if (page?.language !== language) return undefined;
+  const { texts } = page;
+  page.texts = undefined;
+  return texts;
 }
