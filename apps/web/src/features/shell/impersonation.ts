@@ -1,5 +1,3 @@
-import { call, routes } from '../../api/client';
-
 /** The full-page load into the other mailbox (an object, so tests can watch it: jsdom does not navigate). */
 export const mailboxNavigation = { assign: (path: string) => window.location.assign(path) };
 
@@ -12,21 +10,11 @@ export const delegatedEmailsKey = ['user', 'delegated-emails'] as const;
 /** Where the page that follows keeps the address this tab was moved out of (sessionStorage: this tab only). */
 export const LEFT_ADDRESS_KEY = 'mailroom.leftDelegatedAddress';
 
-/**
- * After such a move: the address this tab was moved out of, if it is no longer delegated to this member (it was taken
- * back, or removed); null otherwise (nothing moved, or the member went back themselves in another tab). Asked once.
- */
-export async function leftAddressNotice(): Promise<string | null> {
-  let address: string | null = null;
+/** Whether this tab was moved out of a delegated address (followSessionChange): then leftAddressNotice has to run. */
+export function movedOutOfAddress(): boolean {
   try {
-    address = sessionStorage.getItem(LEFT_ADDRESS_KEY);
-    sessionStorage.removeItem(LEFT_ADDRESS_KEY);
+    return sessionStorage.getItem(LEFT_ADDRESS_KEY) !== null;
   } catch {
-    return null;
+    return false;
   }
-  if (!address) return null;
-  const delegated = await call(routes.delegatedEmails).catch(() => null);
-  if (!delegated || delegated.emails.some((e) => e.email.toLowerCase() === address.toLowerCase()))
-    return null;
-  return address;
 }
