@@ -5,7 +5,11 @@
  * first Inbox row is drawn counts: the entry, its static imports and the lazy chunks start-up always asks for
  * (interface text, live updates). Sizes are the built files gzipped at level 9, as a static server would send
  * them. Scripts fetched after the rows are drawn (the idle prefetch of the reader and the message actions) are
- * reported apart, and so is the time to the first row (DESIGN §5: inbox rendered ≤ 1 s). Without Chromium only the
+ * reported apart, and so are the times to the first row (DESIGN §5: inbox rendered ≤ 1 s; issue 32: ≤ 250 ms with a
+ * cold cache, a new browser context, and ≤ 150 ms warm, a second page of the same context) and the size of the
+ * index.html a signed-in browser gets (with its first screen's data). BENCH_BUNDLE_RUNS sets the loads per language
+ * (default 3), BENCH_LATENCY_MS a round trip Chromium adds to every request (default none: a local server); the
+ * machine's load average is printed beside the medians. Without Chromium only the
  * entry and the modules index.html preloads can be counted, which is less than the browser loads.
  */
 import fs from 'node:fs/promises';
@@ -23,12 +27,17 @@ const dist = process.env.BENCH_WEB_DIST
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUDGET_KB = 110;
 const INBOX_MS = 1000;
+// Issue 32's targets for the first Inbox row: cold cache (a new browser context) and warm (the same context again).
+const COLD_MS = 250;
+const WARM_MS = 150;
 const MESSAGES = 30;
-const RUNS = 3;
+const RUNS = Number(process.env.BENCH_BUNDLE_RUNS) || 3;
+// A round trip added to every request (Chromium's network emulation), as over a real network: 0, local, by default.
+const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS) || 0;
 const NAME = 'mail shell initial JS (gzip)';
 
 const kb = (bytes: number) => bytes / 1024;
-const chunkName = (file: string) => path.basename(file).replace(/-[\w-]{8}\.js$/, '');
+const chunkName = (file: string) => path.basename(file).replace(/-[\w-]{7,8}\.js$/, '');
 
 async function gzipped(file: string): Promise<number> {
   return gzipSync(await fs.readFile(path.join(dist, file)), { level: 9 }).length;
@@ -56,6 +65,10 @@ interface MailLoad {
   /** requested afterwards, while the page sat idle */
   later: string[];
   inboxMs: number;
+  /** The same context opening /mail again: the scripts and styles come from its cache, index.html does not. */
+  warmMs: number;
+  /** index.html as it came over the wire (compressed), with the first screen's data when the server wrote it */
+  htmlBytes: number;
 }
 
 /** Opens /mail in a fresh browser context and records which scripts it fetched, and when the Inbox appeared. */
@@ -77,23 +90,46 @@ async function openMail(browser: Browser, http: string, cookie: string, locale: 
       });
       observer.observe(document, { childList: true, subtree: true });
     });
-    const page = await context.newPage();
+    const newPage = async () => {
+      const page = await context.newPage();
+      if (LATENCY_MS > 0) {
+        const cdp = await context.newCDPSession(page);
+        await cdp.send('Network.enable');
+        await cdp.send('Network.emulateNetworkConditions', {
+          offline: false,
+          latency: LATENCY_MS,
+          downloadThroughput: -1,
+          uploadThroughput: -1,
+        });
+      }
+      return page;
+    };
+    const page = await newPage();
     await page.goto(`${http}/mail`);
     await page.waitForFunction(() => 'inboxAt' in window, null, { timeout: 30_000 });
     // Long enough for the idle prefetch to have started.
     await page.waitForTimeout(2000);
-    const { inboxAt, scripts } = await page.evaluate(() => ({
+    const { inboxAt, scripts, htmlBytes } = await page.evaluate(() => ({
       inboxAt: (window as unknown as { inboxAt: number }).inboxAt,
+      htmlBytes: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming)
+        .encodedBodySize,
       scripts: performance
         .getEntriesByType('resource')
         .filter((entry) => new URL(entry.name).pathname.endsWith('.js'))
         .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
     }));
     const file = (p: string) => p.replace(/^\//, '');
+    // Warm: a new page of the same context, as a second visit (a new tab) finds the cache.
+    const again = await newPage();
+    await again.goto(`${http}/mail`);
+    await again.waitForFunction(() => 'inboxAt' in window, null, { timeout: 30_000 });
+    const warmMs = await again.evaluate(() => (window as unknown as { inboxAt: number }).inboxAt);
     return {
       initial: scripts.filter((s) => s.start <= inboxAt).map((s) => file(s.path)),
       later: scripts.filter((s) => s.start > inboxAt).map((s) => file(s.path)),
       inboxMs: inboxAt,
+      warmMs,
+      htmlBytes,
     };
   } finally {
     await context.close();
@@ -132,8 +168,15 @@ async function measureInBrowser(html: string): Promise<BenchRow[]> {
 
     const entry = entryFiles(html);
     const entryKb = kb(await total(entry));
-    const perLanguage: { language: string; kb: number; note: string; later: string[]; times: number[] }[] =
-      [];
+    const perLanguage: {
+      language: string;
+      kb: number;
+      note: string;
+      later: string[];
+      times: number[];
+      warm: number[];
+      htmlKb: number;
+    }[] = [];
     for (const [language, locale] of [
       ['en', 'en-US'],
       ['ru', 'ru-RU'],
@@ -155,12 +198,16 @@ async function measureInBrowser(html: string): Promise<BenchRow[]> {
         note: `entry + static imports ${entryKb.toFixed(1)}, start-up chunks ${startupParts.join(', ') || 'none'}`,
         later,
         times: loads.map((load) => load.inboxMs).sort((a, b) => a - b),
+        warm: loads.map((load) => load.warmMs).sort((a, b) => a - b),
+        htmlKb: kb(Math.max(...loads.map((load) => load.htmlBytes))),
       });
     }
     const worst = perLanguage.reduce((a, b) => (b.kb > a.kb ? b : a));
     const later = [...new Set(perLanguage.flatMap((p) => p.later))];
     const times = perLanguage.flatMap((p) => p.times).sort((a, b) => a - b);
-    const median = times[Math.floor(times.length / 2)]!;
+    const warm = perLanguage.flatMap((p) => p.warm).sort((a, b) => a - b);
+    const median = (sorted: number[]) => sorted[Math.floor(sorted.length / 2)]!;
+    const load = (await fs.readFile('/proc/loadavg', 'utf8').catch(() => '')).split(' ')[0] ?? '?';
     return [
       {
         name: NAME,
@@ -180,12 +227,27 @@ async function measureInBrowser(html: string): Promise<BenchRow[]> {
         note: later.map(chunkName).join(', ') || 'none',
       },
       {
-        name: 'Inbox drawn in Chromium after opening /mail',
-        value: median,
+        name: 'first Inbox row in Chromium, cold cache',
+        value: median(times),
         unit: 'ms',
-        target: `≤ ${INBOX_MS} ms`,
-        ok: median <= INBOX_MS,
-        note: `median of ${times.length} cold loads, ${MESSAGES} messages, local server; slowest ${times.at(-1)!.toFixed(0)} ms`,
+        target: `≤ ${COLD_MS} ms (DESIGN §5: ≤ ${INBOX_MS})`,
+        ok: median(times) <= COLD_MS,
+        note: `median of ${times.length} loads in new browser contexts, ${MESSAGES} messages, local server${LATENCY_MS ? ` + ${LATENCY_MS} ms per request` : ''}, load average ${load}; fastest ${times[0]!.toFixed(0)}, slowest ${times.at(-1)!.toFixed(0)} ms`,
+      },
+      {
+        name: 'first Inbox row in Chromium, warm cache',
+        value: median(warm),
+        unit: 'ms',
+        target: `≤ ${WARM_MS} ms`,
+        ok: median(warm) <= WARM_MS,
+        note: `median of ${warm.length} second visits in the same context; fastest ${warm[0]!.toFixed(0)}, slowest ${warm.at(-1)!.toFixed(0)} ms`,
+      },
+      {
+        name: 'index.html of a signed-in /mail (compressed)',
+        value: Math.max(...perLanguage.map((p) => p.htmlKb)),
+        unit: 'KB',
+        target: '—',
+        note: `with the first screen's data and interface text: ${perLanguage.map((p) => `${p.language} ${p.htmlKb.toFixed(1)} KB`).join(', ')}`,
       },
     ];
   } finally {

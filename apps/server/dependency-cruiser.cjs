@@ -122,8 +122,8 @@ const areas = {
       'delivery',
     ],
   },
-  // The process: wires every area together.
-  app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/'], may: '*' },
+  // The process: wires every area together (web-app/ serves the built app, reading the API in-process for its first screen).
+  app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/', 'web-app/'], may: '*' },
 };
 
 /** What another area may import of this one: its index.ts (core: each part's index.ts and its single files). */

@@ -89,8 +89,30 @@ export const shellTerser: Plugin = {
   },
 };
 
+/**
+ * The interface text of each language as plain JSON beside the build (dist/texts/<language>.json): the server writes
+ * the page's language into the index.html it serves a signed-in browser (issue 32, cold first screen), so the first
+ * paint waits for no language chunk. The chunks stay, for every other page and for a change of language.
+ */
+export const textsForServer: Plugin = {
+  name: 'mailroom-texts-for-server',
+  apply: 'build',
+  generateBundle() {
+    const locales = new URL('./src/i18n/locales/', import.meta.url);
+    // en.json, ru.json: the shell's text (features.*.json and errors.*.json load with their screens).
+    for (const name of fs.readdirSync(locales).filter((file) => /^[a-z]{2}\.json$/.test(file))) {
+      const file = new URL(name, locales);
+      this.emitFile({
+        type: 'asset',
+        fileName: `texts/${name}`,
+        source: JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8'))),
+      });
+    }
+  },
+};
+
 export default defineConfig(({ mode }) => ({
-  plugins: [react(), leanIcons, shellTerser],
+  plugins: [react(), leanIcons, shellTerser, textsForServer],
   define: appVersion,
   // Production class names are short hashes of file and class: every CSS Module's class map ships inside the
   // mail shell's JavaScript (DESIGN §5 budget); development keeps readable names.
@@ -126,6 +148,13 @@ export default defineConfig(({ mode }) => ({
         // The group takes every module the shell imports statically, used or not: the index.ts of a lazy feature
         // that the shell imports (for its loaders) must not re-export that feature's modules, or they come along.
         codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] },
+        // Seven characters of hash, not eight: the shell carries the name of every file a lazy chunk needs (its
+        // preload list), ~100 names, where the eighth character costs ~0.1 KB gzipped (DESIGN §5); 42 bits still tell
+        // every version of a file apart, which is all an immutable asset's name has to do (rolldown asks for 7 at
+        // this many chunks).
+        entryFileNames: 'assets/[name]-[hash:7].js',
+        chunkFileNames: 'assets/[name]-[hash:7].js',
+        assetFileNames: 'assets/[name]-[hash:7][extname]',
       },
       treeshake: {
         // The protocol package has no "sideEffects" field, so its zod schemas would drag all of zod into the

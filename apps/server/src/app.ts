@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import pino from 'pino';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
-import fastifyStatic from '@fastify/static';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -75,6 +71,7 @@ import {
   serverClockPlugin,
   toApiError,
 } from './http/index.js';
+import { registerWebApp } from './web-app/index.js';
 
 export interface AppDeps {
   config: Config;
@@ -138,9 +135,6 @@ declare module 'fastify' {
     signedWebhook?: boolean;
   }
 }
-
-/** Paths the single-page app never owns; everything else GET falls back to index.html. */
-const serverPaths = /^\/(api|auth|oidc|idp|ws|metrics|healthz|sandbox)(\/|$|\?)/;
 
 export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerOptions['logger'] } = {}) {
   const { config } = deps;
@@ -266,88 +260,4 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
 
   await registerWebApp(app, config.webDistDir);
   return app;
-}
-
-/**
- * The built app's index.html, read once at start-up with the .br and .gz the build wrote beside it: the history
- * fallback answers from memory, so it cannot fail while a build replaces the files on disk (vite empties the folder
- * first), nor turn a request's Range or If-Match into a partial page or an error.
- */
-interface IndexPage {
-  body: Buffer;
-  br?: Buffer;
-  gzip?: Buffer;
-  etag: string;
-}
-
-function readIndexPage(distDir: string): IndexPage | undefined {
-  const read = (name: string) => {
-    try {
-      return fs.readFileSync(path.join(distDir, name));
-    } catch {
-      return undefined;
-    }
-  };
-  const body = read('index.html');
-  if (!body) return undefined;
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
-  return { body, br: read('index.html.br'), gzip: read('index.html.gz'), etag };
-}
-
-/** The encodings an Accept-Encoding header allows (q above 0), lower-cased. */
-function acceptedEncodings(header: string | undefined): Set<string> {
-  const accepted = new Set<string>();
-  for (const part of (header ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
-  }
-  return accepted;
-}
-
-/** Serves the built web app; unknown GET paths get index.html so deep links load the app. */
-async function registerWebApp(app: FastifyInstance, distDir: string) {
-  const index = readIndexPage(distDir);
-  if (index) {
-    await app.register(fastifyStatic, {
-      root: distDir,
-      wildcard: false,
-      index: false,
-      // The build writes .br and .gz beside each asset (apps/web/scripts/precompress.mjs).
-      preCompressed: true,
-      setHeaders: (reply, file) => {
-        // Vite puts a content hash in asset names: they never change.
-        if (file.includes(`${path.sep}assets${path.sep}`))
-          reply.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
-  app.setNotFoundHandler((request, reply) => {
-    const accepts = request.headers.accept ?? '';
-    // Every app route gets the app, a last segment with a dot too (a date in a search, an address): only
-    // the built files under /assets are files, and one missing there is a 404, never the app.
-    if (
-      index &&
-      (request.method === 'GET' || request.method === 'HEAD') &&
-      !serverPaths.test(request.url) &&
-      !request.url.startsWith('/assets/')
-    ) {
-      if (accepts === '' || accepts.includes('text/html') || accepts.includes('*/*')) {
-        reply
-          .header('content-type', 'text/html; charset=utf-8')
-          .header('cache-control', 'no-cache')
-          .header('etag', index.etag)
-          .header('vary', 'accept-encoding');
-        const match = request.headers['if-none-match'];
-        if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === index.etag))
-          return reply.status(304).send();
-        const accepted = acceptedEncodings(request.headers['accept-encoding']);
-        if (index.br && accepted.has('br')) return reply.header('content-encoding', 'br').send(index.br);
-        if (index.gzip && (accepted.has('gzip') || accepted.has('*')))
-          return reply.header('content-encoding', 'gzip').send(index.gzip);
-        return reply.send(index.body);
-      }
-    }
-    return reply.status(404).send(errorBody('not_found'));
-  });
 }

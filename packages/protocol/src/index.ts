@@ -25,3 +25,4 @@ export * from './schemas/collectors.js';
 export * from './schemas/time-controls.js';
 export * from './encryption.js';
 export * from './routes.js';
+export * from './first-screen.js';

@@ -11,8 +11,9 @@ import { filtersLiveHandler } from '../features/filters/live';
 import { foldersLiveHandler, watchUnreadTitle } from '../features/folders/live';
 import { mailLiveHandler } from '../features/mail/live';
 import { settingsLiveHandler } from '../features/settings/live';
-import { shellLiveHandler } from '../features/shell/live';
-import { followSessionChange } from '../features/shell';
+// followSessionChange: a session moved out of the mailbox this page shows (a delegation taken back), started by the
+// live socket's close; it lives with the shell's live handler so it loads with the live updates (DESIGN §5).
+import { followSessionChange, shellLiveHandler } from '../features/shell/live';
 import { useNotices } from '../ui/notices-store';
 
 /** Every feature whose queries the websocket's events keep current, each with its own handler (SPEC §4). */

@@ -1,70 +1,49 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { LIST_PAGE_SIZE, type Account } from '@mailroom/protocol';
+import { firstScreenRoute, listPageSize } from '@mailroom/protocol';
 import { hasIsLoggedCookie } from './startup';
 import { sessionQueries } from '../features/account';
 import { findInbox, folderQueries } from '../features/folders';
 import { listOrder, lockedAliasId, mailQueries, type ListSource } from '../features/mail';
-
-/** The page size MailScreen uses: the limit query parameter, else the per_page setting. */
-function pageSize(search: URLSearchParams, account: Account): number {
-  return Number(search.get('limit')) || account.settings.per_page || LIST_PAGE_SIZE;
-}
 
 /**
  * Opening the mail shell cold (DESIGN §5: Inbox drawn ≤ 1 s): the requests the first screen needs go out as soon
  * as the script runs, side by side, instead of one after another as the screens mount — start-up (user, account,
  * rid) while the language chunk still loads, the folders with them, and the first page of the list the moment its
  * folder and page size are known. The screens then find them in the query cache under the keys they use.
- * Only for a browser that was signed in (isLogged cookie) and on the mail routes that show a folder.
+ * Only for a browser that was signed in (isLogged cookie) and on the mail routes that show a folder. For a signed-in
+ * browser the server has usually written these answers into index.html already (lib/first-screen.ts): then they
+ * resolve at once, without a request.
  */
 export function warmUpMail(client: QueryClient, location: Pick<Location, 'pathname' | 'search'>): void {
-  const { pathname } = location;
-  const index = /^\/(mail\/?)?$/.test(pathname);
-  const folderRoute = /^\/mail\/folder\/([^/]+)\/(\d+)\/(\d+)(\/|$)/.exec(pathname);
-  if ((!index && !folderRoute) || !hasIsLoggedCookie()) return;
+  const route = firstScreenRoute(location.pathname);
+  if (!route || !hasIsLoggedCookie()) return;
   const search = new URLSearchParams(location.search);
   const ignore = () => {};
 
   // A failure here is the start-up machine's to show: it reads the same queries.
   const access = client.fetchQuery(sessionQueries.access());
   const account = client.fetchQuery(sessionQueries.account());
-  access.catch(ignore);
-  account.catch(ignore);
   client.prefetchQuery(sessionQueries.rids()).catch(ignore);
+  const folders = client.fetchQuery(folderQueries.folders());
 
-  if (folderRoute) {
-    const [, aliasId, folderId, page] = folderRoute;
-    client.prefetchQuery(folderQueries.folders()).catch(ignore);
-    account
-      .then((settings) => {
-        const source: ListSource = {
-          kind: 'folder',
-          id: Number(folderId),
-          aliasId: aliasId!,
-          page: Math.max(1, Number(page)),
-          limit: pageSize(search, settings),
-          order: listOrder(settings.settings),
-        };
-        return client.prefetchQuery(mailQueries.list(source));
-      })
-      .catch(ignore);
-    return;
-  }
-
-  // /mail opens the Inbox (MailIndex): its id comes with the folders, the alias view with the user and account.
-  Promise.all([access, account, client.fetchQuery(folderQueries.folders())])
-    .then(([user, settings, { folders }]) => {
-      const inbox = findInbox(folders) ?? folders[0];
-      if (!inbox) return;
+  // A folder's page needs the account (its size and order); /mail opens the Inbox (MailIndex), whose id comes with
+  // the folders and whose alias view with the user and account.
+  Promise.all([access, account, route.kind === 'folder' ? null : folders])
+    .then(([user, settings, tree]) => {
+      const inbox = tree && (findInbox(tree.folders) ?? tree.folders[0]);
+      const page =
+        route.kind === 'folder'
+          ? { id: route.folderId, aliasId: route.aliasId, page: route.page }
+          : inbox && { id: inbox.id, aliasId: lockedAliasId(user, settings) ?? 'all', page: 1 };
+      if (!page) return;
       const source: ListSource = {
         kind: 'folder',
-        id: inbox.id,
-        aliasId: lockedAliasId(user, settings) ?? 'all',
-        page: 1,
-        limit: pageSize(search, settings),
+        ...page,
+        limit: listPageSize(search, settings),
         order: listOrder(settings.settings),
       };
       return client.prefetchQuery(mailQueries.list(source));
     })
     .catch(ignore);
+  folders.catch(ignore);
 }

@@ -9,6 +9,7 @@ import { useSyncExternalStore } from 'react';
 import { LANG_COOKIE, type Language } from '@mailroom/protocol';
 import { detectLanguage } from './detect-language';
 import { readCookie, writeCookie } from '../lib/cookies';
+import { firstScreenTexts } from '../lib/first-screen';
 import type en from './locales/en.json';
 import type enFeatures from './locales/features.en.json';
 
@@ -124,7 +125,9 @@ export function initialLanguage(): Language {
 }
 
 async function ensureTexts(language: Language): Promise<void> {
-  loadedTexts[language] ??= (await interfaceText[language]()).default;
+  // A signed-in browser's index.html carries the text of its language: the first paint waits for no chunk.
+  loadedTexts[language] ??=
+    (firstScreenTexts(language) as Texts | undefined) ?? (await interfaceText[language]()).default;
 }
 
 async function ensureFeatures(language: Language): Promise<void> {

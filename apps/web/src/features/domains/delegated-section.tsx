@@ -4,7 +4,7 @@ import { Inbox, UserRoundCheck } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import page from '../../ui/settings-page.module.css';
-import { openDelegatedAddress } from '../shell';
+import { loadMailboxSwitch } from '../shell';
 import { useDelegatedEmails } from './queries';
 import { SettingsList, SettingsSkeleton, SettingsState } from '../../ui/settings-list';
 import { SettingsPage } from '../../ui/settings-editor-header';
@@ -41,7 +41,9 @@ export default function DelegatedSection() {
                   disabled={opening !== null}
                   onClick={() => {
                     setOpening(entry.email);
-                    void openDelegatedAddress(entry.email).finally(() => setOpening(null));
+                    void loadMailboxSwitch()
+                      .then((m) => m.openDelegatedAddress(entry.email))
+                      .finally(() => setOpening(null));
                   }}
                 >
                   <Inbox aria-hidden />

@@ -6,7 +6,6 @@ import { deleteCookie, readCookie } from '../../lib/cookies';
 import { isFramed } from '../../lib/frame';
 import { findInbox, flattenFolders, folderLabel, folderPath, useFolders, useLabels } from '../folders';
 import { Navigate, useLocationState, useSearchParams } from '../../lib/router';
-import { ComingSoon } from '../../ui/coming-soon';
 import { Lazy, lazyChunk } from '../../ui/lazy-route';
 import { Preloader } from '../../ui/preloader';
 import { Button } from '../../ui/button';
@@ -20,6 +19,10 @@ const linkParameters = ['message_id', 'uid', 'label', 'sender', 'recipient', 'gr
 
 // What a link's query asks for is worked out by code that loads only for such a link (DESIGN §5).
 const LinkedMailIndex = lazyChunk(() => import('./linked-mail-index'));
+// The stand-in for a mailbox without a single folder: so rarely shown that it loads when it is (DESIGN §5).
+const ComingSoon = lazyChunk(() =>
+  import('../../ui/coming-soon').then((module) => ({ default: module.ComingSoon })),
+);
 
 /**
  * /mail: the Inbox, or where a link's query leads (/mail?message_id=…, ?uid=, ?label=, ?sender=, ?recipient=,
@@ -60,7 +63,11 @@ export function MailHome({ target }: { target: string | null | undefined }) {
   if (target === null) return <Preloader />;
   if (folders.data) {
     if (inbox) return <Navigate to={folderPath(locked ?? 'all', inbox.id)} replace />;
-    return <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />;
+    return (
+      <Lazy>
+        <ComingSoon title={t('mail.listSoonTitle')} icon={Inbox} />
+      </Lazy>
+    );
   }
   if (folders.isError) {
     return (

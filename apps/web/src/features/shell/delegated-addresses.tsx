@@ -33,7 +33,7 @@ export default function DelegatedAddresses() {
             type="button"
             className={addressList.address}
             title={t('delegated.sidebarBy', { name: entry.owner.name || entry.owner.member_id })}
-            onClick={() => void import('./impersonation').then((m) => m.openDelegatedAddress(entry.email))}
+            onClick={() => void import('./mailbox-switch').then((m) => m.openDelegatedAddress(entry.email))}
           >
             {entry.email}
           </button>

@@ -3,7 +3,7 @@ import { ArrowLeftRight } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import { Button } from '../../ui/button';
 import { useUser } from '../account';
-import { backToOwnMailbox } from './impersonation';
+import { backToOwnMailbox } from './mailbox-switch';
 import styles from './impersonation-bar.module.css';
 
 /**

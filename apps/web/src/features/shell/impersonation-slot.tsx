@@ -3,7 +3,7 @@ import { useTranslation, withFeatureTexts } from '../../i18n';
 import { LazyPart, lazyChunk } from '../../ui/lazy-route';
 import { useNotices } from '../../ui/notices-store';
 import { useUser } from '../account';
-import { leftAddressNotice } from './impersonation';
+import { movedOutOfAddress } from './impersonation';
 
 const Bar = lazyChunk(withFeatureTexts(() => import('./impersonation-bar')));
 
@@ -22,8 +22,11 @@ export function ImpersonationBar() {
 function useLeftAddressNotice() {
   const { t } = useTranslation();
   useEffect(() => {
-    void leftAddressNotice().then((address) => {
-      if (address) useNotices.getState().push('error', t('notice.delegationEnded', { address }));
-    });
+    if (!movedOutOfAddress()) return;
+    void import('./mailbox-switch')
+      .then((module) => module.leftAddressNotice())
+      .then((address) => {
+        if (address) useNotices.getState().push('error', t('notice.delegationEnded', { address }));
+      });
   }, [t]);
 }

@@ -6,7 +6,7 @@ export { MainHeader } from './main-header';
 export { ImpersonationBar } from './impersonation-slot';
 export { PublicLayout } from './public-layout';
 export { useUi } from './ui-store';
-// Switching into an address delegated to this member, and the query key of that list (settings/d_emails uses both).
-export { delegatedEmailsKey, openDelegatedAddress } from './impersonation';
-// A session moved out of the mailbox this page shows (a delegation taken back): the live socket's close starts it.
-export { followSessionChange } from './impersonation';
+// The query key of the addresses delegated to this member, and switching into one (settings/d_emails uses both; the
+// switch loads when chosen).
+export { delegatedEmailsKey } from './impersonation';
+export const loadMailboxSwitch = () => import('./mailbox-switch');
