@@ -162,13 +162,13 @@ describe('embedded database in a data folder', () => {
     },
   );
 
-  it('sizes shared buffers to a quarter of the database, between 16 and 96 MB', () => {
+  it('sizes shared buffers to an eighth of the database, between 16 and 96 MB', () => {
     const MB = 1024 * 1024;
     expect(sharedBuffersFor(0)).toBe(16);
-    expect(sharedBuffersFor(64 * MB)).toBe(16);
-    expect(sharedBuffersFor(65 * MB)).toBe(32);
-    expect(sharedBuffersFor(130 * MB)).toBe(64);
-    expect(sharedBuffersFor(256 * MB)).toBe(64);
+    expect(sharedBuffersFor(128 * MB)).toBe(16);
+    expect(sharedBuffersFor(129 * MB)).toBe(32);
+    expect(sharedBuffersFor(256 * MB)).toBe(32);
+    expect(sharedBuffersFor(257 * MB)).toBe(64);
     expect(sharedBuffersFor(630 * MB)).toBe(96);
     expect(sharedBuffersFor(50_000 * MB)).toBe(96);
   });

@@ -63,15 +63,16 @@ export const SHARED_BUFFERS_MIN_MB = 16;
 export const SHARED_BUFFERS_MAX_MB = 96;
 
 /**
- * shared_buffers for a database of `databaseBytes` on disk: a quarter of it (the share of a mailbox that its
- * searches and pages keep reading), rounded up to a power of two, between 16 MB (an empty or small data folder) and
- * 96 MB (the 100k mailbox's search working set; more pushes WebAssembly memory past its 128 MB minimum). Chosen at
+ * shared_buffers for a database of `databaseBytes` on disk: an eighth of it rounded up to a power of two, between
+ * 16 MB (an empty or small data folder) and 96 MB (the 100k mailbox's search working set; more pushes WebAssembly
+ * memory past its 128 MB minimum). An eighth, not more: a 20k mailbox (167 MiB) filled and searched with 16 MB of
+ * buffers answered its searches in 10–31 ms p50, as fast as with 64 MB (bench/RESULTS.md, session 20). Chosen at
  * each start, so a mailbox that has grown gets more at its next start.
  */
 export function sharedBuffersFor(databaseBytes: number): number {
-  const quarterMb = databaseBytes / 4 / (1024 * 1024);
+  const eighthMb = databaseBytes / 8 / (1024 * 1024);
   let mb = SHARED_BUFFERS_MIN_MB;
-  while (mb < quarterMb && mb < SHARED_BUFFERS_MAX_MB) mb *= 2;
+  while (mb < eighthMb && mb < SHARED_BUFFERS_MAX_MB) mb *= 2;
   return Math.min(mb, SHARED_BUFFERS_MAX_MB);
 }
 
