@@ -272,11 +272,12 @@ describe('the blob collector', () => {
 
     const sweeps: object[] = [];
     const asked: string[][] = [];
-    const processes = [db, second].map((processDb) => {
+    const stores = await Promise.all([db, second].map((processDb) => openBlobStore(processDb, blobRoot)));
+    const processes = [db, second].map((processDb, i) => {
       const refs = appBlobReferences(processDb);
       return startBlobCollector({
         db: processDb,
-        store: await openBlobStore(processDb, blobRoot),
+        store: stores[i]!,
         referenced: async (batch) => {
           asked.push(batch);
           return refs(batch);

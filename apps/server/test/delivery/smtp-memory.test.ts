@@ -213,13 +213,13 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
   );
 
   it(
-    'runs with the memory settings of the serve script: young generation in 4 MB semispaces, two malloc arenas, a fixed mmap threshold',
+    'runs with the memory settings of the serve script: young generation in 4 MB semispaces, WebAssembly compiled lazily, two malloc arenas, a fixed mmap threshold',
     { timeout: 120_000 },
     async () => {
       // What `npm start` runs (apps/server's serve script); the settings that keep the idle server small.
       expect(serveCommand()).toEqual({
         env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
-        nodeArgs: ['--max-semi-space-size=4', '--expose-gc'],
+        nodeArgs: ['--max-semi-space-size=4', '--wasm-lazy-compilation', '--expose-gc'],
       });
       const { server, metricsPort } = await serverWithAccounts(1);
       // Start-up alone (modules, migrations) grows V8's young generation to its largest: 2 × 16 MB by default.
