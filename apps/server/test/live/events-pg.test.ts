@@ -1,7 +1,13 @@
 import path from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import type { Collector, FilterRun, MailEvent, MailEventName } from '@mailroom/protocol';
+import type {
+  Collector,
+  ContactImportResponse,
+  FilterRun,
+  MailEvent,
+  MailEventName,
+} from '@mailroom/protocol';
 
 /** The protocol's event kinds, spelled out: the compiler holds this list complete (`satisfies Record`). */
 const eventNames = Object.keys({
@@ -11,7 +17,9 @@ const eventNames = Object.keys({
   updateMailbox: 1,
   updateMailboxList: 1,
   filterRun: 1,
+  contactImport: 1,
   collector: 1,
+  scheduledSend: 1,
   updateAccount: 1,
 } satisfies Record<MailEventName, 1>);
 import { cleanup, freshPostgresDatabase, signUpAndSignIn, testConfig } from '../_util.js';
@@ -90,12 +98,13 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     expect(boOnTwo.got).toEqual([]);
   });
 
-  it("carries every kind of event to another process: a collector's progress and a filter run too", async () => {
+  it("carries every kind of event to another process: a collector's progress, a filter run, a held send too", async () => {
     const { url } = await freshDatabase();
     const [one, two] = [await bus(url), await bus(url)];
     const onTwo = collect(two, 1);
     const collector = { id: 4, email: 'ivan@remote.test', state: 'importing' } as unknown as Collector;
     const filterRun = { id: 9, state: 'running' } as unknown as FilterRun;
+    const contactImport = { id: 5, state: 'running' } as unknown as ContactImportResponse;
     const events: MailEvent[] = [
       { event: 'new', folder_id: 1, uids: [1] },
       { event: 'store', folder_id: 1, uids: [1] },
@@ -103,7 +112,9 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
       { event: 'updateMailbox', folder_id: 1, unseen: 0, total: 1 },
       { event: 'updateMailboxList' },
       { event: 'filterRun', run: filterRun },
+      { event: 'contactImport', import: contactImport },
       { event: 'collector', collector },
+      { event: 'scheduledSend', id: 12, state: 'cancelled' },
       { event: 'updateAccount', part: 'collectors' },
     ];
     // Every kind the protocol has is here, so a new one fails this test until the bus carries it.
