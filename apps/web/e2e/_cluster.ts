@@ -48,6 +48,9 @@ async function startHttpProxy(port: number, ports: number[]): Promise<() => Prom
     });
     req.pipe(upstream);
   });
+  // Idle client connections stay open longer than the tests' pauses between requests: with Node's 5 s, a request
+  // reusing a connection the proxy was closing met ECONNRESET (the three-node e2e's arrival polls, now and then).
+  server.keepAliveTimeout = 65_000;
   const sockets = new Set<net.Socket>();
   server.on('upgrade', (req: http.IncomingMessage, socket: net.Socket, head: Buffer) => {
     const upstream = net.connect(pick(), '127.0.0.1', () => {
