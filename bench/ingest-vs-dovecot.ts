@@ -25,7 +25,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
-import { ensureDovecot } from '../test-support/dovecot.js';
+import { descendants, ensureDovecot } from '../test-support/dovecot.js';
 import { accepts, freePort } from '../test-support/ports.js';
 import type { BenchRow } from './types.js';
 import { apiClient, corpus } from './mailbox.js';
@@ -94,24 +94,6 @@ async function cpuWithReaped(pid: number): Promise<number> {
   const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return [11, 12, 13, 14].reduce((s, i) => s + Number(f[i] ?? 0), 0) / 100;
-}
-
-function descendants(pid: number): number[] {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });
-  const children = new Map<number, number[]>();
-  for (const line of table.trim().split('\n')) {
-    const [child, parent] = line.trim().split(/\s+/).map(Number) as [number, number];
-    children.set(parent, [...(children.get(parent) ?? []), child]);
-  }
-  const found: number[] = [];
-  const walk = (p: number) => {
-    for (const c of children.get(p) ?? []) {
-      found.push(c);
-      walk(c);
-    }
-  };
-  walk(pid);
-  return found;
 }
 
 async function dovecotCpu(master: number): Promise<number> {

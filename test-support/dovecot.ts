@@ -157,7 +157,8 @@ export async function startDovecot(options: DovecotOptions): Promise<Dovecot> {
 }
 
 /** The processes below `pid` (children, theirs, …), read from ps. */
-function descendants(pid: number): number[] {
+/** Every process below `pid` (children, their children…), from `ps`; empty when ps cannot run. */
+export function descendants(pid: number): number[] {
   let table: string;
   try {
     table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' });

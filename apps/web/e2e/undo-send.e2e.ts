@@ -201,6 +201,8 @@ describe('undo send and send later (issue 31)', () => {
 
     /** Tab B opens the held message in Scheduled and presses `button` on its banner. */
     async function fromTabB(subject: string, button: string, shot?: string) {
+      // The tab in front is the one Chromium draws: a screenshot of a tab behind shows its last frame.
+      await b.bringToFront();
       await b.goto(`${url}/mail/folder/all/${scheduledFolder}/1`);
       await b.getByRole('grid', { name: 'Messages' }).getByText(subject).click();
       const banner = b.getByTestId('scheduled-banner');
@@ -210,6 +212,7 @@ describe('undo send and send later (issue 31)', () => {
     }
 
     // Sent in tab A, held 30 s: A shows Sending…; tab B cancels it from Scheduled, and A's box goes at once.
+    await a.bringToFront();
     await a.goto(`${url}/mail`);
     const first = 'Two tabs — cancelled in B';
     let compose = await writeTo(a, 'New message', own, first, 'Cancelled from the other tab.');
@@ -221,6 +224,7 @@ describe('undo send and send later (issue 31)', () => {
     // No box left at all (a finished one would say Message sent.).
     await a.getByTestId('success-dialog').waitFor({ state: 'detached', timeout: 5_000 });
     console.log(`tab A's Sending… box closed ${Date.now() - closedAt} ms after tab B cancelled`);
+    await a.bringToFront();
     await screenshot(a, 'undo-send-two-tabs-a-closed-desktop-en');
     expect(await subjectsIn(a, inbox)).not.toContain(first);
     await expect(
@@ -229,11 +233,13 @@ describe('undo send and send later (issue 31)', () => {
 
     // Again, and B sends it now: A's countdown ends with "Message sent." and no Undo.
     const second = 'Two tabs — sent now from B';
+    await a.bringToFront();
     compose = await writeTo(a, 'New message', own, second, 'Sent now from the other tab.');
     await compose.getByRole('button', { name: 'Send', exact: true }).click();
     await notice(a, /Sending…/);
     await fromTabB(second, 'Send now');
     const sent = await notice(a, /Message sent\./);
+    await a.bringToFront();
     expect(await sent.getByRole('button', { name: 'Undo' }).count()).toBe(0);
     await screenshot(a, 'undo-send-two-tabs-a-sent-desktop-en');
     await arrival(a, inbox, second, 15_000);
