@@ -20,7 +20,7 @@ import { performance } from 'node:perf_hooks';
 import nodemailer from 'nodemailer';
 import pino from 'pino';
 import { sql } from 'kysely';
-import { compile, joinRules } from '@mailroom/sieve';
+import { joinRules } from '@mailroom/sieve';
 import { migrate, openDatabase, type Db } from '../apps/server/src/core/db/index.js';
 import { ensureAccount } from '../apps/server/src/accounts/index.js';
 import { openBlobStore } from '../apps/server/src/core/blobs/index.js';
@@ -122,11 +122,11 @@ export async function runFiltersBench(opts: {
   const filterMs: Record<Kind, number> = { none: 0, headers: 0, body: 0 };
   {
     const samples = await Promise.all(Array.from({ length: 300 }, (_, i) => message(i, 'x@mailroom.test')));
-    const scripts = { headers: compile(twentyRuleScript({ body: false })), body: compile(script) };
+    const scripts = { headers: { source: twentyRuleScript({ body: false }) }, body: { source: script } };
     const context = {
       envelopeFrom: 'sender@example.org',
       envelopeTo: 'x@mailroom.test',
-      mailboxes: async () => () => true,
+      mailboxes: async () => [],
     };
     for (const kind of ['headers', 'body'] as const) {
       for (const raw of samples.slice(0, 50)) await runOnMessage(scripts[kind], raw, context);

@@ -292,6 +292,7 @@ export async function runIngestVsDovecotBench(opts: {
   return [
     {
       name: 'SMTP ingest of the corpus beside Dovecot LMTP (Mailroom)',
+      figure: 'ingest-vs-dovecot',
       value: mailroom.rate,
       unit: 'messages/s',
       target: '≥ 2× Dovecot LMTP in the same run',

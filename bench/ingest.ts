@@ -60,7 +60,7 @@ export async function runIngestBench(opts: { databaseUrl?: string; count?: numbe
   // Accounts are made before the server starts: an embedded PGlite has one owner at a time.
   let db = await openDb();
   await migrate(db);
-  const accounts = [];
+  const accounts: { email: string }[] = [];
   for (let i = 0; i < MAILBOXES; i++) {
     const memberId = String(900_000_000_100 + i);
     accounts.push(

@@ -88,6 +88,7 @@ export async function runMemoryBench(opts: { databaseUrl?: string }): Promise<Be
       },
       {
         name: 'server memory idle, after the first start (RSS)',
+        figure: 'idle-empty',
         value: mb(first.rss),
         unit: 'MB',
         target: '≤ 150 MB',

@@ -2,7 +2,7 @@ import type net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { SMTPServer } from 'smtp-server';
-import { simpleParser } from 'mailparser';
+import { simpleParser, type AddressObject } from 'mailparser';
 import { startSendingJobs } from '../src/sending/index.js';
 import type { Browser } from './_util.js';
 import { cleanup } from './_util.js';
@@ -112,6 +112,10 @@ export async function until<T>(fn: () => Promise<T | undefined | false>, timeout
 }
 
 export const parse = (raw: Buffer) => simpleParser(raw);
+
+/** The first address of a parsed header (mailparser gives one object, or one per header line). */
+export const firstAddress = (field: AddressObject | AddressObject[] | undefined) =>
+  (Array.isArray(field) ? field[0] : field)?.value[0]?.address;
 
 /** A compose request as the web client sends it; `to` as plain addresses. */
 export function compose(from: string, to: string[], extra: Record<string, unknown> = {}) {

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import nodemailer from 'nodemailer';
+import nodemailer, { type TransportOptions } from 'nodemailer';
 import pino from 'pino';
 import type { Db } from '../src/core/db/index.js';
 import { startIngestServer } from '../src/delivery/index.js';
@@ -28,7 +28,7 @@ export function smtpTransport(port: number, opts: { lmtp?: boolean } = {}) {
     secure: false,
     ignoreTLS: true,
     lmtp: opts.lmtp ?? false,
-  } as nodemailer.TransportOptions);
+  } as TransportOptions);
   cleanup(() => transport.close());
   return transport;
 }

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, onTestFinished } from 'vitest';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import type { FastifyInstance, FastifyServerOptions, LightMyRequestResponse } from 'fastify';
 import { PGlite } from '@electric-sql/pglite';
@@ -265,3 +265,6 @@ export async function storedBlobs(db: Db, blobs: BlobStore): Promise<{ hash: str
   for await (const { hash } of blobs.list()) hashes.add(hash);
   return Promise.all([...hashes].map(async (hash) => ({ hash, bytes: await blobs.get(hash) })));
 }
+
+/** The database as a migration's `up` takes it (untyped: a migration knows no schema, as kysely's Migrator passes it). */
+export const asMigrationDb = (db: Db): Kysely<unknown> => db as unknown as Kysely<unknown>;

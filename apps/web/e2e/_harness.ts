@@ -187,7 +187,7 @@ export async function deliverMany(
 ): Promise<void> {
   for (let i = 1; i <= count; i++) {
     const info = await transport.sendMail(make(i));
-    if (info.accepted.length === 0) throw new Error(`message ${i} was not accepted: ${info.response}`);
+    if (!info.accepted?.length) throw new Error(`message ${i} was not accepted: ${info.response}`);
   }
 }
 

@@ -37,7 +37,7 @@ describe('filters on a large message', () => {
       context,
     );
     expect(result?.status).toBe('success');
-    expect(result?.implicitKeep.flags).toEqual(['\\Flagged']);
+    expect(result?.implicitKeep?.flags).toEqual(['\\Flagged']);
     expect(message.bodyReads).toBe(0);
   });
 
@@ -51,7 +51,7 @@ describe('filters on a large message', () => {
       message,
       context,
     );
-    expect(result?.implicitKeep.flags).toEqual(['\\Flagged']);
+    expect(result?.implicitKeep?.flags).toEqual(['\\Flagged']);
     expect(message.bodyReads).toBe(1);
   });
 });

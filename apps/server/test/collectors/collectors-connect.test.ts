@@ -54,7 +54,7 @@ describe('connectImap', () => {
     );
     expect(client.authenticated).toBe(true);
     const inbox = await client.status('INBOX', { messages: true });
-    expect(inbox.messages).toBe(0);
+    expect(inbox && inbox.messages).toBe(0);
     await client.logout();
   });
 

@@ -151,12 +151,12 @@ describe('importing a remote mailbox', () => {
     }
     // The remote Archive is deleted and made again with the same messages: Dovecot gives it a new UIDVALIDITY.
     const client = await dovecot.client('ivan');
-    const before = (await client.status('Archive 2020', { uidValidity: true })).uidValidity;
+    const before = uidValidityOf(await client.status('Archive 2020', { uidValidity: true }));
     await client.mailboxDelete('Archive 2020');
     await new Promise((r) => setTimeout(r, 1100));
     await client.mailboxCreate('Archive 2020');
     await fillFolder(client, 'Archive 2020', 'Archive 2020', 50);
-    expect((await client.status('Archive 2020', { uidValidity: true })).uidValidity).not.toBe(before);
+    expect(uidValidityOf(await client.status('Archive 2020', { uidValidity: true }))).not.toBe(before);
     await client.logout();
 
     const row = await syncNow(deps, collectorId);
@@ -241,3 +241,9 @@ describe('a server that dies mid-import', () => {
     }
   }, 120_000);
 });
+
+/** The UIDVALIDITY a STATUS answered (imapflow answers false when the command failed). */
+function uidValidityOf(status: false | { uidValidity?: bigint }): bigint | undefined {
+  if (!status) throw new Error('STATUS failed');
+  return status.uidValidity;
+}

@@ -94,7 +94,9 @@ async function groupsOf(user: MailUser): Promise<Record<string, string[]>> {
 }
 
 const byName = (contacts: Contact[], name: string) => contacts.find((c) => c.name === name)!;
-const nothingNew = (count: number): ContactImportResponse => ({
+const nothingNew = (
+  count: number,
+): Pick<ContactImportResponse, 'added' | 'updated' | 'unchanged' | 'groups_added' | 'skipped'> => ({
   added: 0,
   updated: 0,
   unchanged: count,

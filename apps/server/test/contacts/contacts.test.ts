@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Contact, MailEvent } from '@mailroom/protocol';
 import { sql } from 'kysely';
-import { Browser, createTestApp, createTestDb } from '../_util.js';
+import { asMigrationDb, Browser, createTestApp, createTestDb } from '../_util.js';
 import { mailUser, type MailUser } from '../_actions.js';
 import { createAccount, deliverTestMessage } from '../_mail.js';
 import { compose } from '../_sending.js';
@@ -601,7 +601,7 @@ describe('the migration that makes the address book', () => {
     await sql`drop table contact_group_members, contact_groups, contact_emails, contacts, correspondents`.execute(
       fresh,
     );
-    await contactsMigration(fresh);
+    await contactsMigration(asMigrationDb(fresh));
     const rows = await fresh
       .selectFrom('correspondents')
       .select(['account_id', 'email', 'name', 'sent_count', 'last_sent_at'])

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../_util.js';
+import { asMigrationDb, createTestApp } from '../_util.js';
 import { mailUser, type MailUser } from '../_actions.js';
 import { sql } from 'kysely';
 import { up as uniqueLabelNames } from '../../src/core/db/migrations/015-unique-label-names.js';
@@ -99,7 +99,7 @@ describe('labels', () => {
         .insertInto('labels')
         .values({ account_id: carol.accountId, name, search_content: 'x' })
         .execute();
-    await uniqueLabelNames(ctx.db);
+    await uniqueLabelNames(asMigrationDb(ctx.db));
     const { body } = await api(carol.browser, 'labels');
     expect(body.labels.map((l: { name: string }) => l.name).sort()).toEqual([
       'Home',

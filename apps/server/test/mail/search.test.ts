@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../_util.js';
+import { asMigrationDb, createTestApp } from '../_util.js';
 import { mailUser, type MailUser } from '../_actions.js';
 import { prefixQuery, searchTokens } from '../../src/mailbox/search-vector.js';
 import { up as rebuildSearchVectors } from '../../src/core/db/migrations/010-search-field-lexemes.js';
@@ -206,7 +206,7 @@ describe('search', () => {
     await sql`update message_contents set search_vector = setweight(to_tsvector('simple', 'платежи'), 'A')
       where message_id in (select id from messages where account_id = ${ann.accountId})`.execute(ctx.db);
     expect((await api(ann.browser, 'searchMessages', { body: { text: 'платеж' } })).body.total).toBe(0);
-    await rebuildSearchVectors(ctx.db);
+    await rebuildSearchVectors(asMigrationDb(ctx.db));
     const { body } = await api(ann.browser, 'searchMessages', { body: { text: 'платеж' } });
     expect(subjects(body)).toEqual(['Платежи за ноябрь']);
     const sender = await api(ann.browser, 'searchMessages', { body: { from: 'carol' } });

@@ -94,9 +94,11 @@ describe.skipIf(!process.env.DATABASE_URL)(
         const killer = (async () => {
           const deadline = Date.now() + 60_000;
           while (sink.messages.length < killAt.relayed || accepted.size < killAt.accepted) {
-            if (Date.now() > deadline) break;
+            if (Date.now() > deadline || stop) break;
             await new Promise((r) => setTimeout(r, 10));
           }
+          // The load ended first: the kill below, after it, is the one that counts.
+          if (stop) return;
           victim.dead = true;
           sinkAtKill = sink.messages.length;
           killedAt = Date.now();
@@ -167,7 +169,7 @@ describe.skipIf(!process.env.DATABASE_URL)(
           ...nodes.map((node, i) => apiSender(node, senders[i]!.token, senders[i]!.account.email)),
         ]);
         stop = true;
-        clearTimeout(killer);
+        await killer;
         if (!victim.dead) {
           victim.dead = true;
           sinkAtKill = sink.messages.length;

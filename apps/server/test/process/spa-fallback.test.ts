@@ -26,7 +26,7 @@ const load = (url: string, headers: Record<string, string> = {}) =>
 describe('the history fallback', () => {
   it('serves the whole app whatever range or precondition the request carries', async () => {
     for (const headers of [
-      {},
+      {} as Record<string, string>,
       { range: 'bytes=0-10' },
       { range: 'bytes=99999-' },
       { 'if-match': '"nope"' },

@@ -14,7 +14,7 @@ async function withRelay(
   opts: {
     port?: number;
     env?: Record<string, string>;
-    reject?: Parameters<typeof startSink>[0]['reject'];
+    reject?: NonNullable<Parameters<typeof startSink>[0]>['reject'];
   } = {},
 ) {
   const port = opts.port ?? (await freePort());
