@@ -66,7 +66,16 @@ const routerMessage =
   "shell's 110 KB, DESIGN §5).";
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'data/**', 'coverage/**', '**/e2e/screenshots/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/build/**',
+      '**/node_modules/**',
+      'data/**',
+      'coverage/**',
+      '**/e2e/screenshots/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

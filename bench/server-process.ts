@@ -1,14 +1,14 @@
 /**
  * The real server as a child process, for the benchmarks that measure it from outside (ingest,
- * memory). It runs what `npm start` runs: the compiled apps/server/dist/main.js (built here with
- * `tsc -b` first, a no-op when it is up to date), not the sources through tsx, whose loader
+ * memory). It runs what `npm start` runs: the bundle apps/server/build/main.js (built here first: `tsc -b`, a
+ * no-op when it is up to date, then the bundle), not the sources through tsx, whose loader
  * thread and per-worker TypeScript compilation would add memory production never spends; with the variables and
  * Node flags of the `serve` script (test-support/serve-command.ts), so memory is measured as it is run.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { freePort, hasExited, waitForPort } from '../test-support/ports.js';
-import { serveCommand } from '../test-support/serve-command.js';
+import { buildServer, serveCommand } from '../test-support/serve-command.js';
 
 const root = new URL('../', import.meta.url).pathname;
 let built = false;
@@ -48,10 +48,7 @@ export async function startServer(opts: {
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
   if (!built) {
-    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, '-b', 'apps/server'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
+    buildServer();
     built = true;
   }
   const serve = serveCommand();
@@ -60,7 +57,7 @@ export async function startServer(opts: {
   const started = performance.now();
   const server: ChildProcess = spawn(
     process.execPath,
-    [...serve.nodeArgs, ...(opts.nodeArgs ?? []), 'apps/server/dist/main.js'],
+    [...serve.nodeArgs, ...(opts.nodeArgs ?? []), serve.entry],
     {
       cwd: root,
       env: {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { serverPackage } from './core/install.js';
 
 /**
  * Every setting, read from environment variables. README "Settings" lists the same names;
@@ -751,7 +752,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     webDistDir: e.WEB_DIST_DIR
       ? path.resolve(env.INIT_CWD ?? process.cwd(), e.WEB_DIST_DIR)
-      : new URL('../../web/dist', import.meta.url).pathname,
+      : path.join(serverPackage().dir, '../web/dist'),
   };
 }
 

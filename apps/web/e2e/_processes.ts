@@ -29,7 +29,7 @@ declare module 'vitest' {
 }
 
 /**
- * Starts the built server (`apps/server/dist/main.js`) with a fresh data folder (or env.DATA_DIR), as `npm start` would, and waits
+ * Starts the built server (`apps/server/build/main.js`, the bundle) with a fresh data folder (or env.DATA_DIR), as `npm start` would, and waits
  * until both its HTTP and SMTP ports answer. `stop()` ends it and removes the data folder.
  */
 export async function spawnServer(
@@ -54,7 +54,7 @@ async function spawnServerOnce(
   const dataDir = env.DATA_DIR ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-e2e-')));
   await fs.mkdir(dataDir, { recursive: true });
   const url = `http://localhost:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/dist/main.js')], {
+  const child: ChildProcess = spawn(process.execPath, [path.join(repoRoot, 'apps/server/build/main.js')], {
     env: {
       ...process.env,
       PORT: String(port),

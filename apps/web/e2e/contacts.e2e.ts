@@ -137,10 +137,9 @@ describe('contacts in the browser', () => {
     await compose.waitFor({ timeout: 15_000 });
     const to = compose.getByRole('list', { name: 'To' });
     await to.getByText('Anna Petrova').waitFor();
-    expect(await to.getByRole('listitem').evaluateAll((items) => items.map((li) => li.getAttribute('title')))).toEqual([
-      'anna.petrova@example.com',
-      'boris.smirnov@example.org',
-    ]);
+    expect(
+      await to.getByRole('listitem').evaluateAll((items) => items.map((li) => li.getAttribute('title'))),
+    ).toEqual(['anna.petrova@example.com', 'boris.smirnov@example.org']);
     await screenshot(page, 'contacts-write-to-group-desktop-en');
     await compose.getByRole('button', { name: /^Close/ }).click();
     await compose.waitFor({ state: 'detached' });

@@ -3,10 +3,8 @@ import { CONTACT_EMAILS_MAX, isEmail } from '@mailroom/protocol';
 import type { VcardProperty } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { decodeFile, decodeFileSliced } from './charset.js';
-import { looksLikeContactsCsv, parseContactsCsvSliced } from './contacts-csv.js';
 import type { ContactValues } from './contacts.repository.js';
 import type { ImportEntry, ParsedFile } from './import-entry.js';
-import { parseVcardsSliced } from './vcard.js';
 import { VCARD_PROPERTIES_MAX } from './vcard-prepass.js';
 
 /**
@@ -17,16 +15,25 @@ import { VCARD_PROPERTIES_MAX } from './vcard-prepass.js';
 /** The largest contacts file an import reads (the route refuses a larger body with request_entity_too_large). */
 export const CONTACTS_FILE_MAX_BYTES = 5 * 1024 * 1024;
 
+// The readers (ical.js for vCard, csv-parse for CSV) load with the first file read or written, not at start: an
+// idle server's heap holds none of them (issue 32).
+const csvReader = () => import('./contacts-csv.js');
+const vcardReader = () => import('./vcard.js');
+
 /** A file's kind, found cheaply (the request answers at once): vCard when told or when it holds a BEGIN:VCARD, CSV
  * when told or when its header is known; else contacts_file_unreadable. */
-export function contactsFileFormat(file: Buffer, format: 'auto' | 'vcard' | 'csv'): 'vcard' | 'csv' {
+export async function contactsFileFormat(
+  file: Buffer,
+  format: 'auto' | 'vcard' | 'csv',
+): Promise<'vcard' | 'csv'> {
   const head = file.subarray(0, 64 * 1024).toString('latin1');
   if (format === 'vcard' || (format === 'auto' && /^\s*BEGIN:VCARD\s*$/im.test(head))) {
     if (!/^\s*BEGIN:VCARD\s*$/im.test(file.toString('latin1')))
       throw new DomainError('contacts_file_unreadable');
     return 'vcard';
   }
-  if (format === 'csv' || looksLikeContactsCsv(decodeFile(file.subarray(0, 64 * 1024)))) return 'csv';
+  if (format === 'csv' || (await csvReader()).looksLikeContactsCsv(decodeFile(file.subarray(0, 64 * 1024))))
+    return 'csv';
   throw new DomainError('contacts_file_unreadable');
 }
 
@@ -37,7 +44,7 @@ export async function parseContactsFile(
   pause: () => Promise<void>,
 ): Promise<ParsedFile> {
   if (format === 'vcard') {
-    const parsed = await parseVcardsSliced(file, pause);
+    const parsed = await (await vcardReader()).parseVcardsSliced(file, pause);
     if (!parsed.entries.length && !parsed.groupCards.length && !parsed.skipped.length)
       throw new DomainError('contacts_file_unreadable');
     return parsed;
@@ -45,7 +52,7 @@ export async function parseContactsFile(
   // A NUL is no character a text column holds.
   const text = (await decodeFileSliced(file, pause)).replaceAll('\u0000', '');
   try {
-    return await parseContactsCsvSliced(text, pause);
+    return await (await csvReader()).parseContactsCsvSliced(text, pause);
   } catch (err) {
     throw new DomainError(
       'contacts_file_unreadable',

@@ -2,7 +2,6 @@ import type { Db } from '../core/db/index.js';
 import { allContacts } from './contacts.repository.js';
 import { listGroups } from './groups.repository.js';
 import { requireGroup } from './groups.service.js';
-import { writeVcards } from './vcard.js';
 
 /** A file name for Content-Disposition: the group's name (or "contacts"), ASCII-safe beside its UTF-8 form. */
 function fileNameFor(name: string): { ascii: string; utf8: string } {
@@ -24,6 +23,8 @@ export async function exportContacts(
     listGroups(db, accountId),
   ]);
   const groupName = new Map(groups.map((g) => [g.id, g.name]));
+  // ical.js loads with the first export, not at start (issue 32).
+  const { writeVcards } = await import('./vcard.js');
   const text = writeVcards(
     contacts.map((c) => ({
       ...c,

@@ -54,7 +54,7 @@ export async function startImport(
   query: z.output<typeof contactImportQuerySchema>,
 ): Promise<ContactImportResponse> {
   if (query.group !== undefined) await requireGroup(db, accountId, query.group);
-  const format = contactsFileFormat(file, query.format);
+  const format = await contactsFileFormat(file, query.format);
   const { hash } = await blobs.put(file);
   try {
     const row = await transact(db, async (trx) => {

@@ -6,24 +6,40 @@ import type { AuthResults } from '../mailbox/index.js';
 import { headRewriteStream } from './head-rewrite.js';
 
 // mailauth's main entry loads its BIMI module, whose undici needs Node 22; the checks themselves load on Node 20, so
-// they are taken one by one, and put together here as its `authenticate` does (BIMI left out).
+// they are taken one by one, and put together here as its `authenticate` does (BIMI left out). They load with the
+// first message checked, not at start: with the public-suffix list they are ~7 MB of an idle server's heap (issue 32).
 const load = createRequire(import.meta.url);
-const { dkimVerify } = load('mailauth/lib/dkim/verify.js') as {
-  dkimVerify(input: Readable, options: object): Promise<DKIMVerifyResult & { arc: unknown }>;
-};
-const { spf } = load('mailauth/lib/spf/index.js') as { spf(options: object): Promise<SPFResult> };
-const { arc } = load('mailauth/lib/arc/index.js') as {
-  arc(data: unknown, options: object): Promise<ARCResult>;
-};
-const { evaluateDmarc } = load('mailauth/lib/dmarc/index.js') as {
-  evaluateDmarc(options: object): Promise<{ response: (DMARCResult & { info?: string }) | false }>;
-};
-const { formatAuthservId } = load('mailauth/lib/tools.js') as { formatAuthservId(id: string): string };
-const { parseReceived, getClientAddress } = load('mailauth/lib/parse-received.js') as {
-  parseReceived(line: string | Buffer): { from?: { value?: string } };
-  getClientAddress(from: unknown): string | false;
-};
-const { foldLines } = load('libmime') as { foldLines(text: string, length: number): string };
+let loaded: ReturnType<typeof loadChecks> | undefined;
+const checks = () => (loaded ??= loadChecks());
+
+function loadChecks() {
+  const { dkimVerify } = load('mailauth/lib/dkim/verify.js') as {
+    dkimVerify(input: Readable, options: object): Promise<DKIMVerifyResult & { arc: unknown }>;
+  };
+  const { spf } = load('mailauth/lib/spf/index.js') as { spf(options: object): Promise<SPFResult> };
+  const { arc } = load('mailauth/lib/arc/index.js') as {
+    arc(data: unknown, options: object): Promise<ARCResult>;
+  };
+  const { evaluateDmarc } = load('mailauth/lib/dmarc/index.js') as {
+    evaluateDmarc(options: object): Promise<{ response: (DMARCResult & { info?: string }) | false }>;
+  };
+  const { formatAuthservId } = load('mailauth/lib/tools.js') as { formatAuthservId(id: string): string };
+  const { parseReceived, getClientAddress } = load('mailauth/lib/parse-received.js') as {
+    parseReceived(line: string | Buffer): { from?: { value?: string } };
+    getClientAddress(from: unknown): string | false;
+  };
+  const { foldLines } = load('libmime') as { foldLines(text: string, length: number): string };
+  return {
+    dkimVerify,
+    spf,
+    arc,
+    evaluateDmarc,
+    formatAuthservId,
+    parseReceived,
+    getClientAddress,
+    foldLines,
+  };
+}
 
 export interface AuthContext {
   /** The connecting client's address, its HELO name and the MAIL FROM ('' for the null sender). */
@@ -88,6 +104,7 @@ export async function authenticateMessage(open: () => Readable, context: AuthCon
 }
 
 async function check(open: () => Readable, context: AuthContext): Promise<Omit<InboundAuth, 'ms'>> {
+  const { dkimVerify, parseReceived, getClientAddress, spf, arc, evaluateDmarc } = checks();
   const resolver = (name: string, rrtype: string) => context.lookup(name, rrtype);
   // The verifier sees the first signatures only: 50 signatures on one message cost 50 key lookups and body hashes.
   let signatures = 0;
@@ -186,6 +203,7 @@ async function check(open: () => Readable, context: AuthContext): Promise<Omit<I
 }
 
 function authResultsField(authservId: string, rows: string[]): string {
+  const { formatAuthservId, foldLines } = checks();
   const id = formatAuthservId(authservId);
   const value = rows.length ? rows.map((row) => foldLines(row, 160)).join(';\r\n ') : 'none';
   return `Authentication-Results: ${id};\r\n ${value}\r\n`;

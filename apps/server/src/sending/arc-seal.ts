@@ -3,13 +3,16 @@ import type { Db } from '../core/db/index.js';
 import type { MessageVerdict } from '../mailbox/index.js';
 import { dkimKeyFor } from '../addresses/index.js';
 
-// mailauth's main entry loads its BIMI module, whose undici needs Node 22; the ARC module alone runs on Node 20.
-const { sealMessage } = createRequire(import.meta.url)('mailauth/lib/arc/index.js') as {
-  sealMessage(
-    raw: Buffer,
-    seal: { signingDomain: string; selector: string; privateKey: string; authResults: string; cv: string },
-  ): Promise<Buffer>;
-};
+// mailauth's main entry loads its BIMI module, whose undici needs Node 22; the ARC module alone runs on Node 20. It is
+// loaded with the first message sealed, not at start (issue 32).
+type Seal = (
+  raw: Buffer,
+  seal: { signingDomain: string; selector: string; privateKey: string; authResults: string; cv: string },
+) => Promise<Buffer>;
+let sealer: Seal | undefined;
+const sealMessage: Seal = (raw, seal) =>
+  (sealer ??= (createRequire(import.meta.url)('mailauth/lib/arc/index.js') as { sealMessage: Seal })
+    .sealMessage)(raw, seal);
 
 /**
  * Mail a filter forwards leaves with our ARC set on top (RFC 8617), so the next hop can trust what we found when it

@@ -103,9 +103,14 @@ interface SignOptions {
   canonicalization: string;
   signatureData: { signingDomain: string; selector: string; privateKey: string; algorithm: string }[];
 }
-const { dkimSign } = createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
-  dkimSign: (raw: Buffer, options: SignOptions) => Promise<DKIMSignResult>;
-};
+// Loaded with the first message signed, not at start (an idle server's heap; issue 32).
+let signer: ((raw: Buffer, options: SignOptions) => Promise<DKIMSignResult>) | undefined;
+const dkimSign = (raw: Buffer, options: SignOptions) =>
+  (signer ??= (
+    createRequire(import.meta.url)('mailauth/lib/dkim/sign.js') as {
+      dkimSign: (raw: Buffer, options: SignOptions) => Promise<DKIMSignResult>;
+    }
+  ).dkimSign)(raw, options);
 
 /**
  * A message From a verified own domain signed with both of the domain's active keys, RSA and Ed25519 (some receivers

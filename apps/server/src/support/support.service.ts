@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import {
   composeRequestSchema,
   type SupportDelivery,
@@ -8,6 +7,7 @@ import {
 import type { Config } from '../config.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
+import { serverPackage } from '../core/install.js';
 import { emit } from '../core/events/index.js';
 import { lockAccount, scopedFolderCounts, wholeMailbox } from '../mailbox/index.js';
 import { findAccountById, requireAccount, type Principal } from '../accounts/index.js';
@@ -27,21 +27,8 @@ export const SUPPORT_REQUESTS_PER_HOUR = 10;
 /** How many past requests the history shows. */
 const HISTORY_LIMIT = 100;
 
-let serverVersion: string | undefined;
-/** This server's version, from its package.json (beside src/ and dist/ alike). */
-function version(): string {
-  if (serverVersion === undefined) {
-    try {
-      const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-        version?: string;
-      };
-      serverVersion = pkg.version ?? 'unknown';
-    } catch {
-      serverVersion = 'unknown';
-    }
-  }
-  return serverVersion;
-}
+/** This server's version, from its package.json. */
+const version = (): string => serverPackage().version;
 
 const view = (row: SupportRequestRow): SupportRequest => ({
   id: row.id,

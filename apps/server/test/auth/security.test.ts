@@ -454,7 +454,9 @@ describe('the sign-in log', () => {
     expect((await json(bob.browser, 'GET', `${SECURITY}/auth-log`)).body.total).toBe(1);
 
     // A sign-in's time never changes in the product (the schema refuses it): the test ages the rows by hand.
-    await sql`update auth_log set at = now() - interval '91 days' where account_id = ${ann.accountId}`.execute(db);
+    await sql`update auth_log set at = now() - interval '91 days' where account_id = ${ann.accountId}`.execute(
+      db,
+    );
     await apiRequest(ann.browser, 'passwordSignIn', {
       body: { email: ann.email, password: 'no password set' },
     });

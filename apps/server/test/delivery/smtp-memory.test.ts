@@ -220,6 +220,7 @@ describe('SMTP ingest keeps memory bounded whatever the message size', () => {
       expect(serveCommand()).toEqual({
         env: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
         nodeArgs: ['--max-semi-space-size=4', '--wasm-lazy-compilation', '--expose-gc'],
+        entry: 'apps/server/build/main.js',
       });
       const { server, metricsPort } = await serverWithAccounts(1);
       // Start-up alone (modules, migrations) grows V8's young generation to its largest: 2 × 16 MB by default.

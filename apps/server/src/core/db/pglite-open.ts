@@ -13,7 +13,7 @@ import { pglitePool } from './pglite-pool.js';
 import { Gauge } from 'prom-client';
 import { metricsRegistry } from '../metrics.js';
 import { registerPoolStats } from './pool-metrics.js';
-import { createPgliteClusterIfMissing } from './pglite-initdb.js';
+import { createPgliteClusterIfMissing } from './pglite-cluster.js';
 import { DurableNodeFS, durableStartParams } from './pglite-durable.js';
 import type { Database } from './schema.js';
 
