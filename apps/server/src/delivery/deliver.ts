@@ -9,8 +9,8 @@ import {
   ingest,
   IngestFailed,
   parseMessage,
+  messageBlobsFor,
   parseMessageFile,
-  putMessageBlobs,
   readHead,
   type Ingested,
   type IngestSource,
@@ -197,8 +197,11 @@ export async function deliverMessage(
   try {
     // The notice of a password-encrypted message: the reader shows the password prompt for it.
     encrypted = await isEncryptedNotice(deps.db, spooled ? await readHeadOnce(spooled) : (raw as Buffer));
-    // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
-    blobs = await putMessageBlobs(deps.blobs, raw);
+    // Blobs first and outside any transaction: their fsyncs then do not hold row locks. A small one the store keeps
+    // in the database is written by the statement storing the message instead (one commit); its spool file, never
+    // fsynced, is then no longer wanted (the bytes are in memory).
+    blobs = await messageBlobsFor(deps.blobs, raw);
+    if (blobs.rawRow && spooled) await deps.blobs.discardSpooled(spooled);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fsyncPath } from '../fsync.js';
+import type { BlobRow } from './blobs.repository.js';
 import {
   SpoolTooLargeError,
   SpoolWriter,
@@ -59,6 +60,20 @@ export interface BlobStore {
    * with `remove` after the check (a window of one reference query).
    */
   removeIfNotWrittenSince?(hash: string, since: Date): Promise<boolean>;
+  /**
+   * The row of a blob this store keeps in the database (a small one), not written: the caller writes it in the very
+   * statement that stores what names it (insertBlobSql), so both commit at once — one WAL sync instead of the
+   * blob's own and then its message's. Undefined when the store keeps these bytes elsewhere (put or keepSpooled
+   * them); a spooled file's bytes must be in memory (`bytes`), and the caller discards the file.
+   */
+  rowFor?(data: Buffer | SpooledFile): Promise<PendingBlobRow | undefined>;
+}
+
+/** A blob to be written by the statement that stores what names it (BlobStore.rowFor). */
+export interface PendingBlobRow {
+  hash: string;
+  size: number;
+  row: BlobRow;
 }
 
 /**

@@ -10,6 +10,7 @@ import {
   FsBlobStore,
   type BlobStore,
   type ListedBlob,
+  type PendingBlobRow,
   type PutStreamOptions,
 } from './blob-store.js';
 import type { S3Settings } from './s3-blob-store.js';
@@ -78,6 +79,15 @@ export class DatabaseBlobStore implements BlobStore {
     const hash = blobHash(data);
     await insertBlob(this.db, hash, await encode(data));
     return { hash, size: data.length };
+  }
+
+  async rowFor(data: Buffer | SpooledFile): Promise<PendingBlobRow | undefined> {
+    if (Buffer.isBuffer(data))
+      return data.length > this.smallMax
+        ? undefined
+        : { hash: blobHash(data), size: data.length, row: await encode(data) };
+    if (data.size > this.smallMax || !data.bytes) return undefined;
+    return { hash: data.hash, size: data.size, row: await encode(data.bytes) };
   }
 
   async putStream(source: Readable, options: PutStreamOptions = {}) {
