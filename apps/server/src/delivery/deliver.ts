@@ -145,7 +145,8 @@ export async function deliverMessage(
   // when a body test runs, its first FILTER_BODY_MAX_BYTES — four 70 MB messages to members with filters at once
   // held each whole, several times over (issue 28). Only what a filter sends (a redirect) reads it all.
   let head: Promise<Buffer> | undefined;
-  const readHeadOnce = (file: SpooledFile) => (head ??= readHead(file.path, 65_536));
+  const readHeadOnce = (file: SpooledFile) =>
+    (head ??= file.bytes ? Promise.resolve(file.bytes.subarray(0, 65_536)) : readHead(file.path, 65_536));
   let filterBody: Promise<Buffer> | undefined;
   const large = spooled && !spooled.bytes ? spooled : undefined;
   const filterMessage = large
@@ -201,7 +202,7 @@ export async function deliverMessage(
     // in the database is written by the statement storing the message instead (one commit); its spool file, never
     // fsynced, is then no longer wanted (the bytes are in memory).
     blobs = await messageBlobsFor(deps.blobs, raw);
-    if (blobs.rawRow && spooled) await deps.blobs.discardSpooled(spooled);
+    if (blobs.rawRow && spooled && !spooled.bytes) await deps.blobs.discardSpooled(spooled);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);

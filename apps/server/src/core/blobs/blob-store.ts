@@ -243,8 +243,13 @@ export class FsBlobStore implements BlobStore {
 
   async put(data: Buffer): Promise<{ hash: string; size: number }> {
     const hash = blobHash(data);
-    const target = this.pathOf(hash);
     if (await this.touch(hash)) return { hash, size: data.length };
+    return this.write(hash, data);
+  }
+
+  /** Writes the bytes under `hash` whether or not they are there: a temporary file, fsynced, renamed into place. */
+  private async write(hash: string, data: Buffer): Promise<{ hash: string; size: number }> {
+    const target = this.pathOf(hash);
     const dir = path.dirname(target);
     await this.makeFolder(dir);
     // Written in the spool area (same file system), so a crash's half-written file is swept with the spool's.
@@ -278,6 +283,8 @@ export class FsBlobStore implements BlobStore {
     file: SpooledFile,
     options: { reuse?: boolean } = {},
   ): Promise<{ hash: string; size: number }> {
+    // Bytes the spool kept in memory have no file to move in: they are written as put() writes them.
+    if (file.bytes) return (options.reuse ?? true) ? this.put(file.bytes) : this.write(file.hash, file.bytes);
     const target = this.pathOf(file.hash);
     // Not reused: the file replaces the blob (the same bytes; a rename is atomic), as a new one is written.
     if ((options.reuse ?? true) && (await this.touch(file.hash))) {
