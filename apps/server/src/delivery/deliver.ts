@@ -202,7 +202,7 @@ export async function deliverMessage(
     // in the database is written by the statement storing the message instead (one commit); its spool file, never
     // fsynced, is then no longer wanted (the bytes are in memory).
     blobs = await messageBlobsFor(deps.blobs, raw);
-    if (blobs.rawRow && spooled && !spooled.bytes) await deps.blobs.discardSpooled(spooled);
+    if (blobs.rawRow && spooled) await deps.blobs.discardSpooled(spooled);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);

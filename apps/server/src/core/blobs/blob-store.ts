@@ -37,8 +37,8 @@ export interface BlobStore {
    * others stored (see PutStreamOptions).
    */
   keepSpooled(file: SpooledFile, options?: { reuse?: boolean }): Promise<{ hash: string; size: number }>;
-  /** Removes a spooled file that is not to be kept. */
-  discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void>;
+  /** Removes a spooled file that is not to be kept (none was written for one whose `bytes` the spool kept). */
+  discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void>;
   /** Removes spooled files older than `olderThanMs` (left by a process that stopped mid-message). */
   sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
@@ -298,9 +298,9 @@ export class FsBlobStore implements BlobStore {
     return { hash: file.hash, size: file.size };
   }
 
-  async discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+  async discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void> {
     if (path.dirname(file.path) !== this.spoolDir) throw new Error('not a spooled file of this store');
-    await fs.rm(file.path, { force: true });
+    if (!file.bytes) await fs.rm(file.path, { force: true });
   }
 
   /**

@@ -119,7 +119,7 @@ export class DatabaseBlobStore implements BlobStore {
     return { hash: file.hash, size: file.size };
   }
 
-  discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+  discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void> {
     return this.files.discardSpooled(file);
   }
 
