@@ -31,6 +31,7 @@ import {
 } from '../filters/index.js';
 import { placeMessage, type Placement } from '../spam/index.js';
 import { ingestMetrics } from './ingest-metrics.js';
+import { storeInGroup } from './commit-group.js';
 
 export interface IngestDeps {
   config: Config;
@@ -220,22 +221,21 @@ export async function deliverMessage(
   for (const group of groups) {
     let ingested: Ingested;
     try {
-      // SMTP's accounts share a transaction (all or nothing); LMTP's each stand alone.
-      ingested = await ingest(
-        deps.db,
-        deps.blobs,
-        source,
-        group.map((r) => {
-          const placement = placements.get(r.accountId);
-          return {
-            accountId: r.accountId,
-            aliasId: r.aliasId,
-            copies: copiesOf(r.accountId),
-            ...(placement ? { verdict: placement.verdict } : {}),
-            ...(placement?.junk ? { inbox: 'junk' as const } : {}),
-          };
-        }),
-        { skipIfStoredSince: new Date(Date.now() - RETRY_WINDOW_MS) },
+      // SMTP's accounts share a transaction (all or nothing); LMTP's each stand alone. Deliveries storing at the
+      // same time share a commit (storeInGroup).
+      const targets = group.map((r) => {
+        const placement = placements.get(r.accountId);
+        return {
+          accountId: r.accountId,
+          aliasId: r.aliasId,
+          copies: copiesOf(r.accountId),
+          ...(placement ? { verdict: placement.verdict } : {}),
+          ...(placement?.junk ? { inbox: 'junk' as const } : {}),
+        };
+      });
+      const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
+      ingested = await storeInGroup(deps.db, (db) =>
+        ingest(db, deps.blobs, source, targets, { skipIfStoredSince }),
       );
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {
