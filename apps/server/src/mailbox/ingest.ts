@@ -126,7 +126,10 @@ export async function ingest(
           done.stored.push(stored.message);
           result.events.push([target.accountId, stored.events]);
           if (stored.snoozed)
-            woken.set(target.accountId, (woken.get(target.accountId) ?? new Set()).add(stored.message.threadId));
+            woken.set(
+              target.accountId,
+              (woken.get(target.accountId) ?? new Set()).add(stored.message.threadId),
+            );
           if (blobs_.rawRow && trx.isTransaction) blobs_ = { raw: blobs_.raw };
         }
       } catch (err) {

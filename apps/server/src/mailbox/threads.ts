@@ -1,5 +1,4 @@
 import { sql, type RawBuilder } from 'kysely';
-import type { Db } from '../core/db/index.js';
 import type { ParsedMessage } from './parse/message-text.js';
 
 const replyPrefix = /^\s*((re|fwd?|aw|wg|sv|vs|ответ|отв|пересл|tr)(\[\d+\]|\(\d+\))?\s*:\s*)+/i;

@@ -43,7 +43,9 @@ describe('deliveries storing at the same time', () => {
     const settled = await Promise.allSettled(
       sources.map((source, n) =>
         storeInGroup(db, (trx) =>
-          ingest(trx, blobs, source, [{ accountId: n === 5 ? bob.id : ann.id, copies: [{ folder: 'inbox' }] }]),
+          ingest(trx, blobs, source, [
+            { accountId: n === 5 ? bob.id : ann.id, copies: [{ folder: 'inbox' }] },
+          ]),
         ),
       ),
     );
@@ -60,7 +62,9 @@ describe('deliveries storing at the same time', () => {
     expect(rows.rows.every((r) => r.blob)).toBe(true);
     // Rows committed together share their transaction id: fewer transactions than messages.
     expect(new Set(rows.rows.map((r) => r.tx)).size).toBeLessThan(rows.rows.length);
-    expect(await db.selectFrom('messages').where('account_id', '=', bob.id).select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('messages').where('account_id', '=', bob.id).select('id').execute()).toEqual(
+      [],
+    );
   });
 
   it('each get their own outcome, a full mailbox among them refused without losing the others', async () => {
@@ -101,7 +105,9 @@ describe('deliveries storing at the same time', () => {
     // Every message's blob was written with it.
     expect(rows.rows.every((r) => r.blob)).toBe(true);
     // Nothing of Bob's, not even the quota a rolled-back group had charged; Ann's counters are exact.
-    expect(await db.selectFrom('messages').where('account_id', '=', bob.id).select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('messages').where('account_id', '=', bob.id).select('id').execute()).toEqual(
+      [],
+    );
     const quota = await db
       .selectFrom('accounts')
       .select(['id', 'quota_used_bytes'])

@@ -113,17 +113,16 @@ export class SpoolWriter extends Writable {
     const closed = handle
       ? (this.size > this.syncAbove ? handle.sync() : Promise.resolve()).then(() => handle.close())
       : Promise.resolve();
-    closed
-      .then(
-        () => {
-          this.handle = undefined;
-          this.done = { path: this.path, hash: this.hasher.digest('hex'), size: this.size };
-          if (this.chunks) this.done.bytes = Buffer.concat(this.chunks, this.size);
-          this.chunks = null;
-          callback();
-        },
-        (err: Error) => callback(err),
-      );
+    closed.then(
+      () => {
+        this.handle = undefined;
+        this.done = { path: this.path, hash: this.hasher.digest('hex'), size: this.size };
+        if (this.chunks) this.done.bytes = Buffer.concat(this.chunks, this.size);
+        this.chunks = null;
+        callback();
+      },
+      (err: Error) => callback(err),
+    );
   }
 
   override _destroy(err: Error | null, callback: (err?: Error | null) => void): void {
