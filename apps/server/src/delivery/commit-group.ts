@@ -16,6 +16,8 @@ const IN_FLIGHT = 2;
 
 interface Job {
   store: (db: Db) => Promise<unknown>;
+  /** The first account the store locks: a group runs its stores in this order, as every writer locks accounts. */
+  order: number;
   resolve: (value: unknown) => void;
   reject: (err: unknown) => void;
 }
@@ -29,16 +31,16 @@ class CommitGroups {
 
   constructor(private readonly db: Db) {}
 
-  run<T>(store: (db: Db) => Promise<T>): Promise<T> {
+  run<T>(store: (db: Db) => Promise<T>, order: number): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.waiting.push({ store, resolve: resolve as (value: unknown) => void, reject });
+      this.waiting.push({ store, order, resolve: resolve as (value: unknown) => void, reject });
       this.next();
     });
   }
 
   private next(): void {
     if (this.running >= IN_FLIGHT || !this.waiting.length) return;
-    const jobs = this.waiting.splice(0, MAX_GROUP);
+    const jobs = this.waiting.splice(0, MAX_GROUP).sort((a, b) => a.order - b.order);
     this.running++;
     void (jobs.length === 1 ? this.alone(jobs[0]!) : this.together(jobs)).finally(() => {
       this.running--;
@@ -90,10 +92,11 @@ const groups = new WeakMap<Db, CommitGroups>();
 /**
  * Runs `store` (writes to `db`, or to the transaction it is handed) in a transaction shared with the stores other
  * deliveries run at the same time, or alone; resolves once its writes are committed. `store` may run twice (in a
- * group that failed, then alone), so it must keep nothing but what it writes and returns.
+ * group that failed, then alone), so it must keep nothing but what it writes and returns. `accountId`: the first
+ * (lowest) account it locks, so the stores of a group lock accounts in id order as other writers do.
  */
-export function storeInGroup<T>(db: Db, store: (db: Db) => Promise<T>): Promise<T> {
+export function storeInGroup<T>(db: Db, accountId: number, store: (db: Db) => Promise<T>): Promise<T> {
   let group = groups.get(db);
   if (!group) groups.set(db, (group = new CommitGroups(db)));
-  return group.run(store);
+  return group.run(store, accountId);
 }

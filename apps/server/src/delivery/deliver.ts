@@ -234,7 +234,7 @@ export async function deliverMessage(
         };
       });
       const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
-      ingested = await storeInGroup(deps.db, (db) =>
+      ingested = await storeInGroup(deps.db, targets[0]!.accountId, (db) =>
         ingest(db, deps.blobs, source, targets, { skipIfStoredSince }),
       );
       for (const r of group) outcomes.set(r.accountId, { ok: true });

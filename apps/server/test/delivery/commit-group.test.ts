@@ -42,7 +42,7 @@ describe('deliveries storing at the same time', () => {
     // Asked for in one go: the first two run at once, alone; the others wait and go as groups.
     const settled = await Promise.allSettled(
       sources.map((source, n) =>
-        storeInGroup(db, (trx) =>
+        storeInGroup(db, n === 5 ? bob.id : ann.id, (trx) =>
           ingest(trx, blobs, source, [
             { accountId: n === 5 ? bob.id : ann.id, copies: [{ folder: 'inbox' }] },
           ]),
