@@ -9,8 +9,8 @@ import {
   ingest,
   IngestFailed,
   parseMessage,
+  messageBlobsFor,
   parseMessageFile,
-  putMessageBlobs,
   readHead,
   type Ingested,
   type IngestSource,
@@ -31,6 +31,7 @@ import {
 } from '../filters/index.js';
 import { placeMessage, type Placement } from '../spam/index.js';
 import { ingestMetrics } from './ingest-metrics.js';
+import { storeInGroup } from './commit-group.js';
 
 export interface IngestDeps {
   config: Config;
@@ -145,7 +146,8 @@ export async function deliverMessage(
   // when a body test runs, its first FILTER_BODY_MAX_BYTES — four 70 MB messages to members with filters at once
   // held each whole, several times over (issue 28). Only what a filter sends (a redirect) reads it all.
   let head: Promise<Buffer> | undefined;
-  const readHeadOnce = (file: SpooledFile) => (head ??= readHead(file.path, 65_536));
+  const readHeadOnce = (file: SpooledFile) =>
+    (head ??= file.bytes ? Promise.resolve(file.bytes.subarray(0, 65_536)) : readHead(file.path, 65_536));
   let filterBody: Promise<Buffer> | undefined;
   const large = spooled && !spooled.bytes ? spooled : undefined;
   const filterMessage = large
@@ -197,8 +199,11 @@ export async function deliverMessage(
   try {
     // The notice of a password-encrypted message: the reader shows the password prompt for it.
     encrypted = await isEncryptedNotice(deps.db, spooled ? await readHeadOnce(spooled) : (raw as Buffer));
-    // Blobs first and outside any transaction: their fsyncs then do not hold row locks.
-    blobs = await putMessageBlobs(deps.blobs, raw);
+    // Blobs first and outside any transaction: their fsyncs then do not hold row locks. A small one the store keeps
+    // in the database is written by the statement storing the message instead (one commit); its spool file, never
+    // fsynced, is then no longer wanted (the bytes are in memory).
+    blobs = await messageBlobsFor(deps.blobs, raw);
+    if (blobs.rawRow && spooled) await deps.blobs.discardSpooled(spooled);
   } catch (err) {
     deps.log.error({ err }, 'storing the message blobs failed');
     if (spooled) await deps.blobs.discardSpooled(spooled).catch(() => undefined);
@@ -216,22 +221,21 @@ export async function deliverMessage(
   for (const group of groups) {
     let ingested: Ingested;
     try {
-      // SMTP's accounts share a transaction (all or nothing); LMTP's each stand alone.
-      ingested = await ingest(
-        deps.db,
-        deps.blobs,
-        source,
-        group.map((r) => {
-          const placement = placements.get(r.accountId);
-          return {
-            accountId: r.accountId,
-            aliasId: r.aliasId,
-            copies: copiesOf(r.accountId),
-            ...(placement ? { verdict: placement.verdict } : {}),
-            ...(placement?.junk ? { inbox: 'junk' as const } : {}),
-          };
-        }),
-        { skipIfStoredSince: new Date(Date.now() - RETRY_WINDOW_MS) },
+      // SMTP's accounts share a transaction (all or nothing); LMTP's each stand alone. Deliveries storing at the
+      // same time share a commit (storeInGroup).
+      const targets = group.map((r) => {
+        const placement = placements.get(r.accountId);
+        return {
+          accountId: r.accountId,
+          aliasId: r.aliasId,
+          copies: copiesOf(r.accountId),
+          ...(placement ? { verdict: placement.verdict } : {}),
+          ...(placement?.junk ? { inbox: 'junk' as const } : {}),
+        };
+      });
+      const skipIfStoredSince = new Date(Date.now() - RETRY_WINDOW_MS);
+      ingested = await storeInGroup(deps.db, targets[0]!.accountId, (db) =>
+        ingest(db, deps.blobs, source, targets, { skipIfStoredSince }),
       );
       for (const r of group) outcomes.set(r.accountId, { ok: true });
     } catch (err) {

@@ -5,6 +5,7 @@
  */
 export * from './parse/index.js';
 export {
+  messageBlobsFor,
   putMessageBlobs,
   storeMessage,
   type BlobRef,
@@ -45,7 +46,7 @@ export {
 export { snoozedUntil } from './returns.repository.js';
 export { openAttachment } from './attachments.js';
 export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
-export { findThread, threadSubject } from './threads.js';
+export { threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
 export {
   createSystemFolders,

@@ -79,8 +79,16 @@ export async function ingest(
   targets: IngestTarget[],
   options: IngestOptions = {},
 ): Promise<Ingested> {
+  const { parsed } = source;
+  // New mail ends the follow-ups it answers (in the statement storing it) and wakes a snoozed conversation it joins.
+  const answers = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
+  const woken = new Map<number, Set<number>>();
   const run = async (trx: Db): Promise<Ingested> => {
     const result: Ingested = { accounts: [], events: [] };
+    // A blob not written yet (messageBlobsFor) is written by the first copy stored; in a transaction the others
+    // then need not write it again.
+    let blobs_ = source.blobs;
+    woken.clear();
     for (const target of targets) {
       const done = { accountId: target.accountId, stored: [] as StoredMessage[], duplicate: false };
       result.accounts.push(done);
@@ -96,8 +104,9 @@ export async function ingest(
                   ? { folderId: target.inbox }
                   : { systemFolder: 'inbox' as const }),
             ...(target.verdict ? { verdict: target.verdict } : {}),
-            parsed: source.parsed,
-            blobs: source.blobs,
+            parsed,
+            blobs: blobs_,
+            arrival: { answers },
             ...(target.aliasId !== undefined ? { aliasId: target.aliasId } : {}),
             ...(source.encrypted !== undefined ? { encrypted: source.encrypted } : {}),
             ...(source.receivedAt ? { receivedAt: source.receivedAt } : {}),
@@ -116,6 +125,12 @@ export async function ingest(
           }
           done.stored.push(stored.message);
           result.events.push([target.accountId, stored.events]);
+          if (stored.snoozed)
+            woken.set(
+              target.accountId,
+              (woken.get(target.accountId) ?? new Set()).add(stored.message.threadId),
+            );
+          if (blobs_.rawRow && trx.isTransaction) blobs_ = { raw: blobs_.raw };
         }
       } catch (err) {
         throw new IngestFailed(target.accountId, err);
@@ -125,16 +140,8 @@ export async function ingest(
   };
   const single = targets.length === 1 && targets[0]!.copies.length <= 1;
   const result = await (db.isTransaction || single ? run(db) : transact(db, run));
-  // New mail wakes a snoozed conversation it joins and ends the follow-ups it answers (issue 31).
-  const { parsed } = source;
-  const answers = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
-  const arrived = result.accounts
-    .filter((done) => done.stored.length)
-    .map((done) => ({
-      accountId: done.accountId,
-      threadIds: [...new Set(done.stored.map((s) => s.threadId))],
-    }));
-  result.events.push(...(await afterArrival(db, arrived, answers)));
+  const arrived = [...woken].map(([accountId, threads]) => ({ accountId, threadIds: [...threads] }));
+  result.events.push(...(await afterArrival(db, arrived, [])));
   return result;
 }
 

@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import type { FolderSystem, MailEvent } from '@mailroom/protocol';
-import type { BlobStore, SpooledFile } from '../core/blobs/index.js';
+import { insertBlobSql, type BlobRow, type BlobStore, type SpooledFile } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { previewOf, type ParsedMessage } from './parse/message-text.js';
-import { findThread, threadSubject } from './threads.js';
+import { threadIdSql, threadSubject } from './threads.js';
 import { searchVectorSql } from './search-vector.js';
 import type { MessageVerdict } from './verdict.js';
 
@@ -18,6 +18,11 @@ export interface BlobRef {
 /** The blobs of one message: its raw bytes, which hold its attachments too (as byte ranges). */
 export interface MessageBlobs {
   raw: BlobRef;
+  /**
+   * The raw blob's row when it is not written yet (messageBlobsFor: a small blob the store keeps in the database):
+   * the statement that stores a copy writes it, so the blob commits with the message.
+   */
+  rawRow?: BlobRow;
 }
 
 type StoreMessageFields = {
@@ -32,6 +37,11 @@ type StoreMessageFields = {
   verdict?: MessageVerdict;
   /** False for copies that must not be refused for space (a bounce to the sender); default true. */
   enforceQuota?: boolean;
+  /**
+   * Mail arriving (ingest): the follow-ups of the messages it answers end (issue 31) in the same statement, and the
+   * result says whether its conversation has snoozed messages (`snoozed`: they wake, afterArrival).
+   */
+  arrival?: { answers: string[] };
 } & (
   | { raw: Buffer; blobs?: undefined }
   /** Already stored with `putMessageBlobs`: required in a transaction (blobs are written before it). */
@@ -51,6 +61,8 @@ export interface StoredMessage {
 export interface StoreMessageResult {
   message: StoredMessage;
   events: MailEvent[];
+  /** With `arrival`: the message's conversation has snoozed messages. */
+  snoozed?: boolean;
 }
 
 /**
@@ -60,6 +72,17 @@ export interface StoreMessageResult {
  */
 export async function putMessageBlobs(blobs: BlobStore, raw: Buffer | SpooledFile): Promise<MessageBlobs> {
   return { raw: Buffer.isBuffer(raw) ? await blobs.put(raw) : await blobs.keepSpooled(raw) };
+}
+
+/**
+ * The blobs of a message that ingest is about to store: as putMessageBlobs, except a small one the store keeps in
+ * the database, which is left for the statement storing its first copy to write (`rawRow`): one commit, one sync,
+ * for blob and message. A spooled file is then the caller's to discard (its bytes are in memory).
+ */
+export async function messageBlobsFor(blobs: BlobStore, raw: Buffer | SpooledFile): Promise<MessageBlobs> {
+  const pending = await blobs.rowFor?.(raw);
+  if (!pending) return putMessageBlobs(blobs, raw);
+  return { raw: { hash: pending.hash, size: pending.size }, rawRow: pending.row };
 }
 
 interface StoreRow {
@@ -72,6 +95,7 @@ interface StoreRow {
   total_count: number | null;
   id: number | null;
   thread_id: number | null;
+  snoozed: boolean;
 }
 
 /**
@@ -102,7 +126,7 @@ export async function storeMessage(
   // connection the transaction holds (embedded PGlite has one), so a caller in a transaction writes them first.
   if (!input.blobs && db.isTransaction)
     throw new Error('storeMessage in a transaction needs its blobs stored first');
-  const { raw } = input.blobs ?? (await putMessageBlobs(blobs, input.raw));
+  const { raw, rawRow } = input.blobs ?? (await putMessageBlobs(blobs, input.raw));
   const attachments: StoredAttachment[] = parsed.attachments.map((a, index) => ({
     id: index + 1,
     name: a.name,
@@ -120,15 +144,14 @@ export async function storeMessage(
       ? sql`account_id = ${accountId} and id = ${input.folderId}`
       : sql`account_id = ${accountId} and system = ${input.systemFolder}`;
   const since = input.skipIfStoredSince;
-
-  // Read-only, so it runs before the account and folder row locks below: they serialise every
-  // delivery to the mailbox and should be held as briefly as possible.
-  const threadId = await findThread(db, accountId, parsed);
+  const answers = input.arrival?.answers ?? [];
 
   // One round trip instead of one per step. The quota charge waits for nothing but its own row
   // lock and re-checks the limit on the latest row, the folder's UID is taken only once charged,
   // and the rows are inserted only from the folder's update: a quota refusal changes nothing, and
-  // the folder row stays locked from UID allocation to commit, so UIDs follow commit order.
+  // the folder row stays locked from UID allocation to commit, so UIDs follow commit order. The
+  // thread is found in the same statement (a few index lookups while the folder row is locked cost
+  // less than a round trip of their own), and a blob not written yet is written with the message.
   const statement = sql<StoreRow>`
     with target as (select id from folders where ${folderMatch}),
     dup as (
@@ -152,14 +175,14 @@ export async function storeMessage(
     ),
     message as (
       insert into messages (
-        account_id, folder_id, uid, ${threadId !== undefined ? sql`thread_id,` : sql``}
+        account_id, folder_id, uid, thread_id,
         blob_hash, size, message_id, in_reply_to, reference_ids, subject, thread_subject,
         from_email, from_name, addresses, preview, attachments, has_attachments,
         seen, flagged, answered, draft, labels, encrypted, alias_id, sent_at
         ${input.receivedAt ? sql`, received_at` : sql``}
       )
       select
-        ${accountId}::bigint, folder.id, folder.uid, ${threadId !== undefined ? sql`${threadId}::bigint,` : sql``}
+        ${accountId}::bigint, folder.id, folder.uid, ${threadIdSql(accountId, parsed)},
         ${raw.hash}::text, ${raw.size}::bigint, ${parsed.messageId}::text, ${parsed.inReplyTo}::text,
         ${parsed.references.slice(0, 100)}::text[], ${parsed.subject.slice(0, 2000)}::text,
         ${threadSubject(parsed.subject)}::text, ${from?.email ?? ''}::text, ${from?.name ?? ''}::text,
@@ -183,12 +206,27 @@ export async function storeMessage(
         })}
       from message
     )
+    ${rawRow ? sql`, blob as (${insertBlobSql(raw.hash, rawRow, sql`exists (select 1 from message)`)})` : sql``}
+    ${
+      answers.length
+        ? sql`, answered as (
+            delete from follow_ups
+            where exists (select 1 from message) and account_id = ${accountId}
+              and message_id = any(${answers}::text[])
+          )`
+        : sql``
+    }
     select
       exists (select 1 from dup) as duplicate,
       exists (select 1 from charged) as charged,
       exists (select 1 from target) as folder_found,
       folder.id as folder_id, folder.uid, folder.unread_count, folder.total_count,
-      message.id, message.thread_id
+      message.id, message.thread_id,
+      ${
+        input.arrival
+          ? sql`exists (select 1 from snoozes s where s.account_id = message.account_id and s.thread_id = message.thread_id)`
+          : sql`false`
+      } as snoozed
     from (select 1) as one
     left join folder on true
     left join message on true`;
@@ -209,7 +247,7 @@ export async function storeMessage(
       { event: 'new', folder_id: folderId, uids: [row.uid] },
       { event: 'updateMailbox', folder_id: folderId, unseen: row.unread_count!, total: row.total_count! },
     ];
-    return { message, events };
+    return { message, events, ...(input.arrival ? { snoozed: row.snoozed } : {}) };
   };
   // The statement is atomic on its own. A system folder can never be deleted, so outside a
   // transaction it either stores everything or nothing; a user folder could vanish between the

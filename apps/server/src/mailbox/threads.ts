@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import type { Db } from '../core/db/index.js';
+import { sql, type RawBuilder } from 'kysely';
 import type { ParsedMessage } from './parse/message-text.js';
 
 const replyPrefix = /^\s*((re|fwd?|aw|wg|sv|vs|ответ|отв|пересл|tr)(\[\d+\]|\(\d+\))?\s*:\s*)+/i;
@@ -19,41 +18,34 @@ function correspondents(parsed: ParsedMessage): string[] {
   return [...(a.from ?? []), ...(a.to ?? []), ...(a.cc ?? [])].map((x) => x.email);
 }
 
-/**
- * The thread a new message joins: the thread of a message it answers (In-Reply-To, then
- * References, newest first); failing that, a recent message with the same thread subject
- * between the same correspondents. Undefined means it starts its own thread.
- */
-export async function findThread(
-  db: Db,
-  accountId: number,
-  parsed: ParsedMessage,
-): Promise<number | undefined> {
+/** What a new message's thread is found by: the messages answered, newest first, and the subject and people of a reply. */
+function threadClues(parsed: ParsedMessage): { answered: string[]; subject?: string; people: string[] } {
   const answered = [parsed.inReplyTo, ...[...parsed.references].reverse()].filter((x): x is string => !!x);
-  if (answered.length) {
-    const row = await db
-      .selectFrom('messages')
-      .select('thread_id')
-      .where('account_id', '=', accountId)
-      .where('message_id', 'in', answered.slice(0, 50))
-      .limit(1)
-      .executeTakeFirst();
-    if (row) return row.thread_id;
-  }
   const subject = threadSubject(parsed.subject);
   const people = correspondents(parsed);
-  if (!subject || !people.length || subject === parsed.subject.trim().toLowerCase()) return undefined;
   // Only a reply-looking subject ("Re: …") falls back to subject matching; a fresh "Hello" starts anew.
-  const row = await db
-    .selectFrom('messages')
-    .select('thread_id')
-    .where('account_id', '=', accountId)
-    .where('thread_subject', '=', subject)
-    .where('received_at', '>', sql<Date>`now() - interval '90 days'`)
-    // Written by one of the people on this message: covers both the other side and our own sent copy.
-    .where('from_email', 'in', people.slice(0, 100))
-    .orderBy('received_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.thread_id;
+  const reply = subject && people.length && subject !== parsed.subject.trim().toLowerCase();
+  return { answered: answered.slice(0, 50), ...(reply ? { subject } : {}), people: people.slice(0, 100) };
+}
+
+/**
+ * The thread a new message joins, as an expression of the message store's statement (its lookups ride the store's
+ * round trip): the thread of a message it answers (In-Reply-To, then References, newest first); failing that, a
+ * recent message with the same thread subject between the same correspondents (written by one of the people on
+ * this message: covers both the other side and our own sent copy); failing that, a new thread.
+ */
+export function threadIdSql(accountId: number, parsed: ParsedMessage): RawBuilder<number> {
+  const { answered, subject, people } = threadClues(parsed);
+  const byAnswer = answered.length
+    ? sql`(select thread_id from messages
+        where account_id = ${accountId} and message_id = any(${answered}::text[]) limit 1),`
+    : sql``;
+  const bySubject =
+    subject !== undefined
+      ? sql`(select thread_id from messages
+        where account_id = ${accountId} and thread_subject = ${subject}::text
+          and received_at > now() - interval '90 days' and from_email = any(${people}::text[])
+        order by received_at desc limit 1),`
+      : sql``;
+  return sql<number>`coalesce(${byAnswer} ${bySubject} nextval('message_threads_seq'))`;
 }

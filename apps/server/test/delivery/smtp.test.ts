@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import { createAccount } from '../_mail.js';
 import { rawSession, smtpTransport, startTestIngest } from '../_smtp.js';
 import { cleanup } from '../_util.js';
+import { SMALL_BLOB_MAX_BYTES } from '../../src/core/blobs/index.js';
 
 const inboxOf = async (db: Awaited<ReturnType<typeof startTestIngest>>['db'], accountId: number) =>
   db
@@ -304,11 +305,13 @@ describe('SMTP ingest limits', () => {
 
   it('the spool sweep removes files a stopped process left mid-message, and nothing fresh', async () => {
     const { blobs } = await startTestIngest();
+    // Larger than what the spool keeps in memory alone, so each is a file.
+    const body = Buffer.alloc(SMALL_BLOB_MAX_BYTES + 1, 'x');
     const left = blobs.openSpool();
-    left.end(Buffer.from('Subject: half a message\r\n'));
+    left.end(Buffer.concat([Buffer.from('Subject: half a message\r\n\r\n'), body]));
     await finished(left);
     const fresh = blobs.openSpool();
-    fresh.end(Buffer.from('Subject: arriving now\r\n'));
+    fresh.end(Buffer.concat([Buffer.from('Subject: arriving now\r\n\r\n'), body]));
     await finished(fresh);
     const dayAgo = new Date(Date.now() - 25 * 3600_000);
     await fs.utimes(left.file().path, dayAgo, dayAgo);

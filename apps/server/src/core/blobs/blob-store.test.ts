@@ -92,7 +92,7 @@ describe('the file blob store', () => {
 });
 
 describe('a spool', () => {
-  it('keeps the bytes of a file it does not fsync in memory too, and not those of a larger one', async () => {
+  it('keeps the bytes of a small spool in memory without writing a file, and writes a larger one to its file', async () => {
     const { Readable } = await import('node:stream');
     const { writeSpool } = await import('./spool.js');
     const dir = path.join(root, 'spool');
@@ -100,13 +100,15 @@ describe('a spool', () => {
       syncAbove: 64,
     });
     expect(small.bytes?.toString()).toBe('a small message');
-    expect(await fs.readFile(small.path, 'utf8')).toBe('a small message');
+    await expect(fs.access(small.path)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(small.hash).toBe(blobHash(Buffer.from('a small message')));
     const large = await writeSpool(Readable.from([Buffer.alloc(40, 1), Buffer.alloc(40, 2)]), dir, {
       syncAbove: 64,
     });
     expect(large.bytes).toBeUndefined();
     expect(large.size).toBe(80);
+    // What memory held before the size passed the bound went to the file first, in order.
+    expect(await fs.readFile(large.path)).toEqual(Buffer.concat([Buffer.alloc(40, 1), Buffer.alloc(40, 2)]));
     // A spool that fsyncs everything keeps nothing in memory.
     expect((await writeSpool(Readable.from([Buffer.from('x')]), dir)).bytes).toBeUndefined();
   });

@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fsyncPath } from '../fsync.js';
+import type { BlobRow } from './blobs.repository.js';
 import {
   SpoolTooLargeError,
   SpoolWriter,
@@ -36,8 +37,8 @@ export interface BlobStore {
    * others stored (see PutStreamOptions).
    */
   keepSpooled(file: SpooledFile, options?: { reuse?: boolean }): Promise<{ hash: string; size: number }>;
-  /** Removes a spooled file that is not to be kept. */
-  discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void>;
+  /** Removes a spooled file that is not to be kept (none was written for one whose `bytes` the spool kept). */
+  discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void>;
   /** Removes spooled files older than `olderThanMs` (left by a process that stopped mid-message). */
   sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
@@ -59,6 +60,20 @@ export interface BlobStore {
    * with `remove` after the check (a window of one reference query).
    */
   removeIfNotWrittenSince?(hash: string, since: Date): Promise<boolean>;
+  /**
+   * The row of a blob this store keeps in the database (a small one), not written: the caller writes it in the very
+   * statement that stores what names it (insertBlobSql), so both commit at once — one WAL sync instead of the
+   * blob's own and then its message's. Undefined when the store keeps these bytes elsewhere (put or keepSpooled
+   * them); a spooled file's bytes must be in memory (`bytes`), and the caller discards the file.
+   */
+  rowFor?(data: Buffer | SpooledFile): Promise<PendingBlobRow | undefined>;
+}
+
+/** A blob to be written by the statement that stores what names it (BlobStore.rowFor). */
+export interface PendingBlobRow {
+  hash: string;
+  size: number;
+  row: BlobRow;
 }
 
 /**
@@ -228,8 +243,13 @@ export class FsBlobStore implements BlobStore {
 
   async put(data: Buffer): Promise<{ hash: string; size: number }> {
     const hash = blobHash(data);
-    const target = this.pathOf(hash);
     if (await this.touch(hash)) return { hash, size: data.length };
+    return this.write(hash, data);
+  }
+
+  /** Writes the bytes under `hash` whether or not they are there: a temporary file, fsynced, renamed into place. */
+  private async write(hash: string, data: Buffer): Promise<{ hash: string; size: number }> {
+    const target = this.pathOf(hash);
     const dir = path.dirname(target);
     await this.makeFolder(dir);
     // Written in the spool area (same file system), so a crash's half-written file is swept with the spool's.
@@ -263,6 +283,8 @@ export class FsBlobStore implements BlobStore {
     file: SpooledFile,
     options: { reuse?: boolean } = {},
   ): Promise<{ hash: string; size: number }> {
+    // Bytes the spool kept in memory have no file to move in: they are written as put() writes them.
+    if (file.bytes) return (options.reuse ?? true) ? this.put(file.bytes) : this.write(file.hash, file.bytes);
     const target = this.pathOf(file.hash);
     // Not reused: the file replaces the blob (the same bytes; a rename is atomic), as a new one is written.
     if ((options.reuse ?? true) && (await this.touch(file.hash))) {
@@ -276,9 +298,9 @@ export class FsBlobStore implements BlobStore {
     return { hash: file.hash, size: file.size };
   }
 
-  async discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+  async discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void> {
     if (path.dirname(file.path) !== this.spoolDir) throw new Error('not a spooled file of this store');
-    await fs.rm(file.path, { force: true });
+    if (!file.bytes) await fs.rm(file.path, { force: true });
   }
 
   /**

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { type Db, deleteRows } from '../db/index.js';
 
 /** The SQL of the `blobs` table (small blobs kept in the database). */
@@ -19,6 +19,16 @@ export async function insertBlob(db: Db, hash: string, row: BlobRow): Promise<vo
     .values({ hash, size: row.size, codec: row.codec, data: row.data })
     .onConflict((c) => c.column('hash').doUpdateSet({ written_at: sql<Date>`now()` }))
     .execute();
+}
+
+/**
+ * insertBlob as part of another statement (a data-modifying WITH: the message store's), the row written only when
+ * `when` holds — so a blob lands in the same commit as the row that names it, and not at all when nothing does.
+ */
+export function insertBlobSql(hash: string, row: BlobRow, when: RawBuilder<unknown>): RawBuilder<unknown> {
+  return sql`insert into blobs (hash, size, codec, data)
+    select ${hash}::text, ${row.size}::integer, ${row.codec}::smallint, ${row.data}::bytea where ${when}
+    on conflict (hash) do update set written_at = now()`;
 }
 
 /** A page of the table's blobs after `after` (by hash), for the collector. */

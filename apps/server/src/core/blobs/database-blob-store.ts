@@ -10,6 +10,7 @@ import {
   FsBlobStore,
   type BlobStore,
   type ListedBlob,
+  type PendingBlobRow,
   type PutStreamOptions,
 } from './blob-store.js';
 import type { S3Settings } from './s3-blob-store.js';
@@ -80,6 +81,15 @@ export class DatabaseBlobStore implements BlobStore {
     return { hash, size: data.length };
   }
 
+  async rowFor(data: Buffer | SpooledFile): Promise<PendingBlobRow | undefined> {
+    if (Buffer.isBuffer(data))
+      return data.length > this.smallMax
+        ? undefined
+        : { hash: blobHash(data), size: data.length, row: await encode(data) };
+    if (data.size > this.smallMax || !data.bytes) return undefined;
+    return { hash: data.hash, size: data.size, row: await encode(data.bytes) };
+  }
+
   async putStream(source: Readable, options: PutStreamOptions = {}) {
     const file = await spoolBlob(source, this.spoolDir, {
       maxBytes: options.maxBytes,
@@ -109,7 +119,7 @@ export class DatabaseBlobStore implements BlobStore {
     return { hash: file.hash, size: file.size };
   }
 
-  discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+  discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void> {
     return this.files.discardSpooled(file);
   }
 

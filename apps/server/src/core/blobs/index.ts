@@ -6,8 +6,10 @@ export {
   blobHash,
   type BlobStore,
   type ListedBlob,
+  type PendingBlobRow,
   type PutStreamOptions,
 } from './blob-store.js';
+export { insertBlobSql, type BlobRow } from './blobs.repository.js';
 export {
   SPOOL_MAX_AGE_MS,
   collectBlobs,

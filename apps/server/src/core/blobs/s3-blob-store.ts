@@ -213,13 +213,13 @@ export class S3BlobStore implements BlobStore {
         await this.putObject(file.hash, file.bytes ?? (await fs.readFile(file.path)));
       }
     }
-    await fs.rm(file.path, { force: true });
+    if (!file.bytes) await fs.rm(file.path, { force: true });
     return { hash: file.hash, size: file.size };
   }
 
-  async discardSpooled(file: Pick<SpooledFile, 'path'>): Promise<void> {
+  async discardSpooled(file: Pick<SpooledFile, 'path' | 'bytes'>): Promise<void> {
     if (path.dirname(file.path) !== this.spoolDir) throw new Error('not a spooled file of this store');
-    await fs.rm(file.path, { force: true });
+    if (!file.bytes) await fs.rm(file.path, { force: true });
   }
 
   async sweepSpool(olderThanMs: number): Promise<number> {

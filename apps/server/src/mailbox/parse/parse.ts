@@ -25,9 +25,11 @@ export async function parseMessage(raw: Buffer, onFallback?: (err: unknown) => v
  * Never throws for a readable file.
  */
 export async function parseMessageFile(
-  file: { path: string; size: number },
+  file: { path: string; size: number; bytes?: Buffer },
   onFallback?: (err: unknown) => void,
 ): Promise<ParsedMessage> {
+  // A small spooled message is in memory only (SpooledFile.bytes): no file was written.
+  if (file.bytes) return parseMessage(file.bytes, onFallback);
   try {
     return await parseInWorker({ file: file.path, size: file.size });
   } catch (err) {
