@@ -122,6 +122,27 @@ const areas = {
       'delivery',
     ],
   },
+  // Mail imports (issue 33): an mbox, an .eml, or a .zip or .tar.gz of .eml files brought into an account as a job,
+  // stored through mailbox's ingest (filters only when the owner asks); the upload it starts from through sending.
+  imports: {
+    paths: ['imports/'],
+    may: [
+      'core',
+      'http',
+      'mailbox',
+      'accounts',
+      'wallet',
+      'addresses',
+      'auth',
+      'contacts',
+      'mail',
+      'encrypted',
+      'filters',
+      'spam',
+      'delivery',
+      'sending',
+    ],
+  },
   // The process: wires every area together (web-app/ serves the built app, reading the API in-process for its first screen).
   app: { paths: ['app\\.ts$', 'main\\.ts$', 'cli\\.ts$', 'admin/', 'web-app/'], may: '*' },
 };

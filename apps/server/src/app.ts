@@ -44,6 +44,7 @@ import { blobsOfSending, sendingRoutes } from './sending/index.js';
 import { encryptedRoutes } from './encrypted/index.js';
 import { configureSievePool, filterRoutes } from './filters/index.js';
 import { blobsOfImports, contactRoutes } from './contacts/index.js';
+import { blobsOfMailImports, mailImportRoutes } from './imports/index.js';
 import {
   InvoicePurposes,
   registerInvoicePurpose,
@@ -109,7 +110,7 @@ export function appInvoicePurposes(
  * identity of bytes already answered, never to read them, so it holds no blob.
  */
 export function appBlobReferences(db: Db): BlobReferences {
-  const owners = [blobsOfMessages, blobsOfSending, blobsOfEncrypted, blobsOfImports];
+  const owners = [blobsOfMessages, blobsOfSending, blobsOfEncrypted, blobsOfImports, blobsOfMailImports];
   return async (hashes) => {
     const found = new Set<string>();
     let rest = hashes;
@@ -245,6 +246,7 @@ export async function buildApp(deps: AppDeps, options: { logger?: FastifyServerO
       await api.register(domainEmailRoutes);
       await api.register(domainRoutes);
       await api.register(contactRoutes);
+      await api.register(mailImportRoutes);
       await api.register(mailRoutes);
       await api.register(sendingRoutes);
       await api.register(encryptedRoutes);

@@ -19,6 +19,7 @@ import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
 import { startContactImports } from './contacts/index.js';
+import { startMailImports } from './imports/index.js';
 import { startSpamJobs } from './spam/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
@@ -74,6 +75,8 @@ async function main() {
     log: app.log.child({ area: 'contacts' }),
     limits: config.contacts,
   });
+  // Mail imports (issue 33): an mbox or an archive of .eml files into an account, a job a batch at a time.
+  const mailImports = startMailImports({ db, blobs, events, log: app.log.child({ area: 'imports' }) });
   // Collectors: each due collector's import or poll, a job of the queue (core/jobs) shared by every process.
   const collectorNet = {
     dns: openDnsResolver(config.dnsServers),
@@ -231,6 +234,7 @@ async function main() {
       drain('filter-runs', () => filterRuns.stop()),
       drain('spam', () => spamJobs.stop()),
       drain('contact-imports', () => contactImports.stop()),
+      drain('mail-imports', () => mailImports.stop()),
       drain('collectors', () => collectors.stop()),
       drain('recurring-jobs', () =>
         Promise.all(

@@ -1,6 +1,7 @@
 import type { Collector } from './schemas/collectors.js';
 import type { ContactImportResponse } from './schemas/contacts.js';
 import type { FilterRun } from './schemas/filters.js';
+import type { MailImport } from './schemas/mail-imports.js';
 
 /**
  * Events on the websocket (/ws), per account (SPEC §4): new, store and move refresh the active
@@ -21,6 +22,8 @@ export type MailEvent =
   | { event: 'filterRun'; run: FilterRun }
   /** A contacts import (POST contacts/import) progressed, finished or failed. */
   | { event: 'contactImport'; import: ContactImportResponse }
+  /** A mail import progressed (once per batch), finished or failed. */
+  | { event: 'mailImport'; import: MailImport }
   /** A collector's import progressed, finished, failed or changed state (at most a few times a second). */
   | { event: 'collector'; collector: Collector }
   /** A message waiting in Scheduled was scheduled, sent or cancelled (an Undo in one tab closes the box in another). */

@@ -94,6 +94,10 @@ export const routePaths = {
   importContacts: route('POST', '/api/v1/contacts/import'),
   /** An import's progress and, when done, its result (the import runs as a job, a batch at a time). */
   contactImport: route('GET', '/api/v1/contacts/imports/:id'),
+  /** Mail imports (issue 33): start one from an uploaded file, list them, read one's progress and report. */
+  startMailImport: route('POST', '/api/v1/imports'),
+  mailImports: route('GET', '/api/v1/imports'),
+  mailImport: route('GET', '/api/v1/imports/:id'),
   /** A vCard 4.0 file, as a download. */
   exportContacts: route('GET', '/api/v1/contacts/export'),
   /** Compose's autocomplete. */

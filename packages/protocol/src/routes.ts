@@ -1,5 +1,10 @@
 import { z } from 'zod';
 import {
+  mailImportResponseSchema,
+  mailImportStartSchema,
+  mailImportsResponseSchema,
+} from './schemas/mail-imports.js';
+import {
   cancelScheduledResponseSchema,
   scheduledIdParamsSchema,
   scheduledSendsResponseSchema,
@@ -282,6 +287,9 @@ const schemas = {
   deleteContacts: { body: contactsDeleteSchema, response: okSchema },
   importContacts: { query: contactImportQuerySchema, response: contactImportResponseSchema },
   contactImport: { params: z.object({ id: idParamSchema }), response: contactImportResponseSchema },
+  startMailImport: { body: mailImportStartSchema, response: mailImportResponseSchema },
+  mailImports: { response: mailImportsResponseSchema },
+  mailImport: { params: z.object({ id: idParamSchema }), response: mailImportResponseSchema },
   exportContacts: { query: contactExportQuerySchema },
   suggestContacts: { query: suggestQuerySchema, response: suggestResponseSchema },
   knownContact: { query: knownQuerySchema, response: knownResponseSchema },

@@ -12,6 +12,7 @@ import { emit, type EventBus } from '../core/events/index.js';
 import { planDelivery, recordFilterErrors, type DeliveryPlan } from '../filters/index.js';
 import {
   ensureCollectorFolderPath,
+  importedDate,
   ingest,
   IngestFailed,
   lockAccount,
@@ -53,7 +54,6 @@ import {
 } from './collector-sync.repository.js';
 import {
   backoffMs,
-  importedDate,
   importedFlags,
   localFolderPath,
   messageFingerprint,

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { FOLDER_DEPTH_MAX, collectorFolderSegment } from '@mailroom/protocol';
+import { nestedFolderPath } from '../mailbox/index.js';
 
 /** The pure parts of the import: where a remote folder goes, a message's fingerprint, its flags, the back-off. */
 
@@ -16,10 +16,7 @@ export function localFolderPath(
   remotePath: string,
   delimiter: string | null,
 ): string {
-  const parts = delimiter ? remotePath.split(delimiter) : [remotePath];
-  const room = FOLDER_DEPTH_MAX - (collectorFolder.split('.').length - 1);
-  const kept = parts.length > room ? [...parts.slice(0, room - 1), parts.slice(room - 1).join('/')] : parts;
-  return [collectorFolder, ...kept.map(collectorFolderSegment)].join('.');
+  return nestedFolderPath(collectorFolder, delimiter ? remotePath.split(delimiter) : [remotePath]);
 }
 
 /**
@@ -48,21 +45,6 @@ export interface ImportedFlags {
 export function importedFlags(flags: Iterable<string> | undefined): ImportedFlags {
   const set = new Set([...(flags ?? [])].map((f) => f.toLowerCase()));
   return { seen: set.has('\\seen'), flagged: set.has('\\flagged'), answered: set.has('\\answered') };
-}
-
-const EARLIEST = Date.UTC(1980, 0, 1);
-const SKEW_MS = 3600_000;
-
-/**
- * The date an imported message keeps: the sender's (its Date header) unless that is missing or absurd (before 1980,
- * or later than the server received it plus an hour), then the server's INTERNALDATE, then now.
- */
-export function importedDate(sentAt: Date | null, internalDate: Date | null, now = new Date()): Date {
-  const received = internalDate && !Number.isNaN(internalDate.getTime()) ? internalDate : null;
-  const limit = (received ?? now).getTime() + SKEW_MS;
-  if (sentAt && !Number.isNaN(sentAt.getTime()) && sentAt.getTime() >= EARLIEST && sentAt.getTime() <= limit)
-    return sentAt;
-  return received ?? now;
 }
 
 /** The wait before the next try after `failures` server errors in a row: doubling from `baseMs`, at most `capMs`. */

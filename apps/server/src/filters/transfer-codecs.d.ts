@@ -9,6 +9,8 @@ declare module 'libbase64' {
 declare module 'libmime' {
   const libmime: {
     parseHeaderValue(value: string): { value: string; params: Record<string, string> };
+    /** RFC 2047 encoded words decoded (imports' X-Gmail-Labels). */
+    decodeWords(value: string): string;
   };
   export default libmime;
 }

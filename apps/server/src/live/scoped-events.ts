@@ -78,6 +78,7 @@ export class ScopedEvents {
         return event;
       case 'filterRun':
       case 'contactImport':
+      case 'mailImport':
       case 'updateAccount':
         return undefined;
     }

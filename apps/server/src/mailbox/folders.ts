@@ -2,6 +2,7 @@ import type { FolderCreate, FolderUpdate } from '@mailroom/protocol';
 import {
   COLLECTOR_NAMESPACE,
   FOLDER_DEPTH_MAX,
+  collectorFolderSegment,
   folderNameProblem,
   isCollectorFolderName,
 } from '@mailroom/protocol';
@@ -139,6 +140,17 @@ export async function deleteFolder(db: Db, accountId: number, folderId: number):
     await purgeLocked(trx, accountId, folder.id, await lockMessages(trx, accountId, folder.id, null));
     await deleteFolderRow(trx, accountId, folder.id);
   });
+}
+
+/**
+ * A dotted folder path made from names of elsewhere (a remote IMAP folder, an archive's folders): `prefix`, then one
+ * segment per name (collectorFolderSegment), names deeper than folders may go joined into the last one with a slash
+ * (which the segment shows as ∕). Pure.
+ */
+export function nestedFolderPath(prefix: string, parts: string[]): string {
+  const room = FOLDER_DEPTH_MAX - (prefix.split('.').length - 1);
+  const kept = parts.length > room ? [...parts.slice(0, room - 1), parts.slice(room - 1).join('/')] : parts;
+  return [prefix, ...kept.map(collectorFolderSegment)].join('.');
 }
 
 /**

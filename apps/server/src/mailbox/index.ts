@@ -45,6 +45,7 @@ export {
 } from './returns.js';
 export { snoozedUntil } from './returns.repository.js';
 export { openAttachment } from './attachments.js';
+export { importedDate } from './imported-date.js';
 export { composeNotice, sendNotice, storeNotice, type NoticeText } from './notice.js';
 export { threadSubject } from './threads.js';
 export { prefixQuery, searchVectorSql, type SearchField } from './search-vector.js';
@@ -66,6 +67,7 @@ export {
   deleteFolderTree,
   ensureCollectorFolderPath,
   ensureFolderPath,
+  nestedFolderPath,
   updateFolder,
 } from './folders.js';
 export {
@@ -76,7 +78,7 @@ export {
   purgeMessages,
   type ActionOutcome,
 } from './message-actions.js';
-export { changeLabel, createLabel, listLabels, removeLabel, requireLabel } from './labels.js';
+export { changeLabel, createLabel, ensureLabels, listLabels, removeLabel, requireLabel } from './labels.js';
 export {
   discardDraft,
   findComposeSource,

@@ -70,3 +70,39 @@ export async function deleteLabel(
     .execute();
   return { deleted: true, untagged };
 }
+
+/**
+ * The ids of labels by name (compared without case), those missing made with `values` (an import's labels): inside
+ * the caller's transaction, after its account lock, so no other writer of the account races it.
+ */
+export async function ensureLabelRows(
+  trx: Db,
+  accountId: number,
+  names: string[],
+  values: Omit<LabelValues, 'name' | 'search_content'>,
+): Promise<Map<string, number>> {
+  const wanted = [...new Map(names.map((n) => [n.toLowerCase(), n])).values()];
+  const ids = new Map<string, number>();
+  if (!wanted.length) return ids;
+  const found = await trx
+    .selectFrom('labels')
+    .select(['id', 'name'])
+    .where('account_id', '=', accountId)
+    .where(
+      sql<string>`lower(name)`,
+      'in',
+      wanted.map((n) => n.toLowerCase()),
+    )
+    .execute();
+  for (const row of found) ids.set(row.name.toLowerCase(), row.id);
+  const missing = wanted.filter((n) => !ids.has(n.toLowerCase()));
+  if (missing.length) {
+    const inserted = await trx
+      .insertInto('labels')
+      .values(missing.map((name) => ({ account_id: accountId, name, search_content: name, ...values })))
+      .returning(['id', 'name'])
+      .execute();
+    for (const row of inserted) ids.set(row.name.toLowerCase(), row.id);
+  }
+  return ids;
+}

@@ -1,10 +1,11 @@
-import type { Label, MailEvent } from '@mailroom/protocol';
-import { isUniqueViolation, transact, type Db } from '../core/db/index.js';
+import { DEFAULT_LABEL_COLOR, type Label, type MailEvent } from '@mailroom/protocol';
+import { isUniqueViolation, transact, type Db, type Trx } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { nameTaken, requireFolder } from './folders.repository.js';
 import { groupByFolder } from './purge.js';
 import {
   deleteLabel,
+  ensureLabelRows,
   findLabel,
   insertLabel,
   listLabels,
@@ -95,4 +96,16 @@ export async function removeLabel(db: Db, accountId: number, labelId: number): P
     folder_id,
     uids: message_uids,
   }));
+}
+
+/**
+ * Labels by name, made as needed (an import's Gmail labels): their ids by lowercased name. In the caller's
+ * transaction, which holds the account's lock (lockAccount).
+ */
+export function ensureLabels(trx: Trx, accountId: number, names: string[]): Promise<Map<string, number>> {
+  return ensureLabelRows(trx, accountId, names, {
+    color: DEFAULT_LABEL_COLOR,
+    search_field: 'body',
+    folder_id: null,
+  });
 }

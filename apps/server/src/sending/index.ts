@@ -9,5 +9,5 @@ export {
 } from './sending.service.js';
 export type { OutgoingMessage, OutgoingAttachment } from './compose-mime.js';
 export { filterActionSender, redirectedFromHeader, withFilterActions } from './filter-actions.js';
-export { blobsOfSending } from './sending.repository.js';
+export { blobsOfSending, findUploads } from './sending.repository.js';
 export { releaseScheduledSend, SCHEDULED_SEND } from './scheduled.js';

@@ -43,6 +43,7 @@ import * as m038 from './migrations/038-thread-latest.js';
 import * as m039 from './migrations/039-job-queue.js';
 import * as m040 from './migrations/040-message-verdict.js';
 import * as m041 from './migrations/041-time-controls.js';
+import * as m042 from './migrations/042-mail-imports.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -129,6 +130,7 @@ const migrations: Record<string, Migration> = {
   '039-job-queue': m039,
   '040-message-verdict': m040,
   '041-time-controls': m041,
+  '042-mail-imports': m042,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.

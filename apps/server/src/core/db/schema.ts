@@ -553,6 +553,32 @@ export interface Database {
     created_at: CreatedAt;
     updated_at: ColumnType<Date, Date | undefined, Date>;
   };
+  /** A mail import (migration 042, issue 33). */
+  mail_imports: {
+    id: Generated<number>;
+    account_id: number;
+    state: ColumnType<ContactImportState, ContactImportState | undefined, ContactImportState>;
+    format: string | null;
+    file_name: string;
+    source_path: string | null;
+    source_blob: string | null;
+    filters: ColumnType<boolean, boolean | undefined, boolean>;
+    position: ColumnType<number, number | undefined, number>;
+    total: ColumnType<number, number | undefined, number>;
+    stored: ColumnType<number, number | undefined, number>;
+    already_here: ColumnType<number, number | undefined, number>;
+    skipped: ColumnType<number, number | undefined, number>;
+    failed: ColumnType<number, number | undefined, number>;
+    report: ColumnType<unknown[], string | undefined, string>;
+    error: string | null;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  /** Every message an account imported, by key (migration 042). */
+  mail_import_keys: {
+    account_id: number;
+    key: string;
+  };
   contact_groups: {
     id: Generated<number>;
     account_id: number;

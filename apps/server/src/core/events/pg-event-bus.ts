@@ -258,6 +258,8 @@ const wellFormed: Record<MailEvent['event'], (e: EventFields) => boolean> = {
   updateMailboxList: () => true,
   filterRun: (e) => hasId(e.run),
   contactImport: (e) => hasId(e.import),
+  // A mail import's progress, once per batch (issue 33).
+  mailImport: (e) => hasId(e.import),
   // A collector's import progress, published by the process running the import (issue 18).
   collector: (e) => hasId(e.collector),
   // A held or scheduled send waiting, sent or cancelled (issue 31).
