@@ -9,16 +9,14 @@
  *
  * Standalone: node --conditions=@mailroom/source --import tsx bench/mailbox.ts [messages] [databaseUrl]
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createReadStream, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import readline from 'node:readline';
 import nodemailer from 'nodemailer';
 import pg from 'pg';
 import type { BenchRow } from './types.js';
+import { corpus } from '../test-support/corpus.js';
 import { grepHits, type GrepField } from './corpus-grep.js';
 import { cpuSecondsOf, memoryOf, startServer } from './server-process.js';
 import { signUp } from './ws.js';
@@ -27,28 +25,7 @@ const CONNECTIONS = 4;
 const IN_FLIGHT = 32;
 const RUNS = 30;
 const WARM_UP = 3;
-const generator = new URL('../../shared/corpus/gen-mailbox.mjs', import.meta.url).pathname;
-
-/** The corpus of `count` messages, generated once into the temporary folder and kept for later runs. */
-export async function corpus(count: number): Promise<{ dir: string; files: string[]; bytes: number }> {
-  const dir = path.join(os.tmpdir(), `mailroom-corpus-42-${count}`);
-  const manifest = path.join(dir, 'manifest.jsonl');
-  if (!existsSync(manifest)) {
-    await fs.rm(dir, { recursive: true, force: true });
-    execFileSync(process.execPath, [generator, '--count', String(count), '--seed', '42', '--out', dir], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  }
-  const files: string[] = [];
-  let bytes = 0;
-  for await (const line of readline.createInterface({ input: createReadStream(manifest) }))
-    if (line.trim()) {
-      const entry = JSON.parse(line) as { file: string; size: number };
-      files.push(path.join(dir, entry.file));
-      bytes += entry.size;
-    }
-  return { dir, files, bytes };
-}
+export { corpus };
 
 /** Bytes a folder takes on disk: the blocks of its files and of its folders, as du counts them. */
 async function diskUsage(dir: string): Promise<number> {

@@ -163,8 +163,7 @@ class MboxReader {
       this.out.push({ kind: 'skipped', item, where, reason: 'too_large' });
       return;
     }
-    let raw = message.bytes.take();
-    if (!atEnd) raw = withoutSeparatorLine(raw);
+    const raw = withoutSeparatorLine(message.bytes.take());
     if (atEnd && message.inHeader) {
       this.out.push({ kind: 'skipped', item, where, reason: raw.length ? 'truncated' : 'no_headers' });
       return;
