@@ -117,11 +117,11 @@ export async function takeoutMbox(
  * A zip written by hand, so names no zip tool writes (`../x.eml`) and a declared size can be tested. Each entry is
  * deflated; names are UTF-8 (flag 0x800).
  */
-export function zip(entries: { name: string; data: Buffer }[]): Buffer {
+export function zip(entries: { name: string; data: Buffer; declaredSize?: number }[]): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const { name, data } of entries) {
+  for (const { name, data, declaredSize } of entries) {
     const packed = zlib.deflateRawSync(data);
     const crc = zlib.crc32(data);
     const nameBytes = Buffer.from(name);
@@ -147,7 +147,8 @@ export function zip(entries: { name: string; data: Buffer }[]): Buffer {
     central.writeUInt16LE(0x5a21, 14);
     central.writeUInt32LE(crc, 16);
     central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(data.length, 24);
+    // A central directory may claim any size: what a guard reads before unpacking.
+    central.writeUInt32LE(declaredSize ?? data.length, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
     locals.push(local, nameBytes, packed);

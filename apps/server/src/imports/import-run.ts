@@ -122,7 +122,17 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
       collectGarbageIfGrown();
       await deps.afterBatch?.(progress);
     };
-    for await (const item of items) {
+    let refused: ImportRefused | null = null;
+    const reading = async function* () {
+      try {
+        yield* items;
+      } catch (err) {
+        // What was read before the file turned out bad is stored; then the import stops with why.
+        if (!(err instanceof ImportRefused)) throw err;
+        refused = err;
+      }
+    };
+    for await (const item of reading()) {
       if (item.item <= progress.position) continue;
       batch.push(item);
       if (item.kind === 'message') bytes += item.raw.length;
@@ -135,6 +145,7 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
       }
     }
     if (batch.length) await commit();
+    if (refused) throw refused;
     await finish('done', null);
   } catch (err) {
     if (err instanceof LeaseLost) return;

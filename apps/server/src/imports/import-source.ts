@@ -95,7 +95,12 @@ export async function countItems(blobs: BlobStore, file: ImportFile, name: strin
   const { format, items } = await openImport(blobs, file, name);
   if (format !== 'mbox') {
     let n = 0;
-    for await (const item of items) n = item.item;
+    try {
+      for await (const item of items) n = item.item;
+    } catch (err) {
+      // The import itself meets what stops it, and says so.
+      if (!(err instanceof ImportRefused)) throw err;
+    }
     return n;
   }
   await items.return(undefined);
