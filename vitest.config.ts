@@ -8,6 +8,7 @@ import { configDefaults, defineConfig, type TestProjectInlineConfiguration } fro
 const slowServerTests = [
   'apps/server/test/core/pglite-durability.test.ts', // 100 s: PGlite and the server under strace, four times
   'apps/server/test/collectors/collectors-kill.test.ts', // 51 s: kills the server mid-import
+  'apps/server/test/imports/mail-import-kill.test.ts', // kills the server three times mid-import of an mbox
   'apps/server/test/delivery/smtp-memory.test.ts', // 49 s: a server process's memory under load
   'apps/server/test/process/cli.test.ts', // 47 s: the CLI as child processes
   'apps/server/test/process/shutdown.test.ts', // 45 s: SIGTERM while mail is in flight

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { goneLocalOwners } from './collector-jobs.js';
+import { goneLocalOwners } from '../core/jobs/index.js';
 
 describe('which lease owners are gone', () => {
   const host = os.hostname();

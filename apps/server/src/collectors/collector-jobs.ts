@@ -1,6 +1,6 @@
-import os from 'node:os';
 import {
   expireLeasesOf as expireJobLeasesOf,
+  goneLocalOwners,
   liveLeaseOwners as liveJobLeaseOwners,
   processLeaseOwner,
   runDueJob,
@@ -60,28 +60,6 @@ export async function runCollectorPass(deps: CollectorImportDeps): Promise<boole
 /** A collector became due now (created, enabled, its password changed): this process's passes look at once. */
 export function wakeCollectorJobs(): void {
   wakeJobs(COLLECTOR_JOB);
-}
-
-/**
- * The owners among `owners` that are processes of this host which no longer exist: a server killed mid-pass and
- * started again finds its old leases this way and resumes at once rather than when they run out. A process of
- * another host (or container) is never judged; misjudging one would only cost work, not correctness — every batch
- * commits only while its lease is still its own.
- */
-export function goneLocalOwners(owners: readonly string[], host = os.hostname()): string[] {
-  return owners.filter((owner) => {
-    const parts = owner.split(':');
-    if (parts.length < 3) return false;
-    const pid = Number(parts[parts.length - 2]);
-    if (parts.slice(0, -2).join(':') !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid)
-      return false;
-    try {
-      process.kill(pid, 0);
-      return false;
-    } catch (err) {
-      return (err as NodeJS.ErrnoException).code === 'ESRCH';
-    }
-  });
 }
 
 /**

@@ -4,7 +4,15 @@ import type { BlobStore } from '../core/blobs/index.js';
 import type { Db } from '../core/db/index.js';
 import { collectGarbageIfGrown } from '../core/idle-collection.js';
 import { emit, type EventBus, type PublishLog } from '../core/events/index.js';
-import { runDueJob, startQueueWorker, type JobContext, type JobHandler } from '../core/jobs/index.js';
+import {
+  expireLeasesOf,
+  goneLocalOwners,
+  liveLeaseOwners,
+  runDueJob,
+  startQueueWorker,
+  type JobContext,
+  type JobHandler,
+} from '../core/jobs/index.js';
 import type { ImportItem } from './import-item.js';
 import { ImportRefused } from './import-item.js';
 import { LeaseLost, QuotaReached, runBatch, type BatchContext } from './import-batch.js';
@@ -49,7 +57,10 @@ export async function runMailImport(deps: MailImportDeps): Promise<boolean> {
   });
 }
 
-/** The imports of every process's accounts, a job of the queue: one at a time per process. */
+/**
+ * The imports of every process's accounts, a job of the queue: one at a time per process. Before each look the
+ * leases of this host's processes that are gone (a server killed mid-import) are ended, so it resumes at once.
+ */
 export function startMailImports(deps: MailImportDeps) {
   return startQueueWorker({
     db: deps.db,
@@ -57,6 +68,11 @@ export function startMailImports(deps: MailImportDeps) {
     log: deps.log,
     handlers: { [MAIL_IMPORT_JOB]: mailImportHandler(deps) },
     leaseMs: IMPORT_LEASE_MS,
+    beforePass: async () => {
+      const gone = goneLocalOwners(await liveLeaseOwners(deps.db, [MAIL_IMPORT_JOB]));
+      if ((await expireLeasesOf(deps.db, [MAIL_IMPORT_JOB], gone)) > 0)
+        deps.log.warn({ owners: gone }, 'took up the mail imports of a process that is gone');
+    },
   });
 }
 

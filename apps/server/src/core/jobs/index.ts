@@ -5,6 +5,7 @@ export {
   runDueJob,
   runJobsNow,
   processLeaseOwner,
+  goneLocalOwners,
   type JobContext,
   type JobHandler,
   type JobOutcome,

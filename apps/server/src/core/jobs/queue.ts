@@ -52,6 +52,28 @@ export function wakeJobs(kind: string): void {
   wakes.emit(kind);
 }
 
+/**
+ * The owners among `owners` that are processes of this host which no longer exist: a server killed mid-pass and
+ * started again finds its old leases this way and resumes at once rather than when they run out. A process of
+ * another host (or container) is never judged; misjudging one would only cost work, not correctness — every batch
+ * commits only while its lease is still its own.
+ */
+export function goneLocalOwners(owners: readonly string[], host = os.hostname()): string[] {
+  return owners.filter((owner) => {
+    const parts = owner.split(':');
+    if (parts.length < 3) return false;
+    const pid = Number(parts[parts.length - 2]);
+    if (parts.slice(0, -2).join(':') !== host || !Number.isInteger(pid) || pid <= 0 || pid === process.pid)
+      return false;
+    try {
+      process.kill(pid, 0);
+      return false;
+    } catch (err) {
+      return (err as NodeJS.ErrnoException).code === 'ESRCH';
+    }
+  });
+}
+
 /** This process's name on the leases it takes: host, pid and a random part (a restarted pid is another owner). */
 export function processLeaseOwner(): string {
   return `${os.hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
