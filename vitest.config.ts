@@ -15,6 +15,7 @@ const slowServerTests = [
   'apps/server/test/process/crash.test.ts', // 29 s: SIGKILL while mail is in flight
   'apps/server/src/core/db/pglite-open.test.ts', // 28 s: creates PGlite data folders from scratch
   'apps/server/test/process/cli-dkim.test.ts', // 19 s: the CLI as child processes
+  'apps/server/test/imports/mail-import-cli.test.ts', // `mailroom import` as child processes
   'apps/server/test/filters/sieve-cli.test.ts', // 18 s: `mailroom sieve test` as child processes
   'apps/server/test/core/blobs-s3.test.ts', // 16 s: a server process on S3
   'apps/server/test/process/cluster-kill.test.ts', // PostgreSQL only: kills one of two server processes

@@ -1,7 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import type { Db } from './core/db/index.js';
 import { sendAdminCommand } from './admin/admin-socket.js';
 import { runAdminCommand, type AdminCommand, type AdminResult } from './admin/commands.js';
 import { DomainError } from './core/errors.js';
@@ -11,6 +13,7 @@ const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password s
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
        npm run mailroom -- wallet pay|reject <invoice-id>     (the sandbox wallet)
        npm run mailroom -- support list [--limit 50]          (the members' support requests, newest first)
+       npm run mailroom -- import --member-id 123456789012 [--filters] FILE   (an mbox, .eml, .zip or .tar.gz)
        npm run mailroom -- sieve test --script F.sieve --message M.eml [--from ADDR] [--to ADDR] [--time-limit MS]`;
 
 class UsageError extends Error {}
@@ -60,6 +63,20 @@ async function commandFrom(argv: string[]): Promise<AdminCommand> {
     if (rest.length !== 1 || !rest[0]) throw new UsageError();
     return { command: action === 'pay' ? 'wallet.pay' : 'wallet.reject', invoiceId: rest[0] };
   }
+  if (area === 'import') {
+    const { values, positionals } = parseArgs({
+      args: argv.slice(1),
+      options: { 'member-id': { type: 'string' }, filters: { type: 'boolean' } },
+      allowPositionals: true,
+    });
+    if (!values['member-id'] || positionals.length !== 1) throw new UsageError();
+    return {
+      command: 'mail.import',
+      memberId: values['member-id'],
+      file: path.resolve(positionals[0]!),
+      filters: values.filters ?? false,
+    };
+  }
   if (area === 'support' && action === 'list') {
     const { values } = parseArgs({ args: rest, options: { limit: { type: 'string' } } });
     const limit = values.limit === undefined ? 50 : Number(values.limit);
@@ -102,7 +119,11 @@ async function main(argv: string[]): Promise<number> {
   const { openConfiguredDatabase } = await import('./core/db/index.js');
   const db = await openConfiguredDatabase(config);
   try {
-    print(await runAdminCommand(db, config, command));
+    const result = await runAdminCommand(db, config, command);
+    print(result);
+    // No server runs the import on this database for us (PGlite), or one may (PostgreSQL): the CLI works the
+    // queue itself until the import has finished, whoever does it.
+    if ('import' in result) return await followImport(db, config, result.import.id);
     return 0;
   } finally {
     await db.destroy();
@@ -169,7 +190,58 @@ async function sieveTest(argv: string[]): Promise<number> {
   return exitCode;
 }
 
+/** Runs due mail imports here and prints the progress of `id` until it has finished; 1 when it failed. */
+async function followImport(db: Db, config: Config, id: number): Promise<number> {
+  const [{ openBlobStore }, { createEventBus }, { runMailImport }, pino] = await Promise.all([
+    import('./core/blobs/index.js'),
+    import('./core/events/index.js'),
+    import('./imports/index.js'),
+    import('pino'),
+  ]);
+  const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
+  const events = await createEventBus(config);
+  const log = pino.default({ level: 'warn' });
+  let last = '';
+  const deps = {
+    db,
+    blobs,
+    events,
+    log,
+    afterBatch: (p: { position: number; total: number }) => {
+      process.stderr.write(`\r${p.position} of ${p.total}`);
+    },
+  };
+  try {
+    for (;;) {
+      const ran = await runMailImport(deps);
+      const row = await db
+        .selectFrom('mail_imports')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (row.state === 'done' || row.state === 'failed') {
+        process.stderr.write('\n');
+        console.log(
+          `import ${id} ${row.state}${row.error ? ` (${row.error})` : ''}: ${row.stored} stored, ` +
+            `${row.already_here} already here, ${row.skipped} skipped, ${row.failed} failed, of ${row.total}`,
+        );
+        return row.state === 'done' ? 0 : 1;
+      }
+      const now = `${row.position} of ${row.total}`;
+      if (now !== last) process.stderr.write(`\r${(last = now)}`);
+      if (!ran) await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await events.close();
+  }
+}
+
 function print(result: AdminResult) {
+  if ('import' in result) {
+    const i = result.import;
+    console.log(`import ${i.id} of ${i.file_name} queued`);
+    return;
+  }
   if ('supportRequests' in result) {
     if (!result.supportRequests.length) console.log('No support requests.');
     for (const r of result.supportRequests) {

@@ -1,7 +1,11 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
+import type { MailImport } from '@mailroom/protocol';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
-import { ensureAccount } from '../accounts/index.js';
+import { ensureAccount, findAccountByMemberId } from '../accounts/index.js';
+import { startImport } from '../imports/index.js';
 import { createIdpUser } from '../auth/index.js';
 import { setDkimKey, type DkimKeyResult } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
@@ -30,6 +34,13 @@ export const adminCommandSchema = z.discriminatedUnion('command', [
     invoiceId: z.string().min(1).max(200),
   }),
   z.object({
+    /** A file on the server's disk imported into a member's mailbox (issue 33): queued as a mail-import job. */
+    command: z.literal('mail.import'),
+    memberId: z.string().min(1).max(20),
+    file: z.string().min(1).max(4096),
+    filters: z.boolean().default(false),
+  }),
+  z.object({
     command: z.literal('support.list'),
     /** How many of the latest requests (default 50). */
     limit: z.number().int().min(1).max(1000).default(50),
@@ -51,7 +62,12 @@ export interface SupportListResult {
   supportRequests: OperatorSupportRequest[];
 }
 
-export type AdminResult = UserAddResult | DkimKeyResult | WalletSettleResult | SupportListResult;
+export interface MailImportResult {
+  import: MailImport;
+}
+
+export type AdminResult =
+  UserAddResult | DkimKeyResult | WalletSettleResult | SupportListResult | MailImportResult;
 
 /**
  * Runs one operator command. `invoicePurposes`: the running server's (over the admin socket), else the app's, so a
@@ -82,6 +98,20 @@ export async function runAdminCommand(
       return setDkimKey(db, command);
     case 'support.list':
       return { supportRequests: await operatorSupportRequests(db, command.limit) };
+    case 'mail.import': {
+      const account = await findAccountByMemberId(db, command.memberId);
+      if (!account) throw new DomainError('user_not_found');
+      const file = path.resolve(command.file);
+      await fs.access(file, fs.constants.R_OK).catch(() => {
+        throw new DomainError('import_file_unreadable', `Cannot read ${file}`);
+      });
+      return {
+        import: await startImport(db, account.id, {
+          file: { path: file },
+          options: { filters: command.filters },
+        }),
+      };
+    }
     case 'wallet.pay':
     case 'wallet.reject': {
       // The member's own action in the sandbox wallet: with the provider's wallet there is nothing of ours to press.
