@@ -85,7 +85,8 @@ export function gmailLabels(fields: [string, string][]): string[] | null {
 
 /** Header text was read as latin1: UTF-8 bytes in it (a raw 8-bit label) read as UTF-8 again when they are. */
 function decodeLatin1Utf8(text: string): string {
-  if (!/[\u0080-\u00ff]/.test(text) || /[^\u0000-\u00ff]/.test(text)) return text;
+  // Only latin1 characters, some of them 8-bit: what raw UTF-8 read as latin1 looks like.
+  if (!/[\u0080-\u00ff]/.test(text) || [...text].some((ch) => ch.charCodeAt(0) > 0xff)) return text;
   const utf8 = Buffer.from(text, 'latin1').toString('utf8');
   return utf8.includes('\ufffd') ? text : utf8;
 }
