@@ -5,7 +5,7 @@ import type { MailImport } from '@mailroom/protocol';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { ensureAccount, findAccountByMemberId } from '../accounts/index.js';
-import { startImport } from '../imports/index.js';
+import { importFormat, startImport } from '../imports/index.js';
 import { createIdpUser } from '../auth/index.js';
 import { setDkimKey, type DkimKeyResult } from '../addresses/index.js';
 import { DomainError } from '../core/errors.js';
@@ -105,6 +105,7 @@ export async function runAdminCommand(
       await fs.access(file, fs.constants.R_OK).catch(() => {
         throw new DomainError('import_file_unreadable', `Cannot read ${file}`);
       });
+      await importFormat(null, { path: file });
       return {
         import: await startImport(db, account.id, {
           file: { path: file },

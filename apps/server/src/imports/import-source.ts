@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MailImportFormat } from '@mailroom/protocol';
 import type { BlobStore } from '../core/blobs/index.js';
+import { DomainError } from '../core/errors.js';
 import { readTarGz, readEml, readZip } from './archive-readers.js';
 import { ImportRefused, type ImportItem } from './import-item.js';
 import { readMbox } from './mbox-reader.js';
@@ -25,19 +26,29 @@ export function detectFormat(head: Buffer): MailImportFormat {
   throw new ImportRefused('import_file_unreadable');
 }
 
-async function openStream(blobs: BlobStore, file: ImportFile): Promise<Readable> {
+/** The format of an import file, read from its first bytes; import_file_unreadable when it is none we read. */
+export async function importFormat(blobs: BlobStore | null, file: ImportFile): Promise<MailImportFormat> {
+  try {
+    return detectFormat(await readHeadOf(blobs, file));
+  } catch (err) {
+    if (err instanceof ImportRefused) throw new DomainError('import_file_unreadable');
+    throw err;
+  }
+}
+
+async function openStream(blobs: BlobStore | null, file: ImportFile): Promise<Readable> {
   try {
     if ('path' in file) {
       await fs.access(file.path);
       return createReadStream(file.path, { highWaterMark: 256 * 1024 });
     }
-    return await blobs.stream(file.blobHash);
+    return await blobs!.stream(file.blobHash);
   } catch {
     throw new ImportRefused('import_file_unreadable');
   }
 }
 
-async function readHeadOf(blobs: BlobStore, file: ImportFile): Promise<Buffer> {
+async function readHeadOf(blobs: BlobStore | null, file: ImportFile): Promise<Buffer> {
   const stream = await openStream(blobs, file);
   const parts: Buffer[] = [];
   let size = 0;

@@ -3,6 +3,7 @@ import { ownerOnly } from '../accounts/index.js';
 import { DomainError } from '../core/errors.js';
 import { apiRoute } from '../http/index.js';
 import { findUploads } from '../sending/index.js';
+import { importFormat } from './import-source.js';
 import { getMailImport, mailImports, startImport } from './imports.service.js';
 
 /**
@@ -22,6 +23,7 @@ export const mailImportRoutes: FastifyPluginAsyncZod = async (app) => {
       const accountId = ownerOnly(principal);
       const [upload] = await findUploads(db, principal, [request.body.upload_id]);
       if (!upload) throw new DomainError('entity_not_found');
+      await importFormat(app.deps.blobs, { blobHash: upload.blob_hash });
       const started = await startImport(db, accountId, {
         file: { blobHash: upload.blob_hash },
         name: upload.name,

@@ -12,3 +12,4 @@ export {
 export { runMailImport, startMailImports, type MailImportDeps } from './import-run.js';
 export { blobsOfMailImports } from './imports.repository.js';
 export { mailImportRoutes } from './imports.routes.js';
+export { importFormat } from './import-source.js';
