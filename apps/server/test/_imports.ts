@@ -1,20 +1,14 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import zlib from 'node:zlib';
 import pino from 'pino';
-import tar from 'tar-stream';
-import type { FolderSystem, MailImport } from '@mailroom/protocol';
+import type { MailImport } from '@mailroom/protocol';
 import { getMailImport, runMailImport, startImport, type MailImportDeps } from '../src/imports/index.js';
 import type { TestApp } from './_actions.js';
 import { cleanup } from './_util.js';
 
-/** Builders of import files (mbox, zip, tar.gz) and the running of an import, for the import tests. */
-
-export const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+/** The running of an import for the import tests; the files' builders are test-support's (benches use them too). */
+export { mbox, sha256, takeoutMbox, tarGz, zip } from '../../../test-support/mail-archives.js';
 
 export async function tempDir(): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-import-'));

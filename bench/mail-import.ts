@@ -1,0 +1,82 @@
+/**
+ * Mail import speed (issue 33): a Google Takeout-shaped mbox of the shared corpus (seed 42, X-Gmail-Labels) imported
+ * into a fresh account by the mail-import job, in this process, on PGlite (in a data folder) or PostgreSQL; the
+ * messages per second of the whole import (the count pass included), the peak RSS, and where the time went.
+ *
+ *   node --conditions=@mailroom/source --import tsx --expose-gc bench/mail-import.ts [messages] [databaseUrl]
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import pino from 'pino';
+import pg from 'pg';
+import { migrate, openDatabase } from '../apps/server/src/core/db/index.js';
+import { openBlobStore } from '../apps/server/src/core/blobs/index.js';
+import { InProcessEventBus } from '../apps/server/src/core/events/index.js';
+import { ensureAccount } from '../apps/server/src/accounts/index.js';
+import { getMailImport, runMailImport, startImport } from '../apps/server/src/imports/index.js';
+import { closeParsePool } from '../apps/server/src/mailbox/index.js';
+import { corpus } from '../test-support/corpus.js';
+import { takeoutMbox } from '../test-support/mail-archives.js';
+
+const count = Number(process.argv[2] ?? 10_000);
+const serverUrl = process.argv[3];
+const { files, entries } = await corpus(count);
+const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-bench-import-'));
+const file = path.join(dir, 'takeout.mbox');
+await takeoutMbox(files, entries, file);
+const { size } = await fs.stat(file);
+
+let databaseName: string | undefined;
+let db;
+if (serverUrl) {
+  databaseName = `mailroom_bench_import_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${databaseName}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${databaseName}`;
+  db = await openDatabase({ kind: 'postgres', url: url.href });
+} else db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
+await migrate(db);
+const blobs = await openBlobStore(db, path.join(dir, 'blobs'));
+const { account } = await ensureAccount(db, { memberId: '123456789012', name: 'Bench', mailDomain: 'bench.test' });
+await db.updateTable('accounts').set({ quota_limit_bytes: 1e12 }).where('id', '=', account.id).execute();
+
+let peakRss = process.memoryUsage().rss;
+const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+const started = await startImport(db, account.id, { file: { path: file } });
+const t0 = performance.now();
+let last = t0;
+const deps = {
+  db,
+  blobs,
+  events: new InProcessEventBus(),
+  log: pino({ level: 'warn' }),
+  afterBatch: (p: { position: number; total: number }) => {
+    if (p.position % 2000 < 200 && performance.now() - last > 1000) {
+      last = performance.now();
+      process.stderr.write(`${p.position} of ${p.total} at ${((p.position * 1000) / (last - t0)).toFixed(0)}/s\n`);
+    }
+  },
+};
+while (await runMailImport(deps));
+const seconds = (performance.now() - t0) / 1000;
+clearInterval(sampler);
+const done = await getMailImport(db, account.id, started.id);
+console.log(
+  `${serverUrl ? 'PostgreSQL' : 'PGlite'}: ${done.stored} of ${count} messages (${(size / 2 ** 20).toFixed(0)} MiB mbox) ` +
+    `imported in ${seconds.toFixed(1)} s = ${(done.stored / seconds).toFixed(0)} messages/s; ` +
+    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB; state ${done.state}${done.error ? ` (${done.error})` : ''}`,
+);
+await closeParsePool();
+await db.destroy();
+if (databaseName) {
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists ${databaseName} with (force)`);
+  await admin.end();
+}
+await fs.rm(dir, { recursive: true, force: true });
