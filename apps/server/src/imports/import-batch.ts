@@ -2,19 +2,21 @@ import { createHash } from 'node:crypto';
 import type { MailEvent, MailImportReason, MailImportReportEntry } from '@mailroom/protocol';
 import { IMPORT_REPORT_LISTED } from '@mailroom/protocol';
 import { blobHash, type BlobStore } from '../core/blobs/index.js';
-import { transact, type Db, type Trx } from '../core/db/index.js';
+import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { planDelivery, type DeliveryPlan } from '../filters/index.js';
 import {
   ensureFolderPath,
   ensureLabels,
-  ingest,
+  ingestMany,
   IngestFailed,
   lockAccount,
   normaliseMessageId,
   parseMessage,
   putMessageBlobs,
   systemFolder,
+  type IngestSource,
+  type IngestTarget,
   type MessageBlobs,
   type ParsedMessage,
 } from '../mailbox/index.js';
@@ -115,101 +117,121 @@ function candidateOf(item: Extract<ImportItem, { kind: 'message' }>): Candidate 
   };
 }
 
+/** A batch read and made ready outside any transaction: what it skips, what is known, what is to store. */
+export interface PreparedBatch {
+  items: ImportItem[];
+  skipped: MailImportReportEntry[];
+  /** Imported before (or twice in this batch). */
+  known: number;
+  prepared: Prepared[];
+  /** Messages SMTP or a collector brought before, by item: their keys are recorded, nothing stored. */
+  presentKeys: Map<number, string>;
+  listChanged: boolean;
+}
+
 /**
- * Works a batch through and answers the progress after it (committed with it) and the events to publish; throws
- * QuotaReached when the account's quota stopped it (what fitted before is committed).
+ * The part of a batch done outside the transaction (and while the batch before commits): what it skips, which keys
+ * the account has already, and for the others the parse, the blobs (written before any row refers to them), the
+ * folder (made when missing) and, when asked, the filters' plan.
  */
-export async function runBatch(
-  ctx: BatchContext,
-  items: ImportItem[],
-  before: MailImportProgress,
-): Promise<{ progress: MailImportProgress; events: MailEvent[]; listChanged: boolean }> {
-  const progress: MailImportProgress = { ...before, report: [...before.report] };
+export async function prepareBatch(ctx: BatchContext, items: ImportItem[]): Promise<PreparedBatch> {
+  const skipped: MailImportReportEntry[] = [];
   const candidates: Candidate[] = [];
   for (const item of items) {
     if (item.kind === 'skipped') {
-      progress.skipped++;
-      note(progress, { item: item.item, where: item.where, reason: item.reason, stored: false });
+      skipped.push({ item: item.item, where: item.where, reason: item.reason, stored: false });
       continue;
     }
     const candidate = candidateOf(item);
-    if (candidate.flags.deleted) {
-      progress.skipped++;
-      note(progress, { item: item.item, where: item.where, reason: 'deleted', stored: false });
-      continue;
-    }
-    candidates.push(candidate);
+    if (candidate.flags.deleted)
+      skipped.push({ item: item.item, where: item.where, reason: 'deleted', stored: false });
+    else candidates.push(candidate);
   }
-  // Imported before (or twice in this batch): nothing to parse or store.
-  const known = await importedKeys(
+  const imported = await importedKeys(
     ctx.db,
     ctx.accountId,
     candidates.map((c) => c.key),
   );
   const fresh: Candidate[] = [];
   const seen = new Set<string>();
+  let known = 0;
   for (const c of candidates) {
-    if (known.has(c.key) || seen.has(c.key)) progress.already_here++;
+    if (imported.has(c.key) || seen.has(c.key)) known++;
     else fresh.push(c);
     seen.add(c.key);
   }
-  // Brought by SMTP, a collector or a send before: recorded, not stored again.
   const present = await storedBlobHashes(
     ctx.db,
     ctx.accountId,
     fresh.map((c) => c.hash),
   );
-  const toStore = fresh.filter((c) => !present.has(c.hash));
   const presentKeys = new Map(fresh.filter((c) => present.has(c.hash)).map((c) => [c.item.item, c.key]));
   let listChanged = false;
   const prepared = await Promise.all(
-    toStore.map(async (c): Promise<Prepared> => {
-      const [parsed, blobs, folder] = await Promise.all([
-        parseMessage(c.item.raw),
-        putMessageBlobs(ctx.blobs, c.item.raw),
-        folderOf(ctx, c.placement),
-      ]);
-      if (folder.created) listChanged = true;
-      const plan = ctx.filters
-        ? await planDelivery(ctx.db, ctx.accountId, () => Promise.resolve(c.item.raw), {
-            from: '',
-            to: ctx.accountEmail,
-          }).catch(() => null)
-        : null;
-      return {
-        ...c,
-        parsed,
-        blobs,
-        folderId: folder.id,
-        plan,
-        ...(folder.refused
-          ? { remark: 'folder_refused' as const }
-          : c.item.remark
-            ? { remark: c.item.remark }
-            : {}),
-      };
-    }),
+    fresh
+      .filter((c) => !present.has(c.hash))
+      .map(async (c): Promise<Prepared> => {
+        const [parsed, blobs, folder] = await Promise.all([
+          parseMessage(c.item.raw),
+          putMessageBlobs(ctx.blobs, c.item.raw),
+          folderOf(ctx, c.placement),
+        ]);
+        if (folder.created) listChanged = true;
+        const plan = ctx.filters
+          ? await planDelivery(ctx.db, ctx.accountId, () => Promise.resolve(c.item.raw), {
+              from: '',
+              to: ctx.accountEmail,
+            }).catch(() => null)
+          : null;
+        const remark = folder.refused ? ('folder_refused' as const) : c.item.remark;
+        return { ...c, parsed, blobs, folderId: folder.id, plan, ...(remark ? { remark } : {}) };
+      }),
   );
   if (prepared.some((p) => p.placement.labels.length)) listChanged = true;
+  return { items, skipped, known, prepared, presentKeys, listChanged };
+}
+
+/**
+ * Commits a prepared batch and answers the progress after it (committed with it) and the events to publish; throws
+ * QuotaReached when the account's quota stopped it (what fitted before is committed).
+ */
+export async function commitBatch(
+  ctx: BatchContext,
+  batch: PreparedBatch,
+  before: MailImportProgress,
+): Promise<{ progress: MailImportProgress; events: MailEvent[]; listChanged: boolean }> {
+  const { items, prepared, presentKeys, listChanged } = batch;
+  const progress: MailImportProgress = {
+    ...before,
+    report: [...before.report],
+    skipped: before.skipped + batch.skipped.length,
+    already_here: before.already_here + batch.known,
+  };
+  for (const entry of batch.skipped) note(progress, entry);
   const position = items.length ? items[items.length - 1]!.item : progress.position;
-  const commit = async (base: MailImportProgress, batch: Prepared[], keysOnly: string[], upTo: number) => {
+  const commit = async (base: MailImportProgress, some: Prepared[], keysOnly: string[], upTo: number) => {
     const after: MailImportProgress = { ...base, report: [...base.report], position: upTo };
     const events: MailEvent[] = [];
     await transact(ctx.db, async (trx) => {
       await lockAccount(trx, ctx.accountId);
-      const claimed = await claimImportKeys(trx, ctx.accountId, [...batch.map((p) => p.key), ...keysOnly]);
+      const claimed = await claimImportKeys(trx, ctx.accountId, [...some.map((p) => p.key), ...keysOnly]);
       after.already_here += keysOnly.length;
       const labelIds = await ensureLabels(
         trx,
         ctx.accountId,
-        batch.flatMap((p) => p.placement.labels),
+        some.flatMap((p) => p.placement.labels),
       );
-      for (const p of batch) {
-        if (!claimed.has(p.key)) {
-          after.already_here++;
-          continue;
-        }
-        events.push(...(await storeOne(ctx, trx, p, labelIds)));
+      const toStore = some.filter((p) => claimed.has(p.key));
+      after.already_here += some.length - toStore.length;
+      const ingested = await ingestMany(
+        trx,
+        ctx.blobs,
+        toStore.map((p) => ingestInput(ctx, p, labelIds)),
+      );
+      // The counters of each folder, not a `new` event per message: a batch tells the tabs once.
+      for (const result of ingested)
+        for (const [, list] of result.events) events.push(...list.filter((e) => e.event !== 'new'));
+      for (const p of toStore) {
         after.stored++;
         if (p.remark) note(after, { item: p.item.item, where: p.item.where, reason: p.remark, stored: true });
       }
@@ -230,8 +252,8 @@ export async function runBatch(
   const byItem = new Map(prepared.map((p) => [p.item.item, p]));
   for (const item of items) {
     const p = byItem.get(item.item);
+    const present = presentKeys.get(item.item);
     try {
-      const present = presentKeys.get(item.item);
       const done = await commit(current, p ? [p] : [], present ? [present] : [], item.item);
       current = done.after;
       events.push(...done.events);
@@ -248,12 +270,11 @@ function isQuota(err: unknown): boolean {
   return cause instanceof DomainError && cause.code === 'quota_exceeded';
 }
 
-async function storeOne(
+function ingestInput(
   ctx: BatchContext,
-  trx: Trx,
   p: Prepared,
   labelIds: Map<string, number>,
-): Promise<MailEvent[]> {
+): { source: IngestSource; targets: IngestTarget[] } {
   const labels = p.placement.labels
     .map((l) => labelIds.get(l.toLowerCase()))
     .filter((id) => id !== undefined);
@@ -275,14 +296,10 @@ async function storeOne(
         labels: [...new Set([...labels, ...c.labels])],
       }))
     : [{ folder: p.folderId, flags, labels }];
-  const ingested = await ingest(
-    trx,
-    ctx.blobs,
-    { parsed: p.parsed, blobs: p.blobs, receivedAt: p.receivedAt(p.parsed.sentAt) },
-    [{ accountId: ctx.accountId, inbox: p.folderId, copies }],
-  );
-  // The counters of each folder, not a `new` event per message: a batch tells the tabs once.
-  return ingested.events.flatMap(([, events]) => events.filter((e) => e.event === 'updateMailbox'));
+  return {
+    source: { parsed: p.parsed, blobs: p.blobs, receivedAt: p.receivedAt(p.parsed.sentAt) },
+    targets: [{ accountId: ctx.accountId, inbox: p.folderId, copies }],
+  };
 }
 
 /** The folder a placement names, made when missing; a path we cannot make falls back to the Inbox. */

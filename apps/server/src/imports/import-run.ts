@@ -15,7 +15,14 @@ import {
 } from '../core/jobs/index.js';
 import type { ImportItem } from './import-item.js';
 import { ImportRefused } from './import-item.js';
-import { LeaseLost, QuotaReached, runBatch, type BatchContext } from './import-batch.js';
+import {
+  commitBatch,
+  LeaseLost,
+  prepareBatch,
+  QuotaReached,
+  type BatchContext,
+  type PreparedBatch,
+} from './import-batch.js';
 import { countItems, openImport, type ImportFile } from './import-source.js';
 import {
   progressOf,
@@ -124,19 +131,30 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
     progress.format = format;
     let batch: ImportItem[] = [];
     let bytes = 0;
-    const commit = async () => {
-      const outcome = await runBatch(ctx, batch, progress);
+    // A batch is prepared (parsed, its blobs written) while the one before it commits.
+    let pending: Promise<PreparedBatch> | null = null;
+    const commitPending = async () => {
+      if (!pending) return;
+      const ready = await pending;
+      pending = null;
+      const outcome = await commitBatch(ctx, ready, progress);
       progress = outcome.progress;
-      batch = [];
-      bytes = 0;
+      const events = lastPerFolder(outcome.events);
       await publish(
         await saveMailImportProgress(db, id, progress),
-        outcome.listChanged
-          ? [...lastPerFolder(outcome.events), { event: 'updateMailboxList' }]
-          : lastPerFolder(outcome.events),
+        outcome.listChanged ? [...events, { event: 'updateMailboxList' }] : events,
       );
       collectGarbageIfGrown();
       await deps.afterBatch?.(progress);
+    };
+    const flush = async () => {
+      const next = prepareBatch(ctx, batch);
+      // Awaited below; a failure meanwhile is not an unhandled one.
+      next.catch(() => undefined);
+      batch = [];
+      bytes = 0;
+      await commitPending();
+      pending = next;
     };
     let refused: ImportRefused | null = null;
     const reading = async function* () {
@@ -153,14 +171,16 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
       batch.push(item);
       if (item.kind === 'message') bytes += item.raw.length;
       if (batch.length >= maxMessages || bytes >= maxBytes) {
-        await commit();
+        await flush();
         if (job.signal.aborted) {
           await items.return(undefined);
+          await commitPending();
           return job.lost() ? undefined : 'release';
         }
       }
     }
-    if (batch.length) await commit();
+    if (batch.length) await flush();
+    await commitPending();
     if (refused) throw refused;
     await finish('done', null);
   } catch (err) {

@@ -16,6 +16,7 @@ export {
 } from './store-message.js';
 export {
   ingest,
+  ingestMany,
   IngestFailed,
   type IngestCopy,
   type Ingested,

@@ -1,6 +1,6 @@
 import type { MailEvent } from '@mailroom/protocol';
 import type { BlobStore } from '../core/blobs/index.js';
-import { transact, type Db } from '../core/db/index.js';
+import { transact, type Db, type Trx } from '../core/db/index.js';
 import type { ParsedMessage } from './parse/index.js';
 import { storeMessage, type MessageBlobs, type StoredMessage } from './store-message.js';
 import type { MessageVerdict } from './verdict.js';
@@ -153,4 +153,15 @@ function mergedFlags(remote: IngestSource['flags'], copy: IngestCopy['flags']): 
     answered: remote.answered || !!copy?.answered,
     draft: !!copy?.draft,
   };
+}
+
+/** Many messages in the caller's transaction (an import's batch), each stored as `ingest` stores it, in order. */
+export async function ingestMany(
+  trx: Trx,
+  blobs: BlobStore,
+  messages: { source: IngestSource; targets: IngestTarget[] }[],
+): Promise<Ingested[]> {
+  const results: Ingested[] = [];
+  for (const { source, targets } of messages) results.push(await ingest(trx, blobs, source, targets));
+  return results;
 }
