@@ -42,7 +42,11 @@ if (serverUrl) {
 } else db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
 await migrate(db);
 const blobs = await openBlobStore(db, path.join(dir, 'blobs'));
-const { account } = await ensureAccount(db, { memberId: '123456789012', name: 'Bench', mailDomain: 'bench.test' });
+const { account } = await ensureAccount(db, {
+  memberId: '123456789012',
+  name: 'Bench',
+  mailDomain: 'bench.test',
+});
 await db.updateTable('accounts').set({ quota_limit_bytes: 1e12 }).where('id', '=', account.id).execute();
 
 let peakRss = process.memoryUsage().rss;
@@ -50,7 +54,11 @@ const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsa
 const started = await startImport(db, account.id, { file: { path: file } });
 const t0 = performance.now();
 let last = t0;
+const times = { messages: 0, prepareMs: 0, waitMs: 0, commitMs: 0 };
 const deps = {
+  onBatchTimes: (t: typeof times) => {
+    for (const k of Object.keys(times) as (keyof typeof times)[]) times[k] += t[k];
+  },
   db,
   blobs,
   events: new InProcessEventBus(),
@@ -58,7 +66,9 @@ const deps = {
   afterBatch: (p: { position: number; total: number }) => {
     if (p.position % 2000 < 200 && performance.now() - last > 1000) {
       last = performance.now();
-      process.stderr.write(`${p.position} of ${p.total} at ${((p.position * 1000) / (last - t0)).toFixed(0)}/s\n`);
+      process.stderr.write(
+        `${p.position} of ${p.total} at ${((p.position * 1000) / (last - t0)).toFixed(0)}/s\n`,
+      );
     }
   },
 };
@@ -70,6 +80,12 @@ console.log(
   `${serverUrl ? 'PostgreSQL' : 'PGlite'}: ${done.stored} of ${count} messages (${(size / 2 ** 20).toFixed(0)} MiB mbox) ` +
     `imported in ${seconds.toFixed(1)} s = ${(done.stored / seconds).toFixed(0)} messages/s; ` +
     `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB; state ${done.state}${done.error ? ` (${done.error})` : ''}`,
+);
+const per = (ms: number) => (ms / Math.max(1, times.messages)).toFixed(2);
+console.log(
+  `per message: preparing (parse, blobs, folders; beside the commit before) ${per(times.prepareMs)} ms, ` +
+    `the commit waiting for it ${per(times.waitMs)} ms, committing (one transaction a batch, through ingest) ` +
+    `${per(times.commitMs)} ms`,
 );
 await closeParsePool();
 await db.destroy();

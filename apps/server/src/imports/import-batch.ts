@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MailEvent, MailImportReason, MailImportReportEntry } from '@mailroom/protocol';
 import { IMPORT_REPORT_LISTED } from '@mailroom/protocol';
-import { blobHash, type BlobStore } from '../core/blobs/index.js';
+import { blobHash, putEach, type BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { planDelivery, type DeliveryPlan } from '../filters/index.js';
@@ -13,7 +13,6 @@ import {
   lockAccount,
   normaliseMessageId,
   parseMessage,
-  putMessageBlobs,
   systemFolder,
   type IngestSource,
   type IngestTarget,
@@ -167,25 +166,31 @@ export async function prepareBatch(ctx: BatchContext, items: ImportItem[]): Prom
   );
   const presentKeys = new Map(fresh.filter((c) => present.has(c.hash)).map((c) => [c.item.item, c.key]));
   let listChanged = false;
+  const toStore = fresh.filter((c) => !present.has(c.hash));
+  // The blobs in one go (one statement for the database's small ones), written before any row names them.
+  const written = putEach(
+    ctx.blobs,
+    toStore.map((c) => c.item.raw),
+  );
+  written.catch(() => undefined);
   const prepared = await Promise.all(
-    fresh
-      .filter((c) => !present.has(c.hash))
-      .map(async (c): Promise<Prepared> => {
-        const [parsed, blobs, folder] = await Promise.all([
-          parseMessage(c.item.raw),
-          putMessageBlobs(ctx.blobs, c.item.raw),
-          folderOf(ctx, c.placement),
-        ]);
-        if (folder.created) listChanged = true;
-        const plan = ctx.filters
-          ? await planDelivery(ctx.db, ctx.accountId, () => Promise.resolve(c.item.raw), {
-              from: '',
-              to: ctx.accountEmail,
-            }).catch(() => null)
-          : null;
-        const remark = folder.refused ? ('folder_refused' as const) : c.item.remark;
-        return { ...c, parsed, blobs, folderId: folder.id, plan, ...(remark ? { remark } : {}) };
-      }),
+    toStore.map(async (c, i): Promise<Prepared> => {
+      const [parsed, folder, refs] = await Promise.all([
+        parseMessage(c.item.raw),
+        folderOf(ctx, c.placement),
+        written,
+      ]);
+      if (folder.created) listChanged = true;
+      const plan = ctx.filters
+        ? await planDelivery(ctx.db, ctx.accountId, () => Promise.resolve(c.item.raw), {
+            from: '',
+            to: ctx.accountEmail,
+          }).catch(() => null)
+        : null;
+      const remark = folder.refused ? ('folder_refused' as const) : c.item.remark;
+      const blobs: MessageBlobs = { raw: refs[i]! };
+      return { ...c, parsed, blobs, folderId: folder.id, plan, ...(remark ? { remark } : {}) };
+    }),
   );
   if (prepared.some((p) => p.placement.labels.length)) listChanged = true;
   return { items, skipped, known, prepared, presentKeys, listChanged };

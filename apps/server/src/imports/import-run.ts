@@ -42,6 +42,11 @@ export interface MailImportDeps {
   /** Messages and bytes one batch (one transaction) holds at most (default 200 messages, 16 MiB). */
   batchMessages?: number;
   batchBytes?: number;
+  /**
+   * Where a batch's time went (benches): its preparation (parse, blobs, folders) running beside the commit before,
+   * how long the commit then waited for it, and its own commit (the transaction through ingest).
+   */
+  onBatchTimes?: (times: { messages: number; prepareMs: number; waitMs: number; commitMs: number }) => void;
   /** Called after each committed batch (tests stop or kill an import there). */
   afterBatch?: (progress: MailImportProgress) => void | Promise<void>;
 }
@@ -132,12 +137,20 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
     let batch: ImportItem[] = [];
     let bytes = 0;
     // A batch is prepared (parsed, its blobs written) while the one before it commits.
-    let pending: Promise<PreparedBatch> | null = null;
+    let pending: Promise<PreparedBatch & { prepareMs: number }> | null = null;
     const commitPending = async () => {
       if (!pending) return;
+      const waited = performance.now();
       const ready = await pending;
       pending = null;
+      const committing = performance.now();
       const outcome = await commitBatch(ctx, ready, progress);
+      deps.onBatchTimes?.({
+        messages: ready.prepared.length,
+        prepareMs: ready.prepareMs,
+        waitMs: committing - waited,
+        commitMs: performance.now() - committing,
+      });
       progress = outcome.progress;
       const events = lastPerFolder(outcome.events);
       await publish(
@@ -148,7 +161,8 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
       await deps.afterBatch?.(progress);
     };
     const flush = async () => {
-      const next = prepareBatch(ctx, batch);
+      const start = performance.now();
+      const next = prepareBatch(ctx, batch).then((b) => ({ ...b, prepareMs: performance.now() - start }));
       // Awaited below; a failure meanwhile is not an unhandled one.
       next.catch(() => undefined);
       batch = [];

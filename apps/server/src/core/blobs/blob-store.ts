@@ -13,10 +13,20 @@ import {
   type SpoolOptions,
 } from './spool.js';
 
+/** Stores each of `data` with the store's `putMany` when it has one, else one `put` at a time in parallel. */
+export function putEach(store: BlobStore, data: Buffer[]): Promise<{ hash: string; size: number }[]> {
+  return store.putMany ? store.putMany(data) : Promise.all(data.map((d) => store.put(d)));
+}
+
 /** Content-addressed storage for raw messages and attachments: the key is the SHA-256 of the bytes. */
 export interface BlobStore {
   /** Stores the bytes durably (on disk and in its folder's entry) before resolving. */
   put(data: Buffer): Promise<{ hash: string; size: number }>;
+  /**
+   * Stores many at once, durably, as `put` does each (an import's batch): a store that can write them in one go
+   * (the database's small blobs, one statement) has it; the others are written one by one by `putEach`.
+   */
+  putMany?(data: Buffer[]): Promise<{ hash: string; size: number }[]>;
   /**
    * Stores a stream durably, hashing it as it is written; `maxBytes` stops it early with a
    * BlobTooLargeError (nothing is kept). Memory stays flat whatever the size.

@@ -31,6 +31,16 @@ export function insertBlobSql(hash: string, row: BlobRow, when: RawBuilder<unkno
     on conflict (hash) do update set written_at = now()`;
 }
 
+/** Many rows in one statement (each hash once), as insertBlob writes one. */
+export async function insertBlobs(db: Db, rows: (BlobRow & { hash: string })[]): Promise<void> {
+  if (!rows.length) return;
+  await db
+    .insertInto('blobs')
+    .values(rows.map((row) => ({ hash: row.hash, size: row.size, codec: row.codec, data: row.data })))
+    .onConflict((c) => c.column('hash').doUpdateSet({ written_at: sql<Date>`now()` }))
+    .execute();
+}
+
 /** A page of the table's blobs after `after` (by hash), for the collector. */
 export async function listBlobRows(
   db: Db,

@@ -20,6 +20,7 @@ import {
   deleteBlobRowWrittenBefore,
   findBlob,
   insertBlob,
+  insertBlobs,
   listBlobRows,
   type BlobRow,
 } from './blobs.repository.js';
@@ -88,6 +89,20 @@ export class DatabaseBlobStore implements BlobStore {
         : { hash: blobHash(data), size: data.length, row: await encode(data) };
     if (data.size > this.smallMax || !data.bytes) return undefined;
     return { hash: data.hash, size: data.size, row: await encode(data.bytes) };
+  }
+
+  /** The small ones in one statement (one commit), the large ones as files. */
+  async putMany(data: Buffer[]): Promise<{ hash: string; size: number }[]> {
+    const refs = data.map((d) => ({ hash: blobHash(d), size: d.length }));
+    const small = new Map<string, Buffer>();
+    const large: Buffer[] = [];
+    for (const [i, d] of data.entries()) {
+      if (d.length > this.smallMax) large.push(d);
+      else small.set(refs[i]!.hash, d);
+    }
+    const rows = await Promise.all([...small].map(async ([hash, d]) => ({ hash, ...(await encode(d)) })));
+    await Promise.all([insertBlobs(this.db, rows), ...large.map((d) => this.files.put(d))]);
+    return refs;
   }
 
   async putStream(source: Readable, options: PutStreamOptions = {}) {

@@ -4,6 +4,7 @@ export {
   FsBlobStore,
   MissingBlobError,
   blobHash,
+  putEach,
   type BlobStore,
   type ListedBlob,
   type PendingBlobRow,
