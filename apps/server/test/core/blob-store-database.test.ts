@@ -29,6 +29,16 @@ const row = (hash: string) =>
     select size, codec, octet_length(data) as stored from blobs where hash = ${hash}`.execute(db);
 
 describe('blobs kept in the database', () => {
+  it('many blobs at once: the small ones in the database (the same bytes twice once), a large one as a file', async () => {
+    const small = [mail(101), mail(102), mail(101)];
+    const large = randomBytes(SMALL_BLOB_MAX_BYTES + 10);
+    const refs = await store.putMany([...small, large]);
+    expect(refs).toEqual([...small, large].map((d) => ({ hash: blobHash(d), size: d.length })));
+    expect((await row(blobHash(small[0]!))).rows).toHaveLength(1);
+    expect(await files.has(blobHash(large))).toBe(true);
+    for (const d of [...small, large]) expect((await store.get(blobHash(d))).equals(d)).toBe(true);
+  });
+
   it('a small message is kept compressed in the database, not as a file, and reads back byte for byte', async () => {
     const data = mail(1);
     const { hash, size } = await store.put(data);
