@@ -93,7 +93,7 @@ export async function takeoutMbox(
     const { header, expect } = takeoutLabels(i);
     const bytes = Buffer.concat([Buffer.from(header), await fs.readFile(name)]);
     expected.push({ bytes, messageId: entries[i]!.messageId, ...expect });
-    if (!out.write(mbox([bytes]))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(mbox([bytes]))) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) =>
     out.end((err?: Error | null) => (err ? reject(err) : resolve())),

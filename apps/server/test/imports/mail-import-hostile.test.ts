@@ -119,7 +119,7 @@ describe('mail import of hostile files', () => {
     const line = Buffer.from(`${'y'.repeat(998)}\r\n`);
     const lines = Buffer.concat(Array.from({ length: 1024 }, () => line));
     for (let written = 0; written < IMPORT_MESSAGE_MAX_BYTES * 4; written += lines.length)
-      if (!out.write(lines)) await new Promise((r) => out.once('drain', r));
+      if (!out.write(lines)) await new Promise<void>((r) => out.once('drain', () => r()));
     out.write('\r\n');
     out.write(
       mbox([

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type {
   Collector,
   ContactImportResponse,
+  MailImport,
   FilterRun,
   MailEvent,
   MailEventName,
@@ -18,6 +19,7 @@ const eventNames = Object.keys({
   updateMailboxList: 1,
   filterRun: 1,
   contactImport: 1,
+  mailImport: 1,
   collector: 1,
   scheduledSend: 1,
   updateAccount: 1,
@@ -105,6 +107,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
     const collector = { id: 4, email: 'ivan@remote.test', state: 'importing' } as unknown as Collector;
     const filterRun = { id: 9, state: 'running' } as unknown as FilterRun;
     const contactImport = { id: 5, state: 'running' } as unknown as ContactImportResponse;
+    const mailImport = { id: 6, state: 'running' } as unknown as MailImport;
     const events: MailEvent[] = [
       { event: 'new', folder_id: 1, uids: [1] },
       { event: 'store', folder_id: 1, uids: [1] },
@@ -113,6 +116,7 @@ describe.skipIf(!serverUrl)('events across server processes on one PostgreSQL', 
       { event: 'updateMailboxList' },
       { event: 'filterRun', run: filterRun },
       { event: 'contactImport', import: contactImport },
+      { event: 'mailImport', import: mailImport },
       { event: 'collector', collector },
       { event: 'scheduledSend', id: 12, state: 'cancelled' },
       { event: 'updateAccount', part: 'collectors' },
