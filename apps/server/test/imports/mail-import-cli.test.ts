@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from '../_util.js';
+import { mailroom } from '../_cli.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { ensureAccount } from '../../src/accounts/index.js';
 import { openBlobStore } from '../../src/core/blobs/index.js';
@@ -11,17 +10,6 @@ import { InProcessEventBus } from '../../src/core/events/index.js';
 import { runMailImport } from '../../src/imports/index.js';
 import { mbox } from '../_imports.js';
 import pino from 'pino';
-
-const run = promisify(execFile);
-const cli = new URL('../../src/cli.ts', import.meta.url).pathname;
-
-function mailroom(args: string[], env: Record<string, string>) {
-  const { DATABASE_URL: _omit, ...rest } = process.env;
-  return run(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', cli, ...args], {
-    env: { ...rest, LOG_LEVEL: 'silent', ...env },
-    timeout: 180_000,
-  });
-}
 
 const messages = Array.from({ length: 3 }, (_, i) =>
   Buffer.from(`Message-ID: <cli${i}@test>\r\nSubject: cli ${i}\r\nFrom: a@example.org\r\n\r\nhello\r\n`),

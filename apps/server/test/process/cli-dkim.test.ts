@@ -1,22 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from '../_util.js';
+import { mailroom as run } from '../_cli.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { setDkimKey } from '../../src/addresses/index.js';
 
-const run = promisify(execFile);
-const cli = new URL('../../src/cli.ts', import.meta.url).pathname;
-
 function mailroom(args: string[], env: Record<string, string>) {
-  const { DATABASE_URL: _omit, ...rest } = process.env;
-  return run(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', cli, ...args], {
-    env: { ...rest, LOG_LEVEL: 'silent', ...env },
-    timeout: 60_000,
-  }).catch((err: { code: number; stdout: string; stderr: string }) => err);
+  return run(args, env, 60_000).catch((err: { code: number; stdout: string; stderr: string }) => err);
 }
 
 const pem = (key: { export(o: { type: 'pkcs8'; format: 'pem' }): string | Buffer }) =>

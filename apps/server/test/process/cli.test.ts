@@ -1,7 +1,6 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from '../_util.js';
+import { mailroom } from '../_cli.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { verifyIdpUser } from '../../src/auth/dev-idp/idp-users.js';
 import { ensureAccount } from '../../src/accounts/index.js';
@@ -11,17 +10,6 @@ import {
   InvoicePurposes,
   SandboxWalletGateway,
 } from '../../src/wallet/index.js';
-
-const run = promisify(execFile);
-const cli = new URL('../../src/cli.ts', import.meta.url).pathname;
-
-function mailroom(args: string[], env: Record<string, string>) {
-  const { DATABASE_URL: _omit, ...rest } = process.env;
-  return run(process.execPath, ['--conditions=@mailroom/source', '--import', 'tsx', cli, ...args], {
-    env: { ...rest, LOG_LEVEL: 'silent', ...env },
-    timeout: 120_000,
-  });
-}
 
 // The command starts a process that opens PGlite and runs every migration: ~25 s alone on a busy 2-core machine.
 describe('the mailroom command', { timeout: 120_000 }, () => {
