@@ -109,7 +109,7 @@ function mboxOf(messages: AsyncIterable<{ row: ExportRow; body: Readable }>): Re
       yield mboxFromLine(row.from_email, row.received_at);
       const quoter = new MboxrdQuoter();
       try {
-        for await (const chunk of body) yield* quoter.push(chunk as Buffer);
+        for await (const chunk of body) yield quoter.push(chunk as Buffer);
       } finally {
         body.destroy();
       }

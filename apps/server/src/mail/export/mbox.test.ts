@@ -3,7 +3,7 @@ import { MboxrdQuoter, mboxFromLine } from './mbox.js';
 
 function quote(chunks: Buffer[]): string {
   const quoter = new MboxrdQuoter();
-  const out = chunks.flatMap((c) => quoter.push(c));
+  const out = chunks.map((c) => quoter.push(c));
   return Buffer.concat([...out, quoter.end()]).toString('latin1');
 }
 

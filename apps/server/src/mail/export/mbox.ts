@@ -38,7 +38,8 @@ export class MboxrdQuoter {
     return Buffer.concat([Buffer.alloc(this.gts, GT), FROM_.subarray(0, this.matched)]);
   }
 
-  push(chunk: Buffer): Buffer[] {
+  /** The chunk quoted: itself when nothing in it changed, else one buffer (few, large writes downstream). */
+  push(chunk: Buffer): Buffer {
     const out: Buffer[] = [];
     let i = 0;
     while (i < chunk.length) {
@@ -68,7 +69,8 @@ export class MboxrdQuoter {
       if (end !== -1) this.startLine();
     }
     if (chunk.length) this.lastByte = chunk[chunk.length - 1]!;
-    return out;
+    if (out.length === 1) return out[0]!;
+    return Buffer.concat(out);
   }
 
   private startLine(): void {
