@@ -17,6 +17,13 @@ export { folderLabel } from './folder-label';
 export { FolderTree, type FolderTreeProps } from './folder-tree';
 export { ItemMenu, itemMenuHost, type ManagedItem } from './item-menu';
 export { writeDraggedMessages, type DraggedMessages } from './drag';
+export {
+  ExportMenuItems,
+  exportUrl,
+  messageSourceUrl,
+  startDownload,
+  type ExportSubject,
+} from './export-links';
 
 /** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5), with their texts. */
 export const loadCreateDialogs = withFeatureTexts(() => import('./create-dialogs'));

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { loadSelectionActions } from './loaders';
-import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
+import { ChevronDown, ChevronLeft, ChevronRight, Download } from 'lucide-react';
+import { ExportMenuItems } from '../folders';
+import { bulkRequest } from './queries';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
@@ -55,6 +57,7 @@ export function MailToolbar({ title }: { title: string }) {
           // A phone's bar has no room to spare for two disabled arrows: one page shows no paging there.
           total > 0 && !crowded && !(phone && range.pages <= 1) ? (
             <div className={styles.paging}>
+              {screen.source.kind === 'search' ? <SearchExport /> : null}
               <span className={styles.range}>
                 {t('mail.range', { from: range.from, to: range.to, total: range.total })}
               </span>
@@ -69,6 +72,25 @@ export function MailToolbar({ title }: { title: string }) {
         }
       />
     </>
+  );
+}
+
+/** Search results' export: every match (not the page), as mbox or a zip of .eml. */
+function SearchExport() {
+  const { t } = useTranslation();
+  const screen = useMailScreen();
+  return (
+    <Dropdown
+      align="end"
+      trigger={
+        <IconButton label={t('mail.exportResults')}>
+          <Download aria-hidden />
+        </IconButton>
+      }
+      content={(Menu) => (
+        <ExportMenuItems Menu={Menu} subject={{ kind: 'search', query: bulkRequest(screen.source) }} />
+      )}
+    />
   );
 }
 
