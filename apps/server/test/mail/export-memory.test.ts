@@ -7,7 +7,8 @@ import { cleanup, createTestApp, createTestDb, testBlobStore, testConfig } from 
 import { mailUser } from '../_actions.js';
 import type { BlobStore } from '../../src/core/blobs/index.js';
 
-// The app's own blob store, counting the messages an export has asked it for (how far the export has gone).
+// The app's own blob store, counting the messages an export has asked it for (how far the export has gone): those it
+// streams and those it takes a batch at a time.
 const db = await createTestDb();
 const store = await testBlobStore(db, await testConfig());
 let opened = 0;
@@ -15,6 +16,10 @@ const blobs: BlobStore = Object.assign(Object.create(store) as BlobStore, {
   stream: (hash: string, range?: { start: number; end: number }) => {
     opened++;
     return store.stream(hash, range);
+  },
+  getMany: async (hashes: readonly string[]) => {
+    opened += hashes.length;
+    return store.getMany!(hashes);
   },
 });
 const ctx = await createTestApp({ db, blobs });

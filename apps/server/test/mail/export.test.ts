@@ -108,6 +108,33 @@ describe('exporting a folder as mbox', () => {
     expect(r.rawPayload.toString('latin1')).toContain('\n>>From quoted already');
   });
 
+  it('keeps the order and the bytes when small messages (read a batch at a time) and large ones (streamed) mix', async () => {
+    const ann = await mailUser(ctx);
+    const big = 'From a large message: a line a plain mbox would split at.\r\n' + 'x'.repeat(998) + '\r\n';
+    const stored = [];
+    for (let i = 0; i < 7; i++)
+      stored.push(
+        await storeRaw(
+          ann,
+          ann.folders.inbox,
+          rawMessage(i, i % 3 === 1 ? big.repeat(300) : ''),
+          new Date(Date.UTC(2026, 10, 1, i)),
+        ),
+      );
+    expect(stored.filter((m) => m.raw.length > 128 * 1024)).toHaveLength(2);
+    for (const format of ['mbox', 'zip'] as const) {
+      const r = await apiRequest(ann.browser, 'exportFolder', {
+        params: { folder_id: ann.folders.inbox },
+        query: { format },
+      });
+      const got =
+        format === 'mbox'
+          ? readMboxrd(r.rawPayload).map((m) => m.bytes)
+          : [...(await readZip(r.rawPayload)).values()];
+      expect(got.map((b) => b.toString('latin1'))).toEqual(stored.map((m) => m.raw.toString('latin1')));
+    }
+  });
+
   it("names a Russian folder's file in UTF-8 (RFC 5987) beside an ASCII fallback", async () => {
     const ann = await mailUser(ctx);
     const folder = await createFolder(ann, 'Работа');

@@ -21,6 +21,16 @@ export async function insertBlob(db: Db, hash: string, row: BlobRow): Promise<vo
     .execute();
 }
 
+/** The rows of those of `hashes` the table holds, in one query. */
+export async function findBlobs(db: Db, hashes: readonly string[]): Promise<(BlobRow & { hash: string })[]> {
+  if (!hashes.length) return [];
+  return db
+    .selectFrom('blobs')
+    .select(['hash', 'size', 'codec', 'data'])
+    .where('hash', '=', sql<string>`any(${sql.val([...new Set(hashes)])}::text[])`)
+    .execute();
+}
+
 /** A page of the table's blobs after `after` (by hash), for the collector. */
 export async function listBlobRows(
   db: Db,

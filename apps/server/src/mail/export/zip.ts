@@ -46,7 +46,7 @@ export function storeUncompressed(size: number, attachments: StoredAttachment[])
  * zip is destroyed (the client went away), the messages' iterator is closed, which closes what it had opened.
  */
 export function zipOfMessages(
-  messages: AsyncIterable<{ row: ExportRow; body: Readable }>,
+  messages: AsyncIterable<{ row: ExportRow; body: Buffer | Readable }>,
   pathOf: (row: ExportRow) => string,
 ): Readable {
   // Level 1: mail is text that deflates well at any level; the higher ones cost several times the time.
@@ -68,7 +68,7 @@ export function zipOfMessages(
         );
         const done = await Promise.race([written.then(() => true), closed.then(() => false)]);
         if (!done) {
-          body.destroy();
+          if (!Buffer.isBuffer(body)) body.destroy();
           return;
         }
       }
