@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyReply } from 'fastify';
 import { apiRoute } from '../../http/index.js';
 import { contentDisposition } from '../attachments.js';
-import { messageSource, startExport, type ExportDownload } from './export.service.js';
+import type { ExportFormat } from '@mailroom/protocol';
+import type { Principal } from '../../accounts/index.js';
+import { messageSource, startExport, type ExportDownload, type ExportTarget } from './export.service.js';
 
 /** An export's headers: a download that no cache keeps, not compressed again on the way (a zip is already). */
 function sendDownload(reply: FastifyReply, download: ExportDownload) {
@@ -22,19 +24,21 @@ const formats =
 
 export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, blobs } = app.deps;
+  const download = async (
+    reply: FastifyReply,
+    principal: Principal,
+    target: ExportTarget,
+    format: ExportFormat,
+  ) => sendDownload(reply, await startExport(db, blobs, principal, target, format));
 
   app.route({
     ...apiRoute(app, 'exportFolder', { tags: ['export'], summary: 'Export a folder', description: formats }),
     handler: async (request, reply) =>
-      sendDownload(
+      download(
         reply,
-        await startExport(
-          db,
-          blobs,
-          request.requireAuth(),
-          { kind: 'folder', folderId: request.params.folder_id, aId: request.query.a_id },
-          request.query.format,
-        ),
+        request.requireAuth(),
+        { kind: 'folder', folderId: request.params.folder_id, aId: request.query.a_id },
+        request.query.format,
       ),
   });
 
@@ -45,15 +49,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       description: formats,
     }),
     handler: async (request, reply) =>
-      sendDownload(
+      download(
         reply,
-        await startExport(
-          db,
-          blobs,
-          request.requireAuth(),
-          { kind: 'label', labelId: request.params.label_id },
-          request.query.format,
-        ),
+        request.requireAuth(),
+        { kind: 'label', labelId: request.params.label_id },
+        request.query.format,
       ),
   });
 
@@ -64,15 +64,11 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       description: `q: the search request as POST messages/search takes it, as JSON (page and limit ignored). ${formats}`,
     }),
     handler: async (request, reply) =>
-      sendDownload(
+      download(
         reply,
-        await startExport(
-          db,
-          blobs,
-          request.requireAuth(),
-          { kind: 'search', query: request.query.q },
-          request.query.format,
-        ),
+        request.requireAuth(),
+        { kind: 'search', query: request.query.q },
+        request.query.format,
       ),
   });
 
@@ -83,10 +79,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       description: formats,
     }),
     handler: async (request, reply) =>
-      sendDownload(
-        reply,
-        await startExport(db, blobs, request.requireAuth(), { kind: 'mailbox' }, request.query.format),
-      ),
+      download(reply, request.requireAuth(), { kind: 'mailbox' }, request.query.format),
   });
 
   app.route({
