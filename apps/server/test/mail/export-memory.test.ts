@@ -79,7 +79,8 @@ describe('an export read by a slow client', () => {
         await sleep(500);
       }
       expect(opened).toBe(stalled);
-      expect(stalled).toBeLessThan(MESSAGES / 10);
+      // Two batches of the export (4 MB each) and the kernel's socket buffers: a fifth of the 100 MB at most.
+      expect(stalled).toBeLessThan(MESSAGES / 5);
 
       // Then it reads slowly, a pause after each megabyte. What the server holds is the messages it has asked the
       // store for and the client has not received yet (counted by their separators, `From ` lines or zip entry
@@ -112,7 +113,7 @@ describe('an export read by a slow client', () => {
       expect(opened).toBe(MESSAGES);
       expect(received).toBeGreaterThanOrEqual(MESSAGES - 1);
       expect(bytes).toBeGreaterThan(MESSAGES * SIZE * 0.7);
-      expect(widest).toBeLessThan(MESSAGES / 10);
+      expect(widest).toBeLessThan(MESSAGES / 5);
     }
   }, 240_000);
 
