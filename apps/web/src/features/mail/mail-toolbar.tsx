@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from '../../i18n';
 import { loadSelectionActions } from './loaders';
 import { ChevronDown, ChevronLeft, ChevronRight, Download } from 'lucide-react';
-import { ExportMenuItems } from '../folders';
+import { loadExportMenuItems } from '../folders';
 import { bulkRequest } from './queries';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
@@ -20,6 +20,7 @@ import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
 const SelectionActions = lazyChunk(loadSelectionActions);
+const ExportMenuItems = lazyChunk(loadExportMenuItems);
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {
@@ -82,6 +83,7 @@ function SearchExport() {
   return (
     <Dropdown
       align="end"
+      prefetch={loadExportMenuItems}
       trigger={
         <IconButton label={t('mail.exportResults')}>
           <Download aria-hidden />
