@@ -25,10 +25,6 @@ export {
   type ExportSubject,
 } from './export-links';
 
-/** The export items of a menu (mbox, zip), loaded with the menu that shows them and their texts (DESIGN §5). */
-export const loadExportMenuItems = withFeatureTexts(() =>
-  import('./export-links').then((module) => ({ default: module.ExportMenuItems })),
-);
 /** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5), with their texts. */
 export const loadCreateDialogs = withFeatureTexts(() => import('./create-dialogs'));
 /** The folders and labels sections of settings (SPEC §2: folders, labels (create, edit/{id})), with their texts. */

@@ -1,9 +1,7 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { loadSelectionActions } from './loaders';
-import { ChevronDown, ChevronLeft, ChevronRight, Download } from 'lucide-react';
-import { loadExportMenuItems } from '../folders';
-import { bulkRequest } from './queries';
+import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
 import { buttonClass } from '../../ui/button';
 import { IconButton } from '../../ui/icon-button';
@@ -20,7 +18,8 @@ import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
 const SelectionActions = lazyChunk(loadSelectionActions);
-const ExportMenuItems = lazyChunk(loadExportMenuItems);
+// Search results only: out of the shell's first load (DESIGN §5).
+const SearchExport = lazyChunk(withFeatureTexts(() => import('./search-export')));
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {
@@ -58,7 +57,11 @@ export function MailToolbar({ title }: { title: string }) {
           // A phone's bar has no room to spare for two disabled arrows: one page shows no paging there.
           total > 0 && !crowded && !(phone && range.pages <= 1) ? (
             <div className={styles.paging}>
-              {screen.source.kind === 'search' ? <SearchExport /> : null}
+              {screen.source.kind === 'search' ? (
+                <LazyPart>
+                  <SearchExport />
+                </LazyPart>
+              ) : null}
               <span className={styles.range}>
                 {t('mail.range', { from: range.from, to: range.to, total: range.total })}
               </span>
@@ -73,26 +76,6 @@ export function MailToolbar({ title }: { title: string }) {
         }
       />
     </>
-  );
-}
-
-/** Search results' export: every match (not the page), as mbox or a zip of .eml. */
-function SearchExport() {
-  const { t } = useTranslation();
-  const screen = useMailScreen();
-  return (
-    <Dropdown
-      align="end"
-      prefetch={loadExportMenuItems}
-      trigger={
-        <IconButton label={t('mail.exportResults')}>
-          <Download aria-hidden />
-        </IconButton>
-      }
-      content={(Menu) => (
-        <ExportMenuItems Menu={Menu} subject={{ kind: 'search', query: bulkRequest(screen.source) }} />
-      )}
-    />
   );
 }
 
