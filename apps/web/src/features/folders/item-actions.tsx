@@ -9,7 +9,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import type { MenuKit } from '../../ui/dropdown';
 import { raiseSuccess } from '../../ui/notices-store';
 import menu from '../../ui/menu.module.css';
-import { ExportMenuItems } from './export-links';
+import ExportMenuItems from './export-menu-items';
 import { findInbox } from './folder-order';
 import type { ItemAction, ManagedItem } from './item-menu';
 import { folderPath } from './paths';

@@ -1,9 +1,5 @@
 import type { ExportFormat, MessageQuery } from '@mailroom/protocol';
-import { FileArchive, FileText } from 'lucide-react';
 import { routeUrl, routes } from '../../api/client';
-import { useTranslation } from '../../i18n';
-import type { MenuKit } from '../../ui/dropdown';
-import menu from '../../ui/menu.module.css';
 
 /** What an export takes: a folder (narrowed to one address or not), a label, a search's matches, the mailbox. */
 export type ExportSubject =
@@ -46,21 +42,4 @@ export function startDownload(url: string): void {
   document.body.append(link);
   link.click();
   link.remove();
-}
-
-/** The two export items of a menu: one mbox file, or a zip of .eml files in folders. */
-export function ExportMenuItems({ Menu, subject }: { Menu: MenuKit; subject: ExportSubject }) {
-  const { t } = useTranslation();
-  return (
-    <>
-      <Menu.Item className={menu.item} onSelect={() => startDownload(exportUrl(subject, 'mbox'))}>
-        <FileText aria-hidden />
-        {t('mail.exportMbox')}
-      </Menu.Item>
-      <Menu.Item className={menu.item} onSelect={() => startDownload(exportUrl(subject, 'zip'))}>
-        <FileArchive aria-hidden />
-        {t('mail.exportZip')}
-      </Menu.Item>
-    </>
-  );
 }
