@@ -21,6 +21,7 @@ const slowServerTests = [
   'apps/server/test/process/cluster-kill.test.ts', // PostgreSQL only: kills one of two server processes
   'apps/server/test/process/cluster-scheduled.test.ts', // PostgreSQL only: 10,000 scheduled sends, a node killed
   'apps/server/test/process/idle-memory.test.ts', // ~20 s: builds the server and measures an idle one
+  'apps/server/test/mail/export-memory.test.ts', // ~25 s: 2 × 100 MB of mail exported through a slow reader
 ];
 
 const server: TestProjectInlineConfiguration['test'] = {

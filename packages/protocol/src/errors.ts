@@ -132,6 +132,7 @@ export const errorCatalogue = {
   ],
   collector_oauth_required: [400, 'This provider lets mail programs in only through its own sign-in (OAuth)'],
   max_count_collectors: [400, 'Maximum number of collectors reached'],
+  export_limit_reached: [429, 'Two exports of this mailbox are already running: wait for one to finish'],
   send_already_sent: [409, 'The message has already been sent'],
   time_out_of_range: [400, 'Pick a time in the future, at most a year ahead'],
   scheduled_limit_reached: [409, 'Too many messages are waiting to be sent: send or cancel some first'],

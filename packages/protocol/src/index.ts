@@ -24,6 +24,7 @@ export * from './schemas/domains.js';
 export * from './schemas/collectors.js';
 export * from './schemas/time-controls.js';
 export * from './schemas/mail-imports.js';
+export * from './schemas/export.js';
 export * from './encryption.js';
 export * from './routes.js';
 export * from './first-screen.js';

@@ -77,6 +77,16 @@ export const routePaths = {
   applyFilter: route('POST', '/api/v1/filters/apply'),
   filterRun: route('GET', '/api/v1/filters/runs/:id'),
   settings: route('GET', '/api/v1/user/settings'),
+  /** A message's bytes exactly as stored, as a download (message/rfc822, `.eml`). */
+  messageSource: route('GET', '/api/v1/messages/:folder_id/:uid/source'),
+  /**
+   * Exports, each one streamed download (mbox or a zip of .eml in folder paths, see schemas/export.ts): a folder,
+   * a label's messages, a search's matches, the whole mailbox. A session held to one address gets its mail only.
+   */
+  exportFolder: route('GET', '/api/v1/export/folders/:folder_id'),
+  exportLabel: route('GET', '/api/v1/export/labels/:label_id'),
+  exportSearch: route('GET', '/api/v1/export/search'),
+  exportMailbox: route('GET', '/api/v1/export'),
   /** Any subset of the settings. */
   changeSettings: route('POST', '/api/v1/user/settings'),
   createProfile: route('POST', '/api/v1/user/profiles'),

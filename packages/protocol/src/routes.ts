@@ -11,6 +11,7 @@ import {
   snoozeRequestSchema,
   unsnoozeRequestSchema,
 } from './schemas/time-controls.js';
+import { exportQuerySchema, folderExportQuerySchema, searchExportQuerySchema } from './schemas/export.js';
 import {
   accessResponseSchema,
   loginQuerySchema,
@@ -266,6 +267,11 @@ const schemas = {
   testFilter: { body: filterTestSchema, response: filterTestResponseSchema },
   applyFilter: { body: filterApplySchema, response: filterRunResponseSchema },
   filterRun: { params: z.object({ id: idParamSchema }), response: filterRunResponseSchema },
+  messageSource: { params: z.object({ folder_id: folderIdPathSchema, uid: uidPathSchema }) },
+  exportFolder: { params: z.object({ folder_id: idParamSchema }), query: folderExportQuerySchema },
+  exportLabel: { params: z.object({ label_id: idParamSchema }), query: exportQuerySchema },
+  exportSearch: { query: searchExportQuerySchema },
+  exportMailbox: { query: exportQuerySchema },
   settings: { response: settingsResponseSchema },
   changeSettings: { body: settingsUpdateSchema, response: settingsResponseSchema },
   createProfile: { body: profileInputSchema, response: profilesResponseSchema },

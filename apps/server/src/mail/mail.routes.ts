@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { attachmentRoutes } from './attachments.js';
+import { exportRoutes } from './export/index.js';
 import { folderRoutes } from './folders.routes.js';
 import { labelRoutes } from './labels.routes.js';
 import { messageActionRoutes } from './message-actions.routes.js';
@@ -19,4 +20,5 @@ export const mailRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(labelRoutes);
   await app.register(searchRoutes);
   await app.register(messageActionRoutes);
+  await app.register(exportRoutes);
 };

@@ -128,6 +128,7 @@ export function AppRoutes() {
         {editableSection('labels')}
         {editableSection('filters')}
         <Route path="/settings/spam">{section('spam')}</Route>
+        <Route path="/settings/export">{section('export')}</Route>
         <Route path="/settings/aliases">{section('aliases')}</Route>
         <Route path="/settings/aliases/create">{section('aliases', 'create')}</Route>
         <Route path="/settings/support">{section('support')}</Route>

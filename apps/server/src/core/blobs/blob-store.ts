@@ -53,6 +53,11 @@ export interface BlobStore {
   sweepSpool(olderThanMs: number): Promise<number>;
   get(hash: string): Promise<Buffer>;
   /**
+   * The bytes of those of `hashes` that the store can hand over together cheaply (the database's small blobs, one
+   * query), by hash; the others are left out, to be streamed one by one. For readers of many messages (an export).
+   */
+  getMany?(hashes: readonly string[]): Promise<Map<string, Buffer>>;
+  /**
    * The bytes as a stream, or those of `range` (`end` exclusive; an attachment inside a stored
    * message); rejects (a missing blob, say) before any byte is read, so a caller can still answer
    * with an error. Any store can implement it: a file, an S3 object (a ranged GET).

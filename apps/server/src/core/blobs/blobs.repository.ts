@@ -41,6 +41,16 @@ export async function insertBlobs(db: Db, rows: (BlobRow & { hash: string })[]):
     .execute();
 }
 
+/** The rows of those of `hashes` the table holds, in one query. */
+export async function findBlobs(db: Db, hashes: readonly string[]): Promise<(BlobRow & { hash: string })[]> {
+  if (!hashes.length) return [];
+  return db
+    .selectFrom('blobs')
+    .select(['hash', 'size', 'codec', 'data'])
+    .where('hash', '=', sql<string>`any(${sql.val([...new Set(hashes)])}::text[])`)
+    .execute();
+}
+
 /** A page of the table's blobs after `after` (by hash), for the collector. */
 export async function listBlobRows(
   db: Db,

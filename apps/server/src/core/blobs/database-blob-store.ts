@@ -19,6 +19,7 @@ import {
   deleteBlobRow,
   deleteBlobRowWrittenBefore,
   findBlob,
+  findBlobs,
   insertBlob,
   insertBlobs,
   listBlobRows,
@@ -145,6 +146,14 @@ export class DatabaseBlobStore implements BlobStore {
   async get(hash: string): Promise<Buffer> {
     const row = await findBlob(this.db, hash);
     return row ? decode(row) : this.files.get(hash);
+  }
+
+  /** The small blobs of `hashes` in one query; large ones (files, S3) are left for stream(). */
+  async getMany(hashes: readonly string[]): Promise<Map<string, Buffer>> {
+    const rows = await findBlobs(this.db, hashes);
+    const found = new Map<string, Buffer>();
+    for (const row of rows) found.set(row.hash, await decode(row));
+    return found;
   }
 
   async stream(hash: string, range?: { start: number; end: number }): Promise<Readable> {

@@ -235,11 +235,11 @@ function TreeItem({ node, parentId, tree }: { node: FolderNode; parentId: number
 
   return (
     <li role="none" className={styles.node}>
-      {manage && folder.system === null ? (
+      {manage ? (
         <div className={itemMenuHost} data-active={active || undefined}>
           {row}
           <ItemMenu
-            item={{ kind: 'folder', id: folder.id, name: displayName }}
+            item={{ kind: 'folder', id: folder.id, name: displayName, system: folder.system !== null }}
             tabbable={folder.id === tabStop}
           />
         </div>

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../ui/confirm-dialog';
 import type { MenuKit } from '../../ui/dropdown';
 import { raiseSuccess } from '../../ui/notices-store';
 import menu from '../../ui/menu.module.css';
+import ExportMenuItems from './export-menu-items';
 import { findInbox } from './folder-order';
 import type { ItemAction, ManagedItem } from './item-menu';
 import { folderPath } from './paths';
@@ -19,7 +20,7 @@ import styles from './item-menu.module.css';
 // The rename and colour dialogs (Radix) load when first opened.
 const ManageDialog = lazy(() => import('./manage-dialogs'));
 
-/** The open '…' menu of a folder or label: rename, a label's colour, delete. */
+/** The open '…' menu of a folder or label: rename, a label's colour, export, delete (a system folder: export). */
 export function ItemMenuItems({
   Menu,
   item,
@@ -30,6 +31,8 @@ export function ItemMenuItems({
   onChoose(action: ItemAction): void;
 }) {
   const { t } = useTranslation();
+  const exported = <ExportMenuItems Menu={Menu} subject={{ kind: item.kind, id: item.id }} />;
+  if (item.kind === 'folder' && item.system) return exported;
   return (
     <>
       <Menu.Item className={menu.item} onSelect={() => onChoose('rename')}>
@@ -42,6 +45,8 @@ export function ItemMenuItems({
           {t('labels.recolor')}
         </Menu.Item>
       )}
+      <Menu.Separator className={menu.separator} />
+      {exported}
       <Menu.Separator className={menu.separator} />
       <Menu.Item className={clsx(menu.item, styles.danger)} onSelect={() => onChoose('delete')}>
         <Trash2 aria-hidden />

@@ -17,7 +17,13 @@ export const itemMenuHost = styles.host;
 
 /** A user folder or a label, as its sidebar menu manages it. */
 export type ManagedItem =
-  { kind: 'folder'; id: number; name: string } | { kind: 'label'; id: number; name: string; color: string };
+  | {
+      kind: 'folder';
+      id: number;
+      name: string;
+      /** Inbox, Sent…: exported, never renamed or deleted. */ system?: boolean;
+    }
+  | { kind: 'label'; id: number; name: string; color: string };
 
 /** What the menu's items open. */
 export type ItemAction = 'rename' | 'color' | 'delete';
@@ -29,7 +35,10 @@ export interface ItemMenuProps {
   className?: string;
 }
 
-/** The '…' menu beside a folder or label in the sidebar: rename, a label's colour, and delete after a confirmation. */
+/**
+ * The '…' menu beside a folder or label in the sidebar: rename, a label's colour, export (mbox or zip), and delete
+ * after a confirmation; a system folder's has the export only.
+ */
 export function ItemMenu({ item, tabbable = true, className }: ItemMenuProps) {
   const { t } = useTranslation();
   const [open, setOpen] = useState<ItemAction | null>(null);

@@ -224,19 +224,19 @@ function MessageView({
         >
           {fullscreen ? <Minimize2 aria-hidden /> : <Maximize2 aria-hidden />}
         </IconButton>
-        {/* Filters are settings, which alias-only users do not have (SPEC §6). */}
-        {user?.info.alias ? null : (
-          <Dropdown
-            align="end"
-            prefetch={loadReaderMenuItems}
-            trigger={
-              <IconButton label={t('mail.messageMenu')}>
-                <EllipsisVertical aria-hidden />
-              </IconButton>
-            }
-            content={(Menu) => <ReaderMenuItems Menu={Menu} message={message} />}
-          />
-        )}
+        <Dropdown
+          align="end"
+          prefetch={loadReaderMenuItems}
+          trigger={
+            <IconButton label={t('mail.messageMenu')}>
+              <EllipsisVertical aria-hidden />
+            </IconButton>
+          }
+          content={(Menu) => (
+            // Filters are settings, which alias-only users do not have (SPEC §6).
+            <ReaderMenuItems Menu={Menu} message={message} filters={!user?.info.alias} />
+          )}
+        />
       </div>
 
       <header className={styles.header}>

@@ -37,6 +37,7 @@ const AccessSection = lazyChunk(() => import('./access-section'));
 const BaSection = lazyChunk(() => import('./ba-section'));
 const SupportSection = lazyChunk(() => import('./support-section'));
 const SpamSection = lazyChunk(() => import('./spam-section'));
+const ExportSection = lazyChunk(() => import('./export-section'));
 
 /** The sections with create and edit/{id} children. */
 const editable = (action: SettingsAction | undefined): action is 'create' | 'edit' | undefined =>
@@ -102,6 +103,7 @@ export function SettingsSection({
     if (section === 'ba') return <BaSection />;
     if (section === 'support') return <SupportSection />;
     if (section === 'spam') return <SpamSection />;
+    if (section === 'export') return <ExportSection />;
     if (section === 'd_emails') return <DelegatedSection />;
   }
   if (section === 'collectors' && (action === undefined || action === 'create' || action === 'confirm'))
