@@ -81,7 +81,9 @@ export const shellTerser: Plugin = {
     const { minify } = await import('terser');
     const result = await minify(code, {
       module: true,
-      compress: { passes: 3 },
+      // Property reads have no side effects (pure_getters): none of the shell's code reads a property for its effect
+      // (no forced reflows by a bare `el.offsetHeight`), and it is ~0.17 KB gzipped of the 110 KB budget.
+      compress: { passes: 3, pure_getters: true },
       mangle: false,
       sourceMap: false,
     });

@@ -2,7 +2,7 @@ import { FileArchive, FileText } from 'lucide-react';
 import { useTranslation } from '../../i18n';
 import type { MenuKit } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
-import { exportUrl, startDownload, type ExportSubject } from './export-urls';
+import { exportUrl, startDownload, type ExportSubject } from '../../api/downloads';
 
 /** The two export items of a menu: one mbox file, or a zip of .eml files in folders. */
 export default function ExportMenuItems({ Menu, subject }: { Menu: MenuKit; subject: ExportSubject }) {

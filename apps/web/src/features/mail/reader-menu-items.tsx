@@ -5,7 +5,7 @@ import { useNavigate } from '../../lib/router';
 import type { MenuKit } from '../../ui/dropdown';
 import menu from '../../ui/menu.module.css';
 import { newFilterPath } from '../filters';
-import { messageSourceUrl, startDownload } from '../folders';
+import { messageSourceUrl, startDownload } from '../../api/downloads';
 
 /** The reader's "more" menu: what does not earn a button of its own (a filter from it, Download .eml). Loads with the menu (DESIGN §5). */
 export default function ReaderMenuItems({

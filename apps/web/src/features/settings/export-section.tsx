@@ -7,7 +7,8 @@ import { NativeSelect } from '../../ui/select';
 import { Preloader } from '../../ui/preloader';
 import page from '../../ui/settings-page.module.css';
 import { SettingsPage } from '../../ui/settings-editor-header';
-import { exportUrl, flattenFolders, folderLabel, useFolders, type ExportSubject } from '../folders';
+import { exportUrl, type ExportSubject } from '../../api/downloads';
+import { flattenFolders, folderLabel, useFolders } from '../folders';
 import { Group } from './security-parts';
 import styles from './settings-sections.module.css';
 

@@ -1,5 +1,9 @@
+/**
+ * The addresses of downloads the server streams (exports, a message's source), and starting one: imported by the
+ * lazily loaded menus and sections that offer them, never by the shell (DESIGN §5: its first load ≤ 110 KB).
+ */
 import type { ExportFormat, MessageQuery } from '@mailroom/protocol';
-import { routeUrl, routes } from '../../api/client';
+import { routeUrl, routes } from './client';
 
 /** What an export takes: a folder (narrowed to one address or not), a label, a search's matches, the mailbox. */
 export type ExportSubject =
