@@ -238,7 +238,7 @@ describe('blobs in S3', () => {
 
   it(
     'the server process configured with BLOB_STORE=s3 keeps what it receives in the bucket',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-s3-server-'));
       cleanup(() => fs.rm(dataDir, { recursive: true, force: true }));

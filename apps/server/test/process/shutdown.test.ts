@@ -134,7 +134,7 @@ function metric(text: string, name: string, labels: Record<string, string> = {})
 describe('health', () => {
   it(
     'live and ready answer 200 on a working server, and /healthz is readiness',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const ctx = await setUp();
       const server = startServer(ctx.env);
@@ -156,7 +156,7 @@ describe('health', () => {
 describe('metrics', () => {
   it(
     'ingest, delivery, outbox, jobs and the pool move on /metrics after SMTP mail and an outbox send',
-    { timeout: 120_000 },
+    { timeout: 240_000 },
     async () => {
       const ctx = await setUp({}, 2);
       const server = startServer(ctx.env);
