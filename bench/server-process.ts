@@ -44,8 +44,6 @@ export async function startServer(opts: {
   databaseUrl?: string;
   /** Node options for the server process (e.g. --cpu-prof). */
   nodeArgs?: string[];
-  /** Another script than the serve script's bundle: tsc's apps/server/dist/main.js names functions in a CPU profile. */
-  entry?: string;
   /** More environment for the server (e.g. OUTBOUND_ALLOW_PRIVATE for a loopback IMAP server). */
   env?: Record<string, string>;
 }): Promise<ServerProcess> {
@@ -59,7 +57,7 @@ export async function startServer(opts: {
   const started = performance.now();
   const server: ChildProcess = spawn(
     process.execPath,
-    [...serve.nodeArgs, ...(opts.nodeArgs ?? []), opts.entry ?? serve.entry],
+    [...serve.nodeArgs, ...(opts.nodeArgs ?? []), serve.entry],
     {
       cwd: root,
       env: {
