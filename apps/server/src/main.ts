@@ -19,7 +19,7 @@ import { startIngest } from './delivery/index.js';
 import { startSendingJobs, withFilterActions } from './sending/index.js';
 import { startFilterRuns } from './filters/index.js';
 import { startContactImports } from './contacts/index.js';
-import { startMailImports } from './imports/index.js';
+import { startMailImports, sweepImportUploads } from './imports/index.js';
 import { startSpamJobs } from './spam/index.js';
 import { sweepExpiredEncrypted } from './encrypted/index.js';
 import { runDomainUpkeep } from './addresses/index.js';
@@ -114,6 +114,8 @@ async function main() {
     // The sign-in log is kept AUTH_LOG_DAYS.
     { name: 'auth-log-sweep', run: () => deleteOldAuthLog(db) },
     { name: 'encrypted-sweep', run: () => sweepExpiredEncrypted({ db, blobs }) },
+    // Import files' chunked uploads left unfinished, or never imported, for a day.
+    { name: 'import-upload-sweep', run: () => sweepImportUploads(db) },
   ].map(({ name, run }) =>
     startRecurringJob({ db, name, intervalMs: 3600_000, run, log: app.log.child({ area: 'jobs' }) }),
   );

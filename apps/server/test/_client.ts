@@ -36,7 +36,7 @@ export type ApiInput<K extends ApiRouteName> = ([ParamNames<K>] extends [never]
   /** A form body (application/x-www-form-urlencoded) instead of JSON. */
   form?: Record<string, string>;
   /** A raw body sent as it is, with the content-type given in `headers`. */
-  raw?: string;
+  raw?: string | Buffer;
   headers?: Record<string, string>;
   /** false: leave out the CSRF header a browser-like client sends on a non-GET request. */
   csrf?: boolean;

@@ -170,7 +170,7 @@ export class Browser {
       json?: unknown;
       form?: Record<string, string>;
       /** A raw body, sent as it is with the content-type of `headers`. */
-      body?: string;
+      body?: string | Buffer;
       headers?: Record<string, string>;
       csrf?: boolean;
       /** The client's address as the server sees it (default 127.0.0.1). */
@@ -186,7 +186,7 @@ export class Browser {
       headers[CSRF_HEADER] = '1';
       headers.origin ??= this.origin;
     }
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (opts.json !== undefined) {
       headers['content-type'] = 'application/json';
       payload = JSON.stringify(opts.json);

@@ -108,6 +108,11 @@ export const routePaths = {
   startMailImport: route('POST', '/api/v1/imports'),
   mailImports: route('GET', '/api/v1/imports'),
   mailImport: route('GET', '/api/v1/imports/:id'),
+  /** An import file's chunked upload: begin one, ask how far it got, send a part, give it up. */
+  createImportUpload: route('POST', '/api/v1/imports/uploads'),
+  importUpload: route('GET', '/api/v1/imports/uploads/:id'),
+  putImportUploadPart: route('PUT', '/api/v1/imports/uploads/:id/parts/:part'),
+  deleteImportUpload: route('DELETE', '/api/v1/imports/uploads/:id'),
   /** A vCard 4.0 file, as a download. */
   exportContacts: route('GET', '/api/v1/contacts/export'),
   /** Compose's autocomplete. */

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import {
+  importUploadCreateSchema,
+  importUploadPartParamsSchema,
+  importUploadResponseSchema,
   mailImportResponseSchema,
   mailImportStartSchema,
   mailImportsResponseSchema,
@@ -296,6 +299,10 @@ const schemas = {
   startMailImport: { body: mailImportStartSchema, response: mailImportResponseSchema },
   mailImports: { response: mailImportsResponseSchema },
   mailImport: { params: z.object({ id: idParamSchema }), response: mailImportResponseSchema },
+  createImportUpload: { body: importUploadCreateSchema, response: importUploadResponseSchema },
+  importUpload: { params: z.object({ id: idParamSchema }), response: importUploadResponseSchema },
+  putImportUploadPart: { params: importUploadPartParamsSchema, response: importUploadResponseSchema },
+  deleteImportUpload: { params: z.object({ id: idParamSchema }), response: okSchema },
   exportContacts: { query: contactExportQuerySchema },
   suggestContacts: { query: suggestQuerySchema, response: suggestResponseSchema },
   knownContact: { query: knownQuerySchema, response: knownResponseSchema },

@@ -33,6 +33,7 @@ import {
   type MailImportRow,
 } from './imports.repository.js';
 import { MAIL_IMPORT_JOB } from './imports.service.js';
+import { importUploadBlobs } from './import-uploads.repository.js';
 
 export interface MailImportDeps {
   db: Db;
@@ -88,9 +89,10 @@ export function startMailImports(deps: MailImportDeps) {
   });
 }
 
-function sourceOf(row: MailImportRow): ImportFile | null {
+async function sourceOf(db: Db, row: MailImportRow): Promise<ImportFile | null> {
   if (row.source_path) return { path: row.source_path };
   if (row.source_blob) return { blobHash: row.source_blob };
+  if (row.source_upload) return { parts: await importUploadBlobs(db, row.source_upload) };
   return null;
 }
 
@@ -112,7 +114,7 @@ async function runImport(deps: MailImportDeps, id: number, job: JobContext): Pro
     progress = { ...progress, state, error, total: Math.max(progress.total, progress.position) };
     await publish(await saveMailImportProgress(db, id, progress), [{ event: 'updateMailboxList' }]);
   };
-  const file = sourceOf(row);
+  const file = await sourceOf(db, row);
   if (!file) return void (await finish('failed', 'import_file_unreadable'));
   const account = await requireAccount(db, accountId);
   const ctx: BatchContext = {

@@ -1,17 +1,20 @@
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { MailImportFormat } from '@mailroom/protocol';
-import type { BlobStore } from '../core/blobs/index.js';
+import { MissingBlobError, type BlobStore } from '../core/blobs/index.js';
 import { DomainError } from '../core/errors.js';
 import { readTarGz, readEml, readZip } from './archive-readers.js';
 import { ImportRefused, type ImportItem } from './import-item.js';
 import { readMbox } from './mbox-reader.js';
 
-/** Where an import's file is: a file on the server's disk (the CLI, a finished chunked upload) or a blob. */
-export type ImportFile = { path: string } | { blobHash: string };
+/**
+ * Where an import's file is: a file on the server's disk (the CLI), a blob (a compose upload), or the parts of a
+ * chunked upload (blobs whose bytes one after the other are the file).
+ */
+export type ImportFile = { path: string } | { blobHash: string } | { parts: string[] };
 
 /**
  * The format of a file from its first bytes: a zip's local header, gzip's magic, an mbox's `From ` line; anything
@@ -42,9 +45,22 @@ async function openStream(blobs: BlobStore | null, file: ImportFile): Promise<Re
       await fs.access(file.path);
       return createReadStream(file.path, { highWaterMark: 256 * 1024 });
     }
+    if ('parts' in file) return Readable.from(concatenated(blobs!, file.parts), { objectMode: false });
     return await blobs!.stream(file.blobHash);
   } catch {
     throw new ImportRefused('import_file_unreadable');
+  }
+}
+
+/** The bytes of `hashes`' blobs one after the other, one blob open at a time. */
+async function* concatenated(blobs: BlobStore, hashes: string[]): AsyncGenerator<Buffer> {
+  for (const hash of hashes) {
+    try {
+      for await (const chunk of await blobs.stream(hash)) yield chunk as Buffer;
+    } catch (err) {
+      if (err instanceof MissingBlobError) throw new ImportRefused('import_file_unreadable');
+      throw err;
+    }
   }
 }
 

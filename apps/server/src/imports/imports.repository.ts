@@ -6,6 +6,7 @@ import {
   type MailImportReportEntry,
 } from '@mailroom/protocol';
 import { type Database, type Db, ownRow, type Trx } from '../core/db/index.js';
+import { blobsOfImportUploads, deleteUploadOfImport } from './import-uploads.repository.js';
 
 /** mail_imports and mail_import_keys (migration 042). */
 export type MailImportRow = Selectable<Database['mail_imports']>;
@@ -40,6 +41,7 @@ export async function insertMailImport(
     file_name: string;
     source_path: string | null;
     source_blob: string | null;
+    source_upload: number | null;
     filters: boolean;
   },
 ): Promise<MailImportRow> {
@@ -104,13 +106,17 @@ export function progressOf(row: MailImportRow): MailImportProgress {
   };
 }
 
-/** Stores how far the import got, in the transaction of its batch; a finished import lets go of its file. */
+/**
+ * Stores how far the import got, in the transaction of its batch; a finished import lets go of its file (a chunked
+ * upload's row goes with its parts).
+ */
 export async function saveMailImportProgress(
   trx: Trx | Db,
   id: number,
   p: MailImportProgress,
 ): Promise<MailImportRow> {
   const finished = p.state === 'done' || p.state === 'failed';
+  if (finished) await deleteUploadOfImport(trx, id);
   return trx
     .updateTable('mail_imports')
     .set({
@@ -164,7 +170,7 @@ export async function storedBlobHashes(db: Db, accountId: number, hashes: string
   return new Set(rows.map((r) => r.blob_hash));
 }
 
-/** Which of `hashes` an unfinished import still reads (for the blob collector). */
+/** Which of `hashes` an unfinished import or an upload's part still holds (for the blob collector). */
 export async function blobsOfMailImports(db: Db, hashes: string[]): Promise<string[]> {
   if (!hashes.length) return [];
   const rows = await db
@@ -172,5 +178,5 @@ export async function blobsOfMailImports(db: Db, hashes: string[]): Promise<stri
     .select('source_blob')
     .where('source_blob', 'in', hashes)
     .execute();
-  return rows.map((r) => r.source_blob!);
+  return [...rows.map((r) => r.source_blob!), ...(await blobsOfImportUploads(db, hashes))];
 }

@@ -11,8 +11,10 @@ import { findMailImport, insertMailImport, listMailImports, toMailImport } from 
 export const MAIL_IMPORT_JOB = 'mail-import';
 
 export interface StartImportInput {
-  /** The file: on the server's disk (the CLI, a finished chunked upload) or in the blob store (an upload). */
+  /** The file: on the server's disk (the CLI) or in the blob store (a compose upload's blob, a chunked upload's parts). */
   file: ImportFile;
+  /** The chunked upload the parts are of: removed when the import ends. */
+  uploadId?: number;
   /** What the member calls it (its upload name): shown in the list. */
   name?: string;
   options?: { filters?: boolean };
@@ -32,6 +34,7 @@ export async function startImport(db: Db, accountId: number, input: StartImportI
       file_name: name.slice(0, 255),
       source_path: 'path' in input.file ? path.resolve(input.file.path) : null,
       source_blob: 'blobHash' in input.file ? input.file.blobHash : null,
+      source_upload: input.uploadId ?? null,
       filters: input.options?.filters ?? false,
     });
     await enqueueJob(trx, { kind: MAIL_IMPORT_JOB, key: String(inserted.id) });

@@ -13,3 +13,4 @@ export { runMailImport, startMailImports, type MailImportDeps } from './import-r
 export { blobsOfMailImports } from './imports.repository.js';
 export { mailImportRoutes } from './imports.routes.js';
 export { importFormat } from './import-source.js';
+export { sweepImportUploads } from './import-uploads.service.js';

@@ -4,7 +4,7 @@ import { loadAboutPage } from '../features/about';
 import { loadLoginPage } from '../features/auth';
 import { loadContactsPage } from '../features/contacts';
 import { loadDecryptPage } from '../features/decrypt';
-import { loadSettingsLayout, type SettingsAction, type SettingsSectionId } from '../features/settings';
+import { loadSettingsPages } from '../features/settings';
 import { Lazy, lazyChunk } from '../ui/lazy-route';
 import { loadFeatureTexts } from '../i18n';
 import { NoAliasGuard, Protected } from './protected-layout';
@@ -22,19 +22,16 @@ const DecryptPage = lazyChunk(() =>
   Promise.all([loadDecryptPage(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 const ContactsPage = lazyChunk(loadContactsPage);
-const SettingsLayout = lazyChunk(() =>
-  Promise.all([loadSettingsLayout(), loadFeatureTexts()]).then(([chunk]) => chunk),
-);
-const SettingsSectionPage = lazyChunk(() =>
-  loadSettingsLayout().then((module) => ({ default: module.SettingsSection })),
+const SettingsPages = lazyChunk(() =>
+  Promise.all([loadSettingsPages(), loadFeatureTexts()]).then(([chunk]) => chunk),
 );
 
 /**
  * The parts of a route kept by the next one: the Switch renders one Route at a time, always in the same place, so
  * React keeps every element of the same type in the same position. All protected routes render <Protected> first,
  * which keeps the shell (sidebar, websocket) mounted across them; the folder, label and search views stay mounted
- * while a message opens, closes or the page turns (msg_id is an optional parameter of their own route); the
- * settings layout stays while its sections change.
+ * while a message opens, closes or the page turns (msg_id is an optional parameter of their own route); settings
+ * is one route here, whose layout stays while its sections change.
  */
 function page(element: ReactNode) {
   return <Lazy>{element}</Lazy>;
@@ -46,26 +43,6 @@ function members(element: ReactNode) {
     <Protected>
       <NoAliasGuard>{element}</NoAliasGuard>
     </Protected>
-  );
-}
-
-/** A settings page in the settings layout: a section, or a redirect to one. */
-function settings(element: ReactNode) {
-  return members(page(<SettingsLayout>{element}</SettingsLayout>));
-}
-
-function section(id: SettingsSectionId, action?: SettingsAction) {
-  return settings(page(<SettingsSectionPage section={id} action={action} />));
-}
-
-/** The create and edit/{id} children of profiles, folders, labels and filters (SPEC §2). */
-function editableSection(id: SettingsSectionId) {
-  return (
-    <>
-      <Route path={`/settings/${id}`}>{section(id)}</Route>
-      <Route path={`/settings/${id}/create`}>{section(id, 'create')}</Route>
-      <Route path={`/settings/${id}/edit/:id`}>{section(id, 'edit')}</Route>
-    </>
   );
 }
 
@@ -108,30 +85,8 @@ export function AppRoutes() {
         </Route>
 
         <Route path="/contacts">{members(page(<ContactsPage />))}</Route>
-        <Route path="/settings">{settings(<Navigate to="/settings/main" replace />)}</Route>
-        <Route path="/settings/main">{section('main')}</Route>
-        {editableSection('profiles')}
-        <Route path="/settings/ba">{section('ba')}</Route>
-        <Route path="/settings/collectors">{section('collectors')}</Route>
-        <Route path="/settings/collectors/create">{section('collectors', 'create')}</Route>
-        <Route path="/settings/collectors/confirm/:email">{section('collectors', 'confirm')}</Route>
-        <Route path="/settings/d_emails">{section('d_emails')}</Route>
-        <Route path="/settings/domains">{settings(<Navigate to="/settings/domains/list" replace />)}</Route>
-        <Route path="/settings/domains/list">{section('domains')}</Route>
-        <Route path="/settings/domains/list/create">{section('domains', 'create')}</Route>
-        <Route path="/settings/domains/confirm/:id">{section('domains', 'confirm')}</Route>
-        <Route path="/settings/domains/dkim/:id">{section('domains', 'dkim')}</Route>
-        <Route path="/settings/domains/remove/:id">{section('domains', 'remove')}</Route>
-        <Route path="/settings/domains/emails/:id">{section('domains', 'emails')}</Route>
-        <Route path="/settings/access">{section('access')}</Route>
-        {editableSection('folders')}
-        {editableSection('labels')}
-        {editableSection('filters')}
-        <Route path="/settings/spam">{section('spam')}</Route>
-        <Route path="/settings/export">{section('export')}</Route>
-        <Route path="/settings/aliases">{section('aliases')}</Route>
-        <Route path="/settings/aliases/create">{section('aliases', 'create')}</Route>
-        <Route path="/settings/support">{section('support')}</Route>
+        {/* One route for all of settings: its table is in the settings chunk, not in the shell's first paint. */}
+        <Route path="/settings/*?">{members(page(<SettingsPages />))}</Route>
 
         <Route>
           <Navigate to="/mail" replace />

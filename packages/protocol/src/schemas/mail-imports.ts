@@ -75,13 +75,53 @@ export const mailImportSchema = z.object({
 export type MailImport = z.infer<typeof mailImportSchema>;
 
 /**
- * POST imports: a file uploaded before (an upload's id) imported into the account. `filters`: the account's Sieve
- * filters run on each message (off by default; spam scoring never runs on imported mail).
+ * An import file's chunked upload (issue 33): files of several GB come in parts of IMPORT_UPLOAD_PART_BYTES, each
+ * its own request (PUT imports/uploads/{id}/parts/{n}, the bytes as the body), so a dropped connection costs one
+ * part: the client asks how far the upload got (GET imports/uploads/{id}: `received`) and goes on from there. Parts
+ * are stored in the blob store as they come, so any server process may take the next one and a restart loses none.
  */
-export const mailImportStartSchema = z.object({
-  upload_id: idParamSchema,
-  filters: z.boolean().default(false),
+export const IMPORT_UPLOAD_PART_BYTES = 8 * 2 ** 20;
+/** An import file may be at most this large (and no larger than the mailbox's quota). */
+export const IMPORT_UPLOAD_MAX_BYTES = 50 * 2 ** 30;
+/** Unfinished uploads an account may have at once (each is removed a day after its last part, or once imported). */
+export const IMPORT_UPLOADS_MAX = 2;
+
+export const importUploadCreateSchema = z.object({
+  file_name: z.string().trim().min(1).max(255),
+  size: z.number().int().positive(),
 });
+export type ImportUploadCreate = z.input<typeof importUploadCreateSchema>;
+
+export const importUploadSchema = z.object({
+  id: z.number().int(),
+  file_name: z.string(),
+  size: z.number().int(),
+  /** Bytes received: the parts before `received / part_bytes` are stored; the upload is complete at `size`. */
+  received: z.number().int(),
+  part_bytes: z.number().int(),
+  created_at: z.string(),
+});
+export type ImportUpload = z.infer<typeof importUploadSchema>;
+export const importUploadResponseSchema = z.object({ upload: importUploadSchema });
+export const importUploadPartParamsSchema = z.object({
+  id: idParamSchema,
+  part: z.coerce.number().int().min(0).max(IMPORT_UPLOAD_MAX_BYTES / IMPORT_UPLOAD_PART_BYTES),
+});
+
+/**
+ * POST imports: a file uploaded before imported into the account — a complete chunked upload (`import_upload_id`)
+ * or a compose upload of up to 50 MB (`upload_id`). `filters`: the account's Sieve filters run on each message (off
+ * by default; spam scoring never runs on imported mail).
+ */
+export const mailImportStartSchema = z
+  .object({
+    upload_id: idParamSchema.optional(),
+    import_upload_id: idParamSchema.optional(),
+    filters: z.boolean().default(false),
+  })
+  .refine((body) => (body.upload_id === undefined) !== (body.import_upload_id === undefined), {
+    message: 'exactly one of upload_id and import_upload_id',
+  });
 export type MailImportStart = z.input<typeof mailImportStartSchema>;
 
 export const mailImportResponseSchema = z.object({ import: mailImportSchema });

@@ -562,6 +562,8 @@ export interface Database {
     file_name: string;
     source_path: string | null;
     source_blob: string | null;
+    /** A chunked upload the file came in (migration 043); null for the CLI's file and a compose upload. */
+    source_upload: ColumnType<number | null, number | null | undefined, number | null>;
     filters: ColumnType<boolean, boolean | undefined, boolean>;
     position: ColumnType<number, number | undefined, number>;
     total: ColumnType<number, number | undefined, number>;
@@ -573,6 +575,21 @@ export interface Database {
     error: string | null;
     created_at: CreatedAt;
     updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  /** An import file's chunked upload and its parts, each a blob (migration 043). */
+  mail_import_uploads: {
+    id: Generated<number>;
+    account_id: number;
+    file_name: string;
+    size: ColumnType<number, number, number>;
+    created_at: CreatedAt;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  mail_import_upload_parts: {
+    upload_id: number;
+    part: number;
+    size: number;
+    blob_hash: string;
   };
   /** Every message an account imported, by key (migration 042). */
   mail_import_keys: {

@@ -1,4 +1,4 @@
-// The settings pages (loaded with their route) and the section names the route table is built from.
+// The settings pages, loaded with their route (their own route table is in the chunk), and the section names.
 export { settingsSections, type SettingsAction, type SettingsSectionId } from './sections';
 
-export const loadSettingsLayout = () => import('./settings-layout');
+export const loadSettingsPages = () => import('./settings-routes');
