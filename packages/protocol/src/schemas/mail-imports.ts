@@ -126,3 +126,4 @@ export type MailImportStart = z.input<typeof mailImportStartSchema>;
 
 export const mailImportResponseSchema = z.object({ import: mailImportSchema });
 export const mailImportsResponseSchema = z.object({ imports: z.array(mailImportSchema) });
+export type MailImportsResponse = z.infer<typeof mailImportsResponseSchema>;

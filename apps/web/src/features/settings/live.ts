@@ -1,3 +1,4 @@
+import type { MailImport, MailImportsResponse } from '@mailroom/protocol';
 import type { LiveHandler } from '../../api/live';
 
 /**
@@ -7,6 +8,8 @@ import type { LiveHandler } from '../../api/live';
  */
 const securityKey = ['security'] as const;
 const supportKey = ['support'] as const;
+/** importKeys.list of import-queries.ts, likewise. */
+const importsKey = ['mailImports'] as const;
 
 /**
  * The security settings (password, names, grants) or the support requests changed in another tab or by the server:
@@ -14,9 +17,22 @@ const supportKey = ['support'] as const;
  */
 export const settingsLiveHandler: LiveHandler = {
   onEvent(event, client) {
+    // A mail import's progress (one event a batch): the list shows it as it comes.
+    if (event.event === 'mailImport') {
+      client.setQueryData<MailImportsResponse>(importsKey, (list) => list && withImport(list, event.import));
+      return;
+    }
     if (event.event !== 'updateAccount') return;
     if (event.part === 'security') void client.invalidateQueries({ queryKey: securityKey });
     if (event.part === 'support') void client.invalidateQueries({ queryKey: supportKey });
   },
-  refreshAfterGap: [securityKey, supportKey],
+  refreshAfterGap: [securityKey, supportKey, importsKey],
 };
+
+/** An import as the list holds it: replaced in place, or put first when it is new (the list's owner uses it too). */
+export function withImport(list: MailImportsResponse | undefined, item: MailImport): MailImportsResponse {
+  const imports = list?.imports ?? [];
+  return imports.some((one) => one.id === item.id)
+    ? { imports: imports.map((one) => (one.id === item.id ? item : one)) }
+    : { imports: [item, ...imports] };
+}

@@ -11,6 +11,7 @@ export const settingsSections = [
   'labels',
   'filters',
   'spam',
+  'import',
   'export',
   'aliases',
   'support',

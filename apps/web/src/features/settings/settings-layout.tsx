@@ -37,6 +37,7 @@ const AccessSection = lazyChunk(() => import('./access-section'));
 const BaSection = lazyChunk(() => import('./ba-section'));
 const SupportSection = lazyChunk(() => import('./support-section'));
 const SpamSection = lazyChunk(() => import('./spam-section'));
+const ImportSection = lazyChunk(() => import('./import-section'));
 const ExportSection = lazyChunk(() => import('./export-section'));
 
 /** The sections with create and edit/{id} children. */
@@ -103,6 +104,7 @@ export function SettingsSection({
     if (section === 'ba') return <BaSection />;
     if (section === 'support') return <SupportSection />;
     if (section === 'spam') return <SpamSection />;
+    if (section === 'import') return <ImportSection />;
     if (section === 'export') return <ExportSection />;
     if (section === 'd_emails') return <DelegatedSection />;
   }
