@@ -108,8 +108,14 @@ export const errorCatalogue = {
   contact_groups_limit_reached: [409, 'There are as many groups as an address book may have'],
   contact_import_active: [409, 'A contacts import is already running: wait for it to finish'],
   import_file_unreadable: [400, 'The file is not an mbox, an .eml, or a .zip or .tar.gz of .eml files'],
-  import_file_too_large: [413, 'The file is larger than an import may be (50 GB, and no more than your mailbox quota)'],
-  import_uploads_limit_reached: [429, 'Two uploads are already unfinished: finish or cancel one of them first'],
+  import_file_too_large: [
+    413,
+    'The file is larger than an import may be (50 GB, and no more than your mailbox quota)',
+  ],
+  import_uploads_limit_reached: [
+    429,
+    'Two uploads are already unfinished: finish or cancel one of them first',
+  ],
   import_upload_incomplete: [409, 'The file has not been uploaded completely yet'],
   import_archive_too_large: [413, 'The archive unpacks to more than an import may hold'],
   import_archive_bomb: [400, 'The archive unpacks to far more than its size: it was not unpacked further'],

@@ -54,7 +54,11 @@ export async function insertImportUpload(
   trx: Trx,
   values: { account_id: number; file_name: string; size: number },
 ): Promise<ImportUploadRow> {
-  const row = await trx.insertInto('mail_import_uploads').values(values).returningAll().executeTakeFirstOrThrow();
+  const row = await trx
+    .insertInto('mail_import_uploads')
+    .values(values)
+    .returningAll()
+    .executeTakeFirstOrThrow();
   return { ...row, received: 0 };
 }
 
@@ -115,7 +119,9 @@ export async function deleteImportUpload(db: Db | Trx, accountId: number, id: nu
 export async function deleteUploadOfImport(trx: Trx | Db, importId: number): Promise<void> {
   await trx
     .deleteFrom('mail_import_uploads')
-    .where('id', '=', (eb) => eb.selectFrom('mail_imports').select('source_upload').where('id', '=', importId))
+    .where('id', '=', (eb) =>
+      eb.selectFrom('mail_imports').select('source_upload').where('id', '=', importId),
+    )
     .execute();
 }
 
@@ -155,7 +161,9 @@ export async function blobsOfImportUploads(db: Db, hashes: string[]): Promise<st
 
 /** Serialises the account's upload bookkeeping (how many are open, which part comes next) for the transaction. */
 export async function lockImportUploads(trx: Trx, accountId: number): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`import-uploads:${accountId}`}::text, 0))`.execute(trx);
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`import-uploads:${accountId}`}::text, 0))`.execute(
+    trx,
+  );
 }
 
 /** Whether an import has taken the upload (it then belongs to that import until it ends). */

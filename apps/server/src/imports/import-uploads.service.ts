@@ -95,7 +95,8 @@ export async function putImportUploadPart(
     await lockImportUploads(trx, accountId);
     const now = await findImportUpload(trx, accountId, input.id);
     if (!now || (await importUploadTaken(trx, input.id))) throw new DomainError('entity_not_found');
-    if (input.part > (await countImportUploadParts(trx, input.id))) throw new DomainError('invalid_request_params');
+    if (input.part > (await countImportUploadParts(trx, input.id)))
+      throw new DomainError('invalid_request_params');
     await saveImportUploadPart(trx, {
       upload_id: input.id,
       part: input.part,

@@ -31,7 +31,9 @@ export const mailImportRoutes: FastifyPluginAsyncZod = async (app) => {
       const accountId = ownerOnly(principal);
       const { import_upload_id: importUploadId, filters } = request.body;
       if (importUploadId !== undefined)
-        return { import: await startUploadImport(db, app.deps.blobs, accountId, importUploadId, { filters }) };
+        return {
+          import: await startUploadImport(db, app.deps.blobs, accountId, importUploadId, { filters }),
+        };
       const [upload] = await findUploads(db, principal, [request.body.upload_id!]);
       if (!upload) throw new DomainError('entity_not_found');
       await importFormat(app.deps.blobs, { blobHash: upload.blob_hash });

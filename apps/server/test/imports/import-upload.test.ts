@@ -97,7 +97,8 @@ describe('chunked upload of an import file', () => {
     const uploads = [];
     for (let i = 0; i < IMPORT_UPLOADS_MAX; i++)
       uploads.push(
-        (await okBody(ann.browser, 'createImportUpload', { body: { file_name: `f${i}.mbox`, size: 100 } })).upload,
+        (await okBody(ann.browser, 'createImportUpload', { body: { file_name: `f${i}.mbox`, size: 100 } }))
+          .upload,
       );
     const third = await api(ann.browser, 'createImportUpload', { body: { file_name: 'f.mbox', size: 100 } });
     expect([third.status, third.code]).toEqual([429, 'import_uploads_limit_reached']);
@@ -122,8 +123,9 @@ describe('chunked upload of an import file', () => {
   it('an upload left for a day is swept, one an import is reading is kept until the import ends', async () => {
     const ann = await mailUser(ctx, 'Ann Sweep');
     const { file } = bigMbox(2, 1000, 'sweep');
-    const left = (await okBody(ann.browser, 'createImportUpload', { body: { file_name: 'a.mbox', size: 500 } }))
-      .upload;
+    const left = (
+      await okBody(ann.browser, 'createImportUpload', { body: { file_name: 'a.mbox', size: 500 } })
+    ).upload;
     const taken = (
       await okBody(ann.browser, 'createImportUpload', { body: { file_name: 'b.mbox', size: file.length } })
     ).upload;

@@ -105,7 +105,11 @@ export type ImportUpload = z.infer<typeof importUploadSchema>;
 export const importUploadResponseSchema = z.object({ upload: importUploadSchema });
 export const importUploadPartParamsSchema = z.object({
   id: idParamSchema,
-  part: z.coerce.number().int().min(0).max(IMPORT_UPLOAD_MAX_BYTES / IMPORT_UPLOAD_PART_BYTES),
+  part: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(IMPORT_UPLOAD_MAX_BYTES / IMPORT_UPLOAD_PART_BYTES),
 });
 
 /**

@@ -21,7 +21,8 @@ import {
 } from './import-upload';
 import styles from './import-section.module.css';
 
-const ACCEPT = '.mbox,.mbx,.eml,.zip,.tar.gz,.tgz,application/mbox,message/rfc822,application/zip,application/gzip';
+const ACCEPT =
+  '.mbox,.mbx,.eml,.zip,.tar.gz,.tgz,application/mbox,message/rfc822,application/zip,application/gzip';
 
 /**
  * settings/import (issue 33): a file of mail from elsewhere (an mbox such as a Google Takeout, an .eml, a .zip or
@@ -183,7 +184,9 @@ function ImportItem({ item }: { item: MailImport }) {
     <li className={styles.item} data-testid="mail-import">
       <div className={styles.itemHead}>
         <span className={page.itemName}>{item.file_name}</span>
-        <span className={clsx(styles.state, stateBadge[item.state])}>{t(`importSettings.states.${item.state}`)}</span>
+        <span className={clsx(styles.state, stateBadge[item.state])}>
+          {t(`importSettings.states.${item.state}`)}
+        </span>
       </div>
       {going ? (
         <progress

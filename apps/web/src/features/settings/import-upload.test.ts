@@ -72,8 +72,10 @@ describe('uploading an import file in parts', () => {
   it('a refusal that is not the network (the quota, say) ends the upload with it', async () => {
     fakeApi({ createImportUpload: apiError(413, 'import_file_too_large') });
     const file = new File(['x'], 'big.mbox');
-    await expect(uploadImportFile(file, () => undefined, new AbortController().signal)).rejects.toMatchObject({
-      code: 'import_file_too_large',
-    });
+    await expect(uploadImportFile(file, () => undefined, new AbortController().signal)).rejects.toMatchObject(
+      {
+        code: 'import_file_too_large',
+      },
+    );
   });
 });
