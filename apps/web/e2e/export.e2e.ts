@@ -70,6 +70,18 @@ describe('taking mail away in the browser', () => {
     expect(message).toMatch(/\r\nFrom the finance team, with love\.\r\n>From a quoted line/);
     expect(text).toContain(message.split('\r\n\r\n')[1]!.split('\r\n')[0]!);
 
+    // A search's results: every match, not the page on screen.
+    const search = page.getByRole('searchbox', { name: 'Search mail' });
+    await search.fill('Quarterly');
+    await search.press('Enter');
+    await page.waitForURL(/\/mail\/search\//);
+    await expect.poll(() => grid.getByRole('row').count(), { timeout: 10_000 }).toBe(1);
+    await page.getByRole('button', { name: 'Export the results' }).click();
+    const found = await download(page, () => page.getByRole('menuitem', { name: 'Export as mbox' }).click());
+    expect(found.name).toMatch(/\.mbox$/);
+    expect(found.bytes.toString('utf8').match(/^From \S+ /gm)).toHaveLength(1);
+    expect(found.bytes.toString('utf8')).toContain('Subject: Quarterly report');
+
     // Settings › Export: the whole mailbox or a chosen folder.
     await page.goto(`${url}/settings/export`);
     await page.getByRole('heading', { name: 'The whole mailbox' }).waitFor();

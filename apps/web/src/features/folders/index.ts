@@ -17,6 +17,8 @@ export { folderLabel } from './folder-label';
 export { FolderTree, type FolderTreeProps } from './folder-tree';
 export { ItemMenu, itemMenuHost, type ManagedItem } from './item-menu';
 export { writeDraggedMessages, type DraggedMessages } from './drag';
+/** A menu's export items (mbox, zip), a chunk of their own: only menus that are open show them (DESIGN §5). */
+export const loadExportMenuItems = withFeatureTexts(() => import('./export-menu-items'));
 
 /** The create-folder and create-label dialogs, loaded when one is first opened (DESIGN §5), with their texts. */
 export const loadCreateDialogs = withFeatureTexts(() => import('./create-dialogs'));

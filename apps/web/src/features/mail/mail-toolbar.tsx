@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { useTranslation } from '../../i18n';
+import { useTranslation, withFeatureTexts } from '../../i18n';
 import { loadSelectionActions } from './loaders';
 import { ChevronDown, ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from '../../lib/router';
@@ -18,6 +18,8 @@ import { MOBILE_MAX } from '@mailroom/protocol';
 import styles from './mail-toolbar.module.css';
 
 const SelectionActions = lazyChunk(loadSelectionActions);
+// Search results only: out of the shell's first load (DESIGN §5).
+const SearchExport = lazyChunk(withFeatureTexts(() => import('./search-export')));
 
 /** The top panel of a folder or label list (SPEC §2); the actions load once there is something to act on. */
 export function MailToolbar({ title }: { title: string }) {
@@ -55,6 +57,11 @@ export function MailToolbar({ title }: { title: string }) {
           // A phone's bar has no room to spare for two disabled arrows: one page shows no paging there.
           total > 0 && !crowded && !(phone && range.pages <= 1) ? (
             <div className={styles.paging}>
+              {screen.source.kind === 'search' ? (
+                <LazyPart>
+                  <SearchExport />
+                </LazyPart>
+              ) : null}
               <span className={styles.range}>
                 {t('mail.range', { from: range.from, to: range.to, total: range.total })}
               </span>
