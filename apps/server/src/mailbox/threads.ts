@@ -49,3 +49,29 @@ export function threadIdSql(accountId: number, parsed: ParsedMessage): RawBuilde
       : sql``;
   return sql<number>`coalesce(${byAnswer} ${bySubject} nextval('message_threads_seq'))`;
 }
+
+/**
+ * Whether a message's thread lookup (threadIdSql) could find one of `earlier` — messages stored by the same
+ * statement, which its lookups do not see: such a message goes in a statement of its own after theirs. Wider than
+ * the lookup (the subject's 90 days are not looked at): a needless split costs a round trip, never a thread.
+ */
+export class StatementThreads {
+  private readonly messageIds = new Set<string>();
+  private readonly subjects = new Set<string>();
+
+  /** Whether `parsed`, for `accountId`, may join a thread of a message added before. */
+  joins(accountId: number, parsed: ParsedMessage): boolean {
+    const { answered, subject, people } = threadClues(parsed);
+    if (answered.some((id) => this.messageIds.has(`${accountId}\n${id}`))) return true;
+    return (
+      subject !== undefined && people.some((p) => this.subjects.has(`${accountId}\n${subject}\n${p}`))
+    );
+  }
+
+  add(accountId: number, parsed: ParsedMessage): void {
+    if (parsed.messageId) this.messageIds.add(`${accountId}\n${parsed.messageId}`);
+    this.subjects.add(
+      `${accountId}\n${threadSubject(parsed.subject)}\n${parsed.addresses.from?.[0]?.email ?? ''}`,
+    );
+  }
+}
