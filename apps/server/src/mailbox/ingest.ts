@@ -162,7 +162,12 @@ function copyInput(
 }
 
 /** A stored copy into the result, and its conversation among those to wake when it has snoozed messages. */
-function keep(result: Ingested, woken: Map<number, Set<number>>, accountId: number, stored: StoreMessageResult) {
+function keep(
+  result: Ingested,
+  woken: Map<number, Set<number>>,
+  accountId: number,
+  stored: StoreMessageResult,
+) {
   result.accounts[result.accounts.length - 1]!.stored.push(stored.message);
   result.events.push([accountId, stored.events]);
   if (stored.snoozed) woken.set(accountId, (woken.get(accountId) ?? new Set()).add(stored.message.threadId));

@@ -169,7 +169,11 @@ export async function storeMessages(
   let threads = new StatementThreads();
   for (const row of rows) {
     const current = statements[statements.length - 1];
-    if (!current || current.length >= STATEMENT_ROWS || threads.joins(row.input.accountId, row.input.parsed)) {
+    if (
+      !current ||
+      current.length >= STATEMENT_ROWS ||
+      threads.joins(row.input.accountId, row.input.parsed)
+    ) {
       statements.push([row]);
       threads = new StatementThreads();
     } else current.push(row);

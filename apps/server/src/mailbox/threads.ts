@@ -63,9 +63,7 @@ export class StatementThreads {
   joins(accountId: number, parsed: ParsedMessage): boolean {
     const { answered, subject, people } = threadClues(parsed);
     if (answered.some((id) => this.messageIds.has(`${accountId}\n${id}`))) return true;
-    return (
-      subject !== undefined && people.some((p) => this.subjects.has(`${accountId}\n${subject}\n${p}`))
-    );
+    return subject !== undefined && people.some((p) => this.subjects.has(`${accountId}\n${subject}\n${p}`));
   }
 
   add(accountId: number, parsed: ParsedMessage): void {
