@@ -5,7 +5,7 @@ import { transact, type Db } from '../core/db/index.js';
 import type { StoredAttachment } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { previewOf, type ParsedMessage } from './parse/message-text.js';
-import { StatementThreads, threadIdSql, threadSubject } from './threads.js';
+import { batchThreads, threadIdSql, threadSubject } from './threads.js';
 import { searchVectorSql } from './search-vector.js';
 import type { MessageVerdict } from './verdict.js';
 
@@ -143,9 +143,9 @@ export async function storeMessage(
 
 /**
  * Stores many messages (an import's batch, every copy an ingest asks for) as storeMessage stores one, with the same
- * results as storing them one after the other: one statement for all of them — the quota charged per account, the
- * UIDs taken per folder, the rows inserted — except that a message whose thread lookup could find one stored by the
- * same statement (a reply to it; its statement would not see it) starts a statement of its own. Every message or
+ * results as storing them one after the other: one statement for all of them (up to STATEMENT_ROWS) — the quota
+ * charged per account, the UIDs taken per folder, the rows inserted — after one query finding their threads
+ * (batchThreads: they may answer each other, which the statement's own lookups would not see). Every message or
  * none: more than one statement runs in a transaction. A refusal throws StoreRefused (naming the account).
  *
  * `skipIfStoredSince` is for one message (see storeMessage): null when it was stored before.
@@ -166,20 +166,20 @@ export async function storeMessages(
   for (const input of inputs)
     rows.push({ input, ...(input.blobs ?? (await putMessageBlobs(blobs, input.raw!))) });
   const statements: Row[][] = [];
-  let threads = new StatementThreads();
-  for (const row of rows) {
-    const current = statements[statements.length - 1];
-    if (
-      !current ||
-      current.length >= STATEMENT_ROWS ||
-      threads.joins(row.input.accountId, row.input.parsed)
-    ) {
-      statements.push([row]);
-      threads = new StatementThreads();
-    } else current.push(row);
-    threads.add(row.input.accountId, row.input.parsed);
-  }
+  for (let i = 0; i < rows.length; i += STATEMENT_ROWS) statements.push(rows.slice(i, i + STATEMENT_ROWS));
   const run = async (trx: Db): Promise<StoreMessageResult[] | null> => {
+    // One message's thread is found by its own statement; a batch's by one query first, for all of them.
+    if (rows.length > 1) {
+      const threads = await batchThreads(
+        trx,
+        rows.map(({ input }) => ({
+          accountId: input.accountId,
+          parsed: input.parsed,
+          receivedAt: input.receivedAt,
+        })),
+      );
+      for (const [i, row] of rows.entries()) row.threadId = threads[i]!;
+    }
     const results: StoreMessageResult[] = [];
     for (const some of statements) {
       const stored = await storeStatement(trx, some, options.skipIfStoredSince);
@@ -191,14 +191,14 @@ export async function storeMessages(
   // One statement is atomic on its own. A system folder can never be deleted, so outside a transaction it either
   // stores everything or nothing; a user folder could vanish between the check and the update, which a transaction
   // makes harmless.
-  if (db.isTransaction || (statements.length <= 1 && inputs.every((i) => !('folderId' in i)))) return run(db);
+  if (db.isTransaction || (rows.length <= 1 && inputs.every((i) => !('folderId' in i)))) return run(db);
   return transact(db, run);
 }
 
-type Row = { input: StoreMessageInput } & MessageBlobs;
+type Row = { input: StoreMessageInput; threadId?: number } & MessageBlobs;
 
 /** What a stored message's row holds, as the VALUES row of the store statement (every value cast: no guessing). */
-function rowValues(ord: number, { input, raw }: Row): RawBuilder<unknown> {
+function rowValues(ord: number, { input, raw, threadId }: Row): RawBuilder<unknown> {
   const { parsed, accountId } = input;
   const attachments: StoredAttachment[] = parsed.attachments.map((a, index) => ({
     id: index + 1,
@@ -215,7 +215,7 @@ function rowValues(ord: number, { input, raw }: Row): RawBuilder<unknown> {
       ? sql`${input.folderId}::bigint`
       : sql`(select id from folders where account_id = ${accountId} and system = ${input.systemFolder})`;
   return sql`(
-    ${ord}::int, ${accountId}::bigint, ${folder}, ${threadIdSql(accountId, parsed)}::bigint,
+    ${ord}::int, ${accountId}::bigint, ${folder}, ${threadId ?? threadIdSql(accountId, parsed)}::bigint,
     ${raw.hash}::text, ${raw.size}::bigint, ${parsed.messageId}::text, ${parsed.inReplyTo}::text,
     ${parsed.references.slice(0, 100)}::text[], ${parsed.subject.slice(0, 2000)}::text,
     ${threadSubject(parsed.subject)}::text, ${from?.email ?? ''}::text, ${from?.name ?? ''}::text,
