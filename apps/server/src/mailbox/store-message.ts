@@ -331,13 +331,14 @@ async function storeStatement(db: Db, rows: Row[], since?: Date): Promise<StoreM
       select m.id, m.account_id, p.body_text, p.body_html, p.verdict, p.search_vector
       from message m join placed p on p.folder_id = m.folder_id and p.uid = m.uid
     )
-    ${sql.join(
-      [...blobRows].map(
-        ([hash, row], i) =>
-          sql`, ${sql.raw(`blob_${i}`)} as (${insertBlobSql(hash, row, sql`exists (select 1 from message)`)})`,
-      ),
-      sql``,
-    )}
+    ${
+      blobRows.size
+        ? sql`, blob as (${insertBlobSql(
+            [...blobRows].map(([hash, row]) => ({ hash, ...row })),
+            sql`exists (select 1 from message)`,
+          )})`
+        : sql``
+    }
     ${
       answers.length
         ? sql`, answered as (
