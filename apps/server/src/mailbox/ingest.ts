@@ -110,7 +110,7 @@ export async function ingest(
             done.duplicate = true;
             break;
           }
-          keep(result, woken, target.accountId, stored);
+          keep(result, done, woken, stored);
           if (blobs_.rawRow && trx.isTransaction) blobs_ = { raw: blobs_.raw };
         }
       } catch (err) {
@@ -164,11 +164,12 @@ function copyInput(
 /** A stored copy into the result, and its conversation among those to wake when it has snoozed messages. */
 function keep(
   result: Ingested,
+  account: Ingested['accounts'][number],
   woken: Map<number, Set<number>>,
-  accountId: number,
   stored: StoreMessageResult,
 ) {
-  result.accounts[result.accounts.length - 1]!.stored.push(stored.message);
+  const { accountId } = account;
+  account.stored.push(stored.message);
   result.events.push([accountId, stored.events]);
   if (stored.snoozed) woken.set(accountId, (woken.get(accountId) ?? new Set()).add(stored.message.threadId));
 }
@@ -223,13 +224,7 @@ export async function ingestMany(
     throw new IngestFailed(err instanceof StoreRefused ? err.accountId : (inputs[0]?.accountId ?? 0), err);
   }
   const woken = new Map<number, Set<number>>();
-  for (const [i, { result, account }] of owners.entries()) {
-    const one = stored[i]!;
-    account.stored.push(one.message);
-    result.events.push([account.accountId, one.events]);
-    if (one.snoozed)
-      woken.set(account.accountId, (woken.get(account.accountId) ?? new Set()).add(one.message.threadId));
-  }
+  for (const [i, { result, account }] of owners.entries()) keep(result, account, woken, stored[i]!);
   const last = results[results.length - 1];
   if (last) last.events.push(...(await afterArrival(trx, arrivedOf(woken), [])));
   return results;
