@@ -49,8 +49,15 @@ const { account } = await ensureAccount(db, {
 });
 await db.updateTable('accounts').set({ quota_limit_bytes: 1e12 }).where('id', '=', account.id).execute();
 
-let peakRss = process.memoryUsage().rss;
-const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 50);
+globalThis.gc?.();
+const startRss = process.memoryUsage().rss;
+let peakRss = startRss;
+let peakHeap = 0;
+const sampler = setInterval(() => {
+  const { rss, heapUsed, external, arrayBuffers } = process.memoryUsage();
+  peakRss = Math.max(peakRss, rss);
+  peakHeap = Math.max(peakHeap, heapUsed + external - arrayBuffers);
+}, 50);
 const started = await startImport(db, account.id, { file: { path: file } });
 const t0 = performance.now();
 let last = t0;
@@ -79,7 +86,8 @@ const done = await getMailImport(db, account.id, started.id);
 console.log(
   `${serverUrl ? 'PostgreSQL' : 'PGlite'}: ${done.stored} of ${count} messages (${(size / 2 ** 20).toFixed(0)} MiB mbox) ` +
     `imported in ${seconds.toFixed(1)} s = ${(done.stored / seconds).toFixed(0)} messages/s; ` +
-    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB; state ${done.state}${done.error ? ` (${done.error})` : ''}`,
+    `peak RSS ${(peakRss / 2 ** 20).toFixed(0)} MiB (${(startRss / 2 ** 20).toFixed(0)} before the import; ` +
+    `JS heap and buffers at most ${(peakHeap / 2 ** 20).toFixed(0)} MiB); state ${done.state}${done.error ? ` (${done.error})` : ''}`,
 );
 const per = (ms: number) => (ms / Math.max(1, times.messages)).toFixed(2);
 console.log(

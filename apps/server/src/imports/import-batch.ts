@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MailEvent, MailImportReason, MailImportReportEntry } from '@mailroom/protocol';
 import { IMPORT_REPORT_LISTED } from '@mailroom/protocol';
-import { blobHash, putEach, type BlobStore } from '../core/blobs/index.js';
+import { blobHash, type BlobStore } from '../core/blobs/index.js';
 import { transact, type Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import { planDelivery, type DeliveryPlan } from '../filters/index.js';
@@ -11,6 +11,7 @@ import {
   ingestMany,
   IngestFailed,
   lockAccount,
+  messageBlobsFor,
   normaliseMessageId,
   parseMessage,
   systemFolder,
@@ -38,9 +39,9 @@ import { archivePlacement, gmailPlacement, type Placement } from './placement.js
 
 /**
  * One batch of an import: its messages' keys and places worked out (pure), those the account has already left out,
- * the others parsed and their blobs written, then one transaction — the account's lock, the keys claimed, the
- * messages stored through `ingest`, the import's progress — so a kill anywhere either stores the whole batch with
- * its progress or none of it.
+ * the others parsed and their large blobs written, then one transaction — the account's lock, the keys claimed, the
+ * messages (and their small blobs) stored through `ingest` at once, the import's progress — so a kill anywhere
+ * either stores the whole batch with its progress or none of it.
  */
 
 export interface BatchContext {
@@ -130,8 +131,9 @@ export interface PreparedBatch {
 
 /**
  * The part of a batch done outside the transaction (and while the batch before commits): what it skips, which keys
- * the account has already, and for the others the parse, the blobs (written before any row refers to them), the
- * folder (made when missing) and, when asked, the filters' plan.
+ * the account has already, and for the others the parse, the blobs (large ones written before any row refers to
+ * them, small ones made into rows for the batch's statement), the folder (made when missing) and, when asked, the
+ * filters' plan.
  */
 export async function prepareBatch(ctx: BatchContext, items: ImportItem[]): Promise<PreparedBatch> {
   const skipped: MailImportReportEntry[] = [];
@@ -167,15 +169,13 @@ export async function prepareBatch(ctx: BatchContext, items: ImportItem[]): Prom
   const presentKeys = new Map(fresh.filter((c) => present.has(c.hash)).map((c) => [c.item.item, c.key]));
   let listChanged = false;
   const toStore = fresh.filter((c) => !present.has(c.hash));
-  // The blobs in one go (one statement for the database's small ones), written before any row names them.
-  const written = putEach(
-    ctx.blobs,
-    toStore.map((c) => c.item.raw),
-  );
+  // The blobs: a small one the database keeps is written by the statement storing the batch (one commit for
+  // blobs and messages), a larger one now, before any row names it.
+  const written = Promise.all(toStore.map((c) => messageBlobsFor(ctx.blobs, c.item.raw)));
   written.catch(() => undefined);
   const prepared = await Promise.all(
     toStore.map(async (c, i): Promise<Prepared> => {
-      const [parsed, folder, refs] = await Promise.all([
+      const [parsed, folder, messageBlobs] = await Promise.all([
         parseMessage(c.item.raw),
         folderOf(ctx, c.placement),
         written,
@@ -188,7 +188,7 @@ export async function prepareBatch(ctx: BatchContext, items: ImportItem[]): Prom
           }).catch(() => null)
         : null;
       const remark = folder.refused ? ('folder_refused' as const) : c.item.remark;
-      const blobs: MessageBlobs = { raw: refs[i]! };
+      const blobs: MessageBlobs = messageBlobs[i]!;
       return { ...c, parsed, blobs, folderId: folder.id, plan, ...(remark ? { remark } : {}) };
     }),
   );

@@ -2,7 +2,15 @@ import type { MailEvent } from '@mailroom/protocol';
 import type { BlobStore } from '../core/blobs/index.js';
 import { transact, type Db, type Trx } from '../core/db/index.js';
 import type { ParsedMessage } from './parse/index.js';
-import { storeMessage, type MessageBlobs, type StoredMessage } from './store-message.js';
+import {
+  storeMessage,
+  storeMessages,
+  StoreRefused,
+  type MessageBlobs,
+  type StoredMessage,
+  type StoreMessageInput,
+  type StoreMessageResult,
+} from './store-message.js';
 import type { MessageVerdict } from './verdict.js';
 import { afterArrival } from './returns.js';
 
@@ -79,9 +87,7 @@ export async function ingest(
   targets: IngestTarget[],
   options: IngestOptions = {},
 ): Promise<Ingested> {
-  const { parsed } = source;
-  // New mail ends the follow-ups it answers (in the statement storing it) and wakes a snoozed conversation it joins.
-  const answers = [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
+  const answers = answersOf(source);
   const woken = new Map<number, Set<number>>();
   const run = async (trx: Db): Promise<Ingested> => {
     const result: Ingested = { accounts: [], events: [] };
@@ -94,26 +100,7 @@ export async function ingest(
       result.accounts.push(done);
       try {
         for (const [i, copy] of target.copies.entries()) {
-          const input = {
-            accountId: target.accountId,
-            ...(copy.folder !== 'inbox'
-              ? { folderId: copy.folder }
-              : target.inbox === 'junk'
-                ? { systemFolder: 'junk' as const }
-                : target.inbox !== undefined
-                  ? { folderId: target.inbox }
-                  : { systemFolder: 'inbox' as const }),
-            ...(target.verdict ? { verdict: target.verdict } : {}),
-            parsed,
-            blobs: blobs_,
-            arrival: { answers },
-            ...(target.aliasId !== undefined ? { aliasId: target.aliasId } : {}),
-            ...(source.encrypted !== undefined ? { encrypted: source.encrypted } : {}),
-            ...(source.receivedAt ? { receivedAt: source.receivedAt } : {}),
-            flags: mergedFlags(source.flags, copy.flags),
-            labels: copy.labels,
-            ...(options.enforceQuota === false ? { enforceQuota: false } : {}),
-          };
+          const input = copyInput(source, blobs_, answers, target, copy, options);
           // The first copy tells a sender's retry (stored before) from a new message; the others follow it.
           const stored =
             i === 0 && options.skipIfStoredSince
@@ -123,13 +110,7 @@ export async function ingest(
             done.duplicate = true;
             break;
           }
-          done.stored.push(stored.message);
-          result.events.push([target.accountId, stored.events]);
-          if (stored.snoozed)
-            woken.set(
-              target.accountId,
-              (woken.get(target.accountId) ?? new Set()).add(stored.message.threadId),
-            );
+          keep(result, done, woken, stored);
           if (blobs_.rawRow && trx.isTransaction) blobs_ = { raw: blobs_.raw };
         }
       } catch (err) {
@@ -140,10 +121,61 @@ export async function ingest(
   };
   const single = targets.length === 1 && targets[0]!.copies.length <= 1;
   const result = await (db.isTransaction || single ? run(db) : transact(db, run));
-  const arrived = [...woken].map(([accountId, threads]) => ({ accountId, threadIds: [...threads] }));
-  result.events.push(...(await afterArrival(db, arrived, [])));
+  result.events.push(...(await afterArrival(db, arrivedOf(woken), [])));
   return result;
 }
+
+/** New mail ends the follow-ups it answers (in the statement storing it) and wakes a snoozed conversation it joins. */
+function answersOf({ parsed }: IngestSource): string[] {
+  return [...(parsed.inReplyTo ? [parsed.inReplyTo] : []), ...parsed.references.slice(-20)];
+}
+
+/** What one copy of a target's plan stores (storeMessage's input). */
+function copyInput(
+  source: IngestSource,
+  blobs: MessageBlobs,
+  answers: string[],
+  target: IngestTarget,
+  copy: IngestCopy,
+  options: IngestOptions,
+): StoreMessageInput {
+  return {
+    accountId: target.accountId,
+    ...(copy.folder !== 'inbox'
+      ? { folderId: copy.folder }
+      : target.inbox === 'junk'
+        ? { systemFolder: 'junk' as const }
+        : target.inbox !== undefined
+          ? { folderId: target.inbox }
+          : { systemFolder: 'inbox' as const }),
+    ...(target.verdict ? { verdict: target.verdict } : {}),
+    parsed: source.parsed,
+    blobs,
+    arrival: { answers },
+    ...(target.aliasId !== undefined ? { aliasId: target.aliasId } : {}),
+    ...(source.encrypted !== undefined ? { encrypted: source.encrypted } : {}),
+    ...(source.receivedAt ? { receivedAt: source.receivedAt } : {}),
+    flags: mergedFlags(source.flags, copy.flags),
+    labels: copy.labels,
+    ...(options.enforceQuota === false ? { enforceQuota: false } : {}),
+  };
+}
+
+/** A stored copy into the result, and its conversation among those to wake when it has snoozed messages. */
+function keep(
+  result: Ingested,
+  account: Ingested['accounts'][number],
+  woken: Map<number, Set<number>>,
+  stored: StoreMessageResult,
+) {
+  const { accountId } = account;
+  account.stored.push(stored.message);
+  result.events.push([accountId, stored.events]);
+  if (stored.snoozed) woken.set(accountId, (woken.get(accountId) ?? new Set()).add(stored.message.threadId));
+}
+
+const arrivedOf = (woken: Map<number, Set<number>>) =>
+  [...woken].map(([accountId, threads]) => ({ accountId, threadIds: [...threads] }));
 
 function mergedFlags(remote: IngestSource['flags'], copy: IngestCopy['flags']): IngestCopy['flags'] {
   if (!remote) return copy;
@@ -155,13 +187,45 @@ function mergedFlags(remote: IngestSource['flags'], copy: IngestCopy['flags']): 
   };
 }
 
-/** Many messages in the caller's transaction (an import's batch), each stored as `ingest` stores it, in order. */
+/**
+ * Many messages in the caller's transaction (an import's batch), each stored as `ingest` stores it, in order and with
+ * the same results, but set-based: every copy of every message goes to storeMessages at once (a statement for many
+ * rows), the snoozed conversations they join are woken once for the batch. Throws IngestFailed as ingest does.
+ */
 export async function ingestMany(
   trx: Trx,
   blobs: BlobStore,
   messages: { source: IngestSource; targets: IngestTarget[] }[],
+  options: Omit<IngestOptions, 'skipIfStoredSince'> = {},
 ): Promise<Ingested[]> {
+  const inputs: StoreMessageInput[] = [];
+  const owners: { result: Ingested; account: Ingested['accounts'][number] }[] = [];
   const results: Ingested[] = [];
-  for (const { source, targets } of messages) results.push(await ingest(trx, blobs, source, targets));
+  for (const { source, targets } of messages) {
+    const result: Ingested = { accounts: [], events: [] };
+    results.push(result);
+    const answers = answersOf(source);
+    // As in ingest: a blob not written yet is written by the first copy.
+    let blobs_ = source.blobs;
+    for (const target of targets) {
+      const account = { accountId: target.accountId, stored: [] as StoredMessage[], duplicate: false };
+      result.accounts.push(account);
+      for (const copy of target.copies) {
+        inputs.push(copyInput(source, blobs_, answers, target, copy, options));
+        owners.push({ result, account });
+        if (blobs_.rawRow) blobs_ = { raw: blobs_.raw };
+      }
+    }
+  }
+  let stored: StoreMessageResult[];
+  try {
+    stored = (await storeMessages(trx, blobs, inputs))!;
+  } catch (err) {
+    throw new IngestFailed(err instanceof StoreRefused ? err.accountId : (inputs[0]?.accountId ?? 0), err);
+  }
+  const woken = new Map<number, Set<number>>();
+  for (const [i, { result, account }] of owners.entries()) keep(result, account, woken, stored[i]!);
+  const last = results[results.length - 1];
+  if (last) last.events.push(...(await afterArrival(trx, arrivedOf(woken), [])));
   return results;
 }

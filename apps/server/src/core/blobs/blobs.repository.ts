@@ -22,12 +22,18 @@ export async function insertBlob(db: Db, hash: string, row: BlobRow): Promise<vo
 }
 
 /**
- * insertBlob as part of another statement (a data-modifying WITH: the message store's), the row written only when
- * `when` holds — so a blob lands in the same commit as the row that names it, and not at all when nothing does.
+ * insertBlobs as part of another statement (a data-modifying WITH: the message store's), the rows written only when
+ * `when` holds — so blobs land in the same commit as the rows that name them, and not at all when nothing does.
  */
-export function insertBlobSql(hash: string, row: BlobRow, when: RawBuilder<unknown>): RawBuilder<unknown> {
+export function insertBlobSql(
+  rows: (BlobRow & { hash: string })[],
+  when: RawBuilder<unknown>,
+): RawBuilder<unknown> {
+  const once = [...new Map(rows.map((r) => [r.hash, r])).values()];
   return sql`insert into blobs (hash, size, codec, data)
-    select ${hash}::text, ${row.size}::integer, ${row.codec}::smallint, ${row.data}::bytea where ${when}
+    select * from (values ${sql.join(
+      once.map((r) => sql`(${r.hash}::text, ${r.size}::integer, ${r.codec}::smallint, ${r.data}::bytea)`),
+    )}) as b (hash, size, codec, data) where ${when}
     on conflict (hash) do update set written_at = now()`;
 }
 

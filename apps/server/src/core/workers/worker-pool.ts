@@ -14,6 +14,11 @@ export interface WorkerPoolOptions {
   /** Old-generation heap per worker; Buffers are outside it. */
   maxHeapMb: number;
   /**
+   * Young generation per worker (default 32): its semi-spaces stay resident once used, so a pool's RSS grows by
+   * about this much per worker under load; a worker whose jobs leave little alive (a parse) can take less.
+   */
+  maxYoungMb?: number;
+  /**
    * A worker with nothing to do for this long is ended: a thread keeps its heap (tens of MB after a burst of work,
    * up to maxHeapMb) for as long as it lives, and a new one starts in ~30 ms (built code; longer under tsx).
    */
@@ -78,7 +83,10 @@ export class WorkerPool<I extends object, O> {
 
   private spawn(): Slot<I, O> {
     const options = {
-      resourceLimits: { maxOldGenerationSizeMb: this.options.maxHeapMb, maxYoungGenerationSizeMb: 32 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: this.options.maxHeapMb,
+        maxYoungGenerationSizeMb: this.options.maxYoungMb ?? 32,
+      },
     };
     // A worker does not inherit the parent's loader hooks: under tsx it registers tsx itself, and reads the
     // workspace packages from their sources (the "@mailroom/source" condition) as the parent does.

@@ -13,6 +13,9 @@ const defaults: ParsePoolOptions = {
   size: Math.max(1, Math.min(2, os.availableParallelism())),
   timeoutMs: 10_000,
   maxHeapMb: 192,
+  // A parse leaves little alive: 8 MB of young generation instead of 32 costs no time (3,000 corpus messages parsed
+  // in the pool: the same CPU within noise) and keeps ~25 MB less resident per worker while an import runs.
+  maxYoungMb: 8,
   idleMs: 30_000,
 };
 
