@@ -192,10 +192,19 @@ async function sieveTest(argv: string[]): Promise<number> {
 
 /** Runs due mail imports here and prints the progress of `id` until it has finished; 1 when it failed. */
 async function followImport(db: Db, config: Config, id: number): Promise<number> {
-  const [{ openBlobStore }, { createEventBus }, { runMailImport }, pino] = await Promise.all([
+  const [
+    { openBlobStore },
+    { createEventBus },
+    { runMailImport },
+    { closeParsePool },
+    { closeSievePool },
+    pino,
+  ] = await Promise.all([
     import('./core/blobs/index.js'),
     import('./core/events/index.js'),
     import('./imports/index.js'),
+    import('./mailbox/index.js'),
+    import('./filters/index.js'),
     import('pino'),
   ]);
   const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
@@ -233,6 +242,9 @@ async function followImport(db: Db, config: Config, id: number): Promise<number>
     }
   } finally {
     await events.close();
+    // The parse workers (and the Sieve ones, with --filters) would otherwise wait out their 30 s idle time before the
+    // command could exit: `mailroom import` printed its last line and hung on for half a minute.
+    await Promise.all([closeParsePool(), closeSievePool()]);
   }
 }
 
