@@ -47,12 +47,30 @@ export function startServer(env: Record<string, string>, wrapper: string[] = [])
 export const exited = (child: ChildProcess) =>
   hasExited(child) ? Promise.resolve() : new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-/** A database for the child server: a PostgreSQL database of its own, or PGlite in its data folder. */
+/**
+ * Puts a copy of the slow tier's migrated embedded cluster (global-setup.ts) at `<dataDir>/pglite`, where the server
+ * and the CLI keep theirs, and answers true; false when there is none to copy (a run outside the server-slow project,
+ * or on PostgreSQL): the process under test then creates the cluster itself on its first start, as it would anyway.
+ */
+export async function pgliteFolder(dataDir: string): Promise<boolean> {
+  const template = process.env.MAILROOM_TEST_PGLITE_FOLDER;
+  if (!template || process.env.DATABASE_URL) return false;
+  await fs.cp(template, path.join(dataDir, 'pglite'), { recursive: true });
+  return true;
+}
+
+/**
+ * A database for the child server: a PostgreSQL database of its own, or PGlite in its data folder — a copy of the
+ * migrated template when there is one (`pgliteFolder`); `{ empty: true }` leaves the folder empty, for a test of a
+ * server's first start.
+ */
 export async function prepareDatabase(
   dataDir: string,
+  opts: { empty?: boolean } = {},
 ): Promise<{ url: string | undefined; open: () => Promise<Db> }> {
   const base = process.env.DATABASE_URL;
   if (!base) {
+    if (!opts.empty) await pgliteFolder(dataDir);
     return {
       url: undefined,
       open: () => openDatabase({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }),

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { migrate, openDatabase } from '../../src/core/db/index.js';
 import { createAccount } from '../_mail.js';
-import { exited, startServer } from '../_server.js';
+import { exited, pgliteFolder, startServer } from '../_server.js';
 import { freePort, waitForPort } from '../../../../test-support/ports.js';
 import { cleanup } from '../_util.js';
 
@@ -35,8 +35,9 @@ async function tracedSteps(mode: 'on' | 'off'): Promise<{ steps: Sync[][]; table
   const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-')));
   cleanup(() => fs.rm(dir, { recursive: true, force: true }));
   const dataDir = path.join(dir, 'pglite');
-  // The cluster is made first, so the traced run shows a server's start on an existing database.
-  await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+  // The cluster is made first (a copy of the run's template, or made here), so the traced run shows a server's start
+  // on an existing database.
+  if (!(await pgliteFolder(dir))) await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
   const marker = path.join(dir, 'marker');
   const log = path.join(dir, 'strace.log');
   await needStrace();
@@ -96,7 +97,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-order-')));
       cleanup(() => fs.rm(dir, { recursive: true, force: true }));
       const dataDir = path.join(dir, 'pglite');
-      await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+      if (!(await pgliteFolder(dir))) await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
       const log = path.join(dir, 'strace.log');
       await run(
         'strace',
@@ -186,6 +187,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       await needStrace();
       const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-smtp-')));
       cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+      await pgliteFolder(dir);
       const db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
       await migrate(db);
       const account = await createAccount(db, 'Durable');
