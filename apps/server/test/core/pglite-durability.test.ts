@@ -21,6 +21,13 @@ async function needStrace(): Promise<void> {
   if (!strace) throw new Error('this test needs strace (Debian: apt-get install -y strace)');
 }
 
+/**
+ * strace's flags for every trace here: the child's threads and processes (-f), without strace's own notes (-qq), and
+ * stopped only at the calls traced (--seccomp-bpf; without it strace stops the child at each of its system calls,
+ * which made every traced start of Node under tsx several times slower, for the same lines in the log).
+ */
+const straceFlags = ['-f', '-qq', '--seccomp-bpf'];
+
 /** One fsync or fdatasync from strace -y: which call, on which file. */
 interface Sync {
   call: 'fsync' | 'fdatasync';
@@ -43,7 +50,7 @@ async function tracedSteps(mode: 'on' | 'off'): Promise<{ steps: Sync[][]; table
   await needStrace();
   const { stdout } = await run(
     'strace',
-    ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', log, process.execPath].concat([
+    [...straceFlags, '-y', '-e', 'trace=fsync,fdatasync', '-o', log, process.execPath].concat([
       '--conditions=@mailroom/source',
       '--import',
       'tsx',
@@ -102,7 +109,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       await run(
         'strace',
         [
-          ...['-f', '-qq', '-y', '-s', '8', '-e', 'trace=pwrite64,fdatasync,fsync', '-o', log],
+          ...[...straceFlags, '-y', '-s', '8', '-e', 'trace=pwrite64,fdatasync,fsync', '-o', log],
           ...[process.execPath, '--conditions=@mailroom/source', '--import', 'tsx', orderChild, dataDir],
         ],
         { cwd: root, timeout: 150_000 },
@@ -199,7 +206,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       // happened; the main thread, which runs PGlite and answers SMTP, does them one after another.
       const server = startServer(
         { DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()), SMTP_PORT: String(smtpPort) },
-        ['strace', '-f', '-qq', '-yy', '-s', '24', '-e', 'trace=fsync,fdatasync,write,writev', '-o', log],
+        ['strace', ...straceFlags, '-yy', '-s', '24', '-e', 'trace=fsync,fdatasync,write,writev', '-o', log],
       );
       await waitForPort(smtpPort, server, 180_000);
       for (let i = 0; i < 3; i++) {
