@@ -52,12 +52,26 @@ export const exited = (child: ChildProcess) =>
 
 /**
  * Puts a copy of the slow tier's migrated embedded cluster (global-setup.ts) at `<dataDir>/pglite`, where the server
- * and the CLI keep theirs, and answers true; false when there is none to copy (a run outside the server-slow project,
- * or on PostgreSQL): the process under test then creates the cluster itself on its first start, as it would anyway.
+ * and the CLI keep theirs, once it has been made, and answers true; false when there is none to copy (a run outside
+ * the server-slow project): the process under test then creates the cluster itself on its first start, as it would
+ * anyway.
  */
 export async function pgliteFolder(dataDir: string): Promise<boolean> {
   const template = process.env.MAILROOM_TEST_PGLITE_FOLDER;
-  if (!template || process.env.DATABASE_URL) return false;
+  if (!template) return false;
+  for (const deadline = Date.now() + 240_000; ;) {
+    if (
+      await fs.stat(template).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
+    const failed = await fs.readFile(path.join(path.dirname(template), 'failed'), 'utf8').catch(() => null);
+    if (failed !== null) throw new Error(`The slow tier's PGlite template was not made: ${failed}`);
+    if (Date.now() > deadline) throw new Error(`The slow tier's PGlite template was not made within 240 s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
   await fs.cp(template, path.join(dataDir, 'pglite'), { recursive: true });
   return true;
 }
