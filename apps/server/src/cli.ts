@@ -4,10 +4,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import type { Db } from './core/db/index.js';
-import { sendAdminCommand } from './admin/admin-socket.js';
-import { runAdminCommand, type AdminCommand, type AdminResult } from './admin/commands.js';
+// Only what every command needs is imported here; the admin commands and the Sieve host are loaded by the commands
+// that use them (2-3 s each under tsx): asking a running server loads neither.
+import { sendAdminCommand } from './admin/admin-client.js';
+import type { AdminCommand, AdminResult } from './admin/commands.js';
 import { DomainError } from './core/errors.js';
-import { runSieveTest } from './filters/index.js';
 
 const usage = `Usage: npm run mailroom -- user add --name "Ann Lee" --password secret [--member-id 123456789012]
        npm run mailroom -- dkim set --domain example.com --selector mail2026 (--key-file key.pem | --generate)
@@ -116,7 +117,10 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
   }
-  const { openConfiguredDatabase } = await import('./core/db/index.js');
+  const [{ openConfiguredDatabase }, { runAdminCommand }] = await Promise.all([
+    import('./core/db/index.js'),
+    import('./admin/commands.js'),
+  ]);
   const db = await openConfiguredDatabase(config);
   try {
     const result = await runAdminCommand(db, config, command);
@@ -179,6 +183,7 @@ async function sieveTest(argv: string[]): Promise<number> {
     console.error(err.message);
     return 66; // EX_NOINPUT: not a script outcome
   }
+  const { runSieveTest } = await import('./filters/index.js');
   const { lines, exitCode } = await runSieveTest({
     script,
     message,
@@ -192,10 +197,19 @@ async function sieveTest(argv: string[]): Promise<number> {
 
 /** Runs due mail imports here and prints the progress of `id` until it has finished; 1 when it failed. */
 async function followImport(db: Db, config: Config, id: number): Promise<number> {
-  const [{ openBlobStore }, { createEventBus }, { runMailImport }, pino] = await Promise.all([
+  const [
+    { openBlobStore },
+    { createEventBus },
+    { runMailImport },
+    { closeParsePool },
+    { closeSievePool },
+    pino,
+  ] = await Promise.all([
     import('./core/blobs/index.js'),
     import('./core/events/index.js'),
     import('./imports/index.js'),
+    import('./mailbox/index.js'),
+    import('./filters/index.js'),
     import('pino'),
   ]);
   const blobs = await openBlobStore(db, path.join(config.dataDir, 'blobs'), config.blobs.s3);
@@ -233,6 +247,9 @@ async function followImport(db: Db, config: Config, id: number): Promise<number>
     }
   } finally {
     await events.close();
+    // The parse workers (and the Sieve ones, with --filters) would otherwise wait out their 30 s idle time before the
+    // command could exit: `mailroom import` printed its last line and hung on for half a minute.
+    await Promise.all([closeParsePool(), closeSievePool()]);
   }
 }
 

@@ -1,20 +1,17 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
-import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../core/db/index.js';
 import { DomainError } from '../core/errors.js';
 import type { InvoicePurposes } from '../wallet/index.js';
-import { adminCommandSchema, runAdminCommand, type AdminCommand, type AdminResult } from './commands.js';
+import { adminCommandSchema, runAdminCommand } from './commands.js';
+import { adminSocketPath, type AdminReply as Reply } from './admin-client.js';
 
 /**
  * PGlite allows one process per data folder, so while the server runs the CLI asks it over
  * a Unix socket under DATA_DIR (owner-only permissions) instead of opening the database.
- * Protocol: one JSON line each way.
+ * Protocol: one JSON line each way (the CLI's side: admin-client.ts).
  */
-export const adminSocketPath = (dataDir: string) => path.join(dataDir, 'admin.sock');
-
-type Reply = { ok: true; result: AdminResult } | { ok: false; code: string; message: string };
 
 export async function startAdminSocket(
   db: Db,
@@ -76,28 +73,5 @@ function isAnswering(socketPath: string): Promise<boolean> {
       resolve(true);
     });
     socket.once('error', () => resolve(false));
-  });
-}
-
-/** Sends one command to a running server; undefined when no server listens. */
-export function sendAdminCommand(dataDir: string, command: AdminCommand): Promise<Reply | undefined> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(adminSocketPath(dataDir));
-    let data = '';
-    let connected = false;
-    socket.setEncoding('utf8');
-    socket.once('connect', () => {
-      connected = true;
-      socket.write(JSON.stringify(command) + '\n');
-    });
-    socket.on('data', (chunk) => (data += chunk));
-    socket.once('end', () => {
-      try {
-        resolve(JSON.parse(data) as Reply);
-      } catch (err) {
-        reject(err);
-      }
-    });
-    socket.once('error', (err) => (connected ? reject(err) : resolve(undefined)));
   });
 }

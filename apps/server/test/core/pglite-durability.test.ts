@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import nodemailer from 'nodemailer';
 import { migrate, openDatabase } from '../../src/core/db/index.js';
 import { createAccount } from '../_mail.js';
-import { exited, startServer } from '../_server.js';
+import { exited, pgliteFolder, startServer } from '../_server.js';
 import { freePort, waitForPort } from '../../../../test-support/ports.js';
 import { cleanup } from '../_util.js';
 
@@ -20,6 +20,13 @@ async function needStrace(): Promise<void> {
   const strace = await run('strace', ['-V']).catch(() => null);
   if (!strace) throw new Error('this test needs strace (Debian: apt-get install -y strace)');
 }
+
+/**
+ * strace's flags for every trace here: the child's threads and processes (-f), without strace's own notes (-qq), and
+ * stopped only at the calls traced (--seccomp-bpf; without it strace stops the child at each of its system calls,
+ * which made every traced start of Node under tsx several times slower, for the same lines in the log).
+ */
+const straceFlags = ['-f', '-qq', '--seccomp-bpf'];
 
 /** One fsync or fdatasync from strace -y: which call, on which file. */
 interface Sync {
@@ -35,14 +42,15 @@ async function tracedSteps(mode: 'on' | 'off'): Promise<{ steps: Sync[][]; table
   const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-')));
   cleanup(() => fs.rm(dir, { recursive: true, force: true }));
   const dataDir = path.join(dir, 'pglite');
-  // The cluster is made first, so the traced run shows a server's start on an existing database.
-  await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+  // The cluster is made first (a copy of the run's template, or made here), so the traced run shows a server's start
+  // on an existing database.
+  if (!(await pgliteFolder(dir))) await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
   const marker = path.join(dir, 'marker');
   const log = path.join(dir, 'strace.log');
   await needStrace();
   const { stdout } = await run(
     'strace',
-    ['-f', '-qq', '-y', '-e', 'trace=fsync,fdatasync', '-o', log, process.execPath].concat([
+    [...straceFlags, '-y', '-e', 'trace=fsync,fdatasync', '-o', log, process.execPath].concat([
       '--conditions=@mailroom/source',
       '--import',
       'tsx',
@@ -96,12 +104,12 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-order-')));
       cleanup(() => fs.rm(dir, { recursive: true, force: true }));
       const dataDir = path.join(dir, 'pglite');
-      await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
+      if (!(await pgliteFolder(dir))) await (await openDatabase({ kind: 'pglite', dataDir })).destroy();
       const log = path.join(dir, 'strace.log');
       await run(
         'strace',
         [
-          ...['-f', '-qq', '-y', '-s', '8', '-e', 'trace=pwrite64,fdatasync,fsync', '-o', log],
+          ...[...straceFlags, '-y', '-s', '8', '-e', 'trace=pwrite64,fdatasync,fsync', '-o', log],
           ...[process.execPath, '--conditions=@mailroom/source', '--import', 'tsx', orderChild, dataDir],
         ],
         { cwd: root, timeout: 150_000 },
@@ -186,6 +194,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       await needStrace();
       const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-durability-smtp-')));
       cleanup(() => fs.rm(dir, { recursive: true, force: true }));
+      await pgliteFolder(dir);
       const db = await openDatabase({ kind: 'pglite', dataDir: path.join(dir, 'pglite') });
       await migrate(db);
       const account = await createAccount(db, 'Durable');
@@ -197,7 +206,7 @@ describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded PGlite durability',
       // happened; the main thread, which runs PGlite and answers SMTP, does them one after another.
       const server = startServer(
         { DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(await freePort()), SMTP_PORT: String(smtpPort) },
-        ['strace', '-f', '-qq', '-yy', '-s', '24', '-e', 'trace=fsync,fdatasync,write,writev', '-o', log],
+        ['strace', ...straceFlags, '-yy', '-s', '24', '-e', 'trace=fsync,fdatasync,write,writev', '-o', log],
       );
       await waitForPort(smtpPort, server, 180_000);
       for (let i = 0; i < 3; i++) {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from '../_util.js';
 import { mailroom } from '../_cli.js';
+import { pgliteFolder } from '../_server.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { ensureAccount } from '../../src/accounts/index.js';
 import { openBlobStore } from '../../src/core/blobs/index.js';
@@ -18,6 +19,8 @@ const messages = Array.from({ length: 3 }, (_, i) =>
 describe('mailroom import', { timeout: 240_000 }, () => {
   it('imports an mbox into a member mailbox, opening the embedded database itself, and again finds it all here', async () => {
     const config = await testConfig();
+    // A migrated cluster to open (cli.test.ts has the command create one on an empty folder).
+    await pgliteFolder(config.dataDir);
     const { stdout: added } = await mailroom(['user', 'add', '--name', 'Im Port', '--password', 'secret'], {
       DATA_DIR: config.dataDir,
     });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createTestDb, testConfig } from '../_util.js';
 import { mailroom } from '../_cli.js';
+import { pgliteFolder } from '../_server.js';
 import { startAdminSocket } from '../../src/admin/admin-socket.js';
 import { verifyIdpUser } from '../../src/auth/dev-idp/idp-users.js';
 import { ensureAccount } from '../../src/accounts/index.js';
@@ -66,6 +67,8 @@ describe('the mailroom command', { timeout: 120_000 }, () => {
 
   it('refuses an invalid member ID and explains the usage', async () => {
     const config = await testConfig();
+    // The member ID is checked with the database open: a migrated one, so that its creation is not paid again here.
+    await pgliteFolder(config.dataDir);
     const bad = await mailroom(['user', 'add', '--name', 'X', '--password', 'y', '--member-id', '12345'], {
       DATA_DIR: config.dataDir,
     }).catch((err: { code: number; stderr: string }) => err);

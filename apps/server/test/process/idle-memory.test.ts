@@ -35,7 +35,7 @@ describe('an idle server', () => {
       buildServer();
       const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-idle-memory-'));
       cleanup(() => fs.rm(dataDir, { recursive: true, force: true }));
-      const database = await prepareDatabase(dataDir);
+      const database = await prepareDatabase(dataDir, { empty: true });
       const [httpPort, smtpPort] = [await freePort(), await freePort()];
       const serve = serveCommand();
       const server = spawn(process.execPath, [...serve.nodeArgs, serve.entry], {

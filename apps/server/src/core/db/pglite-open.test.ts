@@ -10,7 +10,26 @@ import { poolStats } from './pool-metrics.js';
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'mailroom-pglite-open-'));
 afterAll(() => fs.rm(root, { recursive: true, force: true }));
 
-describe('embedded database in a data folder', () => {
+/**
+ * A cluster made as a first start makes one, for the tests about what it does once made: a copy of the slow tier's
+ * (test/global-setup.ts; initdb is 9-20 s of a 2-core machine), or made here. The tests of creation make their own.
+ */
+async function existingCluster(dataDir: string): Promise<void> {
+  const template = process.env.MAILROOM_TEST_PGLITE_FOLDER;
+  // Made while the first files run: a file of its own when it is there (test/_server.ts waits for it).
+  if (
+    template &&
+    (await fs.stat(template).then(
+      () => true,
+      () => false,
+    ))
+  )
+    await fs.cp(template, dataDir, { recursive: true });
+}
+
+// PGlite only, as pglite-durability.test.ts: nothing here reads DATABASE_URL, so the PostgreSQL pass of the slow tier
+// ran the same tests on the same embedded clusters again (45-50 s of its workers' time).
+describe.skipIf(Boolean(process.env.DATABASE_URL))('embedded database in a data folder', () => {
   it(
     'is created on first open, runs with memory sized to it, and keeps its data when reopened',
     { timeout: 120_000 },
@@ -52,6 +71,7 @@ describe('embedded database in a data folder', () => {
     { timeout: 120_000 },
     async () => {
       const dataDir = path.join(root, 'wal', 'pglite');
+      await existingCluster(dataDir);
       const db = await openDatabase({ kind: 'pglite', dataDir });
       const segments = async () =>
         (await fs.readdir(path.join(dataDir, 'pg_wal'))).filter((name) => /^[0-9A-F]{24}$/.test(name)).length;
@@ -81,6 +101,7 @@ describe('embedded database in a data folder', () => {
     { timeout: 120_000 },
     async () => {
       const dataDir = path.join(root, 'group', 'pglite');
+      await existingCluster(dataDir);
       let db = await openDatabase({ kind: 'pglite', dataDir });
       await sql`create table kept (v int)`.execute(db);
       const wal = () => poolStats(db)!.wal!;
