@@ -45,6 +45,7 @@ import * as m040 from './migrations/040-message-verdict.js';
 import * as m041 from './migrations/041-time-controls.js';
 import * as m042 from './migrations/042-mail-imports.js';
 import * as m043 from './migrations/043-import-uploads.js';
+import * as m044 from './migrations/044-thread-at-by-index.js';
 
 export type * from './schema.js';
 export { checkpointIfDue, upkeepDatabase, upkeepWanted } from './upkeep.js';
@@ -133,6 +134,7 @@ const migrations: Record<string, Migration> = {
   '041-time-controls': m041,
   '042-mail-imports': m042,
   '043-import-uploads': m043,
+  '044-thread-at-by-index': m044,
 };
 
 // int8 ids and byte counts fit in a JS number; both drivers return numbers so queries agree.
