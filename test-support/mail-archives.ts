@@ -15,6 +15,9 @@ export function mboxrdQuote(message: Buffer): Buffer {
   return Buffer.from(message.toString('latin1').replace(/^(>*From )/gm, '>$1'), 'latin1');
 }
 
+/** The date mbox() writes on its From lines, as a Date understands it. */
+const MBOX_FROM_DATE = '2025-04-16T12:00:00Z';
+
 /** An mbox of these messages (each given as its exact bytes), From lines dated `date`, mboxrd-quoted. */
 export function mbox(messages: Buffer[], date = 'Wed Apr 16 12:00:00 +0000 2025'): Buffer {
   return Buffer.concat(
@@ -98,10 +101,13 @@ export async function takeoutMbox(
     const { header, expect } = takeoutLabels(i);
     const bytes = Buffer.concat([Buffer.from(header), await fs.readFile(name)]);
     const received = /^Received:[^;]*;\s*([^\r\n]+)/m.exec(bytes.toString('latin1'))?.[1];
+    // A date after now is passed over for the From line's (the corpus reaches into the future at 100k).
+    const receivedAt = received ? new Date(received) : null;
+    const sane = receivedAt && receivedAt.getTime() <= Date.now() + 3600_000;
     expected.push({
       bytes: keepBytes ? bytes : Buffer.alloc(0),
       hash: sha256(bytes),
-      receivedAt: received ? new Date(received) : null,
+      receivedAt: sane ? receivedAt : new Date(MBOX_FROM_DATE),
       messageId: entries[i]!.messageId,
       ...expect,
     });
