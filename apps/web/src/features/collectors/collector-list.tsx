@@ -75,6 +75,7 @@ function CollectorItem({ collector }: { collector: Collector }) {
         <div className={styles.progress}>
           {running ? (
             <progress
+              className={styles.progressBar}
               aria-label={t('collectors.progressLabel', { email })}
               max={Math.max(progress.messages_total, 1)}
               value={progress.messages_total > 0 ? progress.messages_done : undefined}

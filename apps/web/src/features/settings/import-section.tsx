@@ -122,7 +122,12 @@ function UploadForm() {
       <p className={page.fieldHint}>{t('importSettings.filtersHint')}</p>
       {progress ? (
         <div className={styles.progress}>
-          <progress aria-label={t('importSettings.uploading')} max={progress.size} value={progress.sent} />
+          <progress
+            className={styles.bar}
+            aria-label={t('importSettings.uploading')}
+            max={progress.size}
+            value={progress.sent}
+          />
           <span className={page.itemSub} role="status">
             {t('importSettings.uploaded', {
               sent: formatFileSize(progress.sent, i18n.language),
