@@ -7,6 +7,9 @@ describe('the NUL check of request values', () => {
     expect(holdsNul({ a: [{ b: 'x\u0000y' }] })).toBe(true);
     expect(holdsNul({ ['k\u0000']: 1 })).toBe(true);
     expect(holdsNul(Object.assign(Object.create(null) as object, { q: '\u0000' }))).toBe(true);
+    // The query parser's objects: a prototype that is neither null nor Object's.
+    const empty = Object.create(Object.create(null) as object) as object;
+    expect(holdsNul(Object.assign(empty, { q: '\u0000' }))).toBe(true);
     expect(holdsNul({ a: ['fine', { b: 'fine' }] })).toBe(false);
   });
 

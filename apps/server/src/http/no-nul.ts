@@ -1,16 +1,17 @@
+import { EventEmitter } from 'node:events';
 import fp from 'fastify-plugin';
 import { DomainError } from '../core/errors.js';
 
 /**
- * Whether a parsed request value holds a NUL character anywhere (strings, keys, nested values). Only what a
- * parser makes is walked: plain objects and arrays. A body a route takes as a stream (an import file's part) is an
- * object graph reaching the socket and the server — walking it spun the process for minutes.
+ * Whether a parsed request value holds a NUL character anywhere (strings, keys, nested values). What parsers make
+ * is walked (objects, whatever their prototype: the query parser's has none of Object's; arrays), not bytes nor a
+ * body a route takes as a stream (an import file's part): a stream is an object graph reaching the socket and the
+ * server, and walking it spun the process for good.
  */
 export function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > 64 || value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return false;
+  if (ArrayBuffer.isView(value) || value instanceof EventEmitter) return false;
   for (const [key, inner] of Object.entries(value)) {
     if (key.includes('\u0000') || holdsNul(inner, depth + 1)) return true;
   }

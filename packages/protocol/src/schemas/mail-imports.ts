@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParamSchema } from './common.js';
+import { COLUMN_KEY, idParamSchema } from './common.js';
 
 /**
  * Mail imports (issue 33): an mbox (mboxo, mboxrd, mboxcl2; a Google Takeout), a single .eml, or a .zip or .tar.gz
@@ -88,7 +88,13 @@ export const IMPORT_UPLOADS_MAX = 2;
 
 export const importUploadCreateSchema = z.object({
   file_name: z.string().trim().min(1).max(255),
-  size: z.number().int().positive(),
+  /** In bytes: over IMPORT_UPLOAD_MAX_BYTES is import_file_too_large (the service's check; the schema's bound keeps it a bigint). */
+  size: z
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .meta({ [COLUMN_KEY]: 'bigint' }),
 });
 export type ImportUploadCreate = z.input<typeof importUploadCreateSchema>;
 
